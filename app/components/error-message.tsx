@@ -1,0 +1,36 @@
+import { href, isRouteErrorResponse, Link } from "react-router";
+
+/** The page shown for an error thrown by a loader or action: a clear message, never a stack trace. */
+export function ErrorMessage({ error }: { error: unknown }) {
+  let title = "Something went wrong, please try again";
+  let detail = "We could not show this page. Please try again in a moment.";
+  if (isRouteErrorResponse(error)) {
+    if (error.status === 404) {
+      title = "We can't find that page";
+      detail = typeof error.data === "string" ? error.data : "The link may be old or mistyped.";
+    } else if (error.status === 503) {
+      title = "We can't reach our booking system right now";
+      detail = "Nothing you chose is lost. Please try again in a moment.";
+    } else if (error.status < 500) {
+      title = "That request didn't look right";
+      detail = typeof error.data === "string" ? error.data : "Please check the link and try again.";
+    }
+  }
+  return (
+    <section className="page narrow">
+      <h1>{title}</h1>
+      <p>{detail}</p>
+      <p className="actions">
+        {isRouteErrorResponse(error) && error.status === 503 ? (
+          // A plain link reloads the same address: a retry that works without JavaScript.
+          <a className="button" href="">
+            Try again
+          </a>
+        ) : null}
+        <Link to={href("/")} className="button button-secondary">
+          Go to the home page
+        </Link>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,86 @@
+import { Form, href, Link } from "react-router";
+import { bookingUrl, type LocationCardView, type ZipSearchView } from "~/lib/location-views";
+import { formatPhone } from "~/lib/phone";
+
+export function LocationCard({ location, headingLevel = 3 }: { location: LocationCardView; headingLevel?: 2 | 3 }) {
+  const Heading = headingLevel === 2 ? "h2" : "h3";
+  return (
+    <article className="location-card">
+      <Heading>
+        <Link to={href("/locations/:slug", { slug: location.slug })}>{location.name}</Link>
+      </Heading>
+      <address>
+        {location.line1}
+        <br />
+        {location.cityLine}
+      </address>
+      <p>
+        <a href={`tel:+1${location.phone}`}>{formatPhone(location.phone)}</a>
+        {location.distanceMiles !== null ? <span className="distance"> · {location.distanceMiles} mi away</span> : null}
+      </p>
+      <p className="actions">
+        <a className="button" href={bookingUrl(location.id)}>
+          Book here<span className="visually-hidden"> at {location.name}</span>
+        </a>
+        <Link to={href("/locations/:slug", { slug: location.slug })}>Clinic details</Link>
+      </p>
+    </article>
+  );
+}
+
+export function ZipSearchForm({ action, search, extra }: { action: string; search: ZipSearchView; extra?: React.ReactNode }) {
+  const error = search.state === "invalid" || search.state === "unknown" ? search.message : null;
+  const value = search.state === "none" ? "" : search.zip;
+  return (
+    <Form method="get" action={action} className="zip-search" role="search" aria-label="Find a clinic by ZIP code">
+      {extra}
+      <label htmlFor="zip">ZIP code</label>
+      <div className="inline-field">
+        <input
+          id="zip"
+          name="zip"
+          type="text"
+          inputMode="numeric"
+          autoComplete="postal-code"
+          maxLength={10}
+          defaultValue={value}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? "zip-error" : undefined}
+          autoFocus={Boolean(error)}
+        />
+        <button type="submit">Find clinics</button>
+      </div>
+      {error ? (
+        <p id="zip-error" className="field-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </Form>
+  );
+}
+
+export function ZipSearchResults({ search, limit }: { search: ZipSearchView; limit?: number }) {
+  if (search.state !== "found") return null;
+  const shown = limit ? search.results.slice(0, limit) : search.results;
+  return (
+    <section aria-labelledby="nearest-heading" className="nearest">
+      <h2 id="nearest-heading">
+        {search.count === 0
+          ? `No clinics within ${search.radiusMiles} miles of ${search.place}`
+          : `${search.count} ${search.count === 1 ? "clinic" : "clinics"} within ${search.radiusMiles} miles of ${search.place}`}
+      </h2>
+      {search.fallback ? (
+        <>
+          <p>This clinic is the closest one we can suggest:</p>
+          <LocationCard location={search.fallback} />
+        </>
+      ) : (
+        <div className="card-grid">
+          {shown.map((location) => (
+            <LocationCard key={location.id} location={location} />
+          ))}
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,94 @@
+import {
+  data,
+  href,
+  Link,
+  Links,
+  Meta,
+  NavLink,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRouteLoaderData,
+} from "react-router";
+import { takeToast } from "#server/toast.server";
+import type { Route } from "./+types/root";
+import { ErrorMessage } from "./components/error-message";
+import { Toaster } from "./components/toaster";
+import { useNonce } from "./lib/nonce";
+import stylesheet from "./styles/app.css?url";
+
+export const links: Route.LinksFunction = () => [
+  { rel: "stylesheet", href: stylesheet },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { toast, headers } = await takeToast(request, context.services);
+  return data({ toast }, { headers });
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const nonce = useNonce();
+  const rootData = useRouteLoaderData<typeof loader>("root");
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#7a3e5d" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        <a className="skip-link" href="#main">
+          Skip to content
+        </a>
+        <SiteHeader />
+        <Toaster toast={rootData?.toast ?? null} />
+        <main id="main" tabIndex={-1}>
+          {children}
+        </main>
+        <SiteFooter />
+        {/* The support chat widget mounts here; it stays hidden until a visitor asks for help. */}
+        <div id="support-chat" data-testid="support-chat" hidden />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+function SiteHeader() {
+  return (
+    <header className="site-header">
+      <Link to={href("/")} className="brand" aria-label="Glow Clinic home">
+        <span aria-hidden="true">✦</span> Glow Clinic
+      </Link>
+      <nav aria-label="Main">
+        <NavLink to={href("/locations")}>Locations</NavLink>
+        <NavLink to={href("/locations") + "?view=map"}>Map</NavLink>
+      </nav>
+    </header>
+  );
+}
+
+function SiteFooter() {
+  return (
+    <footer className="site-footer">
+      <nav aria-label="Legal">
+        <Link to={href("/terms")}>Terms of Use</Link>
+        <Link to={href("/privacy")}>Privacy Policy</Link>
+        <Link to={href("/locations")}>All locations</Link>
+      </nav>
+      <p>© {new Date().getFullYear()} Glow Clinic. Laser facials, peels and laser hair removal.</p>
+    </footer>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <ErrorMessage error={error} />;
+}

@@ -1,0 +1,93 @@
+import { data, href, Link } from "react-router";
+import { ClinicMap } from "~/components/clinic-map";
+import { LocationCard, ZipSearchForm, ZipSearchResults } from "~/components/locations";
+import { orUnavailable, searchByZip, toLocationCard, zipSearchStatus } from "#server/locations.server";
+import { siteOrigin } from "#server/site.server";
+import type { Route } from "./+types/list";
+
+export const meta: Route.MetaFunction = ({ data }) => [
+  { title: "Clinic locations | Glow Clinic" },
+  { name: "description", content: `Find your nearest Glow Clinic: ${data?.total ?? "our"} locations across the US, on a list or a map.` },
+  ...(data ? [{ tagName: "link", rel: "canonical", href: `${data.origin}/locations` }] : []),
+];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const view = url.searchParams.get("view") === "map" ? "map" : "list";
+  const { services } = context;
+  const centers = await orUnavailable(() => services.catalog.listCenters());
+  const search = await orUnavailable(() => searchByZip(services, url.searchParams.get("zip"), centers));
+  const byState = new Map<string, ReturnType<typeof toLocationCard>[]>();
+  for (const center of [...centers].sort((a, b) => a.address.state.localeCompare(b.address.state) || a.name.localeCompare(b.name))) {
+    const group = byState.get(center.address.state) ?? [];
+    group.push(toLocationCard(center));
+    byState.set(center.address.state, group);
+  }
+  return data(
+    {
+      origin: siteOrigin(request, context),
+      view,
+      search,
+      total: centers.length,
+      states: [...byState.entries()].map(([state, locations]) => ({ state, locations })),
+      pins: centers.map((c, i) => ({ id: c.id, slug: c.slug, name: c.name, latitude: c.latitude, longitude: c.longitude, number: i + 1 })),
+    },
+    { status: zipSearchStatus(search) },
+  );
+}
+
+export default function Locations({ loaderData }: Route.ComponentProps) {
+  const { view, search, total, states, pins } = loaderData;
+  const zipQuery = search.state === "none" ? "" : `zip=${encodeURIComponent(search.zip)}`;
+  const listUrl = `${href("/locations")}${zipQuery ? `?${zipQuery}` : ""}`;
+  const mapUrl = `${href("/locations")}?view=map${zipQuery ? `&${zipQuery}` : ""}`;
+  return (
+    <div className="page">
+      <h1>Our locations</h1>
+      <p>
+        {total} clinics across the United States. Open Monday to Saturday.
+      </p>
+      <ZipSearchForm
+        action={href("/locations")}
+        search={search}
+        extra={view === "map" ? <input type="hidden" name="view" value="map" /> : null}
+      />
+      <nav className="view-toggle" aria-label="Show locations as">
+        <Link to={listUrl} aria-current={view === "list" ? "page" : undefined}>
+          List
+        </Link>
+        <Link to={mapUrl} aria-current={view === "map" ? "page" : undefined}>
+          Map
+        </Link>
+      </nav>
+      <ZipSearchResults search={search} />
+      {view === "map" ? (
+        <section aria-labelledby="map-heading">
+          <h2 id="map-heading">All clinics on the map</h2>
+          <ClinicMap pins={pins} />
+          <ol className="map-legend">
+            {pins.map((pin) => (
+              <li key={pin.id}>
+                <Link to={href("/locations/:slug", { slug: pin.slug })}>{pin.name}</Link>
+              </li>
+            ))}
+          </ol>
+        </section>
+      ) : (
+        <section aria-labelledby="all-heading">
+          <h2 id="all-heading">All clinics</h2>
+          {states.map(({ state, locations }) => (
+            <section key={state} aria-label={state} className="state-group">
+              <h3 className="state-name">{state}</h3>
+              <div className="card-grid">
+                {locations.map((location) => (
+                  <LocationCard key={location.id} location={location} />
+                ))}
+              </div>
+            </section>
+          ))}
+        </section>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,44 @@
+import { data, href, Link } from "react-router";
+import { ERROR_PAGES, ERROR_REDIRECT_SECONDS, toErrorPageCode } from "~/domain/error-codes";
+import { sameSiteReferer } from "#server/redirects.server";
+import type { Route } from "./+types/error-page";
+
+export const meta: Route.MetaFunction = ({ data }) => [
+  { title: data ? `${data.title} | Glow Clinic` : "Something went wrong | Glow Clinic" },
+  { name: "robots", content: "noindex" },
+  ...(data ? [{ httpEquiv: "refresh", content: `${data.seconds};url=${data.target}` } as const] : []),
+];
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const code = toErrorPageCode(url.searchParams.get("error"));
+  // Only the two known values mean anything; any other value is ignored, never followed.
+  const redirectKind = url.searchParams.get("redirect") === "samesite" ? "samesite" : "webstore";
+  const referer = sameSiteReferer(request);
+  const target = redirectKind === "samesite" && referer && !referer.startsWith(href("/error")) ? referer : href("/");
+  const page = code ? ERROR_PAGES[code] : { title: "Something went wrong", message: "Something went wrong, please try again" };
+  return data(
+    { ...page, code, target, seconds: ERROR_REDIRECT_SECONDS },
+    { status: code ? 200 : 400, headers: { "cache-control": "no-store" } },
+  );
+}
+
+export default function ErrorPage({ loaderData }: Route.ComponentProps) {
+  const { title, message, target, seconds } = loaderData;
+  return (
+    <section className="page narrow error-page">
+      <h1>{title}</h1>
+      <p role="alert">{message}</p>
+      <p className="countdown-line">
+        Taking you back in{" "}
+        <span className="countdown" data-seconds={seconds} aria-hidden="true" /> seconds.
+        <span className="visually-hidden">You will be taken back in {seconds} seconds.</span>
+      </p>
+      <p className="actions">
+        <Link className="button" to={target}>
+          Go back
+        </Link>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,13 @@
+import type { Config } from "@react-router/dev/config";
+
+export default {
+  ssr: true,
+  appDirectory: "app",
+  // Opt-ins to React Router 8 behaviour, decided one by one when we move to it.
+  future: {
+    v8_middleware: false,
+    v8_splitRouteModules: false,
+    v8_viteEnvironmentApi: false,
+    v8_trailingSlashAwareDataRequests: false,
+  },
+} satisfies Config;

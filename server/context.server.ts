@@ -1,0 +1,84 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import type { SessionStorage } from "react-router";
+import type { Env } from "./env.server";
+import { createGoogleGeocoder } from "./geo/google-geocoder.server";
+import type { Geocoder } from "./geo/geocoder.server";
+import { createZipTableGeocoder } from "./geo/zip-table-geocoder.server";
+import { createEncryptedSessionStorage, type SessionData, type SessionFlash } from "./session.server";
+import { createCachedCatalog, type CachedCatalog } from "./spa/catalog-cache.server";
+import { createSpaClient, type SpaClient } from "./spa/client.server";
+import type { SpaAuth } from "./spa/http.server";
+import type { DocumentStore } from "./store/document-store.server";
+import { connectFirestore, createFirestoreStore } from "./store/firestore-store.server";
+import { createSqliteStore } from "./store/sqlite-store.server";
+
+/** Everything a loader or action may reach, built once at start from the configuration. */
+export type Services = {
+  env: Env;
+  spa: SpaClient;
+  catalog: CachedCatalog;
+  store: DocumentStore;
+  geocoder: Geocoder;
+  sessions: SessionStorage<SessionData, SessionFlash>;
+};
+
+declare module "react-router" {
+  interface AppLoadContext {
+    services: Services;
+    /** Per-request CSP nonce for inline scripts. */
+    nonce: string;
+  }
+}
+
+/**
+ * Without configured secrets, one is made on first start and kept under the data directory, so
+ * sessions survive a restart of the embedded setup.
+ */
+function sessionSecrets(env: Env): string[] {
+  if (env.SESSION_SECRETS) return env.SESSION_SECRETS;
+  const file = path.join(env.DATA_DIR, "session-secret");
+  if (!fs.existsSync(file)) {
+    fs.mkdirSync(env.DATA_DIR, { recursive: true });
+    fs.writeFileSync(file, randomBytes(48).toString("base64url"), { mode: 0o600, flag: "wx" });
+  }
+  return [fs.readFileSync(file, "utf8").trim()];
+}
+
+function spaAuth(env: Env): SpaAuth {
+  if (!env.SPA_BASE_URL) return { type: "apikey", apiKey: env.SANDBOX_API_KEY };
+  if (env.SPA_AUTH === "token") {
+    return { type: "token", username: env.SPA_USERNAME, password: env.SPA_PASSWORD, clientId: env.SPA_CLIENT_ID };
+  }
+  return { type: "apikey", apiKey: env.SPA_API_KEY };
+}
+
+export function createServices(env: Env, options: { sandboxBaseUrl: string }): Services {
+  const spa = createSpaClient({
+    baseUrl: env.SPA_BASE_URL ?? options.sandboxBaseUrl,
+    auth: spaAuth(env),
+    timeoutMs: env.SPA_TIMEOUT_MS,
+  });
+  const store =
+    env.FIRESTORE_PROJECT_ID && env.FIRESTORE_CREDENTIALS_JSON
+      ? (() => {
+          const { db, close } = connectFirestore({ projectId: env.FIRESTORE_PROJECT_ID, credentialsJson: env.FIRESTORE_CREDENTIALS_JSON });
+          return createFirestoreStore(db, close);
+        })()
+      : createSqliteStore(path.join(env.DATA_DIR, "store.sqlite"));
+  const geocoder = env.GOOGLE_MAPS_API_KEY
+    ? createGoogleGeocoder({ apiKey: env.GOOGLE_MAPS_API_KEY, timeoutMs: env.SPA_TIMEOUT_MS })
+    : createZipTableGeocoder();
+  return {
+    env,
+    spa,
+    catalog: createCachedCatalog(spa, { ttlMs: env.CATALOG_TTL_SECONDS * 1000, staleMs: env.CATALOG_STALE_SECONDS * 1000 }),
+    store,
+    geocoder,
+    sessions: createEncryptedSessionStorage({
+      secrets: sessionSecrets(env),
+      secure: env.COOKIE_SECURE ?? env.NODE_ENV === "production",
+    }),
+  };
+}

@@ -1,0 +1,99 @@
+import { z } from "zod";
+
+/**
+ * Every setting of the app, read once at start. With no environment at all the app runs on the
+ * embedded defaults: the spa sandbox, the SQLite document store, the offline ZIP table.
+ */
+const optionalString = z
+  .string()
+  .trim()
+  .transform((value) => (value === "" ? undefined : value))
+  .optional();
+
+const booleanFlag = z
+  .enum(["true", "false", "1", "0", ""])
+  .optional()
+  .transform((value) => (value === undefined || value === "" ? undefined : value === "true" || value === "1"));
+
+export const EnvSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().default("0.0.0.0"),
+    /** Public origin of the site, used in canonical links, Open Graph tags and the sitemap. */
+    PUBLIC_URL: z.url().optional(),
+    DATA_DIR: z.string().default("data"),
+
+    /** Comma-separated; the first encrypts, every one decrypts (rotation). */
+    SESSION_SECRETS: optionalString.pipe(
+      z
+        .string()
+        .transform((value) => value.split(",").map((s) => s.trim()).filter(Boolean))
+        .pipe(z.array(z.string().min(32, "each session secret needs at least 32 characters")).min(1))
+        .optional(),
+    ),
+    COOKIE_SECURE: booleanFlag,
+
+    /** Spa back end. Unset: the embedded sandbox served by this app under /spa-sandbox. */
+    SPA_BASE_URL: z.url().optional(),
+    SPA_AUTH: z.enum(["apikey", "token"]).default("apikey"),
+    SPA_API_KEY: optionalString,
+    SPA_USERNAME: optionalString,
+    SPA_PASSWORD: optionalString,
+    SPA_CLIENT_ID: optionalString,
+    SPA_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(8_000),
+    CATALOG_TTL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
+    CATALOG_STALE_SECONDS: z.coerce.number().int().min(0).max(604_800).default(3_600),
+
+    /** Sandbox knobs (embedded default only). */
+    SANDBOX_API_KEY: z.string().min(8).default("sandbox-api-key"),
+    SANDBOX_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(0),
+
+    /** Document store. Set both to use Firestore; otherwise SQLite under DATA_DIR. */
+    FIRESTORE_PROJECT_ID: optionalString,
+    FIRESTORE_CREDENTIALS_JSON: optionalString,
+
+    /** Geocoding. Set to use Google Maps; otherwise the offline US ZIP table. */
+    GOOGLE_MAPS_API_KEY: optionalString,
+
+    /** Clinic shown when no clinic is within the search radius; defaults to the first clinic. */
+    DEFAULT_CENTER_ID: optionalString,
+  })
+  .superRefine((env, ctx) => {
+    if (env.SPA_BASE_URL && env.SPA_AUTH === "apikey" && !env.SPA_API_KEY) {
+      ctx.addIssue({ code: "custom", path: ["SPA_API_KEY"], message: "required when SPA_BASE_URL is set with SPA_AUTH=apikey" });
+    }
+    if (env.SPA_BASE_URL && env.SPA_AUTH === "token") {
+      for (const key of ["SPA_USERNAME", "SPA_PASSWORD", "SPA_CLIENT_ID"] as const) {
+        if (!env[key]) ctx.addIssue({ code: "custom", path: [key], message: "required when SPA_AUTH=token" });
+      }
+    }
+    if (Boolean(env.FIRESTORE_PROJECT_ID) !== Boolean(env.FIRESTORE_CREDENTIALS_JSON)) {
+      ctx.addIssue({
+        code: "custom",
+        path: [env.FIRESTORE_PROJECT_ID ? "FIRESTORE_CREDENTIALS_JSON" : "FIRESTORE_PROJECT_ID"],
+        message: "set FIRESTORE_PROJECT_ID and FIRESTORE_CREDENTIALS_JSON together",
+      });
+    }
+    if (env.NODE_ENV === "production" && env.SPA_BASE_URL && !env.SESSION_SECRETS) {
+      ctx.addIssue({ code: "custom", path: ["SESSION_SECRETS"], message: "required in production with a real spa back end" });
+    }
+  });
+
+export type Env = z.infer<typeof EnvSchema>;
+
+export class EnvError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "EnvError";
+  }
+}
+
+/** Parses the environment, naming every bad variable in one error. */
+export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
+  const result = EnvSchema.safeParse(source);
+  if (!result.success) {
+    throw new EnvError(result.error.issues.map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`));
+  }
+  return result.data;
+}

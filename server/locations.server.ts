@@ -1,0 +1,63 @@
+import { data } from "react-router";
+import type { Center } from "~/domain/catalog";
+import type { LocationCardView, ZipSearchView } from "~/lib/location-views";
+import { kmToMiles, nearest, NEAREST_RADIUS_KM, ZIP_PATTERN } from "~/domain/nearest";
+import type { Services } from "./context.server";
+import { GeocoderError } from "./geo/geocoder.server";
+import { logger } from "./observability/logger.server";
+import { isSpaError } from "./spa/errors.server";
+
+export function toLocationCard(center: Center, distanceKm: number | null = null): LocationCardView {
+  return {
+    id: center.id,
+    slug: center.slug,
+    name: center.name,
+    line1: [center.address.line1, center.address.line2].filter(Boolean).join(", "),
+    cityLine: `${center.address.city}, ${center.address.state} ${center.address.zip}`,
+    phone: center.phone,
+    distanceMiles: distanceKm === null ? null : Math.round(kmToMiles(distanceKm) * 10) / 10,
+  };
+}
+
+/** Turns a back-end outage into the 503 page instead of a 500. */
+export async function orUnavailable<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (isSpaError(error) || error instanceof GeocoderError) {
+      logger.warn("back end unavailable", { kind: isSpaError(error) ? error.kind : "geocoder", path: isSpaError(error) ? error.path : "" });
+      throw data("We can't reach our booking system right now. Please try again in a moment.", { status: 503 });
+    }
+    throw error;
+  }
+}
+
+const MAX_ZIP_INPUT = 20;
+
+/** Reads `?zip=`, geocodes it and ranks the clinics. Bad input becomes a message, not an error. */
+export async function searchByZip(services: Services, rawZip: string | null, centers: Center[]): Promise<ZipSearchView> {
+  if (rawZip === null) return { state: "none" };
+  const zip = rawZip.trim().slice(0, MAX_ZIP_INPUT);
+  if (zip === "") return { state: "invalid", zip, message: "Please enter a ZIP code." };
+  if (!ZIP_PATTERN.test(zip)) return { state: "invalid", zip, message: "Please enter a 5-digit US ZIP code, like 78701." };
+  const origin = await services.geocoder.geocodeZip(zip.slice(0, 5));
+  if (!origin) return { state: "unknown", zip, message: `We couldn't find ZIP code ${zip}. Please check it and try again.` };
+  const defaultCenter = centers.find((c) => c.id === services.env.DEFAULT_CENTER_ID?.toLowerCase()) ?? centers[0] ?? null;
+  const result = nearest(origin, centers, { defaultPlace: defaultCenter });
+  return {
+    state: "found",
+    zip,
+    place: origin.label,
+    radiusMiles: Math.round(kmToMiles(NEAREST_RADIUS_KM)),
+    count: result.within.length,
+    results: result.within.map((r) => toLocationCard(r.item, r.distanceKm)),
+    fallback: result.fallback ? toLocationCard(result.fallback.item, result.fallback.distanceKm) : null,
+  };
+}
+
+/** The HTTP status of a page that shows a ZIP search. */
+export function zipSearchStatus(search: ZipSearchView): number {
+  if (search.state === "invalid") return 400;
+  if (search.state === "unknown") return 404;
+  return 200;
+}

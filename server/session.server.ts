@@ -1,0 +1,100 @@
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
+import { createCookie, createSession, type Session, type SessionStorage } from "react-router";
+
+export type Toast = { id: string; type: "success" | "error" | "info"; title: string; description?: string };
+
+/** What the cookie carries. The booking draft and the signed-in user's session id join later. */
+export type SessionData = {
+  /** Id of a server-side session record of a signed-in user. */
+  userSessionId?: string;
+  /** The booking in progress. */
+  draft?: Record<string, unknown>;
+};
+export type SessionFlash = { toast: Toast };
+export type AppSession = Session<SessionData, SessionFlash>;
+
+/** The spec's session cookie lasts 90 days. */
+export const SESSION_MAX_AGE_SECONDS = 90 * 24 * 60 * 60;
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+const VERSION = "v1";
+
+function deriveKey(secret: string): Buffer {
+  return Buffer.from(hkdfSync("sha256", secret, "clinic-webstore/session", "aes-256-gcm cookie key", 32));
+}
+
+/**
+ * AES-256-GCM: the cookie is encrypted and authenticated, so it reveals nothing when decoded and
+ * any change to it makes it unreadable. The first secret encrypts; every secret decrypts, so a new
+ * secret can be put first while cookies made with the old one still open.
+ */
+export function createCookieCipher(secrets: string[], associatedData: string) {
+  if (secrets.length === 0) throw new Error("at least one session secret is required");
+  const keys = secrets.map(deriveKey);
+  const aad = Buffer.from(associatedData);
+  return {
+    seal(plaintext: string): string {
+      const iv = randomBytes(IV_BYTES);
+      const cipher = createCipheriv("aes-256-gcm", keys[0], iv);
+      cipher.setAAD(aad);
+      const body = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
+      return `${VERSION}.${Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64url")}`;
+    },
+    /** Null for anything that was not sealed by one of our secrets, unchanged. */
+    open(sealed: string): string | null {
+      if (!sealed.startsWith(`${VERSION}.`)) return null;
+      const raw = Buffer.from(sealed.slice(VERSION.length + 1), "base64url");
+      if (raw.length < IV_BYTES + TAG_BYTES) return null;
+      const iv = raw.subarray(0, IV_BYTES);
+      const tag = raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES);
+      const body = raw.subarray(IV_BYTES + TAG_BYTES);
+      for (const key of keys) {
+        try {
+          const decipher = createDecipheriv("aes-256-gcm", key, iv);
+          decipher.setAAD(aad);
+          decipher.setAuthTag(tag);
+          return Buffer.concat([decipher.update(body), decipher.final()]).toString("utf8");
+        } catch {
+          // Not this key; try the next.
+        }
+      }
+      return null;
+    },
+  };
+}
+
+export type SessionOptions = { secrets: string[]; secure: boolean; name?: string };
+
+export function createEncryptedSessionStorage(options: SessionOptions): SessionStorage<SessionData, SessionFlash> {
+  const name = options.name ?? "__session";
+  const cipher = createCookieCipher(options.secrets, name);
+  // The cookie itself is unsigned: the encryption authenticates it.
+  const cookie = createCookie(name, {
+    httpOnly: true,
+    sameSite: "lax",
+    secure: options.secure,
+    path: "/",
+    maxAge: SESSION_MAX_AGE_SECONDS,
+  });
+
+  return {
+    async getSession(cookieHeader) {
+      let data: Record<string, unknown> = {};
+      try {
+        const sealed = cookieHeader ? await cookie.parse(cookieHeader) : null;
+        const plaintext = typeof sealed === "string" ? cipher.open(sealed) : null;
+        const parsed: unknown = plaintext ? JSON.parse(plaintext) : null;
+        if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) data = parsed as Record<string, unknown>;
+      } catch {
+        // A tampered or foreign cookie is an empty session, never an error.
+      }
+      return createSession<SessionData, SessionFlash>(data as SessionData);
+    },
+    async commitSession(session, serializeOptions) {
+      return cookie.serialize(cipher.seal(JSON.stringify(session.data)), serializeOptions);
+    },
+    async destroySession(_session, serializeOptions) {
+      return cookie.serialize("", { ...serializeOptions, maxAge: undefined, expires: new Date(0) });
+    },
+  };
+}

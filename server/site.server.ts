@@ -1,0 +1,6 @@
+import type { AppLoadContext } from "react-router";
+
+/** The public origin for canonical links, Open Graph tags and the sitemap. */
+export function siteOrigin(request: Request, context: AppLoadContext): string {
+  return (context.services.env.PUBLIC_URL ?? new URL(request.url).origin).replace(/\/+$/, "");
+}

@@ -1,0 +1,183 @@
+import type { Request, Response, Router } from "express";
+import { normalizeId, seedGuid, type SandboxDb } from "./db";
+import { dotNetError, v1Error } from "./errors";
+
+type CenterRow = {
+  id: string; code: string; name: string; display_name: string; description: string;
+  address_1: string; address_2: string | null; city: string; state_code: string; state_name: string;
+  zip_code: string; phone: string; email: string; latitude: number; longitude: number;
+  time_zone_id: number; time_zone_name: string; working_hours: string;
+};
+type TherapistRow = { id: string; code: string; first_name: string; last_name: string; gender: string; job_name: string };
+type ServiceRow = {
+  id: string; code: string; name: string; description: string; category_name: string;
+  sub_category_name: string | null; duration: number; recovery_time: number; is_add_on: number;
+  add_on_codes: string; display_order: number; sale_price: number;
+};
+
+const USD = 148;
+const US = { id: 225, code: "US", name: "United States", phone_code: "+1", nationality: "American" };
+
+/** `page` defaults to 1 and `size` to 10; over 100 is refused with code 422, on HTTP 200. */
+export function readPaging(req: Request, res: Response): { page: number; size: number } | null {
+  const page = req.query.page === undefined ? 1 : Number(req.query.page);
+  const size = req.query.size === undefined ? 10 : Number(req.query.size);
+  if (!Number.isInteger(page) || page < 1 || !Number.isInteger(size) || size < 1) {
+    dotNetError(res, 400, 400, "The request is invalid.");
+    return null;
+  }
+  if (size > 100) {
+    dotNetError(res, 200, 422, "You cannot request more than 100 items");
+    return null;
+  }
+  return { page, size };
+}
+
+function expands(req: Request): Set<string> {
+  const raw = req.query.expand;
+  const values = Array.isArray(raw) ? raw : raw === undefined ? [] : [raw];
+  return new Set(values.flatMap((v) => String(v).split(",")).map((v) => v.trim().toLowerCase()));
+}
+
+function centerInfo(row: CenterRow, withHours: boolean) {
+  return {
+    id: row.id,
+    code: row.code,
+    name: row.name,
+    display_name: row.display_name,
+    description: row.description,
+    online_booking_start_date: "2020-01-01T00:00:00",
+    enable_parallel_services_at_center: false,
+    culture_code_at_center: "en-US",
+    is_fbe_enabled: false,
+    zone: null,
+    country: US,
+    state: { id: row.state_code.charCodeAt(0) * 100 + row.state_code.charCodeAt(1), code: row.state_code, name: row.state_name, short_name: row.state_code },
+    // Zenoti spells it "lattitude".
+    location: {
+      lattitude: row.latitude,
+      longitude: row.longitude,
+      time_zone: { id: row.time_zone_id, name: row.time_zone_name, standard_name: row.time_zone_name },
+    },
+    currency: { id: USD, code: "USD", symbol: "$" },
+    address_info: { address_1: row.address_1, address_2: row.address_2, city: row.city, zip_code: row.zip_code },
+    contact_info: { phone_1: { country_id: US.id, number: row.phone, display_number: row.phone }, email: row.email },
+    settings: null,
+    working_hours: withHours ? JSON.parse(row.working_hours) : null,
+    additional_info: null,
+  };
+}
+
+function findCenter(db: SandboxDb, id: string): CenterRow | undefined {
+  return db.prepare("SELECT * FROM centers WHERE id_key = ?").get(normalizeId(id)) as CenterRow | undefined;
+}
+
+function pageInfo(total: number, page: number, size: number) {
+  return { total, page, size };
+}
+
+export function mountCatalog(router: Router, db: SandboxDb) {
+  router.get("/v1/centers", (req, res) => {
+    const paging = readPaging(req, res);
+    if (!paging) return;
+    const withHours = expands(req).has("working_hours");
+    const total = (db.prepare("SELECT COUNT(*) AS n FROM centers").get() as { n: number }).n;
+    const rows = db
+      .prepare("SELECT * FROM centers ORDER BY sort_order LIMIT ? OFFSET ?")
+      .all(paging.size, (paging.page - 1) * paging.size) as CenterRow[];
+    res.json({
+      centers: rows.map((row) => centerInfo(row, withHours)),
+      requested_centers: null,
+      page_info: pageInfo(total, paging.page, paging.size),
+      error: null,
+    });
+  });
+
+  router.get("/v1/centers/:centerId", (req, res) => {
+    const row = findCenter(db, req.params.centerId);
+    if (!row) return dotNetError(res, 400, 502, "Invalid center_id");
+    // The single-center read is thin in Zenoti: no location, no hours.
+    res.json({
+      center: {
+        id: row.id, name: row.name, code: row.code, phone: row.phone,
+        time_zone_id: row.time_zone_id, currency_id: USD, email: row.email,
+      },
+      error: null,
+    });
+  });
+
+  router.get("/v1/centers/:centerId/therapists", (req, res) => {
+    const center = findCenter(db, req.params.centerId);
+    if (!center) return v1Error(res, 200, 502, "Invalid center_id", { therapists: null });
+    const rows = db
+      .prepare("SELECT * FROM therapists WHERE center_id = ? ORDER BY code")
+      .all(center.id) as TherapistRow[];
+    res.json({
+      therapists: rows.map((t) => ({
+        id: t.id,
+        code: t.code,
+        personal_info: { first_name: t.first_name, last_name: t.last_name, name: `${t.first_name} ${t.last_name}`, nick_name: t.first_name, gender: t.gender },
+        job_info: { id: seedGuid(`job:${t.job_name}`), name: t.job_name },
+      })),
+      error: null,
+    });
+  });
+
+  router.get("/v1/centers/:centerId/services", (req, res) => {
+    const center = findCenter(db, req.params.centerId);
+    if (!center) return v1Error(res, 200, 502, "Invalid center_id", { services: null, page_info: null });
+    const paging = readPaging(req, res);
+    if (!paging) return;
+    const expand = expands(req);
+    const total = (db.prepare("SELECT COUNT(*) AS n FROM center_services WHERE center_id = ?").get(center.id) as { n: number }).n;
+    const rows = db
+      .prepare(
+        `SELECT s.*, cs.sale_price FROM services s JOIN center_services cs ON cs.service_id = s.id
+         WHERE cs.center_id = ? ORDER BY s.display_order LIMIT ? OFFSET ?`,
+      )
+      .all(center.id, paging.size, (paging.page - 1) * paging.size) as ServiceRow[];
+    const byCode = new Map(
+      (db.prepare("SELECT id, code, name FROM services").all() as { id: string; code: string; name: string }[]).map((s) => [s.code, s]),
+    );
+    res.json({
+      services: rows.map((s) => {
+        const addOnCodes = JSON.parse(s.add_on_codes) as string[];
+        return {
+          id: s.id,
+          code: s.code,
+          name: s.name,
+          description: s.description,
+          duration: s.duration,
+          recovery_time: s.recovery_time,
+          is_couple_service: false,
+          price_info: {
+            currency_id: USD, sale_price: s.sale_price, tax_id: null, ssg: 0, include_tax: true,
+            demand_group_id: null, tax: 0, price_without_tax: s.sale_price, final_price: s.sale_price,
+          },
+          additional_info: expand.has("additional_info")
+            ? {
+                html_description: `<p>${s.description}</p>`,
+                category: { id: seedGuid(`category:${s.category_name}`), name: s.category_name },
+                sub_category: s.sub_category_name ? { id: seedGuid(`sub:${s.sub_category_name}`), name: s.sub_category_name } : null,
+                bussiness_unit: { id: seedGuid("bu:clinic"), name: "Clinic" },
+              }
+            : null,
+          catalog_info: expand.has("catalog_info")
+            ? { show_in_catalog: true, can_book: true, show_price: true, display_name: "", display_price: s.sale_price, display_order: s.display_order, video_url: null }
+            : null,
+          variants_info: expand.has("variants_info") ? { is_variant: false, has_variant: false } : null,
+          add_ons_info: expand.has("add_ons_info")
+            ? {
+                is_add_on: s.is_add_on === 1,
+                has_add_ons: addOnCodes.length > 0,
+                add_ons_list: addOnCodes.map((code) => byCode.get(code)).filter(Boolean).map((a) => ({ id: a!.id, name: a!.name })),
+              }
+            : null,
+          image_paths: null,
+        };
+      }),
+      page_info: pageInfo(total, paging.page, paging.size),
+      error: null,
+    });
+  });
+}

@@ -1,0 +1,170 @@
+import express, { type NextFunction, type Request, type Response } from "express";
+import { randomBytes } from "node:crypto";
+import { mountCatalog } from "./catalog";
+import { openSandboxDb, type SandboxDb } from "./db";
+import { aspNetMessage, v1Error } from "./errors";
+
+export type SandboxUser = { username: string; password: string; clientId: string };
+
+export type SandboxOptions = {
+  /** SQLite file, or ":memory:". */
+  file: string;
+  apiKeys: string[];
+  users?: SandboxUser[];
+  /** 0 turns the limiter off. Zenoti's standard plan allows 60 calls a minute. */
+  rateLimitPerMinute?: number;
+  now?: () => number;
+};
+
+/** Faults a test can switch on to see how the app copes; never reachable over HTTP. */
+export type SandboxFaults = {
+  delayMs: number;
+  /** Answer every request with this HTTP status and a .NET-shaped error body. */
+  failWithStatus: number | null;
+  /** How many requests the fault applies to before it clears itself (Infinity: until reset). */
+  remaining: number;
+};
+
+export type SpaSandbox = {
+  router: express.Router;
+  db: SandboxDb;
+  faults: SandboxFaults;
+  resetFaults(): void;
+  /** Number of API calls answered (auth failures included): lets tests see caching at work. */
+  callCount(): number;
+  close(): void;
+};
+
+/** Access tokens last 24 hours, as Zenoti's refresh page says. */
+const TOKEN_LIFETIME_SECONDS = 86_400;
+
+export function createSpaSandbox(options: SandboxOptions): SpaSandbox {
+  const db = openSandboxDb(options.file);
+  const now = options.now ?? Date.now;
+  const users = options.users ?? [];
+  const faults: SandboxFaults = { delayMs: 0, failWithStatus: null, remaining: 0 };
+  let calls = 0;
+  const bucket = { tokens: options.rateLimitPerMinute ?? 0, refilledAt: now() };
+
+  const router = express.Router({ caseSensitive: false });
+  router.use(express.json({ limit: "100kb" }));
+  router.use(express.urlencoded({ extended: false, limit: "10kb" }));
+
+  router.use((req, res, next) => {
+    calls += 1;
+    if (faults.remaining <= 0) return next();
+    faults.remaining -= 1;
+    const { delayMs, failWithStatus } = faults;
+    const proceed = () => {
+      if (failWithStatus) {
+        res.status(failWithStatus).json({ Message: "An error has occurred.", StatusCode: failWithStatus });
+      } else next();
+    };
+    if (delayMs > 0) setTimeout(proceed, delayMs).unref();
+    else proceed();
+  });
+
+  const limit = options.rateLimitPerMinute ?? 0;
+  if (limit > 0) {
+    router.use((_req, res, next) => {
+      const elapsed = now() - bucket.refilledAt;
+      if (elapsed >= 60_000) {
+        bucket.tokens = limit;
+        bucket.refilledAt = now();
+      }
+      const reset = Math.ceil((60_000 - (now() - bucket.refilledAt)) / 1000);
+      res.setHeader("Organization-RateLimit-Limit", `${limit};w=60;b=${limit}`);
+      res.setHeader("RateLimit-Reset", String(reset));
+      if (bucket.tokens <= 0) {
+        res.setHeader("RateLimit-Remaining", "0");
+        res.setHeader("Retry-After", String(reset));
+        return v1Error(res, 429, 429, "API calls quota exceeded! maximum admitted 60 per 1m.");
+      }
+      bucket.tokens -= 1;
+      res.setHeader("RateLimit-Remaining", String(bucket.tokens));
+      next();
+    });
+  }
+
+  // Legacy token endpoint: form-encoded, OAuth-style answer.
+  router.post("/Token", (req, res) => {
+    const body = (req.body ?? {}) as Record<string, string>;
+    if (body.grant_type !== "password") {
+      return res.status(400).json({ error: "unsupported_grant_type" });
+    }
+    const user = users.find(
+      (u) => u.username === body.username && u.password === body.password && u.clientId === body.clientid,
+    );
+    if (!user) {
+      return res.status(400).json({ error: "invalid_grant", error_description: "The user name or password is incorrect." });
+    }
+    res.json({ access_token: issueToken(user.username), token_type: "bearer", expires_in: TOKEN_LIFETIME_SECONDS });
+  });
+
+  // Current token endpoint: JSON body, credentials block.
+  router.post("/v1/tokens", (req, res) => {
+    const body = (req.body ?? {}) as Record<string, string>;
+    const user = users.find((u) => u.username === body.user_name && u.password === body.password && u.clientId === body.app_id);
+    if (body.grant_type !== "password" || !user) {
+      return v1Error(res, 401, 401, "Invalid credentials", { credentials: null });
+    }
+    const token = issueToken(user.username);
+    const expiry = new Date(now() + TOKEN_LIFETIME_SECONDS * 1000).toISOString();
+    res.json({
+      credentials: {
+        access_token: token, access_token_expiry: expiry, refresh_token: randomBytes(24).toString("hex"),
+        refresh_token_expiry: new Date(now() + 90 * 86_400_000).toISOString(), token_type: "bearer",
+        token_id: randomBytes(8).toString("hex"), app_id: user.clientId, user_type: "Employee",
+      },
+      login_policy_evaluation: null,
+      error: null,
+    });
+  });
+
+  router.use("/v1", (req, res, next) => {
+    if (isAuthorized(req.get("authorization"))) return next();
+    v1Error(res, 401, 401, "Authorization has been denied for this request.");
+  });
+
+  mountCatalog(router, db);
+
+  router.use((req, res) => {
+    aspNetMessage(res, 404, `No HTTP resource was found that matches the request URI '${req.originalUrl.slice(0, 200)}'.`);
+  });
+
+  router.use((error: unknown, _req: Request, res: Response, next: NextFunction) => {
+    if (res.headersSent) return next(error);
+    const status = (error as { status?: number }).status ?? 500;
+    if (status >= 400 && status < 500) return aspNetMessage(res, status, "The request is invalid.");
+    aspNetMessage(res, 500, "An error has occurred.");
+  });
+
+  function issueToken(username: string): string {
+    const token = randomBytes(32).toString("base64url");
+    const expires = now() + TOKEN_LIFETIME_SECONDS * 1000;
+    db.prepare("DELETE FROM access_tokens WHERE expires_at < ?").run(now());
+    db.prepare("INSERT INTO access_tokens (token, username, expires_at) VALUES (?, ?, ?)").run(token, username, expires);
+    return token;
+  }
+
+  function isAuthorized(header: string | undefined): boolean {
+    if (!header) return false;
+    const match = /^(apikey|bearer)\s+(\S+)$/i.exec(header.trim());
+    if (!match) return false;
+    const [, scheme, credential] = match;
+    if (scheme.toLowerCase() === "apikey") return options.apiKeys.includes(credential);
+    const row = db.prepare("SELECT expires_at FROM access_tokens WHERE token = ?").get(credential) as { expires_at: number } | undefined;
+    return Boolean(row && row.expires_at > now());
+  }
+
+  return {
+    router,
+    db,
+    faults,
+    resetFaults() {
+      Object.assign(faults, { delayMs: 0, failWithStatus: null, remaining: 0 });
+    },
+    callCount: () => calls,
+    close: () => db.close(),
+  };
+}

@@ -1,0 +1,99 @@
+/**
+ * The fictional chain the sandbox is seeded with on first start: real US cities with real
+ * coordinates and time zones, invented street addresses, nurses and a catalog priced per clinic.
+ */
+
+export type SeedCenter = {
+  code: string;
+  name: string;
+  address1: string;
+  city: string;
+  stateCode: string;
+  stateName: string;
+  zip: string;
+  phone: string;
+  latitude: number;
+  longitude: number;
+  /** Windows standard time-zone name, as Zenoti reports it. */
+  timeZone: string;
+  /** Multiplier applied to list prices: clinics in dearer cities charge more. */
+  priceLevel: number;
+  /** Prepaid clinics take payment at booking; the others hold the card. */
+  prepaid: boolean;
+  nurses: string[];
+};
+
+export const seedCenters: SeedCenter[] = [
+  { code: "ATX", name: "Austin Downtown", address1: "301 Congress Ave, Suite 120", city: "Austin", stateCode: "TX", stateName: "Texas", zip: "78701", phone: "5125550141", latitude: 30.2653, longitude: -97.7443, timeZone: "Central Standard Time", priceLevel: 1, prepaid: false, nurses: ["Maria Alvarez", "Jenna Holt", "Priya Raman", "Dana Whitfield"] },
+  { code: "DAL", name: "Dallas Uptown", address1: "2600 McKinney Ave, Suite 210", city: "Dallas", stateCode: "TX", stateName: "Texas", zip: "75201", phone: "2145550122", latitude: 32.7959, longitude: -96.8031, timeZone: "Central Standard Time", priceLevel: 1, prepaid: true, nurses: ["Kelsey Moreno", "Alicia Grant", "Tamara Lin"] },
+  { code: "HOU", name: "Houston Heights", address1: "1100 Yale St, Suite 3", city: "Houston", stateCode: "TX", stateName: "Texas", zip: "77008", phone: "7135550177", latitude: 29.7909, longitude: -95.3984, timeZone: "Central Standard Time", priceLevel: 1, prepaid: false, nurses: ["Brianna Cole", "Sofia Nguyen", "Rachel Ortiz", "Megan Price", "Lauren Baptiste"] },
+  { code: "PHX", name: "Phoenix Biltmore", address1: "2425 E Camelback Rd, Suite 140", city: "Phoenix", stateCode: "AZ", stateName: "Arizona", zip: "85016", phone: "6025550193", latitude: 33.5093, longitude: -112.0298, timeZone: "US Mountain Standard Time", priceLevel: 1, prepaid: false, nurses: ["Hannah Reyes", "Olivia Brandt", "Carmen Diaz"] },
+  { code: "DEN", name: "Denver Cherry Creek", address1: "240 Milwaukee St, Suite 105", city: "Denver", stateCode: "CO", stateName: "Colorado", zip: "80206", phone: "3035550164", latitude: 39.7186, longitude: -104.9531, timeZone: "Mountain Standard Time", priceLevel: 1.05, prepaid: true, nurses: ["Erin Sutton", "Nora Kim", "Jessica Vance", "Paige Ellison"] },
+  { code: "LAX", name: "Los Angeles West Hollywood", address1: "8500 Melrose Ave, Suite 201", city: "West Hollywood", stateCode: "CA", stateName: "California", zip: "90069", phone: "3105550118", latitude: 34.0838, longitude: -118.3776, timeZone: "Pacific Standard Time", priceLevel: 1.2, prepaid: true, nurses: ["Ava Castillo", "Chloe Bennett", "Isabel Fuentes", "Grace Yamamoto", "Lily Henderson"] },
+  { code: "SAN", name: "San Diego La Jolla", address1: "7825 Fay Ave, Suite 180", city: "La Jolla", stateCode: "CA", stateName: "California", zip: "92037", phone: "8585550136", latitude: 32.8426, longitude: -117.2743, timeZone: "Pacific Standard Time", priceLevel: 1.15, prepaid: false, nurses: ["Mia Delgado", "Emma Larsen", "Zoe Patel"] },
+  { code: "SFO", name: "San Francisco Union Square", address1: "250 Post St, Suite 400", city: "San Francisco", stateCode: "CA", stateName: "California", zip: "94108", phone: "4155550185", latitude: 37.7886, longitude: -122.4066, timeZone: "Pacific Standard Time", priceLevel: 1.25, prepaid: true, nurses: ["Harper Wong", "Ella Fitzgerald-Cruz", "Natalie Brooks", "Ruby Chen"] },
+  { code: "SEA", name: "Seattle Capitol Hill", address1: "1525 Broadway, Suite 220", city: "Seattle", stateCode: "WA", stateName: "Washington", zip: "98122", phone: "2065550159", latitude: 47.6148, longitude: -122.3208, timeZone: "Pacific Standard Time", priceLevel: 1.15, prepaid: false, nurses: ["Avery Lund", "Scarlett Moore", "Victoria Hale"] },
+  { code: "CHI", name: "Chicago River North", address1: "445 N Wells St, Suite 302", city: "Chicago", stateCode: "IL", stateName: "Illinois", zip: "60654", phone: "3125550170", latitude: 41.8904, longitude: -87.6339, timeZone: "Central Standard Time", priceLevel: 1.1, prepaid: false, nurses: ["Madison Kowalski", "Abigail Novak", "Samantha Byrne", "Leah Okafor"] },
+  { code: "MIA", name: "Miami Brickell", address1: "1001 Brickell Bay Dr, Suite 1500", city: "Miami", stateCode: "FL", stateName: "Florida", zip: "33131", phone: "3055550112", latitude: 25.7641, longitude: -80.1893, timeZone: "Eastern Standard Time", priceLevel: 1.1, prepaid: true, nurses: ["Camila Herrera", "Valentina Rojas", "Elena Marquez", "Stella Pierce"] },
+  { code: "ATL", name: "Atlanta Buckhead", address1: "3280 Peachtree Rd NE, Suite 160", city: "Atlanta", stateCode: "GA", stateName: "Georgia", zip: "30305", phone: "4045550148", latitude: 33.8463, longitude: -84.3621, timeZone: "Eastern Standard Time", priceLevel: 1, prepaid: false, nurses: ["Aubrey Mitchell", "Jasmine Carter", "Kayla Simmons"] },
+  { code: "NYC", name: "New York Flatiron", address1: "21 W 23rd St, 4th Floor", city: "New York", stateCode: "NY", stateName: "New York", zip: "10010", phone: "2125550196", latitude: 40.7420, longitude: -73.9913, timeZone: "Eastern Standard Time", priceLevel: 1.3, prepaid: true, nurses: ["Audrey Sullivan", "Claire Donovan", "Naomi Feldman", "Hazel Romano", "Ivy Brennan"] },
+  { code: "BOS", name: "Boston Back Bay", address1: "500 Boylston St, Suite 210", city: "Boston", stateCode: "MA", stateName: "Massachusetts", zip: "02116", phone: "6175550130", latitude: 42.3505, longitude: -71.0735, timeZone: "Eastern Standard Time", priceLevel: 1.2, prepaid: false, nurses: ["Eleanor Walsh", "Lucy O'Brien", "Anna Kessler", "Sadie Morgan"] },
+  { code: "BNA", name: "Nashville The Gulch", address1: "1201 Demonbreun St, Suite 110", city: "Nashville", stateCode: "TN", stateName: "Tennessee", zip: "37203", phone: "6155550167", latitude: 36.1522, longitude: -86.7880, timeZone: "Central Standard Time", priceLevel: 1, prepaid: false, nurses: ["Savannah Reed", "Molly Jennings", "Brooke Tatum"] },
+];
+
+export type SeedService = {
+  code: string;
+  name: string;
+  category: string;
+  subCategory?: string;
+  description: string;
+  /** Minutes the guest is in the chair. */
+  duration: number;
+  recoveryTime: number;
+  /** List price at a clinic of price level 1. */
+  price: number;
+  isAddOn: boolean;
+  /** Codes of the add-ons offered with this service. */
+  addOns?: string[];
+};
+
+const facialAddOns = ["ADD-DERMA", "ADD-LED", "ADD-MASK", "ADD-EYE"];
+const lhrAreas = ["LHR-UNDERARM", "LHR-BIKINI", "LHR-LOWERLEG", "LHR-BACK"];
+const partialFaceAreas = ["LHR-PF-LIP", "LHR-PF-CHIN", "LHR-PF-SIDEBURNS"];
+
+export const seedServices: SeedService[] = [
+  { code: "FT-NEW", name: "Signature Laser Facial - New Client", category: "Facials", subCategory: "Signature", description: "Our signature laser facial for first-time clients: a skin consultation, then a 15-minute laser treatment that evens tone and texture.", duration: 45, recoveryTime: 0, price: 275, isAddOn: false, addOns: facialAddOns },
+  { code: "FT-RET", name: "Signature Laser Facial", category: "Facials", subCategory: "Signature", description: "The signature 15-minute laser facial for returning clients.", duration: 30, recoveryTime: 0, price: 199, isAddOn: false, addOns: facialAddOns },
+  { code: "PEEL-GLOW", name: "Glow Peel", category: "Peels", description: "A light chemical peel that lifts dull surface cells.", duration: 30, recoveryTime: 0, price: 150, isAddOn: false, addOns: ["PEEL-ADD-NECK", "PEEL-ADD-HANDS"] },
+  { code: "PEEL-CLARIFY", name: "Clarifying Peel", category: "Peels", description: "A salicylic peel for congested and breakout-prone skin.", duration: 30, recoveryTime: 0, price: 175, isAddOn: false, addOns: ["PEEL-ADD-NECK", "PEEL-ADD-HANDS"] },
+  { code: "PEEL-ADD-NECK", name: "Peel Add-On - Neck", category: "Add-Ons", subCategory: "Peel", description: "Extend your peel to the neck.", duration: 10, recoveryTime: 0, price: 50, isAddOn: true },
+  { code: "PEEL-ADD-HANDS", name: "Peel Add-On - Hands", category: "Add-Ons", subCategory: "Peel", description: "Extend your peel to the backs of the hands.", duration: 10, recoveryTime: 0, price: 40, isAddOn: true },
+  { code: "LHR", name: "Laser Hair Removal", category: "Laser Hair Removal", description: "Laser hair removal for the body. Choose one or more treatment areas.", duration: 30, recoveryTime: 0, price: 0, isAddOn: false, addOns: lhrAreas },
+  { code: "LHR-RET", name: "Return Client Laser Hair Removal", category: "Laser Hair Removal", description: "Follow-up laser hair removal sessions for returning clients.", duration: 30, recoveryTime: 0, price: 0, isAddOn: false, addOns: lhrAreas },
+  { code: "LHR-UNDERARM", name: "Laser Hair Removal Area - Underarms", category: "Add-Ons", subCategory: "Laser Hair Removal", description: "Both underarms.", duration: 15, recoveryTime: 0, price: 99, isAddOn: true },
+  { code: "LHR-BIKINI", name: "Laser Hair Removal Area - Bikini Line", category: "Add-Ons", subCategory: "Laser Hair Removal", description: "Bikini line.", duration: 15, recoveryTime: 0, price: 129, isAddOn: true },
+  { code: "LHR-LOWERLEG", name: "Laser Hair Removal Area - Lower Legs", category: "Add-Ons", subCategory: "Laser Hair Removal", description: "Both lower legs.", duration: 30, recoveryTime: 0, price: 249, isAddOn: true },
+  { code: "LHR-BACK", name: "Laser Hair Removal Area - Back", category: "Add-Ons", subCategory: "Laser Hair Removal", description: "Full back.", duration: 30, recoveryTime: 0, price: 279, isAddOn: true },
+  { code: "LHR-PF", name: "Laser Hair Removal - Partial Face", category: "Laser Hair Removal", subCategory: "Partial Face", description: "Laser hair removal for one or more small areas of the face.", duration: 15, recoveryTime: 0, price: 0, isAddOn: false, addOns: partialFaceAreas },
+  { code: "LHR-PF-LIP", name: "Partial Face Area - Upper Lip", category: "Add-Ons", subCategory: "Partial Face", description: "Upper lip.", duration: 10, recoveryTime: 0, price: 59, isAddOn: true },
+  { code: "LHR-PF-CHIN", name: "Partial Face Area - Chin", category: "Add-Ons", subCategory: "Partial Face", description: "Chin.", duration: 10, recoveryTime: 0, price: 59, isAddOn: true },
+  { code: "LHR-PF-SIDEBURNS", name: "Partial Face Area - Sideburns", category: "Add-Ons", subCategory: "Partial Face", description: "Both sideburns.", duration: 10, recoveryTime: 0, price: 69, isAddOn: true },
+  { code: "SCULPT", name: "Sculpting", category: "Body Sculpting", description: "Non-invasive muscle sculpting for the abdomen or thighs.", duration: 30, recoveryTime: 0, price: 300, isAddOn: false },
+  { code: "ADD-DERMA", name: "Dermaplaning Enhancement (Addon)", category: "Add-Ons", subCategory: "Enhancement", description: "Gentle exfoliation that removes fine facial hair before the laser.", duration: 15, recoveryTime: 0, price: 75, isAddOn: true },
+  { code: "ADD-LED", name: "LED Light Therapy Enhancement (Addon)", category: "Add-Ons", subCategory: "Enhancement", description: "Calming red-light therapy after your treatment.", duration: 15, recoveryTime: 0, price: 50, isAddOn: true },
+  { code: "ADD-MASK", name: "Hydrating Mask Enhancement (Addon)", category: "Add-Ons", subCategory: "Enhancement", description: "A cooling hyaluronic mask.", duration: 15, recoveryTime: 0, price: 45, isAddOn: true },
+  { code: "ADD-EYE", name: "Eye Brightening Enhancement (Addon)", category: "Add-Ons", subCategory: "Enhancement", description: "Targeted treatment for the under-eye area.", duration: 15, recoveryTime: 0, price: 60, isAddOn: true },
+  { code: "FIXER", name: "Fixer", category: "Fixer", description: "A short touch-up of a recent laser facial, within 30 days of the treatment.", duration: 15, recoveryTime: 0, price: 0, isAddOn: false },
+  { code: "CONSULT", name: "Consultation", category: "Consultation", description: "A free 15-minute skin consultation with one of our nurses.", duration: 15, recoveryTime: 0, price: 0, isAddOn: false },
+];
+
+/** Monday to Saturday; Sunday closed. Local wall-clock times. */
+export const seedWorkingHours = [
+  { day_of_week: 0, start_time: null, end_time: null, is_closed: true },
+  { day_of_week: 1, start_time: "09:00", end_time: "19:00", is_closed: false },
+  { day_of_week: 2, start_time: "09:00", end_time: "19:00", is_closed: false },
+  { day_of_week: 3, start_time: "09:00", end_time: "19:00", is_closed: false },
+  { day_of_week: 4, start_time: "09:00", end_time: "20:00", is_closed: false },
+  { day_of_week: 5, start_time: "09:00", end_time: "18:00", is_closed: false },
+  { day_of_week: 6, start_time: "10:00", end_time: "16:00", is_closed: false },
+] as const;

@@ -1,0 +1,13 @@
+import { catalogCalls } from "./catalog.server";
+import { createSpaHttp, type SpaHttpOptions } from "./http.server";
+
+/**
+ * The one client for the spa back end, used for the embedded sandbox and for Zenoti alike.
+ * One method per use case; each module adds its calls.
+ */
+export function createSpaClient(options: SpaHttpOptions) {
+  const http = createSpaHttp(options);
+  return { ...catalogCalls(http) };
+}
+
+export type SpaClient = ReturnType<typeof createSpaClient>;

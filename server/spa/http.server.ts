@@ -1,0 +1,219 @@
+import type { z } from "zod";
+import { logger } from "../observability/logger.server";
+import { SpaError } from "./errors.server";
+
+export type SpaAuth =
+  | { type: "apikey"; apiKey: string | undefined }
+  | { type: "token"; username: string | undefined; password: string | undefined; clientId: string | undefined };
+
+export type SpaHttpOptions = {
+  baseUrl: string;
+  auth: SpaAuth;
+  fetch?: typeof fetch;
+  /** Milliseconds since the epoch; injectable so token caching can be tested. */
+  clock?: () => number;
+  timeoutMs?: number;
+  /** Pause before the one retry of an idempotent read. */
+  retryDelayMs?: number;
+};
+
+export type SpaRequest<T> = {
+  method: "GET" | "POST" | "PUT" | "DELETE";
+  path: string;
+  query?: Record<string, string | number | boolean | string[] | undefined>;
+  body?: unknown;
+  schema: z.ZodType<T>;
+};
+
+export type SpaHttp = { request<T>(request: SpaRequest<T>): Promise<T> };
+
+/** The spec caches the bearer token for 18,000 seconds (5 hours). */
+export const TOKEN_CACHE_SECONDS = 18_000;
+const MAX_RETRY_AFTER_MS = 2_000;
+
+type Failure = { code: number | string | null; message: string };
+
+/**
+ * Reads an error out of a body in any of Zenoti's shapes: `Error{Message,StatusCode}`,
+ * `error{message,code}`, the OAuth `error` string, or a top-level `Message`.
+ */
+export function readVendorError(body: unknown): Failure | null {
+  if (!body || typeof body !== "object") return null;
+  const record = body as Record<string, unknown>;
+  const dotNet = record.Error;
+  if (dotNet && typeof dotNet === "object") {
+    const e = dotNet as Record<string, unknown>;
+    return { code: (e.StatusCode as number | undefined) ?? null, message: String(e.Message ?? "Unknown Error! Contact Admin") };
+  }
+  const v1 = record.error;
+  if (v1 && typeof v1 === "object") {
+    const e = v1 as Record<string, unknown>;
+    return { code: (e.code as number | string | undefined) ?? null, message: String(e.message ?? "Unknown Error! Contact Admin") };
+  }
+  if (typeof v1 === "string" && v1) {
+    return { code: v1, message: String(record.error_description ?? v1) };
+  }
+  if (typeof record.Message === "string") {
+    return { code: (record.StatusCode as number | undefined) ?? null, message: record.Message };
+  }
+  return null;
+}
+
+function kindForStatus(status: number): SpaError["kind"] {
+  if (status === 401 || status === 403) return "unauthorized";
+  if (status === 429) return "rate-limited";
+  if (status >= 500) return "server";
+  return "rejected";
+}
+
+function buildUrl(baseUrl: string, path: string, query: SpaRequest<unknown>["query"]): string {
+  const url = new URL(baseUrl.replace(/\/+$/, "") + path);
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value === undefined) continue;
+    for (const item of Array.isArray(value) ? value : [value]) url.searchParams.append(key, String(item));
+  }
+  return url.toString();
+}
+
+export function createSpaHttp(options: SpaHttpOptions): SpaHttp {
+  const doFetch = options.fetch ?? fetch;
+  const clock = options.clock ?? Date.now;
+  const timeoutMs = options.timeoutMs ?? 8_000;
+  const retryDelayMs = options.retryDelayMs ?? 200;
+  let cachedToken: { value: string; expiresAt: number } | null = null;
+  let pendingToken: Promise<string> | null = null;
+
+  async function send(url: string, init: RequestInit, path: string): Promise<{ status: number; body: unknown; headers: Headers }> {
+    let response: Response;
+    try {
+      response = await doFetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+    } catch (cause) {
+      const name = (cause as { name?: string }).name;
+      if (name === "TimeoutError" || name === "AbortError") {
+        throw new SpaError({ kind: "timeout", status: 504, message: "Network Error!", path, cause });
+      }
+      throw new SpaError({ kind: "network", status: 502, message: "Network Error!", path, cause });
+    }
+    let text: string;
+    try {
+      text = await response.text();
+    } catch (cause) {
+      const name = (cause as { name?: string }).name;
+      const kind = name === "TimeoutError" || name === "AbortError" ? "timeout" : "network";
+      throw new SpaError({ kind, status: kind === "timeout" ? 504 : 502, message: "Network Error!", path, cause });
+    }
+    let body: unknown = null;
+    if (text) {
+      try {
+        body = JSON.parse(text);
+      } catch {
+        body = null;
+      }
+    }
+    return { status: response.status, body, headers: response.headers };
+  }
+
+  async function fetchToken(auth: Extract<SpaAuth, { type: "token" }>): Promise<string> {
+    const path = "/Token";
+    const form = new URLSearchParams({
+      username: auth.username ?? "",
+      password: auth.password ?? "",
+      grant_type: "password",
+      clientid: auth.clientId ?? "",
+    });
+    const { status, body } = await send(
+      buildUrl(options.baseUrl, path, undefined),
+      { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" }, body: form },
+      path,
+    );
+    const failure = readVendorError(body);
+    const token = (body as { access_token?: unknown } | null)?.access_token;
+    if (status !== 200 || failure || typeof token !== "string" || !token) {
+      throw new SpaError({
+        kind: status === 200 || status === 400 ? "unauthorized" : kindForStatus(status),
+        status: status === 200 ? 401 : status,
+        code: failure?.code ?? null,
+        message: failure?.message ?? "Unknown Error! Contact Admin",
+        path,
+      });
+    }
+    return token;
+  }
+
+  async function authorization(): Promise<string> {
+    const auth = options.auth;
+    if (auth.type === "apikey") {
+      if (!auth.apiKey) throw new SpaError({ kind: "config", status: 400, message: "Must provide an api key" });
+      return `apikey ${auth.apiKey}`;
+    }
+    if (auth.type === "token") {
+      if (!auth.username || !auth.password || !auth.clientId) {
+        throw new SpaError({ kind: "config", status: 400, message: "Must provide a username, password and client id" });
+      }
+      if (cachedToken && cachedToken.expiresAt > clock()) return `bearer ${cachedToken.value}`;
+      pendingToken ??= fetchToken(auth).finally(() => {
+        pendingToken = null;
+      });
+      const value = await pendingToken;
+      cachedToken = { value, expiresAt: clock() + TOKEN_CACHE_SECONDS * 1000 };
+      return `bearer ${value}`;
+    }
+    throw new SpaError({ kind: "config", status: 400, message: "Invalid auth strategy" });
+  }
+
+  async function attempt<T>(request: SpaRequest<T>): Promise<T> {
+    const url = buildUrl(options.baseUrl, request.path, request.query);
+    const headers: Record<string, string> = { accept: "application/json", authorization: await authorization() };
+    const init: RequestInit = { method: request.method, headers };
+    if (request.body !== undefined) {
+      headers["content-type"] = "application/json";
+      init.body = JSON.stringify(request.body);
+    }
+    const { status, body, headers: responseHeaders } = await send(url, init, request.path);
+    const failure = readVendorError(body);
+    if (status !== 200 || failure) {
+      const retryAfter = Number(responseHeaders.get("retry-after"));
+      const error = new SpaError({
+        kind: status === 200 ? "rejected" : kindForStatus(status),
+        status,
+        code: failure?.code ?? null,
+        message: failure?.message ?? (status >= 500 ? "Something went wrong, please try again" : "Unknown Error! Contact Admin"),
+        path: request.path,
+      });
+      if (status === 401 && options.auth.type === "token") cachedToken = null;
+      error.retryAfterMs = Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : undefined;
+      throw error;
+    }
+    const parsed = request.schema.safeParse(body);
+    if (!parsed.success) {
+      throw new SpaError({
+        kind: "invalid-response",
+        status: 502,
+        message: "Unknown Error! Contact Admin",
+        path: request.path,
+        cause: parsed.error,
+      });
+    }
+    return parsed.data;
+  }
+
+  return {
+    async request<T>(request: SpaRequest<T>): Promise<T> {
+      try {
+        return await attempt(request);
+      } catch (error) {
+        if (!(error instanceof SpaError)) throw error;
+        const transientRead = request.method === "GET" && error.isTransient;
+        // A revoked bearer token: the 401 came from the call itself, not the token endpoint, and
+        // nothing was done, so any method may go again with a fresh token.
+        const staleToken = error.status === 401 && options.auth.type === "token" && error.path === request.path;
+        const retryable = transientRead || staleToken;
+        if (!retryable) throw error;
+        const wait = staleToken ? 0 : Math.min(error.retryAfterMs ?? retryDelayMs, MAX_RETRY_AFTER_MS);
+        logger.warn("spa call retried", { path: request.path, kind: error.kind, status: error.status });
+        await new Promise((resolve) => setTimeout(resolve, wait));
+        return attempt(request);
+      }
+    },
+  };
+}

@@ -1,0 +1,76 @@
+/**
+ * The first-party records that live beside the spa back end (spec section 3, "Document-store
+ * collections"). SQLite under the data directory by default, Firestore in production.
+ */
+
+export type GuestDetails = {
+  email: string;
+  guest_id: string;
+  is_password_set: boolean;
+  is_return_user: boolean;
+  /** Promo code to the number of times this guest has used it. */
+  promo_codes: Record<string, number>;
+};
+
+export type CenterPrice = {
+  serviceId: string;
+  centerId: string;
+  price: number;
+  isPrepaidService: boolean;
+};
+
+/** Prices negotiated with a partner, looked up by partnerType in upper case. */
+export type PartnerPricing = {
+  partnerType: string;
+  /** Service id to price. */
+  prices: Record<string, number>;
+};
+
+export type ImpactAffiliateDetails = {
+  user_id: string;
+  user_email: string;
+  irclickid: string;
+  /** Milliseconds since the epoch. */
+  timestamp: number;
+  isFtTreatedTriggered: boolean;
+  isExpired: boolean;
+};
+
+export interface DocumentStore {
+  readonly kind: "sqlite" | "firestore";
+
+  getGuestDetails(email: string): Promise<GuestDetails | null>;
+  createGuestDetails(details: Omit<GuestDetails, "promo_codes"> & { promo_codes?: Record<string, number> }): Promise<void>;
+  updateGuestDetails(email: string, patch: Partial<Pick<GuestDetails, "is_password_set" | "is_return_user">>): Promise<void>;
+  /** Adds delta (1 or -1) to a promo code's use count, never below zero; returns the new count. */
+  adjustPromoCodeCount(email: string, code: string, delta: 1 | -1): Promise<number>;
+
+  /** Center prices for these services (any number of ids). */
+  getCenterPricing(centerId: string, serviceIds: string[]): Promise<CenterPrice[]>;
+  putCenterPrice(price: CenterPrice): Promise<void>;
+
+  getPartnerPricing(partnerType: string): Promise<PartnerPricing | null>;
+  putPartnerPricing(pricing: PartnerPricing): Promise<void>;
+
+  getAffiliateDetails(userId: string): Promise<ImpactAffiliateDetails | null>;
+  /** Creates the record, or updates irclickid and timestamp when the click id differs. */
+  recordAffiliateClick(details: { user_id: string; user_email: string; irclickid: string; timestamp: number }): Promise<ImpactAffiliateDetails>;
+
+  /** Add-on laser-hair-removal prices keyed by service id. */
+  getAddOnLhrPrices(serviceIds: string[]): Promise<Record<string, number>>;
+  putAddOnLhrPrice(serviceId: string, price: number): Promise<void>;
+
+  close(): Promise<void>;
+}
+
+/** Emails identify guests case-insensitively. */
+export function emailKey(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/** Firestore's `in` filter takes at most 10 values; the spec queries service ids in chunks of 10. */
+export function chunk<T>(items: T[], size = 10): T[][] {
+  const chunks: T[][] = [];
+  for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size));
+  return chunks;
+}

@@ -1,0 +1,114 @@
+import { cert, deleteApp, initializeApp } from "firebase-admin/app";
+import { FieldPath, getFirestore, type Firestore } from "firebase-admin/firestore";
+import {
+  chunk,
+  emailKey,
+  type CenterPrice,
+  type DocumentStore,
+  type GuestDetails,
+  type ImpactAffiliateDetails,
+} from "./document-store.server";
+
+/** Collection names as the spec gives them. */
+const GUESTS = "guestDetails";
+const CENTER_PRICING = "centerPricing";
+const PARTNER_PRICING = "partnerPricing";
+const AFFILIATES = "impactAffiliateDetails";
+const ADD_ON_LHR_PRICES = "addOnLhrPrices";
+
+export function connectFirestore(options: { projectId: string; credentialsJson: string }): { db: Firestore; close: () => Promise<void> } {
+  const app = initializeApp(
+    { credential: cert(JSON.parse(options.credentialsJson)), projectId: options.projectId },
+    `store-${Date.now()}`,
+  );
+  return { db: getFirestore(app), close: () => deleteApp(app) };
+}
+
+/** The production document store. Guest records are keyed by lower-cased email. */
+export function createFirestoreStore(db: Firestore, close: () => Promise<void> = async () => {}): DocumentStore {
+  const guestDoc = (email: string) => db.collection(GUESTS).doc(emailKey(email));
+
+  return {
+    kind: "firestore",
+
+    async getGuestDetails(email) {
+      const direct = await guestDoc(email).get();
+      if (direct.exists) return direct.data() as GuestDetails;
+      // Records written by the earlier client were auto-id documents queried by email.
+      const query = await db.collection(GUESTS).where("email", "==", email.trim()).limit(1).get();
+      return query.empty ? null : (query.docs[0].data() as GuestDetails);
+    },
+    async createGuestDetails(details) {
+      await guestDoc(details.email).create({ ...details, email: details.email.trim(), promo_codes: details.promo_codes ?? {} });
+    },
+    async updateGuestDetails(email, patch) {
+      await guestDoc(email).update(patch);
+    },
+    async adjustPromoCodeCount(email, code, delta) {
+      return db.runTransaction(async (tx) => {
+        const ref = guestDoc(email);
+        const snapshot = await tx.get(ref);
+        if (!snapshot.exists) throw new Error("guestDetails record not found");
+        const codes = ((snapshot.data() as GuestDetails).promo_codes ?? {}) as Record<string, number>;
+        const next = Math.max(0, (codes[code] ?? 0) + delta);
+        tx.update(ref, new FieldPath("promo_codes", code), next);
+        return next;
+      });
+    },
+
+    async getCenterPricing(centerId, serviceIds) {
+      const results = await Promise.all(
+        chunk(serviceIds, 10).map((ids) =>
+          db.collection(CENTER_PRICING).where("centerId", "==", centerId).where("serviceId", "in", ids).get(),
+        ),
+      );
+      return results.flatMap((snapshot) => snapshot.docs.map((doc) => doc.data() as CenterPrice));
+    },
+    async putCenterPrice(price) {
+      await db.collection(CENTER_PRICING).doc(`${price.centerId}_${price.serviceId}`).set(price);
+    },
+
+    async getPartnerPricing(partnerType) {
+      const snapshot = await db.collection(PARTNER_PRICING).where("partnerType", "==", partnerType.toUpperCase()).limit(1).get();
+      if (snapshot.empty) return null;
+      const data = snapshot.docs[0].data();
+      return { partnerType: String(data.partnerType), prices: (data.prices ?? {}) as Record<string, number> };
+    },
+    async putPartnerPricing(pricing) {
+      const type = pricing.partnerType.toUpperCase();
+      await db.collection(PARTNER_PRICING).doc(type).set({ partnerType: type, prices: pricing.prices });
+    },
+
+    async getAffiliateDetails(userId) {
+      const snapshot = await db.collection(AFFILIATES).doc(userId).get();
+      return snapshot.exists ? (snapshot.data() as ImpactAffiliateDetails) : null;
+    },
+    async recordAffiliateClick(details) {
+      const ref = db.collection(AFFILIATES).doc(details.user_id);
+      return db.runTransaction(async (tx) => {
+        const snapshot = await tx.get(ref);
+        if (!snapshot.exists) {
+          const created: ImpactAffiliateDetails = { ...details, isFtTreatedTriggered: false, isExpired: false };
+          tx.create(ref, created);
+          return created;
+        }
+        const existing = snapshot.data() as ImpactAffiliateDetails;
+        if (existing.irclickid === details.irclickid) return existing;
+        tx.update(ref, { irclickid: details.irclickid, timestamp: details.timestamp });
+        return { ...existing, irclickid: details.irclickid, timestamp: details.timestamp };
+      });
+    },
+
+    async getAddOnLhrPrices(serviceIds) {
+      const results = await Promise.all(
+        chunk(serviceIds, 10).map((ids) => db.collection(ADD_ON_LHR_PRICES).where(FieldPath.documentId(), "in", ids).get()),
+      );
+      return Object.fromEntries(results.flatMap((s) => s.docs.map((doc) => [doc.id, Number(doc.data().price)])));
+    },
+    async putAddOnLhrPrice(serviceId, price) {
+      await db.collection(ADD_ON_LHR_PRICES).doc(serviceId).set({ price });
+    },
+
+    close,
+  };
+}

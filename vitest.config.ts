@@ -1,0 +1,16 @@
+import { defineConfig } from "vitest/config";
+import path from "node:path";
+
+export default defineConfig({
+  resolve: {
+    alias: {
+      "~": path.resolve(import.meta.dirname, "app"),
+      "#server": path.resolve(import.meta.dirname, "server"),
+    },
+  },
+  test: {
+    include: ["app/**/*.test.{ts,tsx}", "server/**/*.test.ts"],
+    setupFiles: ["./tests/setup-unit.ts"],
+    environment: "node",
+  },
+});
