@@ -9,5 +9,6 @@ export default {
     v8_splitRouteModules: false,
     v8_viteEnvironmentApi: false,
     v8_trailingSlashAwareDataRequests: false,
+    v8_passThroughRequests: false,
   },
 } satisfies Config;

@@ -70,7 +70,7 @@ function SiteHeader() {
       </Link>
       <nav aria-label="Main">
         <NavLink to={href("/locations")}>Locations</NavLink>
-        <NavLink to={href("/locations") + "?view=map"}>Map</NavLink>
+        <Link to={href("/locations") + "?view=map"}>Map</Link>
       </nav>
     </header>
   );

@@ -58,27 +58,35 @@ export const EnvSchema = z
 
     /** Clinic shown when no clinic is within the search radius; defaults to the first clinic. */
     DEFAULT_CENTER_ID: optionalString,
-  })
-  .superRefine((env, ctx) => {
-    if (env.SPA_BASE_URL && env.SPA_AUTH === "apikey" && !env.SPA_API_KEY) {
-      ctx.addIssue({ code: "custom", path: ["SPA_API_KEY"], message: "required when SPA_BASE_URL is set with SPA_AUTH=apikey" });
-    }
-    if (env.SPA_BASE_URL && env.SPA_AUTH === "token") {
-      for (const key of ["SPA_USERNAME", "SPA_PASSWORD", "SPA_CLIENT_ID"] as const) {
-        if (!env[key]) ctx.addIssue({ code: "custom", path: [key], message: "required when SPA_AUTH=token" });
-      }
-    }
-    if (Boolean(env.FIRESTORE_PROJECT_ID) !== Boolean(env.FIRESTORE_CREDENTIALS_JSON)) {
-      ctx.addIssue({
-        code: "custom",
-        path: [env.FIRESTORE_PROJECT_ID ? "FIRESTORE_CREDENTIALS_JSON" : "FIRESTORE_PROJECT_ID"],
-        message: "set FIRESTORE_PROJECT_ID and FIRESTORE_CREDENTIALS_JSON together",
-      });
-    }
-    if (env.NODE_ENV === "production" && env.SPA_BASE_URL && !env.SESSION_SECRETS) {
-      ctx.addIssue({ code: "custom", path: ["SESSION_SECRETS"], message: "required in production with a real spa back end" });
-    }
   });
+
+type Source = Record<string, string | undefined>;
+
+/**
+ * Rules between settings, checked on the raw values so that they are reported together with any
+ * type errors in the same message.
+ */
+function crossFieldProblems(source: Source): string[] {
+  const set = (key: string) => Boolean(source[key]?.trim());
+  const problems: string[] = [];
+  const auth = source.SPA_AUTH?.trim() || "apikey";
+  if (set("SPA_BASE_URL") && auth === "apikey" && !set("SPA_API_KEY")) {
+    problems.push("SPA_API_KEY: required when SPA_BASE_URL is set with SPA_AUTH=apikey");
+  }
+  if (set("SPA_BASE_URL") && auth === "token") {
+    for (const key of ["SPA_USERNAME", "SPA_PASSWORD", "SPA_CLIENT_ID"]) {
+      if (!set(key)) problems.push(`${key}: required when SPA_AUTH=token`);
+    }
+  }
+  if (set("FIRESTORE_PROJECT_ID") !== set("FIRESTORE_CREDENTIALS_JSON")) {
+    const missing = set("FIRESTORE_PROJECT_ID") ? "FIRESTORE_CREDENTIALS_JSON" : "FIRESTORE_PROJECT_ID";
+    problems.push(`${missing}: set FIRESTORE_PROJECT_ID and FIRESTORE_CREDENTIALS_JSON together`);
+  }
+  if ((source.NODE_ENV ?? "production") === "production" && set("SPA_BASE_URL") && !set("SESSION_SECRETS")) {
+    problems.push("SESSION_SECRETS: required in production with a real spa back end");
+  }
+  return problems;
+}
 
 export type Env = z.infer<typeof EnvSchema>;
 
@@ -90,10 +98,12 @@ export class EnvError extends Error {
 }
 
 /** Parses the environment, naming every bad variable in one error. */
-export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
+export function parseEnv(source: Source = process.env): Env {
   const result = EnvSchema.safeParse(source);
-  if (!result.success) {
-    throw new EnvError(result.error.issues.map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`));
-  }
+  const problems = [
+    ...(result.success ? [] : result.error.issues.map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`)),
+    ...crossFieldProblems(source),
+  ];
+  if (problems.length > 0 || !result.success) throw new EnvError(problems);
   return result.data;
 }

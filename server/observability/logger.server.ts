@@ -10,7 +10,7 @@ const order: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 
 function threshold(): number {
   const configured = process.env.LOG_LEVEL as Level | undefined;
   if (configured && configured in order) return order[configured];
-  return process.env.NODE_ENV === "test" ? order.warn : order.info;
+  return process.env.NODE_ENV === "test" ? order.error : order.info;
 }
 
 function write(level: Level, message: string, fields: Fields = {}) {

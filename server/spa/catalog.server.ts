@@ -121,7 +121,7 @@ function toService(raw: z.infer<typeof ServiceSchema>): Service {
     id: raw.id.toLowerCase(),
     code: raw.code ?? "",
     name: raw.name,
-    displayName: raw.catalog_info?.display_name || raw.name,
+    displayName: raw.catalog_info?.display_name || raw.name.replace(/\s*\(addon\)\s*/i, " ").trim(),
     description: raw.description ?? "",
     category: raw.additional_info?.category?.name ?? "",
     subCategory: raw.additional_info?.sub_category?.name ?? null,

@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { EnvError, parseEnv } from "./env.server";
+
+describe("configuration", () => {
+  it("runs on the embedded defaults with no environment at all", () => {
+    const env = parseEnv({});
+    expect(env).toMatchObject({ PORT: 3000, SPA_AUTH: "apikey", DATA_DIR: "data", CATALOG_TTL_SECONDS: 300 });
+    expect(env.SPA_BASE_URL).toBeUndefined();
+    expect(env.FIRESTORE_PROJECT_ID).toBeUndefined();
+    expect(env.GOOGLE_MAPS_API_KEY).toBeUndefined();
+  });
+
+  it("names every bad variable in one error", () => {
+    try {
+      parseEnv({ PORT: "http", SPA_BASE_URL: "not a url", SESSION_SECRETS: "short", FIRESTORE_PROJECT_ID: "p" });
+      throw new Error("expected an error");
+    } catch (error) {
+      expect(error).toBeInstanceOf(EnvError);
+      const message = (error as EnvError).message;
+      for (const name of ["PORT", "SPA_BASE_URL", "SESSION_SECRETS", "FIRESTORE_CREDENTIALS_JSON"]) expect(message).toContain(name);
+    }
+  });
+
+  it("requires credentials for the real back end", () => {
+    expect(() => parseEnv({ SPA_BASE_URL: "https://api.zenoti.com", SESSION_SECRETS: "x".repeat(32) })).toThrow(/SPA_API_KEY/);
+    expect(() => parseEnv({ SPA_BASE_URL: "https://api.zenoti.com", SPA_AUTH: "token", SESSION_SECRETS: "x".repeat(32) })).toThrow(/SPA_USERNAME/);
+    const env = parseEnv({ SPA_BASE_URL: "https://api.zenoti.com", SPA_API_KEY: "key", SESSION_SECRETS: `${"x".repeat(32)}, ${"y".repeat(32)}` });
+    expect(env.SESSION_SECRETS).toEqual(["x".repeat(32), "y".repeat(32)]);
+  });
+
+  it("treats empty values as unset", () => {
+    expect(parseEnv({ GOOGLE_MAPS_API_KEY: "", COOKIE_SECURE: "" }).GOOGLE_MAPS_API_KEY).toBeUndefined();
+    expect(parseEnv({ COOKIE_SECURE: "false" }).COOKIE_SECURE).toBe(false);
+  });
+});

@@ -1,0 +1,69 @@
+import { describe, expect, it } from "vitest";
+import { createSwrCache } from "./catalog-cache.server";
+
+function deferredLoader() {
+  let calls = 0;
+  let fail = false;
+  return {
+    load: async () => {
+      calls += 1;
+      if (fail) throw new Error("back end down");
+      return `v${calls}`;
+    },
+    calls: () => calls,
+    setFail: (value: boolean) => {
+      fail = value;
+    },
+  };
+}
+
+describe("stale-while-revalidate catalog cache", () => {
+  it("serves a fresh value without calling again", async () => {
+    let now = 0;
+    const cache = createSwrCache({ ttlMs: 1000, staleMs: 5000, clock: () => now });
+    const loader = deferredLoader();
+    expect(await cache.get("k", loader.load)).toBe("v1");
+    now = 999;
+    expect(await cache.get("k", loader.load)).toBe("v1");
+    expect(loader.calls()).toBe(1);
+  });
+
+  it("shares one load between concurrent misses", async () => {
+    const cache = createSwrCache({ ttlMs: 1000, staleMs: 0 });
+    const loader = deferredLoader();
+    const values = await Promise.all([cache.get("k", loader.load), cache.get("k", loader.load), cache.get("k", loader.load)]);
+    expect(values).toEqual(["v1", "v1", "v1"]);
+    expect(loader.calls()).toBe(1);
+  });
+
+  it("serves the stale value at once and refreshes in the background", async () => {
+    let now = 0;
+    const cache = createSwrCache({ ttlMs: 1000, staleMs: 5000, clock: () => now });
+    const loader = deferredLoader();
+    await cache.get("k", loader.load);
+    now = 2000;
+    expect(await cache.get("k", loader.load)).toBe("v1");
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(loader.calls()).toBe(2);
+    expect(await cache.get("k", loader.load)).toBe("v2");
+  });
+
+  it("keeps serving the old value when a refresh fails", async () => {
+    let now = 0;
+    const cache = createSwrCache({ ttlMs: 1000, staleMs: 1000, clock: () => now });
+    const loader = deferredLoader();
+    await cache.get("k", loader.load);
+    loader.setFail(true);
+    now = 10_000;
+    expect(await cache.get("k", loader.load)).toBe("v1");
+  });
+
+  it("fails when there is nothing to fall back on", async () => {
+    const cache = createSwrCache({ ttlMs: 1000, staleMs: 1000 });
+    const loader = deferredLoader();
+    loader.setFail(true);
+    await expect(cache.get("k", loader.load)).rejects.toThrow("back end down");
+    loader.setFail(false);
+    expect(await cache.get("k", loader.load)).toBe("v2");
+  });
+});

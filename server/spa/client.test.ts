@@ -1,0 +1,234 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { startSandbox, TEST_API_KEY, TEST_USER } from "../../tests/helpers/sandbox-server";
+import { seedGuid } from "../spa-sandbox/db";
+import { createSpaClient } from "./client.server";
+import { SpaError } from "./errors.server";
+import { createSpaHttp, TOKEN_CACHE_SECONDS } from "./http.server";
+import { z } from "zod";
+
+let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+const AUSTIN = seedGuid("center:ATX");
+
+beforeAll(async () => {
+  sandbox = await startSandbox();
+});
+afterAll(async () => {
+  await sandbox.stop();
+});
+afterEach(() => {
+  sandbox.resetFaults();
+});
+
+/** A fetch that counts the calls it passes on, by path. */
+function countingFetch() {
+  const calls: string[] = [];
+  const counted: typeof fetch = (input, init) => {
+    calls.push(new URL(String(input)).pathname.replace(/^\/api/, ""));
+    return fetch(input, init);
+  };
+  return { fetch: counted, calls };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<SpaError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).toBeInstanceOf(SpaError);
+    return error as SpaError;
+  }
+  throw new Error("expected the call to fail");
+}
+
+describe("API-key authentication", () => {
+  it("reads the catalog with a valid key", async () => {
+    const client = createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY } });
+    const centers = await client.listCenters();
+    expect(centers.length).toBeGreaterThanOrEqual(12);
+    const austin = centers.find((c) => c.id === AUSTIN);
+    expect(austin).toMatchObject({ slug: "austin-downtown", timeZone: "America/Chicago", address: { city: "Austin", state: "TX" } });
+    expect(austin?.latitude).toBeCloseTo(30.27, 1);
+    expect(austin?.workingHours[0]).toEqual({ dayOfWeek: 0, opens: null, closes: null });
+    expect(austin?.workingHours[1]).toEqual({ dayOfWeek: 1, opens: "09:00", closes: "19:00" });
+  });
+
+  it("lists services with prices, add-ons and categories, across pages", async () => {
+    const client = createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY } });
+    const services = await client.listServices(AUSTIN);
+    expect(services).not.toBeNull();
+    expect(services!.length).toBeGreaterThan(10);
+    const facial = services!.find((s) => s.name === "Signature Laser Facial - New Client");
+    expect(facial).toMatchObject({ price: 275, category: "Facials", isAddOn: false });
+    expect(facial!.addOnIds.length).toBeGreaterThan(0);
+    const addOn = services!.find((s) => s.id === facial!.addOnIds[0]);
+    expect(addOn?.isAddOn).toBe(true);
+  });
+
+  it("accepts ids without dashes and in upper case, like Zenoti", async () => {
+    const client = createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY } });
+    const nurses = await client.listTherapists(AUSTIN.replace(/-/g, "").toUpperCase());
+    expect(nurses?.map((n) => n.firstName)).toContain("Maria");
+  });
+
+  it("turns a wrong key into an unauthorized error", async () => {
+    const client = createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "apikey", apiKey: "wrong-key" } });
+    const error = await rejection(client.listCenters());
+    expect(error).toMatchObject({ kind: "unauthorized", status: 401, code: 401, message: "Authorization has been denied for this request." });
+  });
+
+  it("refuses to call without a key: 400 Must provide an api key", async () => {
+    const { fetch, calls } = countingFetch();
+    const client = createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "apikey", apiKey: "" }, fetch });
+    const error = await rejection(client.listCenters());
+    expect(error).toMatchObject({ kind: "config", status: 400, message: "Must provide an api key" });
+    expect(calls).toEqual([]);
+  });
+
+  it("refuses an unknown auth strategy with 400", async () => {
+    const auth = { type: "oauth" } as unknown as { type: "apikey"; apiKey: string };
+    const client = createSpaClient({ baseUrl: sandbox.baseUrl, auth });
+    expect(await rejection(client.listCenters())).toMatchObject({ kind: "config", status: 400, message: "Invalid auth strategy" });
+  });
+});
+
+describe("bearer token authentication", () => {
+  it("fetches a token once and reuses it for 18,000 seconds", async () => {
+    let now = Date.parse("2026-11-21T10:00:00Z");
+    const { fetch, calls } = countingFetch();
+    const client = createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "token", ...TEST_USER }, fetch, clock: () => now });
+    await Promise.all([client.listCenters(), client.listTherapists(AUSTIN)]);
+    await client.listServices(AUSTIN);
+    expect(calls.filter((c) => c === "/Token")).toHaveLength(1);
+
+    now += (TOKEN_CACHE_SECONDS - 1) * 1000;
+    await client.listCenters();
+    expect(calls.filter((c) => c === "/Token")).toHaveLength(1);
+
+    now += 2000;
+    await client.listCenters();
+    expect(calls.filter((c) => c === "/Token")).toHaveLength(2);
+  });
+
+  it("asks for a new token when the back end stops accepting the cached one", async () => {
+    const { fetch, calls } = countingFetch();
+    const client = createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "token", ...TEST_USER }, fetch });
+    await client.listCenters();
+    sandbox.db.prepare("DELETE FROM access_tokens").run();
+    await client.listCenters();
+    expect(calls.filter((c) => c === "/Token")).toHaveLength(2);
+  });
+
+  it("reports wrong credentials as unauthorized", async () => {
+    const client = createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "token", ...TEST_USER, password: "nope" } });
+    expect(await rejection(client.listCenters())).toMatchObject({ kind: "unauthorized", message: "The user name or password is incorrect." });
+  });
+
+  it("refuses to call without a username, password or client id: 400", async () => {
+    for (const missing of ["username", "password", "clientId"] as const) {
+      const client = createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "token", ...TEST_USER, [missing]: undefined } });
+      expect(await rejection(client.listCenters())).toMatchObject({ kind: "config", status: 400 });
+    }
+  });
+});
+
+describe("Zenoti's error shapes", () => {
+  const http = () => createSpaHttp({ baseUrl: sandbox.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY } });
+  const anything = z.unknown();
+
+  it("reads error{code,message} from an HTTP 200 answer", async () => {
+    const error = await rejection(http().request({ method: "GET", path: "/v1/centers/not-a-center/services", schema: anything }));
+    expect(error).toMatchObject({ kind: "rejected", status: 200, code: 502, message: "Invalid center_id" });
+  });
+
+  it("reads Error{StatusCode,Message} from an HTTP 200 answer", async () => {
+    const error = await rejection(http().request({ method: "GET", path: "/v1/centers", query: { size: 101 }, schema: anything }));
+    expect(error).toMatchObject({ kind: "rejected", status: 200, code: 422, message: "You cannot request more than 100 items" });
+  });
+
+  it("reads Error{StatusCode,Message} from an HTTP 400 answer", async () => {
+    const error = await rejection(http().request({ method: "GET", path: "/v1/Centers/not-a-center", schema: anything }));
+    expect(error).toMatchObject({ kind: "rejected", status: 400, code: 502, message: "Invalid center_id" });
+  });
+
+  it("falls back to the HTTP response when the body has no error object", async () => {
+    const error = await rejection(http().request({ method: "GET", path: "/v1/no-such-endpoint", schema: anything }));
+    expect(error.kind).toBe("rejected");
+    expect(error.status).toBe(404);
+    expect(error.message).toMatch(/No HTTP resource was found/);
+  });
+
+  it("maps an unknown center to null in the use-case methods", async () => {
+    const client = createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY } });
+    expect(await client.listServices("00000000-0000-0000-0000-000000000000")).toBeNull();
+    expect(await client.listTherapists("00000000-0000-0000-0000-000000000000")).toBeNull();
+    expect(await client.centerExists("00000000-0000-0000-0000-000000000000")).toBe(false);
+    expect(await client.centerExists(AUSTIN)).toBe(true);
+  });
+});
+
+describe("timeouts and retries", () => {
+  it("times out a slow answer and retries an idempotent read once", async () => {
+    sandbox.faults.delayMs = 400;
+    sandbox.faults.remaining = Infinity;
+    const { fetch, calls } = countingFetch();
+    const client = createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY }, fetch, timeoutMs: 100, retryDelayMs: 1 });
+    const error = await rejection(client.listCenters());
+    expect(error).toMatchObject({ kind: "timeout", status: 504, message: "Network Error!" });
+    expect(calls).toEqual(["/v1/centers", "/v1/centers"]);
+  });
+
+  it("succeeds when the one retry of a read gets through", async () => {
+    sandbox.faults.failWithStatus = 503;
+    sandbox.faults.remaining = 1;
+    const client = createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY }, retryDelayMs: 1 });
+    expect((await client.listCenters()).length).toBeGreaterThan(0);
+  });
+
+  it("does not retry a write", async () => {
+    sandbox.faults.failWithStatus = 500;
+    sandbox.faults.remaining = Infinity;
+    const { fetch, calls } = countingFetch();
+    const http = createSpaHttp({ baseUrl: sandbox.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY }, fetch, retryDelayMs: 1 });
+    const error = await rejection(http.request({ method: "POST", path: "/v1/bookings", body: {}, schema: z.unknown() }));
+    expect(error).toMatchObject({ kind: "server", status: 500 });
+    expect(calls).toHaveLength(1);
+  });
+
+  it("honours the rate limiter's 429 with one retry after Retry-After", async () => {
+    let now = 0;
+    const limited = await startSandbox({ rateLimitPerMinute: 2, now: () => now });
+    try {
+      const { fetch, calls } = countingFetch();
+      const client = createSpaClient({ baseUrl: limited.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY }, fetch, retryDelayMs: 1 });
+      await client.listTherapists(AUSTIN);
+      await client.listTherapists(AUSTIN);
+      const error = await rejection(client.listTherapists(AUSTIN));
+      expect(error).toMatchObject({ kind: "rate-limited", status: 429 });
+      expect(error.retryAfterMs).toBeGreaterThan(0);
+      expect(calls).toHaveLength(4);
+    } finally {
+      await limited.stop();
+    }
+  });
+});
+
+describe("response validation", () => {
+  let fake: http.Server;
+  let fakeUrl: string;
+  beforeAll(async () => {
+    // A back end that answers 200 with a body of the wrong shape.
+    fake = http.createServer((_req, res) => {
+      res.setHeader("content-type", "application/json");
+      res.end(JSON.stringify({ centers: [{ id: 42 }], error: null }));
+    });
+    await new Promise<void>((resolve) => fake.listen(0, "127.0.0.1", resolve));
+    fakeUrl = `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => fake.close(() => resolve())));
+
+  it("rejects a body that does not match the schema", async () => {
+    const client = createSpaClient({ baseUrl: fakeUrl, auth: { type: "apikey", apiKey: "k" } });
+    expect(await rejection(client.listCenters())).toMatchObject({ kind: "invalid-response", status: 502 });
+  });
+});

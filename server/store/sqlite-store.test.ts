@@ -1,0 +1,119 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { chunk, type DocumentStore } from "./document-store.server";
+import { createSqliteStore } from "./sqlite-store.server";
+
+let store: DocumentStore;
+beforeEach(() => {
+  store = createSqliteStore(":memory:");
+});
+afterEach(async () => {
+  await store.close();
+});
+
+describe("guestDetails", () => {
+  it("creates a guest and finds it by email, ignoring case and spaces", async () => {
+    await store.createGuestDetails({ email: "Ana@Example.com", guest_id: "g-1", is_password_set: false, is_return_user: false });
+    expect(await store.getGuestDetails(" ana@example.COM ")).toEqual({
+      email: "Ana@Example.com",
+      guest_id: "g-1",
+      is_password_set: false,
+      is_return_user: false,
+      promo_codes: {},
+    });
+    expect(await store.getGuestDetails("other@example.com")).toBeNull();
+  });
+
+  it("refuses a second record for the same email", async () => {
+    await store.createGuestDetails({ email: "ana@example.com", guest_id: "g-1", is_password_set: false, is_return_user: false });
+    await expect(store.createGuestDetails({ email: "ANA@example.com", guest_id: "g-2", is_password_set: false, is_return_user: false })).rejects.toThrow();
+  });
+
+  it("updates is_password_set and is_return_user", async () => {
+    await store.createGuestDetails({ email: "ana@example.com", guest_id: "g-1", is_password_set: false, is_return_user: false });
+    await store.updateGuestDetails("ana@example.com", { is_password_set: true });
+    await store.updateGuestDetails("ana@example.com", { is_return_user: true });
+    expect(await store.getGuestDetails("ana@example.com")).toMatchObject({ is_password_set: true, is_return_user: true });
+    await expect(store.updateGuestDetails("nobody@example.com", { is_password_set: true })).rejects.toThrow(/not found/);
+  });
+
+  it("counts promo code uses up and down, never below zero", async () => {
+    await store.createGuestDetails({ email: "ana@example.com", guest_id: "g-1", is_password_set: false, is_return_user: false });
+    expect(await store.adjustPromoCodeCount("ana@example.com", "GLOW50", 1)).toBe(1);
+    expect(await store.adjustPromoCodeCount("ana@example.com", "GLOW50", 1)).toBe(2);
+    expect(await store.adjustPromoCodeCount("ana@example.com", "GLOW50", -1)).toBe(1);
+    expect(await store.adjustPromoCodeCount("ana@example.com", "OTHER", -1)).toBe(0);
+    expect((await store.getGuestDetails("ana@example.com"))?.promo_codes).toEqual({ GLOW50: 1, OTHER: 0 });
+  });
+});
+
+describe("centerPricing", () => {
+  it("finds prices for any number of service ids at one center", async () => {
+    const ids = Array.from({ length: 23 }, (_, i) => `svc-${i}`);
+    for (const id of ids) await store.putCenterPrice({ centerId: "c-1", serviceId: id, price: 50, isPrepaidService: id === "svc-3" });
+    await store.putCenterPrice({ centerId: "c-2", serviceId: "svc-1", price: 99, isPrepaidService: false });
+    const prices = await store.getCenterPricing("c-1", ids);
+    expect(prices).toHaveLength(23);
+    expect(prices.find((p) => p.serviceId === "svc-3")).toEqual({ centerId: "c-1", serviceId: "svc-3", price: 50, isPrepaidService: true });
+    expect(await store.getCenterPricing("c-1", [])).toEqual([]);
+  });
+
+  it("replaces a price on a second write", async () => {
+    await store.putCenterPrice({ centerId: "c-1", serviceId: "s", price: 50, isPrepaidService: false });
+    await store.putCenterPrice({ centerId: "c-1", serviceId: "s", price: 75, isPrepaidService: true });
+    expect(await store.getCenterPricing("c-1", ["s"])).toEqual([{ centerId: "c-1", serviceId: "s", price: 75, isPrepaidService: true }]);
+  });
+});
+
+describe("partnerPricing", () => {
+  it("is looked up by partner type in upper case", async () => {
+    await store.putPartnerPricing({ partnerType: "groupon", prices: { s1: 49 } });
+    expect(await store.getPartnerPricing("Groupon")).toEqual({ partnerType: "GROUPON", prices: { s1: 49 } });
+    expect(await store.getPartnerPricing("other")).toBeNull();
+  });
+});
+
+describe("impactAffiliateDetails", () => {
+  it("creates a record, keeps it for the same click id, updates it for a new one", async () => {
+    const first = await store.recordAffiliateClick({ user_id: "u1", user_email: "a@example.com", irclickid: "click-1", timestamp: 1000 });
+    expect(first).toEqual({ user_id: "u1", user_email: "a@example.com", irclickid: "click-1", timestamp: 1000, isFtTreatedTriggered: false, isExpired: false });
+    const same = await store.recordAffiliateClick({ user_id: "u1", user_email: "a@example.com", irclickid: "click-1", timestamp: 2000 });
+    expect(same.timestamp).toBe(1000);
+    const changed = await store.recordAffiliateClick({ user_id: "u1", user_email: "a@example.com", irclickid: "click-2", timestamp: 3000 });
+    expect(changed).toMatchObject({ irclickid: "click-2", timestamp: 3000 });
+    expect(await store.getAffiliateDetails("u1")).toMatchObject({ irclickid: "click-2" });
+  });
+});
+
+describe("add-on LHR prices", () => {
+  it("are keyed by service id", async () => {
+    await store.putAddOnLhrPrice("a1", 99);
+    await store.putAddOnLhrPrice("a2", 129);
+    await store.putAddOnLhrPrice("a1", 89);
+    expect(await store.getAddOnLhrPrices(["a1", "a2", "a3"])).toEqual({ a1: 89, a2: 129 });
+  });
+});
+
+describe("persistence", () => {
+  it("keeps records in the SQLite file across reopening", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "store-"));
+    const file = path.join(dir, "nested", "store.sqlite");
+    const first = createSqliteStore(file);
+    await first.createGuestDetails({ email: "ana@example.com", guest_id: "g-1", is_password_set: false, is_return_user: false });
+    await first.close();
+    const second = createSqliteStore(file);
+    expect(await second.getGuestDetails("ana@example.com")).toMatchObject({ guest_id: "g-1" });
+    await second.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe("chunk", () => {
+  it("splits service ids into Firestore-sized chunks of 10", () => {
+    const ids = Array.from({ length: 23 }, (_, i) => i);
+    expect(chunk(ids).map((c) => c.length)).toEqual([10, 10, 3]);
+    expect(chunk([])).toEqual([]);
+  });
+});

@@ -1,0 +1,12 @@
+import { chromium } from "@playwright/test";
+const [,, url, out, js] = process.argv;
+const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox","--disable-gpu","--disable-background-networking","--disable-component-update","--disable-sync","--no-first-run"] });
+const page = await browser.newPage({ viewport: { width: 1100, height: 900 }, javaScriptEnabled: js !== "nojs" });
+const errors = [];
+page.on("console", m => { if (m.type() === "error") errors.push(m.text()); });
+page.on("pageerror", e => errors.push(String(e)));
+await page.goto(url);
+await page.waitForTimeout(800);
+await page.screenshot({ path: out, fullPage: true });
+console.log("errors:", errors);
+await browser.close();

@@ -1,0 +1,25 @@
+import express from "express";
+import type { AddressInfo } from "node:net";
+import { createSpaSandbox, type SandboxOptions, type SpaSandbox } from "../../server/spa-sandbox/index";
+
+export const TEST_API_KEY = "test-api-key-123";
+export const TEST_USER = { username: "frontdesk", password: "s3cret-pass", clientId: "webstore-client" };
+
+/** The spa sandbox on a real loopback port, with an in-memory database. */
+export async function startSandbox(options: Partial<SandboxOptions> = {}): Promise<SpaSandbox & { baseUrl: string; stop(): Promise<void> }> {
+  const sandbox = createSpaSandbox({ file: ":memory:", apiKeys: [TEST_API_KEY], users: [TEST_USER], ...options });
+  const app = express();
+  app.use("/api", sandbox.router);
+  const server = await new Promise<import("node:http").Server>((resolve) => {
+    const s = app.listen(0, "127.0.0.1", () => resolve(s));
+  });
+  const { port } = server.address() as AddressInfo;
+  return Object.assign(sandbox, {
+    baseUrl: `http://127.0.0.1:${port}/api`,
+    async stop() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      sandbox.close();
+    },
+  });
+}
