@@ -48,6 +48,7 @@ export async function searchByZip(services: Services, rawZip: string | null, cen
     state: "found",
     zip,
     place: origin.label,
+    radiusKm: NEAREST_RADIUS_KM,
     radiusMiles: Math.round(kmToMiles(NEAREST_RADIUS_KM)),
     count: result.within.length,
     results: result.within.map((r) => toLocationCard(r.item, r.distanceKm)),

@@ -32,7 +32,7 @@ export function ZipSearchForm({ action, search, extra }: { action: string; searc
   const error = search.state === "invalid" || search.state === "unknown" ? search.message : null;
   const value = search.state === "none" ? "" : search.zip;
   return (
-    <Form method="get" action={action} className="zip-search" role="search" aria-label="Find a clinic by ZIP code">
+    <Form method="get" action={action} className="zip-search" role="search" aria-label="Clinic search">
       {extra}
       <label htmlFor="zip">ZIP code</label>
       <div className="inline-field">
@@ -65,9 +65,8 @@ export function ZipSearchResults({ search, limit }: { search: ZipSearchView; lim
   return (
     <section aria-labelledby="nearest-heading" className="nearest">
       <h2 id="nearest-heading">
-        {search.count === 0
-          ? `No clinics within ${search.radiusMiles} miles of ${search.place}`
-          : `${search.count} ${search.count === 1 ? "clinic" : "clinics"} within ${search.radiusMiles} miles of ${search.place}`}
+        {search.count === 0 ? "No clinics" : `${search.count} ${search.count === 1 ? "clinic" : "clinics"}`} within{" "}
+        {search.radiusKm} km ({search.radiusMiles} mi) of {search.place}
       </h2>
       {search.fallback ? (
         <>

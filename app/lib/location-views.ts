@@ -18,6 +18,7 @@ export type ZipSearchView =
       zip: string;
       /** Where the ZIP is, e.g. "Austin, TX 78701". */
       place: string;
+      radiusKm: number;
       radiusMiles: number;
       /** The nearest-locations count. */
       count: number;

@@ -1,0 +1,53 @@
+import { expect, test } from "./fixtures";
+
+test("a clinic page shows address, hours in the clinic's time zone, prices and nurses", async ({ page }) => {
+  await page.goto("/locations/austin-downtown");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Glow Clinic Austin Downtown");
+  await expect(page.getByText("301 Congress Ave, Suite 120")).toBeVisible();
+  const hours = page.getByRole("table");
+  await expect(hours.getByRole("caption")).toHaveText("Times in Central Time");
+  await expect(hours.getByRole("row", { name: /Mon–Wed/ })).toContainText("9:00 AM – 7:00 PM");
+  await expect(hours.getByRole("row", { name: /Sun/ })).toContainText("Closed");
+  const facials = page.getByRole("region", { name: "Facials" });
+  await expect(facials.getByRole("listitem").filter({ hasText: "Signature Laser Facial - New Client" })).toContainText("$275");
+  await expect(page.getByRole("region", { name: "Laser Hair Removal" })).toContainText("per area");
+  await expect(page.getByRole("region", { name: "Enhancements" })).toContainText("Dermaplaning Enhancement");
+  await expect(page.getByRole("region", { name: "Our nurses" }).getByRole("listitem")).toHaveCount(4);
+  await expect(page.getByRole("link", { name: "Book here" })).toHaveAttribute("href", /^\/appointment\/service\?id=[0-9a-f-]{36}$/);
+});
+
+test("a clinic page carries what search engines read", async ({ page }) => {
+  await page.goto("/locations/new-york-flatiron");
+  await expect(page).toHaveTitle("Glow Clinic New York Flatiron | Laser facials in New York, NY");
+  await expect(page.locator('meta[name="description"]')).toHaveAttribute("content", /21 W 23rd St/);
+  await expect(page.locator('link[rel="canonical"]')).toHaveAttribute("href", /\/locations\/new-york-flatiron$/);
+  await expect(page.locator('meta[property="og:title"]')).toHaveAttribute("content", /Glow Clinic New York Flatiron/);
+  await expect(page.locator('meta[property="og:url"]')).toHaveAttribute("content", /\/locations\/new-york-flatiron$/);
+  const jsonLd = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent()) ?? "{}");
+  expect(jsonLd).toMatchObject({
+    "@context": "https://schema.org",
+    "@type": "MedicalClinic",
+    name: "Glow Clinic New York Flatiron",
+    address: { addressLocality: "New York", addressRegion: "NY", postalCode: "10010" },
+    geo: { latitude: 40.742, longitude: -73.9913 },
+  });
+  expect(jsonLd.openingHoursSpecification).toHaveLength(6);
+});
+
+test("an unknown clinic gets a helpful 404", async ({ page }) => {
+  const response = await page.goto("/locations/atlantis");
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("We can't find that clinic");
+  await page.getByRole("link", { name: "See all locations" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Our locations");
+});
+
+test("every clinic in the list has a working page", async ({ page, request }) => {
+  await page.goto("/locations");
+  const links = await page.getByRole("link", { name: "Clinic details" }).evaluateAll((as) => as.map((a) => a.getAttribute("href")));
+  expect(links).toHaveLength(15);
+  for (const link of links) {
+    const response = await request.get(link!);
+    expect(response.status(), link!).toBe(200);
+  }
+});

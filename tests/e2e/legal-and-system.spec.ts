@@ -1,0 +1,141 @@
+import { expect, test } from "./fixtures";
+
+test.describe("legal pages", () => {
+  test("the terms are readable and require the age of majority", async ({ page }) => {
+    await page.goto("/");
+    await page.getByRole("contentinfo").getByRole("link", { name: "Terms of Use" }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Terms of Use");
+    await expect(page.getByRole("heading", { name: "1. Who may use the site" })).toBeVisible();
+    await expect(page.getByText(/reached the age of majority/).first()).toBeVisible();
+    await expect(page.getByText(/\$25 fee/)).toBeVisible();
+  });
+
+  test("the privacy policy is linked from every page", async ({ page }) => {
+    await page.goto("/locations");
+    await page.getByRole("contentinfo").getByRole("link", { name: "Privacy Policy" }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Privacy Policy");
+    await expect(page.getByRole("heading", { name: "Cookies and your browser" })).toBeVisible();
+  });
+});
+
+test.describe("error page", () => {
+  for (const [code, message] of [
+    ["duplicate-email", "It looks like you have an account with us. Please click login to continue"],
+    ["invalid-email", "The email address you entered is not valid. Please check the email and try again"],
+    ["invalid-mobile", "Mobile number you entered is not valid. Please check the number and try again"],
+  ] as const) {
+    test(`explains ${code} and counts down to the webstore`, async ({ page }) => {
+      await page.goto(`/error?error=${code}&redirect=webstore`);
+      await expect(page.getByRole("alert")).toHaveText(message);
+      await expect(page.getByText(/Taking you back in/)).toBeVisible();
+      await expect(page.locator('meta[http-equiv="refresh"]')).toHaveAttribute("content", "10;url=/");
+      await expect(page.getByRole("link", { name: "Go back" })).toHaveAttribute("href", "/");
+    });
+  }
+
+  test("redirects on its own when the countdown ends, without JavaScript too", async ({ page }) => {
+    test.setTimeout(20_000);
+    await page.goto("/error?error=invalid-email&redirect=webstore");
+    await page.waitForURL((url) => url.pathname === "/", { timeout: 15_000 });
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Glowing skin, booked in a minute");
+  });
+
+  test("samesite goes back to the page of this site the visitor came from", async ({ page }) => {
+    await page.goto("/locations?zip=78701");
+    await page.goto("/error?error=invalid-mobile&redirect=samesite", { referer: new URL("/locations?zip=78701", page.url()).toString() });
+    await expect(page.getByRole("link", { name: "Go back" })).toHaveAttribute("href", "/locations?zip=78701");
+  });
+
+  test("ignores any other redirect value and foreign referers: never an open redirect", async ({ page }) => {
+    await page.goto("/error?error=invalid-email&redirect=https://evil.example/", { referer: "https://evil.example/phish" });
+    await expect(page.getByRole("link", { name: "Go back" })).toHaveAttribute("href", "/");
+    await expect(page.locator('meta[http-equiv="refresh"]')).toHaveAttribute("content", "10;url=/");
+    await page.goto("/error?error=invalid-email&redirect=samesite", { referer: "https://evil.example/phish" });
+    await expect(page.getByRole("link", { name: "Go back" })).toHaveAttribute("href", "/");
+  });
+
+  test("an unknown code gets a general message and a 400", async ({ page }) => {
+    const response = await page.goto("/error?error=%3Cscript%3E&redirect=webstore");
+    expect(response?.status()).toBe(400);
+    await expect(page.getByRole("alert")).toHaveText("Something went wrong, please try again");
+  });
+});
+
+test.describe("not found", () => {
+  for (const path of ["/404", "/no/such/page", "/locations/austin-downtown/extra"]) {
+    test(`${path} is a helpful 404`, async ({ page }) => {
+      const response = await page.goto(path);
+      expect(response?.status()).toBe(404);
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText("We can't find that page");
+      await page.getByRole("link", { name: "Find a clinic near you" }).click();
+      await expect(page).toHaveURL(/\/locations$/);
+    });
+  }
+});
+
+test.describe("machine pages", () => {
+  test("robots.txt points at the sitemap", async ({ request }) => {
+    const response = await request.get("/robots.txt");
+    expect(response.status()).toBe(200);
+    const body = await response.text();
+    expect(body).toContain("User-agent: *");
+    expect(body).toMatch(/Sitemap: http:\/\/.+\/sitemap\.xml/);
+  });
+
+  test("sitemap.xml lists every public page", async ({ request }) => {
+    const body = await (await request.get("/sitemap.xml")).text();
+    const locs = [...body.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1].replace(/&amp;/g, "&")).pathname + new URL(m[1].replace(/&amp;/g, "&")).search);
+    expect(locs).toEqual(expect.arrayContaining(["/", "/locations", "/locations?view=map", "/terms", "/privacy", "/locations/austin-downtown", "/locations/nashville-the-gulch"]));
+    expect(locs.filter((l) => l.startsWith("/locations/"))).toHaveLength(15);
+  });
+
+  test("healthz answers", async ({ request }) => {
+    const response = await request.get("/healthz");
+    expect(response.status()).toBe(200);
+    expect(await response.json()).toMatchObject({ status: "ok" });
+  });
+});
+
+test.describe("bad input and headers", () => {
+  test("a huge query string gets a clear 414 page", async ({ request }) => {
+    const response = await request.get(`/locations?zip=${"9".repeat(6000)}`);
+    expect(response.status()).toBe(414);
+    expect(await response.text()).toContain("That link is too long");
+  });
+
+  test("a long but acceptable ZIP value is refused politely", async ({ page }) => {
+    const response = await page.goto(`/locations?zip=${"1".repeat(500)}`);
+    expect(response?.status()).toBe(400);
+    await expect(page.getByRole("alert")).toHaveText("Please enter a 5-digit US ZIP code, like 78701.");
+  });
+
+  test("a tampered session cookie is ignored, not an error", async ({ page, context }) => {
+    await context.addCookies([{ name: "__session", value: "v1.dGFtcGVyZWQ", url: new URL("/", test.info().project.use.baseURL!).toString() }]);
+    const response = await page.goto("/locations");
+    expect(response?.status()).toBe(200);
+  });
+
+  test("pages carry a nonce-based CSP and the security headers", async ({ page }) => {
+    const response = await page.goto("/");
+    const headers = response!.headers();
+    const nonce = /'nonce-([^']+)'/.exec(headers["content-security-policy"])?.[1];
+    expect(nonce).toBeTruthy();
+    expect(headers["content-security-policy"]).toContain("frame-ancestors 'none'");
+    expect(headers["x-content-type-options"]).toBe("nosniff");
+    expect(headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
+    expect(headers["x-powered-by"]).toBeUndefined();
+    const second = await page.request.get("/");
+    expect(/'nonce-([^']+)'/.exec(second.headers()["content-security-policy"])?.[1]).not.toBe(nonce);
+  });
+
+  test("static assets are cached for a long time and HTML is compressed", async ({ page, request }) => {
+    await page.goto("/");
+    const script = await page.locator('link[rel="modulepreload"]').first().getAttribute("href");
+    expect(script).toMatch(/^\/assets\//);
+    const asset = await request.get(script!);
+    expect(asset.headers()["cache-control"]).toContain("immutable");
+    expect(asset.headers()["cache-control"]).toContain("max-age=31536000");
+    const html = await request.get("/locations", { headers: { "accept-encoding": "gzip" } });
+    expect(html.headers()["content-encoding"]).toBe("gzip");
+  });
+});
