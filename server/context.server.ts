@@ -3,7 +3,6 @@ import fs from "node:fs";
 import path from "node:path";
 import type { SessionStorage } from "react-router";
 import type { Env } from "./env.server";
-import { createGoogleGeocoder } from "./geo/google-geocoder.server";
 import type { Geocoder } from "./geo/geocoder.server";
 import { createZipTableGeocoder } from "./geo/zip-table-geocoder.server";
 import { createEncryptedSessionStorage, type SessionData, type SessionFlash } from "./session.server";
@@ -11,7 +10,6 @@ import { createCachedCatalog, type CachedCatalog } from "./spa/catalog-cache.ser
 import { createSpaClient, type SpaClient } from "./spa/client.server";
 import type { SpaAuth } from "./spa/http.server";
 import type { DocumentStore } from "./store/document-store.server";
-import { connectFirestore, createFirestoreStore } from "./store/firestore-store.server";
 import { createSqliteStore } from "./store/sqlite-store.server";
 
 /** Everything a loader or action may reach, built once at start from the configuration. */
@@ -54,22 +52,34 @@ function spaAuth(env: Env): SpaAuth {
   return { type: "apikey", apiKey: env.SPA_API_KEY };
 }
 
-export function createServices(env: Env, options: { sandboxBaseUrl: string }): Services {
+/**
+ * The production adapters (Firestore, Google Maps) are imported only when configured: their SDKs
+ * are large, and the embedded defaults need none of them.
+ */
+async function createStore(env: Env): Promise<DocumentStore> {
+  if (env.FIRESTORE_PROJECT_ID && env.FIRESTORE_CREDENTIALS_JSON) {
+    const { connectFirestore, createFirestoreStore } = await import("./store/firestore-store.server");
+    const { db, close } = connectFirestore({ projectId: env.FIRESTORE_PROJECT_ID, credentialsJson: env.FIRESTORE_CREDENTIALS_JSON });
+    return createFirestoreStore(db, close);
+  }
+  return createSqliteStore(path.join(env.DATA_DIR, "store.sqlite"));
+}
+
+async function createGeocoder(env: Env): Promise<Geocoder> {
+  if (env.GOOGLE_MAPS_API_KEY) {
+    const { createGoogleGeocoder } = await import("./geo/google-geocoder.server");
+    return createGoogleGeocoder({ apiKey: env.GOOGLE_MAPS_API_KEY, timeoutMs: env.SPA_TIMEOUT_MS });
+  }
+  return createZipTableGeocoder();
+}
+
+export async function createServices(env: Env, options: { sandboxBaseUrl: string }): Promise<Services> {
   const spa = createSpaClient({
     baseUrl: env.SPA_BASE_URL ?? options.sandboxBaseUrl,
     auth: spaAuth(env),
     timeoutMs: env.SPA_TIMEOUT_MS,
   });
-  const store =
-    env.FIRESTORE_PROJECT_ID && env.FIRESTORE_CREDENTIALS_JSON
-      ? (() => {
-          const { db, close } = connectFirestore({ projectId: env.FIRESTORE_PROJECT_ID, credentialsJson: env.FIRESTORE_CREDENTIALS_JSON });
-          return createFirestoreStore(db, close);
-        })()
-      : createSqliteStore(path.join(env.DATA_DIR, "store.sqlite"));
-  const geocoder = env.GOOGLE_MAPS_API_KEY
-    ? createGoogleGeocoder({ apiKey: env.GOOGLE_MAPS_API_KEY, timeoutMs: env.SPA_TIMEOUT_MS })
-    : createZipTableGeocoder();
+  const [store, geocoder] = await Promise.all([createStore(env), createGeocoder(env)]);
   return {
     env,
     spa,

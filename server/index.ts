@@ -34,6 +34,10 @@ app.disable("x-powered-by");
 app.set("trust proxy", "loopback, linklocal, uniquelocal");
 
 let services: Services | undefined;
+let resolveServices: (services: Services) => void;
+const servicesReady = new Promise<Services>((resolve) => {
+  resolveServices = resolve;
+});
 let sandbox: SpaSandbox | undefined;
 
 app.use((req, res, next) => {
@@ -119,10 +123,7 @@ app.all(
   createRequestHandler({
     build,
     mode: isDevelopment ? "development" : "production",
-    getLoadContext: (_req, res) => {
-      if (!services) throw new Error("services not ready");
-      return { services, nonce: res.locals.nonce as string };
-    },
+    getLoadContext: async (_req, res) => ({ services: await servicesReady, nonce: res.locals.nonce as string }),
   }),
 );
 
@@ -135,9 +136,10 @@ app.use((error: unknown, _req: Request, res: Response, next: NextFunction) => {
     .send('<!doctype html><meta charset="utf-8"><title>Something went wrong</title><h1>Something went wrong, please try again</h1><p><a href="/">Home</a></p>');
 });
 
-const server = app.listen(env.PORT, env.HOST, () => {
+const server = app.listen(env.PORT, env.HOST, async () => {
   const { port } = server.address() as AddressInfo;
-  services = createServices(env, { sandboxBaseUrl: `http://127.0.0.1:${port}${SANDBOX_MOUNT}` });
+  services = await createServices(env, { sandboxBaseUrl: `http://127.0.0.1:${port}${SANDBOX_MOUNT}` });
+  resolveServices(services);
   logger.info("listening", {
     url: `http://localhost:${port}`,
     spa: env.SPA_BASE_URL ? "zenoti" : "sandbox",
