@@ -2,7 +2,7 @@ import Database from "better-sqlite3";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { seedCenters, seedServices, seedWorkingHours } from "./seed-data";
+import { seedCenters, seedPromos, seedReasons, seedServices, seedWorkingHours } from "./seed-data";
 
 export type SandboxDb = Database.Database;
 
@@ -46,6 +46,54 @@ const migrations: string[] = [
    CREATE TABLE access_tokens (
      token TEXT PRIMARY KEY, username TEXT NOT NULL, expires_at INTEGER NOT NULL
    );`,
+  `ALTER TABLE therapists ADD COLUMN day_off INTEGER;
+   CREATE TABLE guests (
+     id TEXT PRIMARY KEY, id_key TEXT NOT NULL UNIQUE, center_id TEXT NOT NULL, code TEXT NOT NULL,
+     first_name TEXT NOT NULL, last_name TEXT NOT NULL, email TEXT, email_key TEXT, phone TEXT,
+     payload TEXT NOT NULL, created_at INTEGER NOT NULL
+   );
+   CREATE INDEX guests_email ON guests(email_key);
+   CREATE INDEX guests_phone ON guests(phone);
+   CREATE TABLE bookings (
+     id TEXT PRIMARY KEY, id_key TEXT NOT NULL UNIQUE, center_id TEXT NOT NULL, date TEXT NOT NULL,
+     guest_id TEXT NOT NULL, items TEXT NOT NULL, invoice_id TEXT, created_at INTEGER NOT NULL,
+     confirmed_invoice_id TEXT
+   );
+   CREATE TABLE holds (
+     booking_id TEXT PRIMARY KEY REFERENCES bookings(id), reservation_id TEXT NOT NULL, center_id TEXT NOT NULL,
+     therapist_id TEXT NOT NULL, start_local TEXT NOT NULL, end_local TEXT NOT NULL, expires_at INTEGER NOT NULL
+   );
+   CREATE INDEX holds_center ON holds(center_id, therapist_id);
+   CREATE TABLE invoices (
+     id TEXT PRIMARY KEY, id_key TEXT NOT NULL UNIQUE, number INTEGER NOT NULL, center_id TEXT NOT NULL,
+     guest_id TEXT NOT NULL, booking_id TEXT, status INTEGER NOT NULL DEFAULT 0, is_closed INTEGER NOT NULL DEFAULT 0,
+     campaign_code TEXT, created_at INTEGER NOT NULL
+   );
+   CREATE TABLE invoice_items (
+     id TEXT PRIMARY KEY, id_key TEXT NOT NULL UNIQUE, invoice_id TEXT NOT NULL REFERENCES invoices(id),
+     service_id TEXT NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL, price REAL NOT NULL,
+     discount REAL NOT NULL DEFAULT 0, removed INTEGER NOT NULL DEFAULT 0, comments TEXT, position INTEGER NOT NULL
+   );
+   CREATE TABLE appointments (
+     id TEXT PRIMARY KEY, id_key TEXT NOT NULL UNIQUE, invoice_id TEXT NOT NULL, invoice_item_id TEXT NOT NULL,
+     center_id TEXT NOT NULL, guest_id TEXT NOT NULL, service_id TEXT NOT NULL, therapist_id TEXT NOT NULL,
+     start_local TEXT NOT NULL, end_local TEXT NOT NULL, status INTEGER NOT NULL DEFAULT 0, progress INTEGER NOT NULL DEFAULT 0
+   );
+   CREATE INDEX appointments_therapist ON appointments(therapist_id, start_local);
+   CREATE INDEX appointments_guest ON appointments(guest_id);
+   CREATE TABLE cards (
+     account_id TEXT PRIMARY KEY, guest_id TEXT NOT NULL, center_id TEXT NOT NULL, brand TEXT NOT NULL,
+     last_four TEXT NOT NULL, expiry TEXT NOT NULL, billing TEXT, created_at INTEGER NOT NULL
+   );
+   CREATE TABLE card_sessions (
+     token TEXT PRIMARY KEY, guest_id TEXT NOT NULL, center_id TEXT NOT NULL, redirect_uri TEXT NOT NULL,
+     created_at INTEGER NOT NULL, completed INTEGER NOT NULL DEFAULT 0
+   );
+   CREATE TABLE transactions (
+     id TEXT PRIMARY KEY, invoice_id TEXT NOT NULL, account_id TEXT NOT NULL, amount REAL NOT NULL, created_at INTEGER NOT NULL
+   );
+   CREATE TABLE campaigns (code TEXT PRIMARY KEY, rules TEXT NOT NULL, valid_from TEXT, valid_to TEXT);
+   CREATE TABLE reasons (id TEXT PRIMARY KEY, name TEXT NOT NULL);`,
 ];
 
 /** Time-zone ids as Zenoti numbers them, for the names the seed uses. */
@@ -83,7 +131,36 @@ function roundPrice(value: number): number {
   return Math.round(value);
 }
 
+/** Seeds what later migrations added: nurses' days off, campaigns, cancellation reasons. */
+function seedBooking(db: SandboxDb) {
+  const seeded = db.prepare("SELECT COUNT(*) AS n FROM campaigns").get() as { n: number };
+  if (seeded.n > 0) return;
+  db.transaction(() => {
+    // Each nurse has one weekday off, so a clinic's nurses are not all free on every day.
+    const nurses = db.prepare("SELECT id, code FROM therapists ORDER BY code").all() as { id: string; code: string }[];
+    for (const nurse of nurses) {
+      const index = Number(nurse.code.split("-N")[1] ?? 1);
+      db.prepare("UPDATE therapists SET day_off = ? WHERE id = ?").run((index % 6) + 1, nurse.id);
+    }
+    for (const promo of seedPromos) {
+      const rules = promo.rules.map((r) => ({
+        discount_type: r.discount_type,
+        discount_value: r.discount_value,
+        service_id: r.service ? seedGuid(`service:${r.service}`) : null,
+        service_type: r.service_type,
+      }));
+      db.prepare("INSERT INTO campaigns (code, rules, valid_from, valid_to) VALUES (?, ?, ?, ?)").run(promo.code, JSON.stringify(rules), promo.validFrom, promo.validTo);
+    }
+    for (const reason of seedReasons) db.prepare("INSERT INTO reasons (id, name) VALUES (?, ?)").run(seedGuid(`reason:${reason}`), reason);
+  })();
+}
+
 function seed(db: SandboxDb) {
+  seedCatalog(db);
+  seedBooking(db);
+}
+
+function seedCatalog(db: SandboxDb) {
   const seeded = db.prepare("SELECT COUNT(*) AS n FROM centers").get() as { n: number };
   if (seeded.n > 0) return;
   const insertCenter = db.prepare(

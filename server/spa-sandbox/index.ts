@@ -1,8 +1,11 @@
 import express, { type NextFunction, type Request, type Response } from "express";
 import { randomBytes } from "node:crypto";
+import { mountBooking } from "./booking";
 import { mountCatalog } from "./catalog";
 import { openSandboxDb, type SandboxDb } from "./db";
 import { aspNetMessage, v1Error } from "./errors";
+import { mountGuests } from "./guests";
+import { mountPayments } from "./payments";
 
 export type SandboxUser = { username: string; password: string; clientId: string };
 
@@ -13,6 +16,8 @@ export type SandboxOptions = {
   users?: SandboxUser[];
   /** 0 turns the limiter off. Zenoti's standard plan allows 60 calls a minute. */
   rateLimitPerMinute?: number;
+  /** How long a reserved slot is held (Zenoti's Webstore holds 10 minutes). */
+  holdSeconds?: number;
   now?: () => number;
 };
 
@@ -121,12 +126,19 @@ export function createSpaSandbox(options: SandboxOptions): SpaSandbox {
     });
   });
 
+  // The hosted card page is the guest's browser talking to the "processor": no API credentials.
+  const hosted = express.Router();
+  router.use(hosted);
+
   router.use("/v1", (req, res, next) => {
     if (isAuthorized(req.get("authorization"))) return next();
     v1Error(res, 401, 401, "Authorization has been denied for this request.");
   });
 
   mountCatalog(router, db);
+  mountGuests(router, db, { now });
+  mountBooking(router, db, { now, holdSeconds: options.holdSeconds ?? 600 });
+  mountPayments(router, hosted, db, { now });
 
   router.use((req, res) => {
     aspNetMessage(res, 404, `No HTTP resource was found that matches the request URI '${req.originalUrl.slice(0, 200)}'.`);

@@ -64,10 +64,11 @@ const partialFaceAreas = ["LHR-PF-LIP", "LHR-PF-CHIN", "LHR-PF-SIDEBURNS"];
 export const seedServices: SeedService[] = [
   { code: "FT-NEW", name: "Signature Laser Facial - New Client", category: "Facials", subCategory: "Signature", description: "Our signature laser facial for first-time clients: a skin consultation, then a 15-minute laser treatment that evens tone and texture.", duration: 45, recoveryTime: 0, price: 275, isAddOn: false, addOns: facialAddOns },
   { code: "FT-RET", name: "Signature Laser Facial", category: "Facials", subCategory: "Signature", description: "The signature 15-minute laser facial for returning clients.", duration: 30, recoveryTime: 0, price: 199, isAddOn: false, addOns: facialAddOns },
-  { code: "PEEL-GLOW", name: "Glow Peel", category: "Peels", description: "A light chemical peel that lifts dull surface cells.", duration: 30, recoveryTime: 0, price: 150, isAddOn: false, addOns: ["PEEL-ADD-NECK", "PEEL-ADD-HANDS"] },
-  { code: "PEEL-CLARIFY", name: "Clarifying Peel", category: "Peels", description: "A salicylic peel for congested and breakout-prone skin.", duration: 30, recoveryTime: 0, price: 175, isAddOn: false, addOns: ["PEEL-ADD-NECK", "PEEL-ADD-HANDS"] },
-  { code: "PEEL-ADD-NECK", name: "Peel Add-On - Neck", category: "Add-Ons", subCategory: "Peel", description: "Extend your peel to the neck.", duration: 10, recoveryTime: 0, price: 50, isAddOn: true },
-  { code: "PEEL-ADD-HANDS", name: "Peel Add-On - Hands", category: "Add-Ons", subCategory: "Peel", description: "Extend your peel to the backs of the hands.", duration: 10, recoveryTime: 0, price: 40, isAddOn: true },
+  { code: "PEEL-GLOW", name: "Glow Peel", category: "Peels", description: "A light chemical peel that lifts dull surface cells.", duration: 30, recoveryTime: 0, price: 150, isAddOn: false, addOns: ["PEEL-AREA-FACE", "PEEL-ADD-NECK", "PEEL-ADD-HANDS"] },
+  { code: "PEEL-CLARIFY", name: "Clarifying Peel", category: "Peels", description: "A salicylic peel for congested and breakout-prone skin.", duration: 30, recoveryTime: 0, price: 175, isAddOn: false, addOns: ["PEEL-AREA-FACE", "PEEL-ADD-NECK", "PEEL-ADD-HANDS"] },
+  { code: "PEEL-AREA-FACE", name: "Peel Area - Face", category: "Add-Ons", subCategory: "Peel", description: "The face, included in the peel's price.", duration: 0, recoveryTime: 0, price: 0, isAddOn: true },
+  { code: "PEEL-ADD-NECK", name: "Peel Area - Neck", category: "Add-Ons", subCategory: "Peel", description: "Extend your peel to the neck.", duration: 10, recoveryTime: 0, price: 50, isAddOn: true },
+  { code: "PEEL-ADD-HANDS", name: "Peel Area - Hands", category: "Add-Ons", subCategory: "Peel", description: "Extend your peel to the backs of the hands.", duration: 10, recoveryTime: 0, price: 40, isAddOn: true },
   { code: "LHR", name: "Laser Hair Removal", category: "Laser Hair Removal", description: "Laser hair removal for the body. Choose one or more treatment areas.", duration: 30, recoveryTime: 0, price: 0, isAddOn: false, addOns: lhrAreas },
   { code: "LHR-RET", name: "Return Client Laser Hair Removal", category: "Laser Hair Removal", description: "Follow-up laser hair removal sessions for returning clients.", duration: 30, recoveryTime: 0, price: 0, isAddOn: false, addOns: lhrAreas },
   { code: "LHR-UNDERARM", name: "Laser Hair Removal Area - Underarms", category: "Add-Ons", subCategory: "Laser Hair Removal", description: "Both underarms.", duration: 15, recoveryTime: 0, price: 99, isAddOn: true },
@@ -97,3 +98,15 @@ export const seedWorkingHours = [
   { day_of_week: 5, start_time: "09:00", end_time: "18:00", is_closed: false },
   { day_of_week: 6, start_time: "10:00", end_time: "16:00", is_closed: false },
 ] as const;
+
+/** Promo codes, by service code; seeded into the sandbox's campaigns and the embedded store. */
+export const seedPromos = [
+  { code: "GLOW50", rules: [{ discount_type: "final_price", discount_value: 50, service: "FT-NEW", service_type: "service" }], validFrom: null, validTo: null, maxUsesPerGuest: 1 },
+  { code: "WELCOME10", rules: [{ discount_type: "percentage", discount_value: 10, service: null, service_type: "service" }, { discount_type: "percentage", discount_value: 10, service: null, service_type: "addon-service" }], validFrom: null, validTo: null, maxUsesPerGuest: null },
+  { code: "ADDON20", rules: [{ discount_type: "amount", discount_value: 20, service: null, service_type: "addon-service" }], validFrom: null, validTo: null, maxUsesPerGuest: null },
+  { code: "FIXERFREE", rules: [{ discount_type: "percentage", discount_value: 100, service: "FIXER", service_type: "addon-fixer" }], validFrom: null, validTo: null, maxUsesPerGuest: null },
+  { code: "SUMMER15", rules: [{ discount_type: "percentage", discount_value: 15, service: null, service_type: "service" }], validFrom: "2026-06-01", validTo: "2026-08-31", maxUsesPerGuest: null },
+] as const;
+
+/** Appointment cancellation reasons (Zenoti object_type 2, action_type 0). */
+export const seedReasons = ["Personal", "Rescheduled", "Stuck at work", "Health issues", "Moved out of city", "Taking service at another location"];

@@ -1,3 +1,4 @@
+import { bookingCalls } from "./booking.server";
 import { catalogCalls } from "./catalog.server";
 import { createSpaHttp, type SpaHttpOptions } from "./http.server";
 
@@ -7,7 +8,7 @@ import { createSpaHttp, type SpaHttpOptions } from "./http.server";
  */
 export function createSpaClient(options: SpaHttpOptions) {
   const http = createSpaHttp(options);
-  return { ...catalogCalls(http) };
+  return { ...catalogCalls(http), ...bookingCalls(http) };
 }
 
 export type SpaClient = ReturnType<typeof createSpaClient>;

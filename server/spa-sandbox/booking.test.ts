@@ -1,0 +1,160 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startSandbox, TEST_API_KEY } from "../../tests/helpers/sandbox-server";
+import { createSpaClient, type SpaClient } from "../spa/client.server";
+import { seedGuid } from "./db";
+import { expiryValid, luhnValid } from "./payments";
+
+const AUSTIN = seedGuid("center:ATX");
+const FACIAL = seedGuid("service:FT-NEW");
+const LED = seedGuid("service:ADD-LED");
+// A Monday well ahead of the fake clock, in Austin.
+const DAY = "2026-12-07";
+let now = Date.parse("2026-11-30T15:00:00Z");
+
+let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+let client: SpaClient;
+let guestCount = 0;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ now: () => now, holdSeconds: 600 });
+  client = createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY }, clock: () => now });
+});
+afterAll(async () => {
+  await sandbox.stop();
+});
+
+async function newGuest() {
+  guestCount += 1;
+  return client.createGuest({
+    center_id: AUSTIN,
+    personal_info: { first_name: "Ana", last_name: `Test${guestCount}`, user_name: `ana${guestCount}@example.com`, email: `ana${guestCount}@example.com`, date_of_birth: "1990-01-01", mobile_phone: { country_code: 225, number: `51255501${String(guestCount).padStart(2, "0")}` } },
+    preferences: { receive_marketing_email: false, receive_marketing_sms: false, receive_transactional_email: true, receive_transactional_sms: true },
+    tags: ["Booking Lead", "NBF"],
+  });
+}
+
+async function newBooking(therapistId: string | null = null) {
+  const guest = await newGuest();
+  const bookingId = await client.createBooking({ centerId: AUSTIN, date: DAY, guestId: guest.id, serviceId: FACIAL, therapistId, addOnIds: [LED] });
+  return { guest, bookingId };
+}
+
+describe("guests", () => {
+  it("creates a guest and finds it by email; refuses a duplicate email with Zenoti's 442", async () => {
+    const guest = await newGuest();
+    expect((await client.findGuestsByEmail(guest.email!.toUpperCase())).map((g) => g.id)).toEqual([guest.id]);
+    expect(await client.getGuest(guest.id.replace(/-/g, ""))).toMatchObject({ id: guest.id, firstName: "Ana" });
+    await expect(
+      client.createGuest({
+        center_id: AUSTIN,
+        personal_info: { first_name: "B", last_name: "C", user_name: "x", email: guest.email!, date_of_birth: "1990-01-01", mobile_phone: { country_code: 225, number: "5125550000" } },
+        preferences: { receive_marketing_email: false, receive_marketing_sms: false, receive_transactional_email: true, receive_transactional_sms: true },
+        tags: [],
+      }),
+    ).rejects.toMatchObject({ code: 442 });
+  });
+});
+
+describe("booking workflow", () => {
+  it("lists slots within the clinic's hours, reserves, confirms once", async () => {
+    const { bookingId } = await newBooking();
+    const slots = await client.listSlots(bookingId);
+    expect(slots.times[0]).toBe(`${DAY}T09:00:00`);
+    // 45 + 15 minutes must end by 19:00.
+    expect(slots.times.at(-1)).toBe(`${DAY}T18:00:00`);
+    const hold = await client.reserveSlot(bookingId, `${DAY}T10:00:00`);
+    expect(hold).not.toBeNull();
+    expect(Date.parse(hold!.expiresAt)).toBe(now + 600_000);
+
+    const first = await client.confirmBooking(bookingId);
+    const second = await client.confirmBooking(bookingId);
+    expect(first).not.toBeNull();
+    expect(second).toEqual(first);
+    expect(first!.items.map((i) => [i.serviceName, i.start])).toEqual([
+      ["Signature Laser Facial - New Client", `${DAY}T10:00:00`],
+      ["LED Light Therapy Enhancement (Addon)", `${DAY}T10:45:00`],
+    ]);
+    const invoice = await client.getInvoice(first!.invoiceId);
+    expect(invoice.total).toBe(325);
+  });
+
+  it("lets exactly one of 20 concurrent reservations of one slot win", async () => {
+    const nurse = seedGuid("therapist:ATX:0");
+    const bookings = await Promise.all(Array.from({ length: 20 }, () => newBooking(nurse)));
+    const results = await Promise.all(bookings.map((b) => client.reserveSlot(b.bookingId, `${DAY}T14:00:00`)));
+    expect(results.filter(Boolean)).toHaveLength(1);
+  });
+
+  it("hides held slots from other bookings until the hold expires", async () => {
+    const nurse = seedGuid("therapist:ATX:1");
+    const a = await newBooking(nurse);
+    const b = await newBooking(nurse);
+    expect(await client.reserveSlot(a.bookingId, `${DAY}T16:00:00`)).not.toBeNull();
+    expect((await client.listSlots(b.bookingId)).times).not.toContain(`${DAY}T16:00:00`);
+    expect(await client.reserveSlot(b.bookingId, `${DAY}T16:00:00`)).toBeNull();
+    now += 601_000;
+    expect((await client.listSlots(b.bookingId)).times).toContain(`${DAY}T16:00:00`);
+    expect(await client.confirmBooking(a.bookingId)).toBeNull();
+    expect(await client.reserveSlot(b.bookingId, `${DAY}T16:00:00`)).not.toBeNull();
+  });
+
+  it("frees a hold at once when it is released", async () => {
+    const nurse = seedGuid("therapist:ATX:2");
+    const a = await newBooking(nurse);
+    const b = await newBooking(nurse);
+    await client.reserveSlot(a.bookingId, `${DAY}T12:00:00`);
+    await client.releaseHold(a.bookingId);
+    expect(await client.reserveSlot(b.bookingId, `${DAY}T12:00:00`)).not.toBeNull();
+  });
+
+  it("applies a campaign, takes one payment with a saved card, removes a line with a comment", async () => {
+    const { guest, bookingId } = await newBooking();
+    await client.reserveSlot(bookingId, `${DAY}T11:00:00`);
+    const confirmed = (await client.confirmBooking(bookingId))!;
+    expect(await client.applyCampaign(confirmed.invoiceId, AUSTIN, "ADDON20")).toEqual({ applied: true, message: null });
+    expect((await client.getInvoice(confirmed.invoiceId)).total).toBe(305);
+    expect((await client.applyCampaign(confirmed.invoiceId, AUSTIN, "NOPE")).applied).toBe(false);
+
+    const uri = await client.startCardCapture(guest.id, AUSTIN, "http://shop.example/appointment/payment");
+    const page = await fetch(uri);
+    expect(await page.text()).toContain("Card number");
+    const saved = await fetch(uri, {
+      method: "POST",
+      body: new URLSearchParams({ name: "Ana Test", number: "4242 4242 4242 4242", expiry: "12/30", cvc: "123" }),
+      redirect: "manual",
+    });
+    expect(saved.status).toBe(303);
+    expect(saved.headers.get("location")).toBe("http://shop.example/appointment/payment?status=successful");
+    const cards = await client.listCards(guest.id, AUSTIN);
+    expect(cards).toMatchObject([{ brand: "VISA", lastFour: "4242" }]);
+
+    await client.payInvoice(confirmed.invoiceId, AUSTIN, cards[0].accountId);
+    await expect(client.payInvoice(confirmed.invoiceId, AUSTIN, cards[0].accountId)).rejects.toMatchObject({ code: 4062 });
+    expect(await client.getInvoice(confirmed.invoiceId)).toMatchObject({ paid: 305, balance: 0 });
+
+    await client.removeInvoiceItem(confirmed.invoiceId, confirmed.items[1].invoiceItemId, "Removing appointment due to payment failed");
+    expect((await client.getInvoice(confirmed.invoiceId)).items).toHaveLength(1);
+  });
+
+  it("declines the declined test card and never saves it", async () => {
+    const guest = await newGuest();
+    const uri = await client.startCardCapture(guest.id, AUSTIN, "http://shop.example/pay");
+    const declined = await fetch(uri, {
+      method: "POST",
+      body: new URLSearchParams({ name: "Ana", number: "4000 0000 0000 0002", expiry: "12/30", cvc: "123" }),
+      redirect: "manual",
+    });
+    expect(declined.headers.get("location")).toContain("status=declined");
+    expect(await client.listCards(guest.id, AUSTIN)).toEqual([]);
+  });
+});
+
+describe("card checks", () => {
+  it("checks Luhn and expiry", () => {
+    expect(luhnValid("4242424242424242")).toBe(true);
+    expect(luhnValid("4242424242424241")).toBe(false);
+    expect(expiryValid("12/26", new Date("2026-12-05"))).toBe(true);
+    expect(expiryValid("11/26", new Date("2026-12-05"))).toBe(false);
+    expect(expiryValid("13/30", new Date("2026-12-05"))).toBe(false);
+  });
+});

@@ -1,0 +1,330 @@
+import type { Router } from "express";
+import { randomUUID } from "node:crypto";
+import { dayjs } from "../../app/lib/dates";
+import { applyDiscounts, type DiscountRule, type DiscountServiceType, type PriceLine } from "../../app/domain/discounts";
+import { toIanaTimeZone } from "../spa/time-zones.server";
+import { normalizeId, type SandboxDb } from "./db";
+import { dotNetError, v1Error } from "./errors";
+
+/** Slots start every 15 minutes (Zenoti's "Appointment Time Slot" setting). */
+const SLOT_MINUTES = 15;
+const LOCAL_FORMAT = "YYYY-MM-DDTHH:mm:ss";
+/** How far ahead next_available_day looks. */
+const NEXT_AVAILABLE_DAYS = 21;
+
+export type BookingOptions = { now: () => number; holdSeconds: number };
+
+type BookingItem = { service_id: string; therapist_id: string | null; add_on_ids: string[]; invoice_item_id: string | null };
+type BookingRow = { id: string; center_id: string; date: string; guest_id: string; items: string; invoice_id: string | null; confirmed_invoice_id: string | null };
+type CenterRow = { id: string; time_zone_name: string; working_hours: string };
+type ServiceRow = { id: string; code: string; name: string; duration: number; recovery_time: number; is_add_on: number; add_on_codes: string; sale_price: number };
+type HoldRow = { booking_id: string; reservation_id: string; therapist_id: string; start_local: string; end_local: string; expires_at: number };
+
+const uuid = () => randomUUID();
+
+export function findRow<T>(db: SandboxDb, table: string, id: string): T | undefined {
+  return db.prepare(`SELECT * FROM ${table} WHERE id_key = ?`).get(normalizeId(id)) as T | undefined;
+}
+
+function centerZone(center: CenterRow): string {
+  return toIanaTimeZone(center.time_zone_name);
+}
+
+function servicesAt(db: SandboxDb, centerId: string, ids: string[]): Map<string, ServiceRow> {
+  const rows = ids.length
+    ? (db
+        .prepare(
+          `SELECT s.*, cs.sale_price FROM services s JOIN center_services cs ON cs.service_id = s.id
+           WHERE cs.center_id = ? AND s.id_key IN (${ids.map(() => "?").join(",")})`,
+        )
+        .all(centerId, ...ids.map(normalizeId)) as ServiceRow[])
+    : [];
+  return new Map(rows.map((r) => [normalizeId(r.id), r]));
+}
+
+function lineKind(service: ServiceRow, isAddOn: boolean): DiscountServiceType {
+  if (service.code === "FIXER" || /fixer/i.test(service.name)) return "addon-fixer";
+  return isAddOn ? "addon-service" : "service";
+}
+
+/** Minutes a booking's items keep a nurse busy: every service and add-on, then recovery. */
+function bookingMinutes(db: SandboxDb, booking: BookingRow): number {
+  const items = JSON.parse(booking.items) as BookingItem[];
+  const services = servicesAt(db, booking.center_id, items.flatMap((i) => [i.service_id, ...i.add_on_ids]));
+  let total = 0;
+  for (const item of items) {
+    const main = services.get(normalizeId(item.service_id));
+    total += (main?.duration ?? 0) + (main?.recovery_time ?? 0);
+    for (const addOn of item.add_on_ids) total += services.get(normalizeId(addOn))?.duration ?? 0;
+  }
+  return Math.max(total, SLOT_MINUTES);
+}
+
+type Availability = { therapistIds: string[] };
+
+/**
+ * The nurses free for [start, end) on that day: working (not their day off), not in a live
+ * appointment, not held by another booking's unexpired reservation.
+ */
+function freeTherapists(db: SandboxDb, booking: BookingRow, start: string, end: string, now: number): Availability {
+  const items = JSON.parse(booking.items) as BookingItem[];
+  const requested = items.find((i) => i.therapist_id)?.therapist_id ?? null;
+  const weekday = dayjs(start, LOCAL_FORMAT).day();
+  const candidates = (
+    db.prepare("SELECT id FROM therapists WHERE center_id = ? AND (day_off IS NULL OR day_off != ?) ORDER BY code").all(booking.center_id, weekday) as { id: string }[]
+  )
+    .map((t) => t.id)
+    .filter((id) => !requested || normalizeId(id) === normalizeId(requested));
+  const busy = new Set(
+    [
+      ...(db
+        .prepare(
+          `SELECT therapist_id FROM appointments WHERE center_id = ? AND status IN (0, 2, 4)
+           AND start_local < ? AND end_local > ? AND (? IS NULL OR invoice_item_id NOT IN (SELECT value FROM json_each(?)))`,
+        )
+        .all(booking.center_id, end, start, booking.invoice_id, JSON.stringify(items.map((i) => i.invoice_item_id).filter(Boolean))) as { therapist_id: string }[]),
+      ...(db
+        .prepare(
+          `SELECT therapist_id FROM holds WHERE center_id = ? AND booking_id != ? AND expires_at > ?
+           AND start_local < ? AND end_local > ?`,
+        )
+        .all(booking.center_id, booking.id, now, end, start) as { therapist_id: string }[]),
+    ].map((r) => r.therapist_id),
+  );
+  return { therapistIds: candidates.filter((id) => !busy.has(id)) };
+}
+
+type Slot = { Time: string; Available: boolean; Priority: number; SalePrice: null; Warnings: null };
+
+function daySlots(db: SandboxDb, booking: BookingRow, date: string, now: number): Slot[] {
+  const center = db.prepare("SELECT * FROM centers WHERE id = ?").get(booking.center_id) as CenterRow;
+  const zone = centerZone(center);
+  const day = dayjs.tz(date, "YYYY-MM-DD", zone);
+  const hours = (JSON.parse(center.working_hours) as { day_of_week: number; start_time: string | null; end_time: string | null; is_closed: boolean }[]).find(
+    (h) => h.day_of_week === day.day(),
+  );
+  if (!hours || hours.is_closed || !hours.start_time || !hours.end_time) return [];
+  const minutes = bookingMinutes(db, booking);
+  const open = dayjs.tz(`${date}T${hours.start_time}`, "YYYY-MM-DDTHH:mm", zone);
+  const close = dayjs.tz(`${date}T${hours.end_time}`, "YYYY-MM-DDTHH:mm", zone);
+  const slots: Slot[] = [];
+  for (let start = open; !start.add(minutes, "minute").isAfter(close); start = start.add(SLOT_MINUTES, "minute")) {
+    const startLocal = start.format(LOCAL_FORMAT);
+    const endLocal = start.add(minutes, "minute").format(LOCAL_FORMAT);
+    const inFuture = start.valueOf() > now;
+    const available = inFuture && freeTherapists(db, booking, startLocal, endLocal, now).therapistIds.length > 0;
+    slots.push({ Time: startLocal, Available: available, Priority: 0, SalePrice: null, Warnings: null });
+  }
+  return slots;
+}
+
+function campaignRules(db: SandboxDb, code: string): { rules: DiscountRule[]; validFrom: string | null; validTo: string | null } | null {
+  const row = db.prepare("SELECT * FROM campaigns WHERE code = ?").get(code.trim().toUpperCase()) as
+    | { rules: string; valid_from: string | null; valid_to: string | null }
+    | undefined;
+  return row ? { rules: JSON.parse(row.rules), validFrom: row.valid_from, validTo: row.valid_to } : null;
+}
+
+type InvoiceItemRow = { id: string; service_id: string; name: string; kind: DiscountServiceType; price: number; discount: number; removed: number; comments: string | null; position: number };
+type InvoiceRow = { id: string; number: number; center_id: string; guest_id: string; booking_id: string | null; status: number; is_closed: number; campaign_code: string | null; created_at: number };
+
+export function invoiceTotals(db: SandboxDb, invoiceId: string) {
+  const items = db.prepare("SELECT * FROM invoice_items WHERE invoice_id = ? AND removed = 0 ORDER BY position").all(invoiceId) as InvoiceItemRow[];
+  const total = Math.round(items.reduce((sum, i) => sum + i.price - i.discount, 0) * 100) / 100;
+  const paid = (db.prepare("SELECT COALESCE(SUM(amount), 0) AS paid FROM transactions WHERE invoice_id = ?").get(invoiceId) as { paid: number }).paid;
+  return { items, total, paid, balance: Math.round((total - paid) * 100) / 100 };
+}
+
+/** Re-prices an invoice's lines with its campaign, if any. */
+export function repriceInvoice(db: SandboxDb, invoice: InvoiceRow) {
+  const items = db.prepare("SELECT * FROM invoice_items WHERE invoice_id = ? AND removed = 0 ORDER BY position").all(invoice.id) as InvoiceItemRow[];
+  const campaign = invoice.campaign_code ? campaignRules(db, invoice.campaign_code) : null;
+  const lines: PriceLine[] = items.map((i) => ({ serviceId: i.service_id, kind: i.kind, name: i.name, price: i.price }));
+  const result = applyDiscounts(lines, campaign?.rules ?? []);
+  result.lines.forEach((line, index) => db.prepare("UPDATE invoice_items SET discount = ? WHERE id = ?").run(line.discount, items[index].id));
+}
+
+export function mountBooking(router: Router, db: SandboxDb, options: BookingOptions) {
+  const { now } = options;
+
+  router.post("/v1/bookings", (req, res) => {
+    const body = req.body as {
+      center_id?: string;
+      date?: string;
+      guests?: { id?: string; invoice_id?: string; items?: { item?: { id?: string }; therapist?: { id?: string }; add_ons?: { item?: { id?: string } }[]; invoice_item_id?: string }[] }[];
+    };
+    const center = body.center_id ? (findRow(db, "centers", body.center_id) as (CenterRow & { id: string }) | undefined) : undefined;
+    if (!center) return v1Error(res, 200, 502, "Invalid center_id");
+    if (!body.date || !/^\d{4}-\d{2}-\d{2}$/.test(body.date) || !dayjs(body.date, "YYYY-MM-DD", true).isValid()) {
+      return v1Error(res, 200, 400, "Invalid date");
+    }
+    const guest = body.guests?.[0];
+    if (!guest?.id || !findRow(db, "guests", guest.id)) return v1Error(res, 200, 414, "Guest not found");
+    const items: BookingItem[] = [];
+    for (const item of guest.items ?? []) {
+      const serviceId = item.item?.id ?? "";
+      const addOnIds = (item.add_ons ?? []).map((a) => a.item?.id ?? "");
+      const found = servicesAt(db, center.id, [serviceId, ...addOnIds]);
+      if (!found.has(normalizeId(serviceId)) || addOnIds.some((a) => !found.has(normalizeId(a)))) {
+        return v1Error(res, 200, 500, "Invalid service id for the center");
+      }
+      const therapistId = item.therapist?.id || null;
+      if (therapistId) {
+        const therapist = findRow<{ center_id: string }>(db, "therapists", therapistId);
+        if (!therapist || therapist.center_id !== center.id) return v1Error(res, 200, 500, "Invalid therapist id");
+      }
+      items.push({
+        service_id: found.get(normalizeId(serviceId))!.id,
+        therapist_id: therapistId ? findRow<{ id: string }>(db, "therapists", therapistId)!.id : null,
+        add_on_ids: addOnIds.map((a) => found.get(normalizeId(a))!.id),
+        invoice_item_id: item.invoice_item_id ?? null,
+      });
+    }
+    if (items.length === 0) return v1Error(res, 200, 503, "items are required");
+    const id = uuid();
+    db.prepare(
+      "INSERT INTO bookings (id, id_key, center_id, date, guest_id, items, invoice_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    ).run(id, normalizeId(id), center.id, body.date, findRow<{ id: string }>(db, "guests", guest.id)!.id, JSON.stringify(items), guest.invoice_id ?? null, now());
+    res.json({ id, error: null });
+  });
+
+  router.get("/v1/bookings/:bookingId/slots", (req, res) => {
+    const booking = findRow<BookingRow>(db, "bookings", req.params.bookingId);
+    if (!booking) return dotNetError(res, 200, 404, "Invalid booking id", { slots: null });
+    const slots = daySlots(db, booking, booking.date, now());
+    const date = dayjs(booking.date, "YYYY-MM-DD");
+    const weekEnd = date.add(6 - date.day(), "day");
+    const futureDays = [];
+    for (let d = date.add(1, "day"); !d.isAfter(weekEnd); d = d.add(1, "day")) {
+      futureDays.push({ Day: d.format("YYYY-MM-DD"), IsAvailable: daySlots(db, booking, d.format("YYYY-MM-DD"), now()).some((s) => s.Available), HolidayType: null });
+    }
+    let nextAvailable: string | null = null;
+    for (let i = 1; i <= NEXT_AVAILABLE_DAYS && !nextAvailable; i++) {
+      const day = date.add(i, "day").format("YYYY-MM-DD");
+      if (daySlots(db, booking, day, now()).some((s) => s.Available)) nextAvailable = day;
+    }
+    res.json({ slots, future_days: futureDays, next_available_day: nextAvailable, Error: null });
+  });
+
+  router.post("/v1/bookings/:bookingId/slots/reserve", (req, res) => {
+    const booking = findRow<BookingRow>(db, "bookings", req.params.bookingId);
+    if (!booking) return v1Error(res, 200, 404, "Invalid booking id", { is_reserved: false });
+    if (booking.confirmed_invoice_id) return v1Error(res, 200, 4071, "Booking is already confirmed", { is_reserved: false });
+    const slotTime = String((req.body as { slot_time?: string }).slot_time ?? "");
+    const start = dayjs(slotTime, LOCAL_FORMAT, true);
+    if (!start.isValid() || start.format("YYYY-MM-DD") !== booking.date) return v1Error(res, 200, 400, "Invalid slot_time", { is_reserved: false });
+    const minutes = bookingMinutes(db, booking);
+    const end = start.add(minutes, "minute").format(LOCAL_FORMAT);
+    // One immediate transaction: the availability check and the hold are one step, so of many
+    // requests for one slot exactly one wins, in this process or another.
+    const reserve = db.transaction(() => {
+      const offered = daySlots(db, booking, booking.date, now()).some((s) => s.Time === slotTime);
+      const free = offered ? freeTherapists(db, booking, slotTime, end, now()).therapistIds : [];
+      if (free.length === 0) return null;
+      const reservationId = uuid();
+      const expiresAt = now() + options.holdSeconds * 1000;
+      db.prepare("DELETE FROM holds WHERE booking_id = ?").run(booking.id);
+      db.prepare(
+        "INSERT INTO holds (booking_id, reservation_id, center_id, therapist_id, start_local, end_local, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+      ).run(booking.id, reservationId, booking.center_id, free[0], slotTime, end, expiresAt);
+      return { reservationId, expiresAt };
+    });
+    const held = reserve.immediate();
+    if (!held) return v1Error(res, 200, 4073, "The selected slot is not available", { is_reserved: false });
+    res.json({ is_reserved: true, reservation_id: held.reservationId, expiry_time: new Date(held.expiresAt).toISOString(), error: null });
+  });
+
+  // Zenoti's v1 API has no call to drop a hold (it expires); the legacy API had CancelReservation.
+  // The sandbox offers this one so that choosing another slot frees the old one at once.
+  router.delete("/v1/bookings/:bookingId/slots/reserve", (req, res) => {
+    const booking = findRow<BookingRow>(db, "bookings", req.params.bookingId);
+    if (!booking) return v1Error(res, 200, 404, "Invalid booking id");
+    db.prepare("DELETE FROM holds WHERE booking_id = ?").run(booking.id);
+    res.json({ success: true, error: null });
+  });
+
+  router.post("/v1/bookings/:bookingId/slots/confirm", (req, res) => {
+    const booking = findRow<BookingRow>(db, "bookings", req.params.bookingId);
+    if (!booking) return v1Error(res, 200, 404, "Invalid booking id", { is_confirmed: false });
+    const confirm = db.transaction(() => {
+      const current = db.prepare("SELECT * FROM bookings WHERE id = ?").get(booking.id) as BookingRow;
+      // Idempotent: a second confirm returns the same invoice and appointments.
+      if (current.confirmed_invoice_id) return current.confirmed_invoice_id;
+      const hold = db.prepare("SELECT * FROM holds WHERE booking_id = ? AND expires_at > ?").get(booking.id, now()) as HoldRow | undefined;
+      if (!hold) return null;
+      const items = JSON.parse(current.items) as BookingItem[];
+      const services = servicesAt(db, current.center_id, items.flatMap((i) => [i.service_id, ...i.add_on_ids]));
+      let invoiceId = current.invoice_id;
+      if (invoiceId) {
+        // Reschedule: the same invoice, its appointments move to the new time.
+        db.prepare("DELETE FROM appointments WHERE invoice_id = ?").run(invoiceId);
+      } else {
+        invoiceId = uuid();
+        const number = (db.prepare("SELECT COUNT(*) AS n FROM invoices").get() as { n: number }).n + 1001;
+        db.prepare(
+          "INSERT INTO invoices (id, id_key, number, center_id, guest_id, booking_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        ).run(invoiceId, normalizeId(invoiceId), number, current.center_id, current.guest_id, current.id, now());
+      }
+      let cursor = dayjs(hold.start_local, LOCAL_FORMAT);
+      let position = 0;
+      for (const item of items) {
+        for (const [serviceId, isAddOn] of [[item.service_id, false], ...item.add_on_ids.map((a) => [a, true] as const)] as const) {
+          const service = services.get(normalizeId(serviceId))!;
+          const itemId = (!isAddOn && item.invoice_item_id) || uuid();
+          if (!(!isAddOn && item.invoice_item_id)) {
+            db.prepare(
+              "INSERT INTO invoice_items (id, id_key, invoice_id, service_id, name, kind, price, position) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            ).run(itemId, normalizeId(itemId), invoiceId, service.id, service.name, lineKind(service, isAddOn), service.sale_price, position++);
+          }
+          const end = cursor.add(service.duration + (isAddOn ? 0 : service.recovery_time), "minute");
+          const appointmentId = uuid();
+          db.prepare(
+            `INSERT INTO appointments (id, id_key, invoice_id, invoice_item_id, center_id, guest_id, service_id, therapist_id, start_local, end_local)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          ).run(appointmentId, normalizeId(appointmentId), invoiceId, itemId, current.center_id, current.guest_id, service.id, hold.therapist_id, cursor.format(LOCAL_FORMAT), end.format(LOCAL_FORMAT));
+          cursor = end;
+        }
+      }
+      db.prepare("DELETE FROM holds WHERE booking_id = ?").run(current.id);
+      db.prepare("UPDATE bookings SET confirmed_invoice_id = ? WHERE id = ?").run(invoiceId, current.id);
+      return invoiceId;
+    });
+    const invoiceId = confirm.immediate();
+    if (!invoiceId) {
+      return v1Error(
+        res,
+        200,
+        4072,
+        "Sorry, we weren't able to confirm your appointment due to some technical issues. Please try selecting your desired date & time again",
+        { is_confirmed: false },
+      );
+    }
+    const invoice = db.prepare("SELECT * FROM invoices WHERE id = ?").get(invoiceId) as InvoiceRow;
+    const guest = db.prepare("SELECT id, first_name, last_name FROM guests WHERE id = ?").get(invoice.guest_id) as { id: string; first_name: string; last_name: string };
+    const rows = db
+      .prepare(
+        `SELECT a.*, s.name AS service_name, t.first_name, t.last_name FROM appointments a
+         JOIN services s ON s.id = a.service_id JOIN therapists t ON t.id = a.therapist_id
+         WHERE a.invoice_id = ? ORDER BY a.start_local`,
+      )
+      .all(invoiceId) as { id: string; invoice_item_id: string; service_id: string; service_name: string; therapist_id: string; first_name: string; last_name: string; start_local: string; end_local: string }[];
+    res.json({
+      is_confirmed: true,
+      invoice: {
+        invoice_id: invoiceId,
+        guest: { Id: guest.id, FirstName: guest.first_name, LastName: guest.last_name },
+        items: rows.map((a) => ({
+          appointment_id: a.id,
+          invoice_item_id: a.invoice_item_id,
+          item: { id: a.service_id, name: a.service_name, item_type: 0, item_display_name: a.service_name },
+          therapist: { id: a.therapist_id, full_name: `${a.first_name} ${a.last_name}`, first_name: a.first_name, last_name: a.last_name, therapist_request_type: 0 },
+          room: null,
+          start_time: a.start_local,
+          end_time: a.end_local,
+          join_link: null,
+        })),
+      },
+      error: null,
+    });
+  });
+}

@@ -1,0 +1,131 @@
+import type { Router } from "express";
+import { randomUUID } from "node:crypto";
+import { normalizeId, type SandboxDb } from "./db";
+import { findRow } from "./booking";
+import { readPaging } from "./catalog";
+import { v1Error } from "./errors";
+
+type GuestRow = { id: string; center_id: string; code: string; first_name: string; last_name: string; email: string | null; phone: string | null; payload: string; created_at: number };
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
+const EMPTY_DATE = "0001-01-01T00:00:00";
+
+function guestJson(row: GuestRow) {
+  const payload = JSON.parse(row.payload) as Record<string, unknown>;
+  const personal = (payload.personal_info ?? {}) as Record<string, unknown>;
+  return {
+    id: row.id,
+    code: row.code,
+    center_id: row.center_id,
+    personal_info: {
+      first_name: row.first_name,
+      last_name: row.last_name,
+      middle_name: null,
+      user_name: personal.user_name ?? row.email,
+      email: row.email,
+      mobile_phone: row.phone ? { country_code: 225, number: row.phone, display_number: row.phone } : null,
+      gender: personal.gender ?? -1,
+      date_of_birth: personal.date_of_birth ?? EMPTY_DATE,
+      anniversary_date: EMPTY_DATE,
+    },
+    address_info: payload.address_info ?? null,
+    preferences: payload.preferences ?? null,
+    tags: payload.tags ?? [],
+    referral: payload.referral ?? null,
+    primary_employee: null,
+    error: null,
+  };
+}
+
+export function mountGuests(router: Router, db: SandboxDb, options: { now: () => number }) {
+  router.post("/v1/guests", (req, res) => {
+    const body = req.body as {
+      center_id?: string;
+      personal_info?: { first_name?: string; last_name?: string; email?: string; mobile_phone?: { number?: string } };
+    };
+    const center = body.center_id ? findRow<{ id: string }>(db, "centers", body.center_id) : undefined;
+    if (!center) return v1Error(res, 200, 484, "Invalid center");
+    const personal = body.personal_info ?? {};
+    const first = personal.first_name?.trim();
+    const last = personal.last_name?.trim();
+    if (!first || !last) return v1Error(res, 200, 481, "Mandatory fields are missing: first_name, last_name");
+    const email = personal.email?.trim() ?? "";
+    if (email && !EMAIL.test(email)) return v1Error(res, 200, 443, "Invalid email address");
+    const phone = personal.mobile_phone?.number?.replace(/\D/g, "") ?? "";
+    if (phone && phone.length !== 10) return v1Error(res, 200, 482, "Invalid mobile number length");
+    if (email && db.prepare("SELECT 1 FROM guests WHERE email_key = ?").get(email.toLowerCase())) {
+      return v1Error(res, 200, 442, "Email already exists. A guest with this email is a duplicate");
+    }
+    const id = randomUUID();
+    const code = `G${String((db.prepare("SELECT COUNT(*) AS n FROM guests").get() as { n: number }).n + 10001)}`;
+    db.prepare(
+      `INSERT INTO guests (id, id_key, center_id, code, first_name, last_name, email, email_key, phone, payload, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(id, normalizeId(id), center.id, code, first, last, email || null, email ? email.toLowerCase() : null, phone || null, JSON.stringify(req.body), options.now());
+    res.json(guestJson(findRow<GuestRow>(db, "guests", id)!));
+  });
+
+  router.get("/v1/guests/search", (req, res) => {
+    const paging = readPaging(req, res);
+    if (!paging) return;
+    const email = typeof req.query.email === "string" ? req.query.email.trim().toLowerCase() : "";
+    const phone = typeof req.query.phone === "string" ? req.query.phone.replace(/\D/g, "") : "";
+    if (!email && !phone) return v1Error(res, 200, 503, "Search input is missing");
+    const rows = db
+      .prepare("SELECT * FROM guests WHERE (? != '' AND email_key = ?) OR (? != '' AND phone = ?) ORDER BY created_at LIMIT ? OFFSET ?")
+      .all(email, email, phone, phone, paging.size, (paging.page - 1) * paging.size) as GuestRow[];
+    // Zenoti spells it page_Info here.
+    res.json({ guests: rows.map(guestJson), page_Info: { total: rows.length, page: paging.page, size: paging.size } });
+  });
+
+  router.get("/v1/guests/:guestId", (req, res) => {
+    const row = findRow<GuestRow>(db, "guests", req.params.guestId);
+    if (!row) return v1Error(res, 200, 414, "Guest not found");
+    res.json(guestJson(row));
+  });
+
+  router.get("/v1/guests/:guestId/appointments", (req, res) => {
+    const guest = findRow<GuestRow>(db, "guests", req.params.guestId);
+    if (!guest) return v1Error(res, 200, 414, "Guest not found", { appointments: null });
+    const paging = readPaging(req, res);
+    if (!paging) return;
+    const start = typeof req.query.start_date === "string" ? req.query.start_date : "0000";
+    const end = typeof req.query.end_date === "string" ? `${req.query.end_date}T99` : "9999";
+    const rows = db
+      .prepare(
+        `SELECT a.*, s.name AS service_name, t.first_name AS t_first, t.last_name AS t_last FROM appointments a
+         JOIN services s ON s.id = a.service_id JOIN therapists t ON t.id = a.therapist_id
+         WHERE a.guest_id = ? AND a.start_local >= ? AND a.start_local <= ? ORDER BY a.start_local`,
+      )
+      .all(guest.id, start, end) as {
+      id: string; invoice_id: string; invoice_item_id: string; center_id: string; service_id: string; service_name: string;
+      start_local: string; end_local: string; status: number; progress: number; t_first: string; t_last: string;
+    }[];
+    const byInvoice = new Map<string, typeof rows>();
+    for (const row of rows) byInvoice.set(row.invoice_id, [...(byInvoice.get(row.invoice_id) ?? []), row]);
+    const groups = [...byInvoice.entries()];
+    const pageGroups = groups.slice((paging.page - 1) * paging.size, paging.page * paging.size);
+    res.json({
+      appointments: pageGroups.map(([invoiceId, services]) => ({
+        appointment_group_id: invoiceId,
+        invoice_id: invoiceId,
+        center_id: services[0].center_id,
+        invoice_status: 0,
+        appointment_services: services.map((s) => ({
+          appointment_id: s.id,
+          invoice_item_id: s.invoice_item_id,
+          appointment_status: s.status,
+          progress: s.progress,
+          start_time: s.start_local,
+          end_time: s.end_local,
+          duration: Math.round((Date.parse(`${s.end_local}Z`) - Date.parse(`${s.start_local}Z`)) / 60000),
+          service: { id: s.service_id, name: s.service_name, display_name: s.service_name },
+          therapist: { id: null, full_name: `${s.t_first} ${s.t_last}` },
+          item_actions: "",
+        })),
+      })),
+      page_info: { total: groups.length, page: paging.page, size: paging.size },
+      error: null,
+    });
+  });
+}

@@ -1,0 +1,239 @@
+import express, { type Router } from "express";
+import { randomBytes, randomUUID } from "node:crypto";
+import { normalizeId, type SandboxDb } from "./db";
+import { findRow, invoiceTotals, repriceInvoice } from "./booking";
+import { v1Error } from "./errors";
+
+/** Test cards: this one is always declined; any other number passing the checks is accepted. */
+export const DECLINED_TEST_CARD = "4000000000000002";
+const CARD_SESSION_SECONDS = 30 * 60;
+
+type InvoiceRow = { id: string; number: number; center_id: string; guest_id: string; booking_id: string | null; status: number; is_closed: number; campaign_code: string | null; created_at: number };
+
+export function luhnValid(digits: string): boolean {
+  if (!/^\d{12,19}$/.test(digits)) return false;
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+function brandOf(digits: string): string {
+  if (digits.startsWith("4")) return "VISA";
+  if (/^5[1-5]/.test(digits) || /^2[2-7]/.test(digits)) return "MASTERCARD";
+  if (/^3[47]/.test(digits)) return "AMEX";
+  if (digits.startsWith("6")) return "DISCOVER";
+  return "CARD";
+}
+
+/** MM/YY, not before this month. */
+export function expiryValid(value: string, now: Date): boolean {
+  const match = /^(\d{2})\s*\/\s*(\d{2})$/.exec(value.trim());
+  if (!match) return false;
+  const month = Number(match[1]);
+  const year = 2000 + Number(match[2]);
+  if (month < 1 || month > 12) return false;
+  return year > now.getUTCFullYear() || (year === now.getUTCFullYear() && month >= now.getUTCMonth() + 1);
+}
+
+const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function cardPage(options: { action: string; error?: string; name?: string; expiry?: string }) {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Add a card | Secure payment</title>
+<style>body{font:16px system-ui,sans-serif;max-width:28rem;margin:2rem auto;padding:0 1rem;color:#1f1a1d}label{display:block;font-weight:600;margin:.8rem 0 .2rem}input{font:inherit;width:100%;padding:.6rem;border:1px solid #999;border-radius:8px;box-sizing:border-box}button{margin-top:1rem;font:inherit;font-weight:600;padding:.7rem 1.2rem;border:0;border-radius:8px;background:#234;color:#fff}.error{color:#a4161a;font-weight:600}.note{color:#555;font-size:.9rem}</style></head>
+<body><h1>Add a card</h1><p class="note">Secure card page of the spa sandbox. Test cards: 4242 4242 4242 4242 is accepted, 4000 0000 0000 0002 is declined.</p>
+${options.error ? `<p class="error" role="alert">${escapeHtml(options.error)}</p>` : ""}
+<form method="post" action="${escapeHtml(options.action)}">
+<label for="name">Name on card</label><input id="name" name="name" autocomplete="cc-name" required value="${escapeHtml(options.name ?? "")}">
+<label for="number">Card number</label><input id="number" name="number" inputmode="numeric" autocomplete="cc-number" required>
+<label for="expiry">Expiry (MM/YY)</label><input id="expiry" name="expiry" autocomplete="cc-exp" placeholder="MM/YY" required value="${escapeHtml(options.expiry ?? "")}">
+<label for="cvc">Security code</label><input id="cvc" name="cvc" inputmode="numeric" autocomplete="cc-csc" required>
+<button type="submit">Save card</button></form></body></html>`;
+}
+
+function withStatus(uri: string, status: string): string {
+  const url = new URL(uri);
+  url.searchParams.set("status", status);
+  return url.toString();
+}
+
+export function mountPayments(router: Router, hostedRouter: Router, db: SandboxDb, options: { now: () => number }) {
+  const { now } = options;
+
+  router.post("/v1/guests/:guestId/accounts", (req, res) => {
+    const guest = findRow<{ id: string }>(db, "guests", req.params.guestId);
+    if (!guest) return v1Error(res, 200, 414, "Guest not found");
+    const body = req.body as { center_id?: string; redirect_uri?: string };
+    const center = body.center_id ? findRow<{ id: string }>(db, "centers", body.center_id) : undefined;
+    if (!center) return v1Error(res, 200, 502, "Invalid center_id");
+    let redirect: URL;
+    try {
+      redirect = new URL(String(body.redirect_uri));
+      if (redirect.protocol !== "http:" && redirect.protocol !== "https:") throw new Error("scheme");
+    } catch {
+      return v1Error(res, 200, 400, "redirect_uri is invalid");
+    }
+    const token = randomBytes(24).toString("base64url");
+    db.prepare("INSERT INTO card_sessions (token, guest_id, center_id, redirect_uri, created_at) VALUES (?, ?, ?, ?, ?)").run(
+      token, guest.id, center.id, redirect.toString(), now(),
+    );
+    const base = `${req.protocol}://${req.get("host")}${req.baseUrl}`;
+    res.json({ hosted_payment_uri: `${base}/hosted/card/${token}`, error: null });
+  });
+
+  router.get("/v1/guests/:guestId/accounts", (req, res) => {
+    const guest = findRow<{ id: string }>(db, "guests", req.params.guestId);
+    if (!guest) return v1Error(res, 200, 414, "Guest not found", { accounts: null });
+    const rows = db.prepare("SELECT * FROM cards WHERE guest_id = ? ORDER BY created_at").all(guest.id) as {
+      account_id: string; brand: string; last_four: string; expiry: string; created_at: number;
+    }[];
+    res.json({
+      accounts: rows.map((c) => ({
+        account_id: c.account_id, account_type: "CreditCard", card_logo: c.brand, last_four: c.last_four, expiry_on: c.expiry,
+        identifier: `${c.brand} ending ${c.last_four}`, created_date: new Date(c.created_at).toISOString(), created_date_iso: new Date(c.created_at).toISOString(),
+      })),
+      has_expired_cards: false,
+      error: null,
+    });
+  });
+
+  hostedRouter.use(express.urlencoded({ extended: false, limit: "4kb" }));
+  hostedRouter.get("/hosted/card/:token", (req, res) => {
+    const session = db.prepare("SELECT * FROM card_sessions WHERE token = ?").get(req.params.token) as { created_at: number; completed: number } | undefined;
+    res.setHeader("Cache-Control", "no-store");
+    if (!session || session.completed || now() - session.created_at > CARD_SESSION_SECONDS * 1000) {
+      return res.status(410).type("html").send("<!doctype html><title>Link expired</title><h1>This card link has expired</h1><p>Please go back and start again.</p>");
+    }
+    res.type("html").send(cardPage({ action: req.originalUrl }));
+  });
+
+  hostedRouter.post("/hosted/card/:token", (req, res) => {
+    const session = db.prepare("SELECT * FROM card_sessions WHERE token = ?").get(req.params.token) as
+      | { token: string; guest_id: string; center_id: string; redirect_uri: string; created_at: number; completed: number }
+      | undefined;
+    res.setHeader("Cache-Control", "no-store");
+    if (!session || session.completed || now() - session.created_at > CARD_SESSION_SECONDS * 1000) {
+      return res.status(410).type("html").send("<!doctype html><title>Link expired</title><h1>This card link has expired</h1>");
+    }
+    const body = req.body as Record<string, string | undefined>;
+    const digits = String(body.number ?? "").replace(/[\s-]/g, "");
+    const expiry = String(body.expiry ?? "");
+    const cvc = String(body.cvc ?? "").trim();
+    const name = String(body.name ?? "").trim().slice(0, 100);
+    const again = (error: string) => res.status(400).type("html").send(cardPage({ action: req.originalUrl, error, name, expiry }));
+    if (!name) return again("Please enter the name on the card.");
+    if (!luhnValid(digits)) return again("That card number is not valid.");
+    if (!expiryValid(expiry, new Date(now()))) return again("That expiry date is not valid.");
+    if (!/^\d{3,4}$/.test(cvc)) return again("That security code is not valid.");
+    db.prepare("UPDATE card_sessions SET completed = 1 WHERE token = ?").run(session.token);
+    if (digits === DECLINED_TEST_CARD) return res.redirect(303, withStatus(session.redirect_uri, "declined"));
+    const accountId = randomUUID();
+    const [mm, yy] = expiry.split("/").map((p) => p.trim());
+    db.prepare("INSERT INTO cards (account_id, guest_id, center_id, brand, last_four, expiry, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)").run(
+      accountId, session.guest_id, session.center_id, brandOf(digits), digits.slice(-4), `${mm}/20${yy}`, now(),
+    );
+    res.redirect(303, withStatus(session.redirect_uri, "successful"));
+  });
+
+  const invoiceJson = (invoice: InvoiceRow) => {
+    const totals = invoiceTotals(db, invoice.id);
+    return {
+      invoice: {
+        id: invoice.id,
+        invoice_number: String(invoice.number),
+        center_id: invoice.center_id,
+        is_closed: invoice.is_closed === 1,
+        invoice_date: new Date(invoice.created_at).toISOString(),
+        campaign_code: invoice.campaign_code,
+        invoice_dues: { total: totals.total, paid: totals.paid, balance: totals.balance },
+        total_price: { currency_id: 148, net_price: totals.total, tax: 0, rounding_adjustment: 0, sum_total: totals.total },
+        guest: { id: invoice.guest_id },
+        invoice_items: totals.items.map((i) => ({
+          invoice_item_id: i.id, id: i.service_id, name: i.name, type: 0,
+          price: { currency_id: 148, sales: i.price, tax: 0, final: Math.round((i.price - i.discount) * 100) / 100, discount: i.discount },
+          quantity: 1,
+        })),
+        transactions: (db.prepare("SELECT * FROM transactions WHERE invoice_id = ? ORDER BY created_at").all(invoice.id) as { id: string; amount: number; account_id: string; created_at: number }[]).map((t) => ({
+          transaction_id: t.id, amount_paid: t.amount, total_amount_paid: t.amount, payment_date: new Date(t.created_at).toISOString(),
+          payment_option: { id: t.account_id, payment_mode: "Card" },
+        })),
+      },
+      error: null,
+    };
+  };
+
+  router.get("/v1/invoices/:invoiceId", (req, res) => {
+    const invoice = findRow<InvoiceRow>(db, "invoices", req.params.invoiceId);
+    if (!invoice) return v1Error(res, 200, 428, "Invoice not found", { invoice: null });
+    res.json(invoiceJson(invoice));
+  });
+
+  router.post("/v1/invoices/:invoiceId/online_payments", (req, res) => {
+    const invoice = findRow<InvoiceRow>(db, "invoices", req.params.invoiceId);
+    if (!invoice) return v1Error(res, 200, 428, "Invoice not found");
+    const body = req.body as { account_id?: string; amount?: number };
+    if (!body.account_id) {
+      return v1Error(res, 200, 400, "account_id is required; a new card goes through the hosted page");
+    }
+    const card = db.prepare("SELECT * FROM cards WHERE account_id = ? AND guest_id = ?").get(body.account_id, invoice.guest_id);
+    if (!card) return v1Error(res, 200, 4061, "Payment failed: card not found for this guest");
+    const pay = db.transaction(() => {
+      const { balance } = invoiceTotals(db, invoice.id);
+      const amount = body.amount === undefined ? balance : Number(body.amount);
+      if (!(amount > 0) || amount > balance + 0.001) return null;
+      const id = randomUUID();
+      db.prepare("INSERT INTO transactions (id, invoice_id, account_id, amount, created_at) VALUES (?, ?, ?, ?, ?)").run(id, invoice.id, body.account_id, amount, now());
+      return id;
+    });
+    const transactionId = pay.immediate();
+    if (!transactionId) return v1Error(res, 200, 4062, "Nothing to pay on this invoice");
+    res.json({ invoice_transaction_id: transactionId, token_id: null, hosted_payment_uri: null, error: null });
+  });
+
+  router.post("/v1/invoices/:invoiceId/campaign_discount/apply", (req, res) => {
+    const invoice = findRow<InvoiceRow>(db, "invoices", req.params.invoiceId);
+    if (!invoice) return v1Error(res, 200, 428, "Invoice not found", { discount_applied: false });
+    const code = String((req.body as { offer_code?: string }).offer_code ?? "").trim().toUpperCase();
+    if (!code) return v1Error(res, 200, 503, "Offer code is required", { discount_applied: false });
+    const campaign = db.prepare("SELECT * FROM campaigns WHERE code = ?").get(code) as { valid_from: string | null; valid_to: string | null } | undefined;
+    if (!campaign) return v1Error(res, 200, 4045, "Invalid offer code", { discount_applied: false });
+    const firstVisit = db.prepare("SELECT MIN(start_local) AS start FROM appointments WHERE invoice_id = ?").get(invoice.id) as { start: string | null };
+    const day = (firstVisit.start ?? "").slice(0, 10);
+    if ((campaign.valid_from && day < campaign.valid_from) || (campaign.valid_to && day > campaign.valid_to)) {
+      return v1Error(res, 200, 4046, "Offer code is not valid for the appointment date", { discount_applied: false });
+    }
+    db.transaction(() => {
+      db.prepare("UPDATE invoices SET campaign_code = ?, status = 2 WHERE id = ?").run(code, invoice.id);
+      repriceInvoice(db, { ...invoice, campaign_code: code });
+    })();
+    res.json({ discount_applied: true, campaign_id: normalizeId(code), error: null });
+  });
+
+  router.delete("/v1/invoices/:invoiceId/invoiceitems/:itemId", (req, res) => {
+    const invoice = findRow<InvoiceRow>(db, "invoices", req.params.invoiceId);
+    if (!invoice) return v1Error(res, 200, 428, "Invoice not found");
+    const item = findRow<{ id: string; invoice_id: string }>(db, "invoice_items", req.params.itemId);
+    if (!item || item.invoice_id !== invoice.id) return v1Error(res, 200, 429, "Invoice item not found");
+    const comments = String((req.body as { comments?: string } | undefined)?.comments ?? "").slice(0, 500);
+    db.transaction(() => {
+      db.prepare("UPDATE invoice_items SET removed = 1, comments = ? WHERE id = ?").run(comments, item.id);
+      db.prepare("UPDATE appointments SET status = -1 WHERE invoice_item_id = ?").run(item.id);
+    })();
+    res.json({ success: true, error: null });
+  });
+
+  router.get("/v1/reasons", (_req, res) => {
+    const rows = db.prepare("SELECT * FROM reasons ORDER BY name").all() as { id: string; name: string }[];
+    res.json({
+      reasons: rows.map((r, i) => ({ reasonpk: i + 1, id: r.id, code: r.name.toUpperCase().replace(/\W+/g, "_"), name: r.name, description: r.name, object_type: 2, action_type: 0, active: true, show_in_online_booking: true })),
+      Error: null,
+    });
+  });
+}

@@ -1,0 +1,390 @@
+import { z } from "zod";
+import { SpaError } from "./errors.server";
+import type { SpaHttp } from "./http.server";
+
+/** Zenoti's local, offset-less wall-clock time: "2026-12-01T09:30:00". */
+const LocalTime = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/);
+
+const GuestSchema = z.object({
+  id: z.string(),
+  center_id: z.string().nullish(),
+  personal_info: z.object({
+    first_name: z.string().nullish(),
+    last_name: z.string().nullish(),
+    email: z.string().nullish(),
+    mobile_phone: z.object({ number: z.string().nullish() }).nullish(),
+  }),
+});
+
+export type SpaGuest = { id: string; firstName: string; lastName: string; email: string | null; phone: string | null };
+
+function toGuest(raw: z.infer<typeof GuestSchema>): SpaGuest {
+  return {
+    id: raw.id.toLowerCase(),
+    firstName: raw.personal_info.first_name ?? "",
+    lastName: raw.personal_info.last_name ?? "",
+    email: raw.personal_info.email ?? null,
+    phone: raw.personal_info.mobile_phone?.number ?? null,
+  };
+}
+
+/** The spec's guest registration payload. */
+export type GuestRegistration = {
+  center_id: string;
+  personal_info: {
+    first_name: string;
+    last_name: string;
+    user_name: string;
+    email: string;
+    date_of_birth: string;
+    mobile_phone: { country_code: number; number: string };
+  };
+  login_info?: { password: string };
+  address_info?: { address_1: string; address_2: string; city: string; country_id: number; state_id: number; state_other: string; zip_code: string };
+  preferences: { receive_marketing_email: boolean; receive_marketing_sms: boolean; receive_transactional_email: boolean; receive_transactional_sms: boolean };
+  tags: string[];
+  referral?: { referral_source?: { id: string }; referred_by?: { id: string } } | null;
+};
+
+export type BookingRequest = {
+  centerId: string;
+  date: string;
+  guestId: string;
+  serviceId: string;
+  therapistId: string | null;
+  addOnIds: string[];
+};
+
+const SlotsSchema = z.object({
+  slots: z.array(z.object({ Time: LocalTime, Available: z.boolean() })).nullish(),
+  future_days: z.array(z.object({ Day: z.string(), IsAvailable: z.boolean() })).nullish(),
+  next_available_day: z.string().nullish(),
+});
+
+export type SlotList = { times: string[]; nextAvailableDay: string | null };
+
+const ReserveSchema = z.object({
+  is_reserved: z.boolean(),
+  reservation_id: z.string().nullish(),
+  expiry_time: z.string().nullish(),
+});
+
+const ConfirmSchema = z.object({
+  is_confirmed: z.boolean(),
+  invoice: z
+    .object({
+      invoice_id: z.string(),
+      items: z.array(
+        z.object({
+          appointment_id: z.string(),
+          invoice_item_id: z.string(),
+          item: z.object({ id: z.string(), name: z.string() }),
+          therapist: z.object({ id: z.string().nullish(), full_name: z.string().nullish() }).nullish(),
+          start_time: LocalTime,
+          end_time: LocalTime,
+        }),
+      ),
+    })
+    .nullish(),
+});
+
+export type ConfirmedBooking = {
+  invoiceId: string;
+  items: { appointmentId: string; invoiceItemId: string; serviceId: string; serviceName: string; therapistName: string; start: string; end: string }[];
+};
+
+const CardsSchema = z.object({
+  accounts: z.array(z.object({ account_id: z.string(), card_logo: z.string().nullish(), last_four: z.string().nullish(), expiry_on: z.string().nullish(), created_date_iso: z.string().nullish() })),
+});
+
+export type SavedCard = { accountId: string; brand: string; lastFour: string; expiry: string; createdAt: string | null };
+
+const InvoiceSchema = z.object({
+  invoice: z.object({
+    id: z.string(),
+    invoice_dues: z.object({ total: z.number(), paid: z.number(), balance: z.number() }),
+    invoice_items: z
+      .array(
+        z.object({
+          invoice_item_id: z.string(),
+          id: z.string(),
+          name: z.string(),
+          price: z.object({ sales: z.number(), final: z.number(), discount: z.number().nullish() }),
+        }),
+      )
+      .nullish(),
+  }),
+});
+
+export type Invoice = {
+  id: string;
+  total: number;
+  paid: number;
+  balance: number;
+  items: { invoiceItemId: string; serviceId: string; name: string; price: number; discount: number; final: number }[];
+};
+
+const AppointmentsSchema = z.object({
+  appointments: z.array(
+    z.object({
+      invoice_id: z.string().nullish(),
+      center_id: z.string().nullish(),
+      appointment_services: z.array(
+        z.object({
+          appointment_id: z.string(),
+          appointment_status: z.number(),
+          start_time: LocalTime,
+          duration: z.number().nullish(),
+          service: z.object({ name: z.string(), display_name: z.string().nullish() }),
+          item_actions: z.string().nullish(),
+        }),
+      ),
+    }),
+  ),
+});
+
+export type GuestAppointment = {
+  invoiceId: string | null;
+  centerId: string | null;
+  services: { appointmentId: string; status: number; start: string; durationMinutes: number; name: string }[];
+};
+
+const Ok = z.looseObject({});
+
+/** Zenoti answers "not reserved" / "not confirmed" as a business result, not an outage. */
+function isRefusal(error: unknown): error is SpaError {
+  return error instanceof SpaError && error.kind === "rejected" && error.status === 200;
+}
+
+export function bookingCalls(http: SpaHttp) {
+  return {
+    async createGuest(registration: GuestRegistration): Promise<SpaGuest> {
+      const body = await http.request({ method: "POST", path: "/v1/guests", body: registration, schema: GuestSchema });
+      return toGuest(body);
+    },
+
+    async findGuestsByEmail(email: string): Promise<SpaGuest[]> {
+      const body = await http.request({
+        method: "GET",
+        path: "/v1/guests/search",
+        query: { email, size: 10 },
+        schema: z.object({ guests: z.array(GuestSchema) }),
+      });
+      return body.guests.map(toGuest);
+    },
+
+    async getGuest(guestId: string): Promise<SpaGuest | null> {
+      try {
+        return toGuest(await http.request({ method: "GET", path: `/v1/guests/${encodeURIComponent(guestId)}`, schema: GuestSchema }));
+      } catch (error) {
+        if (isRefusal(error) && Number(error.code) === 414) return null;
+        throw error;
+      }
+    },
+
+    async listGuestAppointments(guestId: string, options: { startDate?: string; size?: number } = {}): Promise<GuestAppointment[]> {
+      const body = await http.request({
+        method: "GET",
+        path: `/v1/guests/${encodeURIComponent(guestId)}/appointments`,
+        query: { start_date: options.startDate, page: 1, size: options.size ?? 20 },
+        schema: AppointmentsSchema,
+      });
+      return body.appointments.map((a) => ({
+        invoiceId: a.invoice_id?.toLowerCase() ?? null,
+        centerId: a.center_id?.toLowerCase() ?? null,
+        services: a.appointment_services.map((s) => ({
+          appointmentId: s.appointment_id.toLowerCase(),
+          status: s.appointment_status,
+          start: s.start_time,
+          durationMinutes: s.duration ?? 0,
+          name: s.service.display_name || s.service.name,
+        })),
+      }));
+    },
+
+    /** A server-side cart for one date; nothing is held yet. */
+    async createBooking(request: BookingRequest): Promise<string> {
+      const body = await http.request({
+        method: "POST",
+        path: "/v1/bookings",
+        query: { is_double_booking_enabled: false },
+        body: {
+          center_id: request.centerId,
+          date: request.date,
+          is_only_catalog_employees: true,
+          consider_single_therapist_slot: true,
+          guests: [
+            {
+              id: request.guestId,
+              items: [
+                {
+                  item: { id: request.serviceId },
+                  therapist: request.therapistId ? { id: request.therapistId } : undefined,
+                  add_ons: request.addOnIds.map((id) => ({ item: { id } })),
+                },
+              ],
+            },
+          ],
+        },
+        schema: z.object({ id: z.string() }),
+      });
+      return body.id;
+    },
+
+    async listSlots(bookingId: string): Promise<SlotList> {
+      const body = await http.request({
+        method: "GET",
+        path: `/v1/bookings/${encodeURIComponent(bookingId)}/slots`,
+        query: { check_future_day_availability: true },
+        schema: SlotsSchema,
+      });
+      return {
+        times: (body.slots ?? []).filter((s) => s.Available).map((s) => (s.Time.length === 16 ? `${s.Time}:00` : s.Time)),
+        nextAvailableDay: body.next_available_day?.slice(0, 10) ?? null,
+      };
+    },
+
+    /** A hold on the slot; null when someone else has it. */
+    async reserveSlot(bookingId: string, slotTime: string): Promise<{ reservationId: string; expiresAt: string } | null> {
+      try {
+        const body = await http.request({
+          method: "POST",
+          path: `/v1/bookings/${encodeURIComponent(bookingId)}/slots/reserve`,
+          body: { slot_time: slotTime },
+          schema: ReserveSchema,
+        });
+        if (!body.is_reserved || !body.reservation_id) return null;
+        return { reservationId: body.reservation_id, expiresAt: body.expiry_time ?? new Date(Date.now() + 5 * 60_000).toISOString() };
+      } catch (error) {
+        if (isRefusal(error)) return null;
+        throw error;
+      }
+    },
+
+    /**
+     * Drops a hold at once. Zenoti's v1 API has no such call (holds expire on their own), so a
+     * refusal is not an error: the hold simply runs out.
+     */
+    async releaseHold(bookingId: string): Promise<void> {
+      try {
+        await http.request({ method: "DELETE", path: `/v1/bookings/${encodeURIComponent(bookingId)}/slots/reserve`, schema: Ok });
+      } catch (error) {
+        if (error instanceof SpaError && (error.kind === "rejected" || error.status === 404 || error.status === 405)) return;
+        throw error;
+      }
+    },
+
+    /** Confirms the held slot; null when the hold is gone (Zenoti's 4072: pick a time again). */
+    async confirmBooking(bookingId: string): Promise<ConfirmedBooking | null> {
+      try {
+        const body = await http.request({
+          method: "POST",
+          path: `/v1/bookings/${encodeURIComponent(bookingId)}/slots/confirm`,
+          body: {},
+          schema: ConfirmSchema,
+        });
+        if (!body.is_confirmed || !body.invoice) return null;
+        return {
+          invoiceId: body.invoice.invoice_id.toLowerCase(),
+          items: body.invoice.items.map((i) => ({
+            appointmentId: i.appointment_id.toLowerCase(),
+            invoiceItemId: i.invoice_item_id.toLowerCase(),
+            serviceId: i.item.id.toLowerCase(),
+            serviceName: i.item.name,
+            therapistName: i.therapist?.full_name ?? "",
+            start: i.start_time,
+            end: i.end_time,
+          })),
+        };
+      } catch (error) {
+        if (isRefusal(error) && Number(error.code) === 4072) return null;
+        throw error;
+      }
+    },
+
+    async startCardCapture(guestId: string, centerId: string, redirectUri: string): Promise<string> {
+      const body = await http.request({
+        method: "POST",
+        path: `/v1/guests/${encodeURIComponent(guestId)}/accounts`,
+        body: { center_id: centerId, redirect_uri: redirectUri, source: 1 },
+        schema: z.object({ hosted_payment_uri: z.url() }),
+      });
+      return body.hosted_payment_uri;
+    },
+
+    async listCards(guestId: string, centerId: string): Promise<SavedCard[]> {
+      const body = await http.request({
+        method: "GET",
+        path: `/v1/guests/${encodeURIComponent(guestId)}/accounts`,
+        query: { center_id: centerId },
+        schema: CardsSchema,
+      });
+      return body.accounts.map((a) => ({
+        accountId: a.account_id,
+        brand: a.card_logo ?? "Card",
+        lastFour: a.last_four ?? "",
+        expiry: a.expiry_on ?? "",
+        createdAt: a.created_date_iso ?? null,
+      }));
+    },
+
+    async getInvoice(invoiceId: string): Promise<Invoice> {
+      const body = await http.request({
+        method: "GET",
+        path: `/v1/invoices/${encodeURIComponent(invoiceId)}`,
+        query: { expand: ["InvoiceItems", "Transactions"] },
+        schema: InvoiceSchema,
+      });
+      const invoice = body.invoice;
+      return {
+        id: invoice.id.toLowerCase(),
+        total: invoice.invoice_dues.total,
+        paid: invoice.invoice_dues.paid,
+        balance: invoice.invoice_dues.balance,
+        items: (invoice.invoice_items ?? []).map((i) => ({
+          invoiceItemId: i.invoice_item_id.toLowerCase(),
+          serviceId: i.id.toLowerCase(),
+          name: i.name,
+          price: i.price.sales,
+          discount: i.price.discount ?? 0,
+          final: i.price.final,
+        })),
+      };
+    },
+
+    /** Applies an offer code to the invoice; false when the back end refuses it. */
+    async applyCampaign(invoiceId: string, centerId: string, code: string): Promise<{ applied: boolean; message: string | null }> {
+      try {
+        const body = await http.request({
+          method: "POST",
+          path: `/v1/invoices/${encodeURIComponent(invoiceId)}/campaign_discount/apply`,
+          body: { offer_code: code, center_id: centerId },
+          schema: z.object({ discount_applied: z.boolean() }),
+        });
+        return { applied: body.discount_applied, message: null };
+      } catch (error) {
+        if (isRefusal(error)) return { applied: false, message: error.message };
+        throw error;
+      }
+    },
+
+    async payInvoice(invoiceId: string, centerId: string, accountId: string): Promise<string> {
+      const body = await http.request({
+        method: "POST",
+        path: `/v1/invoices/${encodeURIComponent(invoiceId)}/online_payments`,
+        body: { account_id: accountId, center_id: centerId, source: 1 },
+        schema: z.object({ invoice_transaction_id: z.string() }),
+      });
+      return body.invoice_transaction_id;
+    },
+
+    async removeInvoiceItem(invoiceId: string, invoiceItemId: string, comments: string): Promise<void> {
+      await http.request({
+        method: "DELETE",
+        path: `/v1/invoices/${encodeURIComponent(invoiceId)}/invoiceitems/${encodeURIComponent(invoiceItemId)}`,
+        body: { comments },
+        schema: Ok,
+      });
+    },
+  };
+}
