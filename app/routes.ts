@@ -1,4 +1,4 @@
-import { index, prefix, route, type RouteConfig } from "@react-router/dev/routes";
+import { index, layout, prefix, route, type RouteConfig } from "@react-router/dev/routes";
 
 /** Every URL of the product. */
 export default [
@@ -7,6 +7,18 @@ export default [
   ...prefix("locations", [
     index("routes/locations/list.tsx"),
     route(":slug", "routes/locations/detail.tsx"),
+  ]),
+
+  ...prefix("appointment", [
+    layout("routes/appointment/layout.tsx", [
+      route("service", "routes/appointment/service.tsx"),
+      route("time", "routes/appointment/time.tsx"),
+      route("details", "routes/appointment/details.tsx"),
+      route("payment", "routes/appointment/payment.tsx"),
+      route("cancel", "routes/appointment/cancel.tsx"),
+    ]),
+    route("confirmation/:appointmentId", "routes/appointment/confirmation.tsx"),
+    route("confirmation/:appointmentId/calendar.ics", "routes/appointment/calendar.ts"),
   ]),
 
   route("terms", "routes/legal/terms.tsx"),

@@ -11,6 +11,8 @@ import { createSpaClient, type SpaClient } from "./spa/client.server";
 import type { SpaAuth } from "./spa/http.server";
 import type { DocumentStore } from "./store/document-store.server";
 import { createSqliteStore } from "./store/sqlite-store.server";
+import { createOutboxNotifier, type Notifier } from "./notify/notifier.server";
+import { seedEmbeddedStore } from "./spa-sandbox/seed-store";
 
 /** Everything a loader or action may reach, built once at start from the configuration. */
 export type Services = {
@@ -19,6 +21,9 @@ export type Services = {
   catalog: CachedCatalog;
   store: DocumentStore;
   geocoder: Geocoder;
+  notifier: Notifier;
+  /** Public origins the hosted card page may be on (the spa back end's). */
+  hostedPaymentOrigins: string[];
   sessions: SessionStorage<SessionData, SessionFlash>;
 };
 
@@ -80,12 +85,16 @@ export async function createServices(env: Env, options: { sandboxBaseUrl: string
     timeoutMs: env.SPA_TIMEOUT_MS,
   });
   const [store, geocoder] = await Promise.all([createStore(env), createGeocoder(env)]);
+  if (!env.SPA_BASE_URL && store.kind === "sqlite") await seedEmbeddedStore(store);
+  const spaBaseUrl = env.SPA_BASE_URL ?? options.sandboxBaseUrl;
   return {
     env,
     spa,
     catalog: createCachedCatalog(spa, { ttlMs: env.CATALOG_TTL_SECONDS * 1000, staleMs: env.CATALOG_STALE_SECONDS * 1000 }),
     store,
     geocoder,
+    notifier: createOutboxNotifier(path.join(env.DATA_DIR, "outbox.sqlite")),
+    hostedPaymentOrigins: [new URL(spaBaseUrl).origin, ...env.HOSTED_PAYMENT_ORIGINS],
     sessions: createEncryptedSessionStorage({
       secrets: sessionSecrets(env),
       secure: env.COOKIE_SECURE ?? env.NODE_ENV === "production",

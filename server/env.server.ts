@@ -45,6 +45,15 @@ export const EnvSchema = z
     CATALOG_TTL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
     CATALOG_STALE_SECONDS: z.coerce.number().int().min(0).max(604_800).default(3_600),
 
+    /** Extra origins the hosted card page may live on (Zenoti's payment host), comma-separated. */
+    HOSTED_PAYMENT_ORIGINS: z
+      .string()
+      .optional()
+      .transform((value) => (value ?? "").split(",").map((s) => s.trim()).filter(Boolean))
+      .pipe(z.array(z.url())),
+    /** How long a chosen slot is held, in seconds (sandbox only; Zenoti decides its own). */
+    SANDBOX_HOLD_SECONDS: z.coerce.number().int().min(1).max(3600).default(600),
+
     /** Sandbox knobs (embedded default only). */
     SANDBOX_API_KEY: z.string().min(8).default("sandbox-api-key"),
     SANDBOX_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(0),

@@ -63,6 +63,7 @@ if (!env.SPA_BASE_URL) {
     file: path.join(env.DATA_DIR, "spa-sandbox.sqlite"),
     apiKeys: [env.SANDBOX_API_KEY],
     rateLimitPerMinute: env.SANDBOX_RATE_LIMIT_PER_MINUTE,
+    holdSeconds: env.SANDBOX_HOLD_SECONDS,
   });
   app.use(SANDBOX_MOUNT, sandbox.router);
 }
@@ -83,7 +84,8 @@ app.use((req, res, next) => {
       "font-src 'self'",
       "object-src 'none'",
       "base-uri 'none'",
-      "form-action 'self'",
+      // Adding a card posts to the payment back end's hosted page, which is on its own origin.
+      `form-action 'self' ${services?.hostedPaymentOrigins.join(" ") ?? ""}`.trim(),
       "frame-ancestors 'none'",
     ].join("; "),
   );

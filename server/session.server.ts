@@ -9,6 +9,8 @@ export type SessionData = {
   userSessionId?: string;
   /** The booking in progress. */
   draft?: Record<string, unknown>;
+  /** The last booking confirmed in this browser. */
+  confirmed?: Record<string, unknown>;
 };
 export type SessionFlash = { toast: Toast };
 export type AppSession = Session<SessionData, SessionFlash>;

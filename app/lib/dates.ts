@@ -30,3 +30,24 @@ export function localDayAndClock(now: Date, timeZone: string): { dayOfWeek: numb
   const local = dayjs(now).tz(timeZone);
   return { dayOfWeek: local.day(), clock: local.format("HH:mm") };
 }
+
+/** Zenoti's local wall-clock time ("2026-12-07T10:00:00") in a clinic's zone, as an instant. */
+export function clinicTime(local: string, timeZone: string) {
+  return dayjs.tz(local, "YYYY-MM-DDTHH:mm:ss", timeZone);
+}
+
+/** The slot format of the hold banner: "Mon Dec 7 @ 10:00 AM". */
+export function formatSlot(local: string): string {
+  return dayjs(local, "YYYY-MM-DDTHH:mm:ss").format("ddd MMM D @ h:mm A");
+}
+
+/** The expiry as displayed: rounded up to the next minute when its seconds exceed 5. */
+export function displayedExpiry(expiresAt: string, timeZone: string) {
+  const at = dayjs(expiresAt).tz(timeZone);
+  return at.second() > 5 ? at.add(1, "minute").startOf("minute") : at.startOf("minute");
+}
+
+/** Today's date in a clinic's zone, "YYYY-MM-DD". */
+export function clinicToday(timeZone: string, now = new Date()): string {
+  return dayjs(now).tz(timeZone).format("YYYY-MM-DD");
+}

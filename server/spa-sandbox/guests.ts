@@ -65,6 +65,28 @@ export function mountGuests(router: Router, db: SandboxDb, options: { now: () =>
     res.json(guestJson(findRow<GuestRow>(db, "guests", id)!));
   });
 
+  // Replace, not patch, as Zenoti's update does: the whole profile is sent.
+  router.put("/v1/guests/:guestId", (req, res) => {
+    const row = findRow<GuestRow>(db, "guests", req.params.guestId);
+    if (!row) return v1Error(res, 200, 414, "Guest not found");
+    const body = req.body as { personal_info?: { first_name?: string; last_name?: string; email?: string; mobile_phone?: { number?: string } } };
+    const personal = body.personal_info ?? {};
+    const first = personal.first_name?.trim();
+    const last = personal.last_name?.trim();
+    if (!first || !last) return v1Error(res, 200, 481, "Mandatory fields are missing: first_name, last_name");
+    const email = personal.email?.trim() ?? "";
+    if (email && !EMAIL.test(email)) return v1Error(res, 200, 443, "Invalid email address");
+    const phone = personal.mobile_phone?.number?.replace(/\D/g, "") ?? "";
+    if (phone && phone.length !== 10) return v1Error(res, 200, 482, "Invalid mobile number length");
+    if (email && db.prepare("SELECT 1 FROM guests WHERE email_key = ? AND id != ?").get(email.toLowerCase(), row.id)) {
+      return v1Error(res, 200, 442, "Email already exists. A guest with this email is a duplicate");
+    }
+    db.prepare("UPDATE guests SET first_name = ?, last_name = ?, email = ?, email_key = ?, phone = ?, payload = ? WHERE id = ?").run(
+      first, last, email || null, email ? email.toLowerCase() : null, phone || null, JSON.stringify(req.body), row.id,
+    );
+    res.json(guestJson(findRow<GuestRow>(db, "guests", row.id)!));
+  });
+
   router.get("/v1/guests/search", (req, res) => {
     const paging = readPaging(req, res);
     if (!paging) return;

@@ -163,6 +163,12 @@ export function bookingCalls(http: SpaHttp) {
       return toGuest(body);
     },
 
+    /** Replaces the guest's profile (Zenoti's update is replace, not patch). */
+    async updateGuest(guestId: string, registration: GuestRegistration): Promise<SpaGuest> {
+      const body = await http.request({ method: "PUT", path: `/v1/guests/${encodeURIComponent(guestId)}`, body: registration, schema: GuestSchema });
+      return toGuest(body);
+    },
+
     async findGuestsByEmail(email: string): Promise<SpaGuest[]> {
       const body = await http.request({
         method: "GET",

@@ -55,6 +55,9 @@ export function createSwrCache(options: SwrOptions) {
         throw error;
       }
     },
+    delete(key: string) {
+      entries.delete(key);
+    },
     clear() {
       entries.clear();
     },

@@ -1,3 +1,5 @@
+import type { PromoCode } from "~/domain/discounts";
+
 /**
  * The first-party records that live beside the spa back end (spec section 3, "Document-store
  * collections"). SQLite under the data directory by default, Firestore in production.
@@ -60,8 +62,28 @@ export interface DocumentStore {
   getAddOnLhrPrices(serviceIds: string[]): Promise<Record<string, number>>;
   putAddOnLhrPrice(serviceId: string, price: number): Promise<void>;
 
+  /**
+   * Claims an idempotency key for one operation. The first caller gets "claimed" and must later
+   * complete or release it; later callers see "pending" while it runs and the result once done.
+   */
+  claimIdempotencyKey(key: string, now: number): Promise<IdempotencyClaim>;
+  completeIdempotencyKey(key: string, result: Record<string, string>): Promise<void>;
+  releaseIdempotencyKey(key: string): Promise<void>;
+
+  /** First-party promo codes and their discount rules. */
+  getPromoCode(code: string): Promise<PromoCode | null>;
+  putPromoCode(promo: PromoCode): Promise<void>;
+
   close(): Promise<void>;
 }
+
+export type IdempotencyClaim =
+  | { state: "claimed" }
+  | { state: "pending" }
+  | { state: "done"; result: Record<string, string> };
+
+/** A claim older than this is taken to have died with its process and may be taken over. */
+export const IDEMPOTENCY_STALE_MS = 2 * 60_000;
 
 /** Emails identify guests case-insensitively. */
 export function emailKey(email: string): string {

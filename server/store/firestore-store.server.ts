@@ -1,8 +1,11 @@
 import { cert, deleteApp, initializeApp } from "firebase-admin/app";
 import { FieldPath, getFirestore, type Firestore } from "firebase-admin/firestore";
+import type { PromoCode } from "~/domain/discounts";
 import {
   chunk,
   emailKey,
+  IDEMPOTENCY_STALE_MS,
+  type IdempotencyClaim,
   type CenterPrice,
   type DocumentStore,
   type GuestDetails,
@@ -15,6 +18,8 @@ const CENTER_PRICING = "centerPricing";
 const PARTNER_PRICING = "partnerPricing";
 const AFFILIATES = "impactAffiliateDetails";
 const ADD_ON_LHR_PRICES = "addOnLhrPrices";
+const IDEMPOTENCY = "idempotencyKeys";
+const PROMO_CODES = "promoCodes";
 
 export function connectFirestore(options: { projectId: string; credentialsJson: string }): { db: Firestore; close: () => Promise<void> } {
   const app = initializeApp(
@@ -107,6 +112,32 @@ export function createFirestoreStore(db: Firestore, close: () => Promise<void> =
     },
     async putAddOnLhrPrice(serviceId, price) {
       await db.collection(ADD_ON_LHR_PRICES).doc(serviceId).set({ price });
+    },
+
+    async claimIdempotencyKey(key, now) {
+      const ref = db.collection(IDEMPOTENCY).doc(key);
+      return db.runTransaction(async (tx): Promise<IdempotencyClaim> => {
+        const snapshot = await tx.get(ref);
+        const data = snapshot.data() as { claimedAt: number; result?: Record<string, string> } | undefined;
+        if (data?.result) return { state: "done", result: data.result };
+        if (data && now - data.claimedAt < IDEMPOTENCY_STALE_MS) return { state: "pending" };
+        tx.set(ref, { claimedAt: now });
+        return { state: "claimed" };
+      });
+    },
+    async completeIdempotencyKey(key, result) {
+      await db.collection(IDEMPOTENCY).doc(key).update({ result });
+    },
+    async releaseIdempotencyKey(key) {
+      await db.collection(IDEMPOTENCY).doc(key).delete();
+    },
+
+    async getPromoCode(code) {
+      const snapshot = await db.collection(PROMO_CODES).doc(code.trim().toUpperCase()).get();
+      return snapshot.exists ? (snapshot.data() as PromoCode) : null;
+    },
+    async putPromoCode(promo) {
+      await db.collection(PROMO_CODES).doc(promo.code.toUpperCase()).set({ ...promo, code: promo.code.toUpperCase() });
     },
 
     close,

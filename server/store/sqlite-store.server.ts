@@ -1,8 +1,11 @@
 import Database from "better-sqlite3";
 import fs from "node:fs";
 import path from "node:path";
+import type { PromoCode } from "~/domain/discounts";
 import {
   emailKey,
+  IDEMPOTENCY_STALE_MS,
+  type IdempotencyClaim,
   type CenterPrice,
   type DocumentStore,
   type GuestDetails,
@@ -25,6 +28,8 @@ const migrations: string[] = [
      is_ft_treated_triggered INTEGER NOT NULL DEFAULT 0, is_expired INTEGER NOT NULL DEFAULT 0
    );
    CREATE TABLE add_on_lhr_prices (service_id TEXT PRIMARY KEY, price REAL NOT NULL);`,
+  `CREATE TABLE idempotency_keys (key TEXT PRIMARY KEY, claimed_at INTEGER NOT NULL, result TEXT);
+   CREATE TABLE promo_codes (code TEXT PRIMARY KEY, promo TEXT NOT NULL);`,
 ];
 
 type GuestRow = { email: string; guest_id: string; is_password_set: number; is_return_user: number; promo_codes: string };
@@ -93,6 +98,14 @@ export function createSqliteStore(file: string): DocumentStore {
       return db.prepare("SELECT * FROM impact_affiliate_details WHERE user_id = ?").get(details.user_id) as AffiliateRow;
     },
   );
+
+  const claim = db.transaction((key: string, now: number): IdempotencyClaim => {
+    const row = db.prepare("SELECT * FROM idempotency_keys WHERE key = ?").get(key) as { claimed_at: number; result: string | null } | undefined;
+    if (row?.result) return { state: "done", result: JSON.parse(row.result) };
+    if (row && now - row.claimed_at < IDEMPOTENCY_STALE_MS) return { state: "pending" };
+    db.prepare("INSERT INTO idempotency_keys (key, claimed_at) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET claimed_at = excluded.claimed_at").run(key, now);
+    return { state: "claimed" };
+  });
 
   return {
     kind: "sqlite",
@@ -175,6 +188,26 @@ export function createSqliteStore(file: string): DocumentStore {
       db.prepare(
         "INSERT INTO add_on_lhr_prices (service_id, price) VALUES (?, ?) ON CONFLICT (service_id) DO UPDATE SET price = excluded.price",
       ).run(serviceId, price);
+    },
+
+    async claimIdempotencyKey(key, now) {
+      return claim.immediate(key, now);
+    },
+    async completeIdempotencyKey(key, result) {
+      db.prepare("UPDATE idempotency_keys SET result = ? WHERE key = ?").run(JSON.stringify(result), key);
+    },
+    async releaseIdempotencyKey(key) {
+      db.prepare("DELETE FROM idempotency_keys WHERE key = ? AND result IS NULL").run(key);
+    },
+
+    async getPromoCode(code) {
+      const row = db.prepare("SELECT promo FROM promo_codes WHERE code = ?").get(code.trim().toUpperCase()) as { promo: string } | undefined;
+      return row ? (JSON.parse(row.promo) as PromoCode) : null;
+    },
+    async putPromoCode(promo) {
+      db.prepare("INSERT INTO promo_codes (code, promo) VALUES (?, ?) ON CONFLICT (code) DO UPDATE SET promo = excluded.promo").run(
+        promo.code.toUpperCase(), JSON.stringify({ ...promo, code: promo.code.toUpperCase() }),
+      );
     },
 
     async close() {

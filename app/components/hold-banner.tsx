@@ -1,0 +1,53 @@
+import { useEffect, useState } from "react";
+import { useRevalidator } from "react-router";
+
+export type HoldView = {
+  /** "Mon Dec 7 @ 10:00 AM", in the clinic's time zone. */
+  slotLabel: string;
+  /** The expiry time as shown: rounded up to the next minute when its seconds exceed 5. */
+  untilLabel: string;
+  minutesLeft: number;
+  expiresAt: string;
+};
+
+function remainingSeconds(expiresAt: string): number {
+  return Math.max(0, Math.ceil((Date.parse(expiresAt) - Date.now()) / 1000));
+}
+
+/**
+ * "Your previously selected slot ... is on hold": rendered by the server; with JavaScript a live
+ * countdown, and at zero the page reloads its data so the server can send the visitor back.
+ */
+export function HoldBanner({ hold }: { hold: HoldView }) {
+  const revalidator = useRevalidator();
+  const [seconds, setSeconds] = useState<number | null>(null);
+
+  useEffect(() => {
+    setSeconds(remainingSeconds(hold.expiresAt));
+    const timer = setInterval(() => {
+      const left = remainingSeconds(hold.expiresAt);
+      setSeconds(left);
+      if (left <= 0) {
+        clearInterval(timer);
+        revalidator.revalidate();
+      }
+    }, 1000);
+    return () => clearInterval(timer);
+    // The revalidator object changes identity on every render.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [hold.expiresAt]);
+
+  return (
+    <section className="hold-banner" aria-label="Your reserved time" role="status">
+      <p>
+        Your previously selected slot, <strong>{hold.slotLabel}</strong>, is on hold for the next{" "}
+        {hold.minutesLeft} {hold.minutesLeft === 1 ? "minute" : "minutes"}, until {hold.untilLabel}.
+      </p>
+      {seconds !== null ? (
+        <p className="countdown-live" aria-live="off">
+          Time left: {Math.floor(seconds / 60)}:{String(seconds % 60).padStart(2, "0")}
+        </p>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,84 @@
+import type { Service } from "./catalog";
+import type { PriceLine } from "./discounts";
+import { serviceKind } from "./service-kinds";
+
+/** How many days ahead dates are offered (the spec's slot lookahead constant). */
+export const LOOKAHEAD_DAYS = 28;
+
+export type SlotGroup = "morning" | "afternoon" | "evening" | "all";
+export const SLOT_GROUPS: { id: SlotGroup; label: string }[] = [
+  { id: "morning", label: "Morning" },
+  { id: "afternoon", label: "Afternoon" },
+  { id: "evening", label: "Evening" },
+  { id: "all", label: "All" },
+];
+
+function addDays(isoDate: string, days: number): string {
+  const d = new Date(`${isoDate}T12:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+function weekday(isoDate: string): number {
+  return new Date(`${isoDate}T12:00:00Z`).getUTCDay();
+}
+
+export const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
+
+export function isRealDate(value: string): boolean {
+  return DATE_PATTERN.test(value) && new Date(`${value}T12:00:00Z`).toISOString().slice(0, 10) === value;
+}
+
+/** The dates offered from today (the clinic's today), Sundays left out. */
+export function bookingDates(today: string, lookahead = LOOKAHEAD_DAYS): string[] {
+  const dates: string[] = [];
+  for (let i = 0; i < lookahead; i++) {
+    const date = addDays(today, i);
+    if (weekday(date) !== 0) dates.push(date);
+  }
+  return dates;
+}
+
+/**
+ * A date from a link or a form: a Sunday moves to the Monday after (the spec's date picker rule);
+ * a past, malformed or too-distant date is refused (null).
+ */
+export function normalizeBookingDate(value: string | null | undefined, today: string, lookahead = LOOKAHEAD_DAYS): string | null {
+  if (!value || !isRealDate(value)) return null;
+  const date = weekday(value) === 0 ? addDays(value, 1) : value;
+  if (date < today || date >= addDays(today, lookahead)) return null;
+  return date;
+}
+
+/** Morning before noon, afternoon until 5 PM, evening after. `time` is local "YYYY-MM-DDTHH:mm:ss". */
+export function slotGroupOf(time: string): Exclude<SlotGroup, "all"> {
+  const hour = Number(time.slice(11, 13));
+  if (hour < 12) return "morning";
+  if (hour < 17) return "afternoon";
+  return "evening";
+}
+
+export function filterSlots(times: string[], group: SlotGroup): string[] {
+  return group === "all" ? times : times.filter((t) => slotGroupOf(t) === group);
+}
+
+export function parseSlotGroup(value: string | null): SlotGroup {
+  return SLOT_GROUPS.some((g) => g.id === value) ? (value as SlotGroup) : "all";
+}
+
+/** The lines of the price summary: the treatment, then its add-ons or areas. */
+export function priceLines(service: Service, addOns: Service[]): PriceLine[] {
+  const mainKind = serviceKind(service.name) === "fixer" ? "addon-fixer" : "service";
+  return [
+    { serviceId: service.id, kind: mainKind, name: service.displayName, price: service.price },
+    ...addOns.map((a) => ({ serviceId: a.id, kind: (serviceKind(a.name) === "fixer" ? "addon-fixer" : "addon-service") as PriceLine["kind"], name: a.displayName, price: a.price })),
+  ];
+}
+
+/** The no-show fee and its window (spec section 9). */
+export const NO_SHOW_FEE = 25;
+export const NO_SHOW_WINDOW_HOURS = 12;
+export const LATE_ARRIVAL_MINUTES = 5;
+
+/** The spec's message for an unknown clinic in a booking link. */
+export const INVALID_CLINIC = "Invalid Clinic Location";

@@ -1,0 +1,90 @@
+import { href, isRouteErrorResponse, Link } from "react-router";
+import { ErrorMessage } from "~/components/error-message";
+import { clinicTime, timeZoneLabel } from "~/lib/dates";
+import { formatPhone } from "~/lib/phone";
+import { loadConfirmation } from "#server/booking/confirmation.server";
+import type { Route } from "./+types/confirmation";
+
+export const meta: Route.MetaFunction = () => [{ title: "You're booked | Glow Clinic" }, { name: "robots", content: "noindex" }];
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const view = await loadConfirmation(request, context.services, params.appointmentId);
+  const { center } = view;
+  const start = clinicTime(view.start, center.timeZone);
+  return {
+    appointmentId: view.appointmentId,
+    what: view.services.map((s) => s.name),
+    when: start.format("dddd, MMMM D, YYYY h:mm A"),
+    timeZone: timeZoneLabel(center.timeZone),
+    clinic: {
+      name: center.name,
+      slug: center.slug,
+      line1: center.address.line1,
+      cityLine: `${center.address.city}, ${center.address.state} ${center.address.zip}`,
+      phone: center.phone,
+    },
+  };
+}
+
+export default function Confirmation({ loaderData }: Route.ComponentProps) {
+  const { appointmentId, what, when, timeZone, clinic } = loaderData;
+  return (
+    <article className="page narrow confirmation">
+      <h1>You're booked!</h1>
+      <p role="status">Your appointment is confirmed. We've sent the details to your email and phone.</p>
+      <dl className="facts">
+        <dt>What</dt>
+        <dd>
+          <ul>
+            {what.map((name) => (
+              <li key={name}>{name}</li>
+            ))}
+          </ul>
+        </dd>
+        <dt>When</dt>
+        <dd>
+          {when} <span className="muted">({timeZone})</span>
+        </dd>
+        <dt>Where</dt>
+        <dd>
+          <Link to={href("/locations/:slug", { slug: clinic.slug })}>{clinic.name}</Link>
+          <br />
+          {clinic.line1}, {clinic.cityLine}
+          <br />
+          <a href={`tel:+1${clinic.phone}`}>{formatPhone(clinic.phone)}</a>
+        </dd>
+      </dl>
+      <h2>Before you come</h2>
+      <ul>
+        <li>Please arrive 10 minutes before your first facial.</li>
+        <li>New clients: bring a photo ID.</li>
+        <li>Need to change plans? Cancel or reschedule at least 12 hours ahead to avoid the $25 fee.</li>
+      </ul>
+      <p className="actions">
+        <a className="button" href={`/appointment/confirmation/${appointmentId}/calendar.ics`} download="glow-clinic-appointment.ics">
+          Add to calendar
+        </a>
+        <a className="button button-secondary" href="/account">
+          View dashboard
+        </a>
+      </p>
+    </article>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  if (isRouteErrorResponse(error) && error.status === 404) {
+    return (
+      <section className="page narrow">
+        <h1>We can't find that booking</h1>
+        <p>Confirmations open in the browser the booking was made in. Your confirmation email has every detail.</p>
+        <p>
+          <Link className="button" to={href("/")}>
+            Go to the home page
+          </Link>
+        </p>
+      </section>
+    );
+  }
+  return <ErrorMessage error={error} />;
+}

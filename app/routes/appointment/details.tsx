@@ -1,0 +1,116 @@
+import { data, Form, redirect, useNavigation } from "react-router";
+import { ErrorMessage } from "~/components/error-message";
+import { BASE_TAGS, CORRECT_ERRORS, DEFAULT_DATE_OF_BIRTH, fieldErrors, GuestDetailsSchema } from "~/domain/guest";
+import { formatPhone } from "~/lib/phone";
+import { commit, requireDraft, setDraft } from "#server/booking/draft.server";
+import { logger } from "#server/observability/logger.server";
+import { isSpaError } from "#server/spa/errors.server";
+import type { Route } from "./+types/details";
+
+const FIELDS = ["firstName", "lastName", "email", "phone"] as const;
+
+export const meta: Route.MetaFunction = () => [{ title: "Your details | Glow Clinic" }, { name: "robots", content: "noindex" }];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { draft } = await requireDraft(request, context.services, "hold");
+  return { details: draft.details ? { ...draft.details, phone: formatPhone(draft.details.phone) } : null };
+}
+
+/** Zenoti's codes for a duplicate email, an invalid email and an invalid mobile number. */
+const ERROR_PAGE_FOR_CODE: Record<string, string> = { "442": "duplicate-email", "443": "invalid-email", "482": "invalid-mobile" };
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { services } = context;
+  const { session, draft } = await requireDraft(request, services, "hold");
+  const form = await request.formData();
+  const values = Object.fromEntries(FIELDS.map((f) => [f, typeof form.get(f) === "string" ? String(form.get(f)) : undefined]));
+  const parsed = GuestDetailsSchema.safeParse(values);
+  const kept = Object.fromEntries(FIELDS.map((f) => [f, (values[f] ?? "").slice(0, 254)]));
+  if (!parsed.success) {
+    return data({ formError: CORRECT_ERRORS, fieldErrors: fieldErrors(parsed.error), values: kept }, { status: 400 });
+  }
+  const details = parsed.data;
+  try {
+    const existing = await services.spa.findGuestsByEmail(details.email);
+    if (existing.some((g) => g.id !== draft.guestId)) {
+      return redirect("/error?error=duplicate-email&redirect=samesite");
+    }
+    await services.spa.updateGuest(draft.guestId!, {
+      center_id: draft.centerId,
+      personal_info: {
+        first_name: details.firstName,
+        last_name: details.lastName,
+        user_name: details.email,
+        email: details.email,
+        date_of_birth: DEFAULT_DATE_OF_BIRTH,
+        mobile_phone: { country_code: 225, number: details.phone },
+      },
+      preferences: { receive_marketing_email: false, receive_marketing_sms: false, receive_transactional_email: true, receive_transactional_sms: true },
+      tags: [...BASE_TAGS],
+    });
+  } catch (error) {
+    if (!isSpaError(error)) throw error;
+    const page = ERROR_PAGE_FOR_CODE[String(error.code)] ?? (/duplicate|already exists/i.test(error.message) ? "duplicate-email" : null);
+    if (page) return redirect(`/error?error=${page}&redirect=${page === "duplicate-email" ? "samesite" : "webstore"}`);
+    logger.warn("guest update failed", { kind: error.kind, status: error.status });
+    return data({ formError: "Something went wrong, please try again", fieldErrors: {}, values: kept }, { status: 503 });
+  }
+  if (!(await services.store.getGuestDetails(details.email))) {
+    // A password is set later with a one-time code (the guest flow).
+    await services.store.createGuestDetails({ email: details.email, guest_id: draft.guestId!, is_password_set: false, is_return_user: false });
+  }
+  setDraft(session, { ...draft, details });
+  return redirect("/appointment/payment", { headers: await commit(services, session) });
+}
+
+export default function DetailsStep({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const errors: Record<string, string | undefined> = actionData?.fieldErrors ?? {};
+  const values: Record<string, string | undefined> = actionData?.values ?? loaderData.details ?? {};
+  const firstInvalid = FIELDS.find((f) => errors[f]);
+  const field = (name: (typeof FIELDS)[number], label: string, props: React.InputHTMLAttributes<HTMLInputElement>) => (
+    <div className="field">
+      <label htmlFor={name}>{label}</label>
+      <input
+        id={name}
+        name={name}
+        defaultValue={values[name] ?? ""}
+        aria-invalid={errors[name] ? true : undefined}
+        aria-describedby={errors[name] ? `${name}-error` : undefined}
+        autoFocus={firstInvalid === name}
+        {...props}
+      />
+      {errors[name] ? (
+        <p className="field-error" id={`${name}-error`} role="alert">
+          {errors[name]}
+        </p>
+      ) : null}
+    </div>
+  );
+  return (
+    <>
+      <h1>Your details</h1>
+      <p>We'll send your confirmation here. You can set a password later to manage your bookings.</p>
+      {actionData?.formError ? (
+        <p className="field-error" role="alert">
+          {actionData.formError}
+        </p>
+      ) : null}
+      <Form method="post" noValidate className="form">
+        {field("firstName", "First name", { autoComplete: "given-name", maxLength: 50 })}
+        {field("lastName", "Last name", { autoComplete: "family-name", maxLength: 50 })}
+        {field("email", "Email", { type: "email", autoComplete: "email", maxLength: 254 })}
+        {field("phone", "Mobile phone (123-456-7890)", { type: "tel", autoComplete: "tel-national", inputMode: "numeric", maxLength: 12, placeholder: "512-555-0141" })}
+        <p>
+          <button type="submit" disabled={navigation.state !== "idle"}>
+            Continue to payment
+          </button>
+        </p>
+      </Form>
+    </>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <ErrorMessage error={error} />;
+}

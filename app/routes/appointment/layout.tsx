@@ -1,0 +1,63 @@
+import { NavLink, Outlet, href } from "react-router";
+import { HoldBanner } from "~/components/hold-banner";
+import { displayedExpiry, formatSlot } from "~/lib/dates";
+import { getDraft, holdIsLive, readSession } from "#server/booking/draft.server";
+import type { Route } from "./+types/layout";
+
+export const meta: Route.MetaFunction = ({ data }) =>
+  // Without JavaScript the page reloads itself when the hold runs out, and the server sends the
+  // visitor back to choose a time.
+  data?.hold ? [{ httpEquiv: "refresh", content: String(data.hold.secondsLeft + 1) }] : [];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { services } = context;
+  const draft = getDraft(await readSession(request, services));
+  if (!draft?.hold || !holdIsLive(draft, Date.now())) return { hold: null, centerId: draft?.centerId ?? null };
+  const center = await services.catalog.getCenter(draft.centerId).catch(() => null);
+  const timeZone = center?.timeZone ?? "America/Chicago";
+  const until = displayedExpiry(draft.hold.expiresAt, timeZone);
+  const secondsLeft = Math.max(0, Math.ceil((Date.parse(draft.hold.expiresAt) - Date.now()) / 1000));
+  return {
+    centerId: draft.centerId,
+    hold: {
+      slotLabel: formatSlot(draft.hold.slot),
+      untilLabel: until.format("h:mm A"),
+      minutesLeft: Math.max(1, Math.round((until.valueOf() - Date.now()) / 60_000)),
+      expiresAt: draft.hold.expiresAt,
+      secondsLeft,
+    },
+  };
+}
+
+const STEPS = [
+  { to: "/appointment/service", label: "Treatment" },
+  { to: "/appointment/time", label: "Date and time" },
+  { to: "/appointment/details", label: "Your details" },
+  { to: "/appointment/payment", label: "Payment" },
+] as const;
+
+export default function AppointmentLayout({ loaderData }: Route.ComponentProps) {
+  const { hold, centerId } = loaderData;
+  return (
+    <div className="page booking">
+      <nav aria-label="Booking steps" className="steps">
+        <ol>
+          {STEPS.map((step, index) => (
+            <li key={step.to}>
+              <NavLink to={step.to === "/appointment/service" && centerId ? `${step.to}?id=${centerId}` : step.to}>
+                <span className="step-number">{index + 1}</span> {step.label}
+              </NavLink>
+            </li>
+          ))}
+        </ol>
+      </nav>
+      {hold ? <HoldBanner hold={hold} /> : null}
+      <Outlet />
+      {centerId ? (
+        <p className="leave-booking">
+          <a href={href("/appointment/cancel")}>Cancel this booking</a>
+        </p>
+      ) : null}
+    </div>
+  );
+}

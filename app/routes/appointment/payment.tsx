@@ -1,0 +1,345 @@
+import { data, Form, redirect, useNavigation } from "react-router";
+import { ErrorMessage } from "~/components/error-message";
+import { NO_SHOW_FEE, NO_SHOW_WINDOW_HOURS, LATE_ARRIVAL_MINUTES } from "~/domain/booking";
+import { normalizePromoCode, PROMO_MESSAGES } from "~/domain/discounts";
+import { checkPaymentForm, PAYMENT_MESSAGES, type Billing } from "~/domain/payment";
+import { formatMoney } from "~/lib/money";
+import { US_STATES } from "~/lib/us-states";
+import { findService, requireClinic } from "#server/booking/catalog-view.server";
+import { confirmAndPay, quote } from "#server/booking/checkout.server";
+import { commit, HOLD_EXPIRED_MESSAGE, newPayKey, requireDraft, setConfirmed, setDraft, type Draft } from "#server/booking/draft.server";
+import { logger } from "#server/observability/logger.server";
+import { isSpaError } from "#server/spa/errors.server";
+import type { Route } from "./+types/payment";
+
+export const CARD_FETCH_ERROR = "Error while fetching card.. please click to try again";
+const POLL_MS = 200;
+const POLL_LIMIT_MS = 15_000;
+
+export const meta: Route.MetaFunction = () => [{ title: "Payment | Glow Clinic" }, { name: "robots", content: "noindex" }];
+
+async function loadCards(context: Route.LoaderArgs["context"], draft: Draft) {
+  try {
+    return { cards: await context.services.spa.listCards(draft.guestId!, draft.centerId), cardError: null };
+  } catch (error) {
+    if (!isSpaError(error)) throw error;
+    return { cards: [], cardError: CARD_FETCH_ERROR };
+  }
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { services } = context;
+  const { session, draft } = await requireDraft(request, services, "details");
+  const { center, catalog } = await requireClinic(services, draft.centerId);
+  const [summary, { cards, cardError }] = await Promise.all([quote(services, center, catalog, draft), loadCards(context, draft)]);
+
+  // Back from the hosted card page: what happened is read from the back end, never the URL.
+  let cardFailed = false;
+  const next: Draft = { ...draft };
+  if (draft.cardAttemptAt && !cardError) {
+    const added = cards.some((c) => c.createdAt && Date.parse(c.createdAt) >= Date.parse(draft.cardAttemptAt!));
+    cardFailed = !added;
+    next.cardAttemptAt = undefined;
+  }
+  next.payKey ??= newPayKey();
+  const changed = next.payKey !== draft.payKey || next.cardAttemptAt !== draft.cardAttemptAt;
+  if (changed) setDraft(session, next);
+  const service = findService(catalog, draft.serviceId)!;
+  return data(
+    {
+      clinic: center.name,
+      service: service.displayName,
+      summary,
+      cards: cards.map((c) => ({ id: c.accountId, label: `${c.brand} ending ${c.lastFour}`, expiry: c.expiry })).reverse(),
+      cardError,
+      cardFailed,
+      billing: draft.billing ?? null,
+      payKey: next.payKey,
+    },
+    { headers: changed ? await commit(services, session) : undefined },
+  );
+}
+
+function readBilling(form: FormData): Billing {
+  const read = (name: string) => String(form.get(name) ?? "").slice(0, 120);
+  return { address: read("address"), city: read("city"), state: read("state"), zip: read("zip") };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { services } = context;
+  const { session, draft } = await requireDraft(request, services, "details");
+  const { center, catalog } = await requireClinic(services, draft.centerId);
+  const form = await request.formData();
+  const intent = String(form.get("intent") ?? "");
+  const billing = readBilling(form);
+  const agreed = form.get("policy") === "agreed";
+  const withBilling: Draft = { ...draft, billing };
+  const keep = { billing, agreed, promo: String(form.get("promo") ?? "").slice(0, 40) };
+
+  if (intent === "add-card") {
+    const returnTo = `${new URL(request.url).origin}/appointment/payment`;
+    try {
+      const uri = await services.spa.startCardCapture(draft.guestId!, center.id, returnTo);
+      // The hosted page must be the payment back end's own; never send a guest elsewhere.
+      if (!services.hostedPaymentOrigins.includes(new URL(uri).origin)) {
+        logger.error("hosted payment page on an unexpected origin", { origin: new URL(uri).origin });
+        return data({ errors: { card: CARD_FETCH_ERROR }, keep }, { status: 502 });
+      }
+      setDraft(session, { ...withBilling, cardAttemptAt: new Date(Date.now() - 1000).toISOString() });
+      return redirect(uri, { headers: await commit(services, session) });
+    } catch (error) {
+      if (!isSpaError(error)) throw error;
+      return data({ errors: { card: CARD_FETCH_ERROR }, keep }, { status: 503 });
+    }
+  }
+
+  if (intent === "apply-promo" || intent === "remove-promo") {
+    if (intent === "remove-promo") {
+      setDraft(session, { ...withBilling, promoCode: undefined });
+      return redirect("/appointment/payment", { headers: await commit(services, session) });
+    }
+    const code = normalizePromoCode(keep.promo);
+    if (!code) return data({ errors: { promo: PROMO_MESSAGES.empty }, keep }, { status: 400 });
+    const trial = await quote(services, center, catalog, { ...draft, promoCode: code });
+    if (!trial.promo?.applied) return data({ errors: { promo: trial.promo?.message ?? PROMO_MESSAGES.unknown }, keep }, { status: 400 });
+    setDraft(session, { ...withBilling, promoCode: code });
+    return redirect("/appointment/payment", { headers: await commit(services, session) });
+  }
+
+  if (intent !== "confirm") return data({ errors: { form: "Please choose an action." }, keep }, { status: 400 });
+
+  const payKey = String(form.get("payKey") ?? "");
+  if (!payKey || payKey !== draft.payKey) {
+    return data({ errors: { form: "This page was out of date. Please check the details and confirm again." }, keep }, { status: 409 });
+  }
+  const cards = await services.spa.listCards(draft.guestId!, center.id).catch(() => null);
+  if (!cards) return data({ errors: { card: CARD_FETCH_ERROR }, keep }, { status: 503 });
+  const chosen = String(form.get("card") ?? "");
+  const card = cards.find((c) => c.accountId === chosen) ?? cards.at(-1);
+  const errors = checkPaymentForm({ hasCard: Boolean(card), billing, agreed });
+  if (Object.keys(errors).length > 0) {
+    setDraft(session, withBilling);
+    return data({ errors, keep }, { status: 400, headers: await commit(services, session) });
+  }
+
+  // One confirmation per key: a double tap or a retry waits for the first and lands on its result.
+  const started = Date.now();
+  let claim = await services.store.claimIdempotencyKey(payKey, Date.now());
+  while (claim.state === "pending" && Date.now() - started < POLL_LIMIT_MS) {
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    claim = await services.store.claimIdempotencyKey(payKey, Date.now());
+  }
+  if (claim.state === "done") {
+    return redirect(`/appointment/confirmation/${claim.result.appointmentId}`);
+  }
+  if (claim.state === "pending") {
+    return data({ errors: { form: "Your booking is still being confirmed. Please wait a moment and reload." }, keep }, { status: 409 });
+  }
+
+  try {
+    const summary = await quote(services, center, catalog, draft);
+    const outcome = await confirmAndPay(services, { draft: withBilling, center, quote: summary, accountId: card!.accountId });
+    if (outcome.kind !== "confirmed") {
+      await services.store.releaseIdempotencyKey(payKey);
+      setDraft(session, { ...withBilling, hold: undefined, payKey: undefined });
+      const message = outcome.kind === "hold-lost" ? HOLD_EXPIRED_MESSAGE : PAYMENT_MESSAGES.failed;
+      session.flash("toast", { id: crypto.randomUUID(), type: "error", title: message });
+      return redirect(`/appointment/time?date=${draft.date ?? ""}`, { headers: await commit(services, session) });
+    }
+    await services.store.completeIdempotencyKey(payKey, { appointmentId: outcome.appointmentId, invoiceId: outcome.invoiceId });
+    setConfirmed(session, { appointmentId: outcome.appointmentId, invoiceId: outcome.invoiceId, guestId: draft.guestId!, centerId: center.id });
+    setDraft(session, null);
+    return redirect(`/appointment/confirmation/${outcome.appointmentId}`, { headers: await commit(services, session) });
+  } catch (error) {
+    await services.store.releaseIdempotencyKey(payKey);
+    if (!isSpaError(error)) throw error;
+    logger.warn("confirm failed", { kind: error.kind, status: error.status });
+    return data({ errors: { form: "Something went wrong, please try again" }, keep }, { status: 503 });
+  }
+}
+
+export default function PaymentStep({ loaderData, actionData }: Route.ComponentProps) {
+  const { clinic, service, summary, cards, cardError, cardFailed, payKey } = loaderData;
+  const errors: Record<string, string | undefined> = actionData?.errors ?? {};
+  const billing = actionData?.keep.billing ?? loaderData.billing ?? { address: "", city: "", state: "", zip: "" };
+  const agreed = actionData?.keep.agreed ?? false;
+  const navigation = useNavigation();
+  const confirming = navigation.state === "submitting" && navigation.formData?.get("intent") === "confirm";
+  const firstError = ["card", "billing", "state", "policy", "promo"].find((k) => errors[k]);
+  return (
+    <>
+      <h1>Payment</h1>
+      <p>
+        {service} at {clinic}.
+      </p>
+      {errors.form ? (
+        <p className="field-error" role="alert">
+          {errors.form}
+        </p>
+      ) : null}
+
+      <section aria-labelledby="summary-heading" className="summary">
+        <h2 id="summary-heading">Price summary</h2>
+        <table>
+          <tbody>
+            {summary.lines.map((line) => (
+              <tr key={line.name}>
+                <th scope="row">{line.name}</th>
+                <td>
+                  {line.discount > 0 ? (
+                    <>
+                      <s>{formatMoney(line.price)}</s> {formatMoney(line.price - line.discount)}
+                    </>
+                  ) : (
+                    formatMoney(line.price)
+                  )}
+                </td>
+              </tr>
+            ))}
+            {summary.discount > 0 ? (
+              <tr>
+                <th scope="row">Discount ({summary.promo?.code})</th>
+                <td>−{formatMoney(summary.discount)}</td>
+              </tr>
+            ) : null}
+            <tr className="total">
+              <th scope="row">Total</th>
+              <td>{formatMoney(summary.total)}</td>
+            </tr>
+            <tr>
+              <th scope="row">Due now</th>
+              <td>{formatMoney(summary.dueNow)}</td>
+            </tr>
+            <tr>
+              <th scope="row">Due in clinic</th>
+              <td>{formatMoney(summary.dueInClinic)}</td>
+            </tr>
+          </tbody>
+        </table>
+        <p className="muted">
+          {summary.prepaid
+            ? "This clinic takes payment when you book."
+            : "Your card holds the appointment; you pay in the clinic after your treatment."}
+        </p>
+      </section>
+
+      <Form method="post" className="form" noValidate>
+        <input type="hidden" name="payKey" value={payKey} />
+
+        <fieldset aria-describedby={errors.card ? "card-error" : undefined}>
+          <legend>Card</legend>
+          {cardFailed ? (
+            <p className="field-error" role="alert">
+              {PAYMENT_MESSAGES.failed}. Your card was not added; please try another card.
+            </p>
+          ) : null}
+          {cardError ? (
+            <p className="field-error" role="alert">
+              <a href="/appointment/payment">{cardError}</a>
+            </p>
+          ) : null}
+          {cards.map((card, index) => (
+            <label key={card.id} className="check">
+              <input type="radio" name="card" value={card.id} defaultChecked={index === 0} /> {card.label}{" "}
+              <span className="muted">expires {card.expiry}</span>
+            </label>
+          ))}
+          {errors.card ? (
+            <p className="field-error" id="card-error" role="alert">
+              {errors.card}
+            </p>
+          ) : null}
+          <button type="submit" name="intent" value="add-card" className="button-secondary" formNoValidate autoFocus={firstError === "card"}>
+            {cards.length > 0 ? "Add another card" : "Add a card"}
+          </button>
+          <p className="muted">You'll enter your card on our payment provider's secure page; we never see the number.</p>
+        </fieldset>
+
+        <fieldset aria-describedby={errors.billing || errors.state ? "billing-error" : undefined}>
+          <legend>Billing address</legend>
+          {errors.billing ? (
+            <p className="field-error" id="billing-error" role="alert">
+              {errors.billing}
+            </p>
+          ) : null}
+          <label htmlFor="address">Street address</label>
+          <input id="address" name="address" autoComplete="billing street-address" defaultValue={billing.address} maxLength={120} autoFocus={firstError === "billing"} aria-invalid={errors.billing ? true : undefined} />
+          <label htmlFor="city">City</label>
+          <input id="city" name="city" autoComplete="billing address-level2" defaultValue={billing.city} maxLength={80} />
+          <label htmlFor="state">State</label>
+          <select id="state" name="state" defaultValue={billing.state} autoComplete="billing address-level1" aria-invalid={errors.state ? true : undefined} aria-describedby={errors.state ? "state-error" : undefined} autoFocus={firstError === "state"}>
+            <option value="">Select state</option>
+            {US_STATES.map(([code, name]) => (
+              <option key={code} value={code}>
+                {name}
+              </option>
+            ))}
+          </select>
+          {errors.state ? (
+            <p className="field-error" id="state-error" role="alert">
+              {errors.state}
+            </p>
+          ) : null}
+          <label htmlFor="zip">ZIP code</label>
+          <input id="zip" name="zip" inputMode="numeric" autoComplete="billing postal-code" defaultValue={billing.zip} maxLength={10} />
+        </fieldset>
+
+        <fieldset>
+          <legend>Promo code</legend>
+          {summary.promo?.applied ? (
+            <p>
+              <strong>{summary.promo.code}</strong> applied.{" "}
+              <button type="submit" name="intent" value="remove-promo" className="link-button" formNoValidate>
+                Remove promo code
+              </button>
+            </p>
+          ) : (
+            <>
+              {summary.promo && !summary.promo.applied ? <p className="field-error">{summary.promo.message}</p> : null}
+              <label htmlFor="promo">Promo code</label>
+              <div className="inline-field">
+                <input id="promo" name="promo" defaultValue={actionData?.keep.promo ?? ""} maxLength={32} autoComplete="off" aria-invalid={errors.promo ? true : undefined} aria-describedby={errors.promo ? "promo-error" : undefined} autoFocus={firstError === "promo"} />
+                <button type="submit" name="intent" value="apply-promo" className="button-secondary" formNoValidate>
+                  Apply
+                </button>
+              </div>
+              {errors.promo ? (
+                <p className="field-error" id="promo-error" role="alert">
+                  {errors.promo}
+                </p>
+              ) : null}
+            </>
+          )}
+        </fieldset>
+
+        <fieldset>
+          <legend>Cancellation policy</legend>
+          <p>
+            Please cancel or reschedule at least {NO_SHOW_WINDOW_HOURS} hours before your appointment. If you cancel or
+            reschedule later, don't come, or arrive more than {LATE_ARRIVAL_MINUTES} minutes late, a $
+            {NO_SHOW_FEE} no-show fee is charged to your card.
+          </p>
+          <label className="check">
+            <input type="checkbox" name="policy" value="agreed" defaultChecked={agreed} aria-invalid={errors.policy ? true : undefined} aria-describedby={errors.policy ? "policy-error" : undefined} autoFocus={firstError === "policy"} /> I agree to
+            the cancellation policy
+          </label>
+          {errors.policy ? (
+            <p className="field-error" id="policy-error" role="alert">
+              {errors.policy}
+            </p>
+          ) : null}
+        </fieldset>
+
+        <p>
+          <button type="submit" name="intent" value="confirm" className="button-large" disabled={confirming}>
+            {confirming ? "Confirming…" : summary.prepaid ? `Pay ${formatMoney(summary.dueNow)} and book` : "Book appointment"}
+          </button>
+        </p>
+      </Form>
+    </>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <ErrorMessage error={error} />;
+}

@@ -1,0 +1,281 @@
+import { data, Form, href, Link, redirect, useNavigation } from "react-router";
+import { ErrorMessage } from "~/components/error-message";
+import { isRouteErrorResponse } from "react-router";
+import { isEnhancement, type Service } from "~/domain/catalog";
+import { applyDiscounts, normalizePromoCode } from "~/domain/discounts";
+import { addOnMinutes, coveredByMembership, needsTreatmentArea } from "~/domain/service-kinds";
+import { INVALID_CLINIC, normalizeBookingDate } from "~/domain/booking";
+import { clinicToday } from "~/lib/dates";
+import { formatMoney, formatPriceRange } from "~/lib/money";
+import { bookableTreatments, findService, requireClinic } from "#server/booking/catalog-view.server";
+import { commit, getDraft, readSession, setDraft, type Draft } from "#server/booking/draft.server";
+import { releaseDraftHold } from "#server/booking/holds.server";
+import type { Route } from "./+types/service";
+
+const CLIENT_TYPE = "new" as const;
+export const SERVICE_REQUIRED = "Please select a service";
+export const AREA_REQUIRED = "Please select a treatment area";
+
+export const meta: Route.MetaFunction = ({ data }) => [
+  { title: data ? `Book at ${data.clinic.name} | Glow Clinic` : "Book a treatment | Glow Clinic" },
+  { name: "robots", content: "noindex" },
+];
+
+function sameChoice(a: Draft, b: Draft) {
+  return a.serviceId === b.serviceId && a.therapistId === b.therapistId && [...a.addOnIds].sort().join() === [...b.addOnIds].sort().join();
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { services } = context;
+  const url = new URL(request.url);
+  const { center, catalog } = await requireClinic(services, url.searchParams.get("id"));
+  const session = await readSession(request, services);
+  const previous = getDraft(session);
+  let draft: Draft = previous?.centerId === center.id ? previous : { centerId: center.id, addOnIds: [], therapistId: null };
+  if (previous && previous.centerId !== center.id) await releaseDraftHold(services, previous);
+
+  // Deep links from clinic staff: ?service=&therapist=&date=&promo= fill in the choices.
+  const treatments = bookableTreatments(catalog, CLIENT_TYPE);
+  const linkedService = findService(treatments, url.searchParams.get("service"));
+  const therapists = (await services.catalog.listTherapists(center.id).catch(() => null)) ?? [];
+  const linkedTherapist = therapists.find((t) => t.id === url.searchParams.get("therapist")?.toLowerCase());
+  const linkedDate = normalizeBookingDate(url.searchParams.get("date"), clinicToday(center.timeZone));
+  const linkedPromo = url.searchParams.get("promo");
+  const next: Draft = {
+    ...draft,
+    ...(linkedService && linkedService.id !== draft.serviceId ? { serviceId: linkedService.id, addOnIds: [] } : {}),
+    ...(linkedTherapist ? { therapistId: linkedTherapist.id } : {}),
+    ...(linkedDate ? { date: linkedDate } : {}),
+    ...(linkedPromo && normalizePromoCode(linkedPromo).length <= 32 ? { promoCode: normalizePromoCode(linkedPromo) } : {}),
+  };
+  if (!sameChoice(next, draft)) {
+    await releaseDraftHold(services, draft);
+    next.hold = undefined;
+  }
+  draft = next;
+  const changed = JSON.stringify(draft) !== JSON.stringify(previous);
+  setDraft(session, draft);
+  const headers = changed ? await commit(services, session) : undefined;
+
+  if (linkedService && !needsTreatmentArea(linkedService.name)) {
+    throw redirect(`/appointment/time${draft.date ? `?date=${draft.date}` : ""}`, { headers });
+  }
+
+  // ?choose= is a pick on this page (show its options); ?service= is a deep link (go on if done).
+  const selected = findService(treatments, url.searchParams.get("choose") ?? url.searchParams.get("service") ?? draft.serviceId);
+  const byId = new Map(catalog.map((s) => [s.id, s]));
+  const promo = draft.promoCode ? await services.store.getPromoCode(draft.promoCode) : null;
+  const priced = (s: Service, kind: "service" | "addon-service") => {
+    const result = applyDiscounts([{ serviceId: s.id, kind, name: s.name, price: s.price }], promo?.rules ?? []);
+    return { price: formatMoney(s.price), discounted: result.discount > 0 ? formatMoney(result.total) : null };
+  };
+  const option = (s: Service) => ({ id: s.id, name: s.displayName, description: s.description, minutes: s.durationMinutes, ...priced(s, "addon-service") });
+  const selectedAddOns = selected ? selected.addOnIds.map((id) => byId.get(id)).filter((s): s is Service => Boolean(s)) : [];
+  const enhancements = selectedAddOns.filter(isEnhancement);
+  const areas = selected && needsTreatmentArea(selected.name) ? selectedAddOns.filter((s) => !isEnhancement(s)) : [];
+  const enhancementPrices = enhancements.map((e) => e.price);
+
+  return data(
+    {
+      clinic: { id: center.id, name: center.name, slug: center.slug },
+      categories: [...new Set(treatments.map((t) => t.category))].map((category) => ({
+        category,
+        items: treatments
+          .filter((t) => t.category === category)
+          .map((t) => ({ id: t.id, name: t.displayName, description: t.description, minutes: t.durationMinutes, ...priced(t, "service"), membershipNote: coveredByMembership(t.name) ? null : "Not covered by membership" })),
+      })),
+      selected: selected
+        ? {
+            id: selected.id,
+            name: selected.displayName,
+            needsArea: needsTreatmentArea(selected.name),
+            enhancements: enhancements.map(option),
+            enhancementRange: enhancementPrices.length ? formatPriceRange(Math.min(...enhancementPrices), Math.max(...enhancementPrices)) : null,
+            extraMinutes: addOnMinutes(CLIENT_TYPE),
+            areas: areas.map(option),
+          }
+        : null,
+      chosen: { addOnIds: draft.serviceId === selected?.id ? draft.addOnIds : [], therapistId: draft.therapistId },
+      nurses: therapists.map((t) => ({ id: t.id, name: t.displayName })),
+    },
+    { headers },
+  );
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { services } = context;
+  const url = new URL(request.url);
+  const { center, catalog } = await requireClinic(services, url.searchParams.get("id"));
+  const form = await request.formData();
+  const treatments = bookableTreatments(catalog, CLIENT_TYPE);
+  const service = findService(treatments, String(form.get("service") ?? ""));
+  if (!service) return data({ fieldErrors: { service: SERVICE_REQUIRED } }, { status: 400 });
+  const allowed = new Set(service.addOnIds);
+  const picked = [...form.getAll("addOn"), ...form.getAll("area")].map(String);
+  if (picked.length > 20 || picked.some((id) => !allowed.has(id.toLowerCase()))) {
+    return data({ fieldErrors: { service: "Please choose from the options shown" } }, { status: 400 });
+  }
+  const areaIds = form.getAll("area").map(String);
+  if (needsTreatmentArea(service.name) && areaIds.length === 0) {
+    return data({ fieldErrors: { area: AREA_REQUIRED } }, { status: 400 });
+  }
+  const therapistValue = String(form.get("therapist") ?? "any");
+  let therapistId: string | null = null;
+  if (therapistValue !== "any") {
+    const therapists = (await services.catalog.listTherapists(center.id)) ?? [];
+    const nurse = therapists.find((t) => t.id === therapistValue.toLowerCase());
+    if (!nurse) return data({ fieldErrors: { therapist: "Please choose a nurse from the list" } }, { status: 400 });
+    therapistId = nurse.id;
+  }
+
+  const session = await readSession(request, services);
+  const previous = getDraft(session);
+  const base: Draft = previous?.centerId === center.id ? previous : { centerId: center.id, addOnIds: [], therapistId: null };
+  const next: Draft = { ...base, serviceId: service.id, addOnIds: [...new Set(picked.map((id) => id.toLowerCase()))], therapistId };
+  if (!sameChoice(next, base) || (previous && previous.centerId !== center.id)) {
+    if (previous) await releaseDraftHold(services, previous);
+    next.hold = undefined;
+    next.payKey = undefined;
+  }
+  setDraft(session, next);
+  return redirect(`/appointment/time${next.date ? `?date=${next.date}` : ""}`, { headers: await commit(services, session) });
+}
+
+export default function ServiceStep({ loaderData, actionData }: Route.ComponentProps) {
+  const { clinic, categories, selected, chosen, nurses } = loaderData;
+  const errors: Record<string, string | undefined> = actionData?.fieldErrors ?? {};
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle";
+  return (
+    <>
+      <h1>Choose your treatment</h1>
+      <p>
+        At <Link to={href("/locations/:slug", { slug: clinic.slug })}>{clinic.name}</Link>.
+      </p>
+      {errors.service ? (
+        <p className="field-error" role="alert" id="service-error">
+          {errors.service}
+        </p>
+      ) : null}
+      <section aria-labelledby="treatments-heading">
+        <h2 id="treatments-heading" className="visually-hidden">
+          Treatments
+        </h2>
+        {categories.map(({ category, items }) => (
+          <section key={category} aria-label={category}>
+            <h3>{category}</h3>
+            <ul className="choice-list">
+              {items.map((item) => (
+                <li key={item.id} className={selected?.id === item.id ? "chosen" : undefined}>
+                  <div>
+                    <strong>{item.name}</strong> <span className="muted">{item.minutes} min</span>
+                    <p>{item.description}</p>
+                    {item.membershipNote ? <p className="muted">{item.membershipNote}</p> : null}
+                  </div>
+                  <div className="choice-side">
+                    <Price price={item.price} discounted={item.discounted} />
+                    <Link
+                      className={selected?.id === item.id ? "button" : "button button-secondary"}
+                      to={`?id=${clinic.id}&choose=${item.id}#options`}
+                      aria-current={selected?.id === item.id ? "true" : undefined}
+                      preventScrollReset
+                    >
+                      {selected?.id === item.id ? "Selected" : "Select"}
+                      <span className="visually-hidden"> {item.name}</span>
+                    </Link>
+                  </div>
+                </li>
+              ))}
+            </ul>
+          </section>
+        ))}
+      </section>
+
+      <Form method="post" id="options" className="options" noValidate>
+        {selected ? (
+          <>
+            <h2>{selected.name}: your options</h2>
+            <input type="hidden" name="service" value={selected.id} />
+            {selected.areas.length > 0 ? (
+              <fieldset aria-describedby={errors.area ? "area-error" : undefined} aria-invalid={errors.area ? true : undefined}>
+                <legend>Treatment areas (choose at least one)</legend>
+                {errors.area ? (
+                  <p className="field-error" role="alert" id="area-error">
+                    {errors.area}
+                  </p>
+                ) : null}
+                {selected.areas.map((area, index) => (
+                  <label key={area.id} className="check">
+                    <input type="checkbox" name="area" value={area.id} defaultChecked={chosen.addOnIds.includes(area.id)} autoFocus={Boolean(errors.area) && index === 0} />
+                    {area.name} <Price price={area.price} discounted={area.discounted} />
+                  </label>
+                ))}
+              </fieldset>
+            ) : null}
+            {selected.enhancements.length > 0 ? (
+              <fieldset>
+                <legend>
+                  Enhancements <span className="muted">({selected.enhancementRange}, optional)</span>
+                </legend>
+                {selected.enhancements.map((addOn) => (
+                  <label key={addOn.id} className="check">
+                    <input type="checkbox" name="addOn" value={addOn.id} defaultChecked={chosen.addOnIds.includes(addOn.id)} />
+                    {addOn.name} <Price price={addOn.price} discounted={addOn.discounted} />
+                    {selected.extraMinutes > 0 ? <span className="muted"> +{selected.extraMinutes} min</span> : null}
+                  </label>
+                ))}
+              </fieldset>
+            ) : null}
+            <label htmlFor="therapist">Nurse</label>
+            <select id="therapist" name="therapist" defaultValue={chosen.therapistId ?? "any"} aria-invalid={errors.therapist ? true : undefined}>
+              <option value="any">Any available nurse</option>
+              {nurses.map((nurse) => (
+                <option key={nurse.id} value={nurse.id}>
+                  {nurse.name}
+                </option>
+              ))}
+            </select>
+            {errors.therapist ? (
+              <p className="field-error" role="alert">
+                {errors.therapist}
+              </p>
+            ) : null}
+            <p>
+              <button type="submit" disabled={busy}>
+                {busy ? "Saving…" : "Continue to date and time"}
+              </button>
+            </p>
+          </>
+        ) : (
+          <p className="muted">Select a treatment above to see its options.</p>
+        )}
+      </Form>
+    </>
+  );
+}
+
+function Price({ price, discounted }: { price: string; discounted: string | null }) {
+  if (!discounted) return <span className="price">{price}</span>;
+  return (
+    <span className="price">
+      <s aria-label={`was ${price}`}>{price}</s> <strong>{discounted}</strong>
+    </span>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  if (isRouteErrorResponse(error) && error.status === 404) {
+    return (
+      <section className="narrow">
+        <h1>{INVALID_CLINIC}</h1>
+        <p>We couldn't find that clinic. Please choose one from our locations.</p>
+        <p>
+          <Link className="button" to={href("/locations")}>
+            See all locations
+          </Link>
+        </p>
+      </section>
+    );
+  }
+  return <ErrorMessage error={error} />;
+}

@@ -1,0 +1,202 @@
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { ErrorMessage } from "~/components/error-message";
+import { bookingDates, filterSlots, normalizeBookingDate, parseSlotGroup, SLOT_GROUPS, slotGroupOf } from "~/domain/booking";
+import { dayjs, clinicToday } from "~/lib/dates";
+import { findService, requireClinic } from "#server/booking/catalog-view.server";
+import { commit, getDraft, requireDraft, setDraft } from "#server/booking/draft.server";
+import { forgetOpenTimes, openTimes, releaseDraftHold, type SlotQuery } from "#server/booking/holds.server";
+import { logger } from "#server/observability/logger.server";
+import { isSpaError } from "#server/spa/errors.server";
+import type { Route } from "./+types/time";
+
+export const SLOTS_ERROR = "Error while fetching slots, please click to try again";
+export const SLOT_TAKEN = "That time was just taken. Please choose another time.";
+const LOCAL_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;
+
+export const meta: Route.MetaFunction = () => [{ title: "Choose a date and time | Glow Clinic" }, { name: "robots", content: "noindex" }];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { services } = context;
+  const { session, draft } = await requireDraft(request, services, "service");
+  const { center, catalog } = await requireClinic(services, draft.centerId);
+  const service = findService(catalog, draft.serviceId);
+  if (!service) throw redirect(`/appointment/service?id=${center.id}`);
+
+  const url = new URL(request.url);
+  const today = clinicToday(center.timeZone);
+  const dates = bookingDates(today);
+  const asked = url.searchParams.get("date");
+  const normalized = normalizeBookingDate(asked, today);
+  if (asked && normalized && normalized !== asked) {
+    // A Sunday in a link moves to the Monday after.
+    url.searchParams.set("date", normalized);
+    throw redirect(`${url.pathname}${url.search}`);
+  }
+  const dateProblem = asked && !normalized ? "That date can't be booked. Please choose one from the list." : null;
+  const date = normalized ?? (draft.date && dates.includes(draft.date) ? draft.date : dates[0]);
+  const group = parseSlotGroup(url.searchParams.get("group"));
+
+  let times: string[] = [];
+  let nextAvailableDay: string | null = null;
+  let slotsError: string | null = null;
+  try {
+    const query: SlotQuery = { centerId: center.id, serviceId: service.id, addOnIds: draft.addOnIds, therapistId: draft.therapistId, date };
+    ({ times, nextAvailableDay } = await openTimes(services, query));
+  } catch (error) {
+    if (!isSpaError(error)) throw error;
+    logger.warn("slots unavailable", { kind: error.kind, status: error.status });
+    slotsError = SLOTS_ERROR;
+  }
+  if (draft.date !== date) setDraft(session, { ...draft, date });
+  const headers = draft.date !== date ? await commit(services, session) : undefined;
+  const shown = filterSlots(times, group);
+  const status = slotsError ? 503 : dateProblem ? 400 : 200;
+  return data(
+    {
+      clinic: { id: center.id, name: center.name },
+      service: service.displayName,
+      date,
+      dateLabel: dayjs(date).format("dddd, MMMM D"),
+      dateProblem,
+      dates: dates.map((d) => ({ value: d, label: dayjs(d).format("ddd MMM D") })),
+      group,
+      groups: SLOT_GROUPS.map((g) => ({ ...g, count: g.id === "all" ? times.length : times.filter((t) => slotGroupOf(t) === g.id).length })),
+      slots: shown.map((t) => ({ value: t, label: dayjs(t).format("h:mm A") })),
+      anyTimes: times.length > 0,
+      nextAvailable: nextAvailableDay && dates.includes(nextAvailableDay) ? { value: nextAvailableDay, label: dayjs(nextAvailableDay).format("dddd, MMMM D") } : null,
+      slotsError,
+      held: draft.hold?.slot ?? null,
+    },
+    { status, headers },
+  );
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { services } = context;
+  const { session, draft } = await requireDraft(request, services, "service");
+  const { center, catalog } = await requireClinic(services, draft.centerId);
+  const service = findService(catalog, draft.serviceId);
+  if (!service) throw redirect(`/appointment/service?id=${center.id}`);
+  const form = await request.formData();
+  const slot = String(form.get("slot") ?? "");
+  const date = normalizeBookingDate(slot.slice(0, 10), clinicToday(center.timeZone));
+  if (!LOCAL_TIME.test(slot) || !date || date !== slot.slice(0, 10)) {
+    return data({ formError: "Please choose a time from the list." }, { status: 400 });
+  }
+  const query: SlotQuery = { centerId: center.id, serviceId: service.id, addOnIds: draft.addOnIds, therapistId: draft.therapistId, date };
+  try {
+    let guestId = draft.guestId;
+    if (!guestId) {
+      // The visitor's own guest record, filled in at the details step.
+      const guest = await services.spa.createGuest({
+        center_id: center.id,
+        personal_info: { first_name: "Online", last_name: "Guest", user_name: "", email: "", date_of_birth: "1900-01-01", mobile_phone: { country_code: 225, number: "" } },
+        preferences: { receive_marketing_email: false, receive_marketing_sms: false, receive_transactional_email: true, receive_transactional_sms: true },
+        tags: ["Booking Lead", "NBF"],
+      });
+      guestId = guest.id;
+    }
+    const bookingId = await services.spa.createBooking({ ...query, guestId });
+    const hold = await services.spa.reserveSlot(bookingId, slot);
+    if (!hold) {
+      forgetOpenTimes(query);
+      setDraft(session, { ...draft, guestId, date });
+      return data({ formError: SLOT_TAKEN }, { status: 409, headers: await commit(services, session) });
+    }
+    // Choosing another slot releases the old hold.
+    if (draft.hold && draft.hold.bookingId !== bookingId) await releaseDraftHold(services, draft);
+    forgetOpenTimes(query);
+    setDraft(session, { ...(getDraft(session) ?? draft), guestId, date, hold: { bookingId, slot, reservationId: hold.reservationId, expiresAt: hold.expiresAt }, payKey: undefined });
+    return redirect(draft.details ? "/appointment/payment" : "/appointment/details", { headers: await commit(services, session) });
+  } catch (error) {
+    if (!isSpaError(error)) throw error;
+    logger.warn("reserve failed", { kind: error.kind, status: error.status });
+    return data({ formError: "Something went wrong, please try again" }, { status: 503 });
+  }
+}
+
+export default function TimeStep({ loaderData, actionData }: Route.ComponentProps) {
+  const { clinic, service, date, dateLabel, dateProblem, dates, group, groups, slots, anyTimes, nextAvailable, slotsError, held } = loaderData;
+  const navigation = useNavigation();
+  const reserving = navigation.state === "submitting" ? String(navigation.formData?.get("slot") ?? "") : null;
+  const formError = actionData?.formError ?? null;
+  return (
+    <>
+      <h1>Choose a date and time</h1>
+      <p>
+        {service} at {clinic.name}. <Link to={`/appointment/service?id=${clinic.id}`}>Change treatment</Link>
+      </p>
+      <Form method="get" className="date-picker">
+        <input type="hidden" name="group" value={group} />
+        <label htmlFor="date">Date</label>
+        <div className="inline-field">
+          <select id="date" name="date" defaultValue={date} aria-invalid={dateProblem ? true : undefined} aria-describedby={dateProblem ? "date-error" : undefined}>
+            {dates.map((d) => (
+              <option key={d.value} value={d.value}>
+                {d.label}
+              </option>
+            ))}
+          </select>
+          <button type="submit" className="button-secondary">
+            Show times
+          </button>
+        </div>
+        {dateProblem ? (
+          <p className="field-error" id="date-error" role="alert">
+            {dateProblem}
+          </p>
+        ) : null}
+      </Form>
+
+      <nav aria-label="Time of day" className="view-toggle">
+        {groups.map((g) => (
+          <Link key={g.id} to={`?date=${date}&group=${g.id}`} aria-current={g.id === group ? "page" : undefined} preventScrollReset>
+            {g.label} <span className="muted">({g.count})</span>
+          </Link>
+        ))}
+      </nav>
+
+      <h2>{dateLabel}</h2>
+      {formError ? (
+        <p className="field-error" role="alert">
+          {formError}
+        </p>
+      ) : null}
+      {slotsError ? (
+        <div role="alert" className="notice">
+          <p>{slotsError}</p>
+          {/* A link to the same address: a retry that works without JavaScript. */}
+          <a className="button" href={`?date=${date}&group=${group}`}>
+            Try again
+          </a>
+        </div>
+      ) : !anyTimes ? (
+        <div className="notice">
+          <p>No times are open on this day.</p>
+          {nextAvailable ? (
+            <p>
+              Next available:{" "}
+              <Link className="button" to={`?date=${nextAvailable.value}&group=all`}>
+                {nextAvailable.label}
+              </Link>
+            </p>
+          ) : null}
+        </div>
+      ) : slots.length === 0 ? (
+        <p className="notice">No {group} times on this day. Try another time of day.</p>
+      ) : (
+        <Form method="post" className="slots" aria-label="Open times">
+          {slots.map((s) => (
+            <button key={s.value} type="submit" name="slot" value={s.value} className={held === s.value ? "slot held" : "slot"} disabled={reserving !== null}>
+              {reserving === s.value ? "Holding…" : s.label}
+            </button>
+          ))}
+        </Form>
+      )}
+    </>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <ErrorMessage error={error} />;
+}

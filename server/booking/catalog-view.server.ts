@@ -1,0 +1,28 @@
+import { data } from "react-router";
+import type { Center, Service } from "~/domain/catalog";
+import { INVALID_CLINIC } from "~/domain/booking";
+import { offeredTo } from "~/domain/service-kinds";
+import type { Services } from "../context.server";
+import { orUnavailable } from "../locations.server";
+
+
+/** The clinic and its bookable services, or the "Invalid Clinic Location" page (404). */
+export async function requireClinic(services: Services, centerId: string | null | undefined): Promise<{ center: Center; catalog: Service[] }> {
+  if (!centerId || centerId.length > 64) throw data(INVALID_CLINIC, { status: 404 });
+  const center = await orUnavailable(() => services.catalog.getCenter(centerId));
+  if (!center) throw data(INVALID_CLINIC, { status: 404 });
+  const catalog = await orUnavailable(() => services.catalog.listServices(center.id));
+  if (!catalog) throw data(INVALID_CLINIC, { status: 404 });
+  return { center, catalog };
+}
+
+/** Treatments a visitor of this client type can book (not add-ons). */
+export function bookableTreatments(catalog: Service[], clientType: "new" | "returning"): Service[] {
+  return catalog.filter((s) => !s.isAddOn && offeredTo(s.name, clientType));
+}
+
+export function findService(catalog: Service[], id: string | null | undefined): Service | undefined {
+  if (!id) return undefined;
+  const key = id.replace(/-/g, "").toLowerCase();
+  return catalog.find((s) => s.id.replace(/-/g, "") === key);
+}

@@ -1,0 +1,109 @@
+import { randomUUID } from "node:crypto";
+import { redirect } from "react-router";
+import { z } from "zod";
+import type { Services } from "../context.server";
+import type { AppSession } from "../session.server";
+
+/**
+ * The booking in progress, kept in the encrypted session: ids and choices only, never catalog data,
+ * so the cookie stays small. Reload, back button and a second tab read the same draft.
+ */
+export const DraftSchema = z.object({
+  centerId: z.string(),
+  serviceId: z.string().optional(),
+  addOnIds: z.array(z.string()).default([]),
+  therapistId: z.string().nullable().default(null),
+  date: z.string().optional(),
+  promoCode: z.string().optional(),
+  /** A guest created for this visitor when they first hold a slot; filled in at the details step. */
+  guestId: z.string().optional(),
+  details: z
+    .object({ firstName: z.string(), lastName: z.string(), email: z.string(), phone: z.string() })
+    .optional(),
+  hold: z
+    .object({ bookingId: z.string(), slot: z.string(), reservationId: z.string(), expiresAt: z.string() })
+    .optional(),
+  billing: z
+    .object({ address: z.string(), city: z.string(), state: z.string(), zip: z.string() })
+    .optional(),
+  /** When the visitor last left for the hosted card page (to tell a declined card on return). */
+  cardAttemptAt: z.string().optional(),
+  /** Idempotency key of the confirm-and-pay submit. */
+  payKey: z.string().optional(),
+});
+
+export type Draft = z.infer<typeof DraftSchema>;
+
+/** The last confirmed booking of this browser, so its confirmation page can be shown again. */
+export const ConfirmedSchema = z.object({ appointmentId: z.string(), invoiceId: z.string(), guestId: z.string(), centerId: z.string() });
+export type Confirmed = z.infer<typeof ConfirmedSchema>;
+
+export async function readSession(request: Request, services: Services): Promise<AppSession> {
+  return services.sessions.getSession(request.headers.get("cookie"));
+}
+
+export function getDraft(session: AppSession): Draft | null {
+  const parsed = DraftSchema.safeParse(session.get("draft"));
+  return parsed.success ? parsed.data : null;
+}
+
+export function setDraft(session: AppSession, draft: Draft | null) {
+  if (draft) session.set("draft", draft);
+  else session.unset("draft");
+}
+
+export function getConfirmed(session: AppSession): Confirmed | null {
+  const parsed = ConfirmedSchema.safeParse(session.get("confirmed"));
+  return parsed.success ? parsed.data : null;
+}
+
+export function setConfirmed(session: AppSession, confirmed: Confirmed) {
+  session.set("confirmed", confirmed);
+}
+
+export async function commit(services: Services, session: AppSession): Promise<HeadersInit> {
+  return { "set-cookie": await services.sessions.commitSession(session) };
+}
+
+export function newPayKey(): string {
+  return randomUUID();
+}
+
+/** The held slot is still ours. */
+export function holdIsLive(draft: Draft, now: number): boolean {
+  return Boolean(draft.hold && Date.parse(draft.hold.expiresAt) > now);
+}
+
+export const HOLD_EXPIRED_MESSAGE = "Reserved slot has expired. Please select the slot again.";
+
+/**
+ * Sends the visitor back to the time step when their hold ran out, keeping every other choice.
+ */
+export async function requireLiveHold(services: Services, session: AppSession, draft: Draft): Promise<void> {
+  if (holdIsLive(draft, Date.now())) return;
+  const expired = Boolean(draft.hold);
+  setDraft(session, { ...draft, hold: undefined, payKey: undefined });
+  if (expired) session.flash("toast", { id: randomUUID(), type: "error", title: HOLD_EXPIRED_MESSAGE });
+  throw redirect(`/appointment/time${draft.date ? `?date=${draft.date}` : ""}`, { headers: await commit(services, session) });
+}
+
+/** The first step that still needs an answer. */
+export function firstOpenStep(draft: Draft | null): string {
+  if (!draft) return "/locations";
+  if (!draft.serviceId) return `/appointment/service?id=${encodeURIComponent(draft.centerId)}`;
+  if (!draft.hold) return `/appointment/time${draft.date ? `?date=${draft.date}` : ""}`;
+  if (!draft.details) return "/appointment/details";
+  return "/appointment/payment";
+}
+
+/** A booking step that needs a draft with a chosen service, or sends the visitor where to start. */
+export async function requireDraft(request: Request, services: Services, needs: "service" | "hold" | "details"): Promise<{ session: AppSession; draft: Draft }> {
+  const session = await readSession(request, services);
+  const draft = getDraft(session);
+  if (!draft || !draft.serviceId) throw redirect(firstOpenStep(draft));
+  if (needs === "service") return { session, draft };
+  if (!draft.hold) throw redirect(firstOpenStep(draft));
+  await requireLiveHold(services, session, draft);
+  if (needs === "details" && !draft.details) throw redirect("/appointment/details");
+  return { session, draft };
+}

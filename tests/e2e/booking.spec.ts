@@ -1,0 +1,59 @@
+import { expect, test } from "./fixtures";
+import { addCard, chooseFacialWithAddOn, fillBillingAndAgree, fillDetails, showDate, startBookingAtAustin, uniqueEmail } from "./helpers";
+
+test("a new client books a facial with an add-on, a promo code and the test card", async ({ page }) => {
+  await startBookingAtAustin(page);
+  await chooseFacialWithAddOn(page);
+  const times = await showDate(page, 2);
+  await expect(times.first()).toBeVisible();
+  await times.first().click();
+
+  await expect(page.getByRole("status").filter({ hasText: "is on hold for the next" })).toContainText(/Your previously selected slot, \w{3} \w{3} \d{1,2} @ \d{1,2}:\d{2} (AM|PM), is on hold for the next \d+ minutes/);
+  await fillDetails(page, uniqueEmail("booker"));
+
+  const summary = page.getByRole("region", { name: "Price summary" });
+  await expect(summary.getByRole("row", { name: /^Total/ })).toContainText("$325");
+  await page.getByLabel("Promo code").fill("welcome10");
+  await page.getByRole("button", { name: "Apply" }).click();
+  await expect(page.getByText("WELCOME10 applied.")).toBeVisible();
+  await expect(summary.getByRole("row", { name: /^Total/ })).toContainText("$292.50");
+  await expect(summary.getByRole("row", { name: /^Due in clinic/ })).toContainText("$292.50");
+
+  await addCard(page, "4242 4242 4242 4242");
+  await expect(page.getByRole("radio", { name: /VISA ending 4242/ })).toBeChecked();
+  await fillBillingAndAgree(page);
+  await page.getByRole("button", { name: "Book appointment" }).click();
+
+  await expect(page.getByRole("heading", { level: 1, name: "You're booked!" })).toBeVisible();
+  await expect(page.getByText("Signature Laser Facial - New Client")).toBeVisible();
+  await expect(page.getByText("LED Light Therapy Enhancement")).toBeVisible();
+  await expect(page.getByRole("link", { name: "View dashboard" })).toBeVisible();
+  const ics = await page.request.get(await page.getByRole("link", { name: "Add to calendar" }).getAttribute("href") as string);
+  expect(ics.headers()["content-type"]).toContain("text/calendar");
+  expect(await ics.text()).toContain("SUMMARY:Signature Laser Facial - New Client\\, LED Light Therapy Enhancement at Glow Clinic Austin Downtown");
+});
+
+test("payment problems are named next to their fields, and input is kept", async ({ page }) => {
+  await startBookingAtAustin(page);
+  await chooseFacialWithAddOn(page);
+  await (await showDate(page, 3)).first().click();
+  await fillDetails(page, uniqueEmail("fields"));
+  await page.getByLabel("Street address").fill("100 Main St");
+  await page.getByRole("button", { name: "Book appointment" }).click();
+  await expect(page.getByText("Please add a credit card to continue booking")).toBeVisible();
+  await expect(page.getByText("Please add a billing address to continue")).toBeVisible();
+  await expect(page.getByText("Please select state")).toBeVisible();
+  await expect(page.getByText("Please agree to the cancellation policy")).toBeVisible();
+  await expect(page.getByLabel("Street address")).toHaveValue("100 Main St");
+  await page.getByRole("button", { name: "Apply" }).click();
+  await expect(page.getByText("Promo Code cannot be empty")).toBeVisible();
+  await page.getByLabel("Promo code").fill("NOPE");
+  await page.getByRole("button", { name: "Apply" }).click();
+  await expect(page.getByText("Invalid Promo Code")).toBeVisible();
+  await page.getByLabel("Promo code").fill("SUMMER15");
+  await page.getByRole("button", { name: "Apply" }).click();
+  await expect(page.getByText("promo not available for the selected date")).toBeVisible();
+  await page.getByLabel("Promo code").fill("FIXERFREE");
+  await page.getByRole("button", { name: "Apply" }).click();
+  await expect(page.getByText("Promo code FIXERFREE cannot be applied")).toBeVisible();
+});

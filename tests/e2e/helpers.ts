@@ -1,0 +1,65 @@
+import type { Page } from "@playwright/test";
+import { expect } from "./fixtures";
+
+let counter = 0;
+
+/** An email no other test uses, so the duplicate-email rule never trips by accident. */
+export function uniqueEmail(prefix: string): string {
+  counter += 1;
+  return `${prefix}.${Date.now().toString(36)}${process.pid}${counter}@example.com`;
+}
+
+/** Austin's booking link, straight from its clinic page. */
+export async function startBookingAtAustin(page: Page) {
+  await page.goto("/locations/austin-downtown");
+  await page.getByRole("link", { name: "Book here" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Choose your treatment" })).toBeVisible();
+}
+
+/** Picks the facial with the LED enhancement and moves to the time step. */
+export async function chooseFacialWithAddOn(page: Page) {
+  await page.getByRole("link", { name: "Select Signature Laser Facial - New Client" }).click();
+  await page.getByRole("checkbox", { name: /LED Light Therapy Enhancement/ }).check();
+  await page.getByRole("button", { name: "Continue to date and time" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Choose a date and time" })).toBeVisible();
+}
+
+/** Shows the given option of the date list (0 is today) and returns the open time buttons. */
+export async function showDate(page: Page, optionIndex: number) {
+  const select = page.getByLabel("Date");
+  const value = await select.locator("option").nth(optionIndex).getAttribute("value");
+  await select.selectOption(value!);
+  await page.getByRole("button", { name: "Show times" }).click();
+  await expect(page).toHaveURL(new RegExp(`date=${value}`));
+  return page.getByRole("form", { name: "Open times" }).getByRole("button");
+}
+
+export async function fillDetails(page: Page, email: string) {
+  await expect(page.getByRole("heading", { level: 1, name: "Your details" })).toBeVisible();
+  await page.getByLabel("First name").fill("Ana");
+  await page.getByLabel("Last name").fill("Lopez");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel(/Mobile phone/).fill("512-555-0199");
+  await page.getByRole("button", { name: "Continue to payment" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Payment" })).toBeVisible();
+}
+
+/** Adds a card on the hosted card page and comes back to payment. */
+export async function addCard(page: Page, number: string) {
+  await page.getByRole("button", { name: /Add (a|another) card/ }).click();
+  await expect(page.getByRole("heading", { name: "Add a card" })).toBeVisible();
+  await page.getByLabel("Name on card").fill("Ana Lopez");
+  await page.getByLabel("Card number").fill(number);
+  await page.getByLabel("Expiry (MM/YY)").fill("12/30");
+  await page.getByLabel("Security code").fill("123");
+  await page.getByRole("button", { name: "Save card" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Payment" })).toBeVisible();
+}
+
+export async function fillBillingAndAgree(page: Page) {
+  await page.getByLabel("Street address").fill("100 Main St");
+  await page.getByLabel("City").fill("Austin");
+  await page.getByLabel("State").selectOption("TX");
+  await page.getByLabel("ZIP code").fill("78701");
+  await page.getByRole("checkbox", { name: "I agree to the cancellation policy" }).check();
+}
