@@ -1,4 +1,4 @@
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, Link, redirect, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
 import { ErrorMessage } from "~/components/error-message";
 import { bookingDates, filterSlots, normalizeBookingDate, parseSlotGroup, SLOT_GROUPS, slotGroupOf } from "~/domain/booking";
 import { dayjs, clinicToday } from "~/lib/dates";
@@ -113,6 +113,11 @@ export async function action({ request, context }: Route.ActionArgs) {
     logger.warn("reserve failed", { kind: error.kind, status: error.status });
     return data({ formError: "Something went wrong, please try again" }, { status: 503 });
   }
+}
+
+/** After "That time was just taken" (409) the list must be read again to drop the taken time. */
+export function shouldRevalidate({ actionStatus, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return actionStatus === 409 ? true : defaultShouldRevalidate;
 }
 
 export default function TimeStep({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,0 +1,79 @@
+import { expect, test } from "./fixtures";
+import { addCard, chooseFacialWithAddOn, fillBillingAndAgree, fillDetails, showDate, startBookingAtAustin, uniqueEmail } from "./helpers";
+
+test("a declined card says Payment failed, keeps the hold, and another card can be used", async ({ page }) => {
+  await startBookingAtAustin(page);
+  await chooseFacialWithAddOn(page);
+  await (await showDate(page, 4)).nth(1).click();
+  await fillDetails(page, uniqueEmail("declined"));
+  await addCard(page, "4000 0000 0000 0002");
+  await expect(page.getByRole("alert").filter({ hasText: "Payment failed" })).toBeVisible();
+  await expect(page.getByText(/is on hold for the next/)).toBeVisible();
+  await expect(page.getByRole("radio")).toHaveCount(0);
+  await addCard(page, "4242424242424242");
+  await fillBillingAndAgree(page);
+  await page.getByRole("button", { name: "Book appointment" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "You're booked!" })).toBeVisible();
+});
+
+test("a slot taken by someone else between viewing and choosing gets a clear message and fresh times", async ({ page, browser }) => {
+  const nurse = "Jenna Holt";
+  const chooseWithNurse = async (p: typeof page) => {
+    await startBookingAtAustin(p);
+    await p.getByRole("link", { name: "Select Signature Laser Facial - New Client" }).click();
+    await p.getByLabel("Nurse").selectOption({ label: nurse });
+    await p.getByRole("button", { name: "Continue to date and time" }).click();
+    // Each project its own day, so the two runs never compete for this nurse.
+    return showDate(p, test.info().project.name === "no-js" ? 7 : 6);
+  };
+  const other = await browser.newContext({ javaScriptEnabled: test.info().project.name !== "no-js" });
+  const rival = await other.newPage();
+  try {
+    const mine = await chooseWithNurse(page);
+    const theirs = await chooseWithNurse(rival);
+    const slot = (await mine.nth(3).textContent())!.trim();
+    await theirs.filter({ hasText: new RegExp(`^${slot}$`) }).click();
+    await expect(rival.getByRole("heading", { level: 1, name: "Your details" })).toBeVisible();
+
+    await mine.filter({ hasText: new RegExp(`^${slot}$`) }).click();
+    await expect(page.getByRole("alert")).toHaveText("That time was just taken. Please choose another time.");
+    await expect(page.getByRole("form", { name: "Open times" }).getByRole("button", { name: slot, exact: true })).toHaveCount(0);
+  } finally {
+    await other.close();
+  }
+});
+
+test("an unknown clinic in a booking link says Invalid Clinic Location", async ({ page }) => {
+  const response = await page.goto("/appointment/service?id=00000000-0000-0000-0000-000000000000");
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Invalid Clinic Location");
+});
+
+test("a staff deep link fills in the choices and lands on the first open step", async ({ page }) => {
+  await page.goto("/locations/austin-downtown");
+  const book = await page.getByRole("link", { name: "Book here" }).getAttribute("href");
+  const centerId = new URL(book!, "http://x").searchParams.get("id");
+  await page.goto(`/appointment/service?id=${centerId}&service=${await facialId(page, centerId!)}&date=2026-12-13&promo=glow50`);
+  await expect(page).toHaveURL(/\/appointment\/time\?date=/);
+  await expect(page.getByText(/Signature Laser Facial - New Client at Glow Clinic Austin Downtown/)).toBeVisible();
+});
+
+test("leaving the booking releases the hold after a confirmation step", async ({ page }) => {
+  await startBookingAtAustin(page);
+  await chooseFacialWithAddOn(page);
+  await (await showDate(page, 5)).first().click();
+  await page.getByRole("link", { name: "Cancel this booking" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Leave this booking?" })).toBeVisible();
+  await page.getByRole("button", { name: "Yes, cancel my booking" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByText("Your booking was cancelled")).toBeVisible();
+  await page.goto("/appointment/payment");
+  await expect(page).toHaveURL(/\/locations$/);
+});
+
+/** The new-client facial's id, read from the service page's links. */
+async function facialId(page: import("@playwright/test").Page, centerId: string) {
+  await page.goto(`/appointment/service?id=${centerId}`);
+  const link = await page.getByRole("link", { name: "Select Signature Laser Facial - New Client" }).getAttribute("href");
+  return new URL(link!, "http://x").searchParams.get("choose");
+}
