@@ -1,6 +1,8 @@
 import { defineConfig, devices } from "@playwright/test";
 
 const PORT = Number(process.env.E2E_PORT ?? 4173);
+/** A second server whose sandbox holds slots for 4 seconds, for the hold-expiry journey. */
+export const SHORT_HOLD_PORT = PORT + 1;
 const chromium = {
   executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
   args: [
@@ -30,12 +32,24 @@ export default defineConfig({
     { name: "js", use: { ...devices["Desktop Chrome"], launchOptions: chromium, javaScriptEnabled: true } },
     { name: "no-js", use: { ...devices["Pixel 5"], launchOptions: chromium, javaScriptEnabled: false } },
   ],
-  webServer: {
-    // The production build on a fresh data directory: the sandbox seeds itself on start.
-    command: `rm -rf .e2e-data && node build/server.js`,
-    env: { PORT: String(PORT), HOST: "127.0.0.1", DATA_DIR: ".e2e-data", NODE_ENV: "production", LOG_LEVEL: "warn" },
-    url: `http://localhost:${PORT}/healthz`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-  },
+  webServer: [
+    {
+      // The production build on a fresh data directory: the sandbox seeds itself on start.
+      command: `rm -rf .e2e-data && node build/server.js`,
+      env: { PORT: String(PORT), HOST: "127.0.0.1", DATA_DIR: ".e2e-data", NODE_ENV: "production", LOG_LEVEL: "warn" },
+      url: `http://localhost:${PORT}/healthz`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+    },
+    {
+      command: `rm -rf .e2e-data-short-hold && node build/server.js`,
+      env: {
+        PORT: String(SHORT_HOLD_PORT), HOST: "127.0.0.1", DATA_DIR: ".e2e-data-short-hold", NODE_ENV: "production",
+        LOG_LEVEL: "warn", SANDBOX_HOLD_SECONDS: "4",
+      },
+      url: `http://localhost:${SHORT_HOLD_PORT}/healthz`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+    },
+  ],
 });

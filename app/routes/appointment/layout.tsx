@@ -4,11 +4,6 @@ import { displayedExpiry, formatSlot } from "~/lib/dates";
 import { getDraft, holdIsLive, readSession } from "#server/booking/draft.server";
 import type { Route } from "./+types/layout";
 
-export const meta: Route.MetaFunction = ({ data }) =>
-  // Without JavaScript the page reloads itself when the hold runs out, and the server sends the
-  // visitor back to choose a time.
-  data?.hold ? [{ httpEquiv: "refresh", content: String(data.hold.secondsLeft + 1) }] : [];
-
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { services } = context;
   const draft = getDraft(await readSession(request, services));
@@ -51,7 +46,17 @@ export default function AppointmentLayout({ loaderData }: Route.ComponentProps) 
           ))}
         </ol>
       </nav>
-      {hold ? <HoldBanner hold={hold} /> : null}
+      {hold ? (
+        <>
+          {/* Without JavaScript the page reloads itself when the hold runs out, and the server
+              sends the visitor back to choose a time; with it, the countdown does that. (Not in
+              meta(): a child route's meta replaces its parent's.) */}
+          <noscript>
+            <meta httpEquiv="refresh" content={String(hold.secondsLeft + 1)} />
+          </noscript>
+          <HoldBanner hold={hold} />
+        </>
+      ) : null}
       <Outlet />
       {centerId ? (
         <p className="leave-booking">

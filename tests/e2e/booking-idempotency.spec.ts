@@ -1,0 +1,41 @@
+import { expect, test } from "./fixtures";
+import { addCard, fillBillingAndAgree, fillDetails, showDate, uniqueEmail } from "./helpers";
+
+const SANDBOX_KEY = "apikey sandbox-api-key";
+
+test("confirming twice at a prepaid clinic makes one appointment and one charge", async ({ page }) => {
+  await page.goto("/locations/dallas-uptown");
+  await page.getByRole("link", { name: "Book here" }).click();
+  await page.getByRole("link", { name: "Select Glow Peel" }).click();
+  await page.getByRole("checkbox", { name: /Peel Area - Face/ }).check();
+  await page.getByRole("button", { name: "Continue to date and time" }).click();
+  await (await showDate(page, test.info().project.name === "no-js" ? 3 : 2)).first().click();
+  const email = uniqueEmail("twice");
+  await fillDetails(page, email);
+  await expect(page.getByRole("row", { name: /^Due now/ })).toContainText("$150");
+  await addCard(page, "4242 4242 4242 4242");
+  await fillBillingAndAgree(page);
+
+  // Two submits of the same form at once, as a double tap or a retry would send them.
+  const form = page.locator("form", { has: page.getByRole("button", { name: /Pay .* and book/ }) });
+  const fields = await form.evaluate((el) => Object.fromEntries(new FormData(el as HTMLFormElement).entries()) as Record<string, string>);
+  const submit = () => page.request.post("/appointment/payment", { form: { ...fields, intent: "confirm" }, maxRedirects: 0 });
+  const [first, second] = await Promise.all([submit(), submit()]);
+  expect(first.status()).toBe(302);
+  expect(second.status()).toBe(302);
+  expect(second.headers().location).toBe(first.headers().location);
+  expect(first.headers().location).toMatch(/^\/appointment\/confirmation\/[0-9a-f-]{36}$/);
+
+  const api = (path: string) => page.request.get(`/spa-sandbox${path}`, { headers: { authorization: SANDBOX_KEY } }).then((r) => r.json());
+  const { guests } = await api(`/v1/guests/search?email=${encodeURIComponent(email)}`);
+  expect(guests).toHaveLength(1);
+  const { appointments } = await api(`/v1/guests/${guests[0].id}/appointments`);
+  expect(appointments).toHaveLength(1);
+  expect(appointments[0].appointment_services).toHaveLength(2);
+  const { invoice } = await api(`/v1/invoices/${appointments[0].invoice_id}`);
+  expect(invoice.transactions).toHaveLength(1);
+  expect(invoice.invoice_dues).toMatchObject({ total: 150, paid: 150, balance: 0 });
+
+  await page.goto(first.headers().location);
+  await expect(page.getByRole("heading", { level: 1, name: "You're booked!" })).toBeVisible();
+});
