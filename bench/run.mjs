@@ -16,6 +16,22 @@ const APP_PORT = 4301;
 const BARE_PORT = 4302;
 const ROUTES = ["/", "/locations", "/locations/austin-downtown"];
 
+/** The booking steps need a clinic id, a service id and (for the time step) a session with a draft. */
+async function bookingRoutes(origin) {
+  const clinic = await (await fetch(`${origin}/locations/austin-downtown`)).text();
+  const centerId = /\/appointment\/service\?id=([0-9a-f-]{36})/.exec(clinic)?.[1];
+  const servicePath = `/appointment/service?id=${centerId}`;
+  const menu = await (await fetch(origin + servicePath)).text();
+  const facialId = /choose=([0-9a-f-]{36})[^>]*>Select<span[^>]*>\s*(?:<!-- -->)?\s*Signature Laser Facial - New Client</.exec(menu)?.[1];
+  const deepLink = await fetch(`${origin}${servicePath}&service=${facialId}`, { redirect: "manual" });
+  const cookie = (deepLink.headers.get("set-cookie") ?? "").split(";")[0];
+  if (!centerId || !facialId || !cookie) throw new Error("could not set up a booking draft for the bench");
+  return [
+    { route: servicePath, label: "/appointment/service?id=…", headers: {} },
+    { route: "/appointment/time", label: "/appointment/time", headers: { cookie } },
+  ];
+}
+
 function run(command, args, cwd) {
   execFileSync(command, args, { cwd, stdio: ["ignore", "ignore", "inherit"] });
 }
@@ -38,15 +54,15 @@ async function waitFor(url) {
   throw new Error(`${url} did not come up`);
 }
 
-async function load(url) {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION });
+async function load(url, headers = {}) {
+  const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
 }
 
 /** The gzip size of every script a page loads: module preloads and module scripts. */
-async function jsGzipBytes(origin, pathname) {
-  const html = await (await fetch(origin + pathname)).text();
+async function jsGzipBytes(origin, pathname, headers = {}) {
+  const html = await (await fetch(origin + pathname, { headers })).text();
   const srcs = new Set([...html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g), ...html.matchAll(/<script[^>]+src="([^"]+)"/g)].map((m) => m[1]));
   let total = 0;
   for (const src of srcs) {
@@ -93,11 +109,12 @@ try {
   const bareLoad = await load(`${bareOrigin}/`);
   const bareJs = await jsGzipBytes(bareOrigin, "/");
   const rows = [];
-  for (const route of ROUTES) {
-    const figures = await load(appOrigin + route);
-    const js = await jsGzipBytes(appOrigin, route);
+  const targets = [...ROUTES.map((route) => ({ route, label: route, headers: {} })), ...(await bookingRoutes(appOrigin))];
+  for (const { route, label, headers } of targets) {
+    const figures = await load(appOrigin + route, headers);
+    const js = await jsGzipBytes(appOrigin, route, headers);
     rows.push({
-      route,
+      route: label,
       "req/s": fmt(figures.rps),
       "bare req/s": fmt(bareLoad.rps),
       "req/s ratio": fmt(figures.rps / bareLoad.rps, 2),
