@@ -13,6 +13,7 @@ import type { DocumentStore } from "./store/document-store.server";
 import { createSqliteStore } from "./store/sqlite-store.server";
 import { createOutboxNotifier, type Notifier } from "./notify/notifier.server";
 import { seedEmbeddedStore } from "./spa-sandbox/seed-store";
+import { createLinkSigner, type LinkSigner } from "./booking/sms-link.server";
 
 /** Everything a loader or action may reach, built once at start from the configuration. */
 export type Services = {
@@ -24,6 +25,8 @@ export type Services = {
   notifier: Notifier;
   /** Public origins the hosted card page may be on (the spa back end's). */
   hostedPaymentOrigins: string[];
+  /** Signs and checks the guest tokens of texted booking links. */
+  linkSigner: LinkSigner;
   sessions: SessionStorage<SessionData, SessionFlash>;
 };
 
@@ -39,7 +42,7 @@ declare module "react-router" {
  * Without configured secrets, one is made on first start and kept under the data directory, so
  * sessions survive a restart of the embedded setup.
  */
-function sessionSecrets(env: Env): string[] {
+export function sessionSecrets(env: Env): string[] {
   if (env.SESSION_SECRETS) return env.SESSION_SECRETS;
   const file = path.join(env.DATA_DIR, "session-secret");
   if (!fs.existsSync(file)) {
@@ -87,6 +90,7 @@ export async function createServices(env: Env, options: { sandboxBaseUrl: string
   const [store, geocoder] = await Promise.all([createStore(env), createGeocoder(env)]);
   if (!env.SPA_BASE_URL && store.kind === "sqlite") await seedEmbeddedStore(store);
   const spaBaseUrl = env.SPA_BASE_URL ?? options.sandboxBaseUrl;
+  const secrets = sessionSecrets(env);
   return {
     env,
     spa,
@@ -95,8 +99,9 @@ export async function createServices(env: Env, options: { sandboxBaseUrl: string
     geocoder,
     notifier: createOutboxNotifier(path.join(env.DATA_DIR, "outbox.sqlite")),
     hostedPaymentOrigins: [new URL(spaBaseUrl).origin, ...env.HOSTED_PAYMENT_ORIGINS],
+    linkSigner: createLinkSigner(secrets),
     sessions: createEncryptedSessionStorage({
-      secrets: sessionSecrets(env),
+      secrets,
       secure: env.COOKIE_SECURE ?? env.NODE_ENV === "production",
     }),
   };

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DEFAULT_DOWNTIME_DAYS, parseDowntimeWindows } from "~/domain/downtime";
 
 /**
  * Every setting of the app, read once at start. With no environment at all the app runs on the
@@ -64,6 +65,20 @@ export const EnvSchema = z
 
     /** Geocoding. Set to use Google Maps; otherwise the offline US ZIP table. */
     GOOGLE_MAPS_API_KEY: optionalString,
+
+    /** Medical downtime windows in days per kind of treatment, e.g. "peel=14,lhr=28,facial=7". */
+    MEDICAL_DOWNTIME_DAYS: z
+      .string()
+      .optional()
+      .transform((value, ctx) => {
+        if (!value?.trim()) return DEFAULT_DOWNTIME_DAYS;
+        const windows = parseDowntimeWindows(value);
+        if (!windows) {
+          ctx.addIssue({ code: "custom", message: "expected kind=days pairs, e.g. peel=14,lhr=28 (kinds: facial, peel, lhr, partial-face, sculpting, fixer, consultation, other)" });
+          return z.NEVER;
+        }
+        return windows;
+      }),
 
     /** Clinic shown when no clinic is within the search radius; defaults to the first clinic. */
     DEFAULT_CENTER_ID: optionalString,

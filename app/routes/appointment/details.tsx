@@ -1,6 +1,7 @@
 import { data, Form, redirect, useNavigation } from "react-router";
 import { ErrorMessage } from "~/components/error-message";
 import { BASE_TAGS, CORRECT_ERRORS, DEFAULT_DATE_OF_BIRTH, fieldErrors, GuestDetailsSchema } from "~/domain/guest";
+import { PhoneInput } from "~/components/phone-input";
 import { formatPhone } from "~/lib/phone";
 import { commit, requireDraft, setDraft } from "#server/booking/draft.server";
 import { logger } from "#server/observability/logger.server";
@@ -68,10 +69,12 @@ export default function DetailsStep({ loaderData, actionData }: Route.ComponentP
   const errors: Record<string, string | undefined> = actionData?.fieldErrors ?? {};
   const values: Record<string, string | undefined> = actionData?.values ?? loaderData.details ?? {};
   const firstInvalid = FIELDS.find((f) => errors[f]);
-  const field = (name: (typeof FIELDS)[number], label: string, props: React.InputHTMLAttributes<HTMLInputElement>) => (
+  const field = (name: (typeof FIELDS)[number], label: string, props: React.InputHTMLAttributes<HTMLInputElement>) => {
+    const Input = name === "phone" ? PhoneInput : "input";
+    return (
     <div className="field">
       <label htmlFor={name}>{label}</label>
-      <input
+      <Input
         id={name}
         name={name}
         defaultValue={values[name] ?? ""}
@@ -86,7 +89,8 @@ export default function DetailsStep({ loaderData, actionData }: Route.ComponentP
         </p>
       ) : null}
     </div>
-  );
+    );
+  };
   return (
     <>
       <h1>Your details</h1>
@@ -100,7 +104,7 @@ export default function DetailsStep({ loaderData, actionData }: Route.ComponentP
         {field("firstName", "First name", { autoComplete: "given-name", maxLength: 50 })}
         {field("lastName", "Last name", { autoComplete: "family-name", maxLength: 50 })}
         {field("email", "Email", { type: "email", autoComplete: "email", maxLength: 254 })}
-        {field("phone", "Mobile phone (123-456-7890)", { type: "tel", autoComplete: "tel-national", inputMode: "numeric", maxLength: 12, placeholder: "512-555-0141" })}
+        {field("phone", "Mobile phone (123-456-7890)", {})}
         <p>
           <button type="submit" disabled={navigation.state !== "idle"}>
             Continue to payment

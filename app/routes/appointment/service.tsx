@@ -41,12 +41,22 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const linkedTherapist = therapists.find((t) => t.id === url.searchParams.get("therapist")?.toLowerCase());
   const linkedDate = normalizeBookingDate(url.searchParams.get("date"), clinicToday(center.timeZone));
   const linkedPromo = url.searchParams.get("promo");
+  // The SMS flow: a signed, expiring guest token opens the journey with the guest known. An
+  // unsigned, altered or expired token is ignored.
+  const texted = services.linkSigner.verify(url.searchParams.get("guest"));
+  const textedGuest = texted && texted.centerId === center.id ? await services.spa.getGuest(texted.guestId).catch(() => null) : null;
   const next: Draft = {
     ...draft,
     ...(linkedService && linkedService.id !== draft.serviceId ? { serviceId: linkedService.id, addOnIds: [] } : {}),
     ...(linkedTherapist ? { therapistId: linkedTherapist.id } : {}),
     ...(linkedDate ? { date: linkedDate } : {}),
     ...(linkedPromo && normalizePromoCode(linkedPromo).length <= 32 ? { promoCode: normalizePromoCode(linkedPromo) } : {}),
+    ...(textedGuest?.email
+      ? {
+          guestId: textedGuest.id,
+          details: { firstName: textedGuest.firstName, lastName: textedGuest.lastName, email: textedGuest.email, phone: textedGuest.phone ?? "" },
+        }
+      : {}),
   };
   if (!sameChoice(next, draft)) {
     await releaseDraftHold(services, draft);

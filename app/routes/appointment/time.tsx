@@ -1,6 +1,7 @@
 import { data, Form, Link, redirect, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
 import { ErrorMessage } from "~/components/error-message";
 import { bookingDates, filterSlots, normalizeBookingDate, parseSlotGroup, SLOT_GROUPS, slotGroupOf } from "~/domain/booking";
+import { DOWNTIME_MESSAGE, violatesDowntime } from "~/domain/downtime";
 import { dayjs, clinicToday } from "~/lib/dates";
 import { findService, requireClinic } from "#server/booking/catalog-view.server";
 import { commit, getDraft, requireDraft, setDraft } from "#server/booking/draft.server";
@@ -85,6 +86,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const query: SlotQuery = { centerId: center.id, serviceId: service.id, addOnIds: draft.addOnIds, therapistId: draft.therapistId, date };
   try {
+    if (draft.guestId && draft.details) {
+      // A known guest (texted link): medical downtime after their other treatments applies.
+      const history = await services.spa.listGuestAppointments(draft.guestId, { size: 100 });
+      const visits = history.flatMap((a) => a.services.map((s) => ({ name: s.name, start: s.start, status: s.status })));
+      if (violatesDowntime(service.name, date, visits, services.env.MEDICAL_DOWNTIME_DAYS)) {
+        return data({ formError: DOWNTIME_MESSAGE }, { status: 400 });
+      }
+    }
     let guestId = draft.guestId;
     if (!guestId) {
       // The visitor's own guest record, filled in at the details step.
