@@ -1,5 +1,6 @@
 import {
   data,
+  Form,
   href,
   Link,
   Links,
@@ -10,6 +11,7 @@ import {
   ScrollRestoration,
   useRouteLoaderData,
 } from "react-router";
+import { getUser } from "#server/accounts/current-user.server";
 import { takeToast } from "#server/toast.server";
 import type { Route } from "./+types/root";
 import { ErrorMessage } from "./components/error-message";
@@ -23,8 +25,8 @@ export const links: Route.LinksFunction = () => [
 ];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { toast, headers } = await takeToast(request, context.services);
-  return data({ toast }, { headers });
+  const [{ toast, headers }, { user }] = await Promise.all([takeToast(request, context.services), getUser(request, context.services)]);
+  return data({ toast, signedIn: Boolean(user) }, { headers });
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
@@ -43,7 +45,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <a className="skip-link" href="#main">
           Skip to content
         </a>
-        <SiteHeader />
+        <SiteHeader signedIn={rootData?.signedIn ?? false} />
         <Toaster toast={rootData?.toast ?? null} />
         <main id="main" tabIndex={-1}>
           {children}
@@ -62,7 +64,7 @@ export default function App() {
   return <Outlet />;
 }
 
-function SiteHeader() {
+function SiteHeader({ signedIn }: { signedIn: boolean }) {
   return (
     <header className="site-header">
       <Link to={href("/")} className="brand" aria-label="Glow Clinic home">
@@ -71,6 +73,18 @@ function SiteHeader() {
       <nav aria-label="Main">
         <NavLink to={href("/locations")}>Locations</NavLink>
         <Link to={href("/locations") + "?view=map"}>Map</Link>
+        {signedIn ? (
+          <>
+            <NavLink to={href("/account/profile")}>Account</NavLink>
+            <Form method="post" action={href("/logout")} className="inline-form">
+              <button type="submit" className="link-button">
+                Sign out
+              </button>
+            </Form>
+          </>
+        ) : (
+          <NavLink to={href("/login")}>Sign in</NavLink>
+        )}
       </nav>
     </header>
   );

@@ -21,6 +21,15 @@ export default [
     route("confirmation/:appointmentId/calendar.ics", "routes/appointment/calendar.ts"),
   ]),
 
+  route("login", "routes/account/login.tsx"),
+  route("logout", "routes/account/logout.tsx"),
+  route("register", "routes/account/register.tsx"),
+  route("forgot-password", "routes/account/forgot-password.tsx"),
+  route("reset-password", "routes/account/reset-password.tsx"),
+  route("password-changed", "routes/account/password-changed.tsx"),
+  route("account/profile", "routes/account/profile.tsx"),
+  route("dev/outbox", "routes/dev/outbox.tsx"),
+
   route("terms", "routes/legal/terms.tsx"),
   route("privacy", "routes/legal/privacy.tsx"),
 

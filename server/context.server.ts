@@ -14,6 +14,8 @@ import { createSqliteStore } from "./store/sqlite-store.server";
 import { createOutboxNotifier, type Notifier } from "./notify/notifier.server";
 import { seedEmbeddedStore } from "./spa-sandbox/seed-store";
 import { createLinkSigner, type LinkSigner } from "./booking/sms-link.server";
+import { createAccountService, type AccountService } from "./accounts/account-service.server";
+import { createMemoryRateLimiter, type RateLimiter } from "./accounts/rate-limit.server";
 
 /** Everything a loader or action may reach, built once at start from the configuration. */
 export type Services = {
@@ -27,6 +29,8 @@ export type Services = {
   hostedPaymentOrigins: string[];
   /** Signs and checks the guest tokens of texted booking links. */
   linkSigner: LinkSigner;
+  accounts: AccountService;
+  rateLimiter: RateLimiter;
   sessions: SessionStorage<SessionData, SessionFlash>;
 };
 
@@ -35,6 +39,8 @@ declare module "react-router" {
     services: Services;
     /** Per-request CSP nonce for inline scripts. */
     nonce: string;
+    /** The client's address, for rate limits (never logged). */
+    clientIp: string;
   }
 }
 
@@ -91,7 +97,7 @@ export async function createServices(env: Env, options: { sandboxBaseUrl: string
   if (!env.SPA_BASE_URL && store.kind === "sqlite") await seedEmbeddedStore(store);
   const spaBaseUrl = env.SPA_BASE_URL ?? options.sandboxBaseUrl;
   const secrets = sessionSecrets(env);
-  return {
+  const services: Services = {
     env,
     spa,
     catalog: createCachedCatalog(spa, { ttlMs: env.CATALOG_TTL_SECONDS * 1000, staleMs: env.CATALOG_STALE_SECONDS * 1000 }),
@@ -104,5 +110,10 @@ export async function createServices(env: Env, options: { sandboxBaseUrl: string
       secrets,
       secure: env.COOKIE_SECURE ?? env.NODE_ENV === "production",
     }),
+    rateLimiter: createMemoryRateLimiter(),
+    // Set just below: the account service works through the other services.
+    accounts: undefined as unknown as AccountService,
   };
+  services.accounts = createAccountService(services);
+  return services;
 }

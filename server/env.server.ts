@@ -66,6 +66,9 @@ export const EnvSchema = z
     /** Geocoding. Set to use Google Maps; otherwise the offline US ZIP table. */
     GOOGLE_MAPS_API_KEY: optionalString,
 
+    /** The development outbox page at /dev/outbox. Default: on with the embedded sandbox, off with a real back end. */
+    DEV_OUTBOX: booleanFlag,
+
     /** Medical downtime windows in days per kind of treatment, e.g. "peel=14,lhr=28,facial=7". */
     MEDICAL_DOWNTIME_DAYS: z
       .string()
@@ -112,7 +115,7 @@ function crossFieldProblems(source: Source): string[] {
   return problems;
 }
 
-export type Env = z.infer<typeof EnvSchema>;
+export type Env = Omit<z.infer<typeof EnvSchema>, "DEV_OUTBOX"> & { DEV_OUTBOX: boolean };
 
 export class EnvError extends Error {
   constructor(readonly problems: string[]) {
@@ -129,5 +132,5 @@ export function parseEnv(source: Source = process.env): Env {
     ...crossFieldProblems(source),
   ];
   if (problems.length > 0 || !result.success) throw new EnvError(problems);
-  return result.data;
+  return { ...result.data, DEV_OUTBOX: result.data.DEV_OUTBOX ?? !result.data.SPA_BASE_URL };
 }

@@ -28,6 +28,14 @@ function readEnv(): Env {
 
 const env = readEnv();
 
+function hostOf(origin: string): string | null {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return null;
+  }
+}
+
 const isDevelopment = env.NODE_ENV === "development";
 const app = express();
 app.disable("x-powered-by");
@@ -98,6 +106,20 @@ app.use((req, res, next) => {
   next();
 });
 
+// Cross-site POSTs are refused: a form on another site cannot act for a signed-in visitor. The JSON
+// API takes bearer tokens, not cookies, and is left to its callers.
+app.use((req, res, next) => {
+  if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS" || req.path.startsWith("/api/")) return next();
+  const origin = req.get("origin");
+  const site = req.get("sec-fetch-site");
+  const sameOrigin = !origin || origin === "null" ? site !== "cross-site" : hostOf(origin) === req.get("host");
+  if (!sameOrigin) {
+    res.status(403).type("html").send('<!doctype html><meta charset="utf-8"><title>Not allowed</title><h1>That form came from another site</h1><p>For your safety we did not act on it. <a href="/">Go to the home page</a>.</p>');
+    return;
+  }
+  next();
+});
+
 app.use(compression());
 
 async function loadBuild(): Promise<ServerBuild | (() => Promise<ServerBuild>)> {
@@ -125,7 +147,7 @@ app.all(
   createRequestHandler({
     build,
     mode: isDevelopment ? "development" : "production",
-    getLoadContext: async (_req, res) => ({ services: await servicesReady, nonce: res.locals.nonce as string }),
+    getLoadContext: async (req, res) => ({ services: await servicesReady, nonce: res.locals.nonce as string, clientIp: req.ip ?? "unknown" }),
   }),
 );
 

@@ -11,6 +11,8 @@ export type SessionData = {
   draft?: Record<string, unknown>;
   /** The last booking confirmed in this browser. */
   confirmed?: Record<string, unknown>;
+  /** The email a one-time code was asked for, between the forgot and reset pages. */
+  resetEmail?: string;
 };
 export type SessionFlash = { toast: Toast };
 export type AppSession = Session<SessionData, SessionFlash>;

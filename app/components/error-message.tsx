@@ -8,6 +8,9 @@ export function ErrorMessage({ error }: { error: unknown }) {
     if (error.status === 404) {
       title = "We can't find that page";
       detail = typeof error.data === "string" ? error.data : "The link may be old or mistyped.";
+    } else if (error.status === 429) {
+      title = "Please wait a moment";
+      detail = (error.data as { message?: string } | null)?.message ?? "Too many attempts. Please wait a minute and try again.";
     } else if (error.status === 503) {
       title = "We can't reach our booking system right now";
       detail = "Nothing you chose is lost. Please try again in a moment.";

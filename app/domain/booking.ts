@@ -82,3 +82,6 @@ export const LATE_ARRIVAL_MINUTES = 5;
 
 /** The spec's message for an unknown clinic in a booking link. */
 export const INVALID_CLINIC = "Invalid Clinic Location";
+
+/** A reservation refused because another guest got the time first. */
+export const SLOT_TAKEN = "That time was just taken. Please choose another time.";

@@ -14,17 +14,47 @@ const GuestSchema = z.object({
     email: z.string().nullish(),
     mobile_phone: z.object({ number: z.string().nullish() }).nullish(),
   }),
+  address_info: z.object({ address_1: z.string().nullish(), city: z.string().nullish(), zip_code: z.string().nullish() }).nullish(),
+  preferences: z
+    .object({
+      receive_marketing_email: z.boolean().nullish(),
+      receive_marketing_sms: z.boolean().nullish(),
+      receive_transactional_email: z.boolean().nullish(),
+      receive_transactional_sms: z.boolean().nullish(),
+    })
+    .nullish(),
 });
 
-export type SpaGuest = { id: string; firstName: string; lastName: string; email: string | null; phone: string | null };
+export type SpaGuest = {
+  id: string;
+  centerId: string;
+  firstName: string;
+  lastName: string;
+  email: string | null;
+  phone: string | null;
+  address: { line1: string; city: string; zip: string } | null;
+  /** Null when the back end holds no consent record for the guest. */
+  consents: { marketingEmail: boolean; marketingSms: boolean; transactionalEmail: boolean; transactionalSms: boolean } | null;
+};
 
 function toGuest(raw: z.infer<typeof GuestSchema>): SpaGuest {
+  const p = raw.preferences;
   return {
     id: raw.id.toLowerCase(),
+    centerId: raw.center_id?.toLowerCase() ?? "",
     firstName: raw.personal_info.first_name ?? "",
     lastName: raw.personal_info.last_name ?? "",
     email: raw.personal_info.email ?? null,
-    phone: raw.personal_info.mobile_phone?.number ?? null,
+    phone: raw.personal_info.mobile_phone?.number || null,
+    address: raw.address_info ? { line1: raw.address_info.address_1 ?? "", city: raw.address_info.city ?? "", zip: raw.address_info.zip_code ?? "" } : null,
+    consents: p
+      ? {
+          marketingEmail: p.receive_marketing_email ?? false,
+          marketingSms: p.receive_marketing_sms ?? false,
+          transactionalEmail: p.receive_transactional_email ?? true,
+          transactionalSms: p.receive_transactional_sms ?? true,
+        }
+      : null,
   };
 }
 

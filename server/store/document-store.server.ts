@@ -74,7 +74,48 @@ export interface DocumentStore {
   getPromoCode(code: string): Promise<PromoCode | null>;
   putPromoCode(promo: PromoCode): Promise<void>;
 
+  /** Accounts of people who set a password; linked to the spa guest. */
+  createAccount(account: AccountRecord): Promise<void>;
+  getAccountByEmail(email: string): Promise<AccountRecord | null>;
+  getAccountById(id: string): Promise<AccountRecord | null>;
+  updateAccountPassword(id: string, passwordHash: string, changedAt: number): Promise<void>;
+
+  /** Server-side records behind the session cookie, keyed by a hash of the token. */
+  createUserSession(session: UserSessionRecord): Promise<void>;
+  getUserSession(tokenHash: string): Promise<UserSessionRecord | null>;
+  revokeUserSession(tokenHash: string): Promise<void>;
+  /** Revokes every session of the user, except the one given (the one that changed the password). */
+  revokeUserSessions(userId: string, exceptTokenHash?: string): Promise<void>;
+
+  /** One one-time code per email at a time; a new one replaces the old. */
+  putOneTimeCode(code: OneTimeCodeRecord): Promise<void>;
+  getOneTimeCode(email: string): Promise<OneTimeCodeRecord | null>;
+  /** Counts a wrong guess; returns the attempts so far. */
+  countOneTimeCodeAttempt(email: string): Promise<number>;
+  deleteOneTimeCode(email: string): Promise<void>;
+
   close(): Promise<void>;
+}
+
+export type AccountRecord = {
+  id: string;
+  email: string;
+  guestId: string;
+  centerId: string;
+  passwordHash: string;
+  createdAt: number;
+  passwordChangedAt: number;
+};
+
+export type UserSessionRecord = { tokenHash: string; userId: string; createdAt: number; expiresAt: number; revoked: boolean };
+
+export type OneTimeCodeRecord = { email: string; codeHash: string; expiresAt: number; attempts: number; sentAt: number };
+
+export class DuplicateAccountError extends Error {
+  constructor() {
+    super("An account with this email already exists");
+    this.name = "DuplicateAccountError";
+  }
 }
 
 export type IdempotencyClaim =

@@ -3,7 +3,11 @@ import { FieldPath, getFirestore, type Firestore } from "firebase-admin/firestor
 import type { PromoCode } from "~/domain/discounts";
 import {
   chunk,
+  DuplicateAccountError,
   emailKey,
+  type AccountRecord,
+  type OneTimeCodeRecord,
+  type UserSessionRecord,
   IDEMPOTENCY_STALE_MS,
   type IdempotencyClaim,
   type CenterPrice,
@@ -20,6 +24,9 @@ const AFFILIATES = "impactAffiliateDetails";
 const ADD_ON_LHR_PRICES = "addOnLhrPrices";
 const IDEMPOTENCY = "idempotencyKeys";
 const PROMO_CODES = "promoCodes";
+const ACCOUNTS = "accounts";
+const USER_SESSIONS = "userSessions";
+const ONE_TIME_CODES = "oneTimeCodes";
 
 export function connectFirestore(options: { projectId: string; credentialsJson: string }): { db: Firestore; close: () => Promise<void> } {
   const app = initializeApp(
@@ -138,6 +145,64 @@ export function createFirestoreStore(db: Firestore, close: () => Promise<void> =
     },
     async putPromoCode(promo) {
       await db.collection(PROMO_CODES).doc(promo.code.toUpperCase()).set({ ...promo, code: promo.code.toUpperCase() });
+    },
+
+    async createAccount(account) {
+      // The email is the document id, so a second account for it cannot be created.
+      try {
+        await db.collection(ACCOUNTS).doc(emailKey(account.email)).create({ ...account, email: account.email.trim() });
+      } catch (error) {
+        if ((error as { code?: number }).code === 6) throw new DuplicateAccountError();
+        throw error;
+      }
+    },
+    async getAccountByEmail(email) {
+      const snapshot = await db.collection(ACCOUNTS).doc(emailKey(email)).get();
+      return snapshot.exists ? (snapshot.data() as AccountRecord) : null;
+    },
+    async getAccountById(id) {
+      const snapshot = await db.collection(ACCOUNTS).where("id", "==", id).limit(1).get();
+      return snapshot.empty ? null : (snapshot.docs[0].data() as AccountRecord);
+    },
+    async updateAccountPassword(id, passwordHash, changedAt) {
+      const snapshot = await db.collection(ACCOUNTS).where("id", "==", id).limit(1).get();
+      if (!snapshot.empty) await snapshot.docs[0].ref.update({ passwordHash, passwordChangedAt: changedAt });
+    },
+
+    async createUserSession(session) {
+      await db.collection(USER_SESSIONS).doc(session.tokenHash).create(session);
+    },
+    async getUserSession(tokenHash) {
+      const snapshot = await db.collection(USER_SESSIONS).doc(tokenHash).get();
+      return snapshot.exists ? (snapshot.data() as UserSessionRecord) : null;
+    },
+    async revokeUserSession(tokenHash) {
+      await db.collection(USER_SESSIONS).doc(tokenHash).update({ revoked: true }).catch(() => undefined);
+    },
+    async revokeUserSessions(userId, exceptTokenHash) {
+      const snapshot = await db.collection(USER_SESSIONS).where("userId", "==", userId).where("revoked", "==", false).get();
+      await Promise.all(snapshot.docs.filter((d) => d.id !== exceptTokenHash).map((d) => d.ref.update({ revoked: true })));
+    },
+
+    async putOneTimeCode(code) {
+      await db.collection(ONE_TIME_CODES).doc(emailKey(code.email)).set(code);
+    },
+    async getOneTimeCode(email) {
+      const snapshot = await db.collection(ONE_TIME_CODES).doc(emailKey(email)).get();
+      return snapshot.exists ? (snapshot.data() as OneTimeCodeRecord) : null;
+    },
+    async countOneTimeCodeAttempt(email) {
+      const ref = db.collection(ONE_TIME_CODES).doc(emailKey(email));
+      return db.runTransaction(async (tx) => {
+        const snapshot = await tx.get(ref);
+        if (!snapshot.exists) return 0;
+        const attempts = (snapshot.data() as OneTimeCodeRecord).attempts + 1;
+        tx.update(ref, { attempts });
+        return attempts;
+      });
+    },
+    async deleteOneTimeCode(email) {
+      await db.collection(ONE_TIME_CODES).doc(emailKey(email)).delete();
     },
 
     close,

@@ -3,8 +3,12 @@ import fs from "node:fs";
 import path from "node:path";
 import type { PromoCode } from "~/domain/discounts";
 import {
+  DuplicateAccountError,
   emailKey,
   IDEMPOTENCY_STALE_MS,
+  type AccountRecord,
+  type OneTimeCodeRecord,
+  type UserSessionRecord,
   type IdempotencyClaim,
   type CenterPrice,
   type DocumentStore,
@@ -30,6 +34,19 @@ const migrations: string[] = [
    CREATE TABLE add_on_lhr_prices (service_id TEXT PRIMARY KEY, price REAL NOT NULL);`,
   `CREATE TABLE idempotency_keys (key TEXT PRIMARY KEY, claimed_at INTEGER NOT NULL, result TEXT);
    CREATE TABLE promo_codes (code TEXT PRIMARY KEY, promo TEXT NOT NULL);`,
+  `CREATE TABLE accounts (
+     id TEXT PRIMARY KEY, email_key TEXT NOT NULL UNIQUE, email TEXT NOT NULL, guest_id TEXT NOT NULL,
+     center_id TEXT NOT NULL, password_hash TEXT NOT NULL, created_at INTEGER NOT NULL, password_changed_at INTEGER NOT NULL
+   );
+   CREATE TABLE user_sessions (
+     token_hash TEXT PRIMARY KEY, user_id TEXT NOT NULL, created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL,
+     revoked INTEGER NOT NULL DEFAULT 0
+   );
+   CREATE INDEX user_sessions_user ON user_sessions(user_id);
+   CREATE TABLE one_time_codes (
+     email_key TEXT PRIMARY KEY, email TEXT NOT NULL, code_hash TEXT NOT NULL, expires_at INTEGER NOT NULL,
+     attempts INTEGER NOT NULL DEFAULT 0, sent_at INTEGER NOT NULL
+   );`,
 ];
 
 type GuestRow = { email: string; guest_id: string; is_password_set: number; is_return_user: number; promo_codes: string };
@@ -37,6 +54,12 @@ type AffiliateRow = {
   user_id: string; user_email: string; irclickid: string; timestamp: number;
   is_ft_treated_triggered: number; is_expired: number;
 };
+
+type AccountRow = { id: string; email: string; guest_id: string; center_id: string; password_hash: string; created_at: number; password_changed_at: number };
+
+function toAccount(row: AccountRow): AccountRecord {
+  return { id: row.id, email: row.email, guestId: row.guest_id, centerId: row.center_id, passwordHash: row.password_hash, createdAt: row.created_at, passwordChangedAt: row.password_changed_at };
+}
 
 function toGuest(row: GuestRow): GuestDetails {
   return {
@@ -208,6 +231,68 @@ export function createSqliteStore(file: string): DocumentStore {
       db.prepare("INSERT INTO promo_codes (code, promo) VALUES (?, ?) ON CONFLICT (code) DO UPDATE SET promo = excluded.promo").run(
         promo.code.toUpperCase(), JSON.stringify({ ...promo, code: promo.code.toUpperCase() }),
       );
+    },
+
+    async createAccount(account) {
+      try {
+        db.prepare(
+          `INSERT INTO accounts (id, email_key, email, guest_id, center_id, password_hash, created_at, password_changed_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        ).run(account.id, emailKey(account.email), account.email.trim(), account.guestId, account.centerId, account.passwordHash, account.createdAt, account.passwordChangedAt);
+      } catch (error) {
+        if ((error as { code?: string }).code === "SQLITE_CONSTRAINT_UNIQUE" || (error as { code?: string }).code === "SQLITE_CONSTRAINT_PRIMARYKEY") throw new DuplicateAccountError();
+        throw error;
+      }
+    },
+    async getAccountByEmail(email) {
+      const row = db.prepare("SELECT * FROM accounts WHERE email_key = ?").get(emailKey(email)) as AccountRow | undefined;
+      return row ? toAccount(row) : null;
+    },
+    async getAccountById(id) {
+      const row = db.prepare("SELECT * FROM accounts WHERE id = ?").get(id) as AccountRow | undefined;
+      return row ? toAccount(row) : null;
+    },
+    async updateAccountPassword(id, passwordHash, changedAt) {
+      db.prepare("UPDATE accounts SET password_hash = ?, password_changed_at = ? WHERE id = ?").run(passwordHash, changedAt, id);
+    },
+
+    async createUserSession(session) {
+      db.prepare("INSERT INTO user_sessions (token_hash, user_id, created_at, expires_at, revoked) VALUES (?, ?, ?, ?, 0)").run(
+        session.tokenHash, session.userId, session.createdAt, session.expiresAt,
+      );
+    },
+    async getUserSession(tokenHash) {
+      const row = db.prepare("SELECT * FROM user_sessions WHERE token_hash = ?").get(tokenHash) as
+        | { token_hash: string; user_id: string; created_at: number; expires_at: number; revoked: number }
+        | undefined;
+      return row ? { tokenHash: row.token_hash, userId: row.user_id, createdAt: row.created_at, expiresAt: row.expires_at, revoked: row.revoked === 1 } : null;
+    },
+    async revokeUserSession(tokenHash) {
+      db.prepare("UPDATE user_sessions SET revoked = 1 WHERE token_hash = ?").run(tokenHash);
+    },
+    async revokeUserSessions(userId, exceptTokenHash) {
+      db.prepare("UPDATE user_sessions SET revoked = 1 WHERE user_id = ? AND token_hash != ?").run(userId, exceptTokenHash ?? "");
+    },
+
+    async putOneTimeCode(code) {
+      db.prepare(
+        `INSERT INTO one_time_codes (email_key, email, code_hash, expires_at, attempts, sent_at) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (email_key) DO UPDATE SET code_hash = excluded.code_hash, expires_at = excluded.expires_at,
+           attempts = excluded.attempts, sent_at = excluded.sent_at`,
+      ).run(emailKey(code.email), code.email, code.codeHash, code.expiresAt, code.attempts, code.sentAt);
+    },
+    async getOneTimeCode(email) {
+      const row = db.prepare("SELECT * FROM one_time_codes WHERE email_key = ?").get(emailKey(email)) as
+        | { email: string; code_hash: string; expires_at: number; attempts: number; sent_at: number }
+        | undefined;
+      return row ? { email: row.email, codeHash: row.code_hash, expiresAt: row.expires_at, attempts: row.attempts, sentAt: row.sent_at } : null;
+    },
+    async countOneTimeCodeAttempt(email) {
+      db.prepare("UPDATE one_time_codes SET attempts = attempts + 1 WHERE email_key = ?").run(emailKey(email));
+      return (db.prepare("SELECT attempts FROM one_time_codes WHERE email_key = ?").get(emailKey(email)) as { attempts: number } | undefined)?.attempts ?? 0;
+    },
+    async deleteOneTimeCode(email) {
+      db.prepare("DELETE FROM one_time_codes WHERE email_key = ?").run(emailKey(email));
     },
 
     async close() {

@@ -5,6 +5,11 @@ import { test as base, expect } from "@playwright/test";
  * a hydration mismatch), in the project with JavaScript and the one without.
  */
 export const test = base.extend<{ consoleErrors: string[] }>({
+  // Each test its own client address (the server trusts X-Forwarded-For from loopback), so the
+  // per-address rate limits of one test never trip another.
+  extraHTTPHeaders: async ({}, use) => {
+    await use({ "x-forwarded-for": `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}` });
+  },
   consoleErrors: [
     async ({ page }, use) => {
       const errors: string[] = [];

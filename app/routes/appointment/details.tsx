@@ -1,9 +1,11 @@
-import { data, Form, redirect, useNavigation } from "react-router";
+import { data, Form, href, Link, redirect, useNavigation } from "react-router";
+import { SLOT_TAKEN } from "~/domain/booking";
 import { ErrorMessage } from "~/components/error-message";
 import { BASE_TAGS, CORRECT_ERRORS, DEFAULT_DATE_OF_BIRTH, fieldErrors, GuestDetailsSchema } from "~/domain/guest";
 import { PhoneInput } from "~/components/phone-input";
 import { formatPhone } from "~/lib/phone";
 import { commit, requireDraft, setDraft } from "#server/booking/draft.server";
+import { adoptSignedInGuest } from "#server/booking/signed-in.server";
 import { logger } from "#server/observability/logger.server";
 import { isSpaError } from "#server/spa/errors.server";
 import type { Route } from "./+types/details";
@@ -13,7 +15,20 @@ const FIELDS = ["firstName", "lastName", "email", "phone"] as const;
 export const meta: Route.MetaFunction = () => [{ title: "Your details | Glow Clinic" }, { name: "robots", content: "noindex" }];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { draft } = await requireDraft(request, context.services, "hold");
+  const { services } = context;
+  const { session, draft } = await requireDraft(request, services, "hold");
+  const user = await services.accounts.currentUser(session.get("userSessionId"));
+  if (user) {
+    // Signed in: no guest form; the booking goes on under the account's own guest.
+    const adopted = await adoptSignedInGuest(services, draft, user);
+    if (adopted === "taken") {
+      setDraft(session, { ...draft, hold: undefined });
+      session.flash("toast", { id: crypto.randomUUID(), type: "error", title: SLOT_TAKEN });
+      throw redirect(`/appointment/time?date=${draft.date ?? ""}`, { headers: await commit(services, session) });
+    }
+    setDraft(session, adopted);
+    throw redirect("/appointment/payment", { headers: await commit(services, session) });
+  }
   return { details: draft.details ? { ...draft.details, phone: formatPhone(draft.details.phone) } : null };
 }
 
@@ -94,7 +109,13 @@ export default function DetailsStep({ loaderData, actionData }: Route.ComponentP
   return (
     <>
       <h1>Your details</h1>
-      <p>We'll send your confirmation here. You can set a password later to manage your bookings.</p>
+      <p className="sign-in-offer">
+        Booked with us before?{" "}
+        <Link to={`${href("/login")}?redirectTo=${encodeURIComponent("/appointment/details")}`}>Sign in</Link> or{" "}
+        <Link to={`${href("/register")}?redirectTo=${encodeURIComponent("/appointment/details")}`}>create an account</Link>; your
+        time stays held.
+      </p>
+      <p>Or book as a guest. We'll send your confirmation here; you can set a password later.</p>
       {actionData?.formError ? (
         <p className="field-error" role="alert">
           {actionData.formError}

@@ -10,9 +10,9 @@ import { formatMoney, formatPriceRange } from "~/lib/money";
 import { bookableTreatments, findService, requireClinic } from "#server/booking/catalog-view.server";
 import { commit, getDraft, readSession, setDraft, type Draft } from "#server/booking/draft.server";
 import { releaseDraftHold } from "#server/booking/holds.server";
+import { clientTypeFor } from "#server/booking/signed-in.server";
 import type { Route } from "./+types/service";
 
-const CLIENT_TYPE = "new" as const;
 export const SERVICE_REQUIRED = "Please select a service";
 export const AREA_REQUIRED = "Please select a treatment area";
 
@@ -30,12 +30,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const { center, catalog } = await requireClinic(services, url.searchParams.get("id"));
   const session = await readSession(request, services);
+  const clientType = await clientTypeFor(services, await services.accounts.currentUser(session.get("userSessionId")));
   const previous = getDraft(session);
   let draft: Draft = previous?.centerId === center.id ? previous : { centerId: center.id, addOnIds: [], therapistId: null };
   if (previous && previous.centerId !== center.id) await releaseDraftHold(services, previous);
 
   // Deep links from clinic staff: ?service=&therapist=&date=&promo= fill in the choices.
-  const treatments = bookableTreatments(catalog, CLIENT_TYPE);
+  const treatments = bookableTreatments(catalog, clientType);
   const linkedService = findService(treatments, url.searchParams.get("service"));
   const therapists = (await services.catalog.listTherapists(center.id).catch(() => null)) ?? [];
   const linkedTherapist = therapists.find((t) => t.id === url.searchParams.get("therapist")?.toLowerCase());
@@ -101,7 +102,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
             needsArea: needsTreatmentArea(selected.name),
             enhancements: enhancements.map(option),
             enhancementRange: enhancementPrices.length ? formatPriceRange(Math.min(...enhancementPrices), Math.max(...enhancementPrices)) : null,
-            extraMinutes: addOnMinutes(CLIENT_TYPE),
+            extraMinutes: addOnMinutes(clientType),
             areas: areas.map(option),
           }
         : null,
@@ -117,7 +118,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const url = new URL(request.url);
   const { center, catalog } = await requireClinic(services, url.searchParams.get("id"));
   const form = await request.formData();
-  const treatments = bookableTreatments(catalog, CLIENT_TYPE);
+  const session = await readSession(request, services);
+  const clientType = await clientTypeFor(services, await services.accounts.currentUser(session.get("userSessionId")));
+  const treatments = bookableTreatments(catalog, clientType);
   const service = findService(treatments, String(form.get("service") ?? ""));
   if (!service) return data({ fieldErrors: { service: SERVICE_REQUIRED } }, { status: 400 });
   const allowed = new Set(service.addOnIds);
@@ -138,7 +141,6 @@ export async function action({ request, context }: Route.ActionArgs) {
     therapistId = nurse.id;
   }
 
-  const session = await readSession(request, services);
   const previous = getDraft(session);
   const base: Draft = previous?.centerId === center.id ? previous : { centerId: center.id, addOnIds: [], therapistId: null };
   const next: Draft = { ...base, serviceId: service.id, addOnIds: [...new Set(picked.map((id) => id.toLowerCase()))], therapistId };

@@ -2,16 +2,17 @@ import { data, Form, Link, redirect, useNavigation, type ShouldRevalidateFunctio
 import { ErrorMessage } from "~/components/error-message";
 import { bookingDates, filterSlots, normalizeBookingDate, parseSlotGroup, SLOT_GROUPS, slotGroupOf } from "~/domain/booking";
 import { DOWNTIME_MESSAGE, violatesDowntime } from "~/domain/downtime";
+import { SLOT_TAKEN } from "~/domain/booking";
 import { dayjs, clinicToday } from "~/lib/dates";
 import { findService, requireClinic } from "#server/booking/catalog-view.server";
-import { commit, getDraft, requireDraft, setDraft } from "#server/booking/draft.server";
+import { commit, requireDraft, setDraft } from "#server/booking/draft.server";
 import { forgetOpenTimes, openTimes, releaseDraftHold, type SlotQuery } from "#server/booking/holds.server";
+import { adoptSignedInGuest } from "#server/booking/signed-in.server";
 import { logger } from "#server/observability/logger.server";
 import { isSpaError } from "#server/spa/errors.server";
 import type { Route } from "./+types/time";
 
 export const SLOTS_ERROR = "Error while fetching slots, please click to try again";
-export const SLOT_TAKEN = "That time was just taken. Please choose another time.";
 const LOCAL_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;
 
 export const meta: Route.MetaFunction = () => [{ title: "Choose a date and time | Glow Clinic" }, { name: "robots", content: "noindex" }];
@@ -86,6 +87,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const query: SlotQuery = { centerId: center.id, serviceId: service.id, addOnIds: draft.addOnIds, therapistId: draft.therapistId, date };
   try {
+    const user = await services.accounts.currentUser(session.get("userSessionId"));
+    if (user && draft.guestId !== user.guestId) {
+      // Signed in: book under the account's own guest, with its details.
+      const adopted = await adoptSignedInGuest(services, { ...draft, hold: undefined }, user);
+      if (adopted !== "taken") Object.assign(draft, { guestId: adopted.guestId, details: adopted.details });
+    }
     if (draft.guestId && draft.details) {
       // A known guest (texted link): medical downtime after their other treatments applies.
       const history = await services.spa.listGuestAppointments(draft.guestId, { size: 100 });
@@ -115,7 +122,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     // Choosing another slot releases the old hold.
     if (draft.hold && draft.hold.bookingId !== bookingId) await releaseDraftHold(services, draft);
     forgetOpenTimes(query);
-    setDraft(session, { ...(getDraft(session) ?? draft), guestId, date, hold: { bookingId, slot, reservationId: hold.reservationId, expiresAt: hold.expiresAt }, payKey: undefined });
+    setDraft(session, { ...draft, guestId, date, hold: { bookingId, slot, reservationId: hold.reservationId, expiresAt: hold.expiresAt }, payKey: undefined });
     return redirect(draft.details ? "/appointment/payment" : "/appointment/details", { headers: await commit(services, session) });
   } catch (error) {
     if (!isSpaError(error)) throw error;

@@ -1,0 +1,35 @@
+/** A labelled input with its error next to it, announced to screen readers. */
+export function Field({
+  name,
+  label,
+  error,
+  hint,
+  focus,
+  as: Input = "input",
+  ...props
+}: React.InputHTMLAttributes<HTMLInputElement> & {
+  name: string;
+  label: string;
+  error?: string;
+  hint?: React.ReactNode;
+  focus?: boolean;
+  as?: React.ElementType;
+}) {
+  const describedBy = [error ? `${name}-error` : null, hint ? `${name}-hint` : null].filter(Boolean).join(" ") || undefined;
+  return (
+    <div className="field">
+      <label htmlFor={name}>{label}</label>
+      <Input id={name} name={name} aria-invalid={error ? true : undefined} aria-describedby={describedBy} autoFocus={focus} {...props} />
+      {hint ? (
+        <div className="hint" id={`${name}-hint`}>
+          {hint}
+        </div>
+      ) : null}
+      {error ? (
+        <p className="field-error" id={`${name}-error`} role="alert">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}

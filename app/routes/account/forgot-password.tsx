@@ -1,0 +1,57 @@
+import { data, Form, href, Link, redirect, useNavigation } from "react-router";
+import { ErrorMessage } from "~/components/error-message";
+import { Field } from "~/components/field";
+import { EmailField, readForm } from "~/domain/account-forms";
+import { enforceRateLimit } from "#server/accounts/current-user.server";
+import { formDataOf } from "#server/forms.server";
+import type { Route } from "./+types/forgot-password";
+
+export const meta: Route.MetaFunction = () => [{ title: "Forgot password | Glow Clinic" }];
+
+/** A 429 thrown by a rate limit keeps its Retry-After header. */
+export const headers: Route.HeadersFunction = ({ errorHeaders, actionHeaders }) => errorHeaders ?? actionHeaders;
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { services } = context;
+  const { values, problem } = readForm(await formDataOf(request), ["email", "website"]);
+  if (problem) return data({ error: problem, email: "" }, { status: 400 });
+  const parsed = EmailField.safeParse(values.email);
+  if (!parsed.success) return data({ error: parsed.error.issues[0].message, email: (values.email ?? "").slice(0, 254) }, { status: 400 });
+  const email = parsed.data;
+  enforceRateLimit(services, `code-send-ip:${context.clientIp}`, 10, 10 * 60_000);
+  enforceRateLimit(services, `code-send:${email.toLowerCase()}`, 3, 10 * 60_000);
+  // The answer is the same whether or not an account exists; a filled honeypot sends nothing.
+  if (!values.website) await services.accounts.sendResetCode(email);
+  const session = await services.sessions.getSession(request.headers.get("cookie"));
+  session.set("resetEmail", email);
+  return redirect(href("/reset-password"), { headers: { "set-cookie": await services.sessions.commitSession(session) } });
+}
+
+export default function ForgotPassword({ actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  return (
+    <section className="page narrow">
+      <h1>Forgot your password?</h1>
+      <p>Enter your email. If you have an account, or booked with us before, we'll send you a 6-digit code to set a new password.</p>
+      <Form method="post" noValidate className="form">
+        <div className="honeypot" aria-hidden="true">
+          <label htmlFor="website">Website</label>
+          <input id="website" name="website" tabIndex={-1} autoComplete="off" />
+        </div>
+        <Field name="email" label="Email" type="email" autoComplete="email" maxLength={254} defaultValue={actionData?.email} error={actionData?.error} focus={Boolean(actionData?.error)} />
+        <p>
+          <button type="submit" disabled={navigation.state !== "idle"}>
+            Send me a code
+          </button>
+        </p>
+      </Form>
+      <p>
+        <Link to={href("/login")}>Back to sign in</Link>
+      </p>
+    </section>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <ErrorMessage error={error} />;
+}

@@ -1,0 +1,18 @@
+import { href, Link } from "react-router";
+import type { Route } from "./+types/password-changed";
+
+export const meta: Route.MetaFunction = () => [{ title: "Password changed | Glow Clinic" }, { name: "robots", content: "noindex" }];
+
+export default function PasswordChanged() {
+  return (
+    <section className="page narrow">
+      <h1>Your password has been changed</h1>
+      <p role="status">You can sign in with your new password now. Other devices were signed out.</p>
+      <p>
+        <Link className="button" to={href("/login")}>
+          Back to login
+        </Link>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,195 @@
+import { data, Form, href, useNavigation } from "react-router";
+import { ErrorMessage } from "~/components/error-message";
+import { Field } from "~/components/field";
+import { PhoneInput } from "~/components/phone-input";
+import { NewPasswordField } from "~/components/password-rules";
+import { ACCOUNT_MESSAGES } from "~/domain/accounts";
+import { NewPassword, readForm } from "~/domain/account-forms";
+import { DEFAULT_DATE_OF_BIRTH, fieldErrors } from "~/domain/guest";
+import { formatPhone, phoneDigits } from "~/lib/phone";
+import { z } from "zod";
+import { requireUser } from "#server/accounts/current-user.server";
+import { formDataOf } from "#server/forms.server";
+import { orUnavailable } from "#server/locations.server";
+import type { SpaGuest } from "#server/spa/booking.server";
+import type { Route } from "./+types/profile";
+
+export const meta: Route.MetaFunction = () => [{ title: "Your profile | Glow Clinic" }, { name: "robots", content: "noindex" }];
+
+const DetailsSchema = z.object({
+  firstName: z.string().trim().min(1, "Please enter your first name").max(50),
+  lastName: z.string().trim().min(1, "Please enter your last name").max(50),
+  phone: z.string().refine((v) => /^[\d\s().-]*$/.test(v) && v.replace(/\D/g, "").length === 10, "Mobile number you entered is not valid. Please check the number and try again").transform(phoneDigits),
+  address: z.string().trim().min(1, "Please enter your address").max(120),
+  city: z.string().trim().min(1, "Please enter your city").max(80),
+  zip: z.string().trim().regex(/^\d{5}$/, "Please enter a 5-digit ZIP code"),
+});
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { user } = await requireUser(request, context.services);
+  const guest = await orUnavailable(() => context.services.spa.getGuest(user.guestId));
+  return {
+    email: user.email,
+    details: {
+      firstName: guest?.firstName ?? "",
+      lastName: guest?.lastName ?? "",
+      phone: formatPhone(guest?.phone ?? ""),
+      address: guest?.address?.line1 ?? "",
+      city: guest?.address?.city ?? "",
+      zip: guest?.address?.zip ?? "",
+    },
+    consents: guest?.consents ?? null,
+  };
+}
+
+/** Zenoti's guest update replaces the whole profile, so every field is sent each time. */
+function guestPayload(guest: SpaGuest, email: string, change: Partial<{ firstName: string; lastName: string; phone: string; address: string; city: string; zip: string; marketingEmail: boolean; marketingSms: boolean }>) {
+  const consents = guest.consents ?? { marketingEmail: false, marketingSms: false, transactionalEmail: true, transactionalSms: true };
+  return {
+    center_id: guest.centerId,
+    personal_info: {
+      first_name: change.firstName ?? guest.firstName,
+      last_name: change.lastName ?? guest.lastName,
+      user_name: email,
+      email,
+      date_of_birth: DEFAULT_DATE_OF_BIRTH,
+      mobile_phone: { country_code: 225, number: change.phone ?? guest.phone ?? "" },
+    },
+    address_info: {
+      address_1: change.address ?? guest.address?.line1 ?? "",
+      address_2: "",
+      city: change.city ?? guest.address?.city ?? "",
+      country_id: 225,
+      state_id: -1,
+      state_other: "",
+      zip_code: change.zip ?? guest.address?.zip ?? "",
+    },
+    preferences: {
+      receive_marketing_email: change.marketingEmail ?? consents.marketingEmail,
+      receive_marketing_sms: change.marketingSms ?? consents.marketingSms,
+      receive_transactional_email: true,
+      receive_transactional_sms: true,
+    },
+    tags: [],
+  };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { services } = context;
+  const { user, token } = await requireUser(request, services);
+  const { values, problem } = readForm(await formDataOf(request), ["intent", "oldPassword", "password", "marketingEmail", "marketingSms", "firstName", "lastName", "phone", "address", "city", "zip"]);
+  const fail = (section: string, errors: Record<string, string>, status = 400) => data({ section, errors, saved: null as string | null }, { status });
+  if (problem) return fail("form", { form: problem });
+
+  if (values.intent === "password") {
+    const next = NewPassword.safeParse(values.password ?? "");
+    if (!values.oldPassword) return fail("password", { oldPassword: ACCOUNT_MESSAGES.oldPassword });
+    if (!next.success) return fail("password", { password: next.error.issues[0].message });
+    const result = await services.accounts.changePassword(user, token, values.oldPassword, next.data);
+    if (!result.ok) return fail("password", { [result.field]: result.message });
+    return data({ section: "password", errors: {} as Record<string, string>, saved: "Your password has been changed. Other devices were signed out." });
+  }
+
+  const guest = await services.spa.getGuest(user.guestId);
+  if (!guest) return fail("form", { form: "Something went wrong, please try again" }, 503);
+
+  if (values.intent === "consents") {
+    if (!guest.consents) return fail("consents", { form: ACCOUNT_MESSAGES.noConsent }, 404);
+    await services.spa.updateGuest(user.guestId, guestPayload(guest, user.email, { marketingEmail: values.marketingEmail === "on", marketingSms: values.marketingSms === "on" }));
+    return data({ section: "consents", errors: {} as Record<string, string>, saved: "Your message choices are saved." });
+  }
+
+  if (values.intent === "details") {
+    const parsed = DetailsSchema.safeParse(values);
+    if (!parsed.success) return fail("details", fieldErrors(parsed.error));
+    await services.spa.updateGuest(user.guestId, guestPayload(guest, user.email, parsed.data));
+    return data({ section: "details", errors: {} as Record<string, string>, saved: "Your details are saved." });
+  }
+  return fail("form", { form: "Please choose what to save." });
+}
+
+export default function Profile({ loaderData, actionData }: Route.ComponentProps) {
+  const { email, details, consents } = loaderData;
+  const navigation = useNavigation();
+  const errorsFor = (section: string): Record<string, string | undefined> => (actionData?.section === section ? actionData.errors : {});
+  const savedFor = (section: string) => (actionData?.section === section ? actionData.saved : null);
+  const pw = errorsFor("password");
+  const det = errorsFor("details");
+  return (
+    <section className="page narrow">
+      <h1>Your profile</h1>
+      <p>Signed in as {email}.</p>
+      {actionData?.section === "form" ? (
+        <p className="field-error" role="alert">
+          {actionData.errors.form}
+        </p>
+      ) : null}
+
+      <section aria-labelledby="details-heading">
+        <h2 id="details-heading">Your details</h2>
+        {savedFor("details") ? <p role="status">{savedFor("details")}</p> : null}
+        <Form method="post" noValidate className="form">
+          <Field name="firstName" label="First name" autoComplete="given-name" defaultValue={details.firstName} error={det.firstName} />
+          <Field name="lastName" label="Last name" autoComplete="family-name" defaultValue={details.lastName} error={det.lastName} />
+          <Field name="phone" label="Mobile phone" as={PhoneInput} defaultValue={details.phone} error={det.phone} />
+          <Field name="address" label="Address" autoComplete="street-address" defaultValue={details.address} error={det.address} />
+          <Field name="city" label="City" autoComplete="address-level2" defaultValue={details.city} error={det.city} />
+          <Field name="zip" label="ZIP code" inputMode="numeric" maxLength={5} defaultValue={details.zip} error={det.zip} />
+          <button type="submit" name="intent" value="details" disabled={navigation.state !== "idle"}>
+            Save details
+          </button>
+        </Form>
+      </section>
+
+      <section aria-labelledby="consents-heading">
+        <h2 id="consents-heading">Messages from us</h2>
+        {savedFor("consents") ? <p role="status">{savedFor("consents")}</p> : null}
+        {errorsFor("consents").form ? (
+          <p className="field-error" role="alert">
+            {errorsFor("consents").form}
+          </p>
+        ) : null}
+        {consents ? (
+          <Form method="post" className="form">
+            <p className="muted">Booking confirmations and one-time codes always come by email and text.</p>
+            <label className="check">
+              <input type="checkbox" name="marketingEmail" defaultChecked={consents.marketingEmail} /> Send me offers by email
+            </label>
+            <label className="check">
+              <input type="checkbox" name="marketingSms" defaultChecked={consents.marketingSms} /> Send me offers by text
+            </label>
+            <button type="submit" name="intent" value="consents" disabled={navigation.state !== "idle"}>
+              Save message choices
+            </button>
+          </Form>
+        ) : (
+          <p className="field-error" role="alert">
+            {ACCOUNT_MESSAGES.noConsent}
+          </p>
+        )}
+      </section>
+
+      <section aria-labelledby="password-heading">
+        <h2 id="password-heading">Change password</h2>
+        {savedFor("password") ? <p role="status">{savedFor("password")}</p> : null}
+        <Form method="post" noValidate className="form">
+          <Field name="oldPassword" label="Current password" type="password" autoComplete="current-password" maxLength={128} error={pw.oldPassword} focus={Boolean(pw.oldPassword)} />
+          <NewPasswordField label="New password" error={pw.password} />
+          <button type="submit" name="intent" value="password" disabled={navigation.state !== "idle"}>
+            Change password
+          </button>
+        </Form>
+      </section>
+
+      <Form method="post" action={href("/logout")}>
+        <button type="submit" className="button-secondary">
+          Sign out
+        </button>
+      </Form>
+    </section>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <ErrorMessage error={error} />;
+}

@@ -1,0 +1,205 @@
+import { createHash, randomBytes, randomInt, randomUUID } from "node:crypto";
+import { ACCOUNT_MESSAGES, isDuplicateMessage } from "~/domain/accounts";
+import { BASE_TAGS, DEFAULT_DATE_OF_BIRTH } from "~/domain/guest";
+import type { Services } from "../context.server";
+import { logger } from "../observability/logger.server";
+import { SESSION_MAX_AGE_SECONDS } from "../session.server";
+import { isSpaError } from "../spa/errors.server";
+import { DuplicateAccountError, type AccountRecord } from "../store/document-store.server";
+import { hashPassword, verifyPassword } from "./passwords.server";
+
+/** One-time codes: 6 digits, 10 minutes, single use, the 5th wrong guess burns the code. */
+export const CODE_TTL_MS = 10 * 60_000;
+export const CODE_MAX_ATTEMPTS = 5;
+export const CODE_RESEND_COOLDOWN_MS = 30_000;
+
+export type Registration = {
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string;
+  centerId: string;
+  address: string;
+  city: string;
+  zip: string;
+  password: string;
+  referralCode: string | null;
+  marketingEmail: boolean;
+  marketingSms: boolean;
+};
+
+export type CurrentUser = { id: string; email: string; guestId: string; centerId: string };
+
+export type AccountResult<T> = { ok: true; value: T } | { ok: false; field: string; message: string };
+
+function tokenHash(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}
+
+function codeHash(email: string, code: string): string {
+  return createHash("sha256").update(`${email.trim().toLowerCase()}:${code}`).digest("hex");
+}
+
+/**
+ * Accounts: our own records (hashed passwords, sessions, one-time codes) in the document store,
+ * each linked to a spa guest. The password never leaves this service.
+ */
+export function createAccountService(services: Services, clock: () => number = Date.now) {
+  const { store, spa } = services;
+
+  async function startSession(account: AccountRecord): Promise<string> {
+    const token = randomBytes(32).toString("base64url");
+    await store.createUserSession({ tokenHash: tokenHash(token), userId: account.id, createdAt: clock(), expiresAt: clock() + SESSION_MAX_AGE_SECONDS * 1000, revoked: false });
+    return token;
+  }
+
+  return {
+    /** The signed-in user of a session token, or null (expired, revoked, unknown). */
+    async currentUser(token: string | null | undefined): Promise<CurrentUser | null> {
+      if (!token) return null;
+      const session = await store.getUserSession(tokenHash(token));
+      if (!session || session.revoked || session.expiresAt <= clock()) return null;
+      const account = await store.getAccountById(session.userId);
+      return account ? { id: account.id, email: account.email, guestId: account.guestId, centerId: account.centerId } : null;
+    },
+
+    async register(input: Registration): Promise<AccountResult<{ token: string; user: CurrentUser }>> {
+      const duplicate = { ok: false as const, field: "email", message: ACCOUNT_MESSAGES.duplicate };
+      if (await store.getAccountByEmail(input.email)) return duplicate;
+      // A guest from an earlier booking sets their first password with a one-time code instead.
+      if ((await spa.findGuestsByEmail(input.email)).length > 0) return duplicate;
+      const tags: string[] = [...BASE_TAGS, "Webstore", ...(input.referralCode ? ["Referred"] : [])].slice(0, 4);
+      let guestId: string;
+      try {
+        const guest = await spa.createGuest({
+          center_id: input.centerId,
+          personal_info: {
+            first_name: input.firstName,
+            last_name: input.lastName,
+            user_name: input.email,
+            email: input.email,
+            date_of_birth: DEFAULT_DATE_OF_BIRTH,
+            mobile_phone: { country_code: 225, number: input.phone },
+          },
+          address_info: { address_1: input.address, address_2: "", city: input.city, country_id: 225, state_id: -1, state_other: "", zip_code: input.zip },
+          preferences: {
+            receive_marketing_email: input.marketingEmail,
+            receive_marketing_sms: input.marketingSms,
+            receive_transactional_email: true,
+            receive_transactional_sms: true,
+          },
+          tags,
+          referral: input.referralCode ? { referral_source: { id: input.referralCode } } : null,
+        });
+        guestId = guest.id;
+      } catch (error) {
+        if (!isSpaError(error) || error.kind !== "rejected") throw error;
+        if (String(error.code) === "442" || isDuplicateMessage(error.message)) return duplicate;
+        if (String(error.code) === "443") return { ok: false, field: "email", message: "The email address you entered is not valid. Please check the email and try again" };
+        if (String(error.code) === "482") return { ok: false, field: "phone", message: "Mobile number you entered is not valid. Please check the number and try again" };
+        return { ok: false, field: "form", message: error.message };
+      }
+      const account: AccountRecord = {
+        id: randomUUID(),
+        email: input.email,
+        guestId,
+        centerId: input.centerId,
+        passwordHash: await hashPassword(input.password),
+        createdAt: clock(),
+        passwordChangedAt: clock(),
+      };
+      try {
+        await store.createAccount(account);
+      } catch (error) {
+        if (error instanceof DuplicateAccountError) return duplicate;
+        throw error;
+      }
+      if (await store.getGuestDetails(input.email)) await store.updateGuestDetails(input.email, { is_password_set: true });
+      else await store.createGuestDetails({ email: input.email, guest_id: guestId, is_password_set: true, is_return_user: false });
+      const token = await startSession(account);
+      return { ok: true, value: { token, user: { id: account.id, email: account.email, guestId, centerId: account.centerId } } };
+    },
+
+    async login(email: string, password: string): Promise<AccountResult<{ token: string; user: CurrentUser }>> {
+      const account = await store.getAccountByEmail(email);
+      if (!account) {
+        const guest = await store.getGuestDetails(email);
+        if (guest && !guest.is_password_set) return { ok: false, field: "password", message: ACCOUNT_MESSAGES.setPasswordFirst };
+        return { ok: false, field: "email", message: ACCOUNT_MESSAGES.noAccount };
+      }
+      if (!(await verifyPassword(password, account.passwordHash))) return { ok: false, field: "password", message: ACCOUNT_MESSAGES.wrongPassword };
+      const token = await startSession(account);
+      return { ok: true, value: { token, user: { id: account.id, email: account.email, guestId: account.guestId, centerId: account.centerId } } };
+    },
+
+    async logout(token: string | null | undefined): Promise<void> {
+      if (token) await store.revokeUserSession(tokenHash(token));
+    },
+
+    /** Changes the password; every other session of the user is signed out. */
+    async changePassword(user: CurrentUser, token: string, oldPassword: string, newPassword: string): Promise<AccountResult<null>> {
+      const account = await store.getAccountById(user.id);
+      if (!account || !(await verifyPassword(oldPassword, account.passwordHash))) {
+        return { ok: false, field: "oldPassword", message: ACCOUNT_MESSAGES.oldPassword };
+      }
+      await store.updateAccountPassword(account.id, await hashPassword(newPassword), clock());
+      await store.revokeUserSessions(account.id, tokenHash(token));
+      return { ok: true, value: null };
+    },
+
+    /**
+     * Sends a one-time code by email (and by text when the guest has a mobile number) to an account
+     * or to a guest of the guest flow. The caller answers the same either way.
+     */
+    async sendResetCode(email: string): Promise<"sent" | "cooldown" | "unknown"> {
+      const account = await store.getAccountByEmail(email);
+      const guest = account ? null : await store.getGuestDetails(email);
+      if (!account && !guest) return "unknown";
+      const existing = await store.getOneTimeCode(email);
+      if (existing && clock() - existing.sentAt < CODE_RESEND_COOLDOWN_MS) return "cooldown";
+      const code = String(randomInt(0, 1_000_000)).padStart(6, "0");
+      await store.putOneTimeCode({ email, codeHash: codeHash(email, code), expiresAt: clock() + CODE_TTL_MS, attempts: 0, sentAt: clock() });
+      const body = `Your Glow Clinic code is ${code}. It expires in 10 minutes. If you did not ask for it, ignore this message.`;
+      await services.notifier.send({ channel: "email", kind: "one-time-code", to: email, subject: "Your Glow Clinic code", body });
+      const guestId = account?.guestId ?? guest?.guest_id;
+      const phone = guestId ? (await spa.getGuest(guestId).catch(() => null))?.phone : null;
+      if (phone) await services.notifier.send({ channel: "sms", kind: "one-time-code", to: phone, subject: "Code", body });
+      return "sent";
+    },
+
+    /** Checks the code and sets the password (the first one, for a guest-flow guest). */
+    async resetPassword(email: string, code: string, newPassword: string): Promise<AccountResult<null>> {
+      const invalid = { ok: false as const, field: "code", message: "That code is not valid. Please check it or request a new one." };
+      const record = await store.getOneTimeCode(email);
+      if (!record) return invalid;
+      if (record.expiresAt <= clock() || record.attempts >= CODE_MAX_ATTEMPTS) {
+        await store.deleteOneTimeCode(email);
+        return { ok: false, field: "code", message: "That code has expired. Please request a new one." };
+      }
+      if (record.codeHash !== codeHash(email, code.trim())) {
+        const attempts = await store.countOneTimeCodeAttempt(email);
+        if (attempts >= CODE_MAX_ATTEMPTS) {
+          await store.deleteOneTimeCode(email);
+          return { ok: false, field: "code", message: "Too many wrong codes. Please request a new one." };
+        }
+        return invalid;
+      }
+      await store.deleteOneTimeCode(email);
+      const passwordHash = await hashPassword(newPassword);
+      const account = await store.getAccountByEmail(email);
+      if (account) {
+        await store.updateAccountPassword(account.id, passwordHash, clock());
+        await store.revokeUserSessions(account.id);
+      } else {
+        const guest = await store.getGuestDetails(email);
+        if (!guest) return invalid;
+        const spaGuest = await spa.getGuest(guest.guest_id).catch(() => null);
+        await store.createAccount({ id: randomUUID(), email, guestId: guest.guest_id, centerId: spaGuest?.centerId ?? "", passwordHash, createdAt: clock(), passwordChangedAt: clock() });
+      }
+      await store.updateGuestDetails(email, { is_password_set: true }).catch((error: Error) => logger.warn("guestDetails not updated", { error: error.message }));
+      return { ok: true, value: null };
+    },
+  };
+}
+
+export type AccountService = ReturnType<typeof createAccountService>;

@@ -1,0 +1,39 @@
+import { data, redirect } from "react-router";
+import type { Services } from "../context.server";
+import { safeLocalPath } from "../redirects.server";
+import type { AppSession } from "../session.server";
+import type { CurrentUser } from "./account-service.server";
+
+export async function getUser(request: Request, services: Services): Promise<{ user: CurrentUser | null; session: AppSession }> {
+  const session = await services.sessions.getSession(request.headers.get("cookie"));
+  const user = await services.accounts.currentUser(session.get("userSessionId"));
+  return { user, session };
+}
+
+/** The signed-in user, or a redirect to sign in that comes back here. */
+export async function requireUser(request: Request, services: Services): Promise<{ user: CurrentUser; session: AppSession; token: string }> {
+  const { user, session } = await getUser(request, services);
+  if (!user) {
+    const url = new URL(request.url);
+    throw redirect(`/login?redirectTo=${encodeURIComponent(url.pathname + url.search)}`);
+  }
+  return { user, session, token: session.get("userSessionId")! };
+}
+
+/** Where to go after signing in: a path on this site only. */
+export function redirectTarget(value: FormDataEntryValue | string | null, fallback = "/account/profile"): string {
+  return safeLocalPath(typeof value === "string" ? value : null, fallback);
+}
+
+/**
+ * Counts an attempt against a limit; over it, a 429 with Retry-After and a friendly message.
+ */
+export function enforceRateLimit(services: Services, key: string, limit: number, windowMs: number): void {
+  const result = services.rateLimiter.hit(key, limit, windowMs);
+  if (result.limited) {
+    throw data(
+      { rateLimited: true, message: `Too many attempts. Please wait ${result.retryAfterSeconds} seconds and try again.` },
+      { status: 429, headers: { "Retry-After": String(result.retryAfterSeconds) } },
+    );
+  }
+}

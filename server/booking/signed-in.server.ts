@@ -1,0 +1,36 @@
+import { hasCompletedNewClientVisit } from "~/domain/accounts";
+import type { CurrentUser } from "../accounts/account-service.server";
+import type { Services } from "../context.server";
+import type { Draft } from "./draft.server";
+import { releaseDraftHold } from "./holds.server";
+
+/** New clients see new-client treatments; a guest who has had their first visit sees the returning ones. */
+export async function clientTypeFor(services: Services, user: CurrentUser | null): Promise<"new" | "returning"> {
+  if (!user) return "new";
+  if ((await services.store.getGuestDetails(user.email))?.is_return_user) return "returning";
+  const history = await services.spa.listGuestAppointments(user.guestId, { size: 100 }).catch(() => []);
+  return hasCompletedNewClientVisit(history.flatMap((a) => a.services)) ? "returning" : "new";
+}
+
+/**
+ * A visitor who signs in during the journey books as themselves: their details come from their
+ * account, and a slot held before they signed in is held again under their own guest record.
+ * "taken" when someone else got the slot in between.
+ */
+export async function adoptSignedInGuest(services: Services, draft: Draft, user: CurrentUser): Promise<Draft | "taken"> {
+  const guest = await services.spa.getGuest(user.guestId);
+  const details = { firstName: guest?.firstName ?? "", lastName: guest?.lastName ?? "", email: user.email, phone: guest?.phone ?? "" };
+  if (!draft.hold || draft.guestId === user.guestId) return { ...draft, guestId: user.guestId, details };
+  const bookingId = await services.spa.createBooking({
+    centerId: draft.centerId,
+    date: draft.hold.slot.slice(0, 10),
+    guestId: user.guestId,
+    serviceId: draft.serviceId!,
+    therapistId: draft.therapistId,
+    addOnIds: draft.addOnIds,
+  });
+  await releaseDraftHold(services, draft);
+  const hold = await services.spa.reserveSlot(bookingId, draft.hold.slot);
+  if (!hold) return "taken";
+  return { ...draft, guestId: user.guestId, details, hold: { bookingId, slot: draft.hold.slot, reservationId: hold.reservationId, expiresAt: hold.expiresAt }, payKey: undefined };
+}

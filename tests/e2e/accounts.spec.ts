@@ -1,0 +1,216 @@
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { addCard, chooseFacialWithAddOn, fillBillingAndAgree, showDate, startBookingAtAustin, uniqueEmail } from "./helpers";
+
+const PASSWORD = "Glow!Skin2026";
+
+async function register(page: Page, email: string, password = PASSWORD) {
+  await page.goto("/register");
+  await page.getByLabel("First name").fill("Mia");
+  await page.getByLabel("Last name").fill("Rivera");
+  await page.getByLabel("Email", { exact: true }).fill(email);
+  await page.getByLabel(/Mobile phone/).fill("512-555-0177");
+  await page.getByLabel("Home clinic").selectOption({ label: "Glow Clinic Austin Downtown" });
+  await page.getByLabel("Address").fill("12 Oak St");
+  await page.getByLabel("City").fill("Austin");
+  await page.getByLabel("ZIP code").fill("78701");
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("checkbox", { name: /age of majority/ }).check();
+  await page.getByRole("button", { name: "Create account" }).click();
+}
+
+async function login(page: Page, email: string, password: string) {
+  await page.goto("/login");
+  await page.getByLabel("Email", { exact: true }).fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+async function signOut(page: Page) {
+  await page.getByRole("banner").getByRole("button", { name: "Sign out" }).click();
+  await expect(page.getByRole("banner").getByRole("link", { name: "Sign in" })).toBeVisible();
+}
+
+async function latestCode(page: Page, email: string): Promise<string> {
+  await page.goto("/dev/outbox");
+  const message = page.getByRole("listitem").filter({ hasText: email }).filter({ hasText: "one-time-code" }).first();
+  const text = await message.textContent();
+  return /code is (\d{6})/.exec(text ?? "")![1];
+}
+
+async function sessionCookie(page: Page) {
+  return (await page.context().cookies()).find((c) => c.name === "__session")?.value ?? "";
+}
+
+test("register, sign out, sign in, change the password and the consents", async ({ page }) => {
+  const email = uniqueEmail("account");
+  await register(page, email);
+  await expect(page.getByRole("heading", { level: 1, name: "Your profile" })).toBeVisible();
+  await expect(page.getByText(`Signed in as ${email}`)).toBeVisible();
+  await signOut(page);
+
+  await login(page, email, PASSWORD);
+  await expect(page.getByRole("heading", { level: 1, name: "Your profile" })).toBeVisible();
+
+  await page.getByRole("checkbox", { name: "Send me offers by email" }).check();
+  await page.getByRole("button", { name: "Save message choices" }).click();
+  await expect(page.getByText("Your message choices are saved.")).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole("checkbox", { name: "Send me offers by email" })).toBeChecked();
+
+  await page.getByLabel("Current password").fill("wrong-Password1!");
+  await page.getByLabel("New password").fill("Brand!New2027");
+  await page.getByRole("button", { name: "Change password" }).click();
+  await expect(page.getByText("Please enter the old password correctly")).toBeVisible();
+  await page.getByLabel("Current password").fill(PASSWORD);
+  await page.getByLabel("New password").fill("Brand!New2027");
+  await page.getByRole("button", { name: "Change password" }).click();
+  await expect(page.getByText(/Your password has been changed/)).toBeVisible();
+  await signOut(page);
+
+  await login(page, email, PASSWORD);
+  await expect(page.getByText("Invalid Credentials, Please try again")).toBeVisible();
+  await login(page, email, "Brand!New2027");
+  await expect(page.getByRole("heading", { level: 1, name: "Your profile" })).toBeVisible();
+});
+
+test("reset the password with the one-time code from the outbox; a used code fails", async ({ page }) => {
+  const email = uniqueEmail("reset");
+  await register(page, email);
+  await signOut(page);
+  await page.goto("/login");
+  await page.getByRole("link", { name: /Forgot your password/ }).click();
+  await page.getByLabel("Email", { exact: true }).fill(email);
+  await page.getByRole("button", { name: "Send me a code" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Set a new password" })).toBeVisible();
+  const code = await latestCode(page, email);
+
+  await page.goto("/reset-password");
+  await page.getByLabel("6-digit code").fill(code);
+  await page.getByLabel("New password").fill("Reset!Pass99");
+  await page.getByRole("button", { name: "Set new password" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Your password has been changed" })).toBeVisible();
+  await page.getByRole("link", { name: "Back to login" }).click();
+  await page.getByLabel("Email", { exact: true }).fill(email);
+  await page.getByLabel("Password", { exact: true }).fill("Reset!Pass99");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Your profile" })).toBeVisible();
+  await signOut(page);
+
+  // The same code again: it was single-use.
+  await page.goto("/forgot-password");
+  await page.getByLabel("Email", { exact: true }).fill(email);
+  await page.getByRole("button", { name: "Send me a code" }).click();
+  const fresh = await latestCode(page, email);
+  await page.goto("/reset-password");
+  await page.getByLabel("6-digit code").fill(code === fresh ? "000000" : code);
+  await page.getByLabel("New password").fill("Another!Pass1");
+  await page.getByRole("button", { name: "Set new password" }).click();
+  await expect(page.getByText("That code is not valid. Please check it or request a new one.")).toBeVisible();
+});
+
+test("the fifth wrong code burns it", async ({ page }) => {
+  const email = uniqueEmail("burn");
+  await register(page, email);
+  await signOut(page);
+  await page.goto("/forgot-password");
+  await page.getByLabel("Email", { exact: true }).fill(email);
+  await page.getByRole("button", { name: "Send me a code" }).click();
+  const code = await latestCode(page, email);
+  const wrong = code === "111111" ? "222222" : "111111";
+  await page.goto("/reset-password");
+  for (let i = 0; i < 5; i++) {
+    await page.getByLabel("6-digit code").fill(wrong);
+    await page.getByLabel("New password").fill("Reset!Pass99");
+    await page.getByRole("button", { name: "Set new password" }).click();
+    await expect(page.getByRole("alert").first()).toBeVisible();
+  }
+  await expect(page.getByText("Too many wrong codes. Please request a new one.")).toBeVisible();
+  await page.getByLabel("6-digit code").fill(code);
+  await page.getByLabel("New password").fill("Reset!Pass99");
+  await page.getByRole("button", { name: "Set new password" }).click();
+  await expect(page.getByText("That code is not valid. Please check it or request a new one.")).toBeVisible();
+});
+
+test("register says what is wrong next to each field, keeps the input but not the password", async ({ page }) => {
+  await page.goto("/register");
+  await page.getByLabel("First name").fill("Mia");
+  await page.getByLabel("Email", { exact: true }).fill("not-an-email");
+  await page.getByLabel("Password", { exact: true }).fill("short");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByText("Please correct the errors below.")).toBeVisible();
+  await expect(page.getByText("Please enter your last name")).toBeVisible();
+  await expect(page.getByText("The email address you entered is not valid. Please check the email and try again")).toBeVisible();
+  await expect(page.getByText(/Your password needs: At least 8 characters/)).toBeVisible();
+  await expect(page.getByText("Please confirm you have reached the age of majority")).toBeVisible();
+  await expect(page.getByLabel("First name")).toHaveValue("Mia");
+  await expect(page.getByLabel("Email", { exact: true })).toHaveValue("not-an-email");
+  await expect(page.getByLabel("Password", { exact: true })).toHaveValue("");
+});
+
+test("an email already registered, or used for a booking, is told to log in", async ({ page }) => {
+  const email = uniqueEmail("dup");
+  await register(page, email);
+  await signOut(page);
+  await register(page, email.toUpperCase());
+  await expect(page.getByText("It looks like you have an account with us. Please click login to continue")).toBeVisible();
+  await login(page, uniqueEmail("nobody"), PASSWORD);
+  await expect(page.getByText("Account does not exist. Please create account")).toBeVisible();
+});
+
+test("the session cookie reveals nothing, changes at login, and is anonymous after logout or tampering", async ({ page, context }) => {
+  const email = uniqueEmail("cookie");
+  await register(page, email);
+  const first = await sessionCookie(page);
+  const decoded = Buffer.from(decodeURIComponent(first), "base64").toString("latin1");
+  expect(decoded).not.toContain(email);
+  expect(decoded).not.toContain("@");
+  await signOut(page);
+  await login(page, email, PASSWORD);
+  const second = await sessionCookie(page);
+  expect(second).not.toBe(first);
+
+  // Replaying the signed-in cookie after logout is anonymous.
+  await signOut(page);
+  await context.addCookies([{ name: "__session", value: second, url: page.url() }]);
+  await page.goto("/account/profile");
+  await expect(page).toHaveURL(/\/login\?redirectTo=/);
+
+  await context.addCookies([{ name: "__session", value: second.slice(0, -4) + "AAAA", url: page.url() }]);
+  const response = await page.goto("/account/profile");
+  expect(response?.status()).toBeLessThan(500);
+  await expect(page).toHaveURL(/\/login/);
+});
+
+test("the sixth login attempt in a minute gets 429 and a friendly page", async ({ page }) => {
+  const email = uniqueEmail("limit");
+  for (let i = 0; i < 5; i++) {
+    await login(page, email, PASSWORD);
+    await expect(page.getByText("Account does not exist. Please create account")).toBeVisible();
+  }
+  const responsePromise = page.waitForResponse((r) => r.url().includes("/login") && r.request().method() === "POST");
+  await login(page, email, PASSWORD);
+  const response = await responsePromise;
+  expect(response.status()).toBe(429);
+  expect(Number(response.headers()["retry-after"])).toBeGreaterThan(0);
+  await expect(page.getByText(/Too many attempts\. Please wait \d+ seconds/)).toBeVisible();
+});
+
+test("a signed-in user books without the guest form", async ({ page }) => {
+  const email = uniqueEmail("member");
+  await register(page, email);
+  await expect(page.getByRole("heading", { level: 1, name: "Your profile" })).toBeVisible();
+  await startBookingAtAustin(page);
+  await chooseFacialWithAddOn(page);
+  await (await showDate(page, test.info().project.name === "no-js" ? 13 : 12)).first().click();
+  await expect(page.getByRole("heading", { level: 1, name: "Payment" })).toBeVisible();
+  await addCard(page, "4242 4242 4242 4242");
+  await fillBillingAndAgree(page);
+  await page.getByRole("button", { name: "Book appointment" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "You're booked!" })).toBeVisible();
+});
+
+test("a POST from another site is refused with 403", async ({ request }) => {
+  const response = await request.post("/login", { form: { email: "a@example.com", password: "x" }, headers: { origin: "https://evil.example" } });
+  expect(response.status()).toBe(403);
+});
