@@ -29,6 +29,7 @@ export default [
   route("password-changed", "routes/account/password-changed.tsx"),
   route("account/profile", "routes/account/profile.tsx"),
   route("dev/outbox", "routes/dev/outbox.tsx"),
+  route("api/users/*", "routes/api/users.ts"),
 
   route("terms", "routes/legal/terms.tsx"),
   route("privacy", "routes/legal/privacy.tsx"),

@@ -1,0 +1,105 @@
+import { data } from "react-router";
+import { EmailField, LoginSchema, NewPassword, RegisterSchema } from "~/domain/account-forms";
+import { fieldErrors } from "~/domain/guest";
+import { enforceRateLimit } from "#server/accounts/current-user.server";
+import type { Route } from "./+types/users";
+
+/**
+ * The spec's account calls as JSON, for other clients: the session token is a bearer token.
+ * POST /api/users (register), POST /api/users/login, DELETE /api/users/logout,
+ * GET /api/users/forgot-password?email=, POST /api/users/reset-password, GET /api/users/me.
+ */
+const MAX_BODY = 16_384;
+
+function bearer(request: Request): string | null {
+  const match = /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "");
+  return match ? match[1] : null;
+}
+
+async function jsonBody(request: Request): Promise<Record<string, unknown>> {
+  if (!(request.headers.get("content-type") ?? "").startsWith("application/json")) throw data({ error: "Send JSON (application/json)." }, { status: 415 });
+  const text = await request.text();
+  if (text.length > MAX_BODY) throw data({ error: "The request is too large." }, { status: 413 });
+  try {
+    const body: unknown = JSON.parse(text);
+    if (!body || typeof body !== "object" || Array.isArray(body)) throw new Error("not an object");
+    return body as Record<string, unknown>;
+  } catch {
+    throw data({ error: "The body is not a JSON object." }, { status: 400 });
+  }
+}
+
+const asCheckbox = (value: unknown) => (value === true ? "on" : undefined);
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const { services } = context;
+  const path = params["*"] ?? "";
+  if (path === "me") {
+    const user = await services.accounts.currentUser(bearer(request));
+    if (!user) return data({ error: "Not signed in." }, { status: 401 });
+    return data({ user: { id: user.id, email: user.email, guestId: user.guestId, centerId: user.centerId } });
+  }
+  if (path === "forgot-password") {
+    const email = EmailField.safeParse(new URL(request.url).searchParams.get("email") ?? "");
+    if (!email.success) return data({ error: email.error.issues[0].message }, { status: 400 });
+    enforceRateLimit(services, `code-send-ip:${context.clientIp}`, 10, 10 * 60_000);
+    enforceRateLimit(services, `code-send:${email.data.toLowerCase()}`, 3, 10 * 60_000);
+    await services.accounts.sendResetCode(email.data);
+    return data({ message: "If an account exists for that email, a code is on its way." }, { status: 202 });
+  }
+  return data({ error: "Not found." }, { status: 404 });
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const { services } = context;
+  const path = params["*"] ?? "";
+  const route = `${request.method} ${path}`;
+
+  if (route === "POST ") {
+    const body = await jsonBody(request);
+    enforceRateLimit(services, `register-ip:${context.clientIp}`, 10, 10 * 60_000);
+    const parsed = RegisterSchema.safeParse({
+      ...body,
+      marketingEmail: asCheckbox(body.marketingEmail),
+      marketingSms: asCheckbox(body.marketingSms),
+      ageConfirmed: asCheckbox(body.ageConfirmed),
+    });
+    if (!parsed.success) return data({ errors: fieldErrors(parsed.error) }, { status: 400 });
+    const center = await services.catalog.getCenter(parsed.data.centerId);
+    if (!center) return data({ errors: { centerId: "Please choose your home clinic" } }, { status: 400 });
+    const result = await services.accounts.register({ ...parsed.data, centerId: center.id });
+    if (!result.ok) return data({ errors: { [result.field]: result.message } }, { status: result.field === "email" ? 409 : 400 });
+    return data({ sessionToken: result.value.token, user: result.value.user }, { status: 201 });
+  }
+
+  if (route === "POST login") {
+    const parsed = LoginSchema.safeParse(await jsonBody(request));
+    if (!parsed.success) return data({ errors: fieldErrors(parsed.error) }, { status: 400 });
+    enforceRateLimit(services, `login-ip:${context.clientIp}`, 5, 60_000);
+    enforceRateLimit(services, `login-account:${parsed.data.email.toLowerCase()}`, 5, 60_000);
+    const result = await services.accounts.login(parsed.data.email, parsed.data.password);
+    if (!result.ok) return data({ error: result.message }, { status: 401 });
+    return data({ sessionToken: result.value.token, user: result.value.user });
+  }
+
+  if (route === "DELETE logout") {
+    await services.accounts.logout(bearer(request));
+    return new Response(null, { status: 204 });
+  }
+
+  if (route === "POST reset-password") {
+    const body = await jsonBody(request);
+    const email = EmailField.safeParse(body.email);
+    const password = NewPassword.safeParse(body.password);
+    const code = typeof body.code === "string" && /^\d{6}$/.test(body.code.trim()) ? body.code.trim() : null;
+    if (!email.success || !password.success || !code) {
+      return data({ errors: { ...(email.success ? {} : { email: email.error.issues[0].message }), ...(password.success ? {} : { password: password.error.issues[0].message }), ...(code ? {} : { code: "Please enter the 6-digit code." }) } }, { status: 400 });
+    }
+    enforceRateLimit(services, `code-check-ip:${context.clientIp}`, 20, 10 * 60_000);
+    const result = await services.accounts.resetPassword(email.data, code, password.data);
+    if (!result.ok) return data({ errors: { [result.field]: result.message } }, { status: 400 });
+    return data({ message: "Your password has been changed." });
+  }
+
+  return data({ error: "Not found." }, { status: 404 });
+}
