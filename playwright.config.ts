@@ -22,7 +22,8 @@ export default defineConfig({
   retries: 0,
   workers: 2,
   reporter: process.env.CI ? [["list"]] : [["list"]],
-  timeout: 30_000,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
   use: {
     baseURL: `http://localhost:${PORT}`,
     trace: "retain-on-failure",

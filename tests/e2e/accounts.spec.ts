@@ -4,7 +4,7 @@ import { addCard, chooseFacialWithAddOn, fillBillingAndAgree, showDate, startBoo
 
 const PASSWORD = "Glow!Skin2026";
 
-async function register(page: Page, email: string, password = PASSWORD) {
+async function register(page: Page, email: string, options: { expectSuccess?: boolean } = {}) {
   await page.goto("/register");
   await page.getByLabel("First name").fill("Mia");
   await page.getByLabel("Last name").fill("Rivera");
@@ -14,9 +14,10 @@ async function register(page: Page, email: string, password = PASSWORD) {
   await page.getByLabel("Address").fill("12 Oak St");
   await page.getByLabel("City").fill("Austin");
   await page.getByLabel("ZIP code").fill("78701");
-  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
   await page.getByRole("checkbox", { name: /age of majority/ }).check();
   await page.getByRole("button", { name: "Create account" }).click();
+  if (options.expectSuccess !== false) await expect(page.getByRole("heading", { level: 1, name: "Your profile" })).toBeVisible();
 }
 
 async function login(page: Page, email: string, password: string) {
@@ -80,6 +81,7 @@ test("reset the password with the one-time code from the outbox; a used code fai
   await signOut(page);
   await page.goto("/login");
   await page.getByRole("link", { name: /Forgot your password/ }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Forgot your password?" })).toBeVisible();
   await page.getByLabel("Email", { exact: true }).fill(email);
   await page.getByRole("button", { name: "Send me a code" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Set a new password" })).toBeVisible();
@@ -91,6 +93,7 @@ test("reset the password with the one-time code from the outbox; a used code fai
   await page.getByRole("button", { name: "Set new password" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Your password has been changed" })).toBeVisible();
   await page.getByRole("link", { name: "Back to login" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Sign in" })).toBeVisible();
   await page.getByLabel("Email", { exact: true }).fill(email);
   await page.getByLabel("Password", { exact: true }).fill("Reset!Pass99");
   await page.getByRole("button", { name: "Sign in" }).click();
@@ -152,7 +155,7 @@ test("an email already registered, or used for a booking, is told to log in", as
   const email = uniqueEmail("dup");
   await register(page, email);
   await signOut(page);
-  await register(page, email.toUpperCase());
+  await register(page, email.toUpperCase(), { expectSuccess: false });
   await expect(page.getByText("It looks like you have an account with us. Please click login to continue")).toBeVisible();
   await login(page, uniqueEmail("nobody"), PASSWORD);
   await expect(page.getByText("Account does not exist. Please create account")).toBeVisible();
