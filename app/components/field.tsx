@@ -33,3 +33,13 @@ export function Field({
     </div>
   );
 }
+
+/** A message about the whole form, announced when it appears. */
+export function FormError({ message }: { message: string | null | undefined }) {
+  if (!message) return null;
+  return (
+    <p className="field-error" role="alert">
+      {message}
+    </p>
+  );
+}

@@ -37,25 +37,32 @@ function guestJson(row: GuestRow) {
   };
 }
 
+type Profile = { first: string; last: string; email: string; phone: string };
+
+/** Zenoti's checks on a guest profile, with its legacy error codes; `selfId` is the guest being updated. */
+function checkProfile(db: SandboxDb, body: unknown, selfId: string | null): Profile | { code: number; message: string } {
+  const personal = ((body ?? {}) as { personal_info?: { first_name?: string; last_name?: string; email?: string; mobile_phone?: { number?: string } } }).personal_info ?? {};
+  const first = personal.first_name?.trim();
+  const last = personal.last_name?.trim();
+  if (!first || !last) return { code: 481, message: "Mandatory fields are missing: first_name, last_name" };
+  const email = personal.email?.trim() ?? "";
+  if (email && !EMAIL.test(email)) return { code: 443, message: "Invalid email address" };
+  const phone = personal.mobile_phone?.number?.replace(/\D/g, "") ?? "";
+  if (phone && phone.length !== 10) return { code: 482, message: "Invalid mobile number length" };
+  if (email && db.prepare("SELECT 1 FROM guests WHERE email_key = ? AND id != ?").get(email.toLowerCase(), selfId ?? "")) {
+    return { code: 442, message: "Email already exists. A guest with this email is a duplicate" };
+  }
+  return { first, last, email, phone };
+}
+
 export function mountGuests(router: Router, db: SandboxDb, options: { now: () => number }) {
   router.post("/v1/guests", (req, res) => {
-    const body = req.body as {
-      center_id?: string;
-      personal_info?: { first_name?: string; last_name?: string; email?: string; mobile_phone?: { number?: string } };
-    };
+    const body = req.body as { center_id?: string };
     const center = body.center_id ? findRow<{ id: string }>(db, "centers", body.center_id) : undefined;
     if (!center) return v1Error(res, 200, 484, "Invalid center");
-    const personal = body.personal_info ?? {};
-    const first = personal.first_name?.trim();
-    const last = personal.last_name?.trim();
-    if (!first || !last) return v1Error(res, 200, 481, "Mandatory fields are missing: first_name, last_name");
-    const email = personal.email?.trim() ?? "";
-    if (email && !EMAIL.test(email)) return v1Error(res, 200, 443, "Invalid email address");
-    const phone = personal.mobile_phone?.number?.replace(/\D/g, "") ?? "";
-    if (phone && phone.length !== 10) return v1Error(res, 200, 482, "Invalid mobile number length");
-    if (email && db.prepare("SELECT 1 FROM guests WHERE email_key = ?").get(email.toLowerCase())) {
-      return v1Error(res, 200, 442, "Email already exists. A guest with this email is a duplicate");
-    }
+    const checked = checkProfile(db, req.body, null);
+    if ("code" in checked) return v1Error(res, 200, checked.code, checked.message);
+    const { first, last, email, phone } = checked;
     const id = randomUUID();
     const code = `G${String((db.prepare("SELECT COUNT(*) AS n FROM guests").get() as { n: number }).n + 10001)}`;
     db.prepare(
@@ -69,18 +76,9 @@ export function mountGuests(router: Router, db: SandboxDb, options: { now: () =>
   router.put("/v1/guests/:guestId", (req, res) => {
     const row = findRow<GuestRow>(db, "guests", req.params.guestId);
     if (!row) return v1Error(res, 200, 414, "Guest not found");
-    const body = req.body as { personal_info?: { first_name?: string; last_name?: string; email?: string; mobile_phone?: { number?: string } } };
-    const personal = body.personal_info ?? {};
-    const first = personal.first_name?.trim();
-    const last = personal.last_name?.trim();
-    if (!first || !last) return v1Error(res, 200, 481, "Mandatory fields are missing: first_name, last_name");
-    const email = personal.email?.trim() ?? "";
-    if (email && !EMAIL.test(email)) return v1Error(res, 200, 443, "Invalid email address");
-    const phone = personal.mobile_phone?.number?.replace(/\D/g, "") ?? "";
-    if (phone && phone.length !== 10) return v1Error(res, 200, 482, "Invalid mobile number length");
-    if (email && db.prepare("SELECT 1 FROM guests WHERE email_key = ? AND id != ?").get(email.toLowerCase(), row.id)) {
-      return v1Error(res, 200, 442, "Email already exists. A guest with this email is a duplicate");
-    }
+    const checked = checkProfile(db, req.body, row.id);
+    if ("code" in checked) return v1Error(res, 200, checked.code, checked.message);
+    const { first, last, email, phone } = checked;
     db.prepare("UPDATE guests SET first_name = ?, last_name = ?, email = ?, email_key = ?, phone = ?, payload = ? WHERE id = ?").run(
       first, last, email || null, email ? email.toLowerCase() : null, phone || null, JSON.stringify(req.body), row.id,
     );

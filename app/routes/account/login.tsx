@@ -1,7 +1,7 @@
 import { useMemo } from "react";
 import { data, Form, href, Link, redirect, useNavigation } from "react-router";
 import { ErrorMessage } from "~/components/error-message";
-import { Field } from "~/components/field";
+import { Field, FormError } from "~/components/field";
 import { ACCOUNT_MESSAGES } from "~/domain/accounts";
 import { fieldErrors } from "~/domain/guest";
 import { LoginSchema, readForm } from "~/domain/account-forms";
@@ -49,11 +49,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
   return (
     <section className="page narrow">
       <h1>Sign in</h1>
-      {actionData?.formError ? (
-        <p className="field-error" role="alert">
-          {actionData.formError}
-        </p>
-      ) : null}
+      <FormError message={actionData?.formError} />
       <Form method="post" noValidate className="form">
         <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
         <Field name="email" label="Email" type="email" autoComplete="email" maxLength={254} defaultValue={actionData?.keep.email ?? ""} error={errors.email} focus={Boolean(errors.email)} />

@@ -1,7 +1,7 @@
 import { useMemo } from "react";
 import { data, Form, href, Link, redirect, useNavigation } from "react-router";
 import { ErrorMessage } from "~/components/error-message";
-import { Field } from "~/components/field";
+import { Field, FormError } from "~/components/field";
 import { PhoneInput } from "~/components/phone-input";
 import { NewPasswordField } from "~/components/password-rules";
 import { ACCOUNT_MESSAGES } from "~/domain/accounts";
@@ -68,11 +68,7 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
     <section className="page narrow">
       <h1>Create your account</h1>
       <p className="muted">{ACCOUNT_MESSAGES.allRequired}, except the referral code.</p>
-      {actionData?.formError ? (
-        <p className="field-error" role="alert">
-          {actionData.formError}
-        </p>
-      ) : null}
+      <FormError message={actionData?.formError} />
       {errors.email === ACCOUNT_MESSAGES.duplicate ? (
         <p>
           <Link className="button" to={`${href("/login")}?redirectTo=${encodeURIComponent(loaderData.redirectTo)}`}>

@@ -1,6 +1,6 @@
 import { data, Form, href, Link, redirect, useNavigation } from "react-router";
 import { ErrorMessage } from "~/components/error-message";
-import { Field } from "~/components/field";
+import { Field, FormError } from "~/components/field";
 import { NewPasswordField } from "~/components/password-rules";
 import { NewPassword, readForm } from "~/domain/account-forms";
 import { enforceRateLimit } from "#server/accounts/current-user.server";
@@ -64,11 +64,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
         If {loaderData.email} has an account with us, we've sent a 6-digit code there (and by text to its mobile number).
         It works for 10 minutes.
       </p>
-      {errors.form ? (
-        <p className="field-error" role="alert">
-          {errors.form}
-        </p>
-      ) : null}
+      <FormError message={errors.form} />
       {actionData?.resent ? <p role="status">We've sent a new code.</p> : null}
       <Form method="post" noValidate className="form">
         <Field name="code" label="6-digit code" inputMode="numeric" autoComplete="one-time-code" maxLength={6} defaultValue={actionData?.keep.code} error={errors.code} focus={Boolean(errors.code)} />

@@ -2,6 +2,7 @@ import { data, Form, href, Link, redirect, useNavigation } from "react-router";
 import { SLOT_TAKEN } from "~/domain/booking";
 import { ErrorMessage } from "~/components/error-message";
 import { BASE_TAGS, CORRECT_ERRORS, DEFAULT_DATE_OF_BIRTH, fieldErrors, GuestDetailsSchema } from "~/domain/guest";
+import { Field, FormError } from "~/components/field";
 import { PhoneInput } from "~/components/phone-input";
 import { formatPhone } from "~/lib/phone";
 import { commit, requireDraft, setDraft } from "#server/booking/draft.server";
@@ -84,28 +85,6 @@ export default function DetailsStep({ loaderData, actionData }: Route.ComponentP
   const errors: Record<string, string | undefined> = actionData?.fieldErrors ?? {};
   const values: Record<string, string | undefined> = actionData?.values ?? loaderData.details ?? {};
   const firstInvalid = FIELDS.find((f) => errors[f]);
-  const field = (name: (typeof FIELDS)[number], label: string, props: React.InputHTMLAttributes<HTMLInputElement>) => {
-    const Input = name === "phone" ? PhoneInput : "input";
-    return (
-    <div className="field">
-      <label htmlFor={name}>{label}</label>
-      <Input
-        id={name}
-        name={name}
-        defaultValue={values[name] ?? ""}
-        aria-invalid={errors[name] ? true : undefined}
-        aria-describedby={errors[name] ? `${name}-error` : undefined}
-        autoFocus={firstInvalid === name}
-        {...props}
-      />
-      {errors[name] ? (
-        <p className="field-error" id={`${name}-error`} role="alert">
-          {errors[name]}
-        </p>
-      ) : null}
-    </div>
-    );
-  };
   return (
     <>
       <h1>Your details</h1>
@@ -116,16 +95,12 @@ export default function DetailsStep({ loaderData, actionData }: Route.ComponentP
         time stays held.
       </p>
       <p>Or book as a guest. We'll send your confirmation here; you can set a password later.</p>
-      {actionData?.formError ? (
-        <p className="field-error" role="alert">
-          {actionData.formError}
-        </p>
-      ) : null}
+      <FormError message={actionData?.formError} />
       <Form method="post" noValidate className="form">
-        {field("firstName", "First name", { autoComplete: "given-name", maxLength: 50 })}
-        {field("lastName", "Last name", { autoComplete: "family-name", maxLength: 50 })}
-        {field("email", "Email", { type: "email", autoComplete: "email", maxLength: 254 })}
-        {field("phone", "Mobile phone (123-456-7890)", {})}
+        <Field name="firstName" label="First name" autoComplete="given-name" maxLength={50} defaultValue={values.firstName ?? ""} error={errors.firstName} focus={firstInvalid === "firstName"} />
+        <Field name="lastName" label="Last name" autoComplete="family-name" maxLength={50} defaultValue={values.lastName ?? ""} error={errors.lastName} focus={firstInvalid === "lastName"} />
+        <Field name="email" label="Email" type="email" autoComplete="email" maxLength={254} defaultValue={values.email ?? ""} error={errors.email} focus={firstInvalid === "email"} />
+        <Field name="phone" label="Mobile phone (123-456-7890)" as={PhoneInput} defaultValue={values.phone ?? ""} error={errors.phone} focus={firstInvalid === "phone"} />
         <p>
           <button type="submit" disabled={navigation.state !== "idle"}>
             Continue to payment

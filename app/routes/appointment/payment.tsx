@@ -1,5 +1,6 @@
 import { data, Form, redirect, useNavigation } from "react-router";
 import { ErrorMessage } from "~/components/error-message";
+import { FormError } from "~/components/field";
 import { NO_SHOW_FEE, NO_SHOW_WINDOW_HOURS, LATE_ARRIVAL_MINUTES } from "~/domain/booking";
 import { normalizePromoCode, PROMO_MESSAGES } from "~/domain/discounts";
 import { checkPaymentForm, PAYMENT_MESSAGES, type Billing } from "~/domain/payment";
@@ -172,11 +173,7 @@ export default function PaymentStep({ loaderData, actionData }: Route.ComponentP
       <p>
         {service} at {clinic}.
       </p>
-      {errors.form ? (
-        <p className="field-error" role="alert">
-          {errors.form}
-        </p>
-      ) : null}
+      <FormError message={errors.form} />
 
       <section aria-labelledby="summary-heading" className="summary">
         <h2 id="summary-heading">Price summary</h2>

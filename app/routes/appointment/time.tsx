@@ -1,5 +1,6 @@
 import { data, Form, Link, redirect, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
 import { ErrorMessage } from "~/components/error-message";
+import { FormError } from "~/components/field";
 import { bookingDates, filterSlots, normalizeBookingDate, parseSlotGroup, SLOT_GROUPS, slotGroupOf } from "~/domain/booking";
 import { DOWNTIME_MESSAGE, violatesDowntime } from "~/domain/downtime";
 import { SLOT_TAKEN } from "~/domain/booking";
@@ -178,11 +179,7 @@ export default function TimeStep({ loaderData, actionData }: Route.ComponentProp
       </nav>
 
       <h2>{dateLabel}</h2>
-      {formError ? (
-        <p className="field-error" role="alert">
-          {formError}
-        </p>
-      ) : null}
+      <FormError message={formError} />
       {slotsError ? (
         <div role="alert" className="notice">
           <p>{slotsError}</p>
