@@ -3,6 +3,8 @@ import { defineConfig, devices } from "@playwright/test";
 const PORT = Number(process.env.E2E_PORT ?? 4173);
 /** A second server whose sandbox holds slots for 4 seconds, for the hold-expiry journey. */
 export const SHORT_HOLD_PORT = PORT + 1;
+/** A third server whose spa back end is unreachable, for the outage pages. */
+export const NO_BACKEND_PORT = PORT + 2;
 const chromium = {
   executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
   args: [
@@ -49,6 +51,17 @@ export default defineConfig({
         LOG_LEVEL: "warn", SANDBOX_HOLD_SECONDS: "4",
       },
       url: `http://localhost:${SHORT_HOLD_PORT}/healthz`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+    },
+    {
+      command: `rm -rf .e2e-data-no-backend && node build/server.js`,
+      env: {
+        PORT: String(NO_BACKEND_PORT), HOST: "127.0.0.1", DATA_DIR: ".e2e-data-no-backend", NODE_ENV: "production", LOG_LEVEL: "error",
+        // Nothing listens on port 9 here: every call to the back end fails at once.
+        SPA_BASE_URL: "http://127.0.0.1:9", SPA_API_KEY: "unused", SESSION_SECRETS: "e2e-outage-secret-0123456789abcdef0123", SPA_TIMEOUT_MS: "1000",
+      },
+      url: `http://localhost:${NO_BACKEND_PORT}/healthz`,
       reuseExistingServer: false,
       timeout: 60_000,
     },

@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import type { ServerBuild } from "react-router";
-import { createServices, type Services } from "./context.server";
+import type { createServices as CreateServices, Services } from "./context.server";
 import { EnvError, parseEnv, type Env } from "./env.server";
 import { logger } from "./observability/logger.server";
 import { createSpaSandbox, type SpaSandbox } from "./spa-sandbox/index";
@@ -142,6 +142,12 @@ function isBundled(): boolean {
 
 const build = await loadBuild();
 
+/** The services factory comes from the app's own server build (see app/entry.server.tsx). */
+async function servicesFactory(): Promise<typeof CreateServices> {
+  const serverBuild = typeof build === "function" ? await build() : build;
+  return (serverBuild.entry.module as unknown as { createServices: typeof CreateServices }).createServices;
+}
+
 app.all(
   "/{*splat}",
   createRequestHandler({
@@ -162,6 +168,7 @@ app.use((error: unknown, _req: Request, res: Response, next: NextFunction) => {
 
 const server = app.listen(env.PORT, env.HOST, async () => {
   const { port } = server.address() as AddressInfo;
+  const createServices = await servicesFactory();
   services = await createServices(env, { sandboxBaseUrl: `http://127.0.0.1:${port}${SANDBOX_MOUNT}` });
   resolveServices(services);
   logger.info("listening", {

@@ -54,6 +54,7 @@ export type ConfirmOutcome =
   | { kind: "payment-failed" };
 
 export const PAYMENT_FAILED_COMMENT = "Removing appointment due to payment failed";
+export const PACKAGE_PAYMENT_FAILED_COMMENT = "Removing package due to payment failed";
 
 /**
  * Confirms the held slot, applies the promo, and takes payment at a prepaid clinic. Called once per
@@ -78,6 +79,8 @@ export async function confirmAndPay(
     } catch (error) {
       if (!isSpaError(error)) throw error;
       logger.warn("payment failed; removing the appointment", { kind: error.kind, code: String(error.code) });
+      // Every appointment line goes (packages, once sold here, with their own comment); nothing
+      // half-booked is left behind.
       for (const item of confirmed.items) {
         await services.spa.removeInvoiceItem(confirmed.invoiceId, item.invoiceItemId, PAYMENT_FAILED_COMMENT).catch(() => undefined);
       }

@@ -30,6 +30,8 @@ export const DraftSchema = z.object({
   cardAttemptAt: z.string().optional(),
   /** Idempotency key of the confirm-and-pay submit. */
   payKey: z.string().optional(),
+  /** The employee booking for the guest (the spec's done_by), from a staff link. */
+  doneBy: z.string().optional(),
 });
 
 export type Draft = z.infer<typeof DraftSchema>;

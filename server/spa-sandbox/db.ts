@@ -94,6 +94,7 @@ const migrations: string[] = [
    );
    CREATE TABLE campaigns (code TEXT PRIMARY KEY, rules TEXT NOT NULL, valid_from TEXT, valid_to TEXT);
    CREATE TABLE reasons (id TEXT PRIMARY KEY, name TEXT NOT NULL);`,
+  `ALTER TABLE cards ADD COLUMN declines_charges INTEGER NOT NULL DEFAULT 0;`,
 ];
 
 /** Time-zone ids as Zenoti numbers them, for the names the seed uses. */

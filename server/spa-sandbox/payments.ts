@@ -6,6 +6,8 @@ import { v1Error } from "./errors";
 
 /** Test cards: this one is always declined; any other number passing the checks is accepted. */
 export const DECLINED_TEST_CARD = "4000000000000002";
+/** This one is saved, but every charge to it is declined (a card that fails later). */
+export const CHARGE_DECLINED_TEST_CARD = "4000000000000341";
 const CARD_SESSION_SECONDS = 30 * 60;
 
 type InvoiceRow = { id: string; number: number; center_id: string; guest_id: string; booking_id: string | null; status: number; is_closed: number; campaign_code: string | null; created_at: number };
@@ -48,7 +50,7 @@ function cardPage(options: { action: string; error?: string; name?: string; expi
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Add a card | Secure payment</title>
 <style>body{font:16px system-ui,sans-serif;max-width:28rem;margin:2rem auto;padding:0 1rem;color:#1f1a1d}label{display:block;font-weight:600;margin:.8rem 0 .2rem}input{font:inherit;width:100%;padding:.6rem;border:1px solid #999;border-radius:8px;box-sizing:border-box}button{margin-top:1rem;font:inherit;font-weight:600;padding:.7rem 1.2rem;border:0;border-radius:8px;background:#234;color:#fff}.error{color:#a4161a;font-weight:600}.note{color:#555;font-size:.9rem}</style></head>
-<body><h1>Add a card</h1><p class="note">Secure card page of the spa sandbox. Test cards: 4242 4242 4242 4242 is accepted, 4000 0000 0000 0002 is declined.</p>
+<body><h1>Add a card</h1><p class="note">Secure card page of the spa sandbox. Test cards: 4242 4242 4242 4242 is accepted, 4000 0000 0000 0002 is declined, 4000 0000 0000 0341 is saved but its charges are declined.</p>
 ${options.error ? `<p class="error" role="alert">${escapeHtml(options.error)}</p>` : ""}
 <form method="post" action="${escapeHtml(options.action)}">
 <label for="name">Name on card</label><input id="name" name="name" autocomplete="cc-name" required value="${escapeHtml(options.name ?? "")}">
@@ -136,8 +138,8 @@ export function mountPayments(router: Router, hostedRouter: Router, db: SandboxD
     if (digits === DECLINED_TEST_CARD) return res.redirect(303, withStatus(session.redirect_uri, "declined"));
     const accountId = randomUUID();
     const [mm, yy] = expiry.split("/").map((p) => p.trim());
-    db.prepare("INSERT INTO cards (account_id, guest_id, center_id, brand, last_four, expiry, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)").run(
-      accountId, session.guest_id, session.center_id, brandOf(digits), digits.slice(-4), `${mm}/20${yy}`, now(),
+    db.prepare("INSERT INTO cards (account_id, guest_id, center_id, brand, last_four, expiry, created_at, declines_charges) VALUES (?, ?, ?, ?, ?, ?, ?, ?)").run(
+      accountId, session.guest_id, session.center_id, brandOf(digits), digits.slice(-4), `${mm}/20${yy}`, now(), digits === CHARGE_DECLINED_TEST_CARD ? 1 : 0,
     );
     res.redirect(303, withStatus(session.redirect_uri, "successful"));
   });
@@ -182,8 +184,9 @@ export function mountPayments(router: Router, hostedRouter: Router, db: SandboxD
     if (!body.account_id) {
       return v1Error(res, 200, 400, "account_id is required; a new card goes through the hosted page");
     }
-    const card = db.prepare("SELECT * FROM cards WHERE account_id = ? AND guest_id = ?").get(body.account_id, invoice.guest_id);
+    const card = db.prepare("SELECT * FROM cards WHERE account_id = ? AND guest_id = ?").get(body.account_id, invoice.guest_id) as { declines_charges: number } | undefined;
     if (!card) return v1Error(res, 200, 4061, "Payment failed: card not found for this guest");
+    if (card.declines_charges) return v1Error(res, 200, 4063, "Payment failed: the card was declined");
     const pay = db.transaction(() => {
       const { balance } = invoiceTotals(db, invoice.id);
       const amount = body.amount === undefined ? balance : Number(body.amount);

@@ -14,8 +14,8 @@ export const test = base.extend<{ consoleErrors: string[] }>({
     async ({ page }, use) => {
       const errors: string[] = [];
       page.on("console", (message) => {
-        // A 4xx page is expected in some tests; the browser logs its status as an error.
-        if (message.type() === "error" && !/status of 4\d\d/.test(message.text())) errors.push(message.text());
+        // A 4xx or 503 page is expected in some tests; the browser logs its status as an error.
+        if (message.type() === "error" && !/status of (4\d\d|503)/.test(message.text())) errors.push(message.text());
       });
       page.on("pageerror", (error) => errors.push(String(error)));
       await use(errors);

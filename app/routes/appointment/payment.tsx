@@ -142,9 +142,14 @@ export async function action({ request, context }: Route.ActionArgs) {
     const outcome = await confirmAndPay(services, { draft: withBilling, center, quote: summary, accountId: card!.accountId });
     if (outcome.kind !== "confirmed") {
       await services.store.releaseIdempotencyKey(payKey);
-      setDraft(session, { ...withBilling, hold: undefined, payKey: undefined });
       const message = outcome.kind === "hold-lost" ? HOLD_EXPIRED_MESSAGE : PAYMENT_MESSAGES.failed;
       session.flash("toast", { id: crypto.randomUUID(), type: "error", title: message });
+      if (outcome.kind === "payment-failed" && draft.doneBy) {
+        // The employee flow: the stored ids are cleared and the employee starts again at the clinic.
+        setDraft(session, { centerId: center.id, addOnIds: [], therapistId: null, doneBy: draft.doneBy });
+        return redirect(`/appointment/service?id=${center.id}`, { headers: await commit(services, session) });
+      }
+      setDraft(session, { ...withBilling, hold: undefined, payKey: undefined });
       return redirect(`/appointment/time?date=${draft.date ?? ""}`, { headers: await commit(services, session) });
     }
     await services.store.completeIdempotencyKey(payKey, { appointmentId: outcome.appointmentId, invoiceId: outcome.invoiceId });

@@ -42,6 +42,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const linkedTherapist = therapists.find((t) => t.id === url.searchParams.get("therapist")?.toLowerCase());
   const linkedDate = normalizeBookingDate(url.searchParams.get("date"), clinicToday(center.timeZone));
   const linkedPromo = url.searchParams.get("promo");
+  // A staff link may name the employee booking for the guest (the spec's done_by); only a nurse
+  // of this clinic counts.
+  const doneBy = therapists.find((t) => t.id === url.searchParams.get("done_by")?.toLowerCase());
   // The SMS flow: a signed, expiring guest token opens the journey with the guest known. An
   // unsigned, altered or expired token is ignored.
   const texted = services.linkSigner.verify(url.searchParams.get("guest"));
@@ -50,6 +53,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     ...draft,
     ...(linkedService && linkedService.id !== draft.serviceId ? { serviceId: linkedService.id, addOnIds: [] } : {}),
     ...(linkedTherapist ? { therapistId: linkedTherapist.id } : {}),
+    ...(doneBy ? { doneBy: doneBy.id } : {}),
     ...(linkedDate ? { date: linkedDate } : {}),
     ...(linkedPromo && normalizePromoCode(linkedPromo).length <= 32 ? { promoCode: normalizePromoCode(linkedPromo) } : {}),
     ...(textedGuest?.email
