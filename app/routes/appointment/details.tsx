@@ -9,6 +9,7 @@ import { commit, requireDraft, setDraft } from "#server/booking/draft.server";
 import { adoptSignedInGuest } from "#server/booking/signed-in.server";
 import { logger } from "#server/observability/logger.server";
 import { isSpaError } from "#server/spa/errors.server";
+import { formDataOf } from "#server/forms.server";
 import type { Route } from "./+types/details";
 
 const FIELDS = ["firstName", "lastName", "email", "phone"] as const;
@@ -39,7 +40,7 @@ const ERROR_PAGE_FOR_CODE: Record<string, string> = { "442": "duplicate-email", 
 export async function action({ request, context }: Route.ActionArgs) {
   const { services } = context;
   const { session, draft } = await requireDraft(request, services, "hold");
-  const form = await request.formData();
+  const form = await formDataOf(request);
   const values = Object.fromEntries(FIELDS.map((f) => [f, typeof form.get(f) === "string" ? String(form.get(f)) : undefined]));
   const parsed = GuestDetailsSchema.safeParse(values);
   const kept = Object.fromEntries(FIELDS.map((f) => [f, (values[f] ?? "").slice(0, 254)]));

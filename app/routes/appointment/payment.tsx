@@ -11,6 +11,7 @@ import { confirmAndPay, quote } from "#server/booking/checkout.server";
 import { commit, HOLD_EXPIRED_MESSAGE, newPayKey, requireDraft, setConfirmed, setDraft, type Draft } from "#server/booking/draft.server";
 import { logger } from "#server/observability/logger.server";
 import { isSpaError } from "#server/spa/errors.server";
+import { formDataOf } from "#server/forms.server";
 import type { Route } from "./+types/payment";
 
 export const CARD_FETCH_ERROR = "Error while fetching card.. please click to try again";
@@ -70,7 +71,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { services } = context;
   const { session, draft } = await requireDraft(request, services, "details");
   const { center, catalog } = await requireClinic(services, draft.centerId);
-  const form = await request.formData();
+  const form = await formDataOf(request);
   const intent = String(form.get("intent") ?? "");
   const billing = readBilling(form);
   const agreed = form.get("policy") === "agreed";

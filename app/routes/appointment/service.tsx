@@ -11,6 +11,7 @@ import { bookableTreatments, findService, requireClinic } from "#server/booking/
 import { commit, getDraft, readSession, setDraft, type Draft } from "#server/booking/draft.server";
 import { releaseDraftHold } from "#server/booking/holds.server";
 import { clientTypeFor } from "#server/booking/signed-in.server";
+import { formDataOf } from "#server/forms.server";
 import type { Route } from "./+types/service";
 
 export const SERVICE_REQUIRED = "Please select a service";
@@ -121,7 +122,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { services } = context;
   const url = new URL(request.url);
   const { center, catalog } = await requireClinic(services, url.searchParams.get("id"));
-  const form = await request.formData();
+  const form = await formDataOf(request);
   const session = await readSession(request, services);
   const clientType = await clientTypeFor(services, await services.accounts.currentUser(session.get("userSessionId")));
   const treatments = bookableTreatments(catalog, clientType);

@@ -11,6 +11,7 @@ import { forgetOpenTimes, openTimes, releaseDraftHold, type SlotQuery } from "#s
 import { adoptSignedInGuest } from "#server/booking/signed-in.server";
 import { logger } from "#server/observability/logger.server";
 import { isSpaError } from "#server/spa/errors.server";
+import { formDataOf } from "#server/forms.server";
 import type { Route } from "./+types/time";
 
 export const SLOTS_ERROR = "Error while fetching slots, please click to try again";
@@ -80,7 +81,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { center, catalog } = await requireClinic(services, draft.centerId);
   const service = findService(catalog, draft.serviceId);
   if (!service) throw redirect(`/appointment/service?id=${center.id}`);
-  const form = await request.formData();
+  const form = await formDataOf(request);
   const slot = String(form.get("slot") ?? "");
   const date = normalizeBookingDate(slot.slice(0, 10), clinicToday(center.timeZone));
   if (!LOCAL_TIME.test(slot) || !date || date !== slot.slice(0, 10)) {
