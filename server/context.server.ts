@@ -79,6 +79,14 @@ async function createStore(env: Env): Promise<DocumentStore> {
   return createSqliteStore(path.join(env.DATA_DIR, "store.sqlite"));
 }
 
+async function createNotifier(env: Env): Promise<Notifier> {
+  if (env.SMTP_URL) {
+    const { createSmtpNotifier } = await import("./notify/smtp-notifier.server");
+    return createSmtpNotifier({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, smsWebhookUrl: env.SMS_WEBHOOK_URL, timeoutMs: env.SPA_TIMEOUT_MS });
+  }
+  return createOutboxNotifier(path.join(env.DATA_DIR, "outbox.sqlite"));
+}
+
 async function createGeocoder(env: Env): Promise<Geocoder> {
   if (env.GOOGLE_MAPS_API_KEY) {
     const { createGoogleGeocoder } = await import("./geo/google-geocoder.server");
@@ -103,7 +111,7 @@ export async function createServices(env: Env, options: { sandboxBaseUrl: string
     catalog: createCachedCatalog(spa, { ttlMs: env.CATALOG_TTL_SECONDS * 1000, staleMs: env.CATALOG_STALE_SECONDS * 1000 }),
     store,
     geocoder,
-    notifier: createOutboxNotifier(path.join(env.DATA_DIR, "outbox.sqlite")),
+    notifier: await createNotifier(env),
     hostedPaymentOrigins: [new URL(spaBaseUrl).origin, ...env.HOSTED_PAYMENT_ORIGINS],
     linkSigner: createLinkSigner(secrets),
     sessions: createEncryptedSessionStorage({

@@ -66,6 +66,11 @@ export const EnvSchema = z
     /** Geocoding. Set to use Google Maps; otherwise the offline US ZIP table. */
     GOOGLE_MAPS_API_KEY: optionalString,
 
+    /** Production messages: an SMTP URL (smtp://user:pass@host:587) and sender; texts through an SMS webhook. */
+    SMTP_URL: optionalString,
+    MAIL_FROM: z.string().default("Glow Clinic <hello@glowclinic.example>"),
+    SMS_WEBHOOK_URL: z.url().optional(),
+
     /** The development outbox page at /dev/outbox. Default: on with the embedded sandbox, off with a real back end. */
     DEV_OUTBOX: booleanFlag,
 
