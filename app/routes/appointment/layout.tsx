@@ -17,7 +17,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     hold: {
       slotLabel: formatSlot(draft.hold.slot),
       untilLabel: until.format("h:mm A"),
-      minutesLeft: Math.max(1, Math.round((until.valueOf() - Date.now()) / 60_000)),
+      minutesLeft: Math.max(1, Math.ceil(secondsLeft / 60)),
       expiresAt: draft.hold.expiresAt,
       secondsLeft,
     },
