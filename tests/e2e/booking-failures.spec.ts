@@ -77,3 +77,35 @@ async function facialId(page: import("@playwright/test").Page, centerId: string)
   const link = await page.getByRole("link", { name: "Select Signature Laser Facial - New Client" }).getAttribute("href");
   return new URL(link!, "http://x").searchParams.get("choose");
 }
+
+test("an email that already belongs to a guest leads to the duplicate-email page; bad details stay in the form", async ({ page }) => {
+  await startBookingAtAustin(page);
+  await chooseFacialWithAddOn(page);
+  await (await showDate(page, test.info().project.name === "no-js" ? 15 : 14)).first().click();
+  await expect(page.getByRole("heading", { level: 1, name: "Your details" })).toBeVisible();
+  await page.getByLabel("First name").fill("Ana");
+  await page.getByLabel("Email").fill("not-an-email");
+  await page.getByLabel(/Mobile phone/).fill("512-555");
+  await page.getByRole("button", { name: "Continue to payment" }).click();
+  await expect(page.getByText("Please correct the errors below.")).toBeVisible();
+  await expect(page.getByText("Please enter your last name")).toBeVisible();
+  await expect(page.getByText("The email address you entered is not valid. Please check the email and try again")).toBeVisible();
+  await expect(page.getByText("Mobile number you entered is not valid. Please check the number and try again")).toBeVisible();
+  await expect(page.getByLabel("First name")).toHaveValue("Ana");
+
+  // A guest the clinic already has, created straight in the back end.
+  const existing = uniqueEmail("known");
+  const clinic = await (await page.request.get("/locations/austin-downtown")).text();
+  const centerId = /appointment\/service\?id=([0-9a-f-]{36})/.exec(clinic)![1];
+  const created = await page.request.post("/spa-sandbox/v1/guests", {
+    headers: { authorization: "apikey sandbox-api-key" },
+    data: { center_id: centerId, personal_info: { first_name: "Known", last_name: "Guest", email: existing, mobile_phone: { number: "5125550111" } } },
+  });
+  expect(created.status()).toBe(200);
+  await page.getByLabel("Last name").fill("Lopez");
+  await page.getByLabel("Email").fill(existing);
+  await page.getByLabel(/Mobile phone/).fill("512-555-0100");
+  await page.getByRole("button", { name: "Continue to payment" }).click();
+  await expect(page).toHaveURL(/\/error\?error=duplicate-email&redirect=samesite/);
+  await expect(page.getByRole("alert")).toHaveText("It looks like you have an account with us. Please click login to continue");
+});
