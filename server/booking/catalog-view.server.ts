@@ -1,9 +1,10 @@
-import { data } from "react-router";
+import { data, redirect } from "react-router";
 import type { Center, Service } from "~/domain/catalog";
 import { INVALID_CLINIC } from "~/domain/booking";
 import { offeredTo } from "~/domain/service-kinds";
 import type { Services } from "../context.server";
 import { orUnavailable } from "../locations.server";
+import { requireDraft } from "./draft.server";
 
 
 /** The clinic and its bookable services, or the "Invalid Clinic Location" page (404). */
@@ -25,4 +26,13 @@ export function findService(catalog: Service[], id: string | null | undefined): 
   if (!id) return undefined;
   const key = id.replace(/-/g, "").toLowerCase();
   return catalog.find((s) => s.id.replace(/-/g, "") === key);
+}
+
+/** A step after the treatment choice: the draft, its clinic and catalog, and the chosen treatment. */
+export async function requireChosenService(request: Request, services: Services) {
+  const { session, draft } = await requireDraft(request, services, "service");
+  const { center, catalog } = await requireClinic(services, draft.centerId);
+  const service = findService(catalog, draft.serviceId);
+  if (!service) throw redirect(`/appointment/service?id=${center.id}`);
+  return { session, draft, center, catalog, service };
 }

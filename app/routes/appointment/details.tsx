@@ -1,6 +1,5 @@
 import { data, Form, href, Link, redirect, useNavigation } from "react-router";
 import { SLOT_TAKEN } from "~/domain/booking";
-import { ErrorMessage } from "~/components/error-message";
 import { BASE_TAGS, CORRECT_ERRORS, DEFAULT_DATE_OF_BIRTH, fieldErrors, GuestDetailsSchema } from "~/domain/guest";
 import { Field, FormError } from "~/components/field";
 import { PhoneInput } from "~/components/phone-input";
@@ -110,8 +109,4 @@ export default function DetailsStep({ loaderData, actionData }: Route.ComponentP
       </Form>
     </>
   );
-}
-
-export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  return <ErrorMessage error={error} />;
 }

@@ -1,4 +1,5 @@
 import { NavLink, Outlet, href } from "react-router";
+import { ErrorMessage } from "~/components/error-message";
 import { HoldBanner } from "~/components/hold-banner";
 import { displayedExpiry, formatSlot } from "~/lib/dates";
 import { getDraft, holdIsLive, readSession } from "#server/booking/draft.server";
@@ -65,4 +66,9 @@ export default function AppointmentLayout({ loaderData }: Route.ComponentProps) 
       ) : null}
     </div>
   );
+}
+
+/** One error page for the booking steps (an outage, a bad request); the draft is kept. */
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <ErrorMessage error={error} />;
 }

@@ -1,5 +1,4 @@
 import { data, Form, redirect, useNavigation } from "react-router";
-import { ErrorMessage } from "~/components/error-message";
 import { FormError } from "~/components/field";
 import { NO_SHOW_FEE, NO_SHOW_WINDOW_HOURS, LATE_ARRIVAL_MINUTES } from "~/domain/booking";
 import { normalizePromoCode, PROMO_MESSAGES } from "~/domain/discounts";
@@ -341,8 +340,4 @@ export default function PaymentStep({ loaderData, actionData }: Route.ComponentP
       </Form>
     </>
   );
-}
-
-export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  return <ErrorMessage error={error} />;
 }

@@ -1,4 +1,5 @@
 import { data, Form, href, Link, redirect, useNavigation } from "react-router";
+import { ClinicNotFound } from "~/components/clinic-not-found";
 import { ErrorMessage } from "~/components/error-message";
 import { isRouteErrorResponse } from "react-router";
 import { isEnhancement, type Service } from "~/domain/catalog";
@@ -282,17 +283,7 @@ function Price({ price, discounted }: { price: string; discounted: string | null
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   if (isRouteErrorResponse(error) && error.status === 404) {
-    return (
-      <section className="narrow">
-        <h1>{INVALID_CLINIC}</h1>
-        <p>We couldn't find that clinic. Please choose one from our locations.</p>
-        <p>
-          <Link className="button" to={href("/locations")}>
-            See all locations
-          </Link>
-        </p>
-      </section>
-    );
+    return <ClinicNotFound title={INVALID_CLINIC} text="We couldn't find that clinic. Please choose one from our locations." />;
   }
   return <ErrorMessage error={error} />;
 }

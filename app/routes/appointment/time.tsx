@@ -1,12 +1,11 @@
 import { data, Form, Link, redirect, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
-import { ErrorMessage } from "~/components/error-message";
 import { FormError } from "~/components/field";
 import { bookingDates, filterSlots, normalizeBookingDate, parseSlotGroup, SLOT_GROUPS, slotGroupOf } from "~/domain/booking";
 import { DOWNTIME_MESSAGE, violatesDowntime } from "~/domain/downtime";
 import { SLOT_TAKEN } from "~/domain/booking";
 import { dayjs, clinicToday } from "~/lib/dates";
-import { findService, requireClinic } from "#server/booking/catalog-view.server";
-import { commit, requireDraft, setDraft } from "#server/booking/draft.server";
+import { requireChosenService } from "#server/booking/catalog-view.server";
+import { commit, setDraft } from "#server/booking/draft.server";
 import { forgetOpenTimes, openTimes, releaseDraftHold, type SlotQuery } from "#server/booking/holds.server";
 import { adoptSignedInGuest } from "#server/booking/signed-in.server";
 import { logger } from "#server/observability/logger.server";
@@ -21,10 +20,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Choose a date and time 
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { services } = context;
-  const { session, draft } = await requireDraft(request, services, "service");
-  const { center, catalog } = await requireClinic(services, draft.centerId);
-  const service = findService(catalog, draft.serviceId);
-  if (!service) throw redirect(`/appointment/service?id=${center.id}`);
+  const { session, draft, center, service } = await requireChosenService(request, services);
 
   const url = new URL(request.url);
   const today = clinicToday(center.timeZone);
@@ -77,10 +73,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { services } = context;
-  const { session, draft } = await requireDraft(request, services, "service");
-  const { center, catalog } = await requireClinic(services, draft.centerId);
-  const service = findService(catalog, draft.serviceId);
-  if (!service) throw redirect(`/appointment/service?id=${center.id}`);
+  const { session, draft, center, service } = await requireChosenService(request, services);
   const form = await formDataOf(request);
   const slot = String(form.get("slot") ?? "");
   const date = normalizeBookingDate(slot.slice(0, 10), clinicToday(center.timeZone));
@@ -214,8 +207,4 @@ export default function TimeStep({ loaderData, actionData }: Route.ComponentProp
       )}
     </>
   );
-}
-
-export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  return <ErrorMessage error={error} />;
 }

@@ -1,4 +1,5 @@
 import { data, href, isRouteErrorResponse, Link } from "react-router";
+import { ClinicNotFound } from "~/components/clinic-not-found";
 import { ErrorMessage } from "~/components/error-message";
 import { buildMenu } from "~/domain/menu";
 import { groupHours, isOpenAt } from "~/domain/hours";
@@ -184,15 +185,5 @@ export default function ClinicPage({ loaderData }: Route.ComponentProps) {
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   if (!isRouteErrorResponse(error) || error.status !== 404) return <ErrorMessage error={error} />;
-  return (
-    <section className="page narrow">
-      <h1>We can't find that clinic</h1>
-      <p>The link may be old, or the clinic may have moved.</p>
-      <p>
-        <Link className="button" to={href("/locations")}>
-          See all locations
-        </Link>
-      </p>
-    </section>
-  );
+  return <ClinicNotFound title="We can't find that clinic" text="The link may be old, or the clinic may have moved." />;
 }
