@@ -25,11 +25,7 @@ export function Field({
           {hint}
         </div>
       ) : null}
-      {error ? (
-        <p className="field-error" id={`${name}-error`} role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FieldError id={`${name}-error`} message={error} />
     </div>
   );
 }
@@ -39,6 +35,16 @@ export function FormError({ message }: { message: string | null | undefined }) {
   if (!message) return null;
   return (
     <p className="field-error" role="alert">
+      {message}
+    </p>
+  );
+}
+
+/** A field's message, next to it, referenced by the field's aria-describedby and announced. */
+export function FieldError({ id, message }: { id: string; message: string | null | undefined }) {
+  if (!message) return null;
+  return (
+    <p className="field-error" id={id} role="alert">
       {message}
     </p>
   );

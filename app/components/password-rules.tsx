@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { PASSWORD_MAX_LENGTH, PASSWORD_RULES } from "~/domain/password-rules";
+import { FieldError } from "~/components/field";
 
 /**
  * A new-password input with the spec's rules listed under it; with JavaScript each rule is ticked
@@ -31,11 +32,7 @@ export function NewPasswordField({ name = "password", label = "Password", error 
           );
         })}
       </ul>
-      {error ? (
-        <p className="field-error" id={`${name}-error`} role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FieldError id={`${name}-error`} message={error} />
     </div>
   );
 }

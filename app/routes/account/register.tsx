@@ -1,7 +1,7 @@
 import { useMemo } from "react";
 import { data, Form, href, Link, redirect, useNavigation } from "react-router";
 import { ErrorMessage } from "~/components/error-message";
-import { Field, FormError } from "~/components/field";
+import { Field, FormError, FieldError } from "~/components/field";
 import { PhoneInput } from "~/components/phone-input";
 import { NewPasswordField } from "~/components/password-rules";
 import { ACCOUNT_MESSAGES } from "~/domain/accounts";
@@ -97,11 +97,7 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
               </option>
             ))}
           </select>
-          {errors.centerId ? (
-            <p className="field-error" id="centerId-error" role="alert">
-              {errors.centerId}
-            </p>
-          ) : null}
+          <FieldError id="centerId-error" message={errors.centerId} />
         </div>
         <Field name="address" label="Address" autoComplete="street-address" maxLength={120} defaultValue={keep.address} error={errors.address} focus={first === "address"} />
         <Field name="city" label="City" autoComplete="address-level2" maxLength={80} defaultValue={keep.city} error={errors.city} focus={first === "city"} />
@@ -123,11 +119,7 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
           <input type="checkbox" name="ageConfirmed" aria-invalid={errors.ageConfirmed ? true : undefined} aria-describedby={errors.ageConfirmed ? "ageConfirmed-error" : undefined} defaultChecked={keep.ageConfirmed === "on"} />
           I have reached the age of majority where I live and accept the <Link to={href("/terms")}>Terms of Use</Link>
         </label>
-        {errors.ageConfirmed ? (
-          <p className="field-error" id="ageConfirmed-error" role="alert">
-            {errors.ageConfirmed}
-          </p>
-        ) : null}
+        <FieldError id="ageConfirmed-error" message={errors.ageConfirmed} />
         <p>
           <button type="submit" disabled={navigation.state !== "idle"}>
             Create account

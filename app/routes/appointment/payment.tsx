@@ -1,5 +1,5 @@
 import { data, Form, redirect, useNavigation } from "react-router";
-import { FormError } from "~/components/field";
+import { FormError, FieldError } from "~/components/field";
 import { NO_SHOW_FEE, NO_SHOW_WINDOW_HOURS, LATE_ARRIVAL_MINUTES } from "~/domain/booking";
 import { normalizePromoCode, PROMO_MESSAGES } from "~/domain/discounts";
 import { checkPaymentForm, PAYMENT_MESSAGES, type Billing } from "~/domain/payment";
@@ -246,11 +246,7 @@ export default function PaymentStep({ loaderData, actionData }: Route.ComponentP
               <span className="muted">expires {card.expiry}</span>
             </label>
           ))}
-          {errors.card ? (
-            <p className="field-error" id="card-error" role="alert">
-              {errors.card}
-            </p>
-          ) : null}
+          <FieldError id="card-error" message={errors.card} />
           <button type="submit" name="intent" value="add-card" className="button-secondary" formNoValidate autoFocus={firstError === "card"}>
             {cards.length > 0 ? "Add another card" : "Add a card"}
           </button>
@@ -259,11 +255,7 @@ export default function PaymentStep({ loaderData, actionData }: Route.ComponentP
 
         <fieldset aria-describedby={errors.billing || errors.state ? "billing-error" : undefined}>
           <legend>Billing address</legend>
-          {errors.billing ? (
-            <p className="field-error" id="billing-error" role="alert">
-              {errors.billing}
-            </p>
-          ) : null}
+          <FieldError id="billing-error" message={errors.billing} />
           <label htmlFor="address">Street address</label>
           <input id="address" name="address" autoComplete="billing street-address" defaultValue={billing.address} maxLength={120} autoFocus={firstError === "billing"} aria-invalid={errors.billing ? true : undefined} />
           <label htmlFor="city">City</label>
@@ -277,11 +269,7 @@ export default function PaymentStep({ loaderData, actionData }: Route.ComponentP
               </option>
             ))}
           </select>
-          {errors.state ? (
-            <p className="field-error" id="state-error" role="alert">
-              {errors.state}
-            </p>
-          ) : null}
+          <FieldError id="state-error" message={errors.state} />
           <label htmlFor="zip">ZIP code</label>
           <input id="zip" name="zip" inputMode="numeric" autoComplete="billing postal-code" defaultValue={billing.zip} maxLength={10} />
         </fieldset>
@@ -305,11 +293,7 @@ export default function PaymentStep({ loaderData, actionData }: Route.ComponentP
                   Apply
                 </button>
               </div>
-              {errors.promo ? (
-                <p className="field-error" id="promo-error" role="alert">
-                  {errors.promo}
-                </p>
-              ) : null}
+              <FieldError id="promo-error" message={errors.promo} />
             </>
           )}
         </fieldset>
@@ -325,11 +309,7 @@ export default function PaymentStep({ loaderData, actionData }: Route.ComponentP
             <input type="checkbox" name="policy" value="agreed" defaultChecked={agreed} aria-invalid={errors.policy ? true : undefined} aria-describedby={errors.policy ? "policy-error" : undefined} autoFocus={firstError === "policy"} /> I agree to
             the cancellation policy
           </label>
-          {errors.policy ? (
-            <p className="field-error" id="policy-error" role="alert">
-              {errors.policy}
-            </p>
-          ) : null}
+          <FieldError id="policy-error" message={errors.policy} />
         </fieldset>
 
         <p>

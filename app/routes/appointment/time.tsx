@@ -1,5 +1,5 @@
 import { data, Form, Link, redirect, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
-import { FormError } from "~/components/field";
+import { FormError, FieldError } from "~/components/field";
 import { bookingDates, filterSlots, normalizeBookingDate, parseSlotGroup, SLOT_GROUPS, slotGroupOf } from "~/domain/booking";
 import { DOWNTIME_MESSAGE, violatesDowntime } from "~/domain/downtime";
 import { SLOT_TAKEN } from "~/domain/booking";
@@ -157,11 +157,7 @@ export default function TimeStep({ loaderData, actionData }: Route.ComponentProp
             Show times
           </button>
         </div>
-        {dateProblem ? (
-          <p className="field-error" id="date-error" role="alert">
-            {dateProblem}
-          </p>
-        ) : null}
+        <FieldError id="date-error" message={dateProblem} />
       </Form>
 
       <nav aria-label="Time of day" className="view-toggle">
