@@ -1,11 +1,7 @@
-import { data } from "react-router";
 import type { Center } from "~/domain/catalog";
 import type { LocationCardView, ZipSearchView } from "~/lib/location-views";
 import { kmToMiles, nearest, NEAREST_RADIUS_KM, ZIP_PATTERN } from "~/domain/nearest";
 import type { Services } from "./context.server";
-import { GeocoderError } from "./geo/geocoder.server";
-import { logger } from "./observability/logger.server";
-import { isSpaError } from "./spa/errors.server";
 
 export function toLocationCard(center: Center, distanceKm: number | null = null): LocationCardView {
   return {
@@ -17,19 +13,6 @@ export function toLocationCard(center: Center, distanceKm: number | null = null)
     phone: center.phone,
     distanceMiles: distanceKm === null ? null : Math.round(kmToMiles(distanceKm) * 10) / 10,
   };
-}
-
-/** Turns a back-end outage into the 503 page instead of a 500. */
-export async function orUnavailable<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (isSpaError(error) || error instanceof GeocoderError) {
-      logger.warn("back end unavailable", { kind: isSpaError(error) ? error.kind : "geocoder", path: isSpaError(error) ? error.path : "" });
-      throw data("We can't reach our booking system right now. Please try again in a moment.", { status: 503 });
-    }
-    throw error;
-  }
 }
 
 const MAX_ZIP_INPUT = 20;

@@ -1,6 +1,7 @@
 import { data, href, Link } from "react-router";
 import { LocationCard, ZipSearchForm, ZipSearchResults } from "~/components/locations";
-import { orUnavailable, searchByZip, toLocationCard, zipSearchStatus } from "#server/locations.server";
+import { searchByZip, toLocationCard, zipSearchStatus } from "#server/locations.server";
+import { orUnavailable } from "#server/unavailable.server";
 import { siteOrigin } from "#server/site.server";
 import type { Route } from "./+types/home";
 

@@ -3,7 +3,7 @@ import type { Center, Service } from "~/domain/catalog";
 import { INVALID_CLINIC } from "~/domain/booking";
 import { offeredTo } from "~/domain/service-kinds";
 import type { Services } from "../context.server";
-import { orUnavailable } from "../locations.server";
+import { orUnavailable } from "../unavailable.server";
 import { requireDraft } from "./draft.server";
 
 

@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import type { Center } from "~/domain/catalog";
 import type { Services } from "../context.server";
-import { orUnavailable } from "../locations.server";
+import { orUnavailable } from "../unavailable.server";
 import { getConfirmed, readSession } from "./draft.server";
 
 export type ConfirmationView = {

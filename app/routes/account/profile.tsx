@@ -10,7 +10,7 @@ import { formatPhone, phoneDigits } from "~/lib/phone";
 import { z } from "zod";
 import { requireUser } from "#server/accounts/current-user.server";
 import { formDataOf } from "#server/forms.server";
-import { orUnavailable } from "#server/locations.server";
+import { orUnavailable } from "#server/unavailable.server";
 import type { SpaGuest } from "#server/spa/booking.server";
 import type { Route } from "./+types/profile";
 

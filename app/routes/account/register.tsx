@@ -9,7 +9,7 @@ import { readForm, RegisterSchema } from "~/domain/account-forms";
 import { fieldErrors } from "~/domain/guest";
 import { enforceRateLimit, getUser, redirectTarget } from "#server/accounts/current-user.server";
 import { formDataOf } from "#server/forms.server";
-import { orUnavailable } from "#server/locations.server";
+import { orUnavailable } from "#server/unavailable.server";
 import type { Route } from "./+types/register";
 
 const FIELDS = ["firstName", "lastName", "email", "phone", "centerId", "address", "city", "zip", "password", "referralCode", "marketingEmail", "marketingSms", "ageConfirmed", "website", "redirectTo"] as const;

@@ -7,7 +7,7 @@ import { DAY_NAMES, formatClock, localDayAndClock, timeZoneLabel } from "~/lib/d
 import { bookingUrl } from "~/lib/location-views";
 import { formatPriceRange } from "~/lib/money";
 import { formatPhone } from "~/lib/phone";
-import { orUnavailable } from "#server/locations.server";
+import { orUnavailable } from "#server/unavailable.server";
 import { siteOrigin } from "#server/site.server";
 import type { Route } from "./+types/detail";
 

@@ -1,7 +1,8 @@
 import { data, href, Link } from "react-router";
 import { ClinicMap } from "~/components/clinic-map";
 import { LocationCard, ZipSearchForm, ZipSearchResults } from "~/components/locations";
-import { orUnavailable, searchByZip, toLocationCard, zipSearchStatus } from "#server/locations.server";
+import { searchByZip, toLocationCard, zipSearchStatus } from "#server/locations.server";
+import { orUnavailable } from "#server/unavailable.server";
 import { siteOrigin } from "#server/site.server";
 import type { Route } from "./+types/list";
 

@@ -1,5 +1,5 @@
 import { href } from "react-router";
-import { orUnavailable } from "#server/locations.server";
+import { orUnavailable } from "#server/unavailable.server";
 import { siteOrigin } from "#server/site.server";
 import type { Route } from "./+types/sitemap";
 
