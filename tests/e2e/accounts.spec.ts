@@ -104,6 +104,7 @@ test("reset the password with the one-time code from the outbox; a used code fai
   await page.goto("/forgot-password");
   await page.getByLabel("Email", { exact: true }).fill(email);
   await page.getByRole("button", { name: "Send me a code" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Set a new password" })).toBeVisible();
   const fresh = await latestCode(page, email);
   await page.goto("/reset-password");
   await page.getByLabel("6-digit code").fill(code === fresh ? "000000" : code);
@@ -119,6 +120,7 @@ test("the fifth wrong code burns it", async ({ page }) => {
   await page.goto("/forgot-password");
   await page.getByLabel("Email", { exact: true }).fill(email);
   await page.getByRole("button", { name: "Send me a code" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Set a new password" })).toBeVisible();
   const code = await latestCode(page, email);
   const wrong = code === "111111" ? "222222" : "111111";
   await page.goto("/reset-password");
