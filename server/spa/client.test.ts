@@ -168,14 +168,24 @@ describe("Zenoti's error shapes", () => {
 });
 
 describe("timeouts and retries", () => {
-  it("times out a slow answer and retries an idempotent read once", async () => {
+  it("times out a hanging read once: the timeout is the whole budget of the call, retry included", async () => {
     sandbox.faults.delayMs = 400;
     sandbox.faults.remaining = Infinity;
     const { fetch, calls } = countingFetch();
     const client = createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY }, fetch, timeoutMs: 100, retryDelayMs: 1 });
     const error = await rejection(client.listCenters());
     expect(error).toMatchObject({ kind: "timeout", status: 504, message: "Network Error!" });
-    expect(calls).toEqual(["/v1/centers", "/v1/centers"]);
+    expect(calls).toEqual(["/v1/centers"]);
+  });
+
+  it("retries a read that failed fast only within what is left of the budget", async () => {
+    sandbox.faults.failWithStatus = 503;
+    sandbox.faults.remaining = Infinity;
+    const { fetch, calls } = countingFetch();
+    // The pause before the retry is longer than the budget: the one retry is not started.
+    const client = createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY }, fetch, timeoutMs: 300, retryDelayMs: 1_000 });
+    expect(await rejection(client.listCenters())).toMatchObject({ kind: "server", status: 503 });
+    expect(calls).toEqual(["/v1/centers"]);
   });
 
   it("succeeds when the one retry of a read gets through", async () => {

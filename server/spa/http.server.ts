@@ -30,6 +30,8 @@ export type SpaHttp = { request<T>(request: SpaRequest<T>): Promise<T> };
 /** The spec caches the bearer token for 18,000 seconds (5 hours). */
 export const TOKEN_CACHE_SECONDS = 18_000;
 const MAX_RETRY_AFTER_MS = 2_000;
+/** A retry with less time than this left of the call's budget is not worth starting. */
+const MIN_RETRY_BUDGET_MS = 250;
 
 type Failure = { code: number | string | null; message: string };
 
@@ -83,10 +85,10 @@ export function createSpaHttp(options: SpaHttpOptions): SpaHttp {
   let cachedToken: { value: string; expiresAt: number } | null = null;
   let pendingToken: Promise<string> | null = null;
 
-  async function send(url: string, init: RequestInit, path: string): Promise<{ status: number; body: unknown; headers: Headers }> {
+  async function send(url: string, init: RequestInit, path: string, budgetMs = timeoutMs): Promise<{ status: number; body: unknown; headers: Headers }> {
     let response: Response;
     try {
-      response = await doFetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+      response = await doFetch(url, { ...init, signal: AbortSignal.timeout(Math.max(1, budgetMs)) });
     } catch (cause) {
       const name = (cause as { name?: string }).name;
       if (name === "TimeoutError" || name === "AbortError") {
@@ -161,7 +163,7 @@ export function createSpaHttp(options: SpaHttpOptions): SpaHttp {
     throw new SpaError({ kind: "config", status: 400, message: "Invalid auth strategy" });
   }
 
-  async function attempt<T>(request: SpaRequest<T>): Promise<T> {
+  async function attempt<T>(request: SpaRequest<T>, deadline: number): Promise<T> {
     const url = buildUrl(options.baseUrl, request.path, request.query);
     const headers: Record<string, string> = { accept: "application/json", authorization: await authorization() };
     const init: RequestInit = { method: request.method, headers };
@@ -169,7 +171,7 @@ export function createSpaHttp(options: SpaHttpOptions): SpaHttp {
       headers["content-type"] = "application/json";
       init.body = JSON.stringify(request.body);
     }
-    const { status, body, headers: responseHeaders } = await send(url, init, request.path);
+    const { status, body, headers: responseHeaders } = await send(url, init, request.path, deadline - clock());
     const failure = readVendorError(body);
     if (status !== 200 || failure) {
       const retryAfter = Number(responseHeaders.get("retry-after"));
@@ -198,21 +200,27 @@ export function createSpaHttp(options: SpaHttpOptions): SpaHttp {
   }
 
   return {
+    /**
+     * One call has one time budget (the timeout), retry included: a read that timed out is not
+     * tried again, and a retry only runs in what is left of the budget, so a hanging back end never
+     * makes a page wait longer than the timeout.
+     */
     async request<T>(request: SpaRequest<T>): Promise<T> {
+      const deadline = clock() + timeoutMs;
       try {
-        return await attempt(request);
+        return await attempt(request, deadline);
       } catch (error) {
         if (!(error instanceof SpaError)) throw error;
-        const transientRead = request.method === "GET" && error.isTransient;
+        const transientRead = request.method === "GET" && error.isTransient && error.kind !== "timeout";
         // A revoked bearer token: the 401 came from the call itself, not the token endpoint, and
         // nothing was done, so any method may go again with a fresh token.
         const staleToken = error.status === 401 && options.auth.type === "token" && error.path === request.path;
-        const retryable = transientRead || staleToken;
-        if (!retryable) throw error;
         const wait = staleToken ? 0 : Math.min(error.retryAfterMs ?? retryDelayMs, MAX_RETRY_AFTER_MS);
+        const left = deadline - clock() - wait;
+        if (!(transientRead || staleToken) || left < MIN_RETRY_BUDGET_MS) throw error;
         logger.warn("spa call retried", { path: request.path, kind: error.kind, status: error.status });
         await new Promise((resolve) => setTimeout(resolve, wait));
-        return attempt(request);
+        return attempt(request, deadline);
       }
     },
   };
