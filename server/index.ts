@@ -5,6 +5,7 @@ import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import type { ServerBuild } from "react-router";
+import type { startPaymentReconciler as StartPaymentReconciler } from "./booking/reconcile.server";
 import type { createServices as CreateServices, Services } from "./context.server";
 import { EnvError, parseEnv, type Env } from "./env.server";
 import { logger } from "./observability/logger.server";
@@ -47,6 +48,7 @@ const servicesReady = new Promise<Services>((resolve) => {
   resolveServices = resolve;
 });
 let sandbox: SpaSandbox | undefined;
+let reconciler: { stop(): void } | undefined;
 
 app.use((req, res, next) => {
   if (req.originalUrl.length > MAX_URL_LENGTH) {
@@ -142,10 +144,12 @@ function isBundled(): boolean {
 
 const build = await loadBuild();
 
-/** The services factory comes from the app's own server build (see app/entry.server.tsx). */
-async function servicesFactory(): Promise<typeof CreateServices> {
+type EntryModule = { createServices: typeof CreateServices; startPaymentReconciler: typeof StartPaymentReconciler };
+
+/** The services factory and background work come from the app's own server build (see app/entry.server.tsx). */
+async function entryModule(): Promise<EntryModule> {
   const serverBuild = typeof build === "function" ? await build() : build;
-  return (serverBuild.entry.module as unknown as { createServices: typeof CreateServices }).createServices;
+  return serverBuild.entry.module as unknown as EntryModule;
 }
 
 app.all(
@@ -168,9 +172,11 @@ app.use((error: unknown, _req: Request, res: Response, next: NextFunction) => {
 
 const server = app.listen(env.PORT, env.HOST, async () => {
   const { port } = server.address() as AddressInfo;
-  const createServices = await servicesFactory();
+  const { createServices, startPaymentReconciler } = await entryModule();
   services = await createServices(env, { sandboxBaseUrl: `http://127.0.0.1:${port}${SANDBOX_MOUNT}` });
   resolveServices(services);
+  // Payment attempts a dead request left unfinished are finished or undone (docs/decisions/007).
+  reconciler = startPaymentReconciler(services);
   logger.info("listening", {
     url: `http://localhost:${port}`,
     spa: env.SPA_BASE_URL ? "zenoti" : "sandbox",
@@ -188,6 +194,7 @@ function shutdown(signal: string) {
   const force = setTimeout(() => process.exit(1), 10_000);
   force.unref();
   server.close(async () => {
+    reconciler?.stop();
     await services?.store.close();
     sandbox?.close();
     process.exit(0);

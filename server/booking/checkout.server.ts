@@ -1,11 +1,10 @@
 import type { Center, Service } from "~/domain/catalog";
 import { priceLines } from "~/domain/booking";
 import { applyDiscounts, checkPromo, type PromoCode } from "~/domain/discounts";
-import { dayjs } from "~/lib/dates";
 import type { Services } from "../context.server";
-import { logger } from "../observability/logger.server";
-import { isSpaError } from "../spa/errors.server";
+import type { PaymentAttempt } from "../store/document-store.server";
 import type { Draft } from "./draft.server";
+import { advanceAttempt, attemptTiming, outcomeOfFinal, type AttemptOutcome, type AttemptTiming } from "./payment-attempt.server";
 import { findService } from "./catalog-view.server";
 
 export type Quote = {
@@ -16,7 +15,7 @@ export type Quote = {
   prepaid: boolean;
   dueNow: number;
   dueInClinic: number;
-  promo: { code: string; applied: boolean; message: string | null } | null;
+  promo: { code: string; applied: boolean; message: string | null; maxUsesPerGuest: number | null } | null;
 };
 
 /** The price summary of a draft: treatment and add-ons, the promo's discount, what is due when. */
@@ -30,7 +29,7 @@ export async function quote(services: Services, center: Center, catalog: Service
     const found = await services.store.getPromoCode(draft.promoCode);
     const uses = draft.details ? ((await services.store.getGuestDetails(draft.details.email))?.promo_codes[draft.promoCode] ?? 0) : 0;
     const check = checkPromo({ code: draft.promoCode, promo: found, appointmentDate: draft.date ?? draft.hold?.slot.slice(0, 10) ?? "", lines, usesByGuest: uses });
-    promo = { code: draft.promoCode, applied: check.ok, message: check.ok ? null : check.message };
+    promo = { code: draft.promoCode, applied: check.ok, message: check.ok ? null : check.message, maxUsesPerGuest: found?.maxUsesPerGuest ?? null };
     if (check.ok) rules = check.promo.rules;
   }
   const priced = applyDiscounts(lines, rules);
@@ -48,68 +47,75 @@ export async function quote(services: Services, center: Center, catalog: Service
   };
 }
 
-export type ConfirmOutcome =
-  | { kind: "confirmed"; appointmentId: string; invoiceId: string }
-  | { kind: "hold-lost" }
-  | { kind: "payment-failed" };
+export type CheckoutOutcome = AttemptOutcome | { kind: "busy" } | { kind: "promo-used"; code: string };
 
-export const PAYMENT_FAILED_COMMENT = "Removing appointment due to payment failed";
-export const PACKAGE_PAYMENT_FAILED_COMMENT = "Removing package due to payment failed";
+const BUSY_POLL_MS = 200;
+const BUSY_WAIT_MS = 15_000;
 
 /**
- * Confirms the held slot, applies the promo, and takes payment at a prepaid clinic. Called once per
- * idempotency key (see payment route); the back end's confirm is idempotent per booking too.
+ * Confirms the held slot and, at a prepaid clinic, takes payment: once per key, however often the
+ * form is sent. A second submit of the same key waits for the first and lands on its result; one
+ * that comes back to an attempt whose request died takes it over and carries it on.
  */
-export async function confirmAndPay(
+export async function checkout(
   services: Services,
-  input: { draft: Draft; center: Center; quote: Quote; accountId: string },
-): Promise<ConfirmOutcome> {
-  const { draft, center } = input;
-  const confirmed = await services.spa.confirmBooking(draft.hold!.bookingId);
-  if (!confirmed) return { kind: "hold-lost" };
-  const appointmentId = confirmed.items[0].appointmentId;
-  if (input.quote.promo?.applied) {
-    const applied = await services.spa.applyCampaign(confirmed.invoiceId, center.id, input.quote.promo.code);
-    if (!applied.applied) logger.warn("campaign not applied by the back end", { reason: applied.message ?? "" });
+  input: { payKey: string; draft: Draft; center: Center; quote: Quote; accountId: string },
+  options: { clock?: () => number; timing?: AttemptTiming; busyWaitMs?: number } = {},
+): Promise<CheckoutOutcome> {
+  const clock = options.clock ?? Date.now;
+  const timing = options.timing ?? attemptTiming(services);
+  const { draft, quote: summary } = input;
+  const now = clock();
+  const fresh: PaymentAttempt = {
+    key: input.payKey,
+    state: "started",
+    leaseUntil: now + timing.leaseMs,
+    createdAt: now,
+    updatedAt: now,
+    bookingId: draft.hold!.bookingId,
+    slot: draft.hold!.slot,
+    guestId: draft.guestId!,
+    centerId: input.center.id,
+    accountId: input.accountId,
+    prepaid: summary.prepaid,
+    contact: draft.details ? { firstName: draft.details.firstName, email: draft.details.email, phone: draft.details.phone } : null,
+    promoCode: summary.promo?.applied ? summary.promo.code : null,
+    promoClaimed: false,
+    promoApplied: false,
+    confirmSentAt: null,
+    invoiceId: null,
+    appointmentId: null,
+    invoiceItemIds: [],
+    serviceNames: [],
+    undoAs: null,
+    chargeSentAt: null,
+    notified: false,
+  };
+
+  let claim = await services.store.claimPaymentAttempt(fresh, now);
+  const waitUntil = clock() + (options.busyWaitMs ?? BUSY_WAIT_MS);
+  while (claim.state === "busy" && clock() < waitUntil) {
+    await new Promise((resolve) => setTimeout(resolve, BUSY_POLL_MS));
+    claim = await services.store.claimPaymentAttempt({ ...fresh, leaseUntil: clock() + timing.leaseMs }, clock());
   }
-  if (input.quote.prepaid) {
-    try {
-      const invoice = await services.spa.getInvoice(confirmed.invoiceId);
-      if (invoice.balance > 0) await services.spa.payInvoice(confirmed.invoiceId, center.id, input.accountId);
-    } catch (error) {
-      if (!isSpaError(error)) throw error;
-      logger.warn("payment failed; removing the appointment", { kind: error.kind, code: String(error.code) });
-      // Every appointment line goes (packages, once sold here, with their own comment); nothing
-      // half-booked is left behind.
-      for (const item of confirmed.items) {
-        await services.spa.removeInvoiceItem(confirmed.invoiceId, item.invoiceItemId, PAYMENT_FAILED_COMMENT).catch(() => undefined);
-      }
-      return { kind: "payment-failed" };
+  if (claim.state === "busy") return { kind: "busy" };
+  if (claim.state === "final") return outcomeOfFinal(claim.attempt);
+
+  let attempt = claim.attempt;
+  if (attempt.state === "started" && attempt.confirmSentAt === null && attempt.promoCode && !attempt.promoClaimed && attempt.contact) {
+    // A once-per-guest code is counted before the booking, so two bookings at once cannot both use it.
+    const claimed = await services.store.claimPromoUse({
+      email: attempt.contact.email,
+      guestId: attempt.guestId,
+      code: attempt.promoCode,
+      maxUses: summary.promo?.maxUsesPerGuest ?? null,
+    });
+    if (!claimed) {
+      await services.store.savePaymentAttempt({ ...attempt, state: "released", leaseUntil: 0, updatedAt: clock() });
+      return { kind: "promo-used", code: attempt.promoCode };
     }
+    attempt = { ...attempt, promoClaimed: true };
+    await services.store.savePaymentAttempt(attempt);
   }
-  if (input.quote.promo?.applied && draft.details) {
-    await services.store.adjustPromoCodeCount(draft.details.email, input.quote.promo.code, 1).catch((error: Error) => {
-      logger.error("promo count not updated", { error: error.message });
-    });
-  }
-  if (draft.details) {
-    const when = dayjs(confirmed.items[0].start, "YYYY-MM-DDTHH:mm:ss").format("dddd, MMMM D, YYYY h:mm A");
-    const what = confirmed.items.map((i) => i.serviceName).join(", ");
-    const address = `${center.address.line1}, ${center.address.city}, ${center.address.state} ${center.address.zip}`;
-    await services.notifier.send({
-      channel: "email",
-      kind: "booking-confirmation",
-      to: draft.details.email,
-      subject: `Your appointment at ${center.name} is confirmed`,
-      body: `Hi ${draft.details.firstName},\n\nYou're booked: ${what}\n${when} at ${center.name}, ${address}.\n\nPlease arrive 10 minutes early, with photo ID if this is your first visit.\nTo cancel or reschedule without the $25 fee, do so at least 12 hours before.`,
-    });
-    await services.notifier.send({
-      channel: "sms",
-      kind: "booking-confirmation",
-      to: draft.details.phone,
-      subject: "Booking confirmed",
-      body: `Glow Clinic: you're booked for ${when} at ${center.name}. Reply STOP to opt out.`,
-    });
-  }
-  return { kind: "confirmed", appointmentId, invoiceId: confirmed.invoiceId };
+  return advanceAttempt({ services, timing, clock, mode: "customer" }, attempt);
 }

@@ -105,6 +105,10 @@ export async function requireDraft(request: Request, services: Services, needs: 
   if (!draft || !draft.serviceId) throw redirect(firstOpenStep(draft));
   if (needs === "service") return { session, draft };
   if (!draft.hold) throw redirect(firstOpenStep(draft));
+  // Once the confirm went out the hold is used up: the payment step finishes that attempt.
+  if (needs === "details" && draft.details && draft.payKey && !holdIsLive(draft, Date.now()) && (await services.store.getPaymentAttempt(draft.payKey))) {
+    return { session, draft };
+  }
   await requireLiveHold(services, session, draft);
   if (needs === "details" && !draft.details) throw redirect("/appointment/details");
   return { session, draft };

@@ -63,12 +63,22 @@ export interface DocumentStore {
   putAddOnLhrPrice(serviceId: string, price: number): Promise<void>;
 
   /**
-   * Claims an idempotency key for one operation. The first caller gets "claimed" and must later
-   * complete or release it; later callers see "pending" while it runs and the result once done.
+   * Counts one use of a promo code by a guest if they have uses left, atomically: of two bookings
+   * racing for a once-per-guest code, one gets true. Creates the guest's record when missing.
    */
-  claimIdempotencyKey(key: string, now: number): Promise<IdempotencyClaim>;
-  completeIdempotencyKey(key: string, result: Record<string, string>): Promise<void>;
-  releaseIdempotencyKey(key: string): Promise<void>;
+  claimPromoUse(input: { email: string; guestId: string; code: string; maxUses: number | null }): Promise<boolean>;
+
+  /**
+   * Payment attempts, one per confirm-and-pay key (see docs/decisions/007). `claim` creates the
+   * attempt, or takes over one whose lease ran out (its request died), or answers "busy" while
+   * another request holds it, or "final" once it has ended.
+   */
+  claimPaymentAttempt(fresh: PaymentAttempt, now: number): Promise<PaymentAttemptClaim>;
+  /** Writes the attempt (state, what is known, and its lease). */
+  savePaymentAttempt(attempt: PaymentAttempt): Promise<void>;
+  getPaymentAttempt(key: string): Promise<PaymentAttempt | null>;
+  /** Unfinished attempts nobody holds that have been idle since before `idleBefore`. */
+  listStalePaymentAttempts(now: number, idleBefore: number, limit: number): Promise<PaymentAttempt[]>;
 
   /** First-party promo codes and their discount rules. */
   getPromoCode(code: string): Promise<PromoCode | null>;
@@ -118,13 +128,66 @@ export class DuplicateAccountError extends Error {
   }
 }
 
-export type IdempotencyClaim =
-  | { state: "claimed" }
-  | { state: "pending" }
-  | { state: "done"; result: Record<string, string> };
+/**
+ * Where one confirm-and-pay stands. "started": confirm sent, its answer not yet known. "confirmed":
+ * the appointment exists, no charge sent. "charging": a charge was sent, its answer not yet known.
+ * "undoing": the lines are being removed (after a refusal, or by the reconciler). Final: "booked", "declined" (the card was refused, the lines removed), "undone" (never finished,
+ * lines removed, nothing charged), "released" (the hold was gone, nothing booked).
+ */
+export type PaymentAttemptState = "started" | "confirmed" | "charging" | "undoing" | "booked" | "declined" | "undone" | "released";
 
-/** A claim older than this is taken to have died with its process and may be taken over. */
-export const IDEMPOTENCY_STALE_MS = 2 * 60_000;
+export const FINAL_ATTEMPT_STATES: readonly PaymentAttemptState[] = ["booked", "declined", "undone", "released"];
+
+export type PaymentAttempt = {
+  key: string;
+  state: PaymentAttemptState;
+  /** Milliseconds since the epoch until which one request owns the attempt. */
+  leaseUntil: number;
+  createdAt: number;
+  updatedAt: number;
+  bookingId: string;
+  /** The held start, clinic-local ("2026-12-01T09:30:00"). */
+  slot: string;
+  guestId: string;
+  centerId: string;
+  accountId: string;
+  prepaid: boolean;
+  contact: { firstName: string; email: string; phone: string } | null;
+  promoCode: string | null;
+  promoClaimed: boolean;
+  /** The offer code was sent to the invoice (whatever the answer). */
+  promoApplied: boolean;
+  /** When the confirm was first sent; before that, nothing can exist at the back end. */
+  confirmSentAt: number | null;
+  invoiceId: string | null;
+  appointmentId: string | null;
+  invoiceItemIds: string[];
+  serviceNames: string[];
+  /** Why the lines are being removed: the final state once they are gone. */
+  undoAs: "declined" | "undone" | null;
+  /** When the last charge was sent; a charge whose answer was lost may still land for a while. */
+  chargeSentAt: number | null;
+  /** The confirmation email and text went out. */
+  notified: boolean;
+};
+
+export type PaymentAttemptClaim =
+  | { state: "claimed"; attempt: PaymentAttempt }
+  | { state: "busy"; attempt: PaymentAttempt }
+  | { state: "final"; attempt: PaymentAttempt };
+
+export function isFinalAttempt(attempt: PaymentAttempt): boolean {
+  return FINAL_ATTEMPT_STATES.includes(attempt.state);
+}
+
+/** The rule both adapters apply inside their transaction. */
+export function decideClaim(existing: PaymentAttempt | null, fresh: PaymentAttempt, now: number): PaymentAttemptClaim & { write: PaymentAttempt | null } {
+  if (!existing) return { state: "claimed", attempt: fresh, write: fresh };
+  if (isFinalAttempt(existing)) return { state: "final", attempt: existing, write: null };
+  if (existing.leaseUntil > now) return { state: "busy", attempt: existing, write: null };
+  const taken = { ...existing, leaseUntil: fresh.leaseUntil, updatedAt: now };
+  return { state: "claimed", attempt: taken, write: taken };
+}
 
 /** Emails identify guests case-insensitively. */
 export function emailKey(email: string): string {

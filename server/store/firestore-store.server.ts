@@ -8,8 +8,9 @@ import {
   type AccountRecord,
   type OneTimeCodeRecord,
   type UserSessionRecord,
-  IDEMPOTENCY_STALE_MS,
-  type IdempotencyClaim,
+  decideClaim,
+  isFinalAttempt,
+  type PaymentAttempt,
   type CenterPrice,
   type DocumentStore,
   type GuestDetails,
@@ -22,7 +23,7 @@ const CENTER_PRICING = "centerPricing";
 const PARTNER_PRICING = "partnerPricing";
 const AFFILIATES = "impactAffiliateDetails";
 const ADD_ON_LHR_PRICES = "addOnLhrPrices";
-const IDEMPOTENCY = "idempotencyKeys";
+const PAYMENT_ATTEMPTS = "paymentAttempts";
 const PROMO_CODES = "promoCodes";
 const ACCOUNTS = "accounts";
 const USER_SESSIONS = "userSessions";
@@ -121,22 +122,51 @@ export function createFirestoreStore(db: Firestore, close: () => Promise<void> =
       await db.collection(ADD_ON_LHR_PRICES).doc(serviceId).set({ price });
     },
 
-    async claimIdempotencyKey(key, now) {
-      const ref = db.collection(IDEMPOTENCY).doc(key);
-      return db.runTransaction(async (tx): Promise<IdempotencyClaim> => {
+    async claimPromoUse(input) {
+      return db.runTransaction(async (tx) => {
+        const ref = guestDoc(input.email);
         const snapshot = await tx.get(ref);
-        const data = snapshot.data() as { claimedAt: number; result?: Record<string, string> } | undefined;
-        if (data?.result) return { state: "done", result: data.result };
-        if (data && now - data.claimedAt < IDEMPOTENCY_STALE_MS) return { state: "pending" };
-        tx.set(ref, { claimedAt: now });
-        return { state: "claimed" };
+        const codes = ((snapshot.data() as GuestDetails | undefined)?.promo_codes ?? {}) as Record<string, number>;
+        const used = codes[input.code] ?? 0;
+        if (input.maxUses !== null && used >= input.maxUses) return false;
+        if (snapshot.exists) tx.update(ref, new FieldPath("promo_codes", input.code), used + 1);
+        else {
+          const created: GuestDetails = { email: input.email.trim(), guest_id: input.guestId, is_password_set: false, is_return_user: false, promo_codes: { [input.code]: 1 } };
+          tx.create(ref, created);
+        }
+        return true;
       });
     },
-    async completeIdempotencyKey(key, result) {
-      await db.collection(IDEMPOTENCY).doc(key).update({ result });
+
+    async claimPaymentAttempt(fresh, now) {
+      const ref = db.collection(PAYMENT_ATTEMPTS).doc(fresh.key);
+      return db.runTransaction(async (tx) => {
+        const snapshot = await tx.get(ref);
+        const { write, ...claim } = decideClaim(snapshot.exists ? (snapshot.data() as PaymentAttempt) : null, fresh, now);
+        if (write) tx.set(ref, { ...write, open: !isFinalAttempt(write) });
+        return claim;
+      });
     },
-    async releaseIdempotencyKey(key) {
-      await db.collection(IDEMPOTENCY).doc(key).delete();
+    async savePaymentAttempt(attempt) {
+      await db.collection(PAYMENT_ATTEMPTS).doc(attempt.key).set({ ...attempt, open: !isFinalAttempt(attempt) });
+    },
+    async getPaymentAttempt(key) {
+      const snapshot = await db.collection(PAYMENT_ATTEMPTS).doc(key).get();
+      if (!snapshot.exists) return null;
+      const { open: _open, ...attempt } = snapshot.data() as PaymentAttempt & { open: boolean };
+      return attempt;
+    },
+    async listStalePaymentAttempts(now, idleBefore, limit) {
+      // One equality filter needs no composite index; open attempts are few.
+      const snapshot = await db.collection(PAYMENT_ATTEMPTS).where("open", "==", true).limit(500).get();
+      return snapshot.docs
+        .map((doc) => {
+          const { open: _open, ...attempt } = doc.data() as PaymentAttempt & { open: boolean };
+          return attempt;
+        })
+        .filter((a) => a.leaseUntil <= now && a.updatedAt <= idleBefore)
+        .sort((a, b) => a.updatedAt - b.updatedAt)
+        .slice(0, limit);
     },
 
     async getPromoCode(code) {

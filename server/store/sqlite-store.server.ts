@@ -5,11 +5,13 @@ import type { PromoCode } from "~/domain/discounts";
 import {
   DuplicateAccountError,
   emailKey,
-  IDEMPOTENCY_STALE_MS,
+  decideClaim,
+  FINAL_ATTEMPT_STATES,
   type AccountRecord,
+  type PaymentAttempt,
+  type PaymentAttemptClaim,
   type OneTimeCodeRecord,
   type UserSessionRecord,
-  type IdempotencyClaim,
   type CenterPrice,
   type DocumentStore,
   type GuestDetails,
@@ -47,6 +49,11 @@ const migrations: string[] = [
      email_key TEXT PRIMARY KEY, email TEXT NOT NULL, code_hash TEXT NOT NULL, expires_at INTEGER NOT NULL,
      attempts INTEGER NOT NULL DEFAULT 0, sent_at INTEGER NOT NULL
    );`,
+  `CREATE TABLE payment_attempts (
+     key TEXT PRIMARY KEY, state TEXT NOT NULL, lease_until INTEGER NOT NULL, updated_at INTEGER NOT NULL, data TEXT NOT NULL
+   );
+   CREATE INDEX payment_attempts_open ON payment_attempts(state, updated_at);
+   DROP TABLE idempotency_keys;`,
 ];
 
 type GuestRow = { email: string; guest_id: string; is_password_set: number; is_return_user: number; promo_codes: string };
@@ -122,13 +129,39 @@ export function createSqliteStore(file: string): DocumentStore {
     },
   );
 
-  const claim = db.transaction((key: string, now: number): IdempotencyClaim => {
-    const row = db.prepare("SELECT * FROM idempotency_keys WHERE key = ?").get(key) as { claimed_at: number; result: string | null } | undefined;
-    if (row?.result) return { state: "done", result: JSON.parse(row.result) };
-    if (row && now - row.claimed_at < IDEMPOTENCY_STALE_MS) return { state: "pending" };
-    db.prepare("INSERT INTO idempotency_keys (key, claimed_at) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET claimed_at = excluded.claimed_at").run(key, now);
-    return { state: "claimed" };
+  const claimPromo = db.transaction((input: { email: string; guestId: string; code: string; maxUses: number | null }): boolean => {
+    const key = emailKey(input.email);
+    const row = selectGuest.get(key) as GuestRow | undefined;
+    const codes = row ? (JSON.parse(row.promo_codes) as Record<string, number>) : {};
+    const used = codes[input.code] ?? 0;
+    if (input.maxUses !== null && used >= input.maxUses) return false;
+    codes[input.code] = used + 1;
+    if (row) db.prepare("UPDATE guest_details SET promo_codes = ? WHERE email_key = ?").run(JSON.stringify(codes), key);
+    else {
+      db.prepare("INSERT INTO guest_details (email_key, email, guest_id, is_password_set, is_return_user, promo_codes) VALUES (?, ?, ?, 0, 0, ?)").run(
+        key, input.email.trim(), input.guestId, JSON.stringify(codes),
+      );
+    }
+    return true;
   });
+
+  const selectAttempt = db.prepare("SELECT data FROM payment_attempts WHERE key = ?");
+  const writeAttempt = db.prepare(
+    `INSERT INTO payment_attempts (key, state, lease_until, updated_at, data) VALUES (@key, @state, @leaseUntil, @updatedAt, @data)
+     ON CONFLICT (key) DO UPDATE SET state = excluded.state, lease_until = excluded.lease_until, updated_at = excluded.updated_at, data = excluded.data`,
+  );
+  const readAttempt = (key: string) => {
+    const row = selectAttempt.get(key) as { data: string } | undefined;
+    return row ? (JSON.parse(row.data) as PaymentAttempt) : null;
+  };
+  const saveAttempt = (attempt: PaymentAttempt) =>
+    writeAttempt.run({ key: attempt.key, state: attempt.state, leaseUntil: attempt.leaseUntil, updatedAt: attempt.updatedAt, data: JSON.stringify(attempt) });
+  const claimAttempt = db.transaction((fresh: PaymentAttempt, now: number): PaymentAttemptClaim => {
+    const { write, ...claim } = decideClaim(readAttempt(fresh.key), fresh, now);
+    if (write) saveAttempt(write);
+    return claim;
+  });
+  const finalStates = FINAL_ATTEMPT_STATES.map((state) => `'${state}'`).join(", ");
 
   return {
     kind: "sqlite",
@@ -213,14 +246,24 @@ export function createSqliteStore(file: string): DocumentStore {
       ).run(serviceId, price);
     },
 
-    async claimIdempotencyKey(key, now) {
-      return claim.immediate(key, now);
+    async claimPromoUse(input) {
+      return claimPromo.immediate(input);
     },
-    async completeIdempotencyKey(key, result) {
-      db.prepare("UPDATE idempotency_keys SET result = ? WHERE key = ?").run(JSON.stringify(result), key);
+
+    async claimPaymentAttempt(fresh, now) {
+      return claimAttempt.immediate(fresh, now);
     },
-    async releaseIdempotencyKey(key) {
-      db.prepare("DELETE FROM idempotency_keys WHERE key = ? AND result IS NULL").run(key);
+    async savePaymentAttempt(attempt) {
+      saveAttempt(attempt);
+    },
+    async getPaymentAttempt(key) {
+      return readAttempt(key);
+    },
+    async listStalePaymentAttempts(now, idleBefore, limit) {
+      const rows = db
+        .prepare(`SELECT data FROM payment_attempts WHERE state NOT IN (${finalStates}) AND lease_until <= ? AND updated_at <= ? ORDER BY updated_at LIMIT ?`)
+        .all(now, idleBefore, limit) as { data: string }[];
+      return rows.map((row) => JSON.parse(row.data) as PaymentAttempt);
     },
 
     async getPromoCode(code) {

@@ -6,7 +6,8 @@ import { checkPaymentForm, PAYMENT_MESSAGES, type Billing } from "~/domain/payme
 import { formatMoney } from "~/lib/money";
 import { US_STATES } from "~/lib/us-states";
 import { findService, requireClinic } from "#server/booking/catalog-view.server";
-import { confirmAndPay, quote } from "#server/booking/checkout.server";
+import { checkout, quote } from "#server/booking/checkout.server";
+import { promoAttemptLimit } from "#server/booking/promo-limits.server";
 import { commit, HOLD_EXPIRED_MESSAGE, newPayKey, requireDraft, setConfirmed, setDraft, type Draft } from "#server/booking/draft.server";
 import { logger } from "#server/observability/logger.server";
 import { isSpaError } from "#server/spa/errors.server";
@@ -14,8 +15,12 @@ import { formDataOf } from "#server/forms.server";
 import type { Route } from "./+types/payment";
 
 export const CARD_FETCH_ERROR = "Error while fetching card.. please click to try again";
-const POLL_MS = 200;
-const POLL_LIMIT_MS = 15_000;
+export const CHECKOUT_MESSAGES = {
+  busy: "Your booking is still being confirmed. Please wait a moment and press the button again; you won't be charged twice.",
+  pending:
+    "We haven't heard back from our booking system yet, so we can't say your booking is complete. Nothing is lost and you won't be charged twice: please wait a moment and press the button again.",
+  undone: "We couldn't finish your booking, and your card was not charged. The time was released; please choose a time again.",
+} as const;
 
 export const meta: Route.MetaFunction = () => [{ title: "Payment | Glow Clinic" }, { name: "robots", content: "noindex" }];
 
@@ -101,6 +106,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     const code = normalizePromoCode(keep.promo);
     if (!code) return data({ errors: { promo: PROMO_MESSAGES.empty }, keep }, { status: 400 });
+    const limited = promoAttemptLimit(services, { clientIp: context.clientIp, bookingId: draft.hold!.bookingId });
+    if (limited) return data({ errors: { promo: limited.message }, keep }, { status: 429, headers: { "Retry-After": String(limited.retryAfterSeconds) } });
     const trial = await quote(services, center, catalog, { ...draft, promoCode: code });
     if (!trial.promo?.applied) return data({ errors: { promo: trial.promo?.message ?? PROMO_MESSAGES.unknown }, keep }, { status: 400 });
     setDraft(session, { ...withBilling, promoCode: code });
@@ -113,55 +120,58 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!payKey || payKey !== draft.payKey) {
     return data({ errors: { form: "This page was out of date. Please check the details and confirm again." }, keep }, { status: 409 });
   }
-  const cards = await services.spa.listCards(draft.guestId!, center.id).catch(() => null);
-  if (!cards) return data({ errors: { card: CARD_FETCH_ERROR }, keep }, { status: 503 });
-  const chosen = String(form.get("card") ?? "");
-  const card = cards.find((c) => c.accountId === chosen) ?? cards.at(-1);
-  const errors = checkPaymentForm({ hasCard: Boolean(card), billing, agreed });
-  if (Object.keys(errors).length > 0) {
-    setDraft(session, withBilling);
-    return data({ errors, keep }, { status: 400, headers: await commit(services, session) });
+  // A submit that comes back to an attempt already under way (a double tap, a retry after a lost
+  // answer) carries on with it: the card and form were checked when it started.
+  const underWay = await services.store.getPaymentAttempt(payKey);
+  let accountId = underWay?.accountId;
+  if (!underWay) {
+    const cards = await services.spa.listCards(draft.guestId!, center.id).catch(() => null);
+    if (!cards) return data({ errors: { card: CARD_FETCH_ERROR }, keep }, { status: 503 });
+    const chosen = String(form.get("card") ?? "");
+    const card = cards.find((c) => c.accountId === chosen) ?? cards.at(-1);
+    const errors = checkPaymentForm({ hasCard: Boolean(card), billing, agreed });
+    if (Object.keys(errors).length > 0) {
+      setDraft(session, withBilling);
+      return data({ errors, keep }, { status: 400, headers: await commit(services, session) });
+    }
+    accountId = card!.accountId;
   }
 
-  // One confirmation per key: a double tap or a retry waits for the first and lands on its result.
-  const started = Date.now();
-  let claim = await services.store.claimIdempotencyKey(payKey, Date.now());
-  while (claim.state === "pending" && Date.now() - started < POLL_LIMIT_MS) {
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-    claim = await services.store.claimIdempotencyKey(payKey, Date.now());
-  }
-  if (claim.state === "done") {
-    return redirect(`/appointment/confirmation/${claim.result.appointmentId}`);
-  }
-  if (claim.state === "pending") {
-    return data({ errors: { form: "Your booking is still being confirmed. Please wait a moment and reload." }, keep }, { status: 409 });
-  }
-
-  try {
-    const summary = await quote(services, center, catalog, draft);
-    const outcome = await confirmAndPay(services, { draft: withBilling, center, quote: summary, accountId: card!.accountId });
-    if (outcome.kind !== "confirmed") {
-      await services.store.releaseIdempotencyKey(payKey);
-      const message = outcome.kind === "hold-lost" ? HOLD_EXPIRED_MESSAGE : PAYMENT_MESSAGES.failed;
-      session.flash("toast", { id: crypto.randomUUID(), type: "error", title: message });
-      if (outcome.kind === "payment-failed" && draft.doneBy) {
+  const summary = await quote(services, center, catalog, draft);
+  const outcome = await checkout(services, { payKey, draft: withBilling, center, quote: summary, accountId: accountId! });
+  const toast = (title: string) => session.flash("toast", { id: crypto.randomUUID(), type: "error", title });
+  switch (outcome.kind) {
+    case "booked": {
+      const { attempt } = outcome;
+      setConfirmed(session, { appointmentId: attempt.appointmentId!, invoiceId: attempt.invoiceId!, guestId: attempt.guestId, centerId: attempt.centerId });
+      setDraft(session, null);
+      return redirect(`/appointment/confirmation/${attempt.appointmentId}`, { headers: await commit(services, session) });
+    }
+    case "busy":
+      return data({ errors: { form: CHECKOUT_MESSAGES.busy }, keep }, { status: 409 });
+    case "pending":
+      return data({ errors: { form: CHECKOUT_MESSAGES.pending }, keep }, { status: 503 });
+    case "promo-used":
+      toast(PROMO_MESSAGES.notValid(outcome.code));
+      setDraft(session, { ...withBilling, payKey: undefined });
+      return redirect("/appointment/payment", { headers: await commit(services, session) });
+    case "declined":
+      toast(PAYMENT_MESSAGES.failed);
+      if (draft.doneBy) {
         // The employee flow: the stored ids are cleared and the employee starts again at the clinic.
         setDraft(session, { centerId: center.id, addOnIds: [], therapistId: null, doneBy: draft.doneBy });
         return redirect(`/appointment/service?id=${center.id}`, { headers: await commit(services, session) });
       }
-      setDraft(session, { ...withBilling, hold: undefined, payKey: undefined });
-      return redirect(`/appointment/time?date=${draft.date ?? ""}`, { headers: await commit(services, session) });
-    }
-    await services.store.completeIdempotencyKey(payKey, { appointmentId: outcome.appointmentId, invoiceId: outcome.invoiceId });
-    setConfirmed(session, { appointmentId: outcome.appointmentId, invoiceId: outcome.invoiceId, guestId: draft.guestId!, centerId: center.id });
-    setDraft(session, null);
-    return redirect(`/appointment/confirmation/${outcome.appointmentId}`, { headers: await commit(services, session) });
-  } catch (error) {
-    await services.store.releaseIdempotencyKey(payKey);
-    if (!isSpaError(error)) throw error;
-    logger.warn("confirm failed", { kind: error.kind, status: error.status });
-    return data({ errors: { form: "Something went wrong, please try again" }, keep }, { status: 503 });
+      break;
+    case "undone":
+      toast(CHECKOUT_MESSAGES.undone);
+      break;
+    case "hold-lost":
+      toast(HOLD_EXPIRED_MESSAGE);
+      break;
   }
+  setDraft(session, { ...withBilling, hold: undefined, payKey: undefined });
+  return redirect(`/appointment/time?date=${draft.date ?? ""}`, { headers: await commit(services, session) });
 }
 
 export default function PaymentStep({ loaderData, actionData }: Route.ComponentProps) {

@@ -11,6 +11,7 @@ import { formatMoney, formatPriceRange } from "~/lib/money";
 import { bookableTreatments, findService, requireClinic } from "#server/booking/catalog-view.server";
 import { commit, getDraft, readSession, setDraft, type Draft } from "#server/booking/draft.server";
 import { releaseDraftHold } from "#server/booking/holds.server";
+import { linkedPromoAllowed } from "#server/booking/promo-limits.server";
 import { clientTypeFor } from "#server/booking/signed-in.server";
 import { formDataOf } from "#server/forms.server";
 import type { Route } from "./+types/service";
@@ -44,6 +45,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const linkedTherapist = therapists.find((t) => t.id === url.searchParams.get("therapist")?.toLowerCase());
   const linkedDate = normalizeBookingDate(url.searchParams.get("date"), clinicToday(center.timeZone));
   const linkedPromo = url.searchParams.get("promo");
+  const acceptLinkedPromo = (raw: string) => {
+    const code = normalizePromoCode(raw);
+    return code.length > 0 && code.length <= 32 && (code === draft.promoCode || linkedPromoAllowed(services, context.clientIp));
+  };
   // A staff link may name the employee booking for the guest (the spec's done_by); only a nurse
   // of this clinic counts.
   const doneBy = therapists.find((t) => t.id === url.searchParams.get("done_by")?.toLowerCase());
@@ -57,7 +62,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     ...(linkedTherapist ? { therapistId: linkedTherapist.id } : {}),
     ...(doneBy ? { doneBy: doneBy.id } : {}),
     ...(linkedDate ? { date: linkedDate } : {}),
-    ...(linkedPromo && normalizePromoCode(linkedPromo).length <= 32 ? { promoCode: normalizePromoCode(linkedPromo) } : {}),
+    ...(linkedPromo && acceptLinkedPromo(linkedPromo) ? { promoCode: normalizePromoCode(linkedPromo) } : {}),
     ...(textedGuest?.email
       ? {
           guestId: textedGuest.id,

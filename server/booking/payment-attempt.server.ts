@@ -1,0 +1,296 @@
+import { dayjs } from "~/lib/dates";
+import type { Services } from "../context.server";
+import { logger } from "../observability/logger.server";
+import { isSpaError, type SpaError } from "../spa/errors.server";
+import { isFinalAttempt, type PaymentAttempt } from "../store/document-store.server";
+
+/**
+ * The confirm-and-pay state machine (docs/decisions/007-payment-state-machine.md). Every step is
+ * written to the store before the back-end call it leads to, so a request that dies anywhere
+ * leaves an attempt the next request, or the reconciler, can finish or undo. An answer that is lost
+ * (reset, timeout, 5xx, a body we cannot read) is never taken as a "no": it is resolved by reading
+ * the back end (the guest's appointments, the invoice). Lines are removed only after an explicit
+ * refusal of the charge, or by the reconciler for an attempt nobody finished and nothing paid.
+ */
+
+export const PAYMENT_FAILED_COMMENT = "Removing appointment due to payment failed";
+export const NOT_FINISHED_COMMENT = "Removing appointment: online booking was not finished and nothing was paid";
+
+export type AttemptOutcome =
+  | { kind: "booked"; attempt: PaymentAttempt }
+  | { kind: "hold-lost" }
+  | { kind: "declined" }
+  | { kind: "undone" }
+  /** Not known yet (an answer was lost); nothing is lost, and trying again resumes from here. */
+  | { kind: "pending" };
+
+export type AttemptTiming = {
+  /** How long one request owns an attempt between two writes: longer than any one back-end call. */
+  leaseMs: number;
+  /** How long a charge whose answer was lost may still land at the back end. */
+  settleMs: number;
+};
+
+export function attemptTiming(services: Pick<Services, "env">): AttemptTiming {
+  const call = services.env.SPA_TIMEOUT_MS;
+  return { leaseMs: call * 2 + 2_000, settleMs: call * 2 };
+}
+
+/** "customer": the guest pressed the button and may be charged. "reconcile": nobody is there; finish what is paid, undo the rest. */
+export type AttemptMode = "customer" | "reconcile";
+
+type Context = { services: Services; timing: AttemptTiming; clock: () => number; mode: AttemptMode };
+
+/** The back end said no, and did nothing: safe to act on as a refusal. */
+function isRefusal(error: SpaError): boolean {
+  return error.kind === "rejected" || error.kind === "unauthorized" || error.kind === "config";
+}
+
+/** Runs the attempt forward as far as it can go now. The caller holds its lease. */
+export async function advanceAttempt(ctx: Context, start: PaymentAttempt): Promise<AttemptOutcome> {
+  const { services, timing, clock, mode } = ctx;
+  const { spa, store } = services;
+  let attempt = start;
+  const save = async (patch: Partial<PaymentAttempt>) => {
+    attempt = { ...attempt, ...patch, updatedAt: clock(), leaseUntil: clock() + timing.leaseMs };
+    if (isFinalAttempt(attempt)) attempt.leaseUntil = 0;
+    await store.savePaymentAttempt(attempt);
+  };
+  /** Stops here, handing the attempt back so the next try need not wait for the lease. */
+  const pending = async (): Promise<AttemptOutcome> => {
+    await save({});
+    attempt = { ...attempt, leaseUntil: 0 };
+    await store.savePaymentAttempt(attempt);
+    return { kind: "pending" };
+  };
+
+  try {
+    if (attempt.state === "started") {
+      const found = await resolveConfirm(ctx, attempt, save);
+      if (found.kind === "unknown") return await pending();
+      if (found.kind === "gone") {
+        await givePromoBack(services, attempt);
+        await save({ state: "released", promoClaimed: false });
+        return { kind: "hold-lost" };
+      }
+      const { kind: _kind, ...known } = found;
+      await save({ state: "confirmed", ...known });
+    }
+
+    if (attempt.state === "confirmed" && attempt.promoCode && !attempt.promoApplied) {
+      await applyPromo(services, attempt);
+      await save({ promoApplied: true });
+    }
+
+    if (attempt.state === "confirmed" && !attempt.prepaid) await save({ state: "booked" });
+
+    if (attempt.state === "confirmed" || attempt.state === "charging") {
+      const invoice = await readInvoice(services, attempt.invoiceId!);
+      if (!invoice) return await pending();
+      const charging = attempt.state === "charging" && attempt.chargeSentAt !== null;
+      if (invoice.balance <= 0) {
+        await save({ state: "booked" });
+      } else if (charging && clock() - attempt.chargeSentAt! < timing.settleMs) {
+        // A charge whose answer was lost may still land: charging again now could charge twice.
+        return await pending();
+      } else if (mode === "reconcile") {
+        await save({ state: "undoing", undoAs: "undone" });
+      } else {
+        await save({ state: "charging", chargeSentAt: clock() });
+        const charged = await charge(services, attempt);
+        if (charged === "paid") await save({ state: "booked" });
+        else if (charged === "not-processed") {
+          await save({ state: "confirmed", chargeSentAt: null });
+          return await pending();
+        } else if (charged === "refused") await save({ state: "undoing", undoAs: "declined" });
+        else {
+          // The answer was lost: read what happened instead of guessing.
+          const after = await readInvoice(services, attempt.invoiceId!);
+          if (after && after.balance <= 0) await save({ state: "booked" });
+          else return await pending();
+        }
+      }
+    }
+
+    if (attempt.state === "undoing") {
+      await removeLines(services, attempt, attempt.undoAs === "declined" ? PAYMENT_FAILED_COMMENT : NOT_FINISHED_COMMENT);
+      await givePromoBack(services, attempt);
+      await save({ state: attempt.undoAs ?? "undone", promoClaimed: false });
+    }
+  } catch (error) {
+    if (!isSpaError(error)) throw error;
+    logger.warn("payment attempt interrupted", { state: attempt.state, kind: error.kind, status: error.status });
+    return await pending();
+  }
+
+  if (attempt.state === "booked" && !attempt.notified) {
+    await notifyBooked(services, attempt);
+    await save({ notified: true });
+  }
+  return outcomeOfFinal(attempt);
+}
+
+/** Sends the charge: paid, refused (the card said no), not processed (try again), or unknown. */
+async function charge(services: Services, attempt: PaymentAttempt): Promise<"paid" | "refused" | "not-processed" | "unknown"> {
+  try {
+    await services.spa.payInvoice(attempt.invoiceId!, attempt.centerId, attempt.accountId);
+    return "paid";
+  } catch (error) {
+    if (!isSpaError(error)) throw error;
+    if (error.kind === "rate-limited") return "not-processed";
+    if (isRefusal(error)) {
+      logger.warn("charge refused; removing the appointment", { kind: error.kind, code: String(error.code) });
+      return "refused";
+    }
+    logger.warn("charge answer lost; reading the invoice", { kind: error.kind, status: error.status });
+    return "unknown";
+  }
+}
+
+async function givePromoBack(services: Services, attempt: PaymentAttempt): Promise<void> {
+  if (!attempt.promoClaimed || !attempt.promoCode || !attempt.contact) return;
+  await services.store.adjustPromoCodeCount(attempt.contact.email, attempt.promoCode, -1).catch((error: Error) => {
+    logger.error("promo use not given back", { error: error.message });
+  });
+}
+
+/** What a finished attempt means to the guest who comes back to it. */
+export function outcomeOfFinal(attempt: PaymentAttempt): AttemptOutcome {
+  switch (attempt.state) {
+    case "booked":
+      return { kind: "booked", attempt };
+    case "declined":
+      return { kind: "declined" };
+    case "undone":
+      return { kind: "undone" };
+    case "released":
+      return { kind: "hold-lost" };
+    default:
+      return { kind: "pending" };
+  }
+}
+
+type ConfirmResult =
+  | { kind: "confirmed"; invoiceId: string; appointmentId: string; invoiceItemIds: string[]; serviceNames: string[] }
+  | { kind: "gone" }
+  | { kind: "unknown" };
+
+/**
+ * Confirms the hold, or finds out whether an earlier confirm whose answer was lost went through.
+ * The first time, the confirm is sent at once; after that the guest's appointments are read first.
+ */
+async function resolveConfirm(ctx: Context, attempt: PaymentAttempt, save: (patch: Partial<PaymentAttempt>) => Promise<void>): Promise<ConfirmResult> {
+  const { spa } = ctx.services;
+  if (attempt.confirmSentAt !== null) {
+    const found = await findConfirmed(ctx.services, attempt);
+    if (found !== "not-found") return found;
+  }
+  // Nobody is there to pay: an attempt whose confirm did not go through is only let go.
+  if (ctx.mode === "reconcile") return { kind: "gone" };
+  await save({ confirmSentAt: ctx.clock() });
+  try {
+    const confirmed = await spa.confirmBooking(attempt.bookingId);
+    if (confirmed) {
+      return {
+        kind: "confirmed",
+        invoiceId: confirmed.invoiceId,
+        appointmentId: confirmed.items[0].appointmentId,
+        invoiceItemIds: confirmed.items.map((i) => i.invoiceItemId),
+        serviceNames: confirmed.items.map((i) => i.serviceName),
+      };
+    }
+  } catch (error) {
+    if (!isSpaError(error)) throw error;
+    if (!isRefusal(error)) {
+      logger.warn("confirm answer lost; reading the appointments", { kind: error.kind, status: error.status });
+      const found = await findConfirmed(ctx.services, attempt);
+      return found === "not-found" ? { kind: "unknown" } : found;
+    }
+  }
+  // Refused (the hold is gone). An earlier confirm whose answer was lost may have used the hold.
+  const found = await findConfirmed(ctx.services, attempt);
+  return found === "not-found" ? { kind: "gone" } : found;
+}
+
+/** The guest's live appointment at the held time, if a confirm made one. */
+async function findConfirmed(services: Services, attempt: PaymentAttempt): Promise<ConfirmResult | "not-found"> {
+  try {
+    const appointments = await services.spa.listGuestAppointments(attempt.guestId, { size: 100 });
+    const group = appointments.find((a) => a.invoiceId && a.centerId === attempt.centerId && a.services.some((s) => s.start === attempt.slot && s.status !== -1 && s.status !== -2));
+    if (!group) return "not-found";
+    const invoice = await services.spa.getInvoice(group.invoiceId!);
+    const live = group.services.filter((s) => s.status !== -1);
+    return {
+      kind: "confirmed",
+      invoiceId: invoice.id,
+      appointmentId: live[0].appointmentId,
+      invoiceItemIds: invoice.items.map((i) => i.invoiceItemId),
+      serviceNames: live.map((s) => s.name),
+    };
+  } catch (error) {
+    if (!isSpaError(error)) throw error;
+    return { kind: "unknown" };
+  }
+}
+
+async function readInvoice(services: Services, invoiceId: string) {
+  try {
+    return await services.spa.getInvoice(invoiceId);
+  } catch (error) {
+    if (!isSpaError(error)) throw error;
+    logger.warn("invoice could not be read", { kind: error.kind, status: error.status });
+    return null;
+  }
+}
+
+/** The offer code on the invoice; a refusal or a lost answer is logged, the charge follows the invoice. */
+async function applyPromo(services: Services, attempt: PaymentAttempt): Promise<void> {
+  try {
+    const applied = await services.spa.applyCampaign(attempt.invoiceId!, attempt.centerId, attempt.promoCode!);
+    if (!applied.applied) logger.warn("campaign not applied by the back end", { reason: applied.message ?? "" });
+  } catch (error) {
+    if (!isSpaError(error)) throw error;
+    logger.warn("campaign answer lost; the charge follows the invoice", { kind: error.kind, status: error.status });
+  }
+}
+
+/** Every appointment line goes, so nothing half-booked is left behind. */
+async function removeLines(services: Services, attempt: PaymentAttempt, comment: string): Promise<void> {
+  for (const itemId of attempt.invoiceItemIds) {
+    try {
+      await services.spa.removeInvoiceItem(attempt.invoiceId!, itemId, comment);
+    } catch (error) {
+      // A refusal here means the line is already gone (an earlier try removed it); a lost answer
+      // stops the undo, to be finished by the next try.
+      if (!isSpaError(error) || !isRefusal(error)) throw error;
+    }
+  }
+}
+
+async function notifyBooked(services: Services, attempt: PaymentAttempt): Promise<void> {
+  if (!attempt.contact) return;
+  try {
+    const center = await services.catalog.getCenter(attempt.centerId);
+    if (!center) return;
+    const when = dayjs(attempt.slot, "YYYY-MM-DDTHH:mm:ss").format("dddd, MMMM D, YYYY h:mm A");
+    const what = attempt.serviceNames.join(", ");
+    const address = `${center.address.line1}, ${center.address.city}, ${center.address.state} ${center.address.zip}`;
+    await services.notifier.send({
+      channel: "email",
+      kind: "booking-confirmation",
+      to: attempt.contact.email,
+      subject: `Your appointment at ${center.name} is confirmed`,
+      body: `Hi ${attempt.contact.firstName},\n\nYou're booked: ${what}\n${when} at ${center.name}, ${address}.\n\nPlease arrive 10 minutes early, with photo ID if this is your first visit.\nTo cancel or reschedule without the $25 fee, do so at least 12 hours before.`,
+    });
+    await services.notifier.send({
+      channel: "sms",
+      kind: "booking-confirmation",
+      to: attempt.contact.phone,
+      subject: "Booking confirmed",
+      body: `Glow Clinic: you're booked for ${when} at ${center.name}. Reply STOP to opt out.`,
+    });
+  } catch (error) {
+    // The booking stands either way; a message that could not go out is not a failed booking.
+    logger.error("booking confirmation not sent", { error: (error as Error).message });
+  }
+}
