@@ -102,8 +102,12 @@ export async function advanceAttempt(ctx: Context, start: PaymentAttempt): Promi
         else if (charged === "not-processed") {
           await save({ state: "confirmed", chargeSentAt: null });
           return await pending();
-        } else if (charged === "refused") await save({ state: "undoing", undoAs: "declined" });
-        else {
+        } else if (charged === "refused") {
+          // "Nothing to pay" is a refusal too: an earlier charge whose answer was lost may have landed.
+          const after = await readInvoice(services, attempt.invoiceId!);
+          if (!after) return await pending();
+          await save(after.balance <= 0 ? { state: "booked" } : { state: "undoing", undoAs: "declined" });
+        } else {
           // The answer was lost: read what happened instead of guessing.
           const after = await readInvoice(services, attempt.invoiceId!);
           if (after && after.balance <= 0) await save({ state: "booked" });

@@ -1,0 +1,298 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Center } from "~/domain/catalog";
+import { startFaultProxy, type FaultMode, type FaultProxy } from "../../tests/helpers/fault-proxy";
+import { startSandbox, TEST_API_KEY } from "../../tests/helpers/sandbox-server";
+import { createMemoryRateLimiter } from "../accounts/rate-limit.server";
+import type { Services } from "../context.server";
+import { parseEnv } from "../env.server";
+import { createOutboxNotifier } from "../notify/notifier.server";
+import { seedGuid } from "../spa-sandbox/db";
+import { CHARGE_DECLINED_TEST_CARD } from "../spa-sandbox/payments";
+import { createCachedCatalog } from "../spa/catalog-cache.server";
+import { createSpaClient, type SpaClient } from "../spa/client.server";
+import type { DocumentStore, PaymentAttempt } from "../store/document-store.server";
+import { createSqliteStore } from "../store/sqlite-store.server";
+import { checkout, type CheckoutOutcome, type Quote } from "./checkout.server";
+import type { Draft } from "./draft.server";
+import type { AttemptTiming } from "./payment-attempt.server";
+import { reconcilePaymentAttempts } from "./reconcile.server";
+
+/**
+ * Every cut point of confirm-and-pay, with the answer of each back-end call dropped, lost after the
+ * back end acted, hung past the timeout, or replaced by a gateway error: no case may end with a
+ * charge and no booking, or with two charges, and the guest always ends up knowing which it is.
+ */
+
+const DALLAS = seedGuid("center:DAL"); // takes payment when booking
+const AUSTIN = seedGuid("center:ATX"); // holds the card
+const FACIAL = seedGuid("service:FT-NEW");
+const GOOD_CARD = "4242424242424242";
+const TIMING: AttemptTiming = { leaseMs: 5_000, settleMs: 10_000 };
+
+let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+let proxy: FaultProxy;
+let direct: SpaClient;
+let services: Services;
+let store: DocumentStore;
+let sandboxNow = Date.parse("2026-11-30T15:00:00Z");
+let clock = Date.now();
+const centers = new Map<string, Center>();
+let dayIndex = 0;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ now: () => sandboxNow, holdSeconds: 3600 });
+  proxy = await startFaultProxy(sandbox.baseUrl);
+  direct = createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY } });
+  const spa = createSpaClient({ baseUrl: proxy.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY }, timeoutMs: 500, retryDelayMs: 1 });
+  store = createSqliteStore(":memory:");
+  services = {
+    env: parseEnv({ NODE_ENV: "test", SPA_TIMEOUT_MS: "500" }),
+    spa,
+    store,
+    catalog: createCachedCatalog(spa, { ttlMs: 600_000, staleMs: 0 }),
+    notifier: createOutboxNotifier(":memory:"),
+    rateLimiter: createMemoryRateLimiter(),
+  } as unknown as Services;
+  for (const center of await direct.listCenters()) centers.set(center.id, center);
+});
+afterAll(async () => {
+  await proxy.stop();
+  await sandbox.stop();
+  await store.close();
+});
+afterEach(() => proxy.clear());
+
+/** A new weekday for each booking, so no two cases compete for a time. */
+function nextDay(): string {
+  for (;;) {
+    dayIndex += 1;
+    const day = new Date(Date.parse("2026-12-01T12:00:00Z") + dayIndex * 86_400_000);
+    if (day.getUTCDay() !== 0) return day.toISOString().slice(0, 10);
+  }
+}
+
+/** A guest with a saved card and a held time, as the payment step has them. */
+async function heldBooking(centerId: string, card = GOOD_CARD) {
+  const email = `pay.${randomUUID().slice(0, 8)}@example.com`;
+  const guest = await direct.createGuest({
+    center_id: centerId,
+    personal_info: { first_name: "Ana", last_name: "Lopez", user_name: email, email, date_of_birth: "1990-01-01", mobile_phone: { country_code: 225, number: "5125550199" } },
+    preferences: { receive_marketing_email: false, receive_marketing_sms: false, receive_transactional_email: true, receive_transactional_sms: true },
+    tags: [],
+  });
+  const date = nextDay();
+  const bookingId = await direct.createBooking({ centerId, date, guestId: guest.id, serviceId: FACIAL, therapistId: null, addOnIds: [] });
+  const { times } = await direct.listSlots(bookingId);
+  const hold = (await direct.reserveSlot(bookingId, times[0]))!;
+  const uri = await direct.startCardCapture(guest.id, centerId, "http://shop.example/appointment/payment");
+  await fetch(uri, { method: "POST", body: new URLSearchParams({ name: "Ana Lopez", number: card, expiry: "12/30", cvc: "123" }), redirect: "manual" });
+  const [saved] = await direct.listCards(guest.id, centerId);
+  const draft: Draft = {
+    centerId,
+    serviceId: FACIAL,
+    addOnIds: [],
+    therapistId: null,
+    date,
+    guestId: guest.id,
+    details: { firstName: "Ana", lastName: "Lopez", email, phone: "5125550199" },
+    hold: { bookingId, slot: times[0], reservationId: hold.reservationId, expiresAt: new Date(Date.now() + 600_000).toISOString() },
+  };
+  return { draft, guestId: guest.id, accountId: saved.accountId, center: centers.get(centerId)! };
+}
+
+function quoteFor(prepaid: boolean, promo: Quote["promo"] = null): Quote {
+  return { lines: [{ name: "Signature Laser Facial - New Client", price: 275, discount: 0 }], subtotal: 275, discount: 0, total: 275, prepaid, dueNow: prepaid ? 275 : 0, dueInClinic: prepaid ? 0 : 275, promo };
+}
+
+/** What the back end holds for the guest: live appointments and charges. */
+function ledger(guestId: string) {
+  const live = sandbox.db.prepare("SELECT COUNT(*) AS n FROM appointments WHERE guest_id = ? AND status = 0").get(guestId) as { n: number };
+  const charges = sandbox.db
+    .prepare("SELECT COUNT(*) AS n, COALESCE(SUM(t.amount), 0) AS total FROM transactions t JOIN invoices i ON i.id = t.invoice_id WHERE i.guest_id = ?")
+    .get(guestId) as { n: number; total: number };
+  return { live: live.n, charges: charges.n, charged: charges.total };
+}
+
+/** Presses "Pay and book" again after each "not known yet", as a guest would, a little later each time. */
+async function payUntilKnown(booking: Awaited<ReturnType<typeof heldBooking>>, payKey: string, prepaid: boolean): Promise<{ first: CheckoutOutcome; last: CheckoutOutcome }> {
+  const press = () => checkout(services, { payKey, draft: booking.draft, center: booking.center, quote: quoteFor(prepaid), accountId: booking.accountId }, { clock: () => clock, timing: TIMING, busyWaitMs: 0 });
+  const first = await press();
+  let last = first;
+  for (let i = 0; i < 4 && (last.kind === "pending" || last.kind === "busy"); i++) {
+    clock += TIMING.settleMs + TIMING.leaseMs;
+    last = await press();
+  }
+  return { first, last };
+}
+
+function expectConsistent(outcome: CheckoutOutcome, guestId: string, prepaid: boolean) {
+  const { live, charges, charged } = ledger(guestId);
+  expect(charges, "never two charges").toBeLessThanOrEqual(1);
+  expect(charges > 0 && live === 0, "never a charge without a booking").toBe(false);
+  if (outcome.kind === "booked") {
+    expect(live).toBe(1);
+    expect(charged).toBe(prepaid ? 275 : 0);
+  } else {
+    expect(live).toBe(0);
+    expect(charges).toBe(0);
+  }
+}
+
+const MODES: FaultMode[] = ["reset-before", "reset-after", "hang-after", "error-after"];
+const PREPAID_CALLS = [
+  { name: "confirm", method: "POST", path: /\/slots\/confirm$/ },
+  { name: "invoice read", method: "GET", path: /\/v1\/invoices\/[^/]+$/ },
+  { name: "charge", method: "POST", path: /\/online_payments$/ },
+];
+
+describe("a prepaid clinic: each back-end answer of confirm and pay goes missing once", () => {
+  for (const call of PREPAID_CALLS) {
+    for (const mode of MODES) {
+      it(`${call.name}, ${mode}: booked once, charged once`, async () => {
+        const booking = await heldBooking(DALLAS);
+        proxy.fail({ method: call.method, path: call.path, mode, times: call.method === "GET" ? 2 : 1 });
+        const { last } = await payUntilKnown(booking, randomUUID(), true);
+        expect(last.kind).toBe("booked");
+        expectConsistent(last, booking.guestId, true);
+      });
+    }
+  }
+
+  it("the charge's answer is lost and the invoice can't be read either: not known yet, then booked on the next press", async () => {
+    const booking = await heldBooking(DALLAS);
+    proxy.fail({ method: "POST", path: /\/online_payments$/, mode: "reset-after" });
+    proxy.fail({ method: "GET", path: /\/v1\/invoices\/[^/]+$/, mode: "reset-before", times: 4 });
+    const { first, last } = await payUntilKnown(booking, randomUUID(), true);
+    expect(first.kind).toBe("pending");
+    // While "not known", the charge stands and the appointment stays: nothing was removed.
+    expect(last.kind).toBe("booked");
+    expectConsistent(last, booking.guestId, true);
+  });
+
+  it("a charge sent with no answer is not sent again before it could have landed", async () => {
+    const booking = await heldBooking(DALLAS);
+    proxy.fail({ method: "POST", path: /\/online_payments$/, mode: "reset-before" });
+    const payKey = randomUUID();
+    const press = () => checkout(services, { payKey, draft: booking.draft, center: booking.center, quote: quoteFor(true), accountId: booking.accountId }, { clock: () => clock, timing: TIMING, busyWaitMs: 0 });
+    expect((await press()).kind).toBe("pending");
+    clock += TIMING.leaseMs;
+    const before = proxy.calls.filter((c) => c.endsWith("/online_payments")).length;
+    expect((await press()).kind).toBe("pending");
+    expect(proxy.calls.filter((c) => c.endsWith("/online_payments")).length).toBe(before);
+    clock += TIMING.settleMs;
+    const after = await press();
+    expect(after.kind).toBe("booked");
+    expectConsistent(after, booking.guestId, true);
+  });
+});
+
+describe("a pay-in-clinic clinic: the confirm's answer goes missing once", () => {
+  for (const mode of MODES) {
+    it(`confirm, ${mode}: booked, nothing charged`, async () => {
+      const booking = await heldBooking(AUSTIN);
+      proxy.fail({ method: "POST", path: /\/slots\/confirm$/, mode });
+      const { last } = await payUntilKnown(booking, randomUUID(), false);
+      expect(last.kind).toBe("booked");
+      expectConsistent(last, booking.guestId, false);
+    });
+  }
+});
+
+describe("explicit answers", () => {
+  it("a refused charge removes the appointment; pressing again shows the refusal, never a booking", async () => {
+    const booking = await heldBooking(DALLAS, CHARGE_DECLINED_TEST_CARD);
+    const payKey = randomUUID();
+    const { last } = await payUntilKnown(booking, payKey, true);
+    expect(last.kind).toBe("declined");
+    expectConsistent(last, booking.guestId, true);
+    const again = await payUntilKnown(booking, payKey, true);
+    expect(again.last.kind).toBe("declined");
+    expectConsistent(again.last, booking.guestId, true);
+  });
+
+  it("a hold that is gone books nothing", async () => {
+    const booking = await heldBooking(AUSTIN);
+    await direct.releaseHold(booking.draft.hold!.bookingId);
+    const { last } = await payUntilKnown(booking, randomUUID(), false);
+    expect(last.kind).toBe("hold-lost");
+    expectConsistent(last, booking.guestId, false);
+  });
+});
+
+/** A store that dies (like the process) at the first write of the given state. */
+function crashingAt(state: PaymentAttempt["state"]): Services {
+  let crashed = false;
+  const crashing: DocumentStore = Object.create(store);
+  crashing.savePaymentAttempt = async (attempt) => {
+    if (!crashed && attempt.state === state) {
+      crashed = true;
+      throw new Error("process killed");
+    }
+    return store.savePaymentAttempt(attempt);
+  };
+  return { ...services, store: crashing };
+}
+
+describe("a request that dies between two steps", () => {
+  async function dieAt(state: PaymentAttempt["state"]) {
+    const booking = await heldBooking(DALLAS);
+    const payKey = randomUUID();
+    await expect(
+      checkout(crashingAt(state), { payKey, draft: booking.draft, center: booking.center, quote: quoteFor(true), accountId: booking.accountId }, { clock: () => clock, timing: TIMING }),
+    ).rejects.toThrow("process killed");
+    return { booking, payKey };
+  }
+
+  it("after the confirm, before the charge: a retry at once waits for nothing long and finishes it", async () => {
+    const { booking, payKey } = await dieAt("charging");
+    expect(ledger(booking.guestId)).toMatchObject({ live: 1, charges: 0 });
+    clock += TIMING.leaseMs;
+    const { last } = await payUntilKnown(booking, payKey, true);
+    expect(last.kind).toBe("booked");
+    expectConsistent(last, booking.guestId, true);
+  });
+
+  it("after the confirm, before the charge, and nobody comes back: the reconciler removes the unpaid booking", async () => {
+    const { booking, payKey } = await dieAt("charging");
+    clock += 10 * 60_000;
+    await reconcilePaymentAttempts(services, { clock: () => clock, timing: TIMING });
+    expect(ledger(booking.guestId)).toMatchObject({ live: 0, charges: 0 });
+    // The guest who comes back later is told, and nothing is charged.
+    const { last } = await payUntilKnown(booking, payKey, true);
+    expect(last.kind).toBe("undone");
+    expectConsistent(last, booking.guestId, true);
+  });
+
+  it("after the charge, before its answer was written: the reconciler keeps the paid booking", async () => {
+    const { booking, payKey } = await dieAt("booked");
+    expect(ledger(booking.guestId)).toMatchObject({ live: 1, charges: 1 });
+    clock += 10 * 60_000;
+    await reconcilePaymentAttempts(services, { clock: () => clock, timing: TIMING });
+    const attempt = await store.getPaymentAttempt(payKey);
+    expect(attempt).toMatchObject({ state: "booked", notified: true });
+    expectConsistent({ kind: "booked", attempt: attempt! }, booking.guestId, true);
+  });
+});
+
+describe("a once-per-guest promo code", () => {
+  it("is used by only one of two bookings confirmed at once", async () => {
+    const first = await heldBooking(AUSTIN);
+    const second = await heldBooking(AUSTIN);
+    second.draft.details = first.draft.details;
+    const promo = { code: "GLOW50", applied: true, message: null, maxUsesPerGuest: 1 };
+    const pay = (b: typeof first) => checkout(services, { payKey: randomUUID(), draft: b.draft, center: b.center, quote: quoteFor(false, promo), accountId: b.accountId }, { clock: () => clock, timing: TIMING });
+    const outcomes = await Promise.all([pay(first), pay(second)]);
+    expect(outcomes.map((o) => o.kind).sort()).toEqual(["booked", "promo-used"]);
+    expect((await store.getGuestDetails(first.draft.details!.email))?.promo_codes.GLOW50).toBe(1);
+  });
+
+  it("is given back when the booking does not happen", async () => {
+    const booking = await heldBooking(AUSTIN);
+    await direct.releaseHold(booking.draft.hold!.bookingId);
+    const promo = { code: "GLOW50", applied: true, message: null, maxUsesPerGuest: 1 };
+    const outcome = await checkout(services, { payKey: randomUUID(), draft: booking.draft, center: booking.center, quote: quoteFor(false, promo), accountId: booking.accountId }, { clock: () => clock, timing: TIMING });
+    expect(outcome.kind).toBe("hold-lost");
+    expect((await store.getGuestDetails(booking.draft.details!.email))?.promo_codes.GLOW50).toBe(0);
+  });
+});
