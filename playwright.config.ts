@@ -5,6 +5,10 @@ const PORT = Number(process.env.E2E_PORT ?? 4173);
 export const SHORT_HOLD_PORT = PORT + 1;
 /** A third server whose spa back end is unreachable, for the outage pages. */
 export const NO_BACKEND_PORT = PORT + 2;
+/** The sandbox behind a fault-injecting proxy (its control path is /__faults), and a server using it. */
+export const FAULT_BACKEND_PORT = PORT + 3;
+export const FAULTS_PORT = PORT + 4;
+export const FAULT_BACKEND_KEY = "fault-backend-api-key";
 const chromium = {
   executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
   args: [
@@ -62,6 +66,25 @@ export default defineConfig({
         SPA_BASE_URL: "http://127.0.0.1:9", SPA_API_KEY: "unused", SESSION_SECRETS: "e2e-outage-secret-0123456789abcdef0123", SPA_TIMEOUT_MS: "1000",
       },
       url: `http://localhost:${NO_BACKEND_PORT}/healthz`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+    },
+    {
+      // Started before the server that uses it: it also seeds that server's store.
+      command: `rm -rf .e2e-data-faults .e2e-data-fault-backend && npx tsx tests/helpers/fault-backend.ts`,
+      env: { FAULT_PORT: String(FAULT_BACKEND_PORT), DATA_DIR: ".e2e-data-fault-backend", APP_STORE: ".e2e-data-faults/store.sqlite", SANDBOX_API_KEY: FAULT_BACKEND_KEY },
+      url: `http://127.0.0.1:${FAULT_BACKEND_PORT}/__faults`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+    },
+    {
+      command: `node build/server.js`,
+      env: {
+        PORT: String(FAULTS_PORT), HOST: "127.0.0.1", DATA_DIR: ".e2e-data-faults", NODE_ENV: "production", LOG_LEVEL: "error",
+        SPA_BASE_URL: `http://127.0.0.1:${FAULT_BACKEND_PORT}/spa-sandbox`, SPA_API_KEY: FAULT_BACKEND_KEY,
+        SESSION_SECRETS: "e2e-faults-secret-0123456789abcdef012345", SPA_TIMEOUT_MS: "2000",
+      },
+      url: `http://localhost:${FAULTS_PORT}/healthz`,
       reuseExistingServer: false,
       timeout: 60_000,
     },

@@ -175,7 +175,7 @@ const server = app.listen(env.PORT, env.HOST, async () => {
   const { createServices, startPaymentReconciler } = await entryModule();
   services = await createServices(env, { sandboxBaseUrl: `http://127.0.0.1:${port}${SANDBOX_MOUNT}` });
   resolveServices(services);
-  // Payment attempts a dead request left unfinished are finished or undone (docs/decisions/007).
+  // Payment attempts a dead request left unfinished are finished or undone (docs/decisions/008).
   reconciler = startPaymentReconciler(services);
   logger.info("listening", {
     url: `http://localhost:${port}`,

@@ -5,7 +5,7 @@ import { isSpaError, type SpaError } from "../spa/errors.server";
 import { isFinalAttempt, type PaymentAttempt } from "../store/document-store.server";
 
 /**
- * The confirm-and-pay state machine (docs/decisions/007-payment-state-machine.md). Every step is
+ * The confirm-and-pay state machine (docs/decisions/008-payment-state-machine.md). Every step is
  * written to the store before the back-end call it leads to, so a request that dies anywhere
  * leaves an attempt the next request, or the reconciler, can finish or undo. An answer that is lost
  * (reset, timeout, 5xx, a body we cannot read) is never taken as a "no": it is resolved by reading

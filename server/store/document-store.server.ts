@@ -69,7 +69,7 @@ export interface DocumentStore {
   claimPromoUse(input: { email: string; guestId: string; code: string; maxUses: number | null }): Promise<boolean>;
 
   /**
-   * Payment attempts, one per confirm-and-pay key (see docs/decisions/007). `claim` creates the
+   * Payment attempts, one per confirm-and-pay key (see docs/decisions/008). `claim` creates the
    * attempt, or takes over one whose lease ran out (its request died), or answers "busy" while
    * another request holds it, or "final" once it has ended.
    */

@@ -3,7 +3,7 @@ import { addCard, fillBillingAndAgree, fillDetails, showDate, uniqueEmail } from
 
 const SANDBOX_KEY = "apikey sandbox-api-key";
 
-test("confirming twice at a prepaid clinic makes one appointment and one charge", async ({ page }) => {
+test("confirming twice at a prepaid clinic makes one appointment and one charge, and both answers show it", async ({ page, playwright, baseURL, extraHTTPHeaders }) => {
   await page.goto("/locations/dallas-uptown");
   await page.getByRole("link", { name: "Book here" }).click();
   await page.getByRole("link", { name: "Select Glow Peel" }).click();
@@ -16,15 +16,26 @@ test("confirming twice at a prepaid clinic makes one appointment and one charge"
   await addCard(page, "4242 4242 4242 4242");
   await fillBillingAndAgree(page);
 
-  // Two submits of the same form at once, as a double tap or a retry would send them.
+  // Two submits of the same form at once, as a double tap without JavaScript sends them: each from
+  // the same cookies, and each answer must land on the booking by itself (the browser keeps only
+  // the last one it gets).
   const form = page.locator("form", { has: page.getByRole("button", { name: /Pay .* and book/ }) });
   const fields = await form.evaluate((el) => Object.fromEntries(new FormData(el as HTMLFormElement).entries()) as Record<string, string>);
-  const submit = () => page.request.post("/appointment/payment", { form: { ...fields, intent: "confirm" }, maxRedirects: 0 });
-  const [first, second] = await Promise.all([submit(), submit()]);
+  const storageState = await page.context().storageState();
+  const taps = await Promise.all([0, 1].map(() => playwright.request.newContext({ baseURL, storageState, extraHTTPHeaders })));
+  const [first, second] = await Promise.all(taps.map((tap) => tap.post("/appointment/payment", { form: { ...fields, intent: "confirm" }, maxRedirects: 0 })));
   expect(first.status()).toBe(302);
   expect(second.status()).toBe(302);
   expect(second.headers().location).toBe(first.headers().location);
   expect(first.headers().location).toMatch(/^\/appointment\/confirmation\/[0-9a-f-]{36}$/);
+  for (const tap of taps) {
+    const shown = await tap.get(first.headers().location);
+    expect(shown.status()).toBe(200);
+    expect(await shown.text()).toMatch(/You(&#x27;|')re booked!/);
+  }
+  // The browser keeps the cookies of the answer that came last.
+  await page.context().addCookies((await taps[1].storageState()).cookies);
+  await Promise.all(taps.map((tap) => tap.dispose()));
 
   const api = (path: string) => page.request.get(`/spa-sandbox${path}`, { headers: { authorization: SANDBOX_KEY } }).then((r) => r.json());
   const { guests } = await api(`/v1/guests/search?email=${encodeURIComponent(email)}`);

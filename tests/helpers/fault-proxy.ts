@@ -10,7 +10,11 @@ import type { AddressInfo } from "node:net";
  */
 export type FaultMode = "reset-before" | "reset-after" | "hang-after" | "error-after";
 
-export type FaultRule = { method: string; path: RegExp; mode: FaultMode; times?: number };
+/** `centerId` limits a rule to the calls of one clinic's bookings, so tests running at once keep apart. */
+export type FaultRule = { method: string; path: RegExp; mode: FaultMode; times?: number; centerId?: string };
+
+/** The control path: POST a rule as JSON ({ method, path, mode, times, centerId }, path a regex source). */
+export const FAULTS_PATH = "/__faults";
 
 export type FaultProxy = {
   /** The target's base URL, through the proxy. */
@@ -22,28 +26,58 @@ export type FaultProxy = {
   stop(): Promise<void>;
 };
 
-/** A fault-injecting HTTP proxy on a loopback port in front of `target` (a base URL with a path). */
-export async function startFaultProxy(target: string): Promise<FaultProxy> {
+/**
+ * A fault-injecting HTTP proxy on a loopback port in front of `target` (a base URL with a path).
+ * It learns which clinic each booking and invoice belongs to from the bodies it passes on.
+ */
+export async function startFaultProxy(target: string, options: { port?: number } = {}): Promise<FaultProxy> {
   const upstream = new URL(target);
   const rules: (FaultRule & { left: number })[] = [];
   const hanging = new Set<http.ServerResponse>();
   const calls: string[] = [];
+  const centerOf = new Map<string, string>();
+
+  const learn = (path: string, requestBody: Buffer, answer: Buffer) => {
+    try {
+      if (/\/v1\/bookings$/.test(path)) {
+        const center = (JSON.parse(requestBody.toString()) as { center_id?: string }).center_id;
+        const id = (JSON.parse(answer.toString()) as { id?: string }).id;
+        if (center && id) centerOf.set(id.toLowerCase(), center.toLowerCase());
+      }
+      const confirm = /\/v1\/bookings\/([^/]+)\/slots\/confirm$/.exec(path);
+      const invoiceId = confirm && (JSON.parse(answer.toString()) as { invoice?: { invoice_id?: string } }).invoice?.invoice_id;
+      const center = confirm && centerOf.get(confirm[1].toLowerCase());
+      if (invoiceId && center) centerOf.set(invoiceId.toLowerCase(), center);
+    } catch {
+      // Not JSON: nothing to learn.
+    }
+  };
+  const centerOfPath = (path: string) => {
+    const id = /\/v1\/(?:bookings|invoices)\/([^/]+)/.exec(path)?.[1];
+    return id ? centerOf.get(id.toLowerCase()) : undefined;
+  };
+  const addRule = (rule: FaultRule) => rules.push({ ...rule, centerId: rule.centerId?.toLowerCase(), left: rule.times ?? 1 });
 
   const server = http.createServer((req, res) => {
     const path = (req.url ?? "/").split("?")[0];
+    if (path === FAULTS_PATH) return control(req, res);
     calls.push(`${req.method} ${path}`);
-    const rule = rules.find((r) => r.left > 0 && r.method === req.method && r.path.test(path));
+    const rule = rules.find((r) => r.left > 0 && r.method === req.method && r.path.test(path) && (!r.centerId || r.centerId === centerOfPath(path)));
     if (rule) rule.left -= 1;
     if (rule?.mode === "reset-before") {
       req.socket.destroy();
       return;
     }
+    const sent: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => sent.push(chunk));
+    // The Host header passes unchanged, so pages the back end links to stay behind the proxy.
     const forward = http.request(
-      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host } },
+      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
       (answer) => {
         const chunks: Buffer[] = [];
         answer.on("data", (chunk: Buffer) => chunks.push(chunk));
         answer.on("end", () => {
+          learn(path, Buffer.concat(sent), Buffer.concat(chunks));
           if (rule?.mode === "reset-after") {
             res.socket?.destroy();
             return;
@@ -63,16 +97,33 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     forward.on("error", () => res.socket?.destroy());
     req.pipe(forward);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  function control(req: http.IncomingMessage, res: http.ServerResponse) {
+    if (req.method === "GET") {
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ rules: rules.length }));
+      return;
+    }
+    if (req.method === "DELETE") {
+      rules.length = 0;
+      res.writeHead(204).end();
+      return;
+    }
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString()) as Omit<FaultRule, "path"> & { path: string };
+      addRule({ ...body, path: new RegExp(body.path) });
+      res.writeHead(204).end();
+    });
+  }
+
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   const base = new URL(target);
   base.host = `127.0.0.1:${port}`;
 
   return {
     baseUrl: base.toString().replace(/\/$/, ""),
-    fail(rule) {
-      rules.push({ ...rule, left: rule.times ?? 1 });
-    },
+    fail: addRule,
     clear() {
       rules.length = 0;
     },
