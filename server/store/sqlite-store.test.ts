@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { chunk, type DocumentStore } from "./document-store.server";
+import { chunk, type DocumentStore, type PaymentAttempt } from "./document-store.server";
 import { createSqliteStore } from "./sqlite-store.server";
 
 let store: DocumentStore;
@@ -115,5 +115,40 @@ describe("chunk", () => {
     const ids = Array.from({ length: 23 }, (_, i) => i);
     expect(chunk(ids).map((c) => c.length)).toEqual([10, 10, 3]);
     expect(chunk([])).toEqual([]);
+  });
+});
+
+describe("payment attempts", () => {
+  const attempt = (key: string, leaseUntil: number): PaymentAttempt => ({
+    key, state: "started", leaseUntil, createdAt: 0, updatedAt: 0, bookingId: "b", slot: "2026-12-01T09:00:00", guestId: "g", centerId: "c",
+    accountId: "a", prepaid: true, contact: null, promoCode: null, promoClaimed: false, promoApplied: false, confirmSentAt: null,
+    invoiceId: null, appointmentId: null, invoiceItemIds: [], serviceNames: [], undoAs: null, chargeSentAt: null, notified: false,
+  });
+
+  it("gives a key to one request at a time, hands over a lapsed one, and keeps a finished one", async () => {
+    expect((await store.claimPaymentAttempt(attempt("k", 1_000), 0)).state).toBe("claimed");
+    expect((await store.claimPaymentAttempt(attempt("k", 2_000), 500)).state).toBe("busy");
+    await store.savePaymentAttempt({ ...(await store.getPaymentAttempt("k"))!, state: "confirmed", invoiceId: "i" });
+    const takeover = await store.claimPaymentAttempt(attempt("k", 3_000), 1_500);
+    expect(takeover).toMatchObject({ state: "claimed", attempt: { state: "confirmed", invoiceId: "i", leaseUntil: 3_000 } });
+    await store.savePaymentAttempt({ ...takeover.attempt, state: "booked", leaseUntil: 0 });
+    expect((await store.claimPaymentAttempt(attempt("k", 9_000), 9_999)).state).toBe("final");
+  });
+
+  it("lists unfinished attempts nobody holds that have been idle long enough", async () => {
+    await store.savePaymentAttempt({ ...attempt("idle", 0), updatedAt: 100 });
+    await store.savePaymentAttempt({ ...attempt("held", 5_000), updatedAt: 100 });
+    await store.savePaymentAttempt({ ...attempt("recent", 0), updatedAt: 900 });
+    await store.savePaymentAttempt({ ...attempt("done", 0), state: "booked", updatedAt: 100 });
+    expect((await store.listStalePaymentAttempts(1_000, 500, 10)).map((a) => a.key)).toEqual(["idle"]);
+  });
+});
+
+describe("promo uses", () => {
+  it("counts a use only while the guest has uses left, creating their record", async () => {
+    const use = () => store.claimPromoUse({ email: "Ana@Example.com", guestId: "g-1", code: "GLOW50", maxUses: 1 });
+    expect(await Promise.all([use(), use()])).toEqual([true, false]);
+    expect(await store.getGuestDetails("ana@example.com")).toMatchObject({ guest_id: "g-1", promo_codes: { GLOW50: 1 } });
+    expect(await store.claimPromoUse({ email: "ana@example.com", guestId: "g-1", code: "WELCOME10", maxUses: null })).toBe(true);
   });
 });
