@@ -61,6 +61,23 @@ app.use((req, res, next) => {
   next();
 });
 
+// A path whose percent escapes do not decode (`/%`, `/login%zz`) is no page of this site; the router
+// would fail on it while matching routes.
+app.use((req, res, next) => {
+  try {
+    decodeURIComponent(req.path);
+  } catch {
+    res
+      .status(400)
+      .type("html")
+      .send(
+        '<!doctype html><meta charset="utf-8"><title>Bad link</title><h1>That link is not valid</h1><p>Please check the address, or <a href="/">go to the home page</a>.</p>',
+      );
+    return;
+  }
+  next();
+});
+
 app.get("/healthz", (_req, res) => {
   res.set("cache-control", "no-store").json({ status: services ? "ok" : "starting", uptimeSeconds: Math.round(process.uptime()) });
 });
@@ -158,6 +175,16 @@ app.all(
 );
 
 app.use((error: unknown, _req: Request, res: Response, next: NextFunction) => {
+  // Express and its parsers mark the client's mistakes (a bad escape, a body too large) with a 4xx.
+  const status = (error as { status?: unknown }).status;
+  if (typeof status === "number" && status >= 400 && status < 500) {
+    if (res.headersSent) return next(error);
+    res
+      .status(status)
+      .type("html")
+      .send('<!doctype html><meta charset="utf-8"><title>Bad request</title><h1>We could not read that request</h1><p><a href="/">Home</a></p>');
+    return;
+  }
   logger.error("unhandled request error", { error: error instanceof Error ? error.message : String(error) });
   if (res.headersSent) return next(error);
   res
