@@ -1,4 +1,3 @@
-import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { randomBytes } from "node:crypto";
@@ -8,6 +7,8 @@ import type { ServerBuild } from "react-router";
 import type { createServices as CreateServices, Services } from "./context.server";
 import { EnvError, parseEnv, type Env } from "./env.server";
 import { logger } from "./observability/logger.server";
+import { refuseLargeBodies } from "./request-body";
+import { createRequestHandler } from "./request-handler";
 import { createSpaSandbox, type SpaSandbox } from "./spa-sandbox/index";
 
 /** Longer request targets get a 414 page before any routing (the spec's "huge query string"). */
@@ -167,6 +168,9 @@ async function servicesFactory(): Promise<typeof CreateServices> {
 
 app.all(
   "/{*splat}",
+  // Bodies are limited before React Router reads them: by Content-Length here, and byte by byte
+  // as they stream in the handler (server/request-body.ts).
+  refuseLargeBodies,
   createRequestHandler({
     build,
     mode: isDevelopment ? "development" : "production",
