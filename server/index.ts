@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import type { ServerBuild } from "react-router";
 import type { createServices as CreateServices, Services } from "./context.server";
+import { secureDataDir } from "./data-dir.server";
 import { EnvError, parseEnv, type Env } from "./env.server";
 import { logger } from "./observability/logger.server";
 import { refuseLargeBodies } from "./request-body";
@@ -28,6 +29,7 @@ function readEnv(): Env {
 }
 
 const env = readEnv();
+secureDataDir(env.DATA_DIR);
 
 function hostOf(origin: string): string | null {
   try {
