@@ -15,9 +15,32 @@ export function bodyLimitOf(req: Request): number {
   return isApi(req) || /^application\/([\w.+-]+\+)?json\b/i.test(type) ? JSON_BODY_LIMIT : FORM_BODY_LIMIT;
 }
 
+/**
+ * How long the rest of a refused body is read and dropped before the connection is cut. Closing a
+ * socket with unread data makes the kernel reset the connection, and a reset can reach the client
+ * before it reads the 413: it would see a broken connection instead of the page. Reading on for a
+ * moment (a "lingering close") costs bandwidth, never memory.
+ */
+const LINGER_MS = 5_000;
+
+function closeAfterAnswer(req: Request, res: Response): void {
+  res.once("finish", () => {
+    const socket = req.socket;
+    // Node answers "Connection: close" with socket.destroySoon(): end, then destroy once the answer
+    // is flushed. Keep the end (the client sees the connection close after the 413), drop the
+    // immediate destroy, and destroy after the lingering time instead.
+    socket.off("finish", socket.destroy);
+    socket.end();
+    // Whatever still arrives is dropped: nobody listens for it any more.
+    req.resume();
+    setTimeout(() => socket.destroy(), LINGER_MS).unref();
+  });
+}
+
 /** 413, as JSON for the API and as a small page for everything else; the connection is then closed. */
 function answerTooLarge(req: Request, res: Response): void {
   if (res.headersSent) return;
+  closeAfterAnswer(req, res);
   res.status(413).set("Connection", "close");
   if (isApi(req)) {
     res.json({ error: "The request is too large." });
