@@ -5,6 +5,8 @@ const PORT = Number(process.env.E2E_PORT ?? 4173);
 export const SHORT_HOLD_PORT = PORT + 1;
 /** A third server whose spa back end is unreachable, for the outage pages. */
 export const NO_BACKEND_PORT = PORT + 2;
+/** The test servers' sandbox key, so tests can look records up in the back end (from this machine only). */
+export const E2E_SANDBOX_API_KEY = "e2e-sandbox-api-key";
 const chromium = {
   executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
   args: [
@@ -39,7 +41,7 @@ export default defineConfig({
     {
       // The production build on a fresh data directory: the sandbox seeds itself on start.
       command: `rm -rf .e2e-data && node build/server.js`,
-      env: { PORT: String(PORT), HOST: "127.0.0.1", DATA_DIR: ".e2e-data", NODE_ENV: "production", LOG_LEVEL: "warn" },
+      env: { PORT: String(PORT), HOST: "127.0.0.1", DATA_DIR: ".e2e-data", NODE_ENV: "production", LOG_LEVEL: "warn", SANDBOX_API_KEY: E2E_SANDBOX_API_KEY },
       url: `http://localhost:${PORT}/healthz`,
       reuseExistingServer: false,
       timeout: 60_000,
@@ -48,7 +50,7 @@ export default defineConfig({
       command: `rm -rf .e2e-data-short-hold && node build/server.js`,
       env: {
         PORT: String(SHORT_HOLD_PORT), HOST: "127.0.0.1", DATA_DIR: ".e2e-data-short-hold", NODE_ENV: "production",
-        LOG_LEVEL: "warn", SANDBOX_HOLD_SECONDS: "4",
+        LOG_LEVEL: "warn", SANDBOX_HOLD_SECONDS: "4", SANDBOX_API_KEY: E2E_SANDBOX_API_KEY,
       },
       url: `http://localhost:${SHORT_HOLD_PORT}/healthz`,
       reuseExistingServer: false,

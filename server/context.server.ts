@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { SessionStorage } from "react-router";
-import { generatedSecret, preparePrivateFile } from "./data-dir.server";
+import { generatedSecret, preparePrivateFile, sandboxApiKey } from "./data-dir.server";
 import type { Env } from "./env.server";
 import type { Geocoder } from "./geo/geocoder.server";
 import { createZipTableGeocoder } from "./geo/zip-table-geocoder.server";
@@ -53,7 +53,7 @@ export function sessionSecrets(env: Env): string[] {
 }
 
 function spaAuth(env: Env): SpaAuth {
-  if (!env.SPA_BASE_URL) return { type: "apikey", apiKey: env.SANDBOX_API_KEY };
+  if (!env.SPA_BASE_URL) return { type: "apikey", apiKey: sandboxApiKey(env) };
   if (env.SPA_AUTH === "token") {
     return { type: "token", username: env.SPA_USERNAME, password: env.SPA_PASSWORD, clientId: env.SPA_CLIENT_ID };
   }

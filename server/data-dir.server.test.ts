@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createOutboxNotifier } from "./notify/notifier.server";
 import { openSandboxDb } from "./spa-sandbox/db";
-import { generatedSecret, preparePrivateFile, secureDataDir } from "./data-dir.server";
+import { generatedSecret, preparePrivateFile, sandboxApiKey, secureDataDir } from "./data-dir.server";
 
 const modeOf = (file: string) => fs.statSync(file).mode & 0o777;
 
@@ -60,4 +60,13 @@ describe("the data directory", () => {
     expect(generatedSecret(file, 48)).toBe(secret);
   });
 
+  it("makes a sandbox API key per data directory unless one is configured", () => {
+    const dir = path.join(root, "data");
+    const key = sandboxApiKey({ DATA_DIR: dir, SANDBOX_API_KEY: undefined });
+    expect(key).not.toBe("sandbox-api-key");
+    expect(key.length).toBeGreaterThanOrEqual(32);
+    expect(modeOf(path.join(dir, "sandbox-api-key"))).toBe(0o600);
+    expect(sandboxApiKey({ DATA_DIR: dir, SANDBOX_API_KEY: undefined })).toBe(key);
+    expect(sandboxApiKey({ DATA_DIR: dir, SANDBOX_API_KEY: "configured-key" })).toBe("configured-key");
+  });
 });

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import type { Env } from "./env.server";
 
 /**
  * The data directory holds guests' records, the outbox, the session secret and the sandbox key: only
@@ -68,3 +69,7 @@ export function generatedSecret(file: string, bytes: number): string {
   return fs.readFileSync(file, "utf8").trim();
 }
 
+/** The embedded sandbox's API key: the configured one, or one made on first start. */
+export function sandboxApiKey(env: Pick<Env, "SANDBOX_API_KEY" | "DATA_DIR">): string {
+  return env.SANDBOX_API_KEY ?? generatedSecret(path.join(env.DATA_DIR, "sandbox-api-key"), 32);
+}

@@ -56,7 +56,8 @@ export const EnvSchema = z
     SANDBOX_HOLD_SECONDS: z.coerce.number().int().min(1).max(3600).default(600),
 
     /** Sandbox knobs (embedded default only). */
-    SANDBOX_API_KEY: z.string().min(8).default("sandbox-api-key"),
+    /** Unset: a key is generated on first start and kept in DATA_DIR/sandbox-api-key. */
+    SANDBOX_API_KEY: optionalString.pipe(z.string().min(8).optional()),
     SANDBOX_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(0),
 
     /** Document store. Set both to use Firestore; otherwise SQLite under DATA_DIR. */

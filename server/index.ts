@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import type { ServerBuild } from "react-router";
 import type { createServices as CreateServices, Services } from "./context.server";
-import { secureDataDir } from "./data-dir.server";
+import { sandboxApiKey, secureDataDir } from "./data-dir.server";
 import { EnvError, parseEnv, type Env } from "./env.server";
 import { logger } from "./observability/logger.server";
 import { refuseLargeBodies } from "./request-body";
@@ -89,7 +89,7 @@ app.get("/healthz", (_req, res) => {
 if (!env.SPA_BASE_URL) {
   sandbox = createSpaSandbox({
     file: path.join(env.DATA_DIR, "spa-sandbox.sqlite"),
-    apiKeys: [env.SANDBOX_API_KEY],
+    apiKeys: [sandboxApiKey(env)],
     rateLimitPerMinute: env.SANDBOX_RATE_LIMIT_PER_MINUTE,
     holdSeconds: env.SANDBOX_HOLD_SECONDS,
   });

@@ -1,9 +1,7 @@
 import { expect, test } from "./fixtures";
 import { addCard, fillBillingAndAgree, fillDetails, showDate, uniqueEmail } from "./helpers";
 
-const SANDBOX_KEY = "apikey sandbox-api-key";
-
-test("confirming twice at a prepaid clinic makes one appointment and one charge", async ({ page }) => {
+test("confirming twice at a prepaid clinic makes one appointment and one charge", async ({ page, sandboxApi }) => {
   await page.goto("/locations/dallas-uptown");
   await page.getByRole("link", { name: "Book here" }).click();
   await page.getByRole("link", { name: "Select Glow Peel" }).click();
@@ -26,7 +24,7 @@ test("confirming twice at a prepaid clinic makes one appointment and one charge"
   expect(second.headers().location).toBe(first.headers().location);
   expect(first.headers().location).toMatch(/^\/appointment\/confirmation\/[0-9a-f-]{36}$/);
 
-  const api = (path: string) => page.request.get(`/spa-sandbox${path}`, { headers: { authorization: SANDBOX_KEY } }).then((r) => r.json());
+  const api = (path: string) => sandboxApi.get(`/spa-sandbox${path}`).then((r) => r.json());
   const { guests } = await api(`/v1/guests/search?email=${encodeURIComponent(email)}`);
   expect(guests).toHaveLength(1);
   const { appointments } = await api(`/v1/guests/${guests[0].id}/appointments`);
