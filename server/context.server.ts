@@ -40,6 +40,8 @@ declare module "react-router" {
     nonce: string;
     /** The client's address, for rate limits (never logged). */
     clientIp: string;
+    /** Sent from this machine itself (loopback peer, no proxy in between): opens development pages. */
+    fromThisMachine: boolean;
   }
 }
 

@@ -7,6 +7,7 @@ import type { ServerBuild } from "react-router";
 import type { createServices as CreateServices, Services } from "./context.server";
 import { sandboxApiKey, secureDataDir } from "./data-dir.server";
 import { EnvError, parseEnv, type Env } from "./env.server";
+import { isFromThisMachine } from "./loopback.server";
 import { logger } from "./observability/logger.server";
 import { refuseLargeBodies } from "./request-body";
 import { createRequestHandler } from "./request-handler";
@@ -176,7 +177,12 @@ app.all(
   createRequestHandler({
     build,
     mode: isDevelopment ? "development" : "production",
-    getLoadContext: async (req, res) => ({ services: await servicesReady, nonce: res.locals.nonce as string, clientIp: req.ip ?? "unknown" }),
+    getLoadContext: async (req, res) => ({
+      services: await servicesReady,
+      nonce: res.locals.nonce as string,
+      clientIp: req.ip ?? "unknown",
+      fromThisMachine: isFromThisMachine(req),
+    }),
   }),
 );
 
