@@ -9,6 +9,8 @@ export const NO_BACKEND_PORT = PORT + 2;
 export const FAULT_BACKEND_PORT = PORT + 3;
 export const FAULTS_PORT = PORT + 4;
 export const FAULT_BACKEND_KEY = "fault-backend-api-key";
+/** The test servers' sandbox key, so tests can look records up in the back end (from this machine only). */
+export const E2E_SANDBOX_API_KEY = "e2e-sandbox-api-key";
 const chromium = {
   executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
   args: [
@@ -43,7 +45,7 @@ export default defineConfig({
     {
       // The production build on a fresh data directory: the sandbox seeds itself on start.
       command: `rm -rf .e2e-data && node build/server.js`,
-      env: { PORT: String(PORT), HOST: "127.0.0.1", DATA_DIR: ".e2e-data", NODE_ENV: "production", LOG_LEVEL: "warn" },
+      env: { PORT: String(PORT), HOST: "127.0.0.1", DATA_DIR: ".e2e-data", NODE_ENV: "production", LOG_LEVEL: "warn", SANDBOX_API_KEY: E2E_SANDBOX_API_KEY },
       url: `http://localhost:${PORT}/healthz`,
       reuseExistingServer: false,
       timeout: 60_000,
@@ -52,7 +54,7 @@ export default defineConfig({
       command: `rm -rf .e2e-data-short-hold && node build/server.js`,
       env: {
         PORT: String(SHORT_HOLD_PORT), HOST: "127.0.0.1", DATA_DIR: ".e2e-data-short-hold", NODE_ENV: "production",
-        LOG_LEVEL: "warn", SANDBOX_HOLD_SECONDS: "4",
+        LOG_LEVEL: "warn", SANDBOX_HOLD_SECONDS: "4", SANDBOX_API_KEY: E2E_SANDBOX_API_KEY,
       },
       url: `http://localhost:${SHORT_HOLD_PORT}/healthz`,
       reuseExistingServer: false,

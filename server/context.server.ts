@@ -1,7 +1,6 @@
-import { randomBytes } from "node:crypto";
-import fs from "node:fs";
 import path from "node:path";
 import type { SessionStorage } from "react-router";
+import { generatedSecret, preparePrivateFile, sandboxApiKey } from "./data-dir.server";
 import type { Env } from "./env.server";
 import type { Geocoder } from "./geo/geocoder.server";
 import { createZipTableGeocoder } from "./geo/zip-table-geocoder.server";
@@ -41,6 +40,8 @@ declare module "react-router" {
     nonce: string;
     /** The client's address, for rate limits (never logged). */
     clientIp: string;
+    /** Sent from this machine itself (loopback peer, no proxy in between): opens development pages. */
+    fromThisMachine: boolean;
   }
 }
 
@@ -50,16 +51,11 @@ declare module "react-router" {
  */
 export function sessionSecrets(env: Env): string[] {
   if (env.SESSION_SECRETS) return env.SESSION_SECRETS;
-  const file = path.join(env.DATA_DIR, "session-secret");
-  if (!fs.existsSync(file)) {
-    fs.mkdirSync(env.DATA_DIR, { recursive: true });
-    fs.writeFileSync(file, randomBytes(48).toString("base64url"), { mode: 0o600, flag: "wx" });
-  }
-  return [fs.readFileSync(file, "utf8").trim()];
+  return [generatedSecret(path.join(env.DATA_DIR, "session-secret"), 48)];
 }
 
 function spaAuth(env: Env): SpaAuth {
-  if (!env.SPA_BASE_URL) return { type: "apikey", apiKey: env.SANDBOX_API_KEY };
+  if (!env.SPA_BASE_URL) return { type: "apikey", apiKey: sandboxApiKey(env) };
   if (env.SPA_AUTH === "token") {
     return { type: "token", username: env.SPA_USERNAME, password: env.SPA_PASSWORD, clientId: env.SPA_CLIENT_ID };
   }
@@ -76,7 +72,9 @@ async function createStore(env: Env): Promise<DocumentStore> {
     const { db, close } = connectFirestore({ projectId: env.FIRESTORE_PROJECT_ID, credentialsJson: env.FIRESTORE_CREDENTIALS_JSON });
     return createFirestoreStore(db, close);
   }
-  return createSqliteStore(path.join(env.DATA_DIR, "store.sqlite"));
+  const file = path.join(env.DATA_DIR, "store.sqlite");
+  preparePrivateFile(file);
+  return createSqliteStore(file);
 }
 
 async function createNotifier(env: Env): Promise<Notifier> {

@@ -56,7 +56,8 @@ export const EnvSchema = z
     SANDBOX_HOLD_SECONDS: z.coerce.number().int().min(1).max(3600).default(600),
 
     /** Sandbox knobs (embedded default only). */
-    SANDBOX_API_KEY: z.string().min(8).default("sandbox-api-key"),
+    /** Unset: a key is generated on first start and kept in DATA_DIR/sandbox-api-key. */
+    SANDBOX_API_KEY: optionalString.pipe(z.string().min(8).optional()),
     SANDBOX_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(0),
 
     /** Document store. Set both to use Firestore; otherwise SQLite under DATA_DIR. */
@@ -71,8 +72,10 @@ export const EnvSchema = z
     MAIL_FROM: z.string().default("Glow Clinic <hello@glowclinic.example>"),
     SMS_WEBHOOK_URL: z.url().optional(),
 
-    /** The development outbox page at /dev/outbox. Default: on with the embedded sandbox, off with a real back end. */
+    /** The development outbox page at /dev/outbox. Default: on with the embedded sandbox; never with a real back end. */
     DEV_OUTBOX: booleanFlag,
+    /** The outbox page answers only requests from this machine unless this is set (a shared test server). */
+    DEV_OUTBOX_ALLOW_REMOTE: booleanFlag,
 
     /** Medical downtime windows in days per kind of treatment, e.g. "peel=14,lhr=28,facial=7". */
     MEDICAL_DOWNTIME_DAYS: z
@@ -114,13 +117,16 @@ function crossFieldProblems(source: Source): string[] {
     const missing = set("FIRESTORE_PROJECT_ID") ? "FIRESTORE_CREDENTIALS_JSON" : "FIRESTORE_PROJECT_ID";
     problems.push(`${missing}: set FIRESTORE_PROJECT_ID and FIRESTORE_CREDENTIALS_JSON together`);
   }
+  if (set("SPA_BASE_URL") && ["true", "1"].includes(source.DEV_OUTBOX?.trim() ?? "")) {
+    problems.push("DEV_OUTBOX: the outbox page shows one-time codes; it is never available with a real back end (SPA_BASE_URL)");
+  }
   if ((source.NODE_ENV ?? "production") === "production" && set("SPA_BASE_URL") && !set("SESSION_SECRETS")) {
     problems.push("SESSION_SECRETS: required in production with a real spa back end");
   }
   return problems;
 }
 
-export type Env = Omit<z.infer<typeof EnvSchema>, "DEV_OUTBOX"> & { DEV_OUTBOX: boolean };
+export type Env = Omit<z.infer<typeof EnvSchema>, "DEV_OUTBOX" | "DEV_OUTBOX_ALLOW_REMOTE"> & { DEV_OUTBOX: boolean; DEV_OUTBOX_ALLOW_REMOTE: boolean };
 
 export class EnvError extends Error {
   constructor(readonly problems: string[]) {
@@ -137,5 +143,9 @@ export function parseEnv(source: Source = process.env): Env {
     ...crossFieldProblems(source),
   ];
   if (problems.length > 0 || !result.success) throw new EnvError(problems);
-  return { ...result.data, DEV_OUTBOX: result.data.DEV_OUTBOX ?? !result.data.SPA_BASE_URL };
+  return {
+    ...result.data,
+    DEV_OUTBOX: !result.data.SPA_BASE_URL && (result.data.DEV_OUTBOX ?? true),
+    DEV_OUTBOX_ALLOW_REMOTE: result.data.DEV_OUTBOX_ALLOW_REMOTE ?? false,
+  };
 }

@@ -28,6 +28,19 @@ describe("configuration", () => {
     expect(env.SESSION_SECRETS).toEqual(["x".repeat(32), "y".repeat(32)]);
   });
 
+  it("has no well-known sandbox key, and keeps the outbox to this machine, by default", () => {
+    const env = parseEnv({});
+    expect(env.SANDBOX_API_KEY).toBeUndefined();
+    expect(env).toMatchObject({ DEV_OUTBOX: true, DEV_OUTBOX_ALLOW_REMOTE: false });
+    expect(() => parseEnv({ SANDBOX_API_KEY: "short" })).toThrow(/SANDBOX_API_KEY/);
+  });
+
+  it("never has the outbox with a real back end, and says so when asked for it", () => {
+    const real = { SPA_BASE_URL: "https://api.zenoti.com", SPA_API_KEY: "key", SESSION_SECRETS: "x".repeat(32) };
+    expect(parseEnv(real).DEV_OUTBOX).toBe(false);
+    expect(() => parseEnv({ ...real, DEV_OUTBOX: "true" })).toThrow(/DEV_OUTBOX: .*never available with a real back end/);
+  });
+
   it("treats empty values as unset", () => {
     expect(parseEnv({ GOOGLE_MAPS_API_KEY: "", COOKIE_SECURE: "" }).GOOGLE_MAPS_API_KEY).toBeUndefined();
     expect(parseEnv({ COOKIE_SECURE: "false" }).COOKIE_SECURE).toBe(false);

@@ -1,4 +1,3 @@
-import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { randomBytes } from "node:crypto";
@@ -7,8 +6,12 @@ import path from "node:path";
 import type { ServerBuild } from "react-router";
 import type { startPaymentReconciler as StartPaymentReconciler } from "./booking/reconcile.server";
 import type { createServices as CreateServices, Services } from "./context.server";
+import { sandboxApiKey, secureDataDir } from "./data-dir.server";
 import { EnvError, parseEnv, type Env } from "./env.server";
+import { isFromThisMachine } from "./loopback.server";
 import { logger } from "./observability/logger.server";
+import { refuseLargeBodies } from "./request-body";
+import { createRequestHandler } from "./request-handler";
 import { createSpaSandbox, type SpaSandbox } from "./spa-sandbox/index";
 
 /** Longer request targets get a 414 page before any routing (the spec's "huge query string"). */
@@ -28,6 +31,7 @@ function readEnv(): Env {
 }
 
 const env = readEnv();
+secureDataDir(env.DATA_DIR);
 
 function hostOf(origin: string): string | null {
   try {
@@ -63,6 +67,23 @@ app.use((req, res, next) => {
   next();
 });
 
+// A path whose percent escapes do not decode (`/%`, `/login%zz`) is no page of this site; the router
+// would fail on it while matching routes.
+app.use((req, res, next) => {
+  try {
+    decodeURIComponent(req.path);
+  } catch {
+    res
+      .status(400)
+      .type("html")
+      .send(
+        '<!doctype html><meta charset="utf-8"><title>Bad link</title><h1>That link is not valid</h1><p>Please check the address, or <a href="/">go to the home page</a>.</p>',
+      );
+    return;
+  }
+  next();
+});
+
 app.get("/healthz", (_req, res) => {
   res.set("cache-control", "no-store").json({ status: services ? "ok" : "starting", uptimeSeconds: Math.round(process.uptime()) });
 });
@@ -71,7 +92,7 @@ app.get("/healthz", (_req, res) => {
 if (!env.SPA_BASE_URL) {
   sandbox = createSpaSandbox({
     file: path.join(env.DATA_DIR, "spa-sandbox.sqlite"),
-    apiKeys: [env.SANDBOX_API_KEY],
+    apiKeys: [sandboxApiKey(env)],
     rateLimitPerMinute: env.SANDBOX_RATE_LIMIT_PER_MINUTE,
     holdSeconds: env.SANDBOX_HOLD_SECONDS,
   });
@@ -154,14 +175,32 @@ async function entryModule(): Promise<EntryModule> {
 
 app.all(
   "/{*splat}",
+  // Bodies are limited before React Router reads them: by Content-Length here, and byte by byte
+  // as they stream in the handler (server/request-body.ts).
+  refuseLargeBodies,
   createRequestHandler({
     build,
     mode: isDevelopment ? "development" : "production",
-    getLoadContext: async (req, res) => ({ services: await servicesReady, nonce: res.locals.nonce as string, clientIp: req.ip ?? "unknown" }),
+    getLoadContext: async (req, res) => ({
+      services: await servicesReady,
+      nonce: res.locals.nonce as string,
+      clientIp: req.ip ?? "unknown",
+      fromThisMachine: isFromThisMachine(req),
+    }),
   }),
 );
 
 app.use((error: unknown, _req: Request, res: Response, next: NextFunction) => {
+  // Express and its parsers mark the client's mistakes (a bad escape, a body too large) with a 4xx.
+  const status = (error as { status?: unknown }).status;
+  if (typeof status === "number" && status >= 400 && status < 500) {
+    if (res.headersSent) return next(error);
+    res
+      .status(status)
+      .type("html")
+      .send('<!doctype html><meta charset="utf-8"><title>Bad request</title><h1>We could not read that request</h1><p><a href="/">Home</a></p>');
+    return;
+  }
   logger.error("unhandled request error", { error: error instanceof Error ? error.message : String(error) });
   if (res.headersSent) return next(error);
   res

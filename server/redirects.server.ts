@@ -1,16 +1,20 @@
+/** A path a browser reads as on this site: one leading slash, not two, not a slash and a backslash. */
+function isLocalPath(path: string): boolean {
+  return path.startsWith("/") && !path.startsWith("//") && !path.startsWith("/\\") && !/[\u0000-\u001f\\]/.test(path);
+}
+
 /**
  * Every redirect target the app takes from a request passes through here: only paths on this
- * site, never another origin, never a protocol-relative or backslash trick.
+ * site, never another origin, never a protocol-relative or backslash trick. The normalised path
+ * is checked again: dot segments can turn `/.//evil.example` into `//evil.example`.
  */
 export function safeLocalPath(candidate: string | null | undefined, fallback = "/"): string {
-  if (!candidate) return fallback;
-  if (!candidate.startsWith("/") || candidate.startsWith("//") || candidate.startsWith("/\\") || /[\u0000-\u001f\\]/.test(candidate)) {
-    return fallback;
-  }
+  if (!candidate || !isLocalPath(candidate)) return fallback;
   try {
     const url = new URL(candidate, "http://local.invalid");
     if (url.origin !== "http://local.invalid") return fallback;
-    return `${url.pathname}${url.search}${url.hash}`;
+    const path = `${url.pathname}${url.search}${url.hash}`;
+    return isLocalPath(path) ? path : fallback;
   } catch {
     return fallback;
   }

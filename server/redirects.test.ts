@@ -14,6 +14,15 @@ describe("safeLocalPath", () => {
     }
     expect(safeLocalPath(null, "/home")).toBe("/home");
   });
+  it("refuses paths that only leave the site once dot segments are resolved", () => {
+    for (const bad of ["/.//evil.example", "/..//evil.example", "/%2e%2e//evil.example", "/%2E//evil.example", "/a/..//evil.example", "/./\\evil.example", "/.//evil.example/path?x=1#top"]) {
+      expect(safeLocalPath(bad, "/account/profile")).toBe("/account/profile");
+    }
+  });
+  it("still resolves harmless dot segments", () => {
+    expect(safeLocalPath("/a/../locations")).toBe("/locations");
+    expect(safeLocalPath("/./account/profile")).toBe("/account/profile");
+  });
 });
 
 describe("sameSiteReferer", () => {

@@ -12,6 +12,10 @@ describe("booking dates", () => {
     expect(normalizeBookingDate("2026-11-30", "2026-12-01")).toBeNull();
     expect(normalizeBookingDate("2027-06-01", "2026-12-01")).toBeNull();
     expect(normalizeBookingDate("2026-02-30", "2026-01-01")).toBeNull();
+    expect(normalizeBookingDate("2026-12-32", "2026-12-01")).toBeNull();
+    expect(normalizeBookingDate("2026-13-01", "2026-12-01")).toBeNull();
+    expect(normalizeBookingDate("2026-00-10", "2026-12-01")).toBeNull();
+    expect(normalizeBookingDate("2026-12-00", "2026-12-01")).toBeNull();
     expect(normalizeBookingDate("tomorrow", "2026-12-01")).toBeNull();
     expect(normalizeBookingDate(null, "2026-12-01")).toBeNull();
   });

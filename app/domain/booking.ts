@@ -25,8 +25,11 @@ function weekday(isoDate: string): number {
 
 export const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 
+/** A YYYY-MM-DD day that exists: not 2026-02-30, nor 2026-12-32 or 2026-13-01 (which Date cannot read at all). */
 export function isRealDate(value: string): boolean {
-  return DATE_PATTERN.test(value) && new Date(`${value}T12:00:00Z`).toISOString().slice(0, 10) === value;
+  if (!DATE_PATTERN.test(value)) return false;
+  const date = new Date(`${value}T12:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
 }
 
 /** The dates offered from today (the clinic's today), Sundays left out. */

@@ -6,7 +6,7 @@ import { logger } from "../observability/logger.server";
 import { SESSION_MAX_AGE_SECONDS } from "../session.server";
 import { isSpaError } from "../spa/errors.server";
 import { DuplicateAccountError, type AccountRecord } from "../store/document-store.server";
-import { hashPassword, verifyPassword } from "./passwords.server";
+import { hashPassword, needsRehash, verifyPassword } from "./passwords.server";
 
 /** One-time codes: 6 digits, 10 minutes, single use, the 5th wrong guess burns the code. */
 export const CODE_TTL_MS = 10 * 60_000;
@@ -128,6 +128,13 @@ export function createAccountService(services: Services, clock: () => number = D
         return { ok: false, field: "email", message: ACCOUNT_MESSAGES.noAccount };
       }
       if (!(await verifyPassword(password, account.passwordHash))) return { ok: false, field: "password", message: ACCOUNT_MESSAGES.wrongPassword };
+      if (needsRehash(account.passwordHash)) {
+        // A hash from before the current scrypt parameters: the password is known now, so store a
+        // stronger one. The change date stays: the password itself did not change.
+        await store
+          .updateAccountPassword(account.id, await hashPassword(password), account.passwordChangedAt)
+          .catch((error: Error) => logger.warn("password hash not upgraded", { error: error.message }));
+      }
       const token = await startSession(account);
       return { ok: true, value: { token, user: { id: account.id, email: account.email, guestId: account.guestId, centerId: account.centerId } } };
     },

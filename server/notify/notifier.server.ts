@@ -1,7 +1,6 @@
 import Database from "better-sqlite3";
 import { randomUUID } from "node:crypto";
-import fs from "node:fs";
-import path from "node:path";
+import { preparePrivateFile } from "../data-dir.server";
 import { logger } from "../observability/logger.server";
 
 export type Message = { channel: "email" | "sms"; to: string; subject: string; body: string; kind: string };
@@ -20,7 +19,7 @@ export interface Notifier {
  * the server log that names the message, never its recipient or content.
  */
 export function createOutboxNotifier(file: string): Notifier & { close(): void } {
-  if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
+  if (file !== ":memory:") preparePrivateFile(file);
   const db = new Database(file);
   db.pragma("journal_mode = WAL");
   db.exec(`CREATE TABLE IF NOT EXISTS outbox (

@@ -1,7 +1,6 @@
 import Database from "better-sqlite3";
 import { createHash } from "node:crypto";
-import fs from "node:fs";
-import path from "node:path";
+import { preparePrivateFile } from "../data-dir.server";
 import { seedCenters, seedPromos, seedReasons, seedServices, seedWorkingHours } from "./seed-data";
 
 export type SandboxDb = Database.Database;
@@ -107,7 +106,7 @@ const timeZoneIds: Record<string, number> = {
 };
 
 export function openSandboxDb(file: string): SandboxDb {
-  if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
+  if (file !== ":memory:") preparePrivateFile(file);
   const db = new Database(file);
   db.pragma("journal_mode = WAL");
   db.pragma("foreign_keys = ON");

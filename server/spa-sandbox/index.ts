@@ -1,5 +1,6 @@
 import express, { type NextFunction, type Request, type Response } from "express";
 import { randomBytes } from "node:crypto";
+import { isFromThisMachine } from "../loopback.server";
 import { mountBooking } from "./booking";
 import { mountCatalog } from "./catalog";
 import { openSandboxDb, type SandboxDb } from "./db";
@@ -39,6 +40,16 @@ export type SpaSandbox = {
   callCount(): number;
   close(): void;
 };
+
+/**
+ * The sandbox's API answers only the app itself, on this machine: it can read and change every
+ * guest's records, so a well-known or leaked key must not be enough from elsewhere. Refusals use
+ * Zenoti's shape for an authentication failure.
+ */
+export function onlyFromThisMachine(req: Request, res: Response, next: NextFunction) {
+  if (isFromThisMachine(req)) return next();
+  v1Error(res, 403, 403, "The sandbox API answers only requests from this machine.");
+}
 
 /** Access tokens last 24 hours, as Zenoti's refresh page says. */
 const TOKEN_LIFETIME_SECONDS = 86_400;
@@ -91,6 +102,12 @@ export function createSpaSandbox(options: SandboxOptions): SpaSandbox {
     });
   }
 
+  // The hosted card page is the guest's browser talking to the "processor": no API credentials, and
+  // reachable from anywhere. Everything after it is API, for the app on this machine only.
+  const hosted = express.Router();
+  router.use(hosted);
+  router.use(onlyFromThisMachine);
+
   // Legacy token endpoint: form-encoded, OAuth-style answer.
   router.post("/Token", (req, res) => {
     const body = (req.body ?? {}) as Record<string, string>;
@@ -125,10 +142,6 @@ export function createSpaSandbox(options: SandboxOptions): SpaSandbox {
       error: null,
     });
   });
-
-  // The hosted card page is the guest's browser talking to the "processor": no API credentials.
-  const hosted = express.Router();
-  router.use(hosted);
 
   router.use("/v1", (req, res, next) => {
     if (isAuthorized(req.get("authorization"))) return next();

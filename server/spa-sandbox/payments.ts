@@ -124,7 +124,8 @@ export function mountPayments(router: Router, hostedRouter: Router, db: SandboxD
     if (!session || session.completed || now() - session.created_at > CARD_SESSION_SECONDS * 1000) {
       return res.status(410).type("html").send("<!doctype html><title>Link expired</title><h1>This card link has expired</h1>");
     }
-    const body = req.body as Record<string, string | undefined>;
+    // Only a urlencoded form has a body here; a multipart or empty POST has none, and is asked again.
+    const body = (req.body ?? {}) as Record<string, string | undefined>;
     const digits = String(body.number ?? "").replace(/[\s-]/g, "");
     const expiry = String(body.expiry ?? "");
     const cvc = String(body.cvc ?? "").trim();

@@ -1,8 +1,6 @@
-import type { Page } from "@playwright/test";
+import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { addCard, fillBillingAndAgree, fillDetails, showDate, uniqueEmail } from "./helpers";
-
-const SANDBOX = { authorization: "apikey sandbox-api-key" };
 
 /** Dallas takes payment at booking; the card saves but its charge is declined. */
 async function bookPeelAtDallasAndFailTheCharge(page: Page, email: string, dateIndex: number) {
@@ -16,31 +14,31 @@ async function bookPeelAtDallasAndFailTheCharge(page: Page, email: string, dateI
   await page.getByRole("button", { name: /Pay .* and book/ }).click();
 }
 
-async function appointmentStatuses(page: Page, email: string) {
-  const { guests } = await (await page.request.get(`/spa-sandbox/v1/guests/search?email=${encodeURIComponent(email)}`, { headers: SANDBOX })).json();
-  const { appointments } = await (await page.request.get(`/spa-sandbox/v1/guests/${guests[0].id}/appointments`, { headers: SANDBOX })).json();
+async function appointmentStatuses(sandboxApi: APIRequestContext, email: string) {
+  const { guests } = await (await sandboxApi.get(`/spa-sandbox/v1/guests/search?email=${encodeURIComponent(email)}`)).json();
+  const { appointments } = await (await sandboxApi.get(`/spa-sandbox/v1/guests/${guests[0].id}/appointments`)).json();
   return appointments.flatMap((a: { appointment_services: { appointment_status: number }[] }) => a.appointment_services.map((s) => s.appointment_status));
 }
 
-test("a charge declined after confirming removes the appointment and says Payment failed", async ({ page }) => {
+test("a charge declined after confirming removes the appointment and says Payment failed", async ({ page, sandboxApi }) => {
   const email = uniqueEmail("charge");
   await page.goto("/locations/dallas-uptown");
   await page.getByRole("link", { name: "Book here" }).click();
   await bookPeelAtDallasAndFailTheCharge(page, email, test.info().project.name === "no-js" ? 5 : 4);
   await expect(page).toHaveURL(/\/appointment\/time/);
   await expect(page.getByText("Payment failed")).toBeVisible();
-  expect(await appointmentStatuses(page, email)).toEqual([-1, -1]);
+  expect(await appointmentStatuses(sandboxApi, email)).toEqual([-1, -1]);
 });
 
-test("in the employee flow (done_by) a failed payment returns to the clinic's service page", async ({ page }) => {
+test("in the employee flow (done_by) a failed payment returns to the clinic's service page", async ({ page, sandboxApi }) => {
   const email = uniqueEmail("employee");
   await page.goto("/locations/dallas-uptown");
   const book = await page.getByRole("link", { name: "Book here" }).getAttribute("href");
   const centerId = new URL(book!, "http://x").searchParams.get("id")!;
-  const { therapists } = await (await page.request.get(`/spa-sandbox/v1/centers/${centerId}/therapists`, { headers: SANDBOX })).json();
+  const { therapists } = await (await sandboxApi.get(`/spa-sandbox/v1/centers/${centerId}/therapists`)).json();
   await page.goto(`/appointment/service?id=${centerId}&done_by=${therapists[0].id}`);
   await bookPeelAtDallasAndFailTheCharge(page, email, test.info().project.name === "no-js" ? 7 : 6);
   await expect(page).toHaveURL(new RegExp(`/appointment/service\\?id=${centerId}$`));
   await expect(page.getByText("Payment failed")).toBeVisible();
-  expect(await appointmentStatuses(page, email)).toEqual([-1, -1]);
+  expect(await appointmentStatuses(sandboxApi, email)).toEqual([-1, -1]);
 });

@@ -78,7 +78,7 @@ async function facialId(page: import("@playwright/test").Page, centerId: string)
   return new URL(link!, "http://x").searchParams.get("choose");
 }
 
-test("an email that already belongs to a guest leads to the duplicate-email page; bad details stay in the form", async ({ page }) => {
+test("an email that already belongs to a guest leads to the duplicate-email page; bad details stay in the form", async ({ page, sandboxApi }) => {
   await startBookingAtAustin(page);
   await chooseFacialWithAddOn(page);
   await (await showDate(page, test.info().project.name === "no-js" ? 15 : 14)).first().click();
@@ -97,8 +97,7 @@ test("an email that already belongs to a guest leads to the duplicate-email page
   const existing = uniqueEmail("known");
   const clinic = await (await page.request.get("/locations/austin-downtown")).text();
   const centerId = /appointment\/service\?id=([0-9a-f-]{36})/.exec(clinic)![1];
-  const created = await page.request.post("/spa-sandbox/v1/guests", {
-    headers: { authorization: "apikey sandbox-api-key" },
+  const created = await sandboxApi.post("/spa-sandbox/v1/guests", {
     data: { center_id: centerId, personal_info: { first_name: "Known", last_name: "Guest", email: existing, mobile_phone: { number: "5125550111" } } },
   });
   expect(created.status()).toBe(200);

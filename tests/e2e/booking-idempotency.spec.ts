@@ -1,9 +1,7 @@
 import { expect, test } from "./fixtures";
 import { addCard, fillBillingAndAgree, fillDetails, showDate, uniqueEmail } from "./helpers";
 
-const SANDBOX_KEY = "apikey sandbox-api-key";
-
-test("confirming twice at a prepaid clinic makes one appointment and one charge, and both answers show it", async ({ page, playwright, baseURL, extraHTTPHeaders }) => {
+test("confirming twice at a prepaid clinic makes one appointment and one charge, and both answers show it", async ({ page, playwright, baseURL, extraHTTPHeaders, sandboxApi }) => {
   await page.goto("/locations/dallas-uptown");
   await page.getByRole("link", { name: "Book here" }).click();
   await page.getByRole("link", { name: "Select Glow Peel" }).click();
@@ -37,7 +35,7 @@ test("confirming twice at a prepaid clinic makes one appointment and one charge,
   await page.context().addCookies((await taps[1].storageState()).cookies);
   await Promise.all(taps.map((tap) => tap.dispose()));
 
-  const api = (path: string) => page.request.get(`/spa-sandbox${path}`, { headers: { authorization: SANDBOX_KEY } }).then((r) => r.json());
+  const api = (path: string) => sandboxApi.get(`/spa-sandbox${path}`).then((r) => r.json());
   const { guests } = await api(`/v1/guests/search?email=${encodeURIComponent(email)}`);
   expect(guests).toHaveLength(1);
   const { appointments } = await api(`/v1/guests/${guests[0].id}/appointments`);

@@ -30,7 +30,7 @@ async function breakCalls(request: APIRequestContext, rule: { method: string; pa
   expect((await request.post(CONTROL, { data: rule })).status()).toBe(204);
 }
 
-/** The guest's appointments and charges, read from the back end itself. */
+/** The guest's appointments and charges, read from the back end itself (which answers only this machine). */
 async function backEnd(request: APIRequestContext, email: string) {
   const get = (path: string) => request.get(`${API}${path}`, { headers: { authorization: `apikey ${FAULT_BACKEND_KEY}` } }).then((r) => r.json());
   const { guests } = await get(`/v1/guests/search?email=${encodeURIComponent(email)}`);
@@ -43,7 +43,7 @@ async function backEnd(request: APIRequestContext, email: string) {
 
 const slugs = (project: string, js: string, noJs: string) => (project === "no-js" ? noJs : js);
 
-test("the answer to the charge is lost after the card was charged: the booking stands and the guest sees it", async ({ page, request }) => {
+test("the answer to the charge is lost after the card was charged: the booking stands and the guest sees it", async ({ page, thisMachine: request }) => {
   const email = uniqueEmail("lostcharge");
   const centerId = await readyToPay(page, slugs(test.info().project.name, "dallas-uptown", "denver-cherry-creek"), email);
   await breakCalls(request, { method: "POST", path: "/online_payments$", mode: "reset-after", centerId });
@@ -52,7 +52,7 @@ test("the answer to the charge is lost after the card was charged: the booking s
   expect(await backEnd(request, email)).toEqual({ live: 2, charges: 1 });
 });
 
-test("the answer to the confirm is lost: the booking is found, paid once, and shown", async ({ page, request }) => {
+test("the answer to the confirm is lost: the booking is found, paid once, and shown", async ({ page, thisMachine: request }) => {
   const email = uniqueEmail("lostconfirm");
   const centerId = await readyToPay(page, slugs(test.info().project.name, "miami-brickell", "new-york-flatiron"), email);
   await breakCalls(request, { method: "POST", path: "/slots/confirm$", mode: "reset-after", centerId });
@@ -61,7 +61,7 @@ test("the answer to the confirm is lost: the booking is found, paid once, and sh
   expect(await backEnd(request, email)).toEqual({ live: 2, charges: 1 });
 });
 
-test("when nothing can be known yet the guest is told so, and pressing again finishes the booking", async ({ page, request }) => {
+test("when nothing can be known yet the guest is told so, and pressing again finishes the booking", async ({ page, thisMachine: request }) => {
   const email = uniqueEmail("notknown");
   const centerId = await readyToPay(page, slugs(test.info().project.name, "los-angeles-west-hollywood", "san-francisco-union-square"), email);
   // The invoice can't be read (the read and its one retry), so the charge is not sent yet.

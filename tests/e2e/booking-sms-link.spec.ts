@@ -3,7 +3,7 @@ import { createLinkSigner } from "../../server/booking/sms-link.server";
 import { expect, test } from "./fixtures";
 import { addCard, chooseFacialWithAddOn, fillBillingAndAgree, fillDetails, showDate, startBookingAtAustin, uniqueEmail } from "./helpers";
 
-test("a texted link with a signed guest token skips the details step; an altered one does not", async ({ page, browser }) => {
+test("a texted link with a signed guest token skips the details step; an altered one does not", async ({ page, browser, sandboxApi }) => {
   test.setTimeout(60_000);
   // A guest who booked before.
   const email = uniqueEmail("texted");
@@ -16,7 +16,7 @@ test("a texted link with a signed guest token skips the details step; an altered
   await page.getByRole("button", { name: "Book appointment" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "You're booked!" })).toBeVisible();
 
-  const { guests } = await (await page.request.get(`/spa-sandbox/v1/guests/search?email=${encodeURIComponent(email)}`, { headers: { authorization: "apikey sandbox-api-key" } })).json();
+  const { guests } = await (await sandboxApi.get(`/spa-sandbox/v1/guests/search?email=${encodeURIComponent(email)}`)).json();
   const bookLink = await (await page.request.get("/locations/austin-downtown")).text();
   const centerId = /appointment\/service\?id=([0-9a-f-]{36})/.exec(bookLink)![1];
   const secret = fs.readFileSync(".e2e-data/session-secret", "utf8").trim();

@@ -1,14 +1,27 @@
-import { test as base, expect } from "@playwright/test";
+import { test as base, expect, type APIRequestContext } from "@playwright/test";
+import { E2E_SANDBOX_API_KEY } from "../../playwright.config";
 
 /**
  * Every page test fails on a browser console error or an uncaught page error (a CSP violation,
  * a hydration mismatch), in the project with JavaScript and the one without.
  */
-export const test = base.extend<{ consoleErrors: string[] }>({
+export const test = base.extend<{ consoleErrors: string[]; thisMachine: APIRequestContext; sandboxApi: APIRequestContext }>({
   // Each test its own client address (the server trusts X-Forwarded-For from loopback), so the
   // per-address rate limits of one test never trip another.
   extraHTTPHeaders: async ({}, use) => {
     await use({ "x-forwarded-for": `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}` });
+  },
+  // The outbox page and the sandbox API answer only requests from this machine with no proxy in
+  // between: these clients send no X-Forwarded-For.
+  thisMachine: async ({ playwright, baseURL }, use) => {
+    const context = await playwright.request.newContext({ baseURL, extraHTTPHeaders: {} });
+    await use(context);
+    await context.dispose();
+  },
+  sandboxApi: async ({ playwright, baseURL }, use) => {
+    const context = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { authorization: `apikey ${E2E_SANDBOX_API_KEY}` } });
+    await use(context);
+    await context.dispose();
   },
   consoleErrors: [
     async ({ page }, use) => {

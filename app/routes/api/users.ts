@@ -18,7 +18,13 @@ function bearer(request: Request): string | null {
 
 async function jsonBody(request: Request): Promise<Record<string, unknown>> {
   if (!(request.headers.get("content-type") ?? "").startsWith("application/json")) throw data({ error: "Send JSON (application/json)." }, { status: 415 });
-  const text = await request.text();
+  let text: string;
+  try {
+    text = await request.text();
+  } catch {
+    // The server cut the body off at its limit (and answered 413), or the client went away.
+    throw data({ error: "The request could not be read." }, { status: 400 });
+  }
   if (text.length > MAX_BODY) throw data({ error: "The request is too large." }, { status: 413 });
   try {
     const body: unknown = JSON.parse(text);

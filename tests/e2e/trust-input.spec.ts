@@ -1,0 +1,172 @@
+import http from "node:http";
+import type { APIRequestContext } from "@playwright/test";
+import { E2E_SANDBOX_API_KEY } from "../../playwright.config";
+import { expect, test } from "./fixtures";
+import { chooseFacialWithAddOn, startBookingAtAustin, uniqueEmail } from "./helpers";
+
+const PASSWORD = "Glow!Skin2026";
+
+async function austinId(request: APIRequestContext): Promise<string> {
+  const clinic = await (await request.get("/locations/austin-downtown")).text();
+  return /appointment\/service\?id=([0-9a-f-]{36})/.exec(clinic)![1];
+}
+
+test.describe("pages only this machine may open", () => {
+  test("the outbox is not found from elsewhere, and on this machine says who may read it", async ({ page, thisMachine }) => {
+    // Every page of these tests comes with an X-Forwarded-For address, like a visitor behind a proxy.
+    const remote = await page.goto("/dev/outbox");
+    expect(remote?.status()).toBe(404);
+    await expect(page.getByRole("heading", { level: 1, name: "We can't find that page" })).toBeVisible();
+
+    const local = await thisMachine.get("/dev/outbox");
+    expect(local.status()).toBe(200);
+    expect(await local.text()).toContain("This page answers only requests made on this machine");
+  });
+
+  test("the sandbox API refuses a forwarded request even with the key; the card page stays open", async ({ page, sandboxApi }) => {
+    const forwarded = await page.request.get("/spa-sandbox/v1/centers", { headers: { authorization: `apikey ${E2E_SANDBOX_API_KEY}` } });
+    expect(forwarded.status()).toBe(403);
+    expect(await forwarded.json()).toEqual({ error: { code: 403, message: expect.any(String) } });
+    expect((await sandboxApi.get("/spa-sandbox/v1/centers")).status()).toBe(200);
+
+    const card = await page.request.get("/spa-sandbox/hosted/card/no-such-token");
+    expect(card.status()).toBe(410);
+    expect(await card.text()).toContain("This card link has expired");
+  });
+});
+
+test.describe("odd input gets a 4xx page, never a 500", () => {
+  test("impossible dates in booking links", async ({ page }) => {
+    const service = await page.goto(`/appointment/service?id=${await austinId(page.request)}&date=2026-13-01`);
+    expect(service!.status()).toBeLessThan(500);
+    await expect(page.getByRole("heading", { level: 1, name: "Choose your treatment" })).toBeVisible();
+
+    await startBookingAtAustin(page);
+    await chooseFacialWithAddOn(page);
+    const time = await page.goto("/appointment/time?date=2026-12-32");
+    expect(time!.status()).toBeLessThan(500);
+    await expect(page.getByRole("heading", { level: 1, name: "Choose a date and time" })).toBeVisible();
+  });
+
+  for (const path of ["/%", "/login%zz"]) {
+    test(`a malformed percent escape in the path (${path})`, async ({ page }) => {
+      const answer = await page.goto(path);
+      expect(answer!.status()).toBe(400);
+      await expect(page.getByRole("heading", { level: 1, name: "That link is not valid" })).toBeVisible();
+    });
+  }
+
+  test("a multipart or empty POST to the sandbox's card page asks for the card again", async ({ page, sandboxApi }) => {
+    const centerId = await austinId(sandboxApi);
+    const guest = await sandboxApi.post("/spa-sandbox/v1/guests", {
+      data: { center_id: centerId, personal_info: { first_name: "Card", last_name: "Tester", email: uniqueEmail("card"), mobile_phone: { number: "5125550142" } } },
+    });
+    const { id: guestId } = await guest.json();
+    const started = await sandboxApi.post(`/spa-sandbox/v1/guests/${guestId}/accounts`, { data: { center_id: centerId, redirect_uri: "http://localhost/appointment/payment" } });
+    const cardPath = new URL((await started.json()).hosted_payment_uri).pathname;
+
+    const multipart = await page.request.post(cardPath, { multipart: { name: "Ana Lopez" } });
+    expect(multipart.status()).toBe(400);
+    expect(await multipart.text()).toContain("Add a card");
+    const empty = await page.request.post(cardPath);
+    expect(empty.status()).toBe(400);
+    expect(await empty.text()).toContain("Please enter the name on the card.");
+  });
+});
+
+/**
+ * Posts to the app with plain HTTP and resolves with the status of the first answer. With
+ * `declaredLength`, only the headers are sent, announcing that many bytes; without it, a chunked
+ * body of `chunkedTotal` bytes is sent until the server answers.
+ */
+function postBig(baseURL: string, options: { declaredLength?: number; chunkedTotal?: number }): Promise<{ status: number; bytesSent: number }> {
+  const url = new URL("/login", baseURL);
+  return new Promise((resolve, reject) => {
+    let bytesSent = 0;
+    let answered = false;
+    const headers: Record<string, string | number> = { "content-type": "application/x-www-form-urlencoded" };
+    if (options.declaredLength) headers["content-length"] = options.declaredLength;
+    const req = http.request({ host: url.hostname, port: url.port, path: url.pathname, method: "POST", headers });
+    req.on("response", (res) => {
+      answered = true;
+      res.resume();
+      res.on("end", () => {
+        req.destroy();
+        resolve({ status: res.statusCode ?? 0, bytesSent });
+      });
+    });
+    req.on("error", (error) => {
+      if (!answered) reject(error);
+    });
+    if (options.declaredLength) {
+      req.flushHeaders();
+      return;
+    }
+    const chunk = Buffer.alloc(64 * 1024, "a");
+    const writeNext = () => {
+      if (answered || req.destroyed) return;
+      if (bytesSent >= (options.chunkedTotal ?? 0)) return req.end();
+      bytesSent += chunk.length;
+      if (req.write(chunk)) setImmediate(writeNext);
+      else req.once("drain", writeNext);
+    };
+    writeNext();
+  });
+}
+
+test.describe("request bodies are limited before they are read", () => {
+  test("a 10 MB form gets 413 from its Content-Length, before a byte of it is sent", async ({ baseURL }) => {
+    expect(await postBig(baseURL!, { declaredLength: 10 * 1024 * 1024 })).toEqual({ status: 413, bytesSent: 0 });
+  });
+
+  test("a chunked body without Content-Length gets 413 long before its end", async ({ baseURL }) => {
+    const total = 64 * 1024 * 1024;
+    const answer = await postBig(baseURL!, { chunkedTotal: total });
+    expect(answer.status).toBe(413);
+    expect(answer.bytesSent).toBeLessThan(total);
+  });
+});
+
+test.describe("redirect targets stay on this site", () => {
+  const probes = ["/.//evil.example", "/..//evil.example", "/%2e%2e//evil.example"];
+
+  test("sign-in and registration keep every probe on site, before and after signing in", async ({ page, baseURL }) => {
+    const email = uniqueEmail("redirect");
+    const registration = {
+      firstName: "Red", lastName: "Irect", email, phone: "5125550124", centerId: await austinId(page.request), address: "1 Main St",
+      city: "Austin", zip: "78701", password: PASSWORD, ageConfirmed: true,
+    };
+    expect((await page.request.post("/api/users", { data: registration })).status()).toBe(201);
+
+    // Signed out, the forms carry only a local path on to the sign-in.
+    for (const form of ["/login", "/register"]) {
+      for (const probe of probes) {
+        const html = await (await page.request.get(`${form}?redirectTo=${encodeURIComponent(probe)}`)).text();
+        expect(/name="redirectTo" value="([^"]*)"/.exec(html)?.[1]).toBe("/account/profile");
+      }
+    }
+
+    await page.goto(`/login?redirectTo=${encodeURIComponent(probes[0])}`);
+    await page.getByLabel("Email", { exact: true }).fill(email);
+    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Your profile" })).toBeVisible();
+    expect(new URL(page.url()).origin).toBe(new URL(baseURL!).origin);
+
+    // Signed in, both pages send the visitor straight on: still to this site.
+    for (const form of ["/login", "/register"]) {
+      for (const probe of probes) {
+        await page.goto(`${form}?redirectTo=${encodeURIComponent(probe)}`);
+        await expect(page.getByRole("heading", { level: 1, name: "Your profile" })).toBeVisible();
+        expect(new URL(page.url()).origin).toBe(new URL(baseURL!).origin);
+      }
+    }
+
+    // The form field as a crafted POST would send it, with the right password.
+    for (const probe of probes) {
+      const login = await page.request.post("/login", { form: { email, password: PASSWORD, redirectTo: probe }, maxRedirects: 0 });
+      expect(login.status()).toBe(302);
+      expect(login.headers().location).toBe("/account/profile");
+    }
+  });
+});
