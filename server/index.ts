@@ -1,3 +1,4 @@
+import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express, { type NextFunction, type Request, type Response } from "express";
 import { randomBytes } from "node:crypto";
@@ -11,7 +12,6 @@ import { EnvError, parseEnv, type Env } from "./env.server";
 import { isFromThisMachine } from "./loopback.server";
 import { logger } from "./observability/logger.server";
 import { refuseLargeBodies } from "./request-body";
-import { createRequestHandler } from "./request-handler";
 import { createSpaSandbox, type SpaSandbox } from "./spa-sandbox/index";
 
 /** Longer request targets get a 414 page before any routing (the spec's "huge query string"). */
@@ -175,8 +175,7 @@ async function entryModule(): Promise<EntryModule> {
 
 app.all(
   "/{*splat}",
-  // Bodies are limited before React Router reads them: by Content-Length here, and byte by byte
-  // as they stream in the handler (server/request-body.ts).
+  // Bodies are limited before React Router reads them (server/request-body.ts).
   refuseLargeBodies,
   createRequestHandler({
     build,

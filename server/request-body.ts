@@ -37,78 +37,37 @@ function closeAfterAnswer(req: Request, res: Response): void {
   });
 }
 
-/** 413, as JSON for the API and as a small page for everything else; the connection is then closed. */
-function answerTooLarge(req: Request, res: Response): void {
+/** The refusal, as JSON for the API and as a small page for everything else; the connection is then closed. */
+function refuse(req: Request, res: Response, status: 411 | 413): void {
   if (res.headersSent) return;
   closeAfterAnswer(req, res);
-  res.status(413).set("Connection", "close");
+  res.status(status).set("Connection", "close");
+  const message = status === 413 ? "The request is too large." : "The request must say how long its body is (Content-Length).";
   if (isApi(req)) {
-    res.json({ error: "The request is too large." });
+    res.json({ error: message });
     return;
   }
   res
     .type("html")
     .send(
-      '<!doctype html><meta charset="utf-8"><title>Too much data</title><h1>That was more than this page accepts</h1><p>Please go back and try again with less, or <a href="/">go to the home page</a>.</p>',
+      status === 413
+        ? '<!doctype html><meta charset="utf-8"><title>Too much data</title><h1>That was more than this page accepts</h1><p>Please go back and try again with less, or <a href="/">go to the home page</a>.</p>'
+        : '<!doctype html><meta charset="utf-8"><title>Length required</title><h1>We could not read that request</h1><p>Please send the form from the page, or <a href="/">go to the home page</a>.</p>',
     );
 }
 
-/** A body that declares a length over its limit is refused before a byte of it is read. */
-export function refuseLargeBodies(req: Request, res: Response, next: NextFunction): void {
-  const declared = Number(req.get("content-length") ?? 0);
-  if (declared > bodyLimitOf(req)) return answerTooLarge(req, res);
-  next();
-}
-
-export class BodyTooLargeError extends Error {
-  readonly status = 413;
-  constructor(limit: number) {
-    super(`request body over ${limit} bytes`);
-    this.name = "BodyTooLargeError";
-  }
-}
-
 /**
- * The request's body as a web stream that counts bytes as they arrive, so a chunked body (no
- * Content-Length) is cut off at the limit too, without being held in memory. Past the limit the
- * client gets a 413 and the stream fails, so whoever reads it never sees a cut-off body as whole.
+ * A body is refused before a byte of it is read: over its limit by its Content-Length (413), or
+ * sent without one (chunked), which no form of this site does (411 Length Required). Node reads
+ * no more than the declared length as the body, so React Router's own adapter can read what is
+ * left: the limit holds without a counting stream of our own.
  */
-export function countedBody(req: Request, res: Response, limit = bodyLimitOf(req)): ReadableStream<Uint8Array> {
-  let received = 0;
-  let settled = false;
-  let onData: (chunk: Buffer) => void = () => {};
-  const settle = (action: () => void) => {
-    if (settled) return;
-    settled = true;
-    req.off("data", onData);
-    action();
-  };
-  return new ReadableStream<Uint8Array>(
-    {
-      start(controller) {
-        onData = (chunk) => {
-          received += chunk.byteLength;
-          if (received > limit) {
-            req.pause();
-            settle(() => controller.error(new BodyTooLargeError(limit)));
-            answerTooLarge(req, res);
-            return;
-          }
-          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-          if ((controller.desiredSize ?? 0) <= 0) req.pause();
-        };
-        req.on("data", onData);
-        req.once("end", () => settle(() => controller.close()));
-        req.once("error", (error) => settle(() => controller.error(error)));
-        req.once("close", () => settle(() => controller.error(new Error("the request closed before its body ended"))));
-      },
-      pull() {
-        if (!settled) req.resume();
-      },
-      cancel() {
-        settle(() => req.pause());
-      },
-    },
-    new ByteLengthQueuingStrategy({ highWaterMark: 16 * 1024 }),
-  );
+export function refuseLargeBodies(req: Request, res: Response, next: NextFunction): void {
+  const declared = req.get("content-length");
+  if (declared === undefined) {
+    if (req.get("transfer-encoding")) return refuse(req, res, 411);
+    return next();
+  }
+  if (Number(declared) > bodyLimitOf(req)) return refuse(req, res, 413);
+  next();
 }
