@@ -84,7 +84,7 @@ export default defineConfig({
       env: {
         PORT: String(FAULTS_PORT), HOST: "127.0.0.1", DATA_DIR: ".e2e-data-faults", NODE_ENV: "production", LOG_LEVEL: "error",
         SPA_BASE_URL: `http://127.0.0.1:${FAULT_BACKEND_PORT}/spa-sandbox`, SPA_API_KEY: FAULT_BACKEND_KEY,
-        SESSION_SECRETS: "e2e-faults-secret-0123456789abcdef012345", SPA_TIMEOUT_MS: "2000",
+        SESSION_SECRETS: "e2e-faults-secret-0123456789abcdef012345",
       },
       url: `http://localhost:${FAULTS_PORT}/healthz`,
       reuseExistingServer: false,
