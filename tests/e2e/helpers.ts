@@ -63,3 +63,12 @@ export async function fillBillingAndAgree(page: Page) {
   await page.getByLabel("ZIP code").fill("78701");
   await page.getByRole("checkbox", { name: "I agree to the cancellation policy" }).check();
 }
+
+/**
+ * A client address of its own, outside the range the fixtures give each test, to send as
+ * X-Forwarded-For when a test plays a second visitor.
+ */
+export function otherClientAddress(): string {
+  const part = (n: number) => Math.floor(Math.random() * n);
+  return `10.${250 + part(5)}.${part(250)}.${1 + part(250)}`;
+}
