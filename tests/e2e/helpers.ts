@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+import Database from "better-sqlite3";
 import { expect } from "./fixtures";
 
 let counter = 0;
@@ -71,4 +72,18 @@ export async function fillBillingAndAgree(page: Page) {
 export function otherClientAddress(): string {
   const part = (n: number) => Math.floor(Math.random() * n);
   return `10.${250 + part(5)}.${part(250)}.${1 + part(250)}`;
+}
+
+/**
+ * How many guest records the e2e server's sandbox has at one clinic. Read from the sandbox's own
+ * database: the guest made when a slot is first held has no email or phone yet, so the sandbox API's
+ * guest search cannot find it.
+ */
+export function sandboxGuestCount(centerId: string): number {
+  const db = new Database(".e2e-data/spa-sandbox.sqlite", { readonly: true, fileMustExist: true });
+  try {
+    return (db.prepare("SELECT COUNT(*) AS n FROM guests WHERE lower(center_id) = lower(?)").get(centerId) as { n: number }).n;
+  } finally {
+    db.close();
+  }
 }
