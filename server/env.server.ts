@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { z } from "zod";
 import { DEFAULT_DOWNTIME_DAYS, parseDowntimeWindows } from "~/domain/downtime";
 
@@ -24,6 +25,22 @@ export const EnvSchema = z
     /** Public origin of the site, used in canonical links, Open Graph tags and the sitemap. */
     PUBLIC_URL: z.url().optional(),
     DATA_DIR: z.string().default("data"),
+    /**
+     * Which proxies in front of the app may name the client in X-Forwarded-For; the client address
+     * drives every per-address limit. Express's forms: a comma list of addresses, subnets and the
+     * names loopback, linklocal, uniquelocal; a hop count; or "false" (no proxy).
+     */
+    TRUST_PROXY: z
+      .string()
+      .optional()
+      .transform((value, ctx) => {
+        const parsed = parseTrustProxy(value);
+        if (parsed === null) {
+          ctx.addIssue({ code: "custom", message: 'expected a comma list of addresses, subnets or loopback/linklocal/uniquelocal, a hop count, or "false"' });
+          return z.NEVER;
+        }
+        return parsed;
+      }),
 
     /** Comma-separated; the first encrypts, every one decrypts (rotation). */
     SESSION_SECRETS: optionalString.pipe(
@@ -94,6 +111,32 @@ export const EnvSchema = z
     /** Clinic shown when no clinic is within the search radius; defaults to the first clinic. */
     DEFAULT_CENTER_ID: optionalString,
   });
+
+export const DEFAULT_TRUST_PROXY = ["loopback", "linklocal", "uniquelocal"];
+const PROXY_NAMES = new Set(DEFAULT_TRUST_PROXY);
+
+/** An address, an address/prefix, or an address/netmask, as Express's proxy list takes them. */
+function isProxyAddress(entry: string): boolean {
+  const [address, range, ...rest] = entry.split("/");
+  const family = isIP(address);
+  if (!family || rest.length > 0) return false;
+  if (range === undefined) return true;
+  if (/^\d{1,3}$/.test(range)) return Number(range) <= (family === 4 ? 32 : 128);
+  return family === 4 && isIP(range) === 4;
+}
+
+/**
+ * The "trust proxy" value for Express: a list, a hop count or false. "true" (trust any sender) is
+ * refused: every client could then choose its own address and step around the limits.
+ */
+export function parseTrustProxy(value: string | undefined): string[] | number | false | null {
+  const text = value?.trim() ?? "";
+  if (text === "") return DEFAULT_TRUST_PROXY;
+  if (text === "false") return false;
+  if (/^\d+$/.test(text)) return Number(text) <= 32 ? Number(text) : null;
+  const entries = text.split(",").map((entry) => entry.trim());
+  return entries.every((entry) => PROXY_NAMES.has(entry) || isProxyAddress(entry)) ? entries : null;
+}
 
 type Source = Record<string, string | undefined>;
 

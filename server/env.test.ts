@@ -46,3 +46,46 @@ describe("configuration", () => {
     expect(parseEnv({ COOKIE_SECURE: "false" }).COOKIE_SECURE).toBe(false);
   });
 });
+
+function trustProxy(value: string | undefined) {
+  return parseEnv(value === undefined ? {} : { TRUST_PROXY: value }).TRUST_PROXY;
+}
+
+function problemsOf(source: Record<string, string>): string[] {
+  try {
+    parseEnv(source);
+  } catch (error) {
+    if (error instanceof EnvError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe("TRUST_PROXY", () => {
+  it("trusts loopback and private proxies when unset or empty", () => {
+    expect(trustProxy(undefined)).toEqual(["loopback", "linklocal", "uniquelocal"]);
+    expect(trustProxy(" ")).toEqual(["loopback", "linklocal", "uniquelocal"]);
+  });
+
+  it("takes a comma list of names, addresses and subnets", () => {
+    expect(trustProxy("loopback, 10.0.0.0/8,192.168.1.7, fd00::/8, 172.16.0.0/255.240.0.0")).toEqual([
+      "loopback",
+      "10.0.0.0/8",
+      "192.168.1.7",
+      "fd00::/8",
+      "172.16.0.0/255.240.0.0",
+    ]);
+  });
+
+  it("takes a hop count and false", () => {
+    expect(trustProxy("1")).toBe(1);
+    expect(trustProxy("0")).toBe(0);
+    expect(trustProxy("false")).toBe(false);
+  });
+
+  it.each(["true", "everything", "10.0.0.0/33", "300.1.1.1", "loopback,,uniquelocal", "1.5", "-1", "10.0.0.1/8/8"])("refuses %j and names the variable", (value) => {
+    const problems = problemsOf({ TRUST_PROXY: value });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^TRUST_PROXY: /);
+  });
+});

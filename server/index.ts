@@ -44,7 +44,7 @@ function hostOf(origin: string): string | null {
 const isDevelopment = env.NODE_ENV === "development";
 const app = express();
 app.disable("x-powered-by");
-app.set("trust proxy", "loopback, linklocal, uniquelocal");
+app.set("trust proxy", env.TRUST_PROXY);
 
 let services: Services | undefined;
 let resolveServices: (services: Services) => void;

@@ -25,15 +25,18 @@ export function redirectTarget(value: FormDataEntryValue | string | null, fallba
   return safeLocalPath(typeof value === "string" ? value : null, fallback);
 }
 
+/** The answer over a limit: 429, Retry-After and a message that says how long to wait. */
+export function tooManyAttempts(retryAfterSeconds: number) {
+  return data(
+    { rateLimited: true, message: `Too many attempts. Please wait ${retryAfterSeconds} seconds and try again.` },
+    { status: 429, headers: { "Retry-After": String(retryAfterSeconds) } },
+  );
+}
+
 /**
  * Counts an attempt against a limit; over it, a 429 with Retry-After and a friendly message.
  */
 export function enforceRateLimit(services: Services, key: string, limit: number, windowMs: number): void {
   const result = services.rateLimiter.hit(key, limit, windowMs);
-  if (result.limited) {
-    throw data(
-      { rateLimited: true, message: `Too many attempts. Please wait ${result.retryAfterSeconds} seconds and try again.` },
-      { status: 429, headers: { "Retry-After": String(result.retryAfterSeconds) } },
-    );
-  }
+  if (result.limited) throw tooManyAttempts(result.retryAfterSeconds);
 }

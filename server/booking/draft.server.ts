@@ -9,6 +9,8 @@ import type { AppSession } from "../session.server";
  * so the cookie stays small. Reload, back button and a second tab read the same draft.
  */
 export const DraftSchema = z.object({
+  /** Names this booking in progress for its own limit on holding slots. */
+  id: z.string().optional(),
   centerId: z.string(),
   serviceId: z.string().optional(),
   addOnIds: z.array(z.string()).default([]),
@@ -21,7 +23,14 @@ export const DraftSchema = z.object({
     .object({ firstName: z.string(), lastName: z.string(), email: z.string(), phone: z.string() })
     .optional(),
   hold: z
-    .object({ bookingId: z.string(), slot: z.string(), reservationId: z.string(), expiresAt: z.string() })
+    .object({
+      bookingId: z.string(),
+      slot: z.string(),
+      reservationId: z.string(),
+      expiresAt: z.string(),
+      /** Its place among the live holds of the visitor's address. */
+      claim: z.object({ key: z.string(), id: z.string() }).optional(),
+    })
     .optional(),
   billing: z
     .object({ address: z.string(), city: z.string(), state: z.string(), zip: z.string() })

@@ -2,10 +2,12 @@ import type { Services } from "../context.server";
 import { logger } from "../observability/logger.server";
 import { createSwrCache } from "../spa/catalog-cache.server";
 import type { Draft } from "./draft.server";
+import { dropHoldClaim } from "./hold-limits.server";
 
 /** Releases the draft's hold, if any. Best effort: an unreleased hold expires by itself. */
 export async function releaseDraftHold(services: Services, draft: Draft | null): Promise<void> {
   if (!draft?.hold) return;
+  dropHoldClaim(services.rateLimiter, draft.hold.claim);
   try {
     await services.spa.releaseHold(draft.hold.bookingId);
   } catch (error) {

@@ -2,6 +2,7 @@ import { hasCompletedNewClientVisit } from "~/domain/accounts";
 import type { CurrentUser } from "../accounts/account-service.server";
 import type { Services } from "../context.server";
 import type { Draft } from "./draft.server";
+import { dropHoldClaim, keepHoldClaim } from "./hold-limits.server";
 import { releaseDraftHold } from "./holds.server";
 
 /** New clients see new-client treatments; a guest who has had their first visit sees the returning ones. */
@@ -29,8 +30,14 @@ export async function adoptSignedInGuest(services: Services, draft: Draft, user:
     therapistId: draft.therapistId,
     addOnIds: draft.addOnIds,
   });
-  await releaseDraftHold(services, draft);
+  // The new hold takes the old one's place among the address's live holds.
+  const claim = draft.hold.claim;
+  await releaseDraftHold(services, { ...draft, hold: { ...draft.hold, claim: undefined } });
   const hold = await services.spa.reserveSlot(bookingId, draft.hold.slot);
-  if (!hold) return "taken";
-  return { ...draft, guestId: user.guestId, details, hold: { bookingId, slot: draft.hold.slot, reservationId: hold.reservationId, expiresAt: hold.expiresAt }, payKey: undefined };
+  if (!hold) {
+    dropHoldClaim(services.rateLimiter, claim);
+    return "taken";
+  }
+  if (claim) keepHoldClaim(services.rateLimiter, claim, hold.expiresAt);
+  return { ...draft, guestId: user.guestId, details, hold: { bookingId, slot: draft.hold.slot, reservationId: hold.reservationId, expiresAt: hold.expiresAt, claim }, payKey: undefined };
 }

@@ -1,5 +1,5 @@
 import { expect, test } from "./fixtures";
-import { addCard, chooseFacialWithAddOn, fillBillingAndAgree, fillDetails, showDate, startBookingAtAustin, uniqueEmail } from "./helpers";
+import { addCard, chooseFacialWithAddOn, fillBillingAndAgree, fillDetails, otherClientAddress, showDate, startBookingAtAustin, uniqueEmail } from "./helpers";
 
 test("a declined card says Payment failed, keeps the hold, and another card can be used", async ({ page }) => {
   await startBookingAtAustin(page);
@@ -26,7 +26,11 @@ test("a slot taken by someone else between viewing and choosing gets a clear mes
     // Each project its own day, so the two runs never compete for this nurse.
     return showDate(p, test.info().project.name === "no-js" ? 7 : 6);
   };
-  const other = await browser.newContext({ javaScriptEnabled: test.info().project.name !== "no-js" });
+  const other = await browser.newContext({
+    javaScriptEnabled: test.info().project.name !== "no-js",
+    // A visitor elsewhere: without an address of its own it would share loopback's hold limits with other tests.
+    extraHTTPHeaders: { "x-forwarded-for": otherClientAddress() },
+  });
   const rival = await other.newPage();
   try {
     const mine = await chooseWithNurse(page);

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { createLinkSigner } from "../../server/booking/sms-link.server";
 import { expect, test } from "./fixtures";
-import { addCard, chooseFacialWithAddOn, fillBillingAndAgree, fillDetails, showDate, startBookingAtAustin, uniqueEmail } from "./helpers";
+import { addCard, chooseFacialWithAddOn, fillBillingAndAgree, fillDetails, otherClientAddress, showDate, startBookingAtAustin, uniqueEmail } from "./helpers";
 
 test("a texted link with a signed guest token skips the details step; an altered one does not", async ({ page, browser, sandboxApi }) => {
   test.setTimeout(60_000);
@@ -22,7 +22,11 @@ test("a texted link with a signed guest token skips the details step; an altered
   const secret = fs.readFileSync(".e2e-data/session-secret", "utf8").trim();
   const token = createLinkSigner([secret]).sign(guests[0].id, centerId);
 
-  const context = await browser.newContext({ javaScriptEnabled: test.info().project.name !== "no-js" });
+  const context = await browser.newContext({
+    javaScriptEnabled: test.info().project.name !== "no-js",
+    // A visitor elsewhere: without an address of its own it would share loopback's hold limits with other tests.
+    extraHTTPHeaders: { "x-forwarded-for": otherClientAddress() },
+  });
   const texted = await context.newPage();
   try {
     await texted.goto(`/appointment/service?id=${centerId}&guest=${token.slice(0, -2)}xx`);

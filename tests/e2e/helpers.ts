@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+import Database from "better-sqlite3";
 import { expect } from "./fixtures";
 
 let counter = 0;
@@ -62,4 +63,27 @@ export async function fillBillingAndAgree(page: Page) {
   await page.getByLabel("State").selectOption("TX");
   await page.getByLabel("ZIP code").fill("78701");
   await page.getByRole("checkbox", { name: "I agree to the cancellation policy" }).check();
+}
+
+/**
+ * A client address of its own, outside the range the fixtures give each test, to send as
+ * X-Forwarded-For when a test plays a second visitor.
+ */
+export function otherClientAddress(): string {
+  const part = (n: number) => Math.floor(Math.random() * n);
+  return `10.${250 + part(5)}.${part(250)}.${1 + part(250)}`;
+}
+
+/**
+ * How many guest records the e2e server's sandbox has at one clinic. Read from the sandbox's own
+ * database: the guest made when a slot is first held has no email or phone yet, so the sandbox API's
+ * guest search cannot find it.
+ */
+export function sandboxGuestCount(centerId: string): number {
+  const db = new Database(".e2e-data/spa-sandbox.sqlite", { readonly: true, fileMustExist: true });
+  try {
+    return (db.prepare("SELECT COUNT(*) AS n FROM guests WHERE lower(center_id) = lower(?)").get(centerId) as { n: number }).n;
+  } finally {
+    db.close();
+  }
 }

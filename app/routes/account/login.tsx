@@ -5,7 +5,8 @@ import { Field, FormError } from "~/components/field";
 import { ACCOUNT_MESSAGES } from "~/domain/accounts";
 import { fieldErrors } from "~/domain/guest";
 import { LoginSchema, readForm } from "~/domain/account-forms";
-import { enforceRateLimit, getUser, redirectTarget } from "#server/accounts/current-user.server";
+import { getUser, redirectTarget, tooManyAttempts } from "#server/accounts/current-user.server";
+import { countLoginAttempt, loginSucceeded } from "#server/accounts/login-limits.server";
 import { formDataOf } from "#server/forms.server";
 import type { Route } from "./+types/login";
 
@@ -28,13 +29,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (problem) return data({ formError: problem, fieldErrors: {} as Record<string, string>, keep }, { status: 400 });
   const parsed = LoginSchema.safeParse(values);
   if (!parsed.success) return data({ formError: ACCOUNT_MESSAGES.correctErrors, fieldErrors: fieldErrors(parsed.error), keep }, { status: 400 });
-  // Five tries a minute per address and per account; the sixth is told to wait.
-  enforceRateLimit(services, `login-ip:${context.clientIp}`, 5, 60_000);
-  enforceRateLimit(services, `login-account:${parsed.data.email.toLowerCase()}`, 5, 60_000);
+  const attempt = countLoginAttempt(services.rateLimiter, parsed.data.email, context.clientIp);
+  if (attempt.limited) throw tooManyAttempts(attempt.retryAfterSeconds);
   const result = await services.accounts.login(parsed.data.email, parsed.data.password);
   if (!result.ok) {
     return data({ formError: null, fieldErrors: { [result.field]: result.message } as Record<string, string>, keep }, { status: 401 });
   }
+  loginSucceeded(services.rateLimiter, parsed.data.email, context.clientIp);
   // A new session: the cookie's value changes at sign-in; the booking draft carries on.
   const session = await services.sessions.getSession(request.headers.get("cookie"));
   session.set("userSessionId", result.value.token);

@@ -1,7 +1,8 @@
 import { data } from "react-router";
 import { EmailField, LoginSchema, NewPassword, RegisterSchema } from "~/domain/account-forms";
 import { fieldErrors } from "~/domain/guest";
-import { enforceRateLimit } from "#server/accounts/current-user.server";
+import { enforceRateLimit, tooManyAttempts } from "#server/accounts/current-user.server";
+import { countLoginAttempt, loginSucceeded } from "#server/accounts/login-limits.server";
 import type { Route } from "./+types/users";
 
 /**
@@ -81,10 +82,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (route === "POST login") {
     const parsed = LoginSchema.safeParse(await jsonBody(request));
     if (!parsed.success) return data({ errors: fieldErrors(parsed.error) }, { status: 400 });
-    enforceRateLimit(services, `login-ip:${context.clientIp}`, 5, 60_000);
-    enforceRateLimit(services, `login-account:${parsed.data.email.toLowerCase()}`, 5, 60_000);
+    const attempt = countLoginAttempt(services.rateLimiter, parsed.data.email, context.clientIp);
+    if (attempt.limited) throw tooManyAttempts(attempt.retryAfterSeconds);
     const result = await services.accounts.login(parsed.data.email, parsed.data.password);
     if (!result.ok) return data({ error: result.message }, { status: 401 });
+    loginSucceeded(services.rateLimiter, parsed.data.email, context.clientIp);
     return data({ sessionToken: result.value.token, user: result.value.user });
   }
 

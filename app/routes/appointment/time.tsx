@@ -6,6 +6,7 @@ import { SLOT_TAKEN } from "~/domain/booking";
 import { dayjs, clinicToday } from "~/lib/dates";
 import { requireChosenService } from "#server/booking/catalog-view.server";
 import { commit, setDraft } from "#server/booking/draft.server";
+import { dropHoldClaim, keepHoldClaim, mayCreateGuest, startHoldAttempt, tooManyHoldsMessage, type HoldGate } from "#server/booking/hold-limits.server";
 import { forgetOpenTimes, openTimes, releaseDraftHold, type SlotQuery } from "#server/booking/holds.server";
 import { adoptSignedInGuest } from "#server/booking/signed-in.server";
 import { logger } from "#server/observability/logger.server";
@@ -71,9 +72,20 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   );
 }
 
+/** A 429 from the hold limits keeps its Retry-After header. */
+export const headers: Route.HeadersFunction = ({ actionHeaders, parentHeaders }) => {
+  const headers = new Headers(parentHeaders);
+  const retryAfter = actionHeaders.get("Retry-After");
+  if (retryAfter) headers.set("Retry-After", retryAfter);
+  return headers;
+};
+
 export async function action({ request, context }: Route.ActionArgs) {
   const { services } = context;
-  const { session, draft, center, service } = await requireChosenService(request, services);
+  const chosen = await requireChosenService(request, services);
+  const { session, center, service } = chosen;
+  // The id names this booking in progress for its own attempt limit; it is kept on every answer.
+  const draft = { ...chosen.draft, id: chosen.draft.id ?? crypto.randomUUID() };
   const form = await formDataOf(request);
   const slot = String(form.get("slot") ?? "");
   const date = normalizeBookingDate(slot.slice(0, 10), clinicToday(center.timeZone));
@@ -81,24 +93,42 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data({ formError: "Please choose a time from the list." }, { status: 400 });
   }
   const query: SlotQuery = { centerId: center.id, serviceId: service.id, addOnIds: draft.addOnIds, therapistId: draft.therapistId, date };
+  const tooMany = async (refusal: Extract<HoldGate, { ok: false }>) => {
+    setDraft(session, draft);
+    return data(
+      { formError: tooManyHoldsMessage(refusal) },
+      { status: 429, headers: { "Retry-After": String(refusal.retryAfterSeconds), ...(await commit(services, session)) } },
+    );
+  };
+
+  // The limits come before anything is made in the back end: a refused attempt leaves nothing behind.
+  const gate = startHoldAttempt(services.rateLimiter, context.clientIp, draft.id, draft.hold?.claim);
+  if (!gate.ok) return tooMany(gate);
+  const { claim } = gate;
+  let guestId = draft.guestId;
+  let held = false;
   try {
     const user = await services.accounts.currentUser(session.get("userSessionId"));
     if (user && draft.guestId !== user.guestId) {
       // Signed in: book under the account's own guest, with its details.
       const adopted = await adoptSignedInGuest(services, { ...draft, hold: undefined }, user);
       if (adopted !== "taken") Object.assign(draft, { guestId: adopted.guestId, details: adopted.details });
+      guestId = draft.guestId;
     }
     if (draft.guestId && draft.details) {
       // A known guest (texted link): medical downtime after their other treatments applies.
       const history = await services.spa.listGuestAppointments(draft.guestId, { size: 100 });
       const visits = history.flatMap((a) => a.services.map((s) => ({ name: s.name, start: s.start, status: s.status })));
       if (violatesDowntime(service.name, date, visits, services.env.MEDICAL_DOWNTIME_DAYS)) {
-        return data({ formError: DOWNTIME_MESSAGE }, { status: 400 });
+        setDraft(session, draft);
+        return data({ formError: DOWNTIME_MESSAGE }, { status: 400, headers: await commit(services, session) });
       }
     }
-    let guestId = draft.guestId;
     if (!guestId) {
-      // The visitor's own guest record, filled in at the details step.
+      const allowed = mayCreateGuest(services.rateLimiter, context.clientIp);
+      if (!allowed.ok) return tooMany(allowed);
+      // The visitor's own guest record, filled in at the details step. From here on every answer
+      // keeps it in the draft, so the next attempt uses it again instead of making another.
       const guest = await services.spa.createGuest({
         center_id: center.id,
         personal_info: { first_name: "Online", last_name: "Guest", user_name: "", email: "", date_of_birth: "1900-01-01", mobile_phone: { country_code: 225, number: "" } },
@@ -114,15 +144,20 @@ export async function action({ request, context }: Route.ActionArgs) {
       setDraft(session, { ...draft, guestId, date });
       return data({ formError: SLOT_TAKEN }, { status: 409, headers: await commit(services, session) });
     }
+    held = true;
+    keepHoldClaim(services.rateLimiter, claim, hold.expiresAt);
     // Choosing another slot releases the old hold.
     if (draft.hold && draft.hold.bookingId !== bookingId) await releaseDraftHold(services, draft);
     forgetOpenTimes(query);
-    setDraft(session, { ...draft, guestId, date, hold: { bookingId, slot, reservationId: hold.reservationId, expiresAt: hold.expiresAt }, payKey: undefined });
+    setDraft(session, { ...draft, guestId, date, hold: { bookingId, slot, reservationId: hold.reservationId, expiresAt: hold.expiresAt, claim }, payKey: undefined });
     return redirect(draft.details ? "/appointment/payment" : "/appointment/details", { headers: await commit(services, session) });
   } catch (error) {
     if (!isSpaError(error)) throw error;
     logger.warn("reserve failed", { kind: error.kind, status: error.status });
-    return data({ formError: "Something went wrong, please try again" }, { status: 503 });
+    setDraft(session, { ...draft, guestId });
+    return data({ formError: "Something went wrong, please try again" }, { status: 503, headers: await commit(services, session) });
+  } finally {
+    if (!held) dropHoldClaim(services.rateLimiter, claim);
   }
 }
 

@@ -1,0 +1,141 @@
+import type { APIRequestContext, Page, PlaywrightWorkerArgs } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { otherClientAddress, sandboxGuestCount } from "./helpers";
+
+// The tests count one clinic's guest records, so they run one at a time; each project has its own
+// clinic, which no other spec books at, so the runs with and without JavaScript never meet.
+test.describe.configure({ mode: "serial" });
+
+const ATTEMPTS = 40;
+const LIVE_HOLDS_PER_ADDRESS = 3;
+const HOUR = 60 * 60_000;
+
+type Day = { centerId: string; date: string; slots: string[]; bookingLink: string };
+
+/**
+ * Picks the new-client facial at this project's clinic and reads the open times of the days at
+ * the given places in the date list. Only times an hour apart are kept, so that any of them can be
+ * held together (the clinic has few nurses), and no time is tried twice.
+ */
+async function openDay(page: Page, ...dateIndexes: number[]): Promise<Day> {
+  const slug = test.info().project.name === "no-js" ? "boston-back-bay" : "seattle-capitol-hill";
+  await page.goto(`/locations/${slug}`);
+  const centerId = new URL((await page.getByRole("link", { name: "Book here" }).getAttribute("href"))!, "http://x").searchParams.get("id")!;
+  await page.goto(`/appointment/service?id=${centerId}`);
+  const select = await page.getByRole("link", { name: "Select Signature Laser Facial - New Client" }).getAttribute("href");
+  const serviceId = new URL(select!, "http://x").searchParams.get("choose")!;
+  await page.goto(`/appointment/service?id=${centerId}&service=${serviceId}`);
+  await expect(page.getByRole("heading", { level: 1, name: "Choose a date and time" })).toBeVisible();
+  const options = page.getByLabel("Date").locator("option");
+  const dates = await Promise.all(dateIndexes.map(async (index) => (await options.nth(index).getAttribute("value"))!));
+  const slots: string[] = [];
+  for (const date of dates) {
+    await page.goto(`/appointment/time?date=${date}`);
+    const buttons = page.getByRole("form", { name: "Open times" }).getByRole("button");
+    await expect(buttons.first()).toBeVisible();
+    const times = await buttons.evaluateAll((list) => list.map((b) => (b as HTMLButtonElement).value));
+    for (const time of times) {
+      const last = slots.at(-1);
+      if (!last || last.slice(0, 10) !== time.slice(0, 10) || Date.parse(`${time}Z`) - Date.parse(`${last}Z`) >= HOUR) slots.push(time);
+    }
+  }
+  return { centerId, date: dates[0], slots, bookingLink: `/appointment/service?id=${centerId}&service=${serviceId}&date=${dates[0]}` };
+}
+
+/** A client with no cookies at the given address. */
+function newClient(playwright: PlaywrightWorkerArgs["playwright"], address: string, headers: Record<string, string> = {}): Promise<APIRequestContext> {
+  return playwright.request.newContext({
+    baseURL: test.info().project.use.baseURL,
+    extraHTTPHeaders: { "x-forwarded-for": address, ...headers },
+  });
+}
+
+/** Chooses a time, as the time page's form does, without following the redirect. */
+function chooseTime(client: APIRequestContext, day: Day, slot: string) {
+  return client.post(`/appointment/time?date=${day.date}`, { form: { slot }, maxRedirects: 0 });
+}
+
+function tally(statuses: number[]) {
+  return { held: statuses.filter((s) => s === 302).length, refused: statuses.filter((s) => s === 429).length, other: statuses.filter((s) => s !== 302 && s !== 429) };
+}
+
+test("a client that drops its cookie each time holds at most three times, and refused tries leave no guest behind", async ({ page, playwright }) => {
+  const day = await openDay(page, 3, 6, 9, 12, 15);
+  expect(day.slots.length).toBeGreaterThanOrEqual(ATTEMPTS);
+  const address = otherClientAddress();
+  // Forty new visitors at one address, each with a booking in progress and no hold yet.
+  const clients = await Promise.all(Array.from({ length: ATTEMPTS }, () => newClient(playwright, address)));
+  try {
+    for (const client of clients) expect((await client.get(day.bookingLink)).ok()).toBe(true);
+    const guestsBefore = sandboxGuestCount(day.centerId);
+
+    const responses = await Promise.all(clients.map((client, i) => chooseTime(client, day, day.slots[i])));
+    const { held, refused, other } = tally(responses.map((r) => r.status()));
+    expect(other).toEqual([]);
+    expect(held).toBeGreaterThanOrEqual(1);
+    expect(held).toBeLessThanOrEqual(LIVE_HOLDS_PER_ADDRESS);
+    expect(refused).toBe(ATTEMPTS - held);
+    for (const r of responses.filter((r) => r.status() === 302)) expect(r.headers().location).toBe("/appointment/details");
+    const refusal = responses.find((r) => r.status() === 429)!;
+    expect(Number(refusal.headers()["retry-after"])).toBeGreaterThan(0);
+
+    expect(sandboxGuestCount(day.centerId) - guestsBefore).toBeLessThanOrEqual(held);
+  } finally {
+    await Promise.all(clients.map((client) => client.dispose()));
+  }
+});
+
+test("one booking's cookie replayed many times at once holds at most three times, with no extra guests", async ({ page, playwright }) => {
+  const day = await openDay(page, 4, 7, 10, 13, 16);
+  expect(day.slots.length).toBeGreaterThanOrEqual(ATTEMPTS);
+  const cookie = (await page.context().cookies()).filter((c) => c.name === "__session").map((c) => `${c.name}=${c.value}`).join("; ");
+  expect(cookie).not.toBe("");
+  const address = otherClientAddress();
+  // Each request its own client so that every one carries the same cookie, the one with no hold.
+  const clients = await Promise.all(Array.from({ length: ATTEMPTS }, () => newClient(playwright, address, { cookie })));
+  try {
+    const guestsBefore = sandboxGuestCount(day.centerId);
+    const responses = await Promise.all(clients.map((client, i) => chooseTime(client, day, day.slots[i])));
+    const { held, refused, other } = tally(responses.map((r) => r.status()));
+    expect(other).toEqual([]);
+    expect(held).toBeGreaterThanOrEqual(1);
+    expect(held).toBeLessThanOrEqual(LIVE_HOLDS_PER_ADDRESS);
+    expect(refused).toBe(ATTEMPTS - held);
+    expect(sandboxGuestCount(day.centerId) - guestsBefore).toBeLessThanOrEqual(held);
+  } finally {
+    await Promise.all(clients.map((client) => client.dispose()));
+  }
+});
+
+test("over the cap the time page says why and keeps the day; a cancelled booking frees a place", async ({ page, browser, playwright }) => {
+  const day = await openDay(page, 5);
+  const address = otherClientAddress();
+  // Three other bookings at the visitor's address already hold a time.
+  const others = await Promise.all(Array.from({ length: LIVE_HOLDS_PER_ADDRESS }, () => newClient(playwright, address)));
+  const context = await browser.newContext({ javaScriptEnabled: test.info().project.name !== "no-js", extraHTTPHeaders: { "x-forwarded-for": address } });
+  const visitor = await context.newPage();
+  try {
+    for (const [i, client] of others.entries()) {
+      await client.get(day.bookingLink);
+      expect((await chooseTime(client, day, day.slots[i])).status()).toBe(302);
+    }
+
+    await visitor.goto(day.bookingLink);
+    await expect(visitor).toHaveURL(new RegExp(`/appointment/time\\?date=${day.date}`));
+    const times = visitor.getByRole("form", { name: "Open times" }).getByRole("button");
+    await times.filter({ hasText: /./ }).last().click();
+    await expect(visitor.getByRole("alert")).toHaveText(
+      /^Too many times are on hold from your network right now\. Please finish or cancel a booking in progress, or try again in \d+ minutes?\.$/,
+    );
+    await expect(visitor.getByLabel("Date")).toHaveValue(day.date);
+    await expect(times.last()).toBeEnabled();
+
+    // One of the others leaves its booking: its hold is released and the visitor gets the time.
+    expect((await others[0].post("/appointment/cancel", { maxRedirects: 0 })).status()).toBe(302);
+    await times.last().click();
+    await expect(visitor.getByRole("heading", { level: 1, name: "Your details" })).toBeVisible();
+  } finally {
+    await context.close();
+    await Promise.all(others.map((client) => client.dispose()));
+  }
+});
