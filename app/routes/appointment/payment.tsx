@@ -7,6 +7,7 @@ import { formatMoney } from "~/lib/money";
 import { US_STATES } from "~/lib/us-states";
 import { findService, requireClinic } from "#server/booking/catalog-view.server";
 import { checkout, quote } from "#server/booking/checkout.server";
+import { dropHoldClaim } from "#server/booking/hold-limits.server";
 import { promoAttemptLimit } from "#server/booking/promo-limits.server";
 import { commit, HOLD_EXPIRED_MESSAGE, newPayKey, requireDraft, setConfirmed, setDraft, type Draft } from "#server/booking/draft.server";
 import { logger } from "#server/observability/logger.server";
@@ -140,6 +141,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const summary = await quote(services, center, catalog, draft);
   const outcome = await checkout(services, { payKey, draft: withBilling, center, quote: summary, accountId: accountId! });
   const toast = (title: string) => session.flash("toast", { id: crypto.randomUUID(), type: "error", title });
+  // Booked or not, the hold is used up: its place under the address's cap is free again.
+  if (outcome.kind !== "busy" && outcome.kind !== "pending" && outcome.kind !== "promo-used") dropHoldClaim(services.rateLimiter, draft.hold?.claim);
   switch (outcome.kind) {
     case "booked": {
       const { attempt } = outcome;
