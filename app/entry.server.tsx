@@ -2,8 +2,9 @@ import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import type { AppLoadContext, EntryContext } from "react-router";
-import { ServerRouter } from "react-router";
+import type { AppLoadContext, EntryContext, HandleErrorFunction } from "react-router";
+import { isRouteErrorResponse, ServerRouter } from "react-router";
+import { logger } from "#server/observability/logger.server";
 import { NonceProvider } from "~/lib/nonce";
 
 export const streamTimeout = 5_000;
@@ -12,6 +13,16 @@ export const streamTimeout = 5_000;
 // copy of every server module (one SpaError class, one catalog cache) instead of two bundles' worth.
 export { createServices } from "#server/context.server";
 export { startPaymentReconciler } from "#server/booking/reconcile.server";
+
+/**
+ * Unexpected errors of loaders, actions and rendering, logged once here. A thrown answer (a
+ * redirect, a 404, a 503 page) is not an error, and neither is a visitor who left mid-request. The
+ * path is logged without its query, which may carry personal data.
+ */
+export const handleError: HandleErrorFunction = (error, { request }) => {
+  if (request.signal.aborted || isRouteErrorResponse(error) || error instanceof Response) return;
+  logger.error("unexpected error", { path: new URL(request.url).pathname, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+};
 
 export default function handleRequest(
   request: Request,
@@ -43,7 +54,8 @@ export default function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          if (shellRendered) console.error(error);
+          // Errors before the shell are handed to handleError by the router; later ones are logged here.
+          if (shellRendered) logger.error("render error", { error: error instanceof Error ? error.message : String(error) });
         },
       },
     );

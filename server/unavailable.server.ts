@@ -15,3 +15,22 @@ export async function orUnavailable<T>(work: () => Promise<T>): Promise<T> {
     throw error;
   }
 }
+
+/** The spec's words for a back end that failed while acting on a form. */
+export const OUTAGE_MESSAGE = "Something went wrong, please try again";
+
+/**
+ * For actions: runs the back-end work, and answers an outage with `onOutage` (a 503 that keeps what
+ * was typed) instead of a 500. Anything else is not an outage and goes on up.
+ */
+export async function unlessUnavailable<T, A>(work: () => Promise<T>, onOutage: () => A): Promise<T | A> {
+  try {
+    return await work();
+  } catch (error) {
+    if (isSpaError(error) || error instanceof GeocoderError) {
+      logger.warn("back end unavailable during an action", { kind: isSpaError(error) ? error.kind : "geocoder", path: isSpaError(error) ? error.path : "" });
+      return onOutage();
+    }
+    throw error;
+  }
+}

@@ -10,8 +10,11 @@ import type { AddressInfo } from "node:net";
  */
 export type FaultMode = "reset-before" | "reset-after" | "hang-after" | "error-after";
 
-/** `centerId` limits a rule to the calls of one clinic's bookings, so tests running at once keep apart. */
-export type FaultRule = { method: string; path: RegExp; mode: FaultMode; times?: number; centerId?: string };
+/**
+ * `centerId` limits a rule to the calls of one clinic's bookings, and `bodyContains` to calls whose
+ * body has that text (an email, say), so tests running at once keep apart.
+ */
+export type FaultRule = { method: string; path: RegExp; mode: FaultMode; times?: number; centerId?: string; bodyContains?: string };
 
 /** The control path: POST a rule as JSON ({ method, path, mode, times, centerId }, path a regex source). */
 export const FAULTS_PATH = "/__faults";
@@ -62,40 +65,46 @@ export async function startFaultProxy(target: string, options: { port?: number }
     const path = (req.url ?? "/").split("?")[0];
     if (path === FAULTS_PATH) return control(req, res);
     calls.push(`${req.method} ${path}`);
-    const rule = rules.find((r) => r.left > 0 && r.method === req.method && r.path.test(path) && (!r.centerId || r.centerId === centerOfPath(path)));
-    if (rule) rule.left -= 1;
-    if (rule?.mode === "reset-before") {
-      req.socket.destroy();
-      return;
-    }
     const sent: Buffer[] = [];
     req.on("data", (chunk: Buffer) => sent.push(chunk));
-    // The Host header passes unchanged, so pages the back end links to stay behind the proxy.
-    const forward = http.request(
-      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
-      (answer) => {
-        const chunks: Buffer[] = [];
-        answer.on("data", (chunk: Buffer) => chunks.push(chunk));
-        answer.on("end", () => {
-          learn(path, Buffer.concat(sent), Buffer.concat(chunks));
-          if (rule?.mode === "reset-after") {
-            res.socket?.destroy();
-            return;
-          }
-          if (rule?.mode === "hang-after") {
-            hanging.add(res);
-            return;
-          }
-          if (rule?.mode === "error-after") {
-            res.writeHead(502, { "content-type": "text/html" }).end("<html><body>502 Bad Gateway</body></html>");
-            return;
-          }
-          res.writeHead(answer.statusCode ?? 502, answer.headers).end(Buffer.concat(chunks));
-        });
-      },
-    );
-    forward.on("error", () => res.socket?.destroy());
-    req.pipe(forward);
+    req.on("end", () => {
+      const body = Buffer.concat(sent);
+      const rule = rules.find(
+        (r) =>
+          r.left > 0 && r.method === req.method && r.path.test(path) && (!r.centerId || r.centerId === centerOfPath(path)) && (!r.bodyContains || body.includes(r.bodyContains)),
+      );
+      if (rule) rule.left -= 1;
+      if (rule?.mode === "reset-before") {
+        req.socket.destroy();
+        return;
+      }
+      // The Host header passes unchanged, so pages the back end links to stay behind the proxy.
+      const forward = http.request(
+        { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
+        (answer) => {
+          const chunks: Buffer[] = [];
+          answer.on("data", (chunk: Buffer) => chunks.push(chunk));
+          answer.on("end", () => {
+            learn(path, body, Buffer.concat(chunks));
+            if (rule?.mode === "reset-after") {
+              res.socket?.destroy();
+              return;
+            }
+            if (rule?.mode === "hang-after") {
+              hanging.add(res);
+              return;
+            }
+            if (rule?.mode === "error-after") {
+              res.writeHead(502, { "content-type": "text/html" }).end("<html><body>502 Bad Gateway</body></html>");
+              return;
+            }
+            res.writeHead(answer.statusCode ?? 502, answer.headers).end(Buffer.concat(chunks));
+          });
+        },
+      );
+      forward.on("error", () => res.socket?.destroy());
+      forward.end(body);
+    });
   });
   function control(req: http.IncomingMessage, res: http.ServerResponse) {
     if (req.method === "GET") {

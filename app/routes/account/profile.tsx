@@ -10,7 +10,7 @@ import { formatPhone, phoneDigits } from "~/lib/phone";
 import { z } from "zod";
 import { requireUser } from "#server/accounts/current-user.server";
 import { formDataOf } from "#server/forms.server";
-import { orUnavailable } from "#server/unavailable.server";
+import { orUnavailable, OUTAGE_MESSAGE, unlessUnavailable } from "#server/unavailable.server";
 import type { SpaGuest } from "#server/spa/booking.server";
 import type { Route } from "./+types/profile";
 
@@ -78,7 +78,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { services } = context;
   const { user, token } = await requireUser(request, services);
   const { values, problem } = readForm(await formDataOf(request), ["intent", "oldPassword", "password", "marketingEmail", "marketingSms", "firstName", "lastName", "phone", "address", "city", "zip"]);
-  const fail = (section: string, errors: Record<string, string>, status = 400) => data({ section, errors, saved: null as string | null }, { status });
+  const fail = (section: string, errors: Record<string, string>, status = 400) =>
+    data({ section, errors, saved: null as string | null, keep: null as Record<string, string> | null }, { status });
+  // A back end that fails while saving: a 503 that keeps what was typed in the details form.
+  const outage = () => data({ section: "form", errors: { form: OUTAGE_MESSAGE } as Record<string, string>, saved: null as string | null, keep: values.intent === "details" ? keptDetails(values) : null }, { status: 503 });
   if (problem) return fail("form", { form: problem });
 
   if (values.intent === "password") {
@@ -87,29 +90,39 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (!next.success) return fail("password", { password: next.error.issues[0].message });
     const result = await services.accounts.changePassword(user, token, values.oldPassword, next.data);
     if (!result.ok) return fail("password", { [result.field]: result.message });
-    return data({ section: "password", errors: {} as Record<string, string>, saved: "Your password has been changed. Other devices were signed out." });
+    return data({ section: "password", errors: {} as Record<string, string>, saved: "Your password has been changed. Other devices were signed out.", keep: null });
   }
 
-  const guest = await services.spa.getGuest(user.guestId);
-  if (!guest) return fail("form", { form: "Something went wrong, please try again" }, 503);
+  const guest = await unlessUnavailable(() => services.spa.getGuest(user.guestId), () => undefined);
+  if (guest === undefined) return outage();
+  if (!guest) return fail("form", { form: OUTAGE_MESSAGE }, 503);
 
   if (values.intent === "consents") {
     if (!guest.consents) return fail("consents", { form: ACCOUNT_MESSAGES.noConsent }, 404);
-    await services.spa.updateGuest(user.guestId, guestPayload(guest, user.email, { marketingEmail: values.marketingEmail === "on", marketingSms: values.marketingSms === "on" }));
-    return data({ section: "consents", errors: {} as Record<string, string>, saved: "Your message choices are saved." });
+    const change = { marketingEmail: values.marketingEmail === "on", marketingSms: values.marketingSms === "on" };
+    if (!(await unlessUnavailable(() => services.spa.updateGuest(user.guestId, guestPayload(guest, user.email, change)), () => null))) return outage();
+    return data({ section: "consents", errors: {} as Record<string, string>, saved: "Your message choices are saved.", keep: null });
   }
 
   if (values.intent === "details") {
     const parsed = DetailsSchema.safeParse(values);
-    if (!parsed.success) return fail("details", fieldErrors(parsed.error));
-    await services.spa.updateGuest(user.guestId, guestPayload(guest, user.email, parsed.data));
-    return data({ section: "details", errors: {} as Record<string, string>, saved: "Your details are saved." });
+    if (!parsed.success) return data({ section: "details", errors: fieldErrors(parsed.error), saved: null, keep: keptDetails(values) }, { status: 400 });
+    if (!(await unlessUnavailable(() => services.spa.updateGuest(user.guestId, guestPayload(guest, user.email, parsed.data)), () => null))) return outage();
+    return data({ section: "details", errors: {} as Record<string, string>, saved: "Your details are saved.", keep: null });
   }
   return fail("form", { form: "Please choose what to save." });
 }
 
+const DETAIL_FIELDS = ["firstName", "lastName", "phone", "address", "city", "zip"] as const;
+
+function keptDetails(values: Partial<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(DETAIL_FIELDS.map((field) => [field, (values[field] ?? "").slice(0, 120)]));
+}
+
 export default function Profile({ loaderData, actionData }: Route.ComponentProps) {
-  const { email, details, consents } = loaderData;
+  const { email, consents } = loaderData;
+  // What was typed comes back after a refused or failed save; otherwise what the back end holds.
+  const details = { ...loaderData.details, ...(actionData?.keep ?? {}) };
   const navigation = useNavigation();
   const errorsFor = (section: string): Record<string, string | undefined> => (actionData?.section === section ? actionData.errors : {});
   const savedFor = (section: string) => (actionData?.section === section ? actionData.saved : null);

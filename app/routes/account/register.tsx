@@ -9,7 +9,7 @@ import { readForm, RegisterSchema } from "~/domain/account-forms";
 import { fieldErrors } from "~/domain/guest";
 import { enforceRateLimit, getUser, redirectTarget } from "#server/accounts/current-user.server";
 import { formDataOf } from "#server/forms.server";
-import { orUnavailable } from "#server/unavailable.server";
+import { orUnavailable, OUTAGE_MESSAGE, unlessUnavailable } from "#server/unavailable.server";
 import type { Route } from "./+types/register";
 
 const FIELDS = ["firstName", "lastName", "email", "phone", "centerId", "address", "city", "zip", "password", "referralCode", "marketingEmail", "marketingSms", "ageConfirmed", "website", "redirectTo"] as const;
@@ -45,9 +45,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!parsed.success) {
     return data({ formError: ACCOUNT_MESSAGES.correctErrors, fieldErrors: fieldErrors(parsed.error), keep }, { status: 400 });
   }
-  const center = await services.catalog.getCenter(parsed.data.centerId);
+  const outage = () => data({ formError: OUTAGE_MESSAGE, fieldErrors: {} as Record<string, string>, keep }, { status: 503 });
+  const center = await unlessUnavailable(() => services.catalog.getCenter(parsed.data.centerId), () => undefined);
+  if (center === undefined) return outage();
   if (!center) return data({ formError: ACCOUNT_MESSAGES.correctErrors, fieldErrors: { centerId: "Please choose your home clinic" } as Record<string, string>, keep }, { status: 400 });
-  const result = await services.accounts.register({ ...parsed.data, centerId: center.id });
+  const result = await unlessUnavailable(() => services.accounts.register({ ...parsed.data, centerId: center.id }), () => null);
+  if (!result) return outage();
   if (!result.ok) {
     const status = result.message === ACCOUNT_MESSAGES.duplicate ? 409 : 400;
     return data({ formError: result.field === "form" ? result.message : null, fieldErrors: { [result.field]: result.message } as Record<string, string>, keep }, { status });

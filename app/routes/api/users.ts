@@ -3,6 +3,7 @@ import { EmailField, LoginSchema, NewPassword, RegisterSchema } from "~/domain/a
 import { fieldErrors } from "~/domain/guest";
 import { enforceRateLimit, tooManyAttempts } from "#server/accounts/current-user.server";
 import { countLoginAttempt, loginSucceeded } from "#server/accounts/login-limits.server";
+import { OUTAGE_MESSAGE, unlessUnavailable } from "#server/unavailable.server";
 import type { Route } from "./+types/users";
 
 /**
@@ -72,9 +73,12 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       ageConfirmed: asCheckbox(body.ageConfirmed),
     });
     if (!parsed.success) return data({ errors: fieldErrors(parsed.error) }, { status: 400 });
-    const center = await services.catalog.getCenter(parsed.data.centerId);
+    const outage = () => data({ error: OUTAGE_MESSAGE }, { status: 503 });
+    const center = await unlessUnavailable(() => services.catalog.getCenter(parsed.data.centerId), () => undefined);
+    if (center === undefined) return outage();
     if (!center) return data({ errors: { centerId: "Please choose your home clinic" } }, { status: 400 });
-    const result = await services.accounts.register({ ...parsed.data, centerId: center.id });
+    const result = await unlessUnavailable(() => services.accounts.register({ ...parsed.data, centerId: center.id }), () => null);
+    if (!result) return outage();
     if (!result.ok) return data({ errors: { [result.field]: result.message } }, { status: result.field === "email" ? 409 : 400 });
     return data({ sessionToken: result.value.token, user: result.value.user }, { status: 201 });
   }
