@@ -27,6 +27,7 @@ export default [
   route("forgot-password", "routes/account/forgot-password.tsx"),
   route("reset-password", "routes/account/reset-password.tsx"),
   route("password-changed", "routes/account/password-changed.tsx"),
+  route("account", "routes/account/dashboard.tsx"),
   route("account/profile", "routes/account/profile.tsx"),
   route("dev/outbox", "routes/dev/outbox.tsx"),
   route("api/users/*", "routes/api/users.ts"),

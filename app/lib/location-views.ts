@@ -1,3 +1,5 @@
+import { href } from "react-router";
+
 /** View models of the location pages: exactly what they render. */
 
 export type LocationCardView = {
@@ -29,5 +31,5 @@ export type ZipSearchView =
 
 /** Where booking starts for a clinic (the spec's fixed service-selection URL). */
 export function bookingUrl(centerId: string): string {
-  return `/appointment/service?id=${encodeURIComponent(centerId)}`;
+  return `${href("/appointment/service")}?id=${encodeURIComponent(centerId)}`;
 }

@@ -1,4 +1,4 @@
-import { data, redirect } from "react-router";
+import { data, href, redirect } from "react-router";
 import type { Services } from "../context.server";
 import { safeLocalPath } from "../redirects.server";
 import type { AppSession } from "../session.server";
@@ -15,7 +15,7 @@ export async function requireUser(request: Request, services: Services): Promise
   const { user, session } = await getUser(request, services);
   if (!user) {
     const url = new URL(request.url);
-    throw redirect(`/login?redirectTo=${encodeURIComponent(url.pathname + url.search)}`);
+    throw redirect(`${href("/login")}?redirectTo=${encodeURIComponent(url.pathname + url.search)}`);
   }
   return { user, session, token: session.get("userSessionId")! };
 }

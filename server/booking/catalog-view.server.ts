@@ -1,4 +1,4 @@
-import { data, redirect } from "react-router";
+import { data, href, redirect } from "react-router";
 import type { Center, Service } from "~/domain/catalog";
 import { INVALID_CLINIC } from "~/domain/booking";
 import { offeredTo } from "~/domain/service-kinds";
@@ -33,6 +33,6 @@ export async function requireChosenService(request: Request, services: Services)
   const { session, draft } = await requireDraft(request, services, "service");
   const { center, catalog } = await requireClinic(services, draft.centerId);
   const service = findService(catalog, draft.serviceId);
-  if (!service) throw redirect(`/appointment/service?id=${center.id}`);
+  if (!service) throw redirect(`${href("/appointment/service")}?id=${encodeURIComponent(center.id)}`);
   return { session, draft, center, catalog, service };
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { redirect } from "react-router";
+import { href, redirect } from "react-router";
 import { z } from "zod";
 import type { Services } from "../context.server";
 import type { AppSession } from "../session.server";
@@ -95,16 +95,16 @@ export async function requireLiveHold(services: Services, session: AppSession, d
   const expired = Boolean(draft.hold);
   setDraft(session, { ...draft, hold: undefined, payKey: undefined });
   if (expired) session.flash("toast", { id: randomUUID(), type: "error", title: HOLD_EXPIRED_MESSAGE });
-  throw redirect(`/appointment/time${draft.date ? `?date=${draft.date}` : ""}`, { headers: await commit(services, session) });
+  throw redirect(`${href("/appointment/time")}${draft.date ? `?date=${draft.date}` : ""}`, { headers: await commit(services, session) });
 }
 
 /** The first step that still needs an answer. */
 export function firstOpenStep(draft: Draft | null): string {
-  if (!draft) return "/locations";
-  if (!draft.serviceId) return `/appointment/service?id=${encodeURIComponent(draft.centerId)}`;
-  if (!draft.hold) return `/appointment/time${draft.date ? `?date=${draft.date}` : ""}`;
-  if (!draft.details) return "/appointment/details";
-  return "/appointment/payment";
+  if (!draft) return href("/locations");
+  if (!draft.serviceId) return `${href("/appointment/service")}?id=${encodeURIComponent(draft.centerId)}`;
+  if (!draft.hold) return `${href("/appointment/time")}${draft.date ? `?date=${draft.date}` : ""}`;
+  if (!draft.details) return href("/appointment/details");
+  return href("/appointment/payment");
 }
 
 /** A booking step that needs a draft with a chosen service, or sends the visitor where to start. */
@@ -119,6 +119,6 @@ export async function requireDraft(request: Request, services: Services, needs: 
     return { session, draft };
   }
   await requireLiveHold(services, session, draft);
-  if (needs === "details" && !draft.details) throw redirect("/appointment/details");
+  if (needs === "details" && !draft.details) throw redirect(href("/appointment/details"));
   return { session, draft };
 }

@@ -214,6 +214,18 @@ test("a signed-in user books without the guest form", async ({ page }) => {
   await fillBillingAndAgree(page);
   await page.getByRole("button", { name: "Book appointment" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "You're booked!" })).toBeVisible();
+  await page.getByRole("link", { name: "View dashboard" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Your account" })).toBeVisible();
+  await expect(page.getByText(`Signed in as ${email}`)).toBeVisible();
+  await page.getByRole("link", { name: "Your profile" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Your profile" })).toBeVisible();
+});
+
+test("the dashboard asks a guest to sign in and comes back after", async ({ page }) => {
+  const response = await page.goto("/account");
+  expect(response?.status()).toBe(200);
+  await expect(page.getByRole("heading", { level: 1, name: "Sign in" })).toBeVisible();
+  expect(new URL(page.url()).searchParams.get("redirectTo")).toBe("/account");
 });
 
 test("a POST from another site is refused with 403", async ({ request }) => {

@@ -1,10 +1,10 @@
-import { redirect } from "react-router";
+import { href, redirect } from "react-router";
 import { formDataOf } from "#server/forms.server";
 import type { Route } from "./+types/logout";
 
 /** Only a POST signs out (a link or an image cannot). */
 export async function loader() {
-  return redirect("/");
+  return redirect(href("/"));
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -16,5 +16,5 @@ export async function action({ request, context }: Route.ActionArgs) {
   session.unset("userSessionId");
   session.unset("draft");
   session.unset("confirmed");
-  return redirect("/", { headers: { "set-cookie": await services.sessions.commitSession(session) } });
+  return redirect(href("/"), { headers: { "set-cookie": await services.sessions.commitSession(session) } });
 }

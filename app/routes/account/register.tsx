@@ -40,7 +40,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (problem) return data({ formError: problem, fieldErrors: {} as Record<string, string>, keep }, { status: 400 });
   enforceRateLimit(services, `register-ip:${context.clientIp}`, 10, 10 * 60_000);
   // A filled honeypot is a robot: answer as if it worked, do nothing.
-  if (values.website) return redirect("/");
+  if (values.website) return redirect(href("/"));
   const parsed = RegisterSchema.safeParse(values);
   if (!parsed.success) {
     return data({ formError: ACCOUNT_MESSAGES.correctErrors, fieldErrors: fieldErrors(parsed.error), keep }, { status: 400 });

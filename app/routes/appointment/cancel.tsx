@@ -1,4 +1,4 @@
-import { Form, Link, redirect } from "react-router";
+import { Form, href, Link, redirect } from "react-router";
 import { firstOpenStep, getDraft, readSession, setDraft, commit } from "#server/booking/draft.server";
 import { releaseDraftHold } from "#server/booking/holds.server";
 import type { Route } from "./+types/cancel";
@@ -17,7 +17,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   await releaseDraftHold(services, draft);
   setDraft(session, null);
   session.flash("toast", { id: crypto.randomUUID(), type: "info", title: "Your booking was cancelled", description: draft?.hold ? "The time we held for you is free again." : undefined });
-  return redirect("/", { headers: await commit(services, session) });
+  return redirect(href("/"), { headers: await commit(services, session) });
 }
 
 export default function CancelBooking({ loaderData }: Route.ComponentProps) {
@@ -27,7 +27,7 @@ export default function CancelBooking({ loaderData }: Route.ComponentProps) {
       <section className="narrow">
         <h1>There's no booking in progress</h1>
         <p>
-          <Link className="button" to="/locations">
+          <Link className="button" to={href("/locations")}>
             Find a clinic
           </Link>
         </p>

@@ -61,12 +61,12 @@ export default function Confirmation({ loaderData }: Route.ComponentProps) {
         <li>Need to change plans? Cancel or reschedule at least 12 hours ahead to avoid the $25 fee.</li>
       </ul>
       <p className="actions">
-        <a className="button" href={`/appointment/confirmation/${appointmentId}/calendar.ics`} download="glow-clinic-appointment.ics">
+        <a className="button" href={href("/appointment/confirmation/:appointmentId/calendar.ics", { appointmentId })} download="glow-clinic-appointment.ics">
           Add to calendar
         </a>
-        <a className="button button-secondary" href="/account">
+        <Link className="button button-secondary" to={href("/account")}>
           View dashboard
-        </a>
+        </Link>
       </p>
     </article>
   );

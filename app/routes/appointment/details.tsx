@@ -25,10 +25,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     if (adopted === "taken") {
       setDraft(session, { ...draft, hold: undefined });
       session.flash("toast", { id: crypto.randomUUID(), type: "error", title: SLOT_TAKEN });
-      throw redirect(`/appointment/time?date=${draft.date ?? ""}`, { headers: await commit(services, session) });
+      throw redirect(`${href("/appointment/time")}?date=${draft.date ?? ""}`, { headers: await commit(services, session) });
     }
     setDraft(session, adopted);
-    throw redirect("/appointment/payment", { headers: await commit(services, session) });
+    throw redirect(href("/appointment/payment"), { headers: await commit(services, session) });
   }
   return { details: draft.details ? { ...draft.details, phone: formatPhone(draft.details.phone) } : null };
 }
@@ -50,7 +50,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     const existing = await services.spa.findGuestsByEmail(details.email);
     if (existing.some((g) => g.id !== draft.guestId)) {
-      return redirect("/error?error=duplicate-email&redirect=samesite");
+      return redirect(`${href("/error")}?error=duplicate-email&redirect=samesite`);
     }
     await services.spa.updateGuest(draft.guestId!, {
       center_id: draft.centerId,
@@ -68,7 +68,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   } catch (error) {
     if (!isSpaError(error)) throw error;
     const page = ERROR_PAGE_FOR_CODE[String(error.code)] ?? (/duplicate|already exists/i.test(error.message) ? "duplicate-email" : null);
-    if (page) return redirect(`/error?error=${page}&redirect=${page === "duplicate-email" ? "samesite" : "webstore"}`);
+    if (page) return redirect(`${href("/error")}?error=${page}&redirect=${page === "duplicate-email" ? "samesite" : "webstore"}`);
     logger.warn("guest update failed", { kind: error.kind, status: error.status });
     return data({ formError: "Something went wrong, please try again", fieldErrors: {}, values: kept }, { status: 503 });
   }
@@ -77,7 +77,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     await services.store.createGuestDetails({ email: details.email, guest_id: draft.guestId!, is_password_set: false, is_return_user: false });
   }
   setDraft(session, { ...draft, details });
-  return redirect("/appointment/payment", { headers: await commit(services, session) });
+  return redirect(href("/appointment/payment"), { headers: await commit(services, session) });
 }
 
 export default function DetailsStep({ loaderData, actionData }: Route.ComponentProps) {

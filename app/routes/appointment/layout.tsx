@@ -1,4 +1,4 @@
-import { NavLink, Outlet, href } from "react-router";
+import { href, NavLink, Outlet } from "react-router";
 import { ErrorMessage } from "~/components/error-message";
 import { HoldBanner } from "~/components/hold-banner";
 import { displayedExpiry, formatSlot } from "~/lib/dates";
@@ -26,10 +26,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 const STEPS = [
-  { to: "/appointment/service", label: "Treatment" },
-  { to: "/appointment/time", label: "Date and time" },
-  { to: "/appointment/details", label: "Your details" },
-  { to: "/appointment/payment", label: "Payment" },
+  { to: href("/appointment/service"), label: "Treatment" },
+  { to: href("/appointment/time"), label: "Date and time" },
+  { to: href("/appointment/details"), label: "Your details" },
+  { to: href("/appointment/payment"), label: "Payment" },
 ] as const;
 
 export default function AppointmentLayout({ loaderData }: Route.ComponentProps) {
@@ -40,7 +40,7 @@ export default function AppointmentLayout({ loaderData }: Route.ComponentProps) 
         <ol>
           {STEPS.map((step, index) => (
             <li key={step.to}>
-              <NavLink to={step.to === "/appointment/service" && centerId ? `${step.to}?id=${centerId}` : step.to}>
+              <NavLink to={index === 0 && centerId ? `${step.to}?id=${encodeURIComponent(centerId)}` : step.to}>
                 <span className="step-number">{index + 1}</span> {step.label}
               </NavLink>
             </li>

@@ -1,4 +1,4 @@
-import { data, Form, Link, redirect, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
+import { data, Form, href, Link, redirect, type ShouldRevalidateFunctionArgs, useNavigation } from "react-router";
 import { FormError, FieldError } from "~/components/field";
 import { bookingDates, filterSlots, normalizeBookingDate, parseSlotGroup, SLOT_GROUPS, slotGroupOf } from "~/domain/booking";
 import { DOWNTIME_MESSAGE, violatesDowntime } from "~/domain/downtime";
@@ -150,7 +150,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (draft.hold && draft.hold.bookingId !== bookingId) await releaseDraftHold(services, draft);
     forgetOpenTimes(query);
     setDraft(session, { ...draft, guestId, date, hold: { bookingId, slot, reservationId: hold.reservationId, expiresAt: hold.expiresAt, claim }, payKey: undefined });
-    return redirect(draft.details ? "/appointment/payment" : "/appointment/details", { headers: await commit(services, session) });
+    return redirect(draft.details ? href("/appointment/payment") : href("/appointment/details"), { headers: await commit(services, session) });
   } catch (error) {
     if (!isSpaError(error)) throw error;
     logger.warn("reserve failed", { kind: error.kind, status: error.status });
@@ -175,7 +175,7 @@ export default function TimeStep({ loaderData, actionData }: Route.ComponentProp
     <>
       <h1>Choose a date and time</h1>
       <p>
-        {service} at {clinic.name}. <Link to={`/appointment/service?id=${clinic.id}`}>Change treatment</Link>
+        {service} at {clinic.name}. <Link to={`${href("/appointment/service")}?id=${encodeURIComponent(clinic.id)}`}>Change treatment</Link>
       </p>
       <Form method="get" className="date-picker">
         <input type="hidden" name="group" value={group} />
