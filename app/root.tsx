@@ -75,7 +75,7 @@ function SiteHeader({ signedIn }: { signedIn: boolean }) {
         <Link to={href("/locations") + "?view=map"}>Map</Link>
         {signedIn ? (
           <>
-            <NavLink to={href("/account/profile")}>Account</NavLink>
+            <NavLink to={href("/account")}>Account</NavLink>
             <Form method="post" action={href("/logout")} className="inline-form">
               <button type="submit" className="link-button">
                 Sign out
