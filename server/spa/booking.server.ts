@@ -76,6 +76,56 @@ export type GuestRegistration = {
   referral?: { referral_source?: { id: string }; referred_by?: { id: string } } | null;
 };
 
+/** What a profile save changes; everything else the back end holds about the guest is kept. */
+export type GuestChange = Partial<{
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string;
+  address: { line1: string; city: string; zip: string };
+  consents: Partial<{ marketingEmail: boolean; marketingSms: boolean }>;
+  /** Added to the guest's tags; tags set by staff stay. */
+  addTags: string[];
+}>;
+
+/** The guest as the back end sends it, unknown fields included, so an update can send them back. */
+const RawGuestSchema = z.looseObject({
+  center_id: z.string().nullish(),
+  personal_info: z.looseObject({ mobile_phone: z.looseObject({}).nullish() }),
+  address_info: z.looseObject({}).nullish(),
+  preferences: z.looseObject({}).nullish(),
+  tags: z.array(z.string()).nullish(),
+});
+type RawGuest = z.infer<typeof RawGuestSchema>;
+
+/**
+ * The whole profile for Zenoti's update, which replaces rather than patches: what was read, with
+ * the change on top. Tags, birthday, gender, referral, other phones and anything we do not know of
+ * survive a save.
+ */
+export function mergeGuestChange(current: RawGuest, change: GuestChange): Record<string, unknown> {
+  const { id: _id, code: _code, error: _error, ...kept } = current as RawGuest & { id?: unknown; code?: unknown; error?: unknown };
+  const personal = { ...current.personal_info };
+  if (change.firstName !== undefined) personal.first_name = change.firstName;
+  if (change.lastName !== undefined) personal.last_name = change.lastName;
+  if (change.email !== undefined) Object.assign(personal, { email: change.email, user_name: change.email });
+  if (change.phone !== undefined) personal.mobile_phone = { ...(current.personal_info.mobile_phone ?? {}), country_code: 225, number: change.phone };
+  const address = change.address
+    ? { country_id: 225, state_id: -1, address_2: "", ...(current.address_info ?? {}), address_1: change.address.line1, city: change.address.city, zip_code: change.address.zip }
+    : current.address_info;
+  const preferences = change.consents
+    ? {
+        receive_transactional_email: true,
+        receive_transactional_sms: true,
+        ...(current.preferences ?? {}),
+        ...(change.consents.marketingEmail === undefined ? {} : { receive_marketing_email: change.consents.marketingEmail }),
+        ...(change.consents.marketingSms === undefined ? {} : { receive_marketing_sms: change.consents.marketingSms }),
+      }
+    : current.preferences;
+  const tags = [...new Set([...(current.tags ?? []), ...(change.addTags ?? [])])];
+  return { ...kept, personal_info: personal, address_info: address ?? null, preferences: preferences ?? null, tags };
+}
+
 export type BookingRequest = {
   centerId: string;
   date: string;
@@ -193,10 +243,14 @@ export function bookingCalls(http: SpaHttp) {
       return toGuest(body);
     },
 
-    /** Replaces the guest's profile (Zenoti's update is replace, not patch). */
-    async updateGuest(guestId: string, registration: GuestRegistration): Promise<SpaGuest> {
-      const body = await http.request({ method: "PUT", path: `/v1/guests/${encodeURIComponent(guestId)}`, body: registration, schema: GuestSchema });
-      return toGuest(body);
+    /**
+     * Saves a change to the guest's profile. Zenoti's update replaces the whole profile, so the
+     * guest is read first (with the parts Zenoti sends only when asked for) and sent back merged.
+     */
+    async updateGuestProfile(guestId: string, change: GuestChange): Promise<SpaGuest> {
+      const path = `/v1/guests/${encodeURIComponent(guestId)}`;
+      const current = await http.request({ method: "GET", path, query: { expand: ["address_info", "preferences", "tags", "referral"] }, schema: RawGuestSchema });
+      return toGuest(await http.request({ method: "PUT", path, body: mergeGuestChange(current, change), schema: GuestSchema }));
     },
 
     async findGuestsByEmail(email: string): Promise<SpaGuest[]> {

@@ -5,13 +5,12 @@ import { PhoneInput } from "~/components/phone-input";
 import { NewPasswordField } from "~/components/password-rules";
 import { ACCOUNT_MESSAGES } from "~/domain/accounts";
 import { NewPassword, readForm } from "~/domain/account-forms";
-import { DEFAULT_DATE_OF_BIRTH, fieldErrors } from "~/domain/guest";
+import { fieldErrors } from "~/domain/guest";
 import { formatPhone, phoneDigits } from "~/lib/phone";
 import { z } from "zod";
 import { requireUser } from "#server/accounts/current-user.server";
 import { formDataOf } from "#server/forms.server";
 import { orUnavailable, OUTAGE_MESSAGE, unlessUnavailable } from "#server/unavailable.server";
-import type { SpaGuest } from "#server/spa/booking.server";
 import type { Route } from "./+types/profile";
 
 export const meta: Route.MetaFunction = () => [{ title: "Your profile | Glow Clinic" }, { name: "robots", content: "noindex" }];
@@ -42,38 +41,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-/** Zenoti's guest update replaces the whole profile, so every field is sent each time. */
-function guestPayload(guest: SpaGuest, email: string, change: Partial<{ firstName: string; lastName: string; phone: string; address: string; city: string; zip: string; marketingEmail: boolean; marketingSms: boolean }>) {
-  const consents = guest.consents ?? { marketingEmail: false, marketingSms: false, transactionalEmail: true, transactionalSms: true };
-  return {
-    center_id: guest.centerId,
-    personal_info: {
-      first_name: change.firstName ?? guest.firstName,
-      last_name: change.lastName ?? guest.lastName,
-      user_name: email,
-      email,
-      date_of_birth: DEFAULT_DATE_OF_BIRTH,
-      mobile_phone: { country_code: 225, number: change.phone ?? guest.phone ?? "" },
-    },
-    address_info: {
-      address_1: change.address ?? guest.address?.line1 ?? "",
-      address_2: "",
-      city: change.city ?? guest.address?.city ?? "",
-      country_id: 225,
-      state_id: -1,
-      state_other: "",
-      zip_code: change.zip ?? guest.address?.zip ?? "",
-    },
-    preferences: {
-      receive_marketing_email: change.marketingEmail ?? consents.marketingEmail,
-      receive_marketing_sms: change.marketingSms ?? consents.marketingSms,
-      receive_transactional_email: true,
-      receive_transactional_sms: true,
-    },
-    tags: [],
-  };
-}
-
 export async function action({ request, context }: Route.ActionArgs) {
   const { services } = context;
   const { user, token } = await requireUser(request, services);
@@ -99,15 +66,17 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   if (values.intent === "consents") {
     if (!guest.consents) return fail("consents", { form: ACCOUNT_MESSAGES.noConsent }, 404);
-    const change = { marketingEmail: values.marketingEmail === "on", marketingSms: values.marketingSms === "on" };
-    if (!(await unlessUnavailable(() => services.spa.updateGuest(user.guestId, guestPayload(guest, user.email, change)), () => null))) return outage();
+    const consents = { marketingEmail: values.marketingEmail === "on", marketingSms: values.marketingSms === "on" };
+    if (!(await unlessUnavailable(() => services.spa.updateGuestProfile(user.guestId, { consents }), () => null))) return outage();
     return data({ section: "consents", errors: {} as Record<string, string>, saved: "Your message choices are saved.", keep: null });
   }
 
   if (values.intent === "details") {
     const parsed = DetailsSchema.safeParse(values);
     if (!parsed.success) return data({ section: "details", errors: fieldErrors(parsed.error), saved: null, keep: keptDetails(values) }, { status: 400 });
-    if (!(await unlessUnavailable(() => services.spa.updateGuest(user.guestId, guestPayload(guest, user.email, parsed.data)), () => null))) return outage();
+    const { firstName, lastName, phone, address, city, zip } = parsed.data;
+    const change = { firstName, lastName, phone, address: { line1: address, city, zip } };
+    if (!(await unlessUnavailable(() => services.spa.updateGuestProfile(user.guestId, change), () => null))) return outage();
     return data({ section: "details", errors: {} as Record<string, string>, saved: "Your details are saved.", keep: null });
   }
   return fail("form", { form: "Please choose what to save." });

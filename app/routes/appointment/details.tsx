@@ -1,6 +1,6 @@
 import { data, Form, href, Link, redirect, useNavigation } from "react-router";
 import { SLOT_TAKEN } from "~/domain/booking";
-import { BASE_TAGS, CORRECT_ERRORS, DEFAULT_DATE_OF_BIRTH, fieldErrors, GuestDetailsSchema } from "~/domain/guest";
+import { BASE_TAGS, CORRECT_ERRORS, fieldErrors, GuestDetailsSchema } from "~/domain/guest";
 import { Field, FormError } from "~/components/field";
 import { PhoneInput } from "~/components/phone-input";
 import { formatPhone } from "~/lib/phone";
@@ -52,18 +52,12 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (existing.some((g) => g.id !== draft.guestId)) {
       return redirect(`${href("/error")}?error=duplicate-email&redirect=samesite`);
     }
-    await services.spa.updateGuest(draft.guestId!, {
-      center_id: draft.centerId,
-      personal_info: {
-        first_name: details.firstName,
-        last_name: details.lastName,
-        user_name: details.email,
-        email: details.email,
-        date_of_birth: DEFAULT_DATE_OF_BIRTH,
-        mobile_phone: { country_code: 225, number: details.phone },
-      },
-      preferences: { receive_marketing_email: false, receive_marketing_sms: false, receive_transactional_email: true, receive_transactional_sms: true },
-      tags: [...BASE_TAGS],
+    await services.spa.updateGuestProfile(draft.guestId!, {
+      firstName: details.firstName,
+      lastName: details.lastName,
+      email: details.email,
+      phone: details.phone,
+      addTags: [...BASE_TAGS],
     });
   } catch (error) {
     if (!isSpaError(error)) throw error;
