@@ -1,3 +1,5 @@
+import { centsFromDollars, dollarsFromCents, percentOf, sumCents, type Cents } from "./money";
+
 /**
  * Discount rules (spec sections 3 and 9): a rule has a type (percentage, amount, final_price), a
  * value, and the kind of line it applies to (service, addon-service, addon-fixer), optionally one
@@ -5,8 +7,6 @@
  * amount is in cents and every step is integer arithmetic: a percentage is rounded to the cent on
  * each line, and totals are sums of whole cents.
  */
-import { centsFromDollars, dollarsFromCents, percentOf, sumCents, type Cents } from "./money";
-
 export type DiscountType = "percentage" | "amount" | "final_price";
 export type DiscountServiceType = "service" | "addon-service" | "addon-fixer";
 
