@@ -12,5 +12,8 @@ export default defineConfig({
     include: ["app/**/*.test.{ts,tsx}", "server/**/*.test.ts"],
     setupFiles: ["./tests/setup-unit.ts"],
     environment: "node",
+    // A 2-core machine running password hashing (scrypt, 128 MiB each) next to other files can be
+    // slow; this is a safety net against hangs, not a speed check.
+    testTimeout: 20_000,
   },
 });

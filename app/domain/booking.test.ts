@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { bookingDates, filterSlots, normalizeBookingDate, slotGroupOf } from "./booking";
+import { bookingDates, filterSlots, normalizeBookingDate, priceLines, slotGroupOf } from "./booking";
+import type { Service } from "./catalog";
+import { applyDiscounts } from "./discounts";
 
 describe("booking dates", () => {
   it("offers the lookahead window without Sundays", () => {
@@ -27,5 +29,31 @@ describe("slot groups", () => {
     expect(times.map(slotGroupOf)).toEqual(["morning", "morning", "afternoon", "afternoon", "evening", "evening"]);
     expect(filterSlots(times, "afternoon")).toEqual(["2026-12-07T12:00:00", "2026-12-07T16:45:00"]);
     expect(filterSlots(times, "all")).toHaveLength(6);
+  });
+});
+
+describe("price lines", () => {
+  const service = (id: string, name: string, price: number): Service => ({
+    id, code: id, name, displayName: name, description: "", category: "", subCategory: null, durationMinutes: 15,
+    recoveryMinutes: 0, price, isAddOn: false, addOnIds: [], canBook: true,
+  });
+
+  it("lists the treatment, then its add-ons, with their prices in cents and the kind a discount rule matches", () => {
+    const lines = priceLines(service("ft", "Signature Laser Facial", 27500), [service("led", "LED Enhancement (Addon)", 4999), service("fx", "Fixer", 0)]);
+    expect(lines).toEqual([
+      { serviceId: "ft", kind: "service", name: "Signature Laser Facial", price: 27500 },
+      { serviceId: "led", kind: "addon-service", name: "LED Enhancement (Addon)", price: 4999 },
+      { serviceId: "fx", kind: "addon-fixer", name: "Fixer", price: 0 },
+    ]);
+  });
+
+  it("prices a fixer booked alone as a fixer line", () => {
+    expect(priceLines(service("fx", "Fixer", 4000), [])).toEqual([{ serviceId: "fx", kind: "addon-fixer", name: "Fixer", price: 4000 }]);
+  });
+
+  it("sums to the cent with a percentage off every line", () => {
+    const lines = priceLines(service("ft", "Signature Laser Facial", 19999), [service("a", "LED Enhancement (Addon)", 1999), service("b", "Eye Enhancement (Addon)", 1999)]);
+    const rules = (["service", "addon-service"] as const).map((t) => ({ discount_type: "percentage" as const, discount_value: 10, service_id: null, service_type: t }));
+    expect(applyDiscounts(lines, rules)).toMatchObject({ subtotal: 23997, discount: 2400, total: 21597 });
   });
 });

@@ -1,5 +1,6 @@
 import type { Service } from "./catalog";
 import type { PriceLine } from "./discounts";
+import type { Cents } from "./money";
 import { serviceKind } from "./service-kinds";
 
 /** How many days ahead dates are offered (the spec's slot lookahead constant). */
@@ -78,8 +79,8 @@ export function priceLines(service: Service, addOns: Service[]): PriceLine[] {
   ];
 }
 
-/** The no-show fee and its window (spec section 9). */
-export const NO_SHOW_FEE = 25;
+/** The no-show fee, in cents, and its window (spec section 9). */
+export const NO_SHOW_FEE: Cents = 2500;
 export const NO_SHOW_WINDOW_HOURS = 12;
 export const LATE_ARRIVAL_MINUTES = 5;
 

@@ -1,3 +1,5 @@
+import type { Cents } from "./money";
+
 /** The clinic catalog as the app sees it: our own shapes, never the vendor's payloads. */
 
 export type WorkingDay = {
@@ -34,8 +36,8 @@ export type Service = {
   subCategory: string | null;
   durationMinutes: number;
   recoveryMinutes: number;
-  /** List price at this clinic, in dollars. */
-  price: number;
+  /** List price at this clinic. */
+  price: Cents;
   isAddOn: boolean;
   addOnIds: string[];
   canBook: boolean;

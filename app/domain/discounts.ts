@@ -1,36 +1,50 @@
+import { centsFromDollars, dollarsFromCents, percentOf, sumCents, type Cents } from "./money";
+
 /**
  * Discount rules (spec sections 3 and 9): a rule has a type (percentage, amount, final_price), a
  * value, and the kind of line it applies to (service, addon-service, addon-fixer), optionally one
- * service id. Pure, so the app's price summary and the sandbox's invoice agree to the cent.
+ * service id. Pure, so the app's price summary and the sandbox's invoice agree to the cent. Every
+ * amount is in cents and every step is integer arithmetic: a percentage is rounded to the cent on
+ * each line, and totals are sums of whole cents.
  */
 export type DiscountType = "percentage" | "amount" | "final_price";
 export type DiscountServiceType = "service" | "addon-service" | "addon-fixer";
 
 export type DiscountRule = {
   discount_type: DiscountType;
+  /** A percent for "percentage"; cents for "amount" (taken off) and "final_price" (what is left to pay). */
   discount_value: number;
   /** Null: every line of the service type. */
   service_id: string | null;
   service_type: DiscountServiceType;
 };
 
-export type PriceLine = { serviceId: string; kind: DiscountServiceType; name: string; price: number };
-export type DiscountedLine = PriceLine & { discount: number; final: number };
-
-export function round2(value: number): number {
-  return Math.round((value + Number.EPSILON) * 100) / 100;
+/**
+ * A rule from a place that keeps amounts in decimal dollars (Zenoti's campaigns, the shared
+ * Firestore documents) in cents; a percentage stays a percentage.
+ */
+export function ruleFromDollars(rule: DiscountRule): DiscountRule {
+  return rule.discount_type === "percentage" ? rule : { ...rule, discount_value: centsFromDollars(rule.discount_value) };
 }
 
+/** The other way, for a document kept in dollars. */
+export function ruleToDollars(rule: DiscountRule): DiscountRule {
+  return rule.discount_type === "percentage" ? rule : { ...rule, discount_value: dollarsFromCents(rule.discount_value) };
+}
+
+export type PriceLine = { serviceId: string; kind: DiscountServiceType; name: string; price: Cents };
+export type DiscountedLine = PriceLine & { discount: Cents; final: Cents };
+
 /** What one rule takes off one price; never more than the price, never negative. */
-export function discountFor(rule: DiscountRule, price: number): number {
+export function discountFor(rule: DiscountRule, price: Cents): Cents {
   if (price <= 0) return 0;
   switch (rule.discount_type) {
     case "percentage":
-      return Math.min(price, round2((price * rule.discount_value) / 100));
+      return Math.min(price, percentOf(price, rule.discount_value));
     case "amount":
-      return Math.min(price, round2(rule.discount_value));
+      return Math.min(price, Math.max(0, rule.discount_value));
     case "final_price":
-      return Math.max(0, round2(price - rule.discount_value));
+      return Math.max(0, price - rule.discount_value);
   }
 }
 
@@ -39,14 +53,14 @@ export function ruleMatches(rule: DiscountRule, line: PriceLine): boolean {
 }
 
 /** Each line gets the best rule that matches it; rules do not stack on one line. */
-export function applyDiscounts(lines: PriceLine[], rules: DiscountRule[]): { lines: DiscountedLine[]; subtotal: number; discount: number; total: number } {
+export function applyDiscounts(lines: PriceLine[], rules: DiscountRule[]): { lines: DiscountedLine[]; subtotal: Cents; discount: Cents; total: Cents } {
   const discounted = lines.map((line) => {
     const best = rules.filter((r) => ruleMatches(r, line)).reduce((max, r) => Math.max(max, discountFor(r, line.price)), 0);
-    return { ...line, discount: best, final: round2(line.price - best) };
+    return { ...line, discount: best, final: line.price - best };
   });
-  const subtotal = round2(lines.reduce((sum, l) => sum + l.price, 0));
-  const discount = round2(discounted.reduce((sum, l) => sum + l.discount, 0));
-  return { lines: discounted, subtotal, discount, total: round2(subtotal - discount) };
+  const subtotal = sumCents(lines.map((l) => l.price));
+  const discount = sumCents(discounted.map((l) => l.discount));
+  return { lines: discounted, subtotal, discount, total: subtotal - discount };
 }
 
 export type PromoCode = {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { centerSlug, isEnhancement, type Service } from "./catalog";
 import { buildMenu } from "./menu";
+import { formatPriceRange } from "~/lib/money";
 
 function service(partial: Partial<Service> & Pick<Service, "id" | "name">): Service {
   return {
@@ -10,26 +11,39 @@ function service(partial: Partial<Service> & Pick<Service, "id" | "name">): Serv
 }
 
 describe("buildMenu", () => {
-  const range = (min: number, max: number) => (min === max ? `$${min}` : `$${min}-$${max}`);
-
   it("groups treatments by category and prices area-priced ones by their areas", () => {
     const menu = buildMenu(
       [
-        service({ id: "f", name: "Signature Laser Facial", price: 199, addOnIds: ["e"] }),
+        service({ id: "f", name: "Signature Laser Facial", price: 19900, addOnIds: ["e"] }),
         service({ id: "l", name: "Laser Hair Removal", category: "Laser Hair Removal", addOnIds: ["a1", "a2"] }),
-        service({ id: "a1", name: "Area - Underarms", isAddOn: true, price: 99 }),
-        service({ id: "a2", name: "Area - Back", isAddOn: true, price: 279 }),
+        service({ id: "a1", name: "Area - Underarms", isAddOn: true, price: 9900 }),
+        service({ id: "a2", name: "Area - Back", isAddOn: true, price: 27900 }),
         service({ id: "c", name: "Consultation", category: "Consultation" }),
-        service({ id: "e", name: "LED Enhancement (Addon)", isAddOn: true, price: 50 }),
+        service({ id: "e", name: "LED Enhancement (Addon)", isAddOn: true, price: 5000 }),
       ],
-      range,
+      formatPriceRange,
     );
     expect(menu.treatments).toEqual([
       { category: "Facials", items: [expect.objectContaining({ name: "Signature Laser Facial", price: "$199" })] },
-      { category: "Laser Hair Removal", items: [expect.objectContaining({ price: "$99-$279 per area" })] },
+      { category: "Laser Hair Removal", items: [expect.objectContaining({ price: "$99–$279 per area" })] },
       { category: "Consultation", items: [expect.objectContaining({ price: "Free" })] },
     ]);
     expect(menu.addOns.map((a) => a.name)).toEqual(["LED Enhancement (Addon)"]);
+  });
+
+  it("prices in cents: a range of areas with cents, and one price when every area costs the same", () => {
+    const menu = buildMenu(
+      [
+        service({ id: "pf", name: "Laser Hair Removal - Partial Face", category: "Laser Hair Removal", addOnIds: ["lip", "chin", "side"] }),
+        service({ id: "lip", name: "Area - Upper Lip", isAddOn: true, price: 5950 }),
+        service({ id: "chin", name: "Area - Chin", isAddOn: true, price: 5950 }),
+        service({ id: "side", name: "Area - Sideburns", isAddOn: true, price: 6999 }),
+        service({ id: "l", name: "Laser Hair Removal", category: "Laser Hair Removal", addOnIds: ["lip", "chin"] }),
+        service({ id: "f", name: "Signature Laser Facial", price: 1 }),
+      ],
+      formatPriceRange,
+    );
+    expect(menu.treatments.flatMap((s) => s.items.map((i) => i.price))).toEqual(["$59.50–$69.99 per area", "$59.50 per area", "$0.01"]);
   });
 });
 

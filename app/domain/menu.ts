@@ -1,4 +1,5 @@
 import { isEnhancement, type Service } from "./catalog";
+import type { Cents } from "./money";
 
 export type MenuItem = { id: string; name: string; description: string; durationMinutes: number; price: string };
 export type MenuSection = { category: string; items: MenuItem[] };
@@ -7,11 +8,11 @@ export type MenuSection = { category: string; items: MenuItem[] };
  * A clinic's treatment menu: bookable treatments grouped by category, each priced. A treatment
  * priced by area (laser hair removal) shows the range of its areas; a free one says so.
  */
-export function buildMenu(services: Service[], formatRange: (min: number, max: number) => string): { treatments: MenuSection[]; addOns: MenuItem[] } {
+export function buildMenu(services: Service[], formatRange: (min: Cents, max: Cents) => string): { treatments: MenuSection[]; addOns: MenuItem[] } {
   const byId = new Map(services.map((s) => [s.id, s]));
   const priceOf = (service: Service): string => {
     if (service.price > 0) return formatRange(service.price, service.price);
-    const areaPrices = service.addOnIds.map((id) => byId.get(id)?.price).filter((p): p is number => typeof p === "number" && p > 0);
+    const areaPrices = service.addOnIds.map((id) => byId.get(id)?.price).filter((p): p is Cents => typeof p === "number" && p > 0);
     if (areaPrices.length > 0) return `${formatRange(Math.min(...areaPrices), Math.max(...areaPrices))} per area`;
     return "Free";
   };

@@ -1,20 +1,22 @@
 import type { Center, Service } from "~/domain/catalog";
 import { priceLines } from "~/domain/booking";
 import { applyDiscounts, checkPromo, type PromoCode } from "~/domain/discounts";
+import type { Cents } from "~/domain/money";
 import type { Services } from "../context.server";
 import type { PaymentAttempt } from "../store/document-store.server";
 import type { Draft } from "./draft.server";
 import { advanceAttempt, attemptTiming, outcomeOfFinal, type AttemptOutcome, type AttemptTiming } from "./payment-attempt.server";
 import { findService } from "./catalog-view.server";
 
+/** A price summary; every amount in cents. */
 export type Quote = {
-  lines: { name: string; price: number; discount: number }[];
-  subtotal: number;
-  discount: number;
-  total: number;
+  lines: { name: string; price: Cents; discount: Cents }[];
+  subtotal: Cents;
+  discount: Cents;
+  total: Cents;
   prepaid: boolean;
-  dueNow: number;
-  dueInClinic: number;
+  dueNow: Cents;
+  dueInClinic: Cents;
   promo: { code: string; applied: boolean; message: string | null; maxUsesPerGuest: number | null } | null;
 };
 

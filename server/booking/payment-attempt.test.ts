@@ -102,7 +102,7 @@ async function heldBooking(centerId: string, card = GOOD_CARD) {
 }
 
 function quoteFor(prepaid: boolean, promo: Quote["promo"] = null): Quote {
-  return { lines: [{ name: "Signature Laser Facial - New Client", price: 275, discount: 0 }], subtotal: 275, discount: 0, total: 275, prepaid, dueNow: prepaid ? 275 : 0, dueInClinic: prepaid ? 0 : 275, promo };
+  return { lines: [{ name: "Signature Laser Facial - New Client", price: 27500, discount: 0 }], subtotal: 27500, discount: 0, total: 27500, prepaid, dueNow: prepaid ? 27500 : 0, dueInClinic: prepaid ? 0 : 27500, promo };
 }
 
 /** What the back end holds for the guest: live appointments and charges. */
@@ -132,6 +132,7 @@ function expectConsistent(outcome: CheckoutOutcome, guestId: string, prepaid: bo
   expect(charges > 0 && live === 0, "never a charge without a booking").toBe(false);
   if (outcome.kind === "booked") {
     expect(live).toBe(1);
+    // The sandbox keeps Zenoti's decimal dollars.
     expect(charged).toBe(prepaid ? 275 : 0);
   } else {
     expect(live).toBe(0);

@@ -3,6 +3,9 @@ import { startSandbox, TEST_API_KEY } from "../../tests/helpers/sandbox-server";
 import { createSpaClient, type SpaClient } from "../spa/client.server";
 import { seedGuid } from "./db";
 import { expiryValid, luhnValid } from "./payments";
+import { seedPromos } from "./seed-data";
+import { priceLines } from "../../app/domain/booking";
+import { applyDiscounts, ruleFromDollars } from "../../app/domain/discounts";
 
 const AUSTIN = seedGuid("center:ATX");
 const FACIAL = seedGuid("service:FT-NEW");
@@ -75,7 +78,7 @@ describe("booking workflow", () => {
       ["LED Light Therapy Enhancement (Addon)", `${DAY}T10:45:00`],
     ]);
     const invoice = await client.getInvoice(first!.invoiceId);
-    expect(invoice.total).toBe(325);
+    expect(invoice.total).toBe(32500);
   });
 
   it("lets exactly one of 20 concurrent reservations of one slot win", async () => {
@@ -112,7 +115,7 @@ describe("booking workflow", () => {
     await client.reserveSlot(bookingId, `${DAY}T11:00:00`);
     const confirmed = (await client.confirmBooking(bookingId))!;
     expect(await client.applyCampaign(confirmed.invoiceId, AUSTIN, "ADDON20")).toEqual({ applied: true, message: null });
-    expect((await client.getInvoice(confirmed.invoiceId)).total).toBe(305);
+    expect((await client.getInvoice(confirmed.invoiceId)).total).toBe(30500);
     expect((await client.applyCampaign(confirmed.invoiceId, AUSTIN, "NOPE")).applied).toBe(false);
 
     const uri = await client.startCardCapture(guest.id, AUSTIN, "http://shop.example/appointment/payment");
@@ -130,10 +133,31 @@ describe("booking workflow", () => {
 
     await client.payInvoice(confirmed.invoiceId, AUSTIN, cards[0].accountId);
     await expect(client.payInvoice(confirmed.invoiceId, AUSTIN, cards[0].accountId)).rejects.toMatchObject({ code: 4062 });
-    expect(await client.getInvoice(confirmed.invoiceId)).toMatchObject({ paid: 305, balance: 0 });
+    expect(await client.getInvoice(confirmed.invoiceId)).toMatchObject({ paid: 30500, balance: 0 });
 
     await client.removeInvoiceItem(confirmed.invoiceId, confirmed.items[1].invoiceItemId, "Removing appointment due to payment failed");
     expect((await client.getInvoice(confirmed.invoiceId)).items).toHaveLength(1);
+  });
+
+  it("prices a campaign on the invoice as the app's summary does, to the cent, and answers in dollars", async () => {
+    const { bookingId } = await newBooking();
+    await client.reserveSlot(bookingId, `${DAY}T13:00:00`);
+    const confirmed = (await client.confirmBooking(bookingId))!;
+    expect((await client.applyCampaign(confirmed.invoiceId, AUSTIN, "WELCOME10")).applied).toBe(true);
+
+    const catalog = (await client.listServices(AUSTIN))!;
+    const welcome = seedPromos.find((p) => p.code === "WELCOME10")!;
+    const rules = welcome.rules.map((r) => ruleFromDollars({ discount_type: r.discount_type, discount_value: r.discount_value, service_id: null, service_type: r.service_type }));
+    const summary = applyDiscounts(priceLines(catalog.find((s) => s.id === FACIAL)!, [catalog.find((s) => s.id === LED)!]), rules);
+    const invoice = await client.getInvoice(confirmed.invoiceId);
+    expect(summary.total).toBe(29250);
+    expect(invoice.total).toBe(summary.total);
+    expect(invoice.items.map((i) => i.discount)).toEqual(summary.lines.map((l) => l.discount));
+
+    const raw = await fetch(`${sandbox.baseUrl}/v1/invoices/${confirmed.invoiceId}`, { headers: { authorization: `apikey ${TEST_API_KEY}` } });
+    const body = (await raw.json()) as { invoice: { invoice_dues: { total: number }; invoice_items: { price: { sales: number; discount: number; final: number } }[] } };
+    expect(body.invoice.invoice_dues.total).toBe(292.5);
+    expect(body.invoice.invoice_items.map((i) => i.price)).toMatchObject([{ sales: 275, discount: 27.5, final: 247.5 }, { sales: 50, discount: 5, final: 45 }]);
   });
 
   it("declines the declined test card and never saves it", async () => {

@@ -1,7 +1,8 @@
 import type { Router } from "express";
 import { randomUUID } from "node:crypto";
 import { dayjs } from "../../app/lib/dates";
-import { applyDiscounts, type DiscountRule, type DiscountServiceType, type PriceLine } from "../../app/domain/discounts";
+import { applyDiscounts, ruleFromDollars, type DiscountRule, type DiscountServiceType, type PriceLine } from "../../app/domain/discounts";
+import { centsFromDollars, dollarsFromCents, sumCents } from "../../app/domain/money";
 import { toIanaTimeZone } from "../spa/time-zones.server";
 import { normalizeId, type SandboxDb } from "./db";
 import { dotNetError, v1Error } from "./errors";
@@ -128,20 +129,26 @@ function campaignRules(db: SandboxDb, code: string): { rules: DiscountRule[]; va
 type InvoiceItemRow = { id: string; service_id: string; name: string; kind: DiscountServiceType; price: number; discount: number; removed: number; comments: string | null; position: number };
 type InvoiceRow = { id: string; number: number; center_id: string; guest_id: string; booking_id: string | null; status: number; is_closed: number; campaign_code: string | null; created_at: number };
 
+/** An invoice's dues in Zenoti's decimal dollars, added up in whole cents so they do not drift. */
 export function invoiceTotals(db: SandboxDb, invoiceId: string) {
   const items = db.prepare("SELECT * FROM invoice_items WHERE invoice_id = ? AND removed = 0 ORDER BY position").all(invoiceId) as InvoiceItemRow[];
-  const total = Math.round(items.reduce((sum, i) => sum + i.price - i.discount, 0) * 100) / 100;
-  const paid = (db.prepare("SELECT COALESCE(SUM(amount), 0) AS paid FROM transactions WHERE invoice_id = ?").get(invoiceId) as { paid: number }).paid;
-  return { items, total, paid, balance: Math.round((total - paid) * 100) / 100 };
+  const paid = db.prepare("SELECT amount FROM transactions WHERE invoice_id = ?").all(invoiceId) as { amount: number }[];
+  const totalCents = sumCents(items.map((i) => centsFromDollars(i.price) - centsFromDollars(i.discount)));
+  const paidCents = sumCents(paid.map((t) => centsFromDollars(t.amount)));
+  return { items, total: dollarsFromCents(totalCents), paid: dollarsFromCents(paidCents), balance: dollarsFromCents(totalCents - paidCents) };
 }
 
-/** Re-prices an invoice's lines with its campaign, if any. */
+/**
+ * Re-prices an invoice's lines with its campaign, if any, by the app's own discount rules, so the
+ * invoice agrees with the app's price summary to the cent. The sandbox keeps Zenoti's dollars; the
+ * rules work in cents, so the lines and the campaign's amounts are converted around the call.
+ */
 export function repriceInvoice(db: SandboxDb, invoice: InvoiceRow) {
   const items = db.prepare("SELECT * FROM invoice_items WHERE invoice_id = ? AND removed = 0 ORDER BY position").all(invoice.id) as InvoiceItemRow[];
   const campaign = invoice.campaign_code ? campaignRules(db, invoice.campaign_code) : null;
-  const lines: PriceLine[] = items.map((i) => ({ serviceId: i.service_id, kind: i.kind, name: i.name, price: i.price }));
-  const result = applyDiscounts(lines, campaign?.rules ?? []);
-  result.lines.forEach((line, index) => db.prepare("UPDATE invoice_items SET discount = ? WHERE id = ?").run(line.discount, items[index].id));
+  const lines: PriceLine[] = items.map((i) => ({ serviceId: i.service_id, kind: i.kind, name: i.name, price: centsFromDollars(i.price) }));
+  const result = applyDiscounts(lines, (campaign?.rules ?? []).map(ruleFromDollars));
+  result.lines.forEach((line, index) => db.prepare("UPDATE invoice_items SET discount = ? WHERE id = ?").run(dollarsFromCents(line.discount), items[index].id));
 }
 
 export function mountBooking(router: Router, db: SandboxDb, options: BookingOptions) {

@@ -1,5 +1,6 @@
 import express, { type Router } from "express";
 import { randomBytes, randomUUID } from "node:crypto";
+import { centsFromDollars, dollarsFromCents } from "../../app/domain/money";
 import { normalizeId, type SandboxDb } from "./db";
 import { findRow, invoiceTotals, repriceInvoice } from "./booking";
 import { v1Error } from "./errors";
@@ -160,7 +161,7 @@ export function mountPayments(router: Router, hostedRouter: Router, db: SandboxD
         guest: { id: invoice.guest_id },
         invoice_items: totals.items.map((i) => ({
           invoice_item_id: i.id, id: i.service_id, name: i.name, type: 0,
-          price: { currency_id: 148, sales: i.price, tax: 0, final: Math.round((i.price - i.discount) * 100) / 100, discount: i.discount },
+          price: { currency_id: 148, sales: i.price, tax: 0, final: dollarsFromCents(centsFromDollars(i.price) - centsFromDollars(i.discount)), discount: i.discount },
           quantity: 1,
         })),
         transactions: (db.prepare("SELECT * FROM transactions WHERE invoice_id = ? ORDER BY created_at").all(invoice.id) as { id: string; amount: number; account_id: string; created_at: number }[]).map((t) => ({
@@ -191,7 +192,7 @@ export function mountPayments(router: Router, hostedRouter: Router, db: SandboxD
     const pay = db.transaction(() => {
       const { balance } = invoiceTotals(db, invoice.id);
       const amount = body.amount === undefined ? balance : Number(body.amount);
-      if (!(amount > 0) || amount > balance + 0.001) return null;
+      if (!(amount > 0) || centsFromDollars(amount) > centsFromDollars(balance)) return null;
       const id = randomUUID();
       db.prepare("INSERT INTO transactions (id, invoice_id, account_id, amount, created_at) VALUES (?, ?, ?, ?, ?)").run(id, invoice.id, body.account_id, amount, now());
       return id;

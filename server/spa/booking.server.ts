@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { centsFromDollars, type Cents } from "~/domain/money";
 import { SpaError } from "./errors.server";
 import type { SpaHttp } from "./http.server";
 
@@ -196,12 +197,13 @@ const InvoiceSchema = z.object({
   }),
 });
 
+/** An invoice in cents; Zenoti's decimal dollars are converted when it is read. */
 export type Invoice = {
   id: string;
-  total: number;
-  paid: number;
-  balance: number;
-  items: { invoiceItemId: string; serviceId: string; name: string; price: number; discount: number; final: number }[];
+  total: Cents;
+  paid: Cents;
+  balance: Cents;
+  items: { invoiceItemId: string; serviceId: string; name: string; price: Cents; discount: Cents; final: Cents }[];
 };
 
 const AppointmentsSchema = z.object({
@@ -428,16 +430,16 @@ export function bookingCalls(http: SpaHttp) {
       const invoice = body.invoice;
       return {
         id: invoice.id.toLowerCase(),
-        total: invoice.invoice_dues.total,
-        paid: invoice.invoice_dues.paid,
-        balance: invoice.invoice_dues.balance,
+        total: centsFromDollars(invoice.invoice_dues.total),
+        paid: centsFromDollars(invoice.invoice_dues.paid),
+        balance: centsFromDollars(invoice.invoice_dues.balance),
         items: (invoice.invoice_items ?? []).map((i) => ({
           invoiceItemId: i.invoice_item_id.toLowerCase(),
           serviceId: i.id.toLowerCase(),
           name: i.name,
-          price: i.price.sales,
-          discount: i.price.discount ?? 0,
-          final: i.price.final,
+          price: centsFromDollars(i.price.sales),
+          discount: centsFromDollars(i.price.discount ?? 0),
+          final: centsFromDollars(i.price.final),
         })),
       };
     },

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { centerSlug, type Center, type Service, type Therapist, type WorkingDay } from "~/domain/catalog";
+import { centsFromDollars } from "~/domain/money";
 import { SpaError } from "./errors.server";
 import type { SpaHttp } from "./http.server";
 import { toIanaTimeZone } from "./time-zones.server";
@@ -127,7 +128,7 @@ function toService(raw: z.infer<typeof ServiceSchema>): Service {
     subCategory: raw.additional_info?.sub_category?.name ?? null,
     durationMinutes: raw.duration,
     recoveryMinutes: raw.recovery_time ?? 0,
-    price: raw.price_info?.sale_price ?? 0,
+    price: centsFromDollars(raw.price_info?.sale_price ?? 0),
     isAddOn: raw.add_ons_info?.is_add_on ?? false,
     addOnIds: (raw.add_ons_info?.add_ons_list ?? []).map((a) => a.id.toLowerCase()),
     canBook: (raw.catalog_info?.show_in_catalog ?? true) && (raw.catalog_info?.can_book ?? true),

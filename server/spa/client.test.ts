@@ -60,7 +60,7 @@ describe("API-key authentication", () => {
     expect(services).not.toBeNull();
     expect(services!.length).toBeGreaterThan(10);
     const facial = services!.find((s) => s.name === "Signature Laser Facial - New Client");
-    expect(facial).toMatchObject({ price: 275, category: "Facials", isAddOn: false });
+    expect(facial).toMatchObject({ price: 27500, category: "Facials", isAddOn: false });
     expect(facial!.addOnIds.length).toBeGreaterThan(0);
     const addOn = services!.find((s) => s.id === facial!.addOnIds[0]);
     expect(addOn?.isAddOn).toBe(true);
@@ -276,5 +276,53 @@ describe("guest profile updates", () => {
   it("adds tags without dropping the ones already there", () => {
     const merged = mergeGuestChange({ personal_info: { first_name: "A" }, tags: ["VIP"] }, { addTags: ["Webstore", "VIP"] });
     expect(merged.tags).toEqual(["VIP", "Webstore"]);
+  });
+});
+
+describe("money at the boundary", () => {
+  let fake: http.Server;
+  let fakeUrl: string;
+  const service = (id: string, salePrice: number) => ({ id, name: id, duration: 15, price_info: { sale_price: salePrice } });
+  beforeAll(async () => {
+    // A back end that sends Zenoti's decimal dollars, float error included.
+    fake = http.createServer((req, res) => {
+      res.setHeader("content-type", "application/json");
+      if (req.url?.startsWith("/v1/Centers/c-1/services")) {
+        res.end(JSON.stringify({ services: [service("a", 19.99), service("b", 0.1 + 0.2), service("c", 275), service("d", 59.5), service("e", 1.15)], page_info: { total: 5, page: 1, size: 100 } }));
+        return;
+      }
+      if (req.url?.startsWith("/v1/invoices/inv-1")) {
+        res.end(JSON.stringify({
+          invoice: {
+            id: "INV-1",
+            invoice_dues: { total: 0.1 + 0.2 + 19.99, paid: 19.99, balance: 0.1 + 0.2 },
+            invoice_items: [
+              { invoice_item_id: "I-1", id: "S-1", name: "Facial", price: { sales: 275, final: 247.5, discount: 27.5 } },
+              { invoice_item_id: "I-2", id: "S-2", name: "LED", price: { sales: 19.99, final: 17.99, discount: 2 } },
+              { invoice_item_id: "I-3", id: "S-3", name: "Fixer", price: { sales: 0.3, final: 0.3, discount: null } },
+            ],
+          },
+        }));
+        return;
+      }
+      res.statusCode = 404;
+      res.end(JSON.stringify({ error: { code: 404, message: "not found" } }));
+    });
+    await new Promise<void>((resolve) => fake.listen(0, "127.0.0.1", resolve));
+    fakeUrl = `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => fake.close(() => resolve())));
+
+  it("turns service prices into whole cents", async () => {
+    const client = createSpaClient({ baseUrl: fakeUrl, auth: { type: "apikey", apiKey: "k" } });
+    const services = await client.listServices("c-1");
+    expect(services?.map((s) => s.price)).toEqual([1999, 30, 27500, 5950, 115]);
+  });
+
+  it("turns an invoice's dues and lines into whole cents", async () => {
+    const client = createSpaClient({ baseUrl: fakeUrl, auth: { type: "apikey", apiKey: "k" } });
+    const invoice = await client.getInvoice("inv-1");
+    expect(invoice).toMatchObject({ id: "inv-1", total: 2029, paid: 1999, balance: 30 });
+    expect(invoice.items.map((i) => [i.price, i.discount, i.final])).toEqual([[27500, 2750, 24750], [1999, 200, 1799], [30, 0, 30]]);
   });
 });

@@ -1,8 +1,11 @@
 import type { PromoCode } from "~/domain/discounts";
+import type { Cents } from "~/domain/money";
 
 /**
  * The first-party records that live beside the spa back end (spec section 3, "Document-store
- * collections"). SQLite under the data directory by default, Firestore in production.
+ * collections"). SQLite under the data directory by default, Firestore in production. Money is
+ * in cents here as everywhere in the app; the Firestore adapter keeps the shared collections'
+ * decimal dollars and converts (docs/decisions/011).
  */
 
 export type GuestDetails = {
@@ -17,7 +20,7 @@ export type GuestDetails = {
 export type CenterPrice = {
   serviceId: string;
   centerId: string;
-  price: number;
+  price: Cents;
   isPrepaidService: boolean;
 };
 
@@ -25,7 +28,7 @@ export type CenterPrice = {
 export type PartnerPricing = {
   partnerType: string;
   /** Service id to price. */
-  prices: Record<string, number>;
+  prices: Record<string, Cents>;
 };
 
 export type ImpactAffiliateDetails = {
@@ -59,8 +62,8 @@ export interface DocumentStore {
   recordAffiliateClick(details: { user_id: string; user_email: string; irclickid: string; timestamp: number }): Promise<ImpactAffiliateDetails>;
 
   /** Add-on laser-hair-removal prices keyed by service id. */
-  getAddOnLhrPrices(serviceIds: string[]): Promise<Record<string, number>>;
-  putAddOnLhrPrice(serviceId: string, price: number): Promise<void>;
+  getAddOnLhrPrices(serviceIds: string[]): Promise<Record<string, Cents>>;
+  putAddOnLhrPrice(serviceId: string, price: Cents): Promise<void>;
 
   /**
    * Counts one use of a promo code by a guest if they have uses left, atomically: of two bookings

@@ -1,6 +1,7 @@
 import { cert, deleteApp, initializeApp } from "firebase-admin/app";
 import { FieldPath, getFirestore, type Firestore } from "firebase-admin/firestore";
-import type { PromoCode } from "~/domain/discounts";
+import { ruleFromDollars, ruleToDollars, type PromoCode } from "~/domain/discounts";
+import { centsFromDollars, dollarsFromCents } from "~/domain/money";
 import {
   chunk,
   DuplicateAccountError,
@@ -17,7 +18,12 @@ import {
   type ImpactAffiliateDetails,
 } from "./document-store.server";
 
-/** Collection names as the spec gives them. */
+/**
+ * Collection names as the spec gives them. The spec's pricing collections are shared with the
+ * earlier client and keep its decimal dollars (centerPricing.price, partnerPricing.prices,
+ * addOnLhrPrices.price); promo rules keep dollars too, so every amount in Firestore has one unit.
+ * The app works in cents, so money is converted here, on every read and write (docs/decisions/011).
+ */
 const GUESTS = "guestDetails";
 const CENTER_PRICING = "centerPricing";
 const PARTNER_PRICING = "partnerPricing";
@@ -28,6 +34,10 @@ const PROMO_CODES = "promoCodes";
 const ACCOUNTS = "accounts";
 const USER_SESSIONS = "userSessions";
 const ONE_TIME_CODES = "oneTimeCodes";
+
+function mapPrices(prices: Record<string, number>, convert: (amount: number) => number): Record<string, number> {
+  return Object.fromEntries(Object.entries(prices).map(([serviceId, amount]) => [serviceId, convert(Number(amount))]));
+}
 
 export function connectFirestore(options: { projectId: string; credentialsJson: string }): { db: Firestore; close: () => Promise<void> } {
   const app = initializeApp(
@@ -75,21 +85,26 @@ export function createFirestoreStore(db: Firestore, close: () => Promise<void> =
           db.collection(CENTER_PRICING).where("centerId", "==", centerId).where("serviceId", "in", ids).get(),
         ),
       );
-      return results.flatMap((snapshot) => snapshot.docs.map((doc) => doc.data() as CenterPrice));
+      return results.flatMap((snapshot) =>
+        snapshot.docs.map((doc) => {
+          const stored = doc.data() as CenterPrice;
+          return { ...stored, price: centsFromDollars(Number(stored.price)) };
+        }),
+      );
     },
     async putCenterPrice(price) {
-      await db.collection(CENTER_PRICING).doc(`${price.centerId}_${price.serviceId}`).set(price);
+      await db.collection(CENTER_PRICING).doc(`${price.centerId}_${price.serviceId}`).set({ ...price, price: dollarsFromCents(price.price) });
     },
 
     async getPartnerPricing(partnerType) {
       const snapshot = await db.collection(PARTNER_PRICING).where("partnerType", "==", partnerType.toUpperCase()).limit(1).get();
       if (snapshot.empty) return null;
       const data = snapshot.docs[0].data();
-      return { partnerType: String(data.partnerType), prices: (data.prices ?? {}) as Record<string, number> };
+      return { partnerType: String(data.partnerType), prices: mapPrices((data.prices ?? {}) as Record<string, number>, centsFromDollars) };
     },
     async putPartnerPricing(pricing) {
       const type = pricing.partnerType.toUpperCase();
-      await db.collection(PARTNER_PRICING).doc(type).set({ partnerType: type, prices: pricing.prices });
+      await db.collection(PARTNER_PRICING).doc(type).set({ partnerType: type, prices: mapPrices(pricing.prices, dollarsFromCents) });
     },
 
     async getAffiliateDetails(userId) {
@@ -116,10 +131,10 @@ export function createFirestoreStore(db: Firestore, close: () => Promise<void> =
       const results = await Promise.all(
         chunk(serviceIds, 10).map((ids) => db.collection(ADD_ON_LHR_PRICES).where(FieldPath.documentId(), "in", ids).get()),
       );
-      return Object.fromEntries(results.flatMap((s) => s.docs.map((doc) => [doc.id, Number(doc.data().price)])));
+      return Object.fromEntries(results.flatMap((s) => s.docs.map((doc) => [doc.id, centsFromDollars(Number(doc.data().price))])));
     },
     async putAddOnLhrPrice(serviceId, price) {
-      await db.collection(ADD_ON_LHR_PRICES).doc(serviceId).set({ price });
+      await db.collection(ADD_ON_LHR_PRICES).doc(serviceId).set({ price: dollarsFromCents(price) });
     },
 
     async claimPromoUse(input) {
@@ -171,10 +186,12 @@ export function createFirestoreStore(db: Firestore, close: () => Promise<void> =
 
     async getPromoCode(code) {
       const snapshot = await db.collection(PROMO_CODES).doc(code.trim().toUpperCase()).get();
-      return snapshot.exists ? (snapshot.data() as PromoCode) : null;
+      if (!snapshot.exists) return null;
+      const stored = snapshot.data() as PromoCode;
+      return { ...stored, rules: stored.rules.map(ruleFromDollars) };
     },
     async putPromoCode(promo) {
-      await db.collection(PROMO_CODES).doc(promo.code.toUpperCase()).set({ ...promo, code: promo.code.toUpperCase() });
+      await db.collection(PROMO_CODES).doc(promo.code.toUpperCase()).set({ ...promo, code: promo.code.toUpperCase(), rules: promo.rules.map(ruleToDollars) });
     },
 
     async createAccount(account) {

@@ -1,7 +1,8 @@
 import Database from "better-sqlite3";
 import fs from "node:fs";
 import path from "node:path";
-import type { PromoCode } from "~/domain/discounts";
+import { ruleFromDollars, type PromoCode } from "~/domain/discounts";
+import { centsFromDollars } from "~/domain/money";
 import {
   DuplicateAccountError,
   emailKey,
@@ -19,7 +20,9 @@ import {
   type PartnerPricing,
 } from "./document-store.server";
 
-const migrations: string[] = [
+type Migration = string | ((db: Database.Database) => void);
+
+const migrations: Migration[] = [
   `CREATE TABLE guest_details (
      email_key TEXT PRIMARY KEY, email TEXT NOT NULL, guest_id TEXT NOT NULL,
      is_password_set INTEGER NOT NULL, is_return_user INTEGER NOT NULL, promo_codes TEXT NOT NULL DEFAULT '{}'
@@ -54,6 +57,28 @@ const migrations: string[] = [
    );
    CREATE INDEX payment_attempts_open ON payment_attempts(state, updated_at);
    DROP TABLE idempotency_keys;`,
+  // Money is kept in cents (docs/decisions/011); the columns say so, and stored dollars are converted.
+  `CREATE TABLE center_pricing_cents (
+     center_id TEXT NOT NULL, service_id TEXT NOT NULL, price_cents INTEGER NOT NULL, is_prepaid_service INTEGER NOT NULL,
+     PRIMARY KEY (center_id, service_id)
+   );
+   INSERT INTO center_pricing_cents SELECT center_id, service_id, CAST(ROUND(price * 100) AS INTEGER), is_prepaid_service FROM center_pricing;
+   DROP TABLE center_pricing;
+   ALTER TABLE center_pricing_cents RENAME TO center_pricing;
+   CREATE TABLE add_on_lhr_prices_cents (service_id TEXT PRIMARY KEY, price_cents INTEGER NOT NULL);
+   INSERT INTO add_on_lhr_prices_cents SELECT service_id, CAST(ROUND(price * 100) AS INTEGER) FROM add_on_lhr_prices;
+   DROP TABLE add_on_lhr_prices;
+   ALTER TABLE add_on_lhr_prices_cents RENAME TO add_on_lhr_prices;`,
+  (db) => {
+    for (const row of db.prepare("SELECT partner_type, prices FROM partner_pricing").all() as { partner_type: string; prices: string }[]) {
+      const prices = Object.fromEntries(Object.entries(JSON.parse(row.prices) as Record<string, number>).map(([id, dollars]) => [id, centsFromDollars(dollars)]));
+      db.prepare("UPDATE partner_pricing SET prices = ? WHERE partner_type = ?").run(JSON.stringify(prices), row.partner_type);
+    }
+    for (const row of db.prepare("SELECT code, promo FROM promo_codes").all() as { code: string; promo: string }[]) {
+      const promo = JSON.parse(row.promo) as PromoCode;
+      db.prepare("UPDATE promo_codes SET promo = ? WHERE code = ?").run(JSON.stringify({ ...promo, rules: promo.rules.map(ruleFromDollars) }), row.code);
+    }
+  },
 ];
 
 type GuestRow = { email: string; guest_id: string; is_password_set: number; is_return_user: number; promo_codes: string };
@@ -98,7 +123,9 @@ export function createSqliteStore(file: string): DocumentStore {
   const version = db.pragma("user_version", { simple: true }) as number;
   for (let i = version; i < migrations.length; i++) {
     db.transaction(() => {
-      db.exec(migrations[i]);
+      const migration = migrations[i];
+      if (typeof migration === "string") db.exec(migration);
+      else migration(db);
       db.pragma(`user_version = ${i + 1}`);
     })();
   }
@@ -203,13 +230,13 @@ export function createSqliteStore(file: string): DocumentStore {
       const placeholders = serviceIds.map(() => "?").join(",");
       const rows = db
         .prepare(`SELECT * FROM center_pricing WHERE center_id = ? AND service_id IN (${placeholders})`)
-        .all(centerId, ...serviceIds) as { center_id: string; service_id: string; price: number; is_prepaid_service: number }[];
-      return rows.map((r) => ({ centerId: r.center_id, serviceId: r.service_id, price: r.price, isPrepaidService: r.is_prepaid_service === 1 }));
+        .all(centerId, ...serviceIds) as { center_id: string; service_id: string; price_cents: number; is_prepaid_service: number }[];
+      return rows.map((r) => ({ centerId: r.center_id, serviceId: r.service_id, price: r.price_cents, isPrepaidService: r.is_prepaid_service === 1 }));
     },
     async putCenterPrice(price: CenterPrice) {
       db.prepare(
-        `INSERT INTO center_pricing (center_id, service_id, price, is_prepaid_service) VALUES (?, ?, ?, ?)
-         ON CONFLICT (center_id, service_id) DO UPDATE SET price = excluded.price, is_prepaid_service = excluded.is_prepaid_service`,
+        `INSERT INTO center_pricing (center_id, service_id, price_cents, is_prepaid_service) VALUES (?, ?, ?, ?)
+         ON CONFLICT (center_id, service_id) DO UPDATE SET price_cents = excluded.price_cents, is_prepaid_service = excluded.is_prepaid_service`,
       ).run(price.centerId, price.serviceId, price.price, price.isPrepaidService ? 1 : 0);
     },
 
@@ -237,12 +264,12 @@ export function createSqliteStore(file: string): DocumentStore {
       if (serviceIds.length === 0) return {};
       const rows = db
         .prepare(`SELECT * FROM add_on_lhr_prices WHERE service_id IN (${serviceIds.map(() => "?").join(",")})`)
-        .all(...serviceIds) as { service_id: string; price: number }[];
-      return Object.fromEntries(rows.map((r) => [r.service_id, r.price]));
+        .all(...serviceIds) as { service_id: string; price_cents: number }[];
+      return Object.fromEntries(rows.map((r) => [r.service_id, r.price_cents]));
     },
     async putAddOnLhrPrice(serviceId, price) {
       db.prepare(
-        "INSERT INTO add_on_lhr_prices (service_id, price) VALUES (?, ?) ON CONFLICT (service_id) DO UPDATE SET price = excluded.price",
+        "INSERT INTO add_on_lhr_prices (service_id, price_cents) VALUES (?, ?) ON CONFLICT (service_id) DO UPDATE SET price_cents = excluded.price_cents",
       ).run(serviceId, price);
     },
 

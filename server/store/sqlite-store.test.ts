@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { chunk, type DocumentStore, type PaymentAttempt } from "./document-store.server";
 import { createSqliteStore } from "./sqlite-store.server";
@@ -52,25 +53,25 @@ describe("guestDetails", () => {
 describe("centerPricing", () => {
   it("finds prices for any number of service ids at one center", async () => {
     const ids = Array.from({ length: 23 }, (_, i) => `svc-${i}`);
-    for (const id of ids) await store.putCenterPrice({ centerId: "c-1", serviceId: id, price: 50, isPrepaidService: id === "svc-3" });
-    await store.putCenterPrice({ centerId: "c-2", serviceId: "svc-1", price: 99, isPrepaidService: false });
+    for (const id of ids) await store.putCenterPrice({ centerId: "c-1", serviceId: id, price: 5000, isPrepaidService: id === "svc-3" });
+    await store.putCenterPrice({ centerId: "c-2", serviceId: "svc-1", price: 9999, isPrepaidService: false });
     const prices = await store.getCenterPricing("c-1", ids);
     expect(prices).toHaveLength(23);
-    expect(prices.find((p) => p.serviceId === "svc-3")).toEqual({ centerId: "c-1", serviceId: "svc-3", price: 50, isPrepaidService: true });
+    expect(prices.find((p) => p.serviceId === "svc-3")).toEqual({ centerId: "c-1", serviceId: "svc-3", price: 5000, isPrepaidService: true });
     expect(await store.getCenterPricing("c-1", [])).toEqual([]);
   });
 
   it("replaces a price on a second write", async () => {
-    await store.putCenterPrice({ centerId: "c-1", serviceId: "s", price: 50, isPrepaidService: false });
-    await store.putCenterPrice({ centerId: "c-1", serviceId: "s", price: 75, isPrepaidService: true });
-    expect(await store.getCenterPricing("c-1", ["s"])).toEqual([{ centerId: "c-1", serviceId: "s", price: 75, isPrepaidService: true }]);
+    await store.putCenterPrice({ centerId: "c-1", serviceId: "s", price: 5000, isPrepaidService: false });
+    await store.putCenterPrice({ centerId: "c-1", serviceId: "s", price: 7550, isPrepaidService: true });
+    expect(await store.getCenterPricing("c-1", ["s"])).toEqual([{ centerId: "c-1", serviceId: "s", price: 7550, isPrepaidService: true }]);
   });
 });
 
 describe("partnerPricing", () => {
   it("is looked up by partner type in upper case", async () => {
-    await store.putPartnerPricing({ partnerType: "groupon", prices: { s1: 49 } });
-    expect(await store.getPartnerPricing("Groupon")).toEqual({ partnerType: "GROUPON", prices: { s1: 49 } });
+    await store.putPartnerPricing({ partnerType: "groupon", prices: { s1: 4999 } });
+    expect(await store.getPartnerPricing("Groupon")).toEqual({ partnerType: "GROUPON", prices: { s1: 4999 } });
     expect(await store.getPartnerPricing("other")).toBeNull();
   });
 });
@@ -89,10 +90,10 @@ describe("impactAffiliateDetails", () => {
 
 describe("add-on LHR prices", () => {
   it("are keyed by service id", async () => {
-    await store.putAddOnLhrPrice("a1", 99);
-    await store.putAddOnLhrPrice("a2", 129);
-    await store.putAddOnLhrPrice("a1", 89);
-    expect(await store.getAddOnLhrPrices(["a1", "a2", "a3"])).toEqual({ a1: 89, a2: 129 });
+    await store.putAddOnLhrPrice("a1", 9900);
+    await store.putAddOnLhrPrice("a2", 12950);
+    await store.putAddOnLhrPrice("a1", 8900);
+    expect(await store.getAddOnLhrPrices(["a1", "a2", "a3"])).toEqual({ a1: 8900, a2: 12950 });
   });
 });
 
@@ -150,5 +151,44 @@ describe("promo uses", () => {
     expect(await Promise.all([use(), use()])).toEqual([true, false]);
     expect(await store.getGuestDetails("ana@example.com")).toMatchObject({ guest_id: "g-1", promo_codes: { GLOW50: 1 } });
     expect(await store.claimPromoUse({ email: "ana@example.com", guestId: "g-1", code: "WELCOME10", maxUses: null })).toBe(true);
+  });
+});
+
+describe("money in cents", () => {
+  it("converts the dollars an older store file kept to cents when it opens it", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "store-cents-"));
+    const file = path.join(dir, "store.sqlite");
+    try {
+      await createSqliteStore(file).close();
+      // The file as it was before amounts were kept in cents.
+      const old = new Database(file);
+      old.exec(`DROP TABLE center_pricing;
+        CREATE TABLE center_pricing (center_id TEXT NOT NULL, service_id TEXT NOT NULL, price REAL NOT NULL, is_prepaid_service INTEGER NOT NULL, PRIMARY KEY (center_id, service_id));
+        DROP TABLE add_on_lhr_prices;
+        CREATE TABLE add_on_lhr_prices (service_id TEXT PRIMARY KEY, price REAL NOT NULL);`);
+      old.prepare("INSERT INTO center_pricing VALUES (?, ?, ?, ?)").run("c-1", "s-1", 19.99, 1);
+      old.prepare("INSERT INTO add_on_lhr_prices VALUES (?, ?)").run("a-1", 59.5);
+      old.prepare("INSERT INTO partner_pricing VALUES (?, ?)").run("GROUPON", JSON.stringify({ s1: 49.99, s2: 275 }));
+      const rules = [
+        { discount_type: "final_price", discount_value: 50, service_id: "s-1", service_type: "service" },
+        { discount_type: "amount", discount_value: 0.3, service_id: null, service_type: "addon-service" },
+        { discount_type: "percentage", discount_value: 10, service_id: null, service_type: "service" },
+      ];
+      old.prepare("INSERT INTO promo_codes VALUES (?, ?)").run("GLOW50", JSON.stringify({ code: "GLOW50", rules, validFrom: null, validTo: null, maxUsesPerGuest: 1 }));
+      old.pragma("user_version = 4");
+      old.close();
+
+      const reopened = createSqliteStore(file);
+      try {
+        expect(await reopened.getCenterPricing("c-1", ["s-1"])).toEqual([{ centerId: "c-1", serviceId: "s-1", price: 1999, isPrepaidService: true }]);
+        expect(await reopened.getAddOnLhrPrices(["a-1"])).toEqual({ "a-1": 5950 });
+        expect(await reopened.getPartnerPricing("groupon")).toEqual({ partnerType: "GROUPON", prices: { s1: 4999, s2: 27500 } });
+        expect((await reopened.getPromoCode("GLOW50"))?.rules.map((r) => r.discount_value)).toEqual([5000, 30, 10]);
+      } finally {
+        await reopened.close();
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

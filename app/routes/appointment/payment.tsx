@@ -315,8 +315,8 @@ export default function PaymentStep({ loaderData, actionData }: Route.ComponentP
           <legend>Cancellation policy</legend>
           <p>
             Please cancel or reschedule at least {NO_SHOW_WINDOW_HOURS} hours before your appointment. If you cancel or
-            reschedule later, don't come, or arrive more than {LATE_ARRIVAL_MINUTES} minutes late, a $
-            {NO_SHOW_FEE} no-show fee is charged to your card.
+            reschedule later, don't come, or arrive more than {LATE_ARRIVAL_MINUTES} minutes late, a {formatMoney(NO_SHOW_FEE)}{" "}
+            no-show fee is charged to your card.
           </p>
           <label className="check">
             <input type="checkbox" name="policy" value="agreed" defaultChecked={agreed} aria-invalid={errors.policy ? true : undefined} aria-describedby={errors.policy ? "policy-error" : undefined} autoFocus={firstError === "policy"} /> I agree to
