@@ -1,4 +1,4 @@
-import { data, Form, redirect, useNavigation } from "react-router";
+import { data, Form, href, redirect, useNavigation } from "react-router";
 import { FormError, FieldError } from "~/components/field";
 import { NO_SHOW_FEE, NO_SHOW_WINDOW_HOURS, LATE_ARRIVAL_MINUTES } from "~/domain/booking";
 import { normalizePromoCode, PROMO_MESSAGES } from "~/domain/discounts";
@@ -84,7 +84,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const keep = { billing, agreed, promo: String(form.get("promo") ?? "").slice(0, 40) };
 
   if (intent === "add-card") {
-    const returnTo = `${new URL(request.url).origin}/appointment/payment`;
+    const returnTo = `${new URL(request.url).origin}${href("/appointment/payment")}`;
     try {
       const uri = await services.spa.startCardCapture(draft.guestId!, center.id, returnTo);
       // The hosted page must be the payment back end's own; never send a guest elsewhere.
@@ -103,7 +103,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === "apply-promo" || intent === "remove-promo") {
     if (intent === "remove-promo") {
       setDraft(session, { ...withBilling, promoCode: undefined });
-      return redirect("/appointment/payment", { headers: await commit(services, session) });
+      return redirect(href("/appointment/payment"), { headers: await commit(services, session) });
     }
     const code = normalizePromoCode(keep.promo);
     if (!code) return data({ errors: { promo: PROMO_MESSAGES.empty }, keep }, { status: 400 });
@@ -112,7 +112,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const trial = await quote(services, center, catalog, { ...draft, promoCode: code });
     if (!trial.promo?.applied) return data({ errors: { promo: trial.promo?.message ?? PROMO_MESSAGES.unknown }, keep }, { status: 400 });
     setDraft(session, { ...withBilling, promoCode: code });
-    return redirect("/appointment/payment", { headers: await commit(services, session) });
+    return redirect(href("/appointment/payment"), { headers: await commit(services, session) });
   }
 
   if (intent !== "confirm") return data({ errors: { form: "Please choose an action." }, keep }, { status: 400 });
@@ -148,7 +148,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       const { attempt } = outcome;
       setConfirmed(session, { appointmentId: attempt.appointmentId!, invoiceId: attempt.invoiceId!, guestId: attempt.guestId, centerId: attempt.centerId });
       setDraft(session, null);
-      return redirect(`/appointment/confirmation/${attempt.appointmentId}`, { headers: await commit(services, session) });
+      return redirect(href("/appointment/confirmation/:appointmentId", { appointmentId: attempt.appointmentId! }), { headers: await commit(services, session) });
     }
     case "busy":
       return data({ errors: { form: CHECKOUT_MESSAGES.busy }, keep }, { status: 409 });
@@ -157,13 +157,13 @@ export async function action({ request, context }: Route.ActionArgs) {
     case "promo-used":
       toast(PROMO_MESSAGES.notValid(outcome.code));
       setDraft(session, { ...withBilling, payKey: undefined });
-      return redirect("/appointment/payment", { headers: await commit(services, session) });
+      return redirect(href("/appointment/payment"), { headers: await commit(services, session) });
     case "declined":
       toast(PAYMENT_MESSAGES.failed);
       if (draft.doneBy) {
         // The employee flow: the stored ids are cleared and the employee starts again at the clinic.
         setDraft(session, { centerId: center.id, addOnIds: [], therapistId: null, doneBy: draft.doneBy });
-        return redirect(`/appointment/service?id=${center.id}`, { headers: await commit(services, session) });
+        return redirect(`${href("/appointment/service")}?id=${encodeURIComponent(center.id)}`, { headers: await commit(services, session) });
       }
       break;
     case "undone":
@@ -174,7 +174,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       break;
   }
   setDraft(session, { ...withBilling, hold: undefined, payKey: undefined });
-  return redirect(`/appointment/time?date=${draft.date ?? ""}`, { headers: await commit(services, session) });
+  return redirect(`${href("/appointment/time")}?date=${draft.date ?? ""}`, { headers: await commit(services, session) });
 }
 
 export default function PaymentStep({ loaderData, actionData }: Route.ComponentProps) {
@@ -250,7 +250,7 @@ export default function PaymentStep({ loaderData, actionData }: Route.ComponentP
           ) : null}
           {cardError ? (
             <p className="field-error" role="alert">
-              <a href="/appointment/payment">{cardError}</a>
+              <a href={href("/appointment/payment")}>{cardError}</a>
             </p>
           ) : null}
           {cards.map((card, index) => (

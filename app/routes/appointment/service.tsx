@@ -80,7 +80,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const headers = changed ? await commit(services, session) : undefined;
 
   if (linkedService && !needsTreatmentArea(linkedService.name)) {
-    throw redirect(`/appointment/time${draft.date ? `?date=${draft.date}` : ""}`, { headers });
+    throw redirect(`${href("/appointment/time")}${draft.date ? `?date=${draft.date}` : ""}`, { headers });
   }
 
   // ?choose= is a pick on this page (show its options); ?service= is a deep link (go on if done).
@@ -161,7 +161,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     next.payKey = undefined;
   }
   setDraft(session, next);
-  return redirect(`/appointment/time${next.date ? `?date=${next.date}` : ""}`, { headers: await commit(services, session) });
+  return redirect(`${href("/appointment/time")}${next.date ? `?date=${next.date}` : ""}`, { headers: await commit(services, session) });
 }
 
 export default function ServiceStep({ loaderData, actionData }: Route.ComponentProps) {
