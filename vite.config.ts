@@ -2,7 +2,7 @@ import { reactRouter } from "@react-router/dev/vite";
 import { defineConfig } from "vite";
 import path from "node:path";
 
-export default defineConfig({
+export default defineConfig(({ isSsrBuild }) => ({
   plugins: [reactRouter()],
   resolve: {
     alias: {
@@ -10,5 +10,10 @@ export default defineConfig({
       "#server": path.resolve(import.meta.dirname, "server"),
     },
   },
-  build: { assetsInlineLimit: 0 },
-});
+  build: {
+    assetsInlineLimit: 0,
+    // One server build: the Express app and the routes are compiled together into build/server
+    // (docs/decisions/010). Its source maps serve stack traces and scripts/check-server-build.mjs.
+    ...(isSsrBuild ? { rollupOptions: { input: "./server/production.ts" }, sourcemap: true } : {}),
+  },
+}));
