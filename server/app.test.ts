@@ -24,7 +24,7 @@ async function start(options: Partial<AppOptions> = {}): Promise<string> {
     env: parseEnv({ NODE_ENV: "test" }),
     mode: "production",
     build: () => Promise.reject(new Error("the router is not reached in these tests")),
-    assets: [reachedAssets],
+    assets: reachedAssets,
     services: () => undefined,
     servicesReady: new Promise(() => {}),
     ...options,

@@ -18,8 +18,8 @@ export type AppOptions = {
   mode: "development" | "production";
   /** The app's server build: the module itself in production, a loader that follows edits in development. */
   build: ServerBuild | (() => Promise<ServerBuild>);
-  /** Serve the browser's files: the built client in production, Vite's middleware in development. */
-  assets: RequestHandler[];
+  /** Serves the browser's files: the built client in production, Vite's middleware in development. */
+  assets: RequestHandler;
   /** The embedded spa back end's routes, when no back end is configured. */
   sandbox?: RequestHandler;
   /** The services once they are built (they need the listening port); undefined while starting. */
@@ -125,7 +125,7 @@ export function createApp({ env, mode, build, assets, sandbox, services, service
   });
 
   app.use(compression());
-  for (const handler of assets) app.use(handler);
+  app.use(assets);
 
   app.all(
     "/{*splat}",

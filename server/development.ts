@@ -11,6 +11,6 @@ const { startServer } = (await viteServer.ssrLoadModule("/server/start.ts")) as 
 await startServer({
   mode: "development",
   build: () => viteServer.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
-  assets: [viteServer.middlewares],
+  assets: viteServer.middlewares,
   onClose: () => viteServer.close(),
 });

@@ -13,7 +13,7 @@ import type { SpaSandbox } from "./spa-sandbox/index";
 export type StartOptions = {
   mode: "development" | "production";
   build: ServerBuild | (() => Promise<ServerBuild>);
-  assets: RequestHandler[];
+  assets: RequestHandler;
   /** Runs last on shutdown (development closes its Vite server there). */
   onClose?: () => Promise<void>;
 };
