@@ -13,7 +13,8 @@ export default defineConfig(({ isSsrBuild }) => ({
   build: {
     assetsInlineLimit: 0,
     // One server build: the Express app and the routes are compiled together into build/server
-    // (docs/decisions/010). Its source maps serve stack traces and scripts/check-server-build.mjs.
+    // (docs/decisions/010). Its source maps tell scripts/check-server-build.mjs which modules each
+    // file holds (and map stack traces under node --enable-source-maps).
     ...(isSsrBuild ? { rollupOptions: { input: "./server/production.ts" }, sourcemap: true } : {}),
   },
 }));
