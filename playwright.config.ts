@@ -41,19 +41,21 @@ export default defineConfig({
     { name: "js", use: { ...devices["Desktop Chrome"], launchOptions: chromium, javaScriptEnabled: true } },
     { name: "no-js", use: { ...devices["Pixel 5"], launchOptions: chromium, javaScriptEnabled: false } },
   ],
+  // Each server starts the way `npm run serve` does: server.js runs the production build in production
+  // mode whatever NODE_ENV says.
   webServer: [
     {
       // The production build on a fresh data directory: the sandbox seeds itself on start.
-      command: `rm -rf .e2e-data && node build/server.js`,
-      env: { PORT: String(PORT), HOST: "127.0.0.1", DATA_DIR: ".e2e-data", NODE_ENV: "production", LOG_LEVEL: "warn", SANDBOX_API_KEY: E2E_SANDBOX_API_KEY },
+      command: `rm -rf .e2e-data && node server.js`,
+      env: { PORT: String(PORT), HOST: "127.0.0.1", DATA_DIR: ".e2e-data", LOG_LEVEL: "warn", SANDBOX_API_KEY: E2E_SANDBOX_API_KEY },
       url: `http://localhost:${PORT}/healthz`,
       reuseExistingServer: false,
       timeout: 60_000,
     },
     {
-      command: `rm -rf .e2e-data-short-hold && node build/server.js`,
+      command: `rm -rf .e2e-data-short-hold && node server.js`,
       env: {
-        PORT: String(SHORT_HOLD_PORT), HOST: "127.0.0.1", DATA_DIR: ".e2e-data-short-hold", NODE_ENV: "production",
+        PORT: String(SHORT_HOLD_PORT), HOST: "127.0.0.1", DATA_DIR: ".e2e-data-short-hold",
         LOG_LEVEL: "warn", SANDBOX_HOLD_SECONDS: "4", SANDBOX_API_KEY: E2E_SANDBOX_API_KEY,
       },
       url: `http://localhost:${SHORT_HOLD_PORT}/healthz`,
@@ -61,9 +63,9 @@ export default defineConfig({
       timeout: 60_000,
     },
     {
-      command: `rm -rf .e2e-data-no-backend && node build/server.js`,
+      command: `rm -rf .e2e-data-no-backend && node server.js`,
       env: {
-        PORT: String(NO_BACKEND_PORT), HOST: "127.0.0.1", DATA_DIR: ".e2e-data-no-backend", NODE_ENV: "production", LOG_LEVEL: "error",
+        PORT: String(NO_BACKEND_PORT), HOST: "127.0.0.1", DATA_DIR: ".e2e-data-no-backend", LOG_LEVEL: "error",
         // Nothing listens on port 9 here: every call to the back end fails at once.
         SPA_BASE_URL: "http://127.0.0.1:9", SPA_API_KEY: "unused", SESSION_SECRETS: "e2e-outage-secret-0123456789abcdef0123", SPA_TIMEOUT_MS: "1000",
       },
@@ -80,9 +82,9 @@ export default defineConfig({
       timeout: 60_000,
     },
     {
-      command: `node build/server.js`,
+      command: `node server.js`,
       env: {
-        PORT: String(FAULTS_PORT), HOST: "127.0.0.1", DATA_DIR: ".e2e-data-faults", NODE_ENV: "production", LOG_LEVEL: "error",
+        PORT: String(FAULTS_PORT), HOST: "127.0.0.1", DATA_DIR: ".e2e-data-faults", LOG_LEVEL: "error",
         SPA_BASE_URL: `http://127.0.0.1:${FAULT_BACKEND_PORT}/spa-sandbox`, SPA_API_KEY: FAULT_BACKEND_KEY,
         SESSION_SECRETS: "e2e-faults-secret-0123456789abcdef012345",
       },

@@ -2,7 +2,7 @@ import { reactRouter } from "@react-router/dev/vite";
 import { defineConfig } from "vite";
 import path from "node:path";
 
-export default defineConfig({
+export default defineConfig(({ isSsrBuild }) => ({
   plugins: [reactRouter()],
   resolve: {
     alias: {
@@ -10,5 +10,11 @@ export default defineConfig({
       "#server": path.resolve(import.meta.dirname, "server"),
     },
   },
-  build: { assetsInlineLimit: 0 },
-});
+  build: {
+    assetsInlineLimit: 0,
+    // One server build: the Express app and the routes are compiled together into build/server
+    // (docs/decisions/010). Its source maps tell scripts/check-server-build.mjs which modules each
+    // file holds (and map stack traces under node --enable-source-maps).
+    ...(isSsrBuild ? { rollupOptions: { input: "./server/production.ts" }, sourcemap: true } : {}),
+  },
+}));

@@ -9,11 +9,6 @@ import { NonceProvider } from "~/lib/nonce";
 
 export const streamTimeout = 5_000;
 
-// The Express server builds the services through this module, so that they and the routes share one
-// copy of every server module (one SpaError class, one catalog cache) instead of two bundles' worth.
-export { createServices } from "#server/context.server";
-export { startPaymentReconciler } from "#server/booking/reconcile.server";
-
 /**
  * Unexpected errors of loaders, actions and rendering, logged once here. A thrown answer (a
  * redirect, a 404, a 503 page) is not an error, and neither is a visitor who left mid-request. The

@@ -88,7 +88,9 @@ run("npm", ["run", "-s", "build"], root);
 run(path.join(root, "node_modules", ".bin", "react-router"), ["build"], bareDir);
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-data-"));
-const app = start("node", ["build/server.js"], { PORT: String(APP_PORT), HOST: "127.0.0.1", DATA_DIR: dataDir, NODE_ENV: "production", LOG_LEVEL: "warn" });
+// Started as `npm start` does after its build (server.js sets production mode itself); node is run
+// directly so that its memory can be read.
+const app = start("node", ["server.js"], { PORT: String(APP_PORT), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "warn" });
 const bare = start(path.join(root, "node_modules", ".bin", "react-router-serve"), [path.join(bareDir, "build", "server", "index.js")], {
   PORT: String(BARE_PORT),
   HOST: "127.0.0.1",

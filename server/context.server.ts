@@ -11,7 +11,6 @@ import type { SpaAuth } from "./spa/http.server";
 import type { DocumentStore } from "./store/document-store.server";
 import { createSqliteStore } from "./store/sqlite-store.server";
 import { createOutboxNotifier, type Notifier } from "./notify/notifier.server";
-import { seedEmbeddedStore } from "./spa-sandbox/seed-store";
 import { createLinkSigner, type LinkSigner } from "./booking/sms-link.server";
 import { createAccountService, type AccountService } from "./accounts/account-service.server";
 import { createMemoryRateLimiter, type RateLimiter } from "./accounts/rate-limit.server";
@@ -100,7 +99,11 @@ export async function createServices(env: Env, options: { sandboxBaseUrl: string
     timeoutMs: env.SPA_TIMEOUT_MS,
   });
   const [store, geocoder] = await Promise.all([createStore(env), createGeocoder(env)]);
-  if (!env.SPA_BASE_URL && store.kind === "sqlite") await seedEmbeddedStore(store);
+  if (!env.SPA_BASE_URL && store.kind === "sqlite") {
+    // Sandbox code, loaded only when the sandbox is the back end.
+    const { seedEmbeddedStore } = await import("./spa-sandbox/seed-store");
+    await seedEmbeddedStore(store);
+  }
   const spaBaseUrl = env.SPA_BASE_URL ?? options.sandboxBaseUrl;
   const secrets = sessionSecrets(env);
   const services: Services = {

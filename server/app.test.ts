@@ -1,0 +1,96 @@
+import type { RequestHandler } from "express";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { createApp, type AppOptions } from "./app";
+import type { Services } from "./context.server";
+import { parseEnv } from "./env.server";
+
+const servers: http.Server[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+/** Answers every request that gets past the checks, so the router (and a build) is never needed. */
+const reachedAssets: RequestHandler = (req, res) => {
+  res.status(299).send(`assets ${req.method} ${req.path}`);
+};
+
+async function start(options: Partial<AppOptions> = {}): Promise<string> {
+  const app = createApp({
+    env: parseEnv({ NODE_ENV: "test" }),
+    mode: "production",
+    build: () => Promise.reject(new Error("the router is not reached in these tests")),
+    assets: reachedAssets,
+    services: () => undefined,
+    servicesReady: new Promise(() => {}),
+    ...options,
+  });
+  const server = await new Promise<http.Server>((resolve) => {
+    const s = app.listen(0, "127.0.0.1", () => resolve(s));
+  });
+  servers.push(server);
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+describe("the Express app", () => {
+  it("answers a link longer than 4,096 characters with a 414 page", async () => {
+    const origin = await start();
+    const response = await fetch(`${origin}/locations?q=${"a".repeat(4100)}`);
+    expect(response.status).toBe(414);
+    expect(await response.text()).toContain("That link is too long");
+  });
+
+  it("answers a path whose percent escapes do not decode with a 400 page", async () => {
+    const origin = await start();
+    const response = await fetch(`${origin}/login%zz`);
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain("That link is not valid");
+  });
+
+  it("reports starting on /healthz until the services are built", async () => {
+    let services: Services | undefined;
+    const origin = await start({ services: () => services });
+    expect(await (await fetch(`${origin}/healthz`)).json()).toMatchObject({ status: "starting" });
+    services = { hostedPaymentOrigins: [] } as unknown as Services;
+    const response = await fetch(`${origin}/healthz`);
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    expect(await response.json()).toMatchObject({ status: "ok" });
+  });
+
+  it("mounts the sandbox at /spa-sandbox only when one is given", async () => {
+    const sandbox: RequestHandler = (req, res) => {
+      res.status(200).send(`sandbox ${req.path}`);
+    };
+    const withSandbox = await start({ sandbox });
+    expect(await (await fetch(`${withSandbox}/spa-sandbox/v1/centers`)).text()).toBe("sandbox /v1/centers");
+    const withoutSandbox = await start();
+    expect(await (await fetch(`${withoutSandbox}/spa-sandbox/v1/centers`)).text()).toBe("assets GET /spa-sandbox/v1/centers");
+  });
+
+  it("sends a fresh CSP nonce and the security headers with every answer", async () => {
+    const services = { hostedPaymentOrigins: ["https://pay.example"] } as unknown as Services;
+    const origin = await start({ services: () => services });
+    const [first, second] = await Promise.all([fetch(`${origin}/`), fetch(`${origin}/`)]);
+    const nonceOf = (response: Response) => /'nonce-([^']+)'/.exec(response.headers.get("content-security-policy") ?? "")?.[1];
+    expect(nonceOf(first)).toBeTruthy();
+    expect(nonceOf(first)).not.toBe(nonceOf(second));
+    expect(first.headers.get("content-security-policy")).toContain("form-action 'self' https://pay.example");
+    expect(first.headers.get("content-security-policy")).toContain("'strict-dynamic'");
+    expect(first.headers.get("x-frame-options")).toBe("DENY");
+    expect(first.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(first.headers.get("x-powered-by")).toBeNull();
+  });
+
+  it("refuses a form posted from another site and lets one from this site through", async () => {
+    const origin = await start();
+    const crossSite = await fetch(`${origin}/login`, { method: "POST", headers: { origin: "https://elsewhere.example" }, body: "a=1" });
+    expect(crossSite.status).toBe(403);
+    expect(await crossSite.text()).toContain("That form came from another site");
+    const sameSite = await fetch(`${origin}/login`, { method: "POST", headers: { origin }, body: "a=1" });
+    expect(await sameSite.text()).toBe("assets POST /login");
+  });
+});

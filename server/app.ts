@@ -1,0 +1,166 @@
+import { createRequestHandler } from "@react-router/express";
+import compression from "compression";
+import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from "express";
+import { randomBytes } from "node:crypto";
+import type { ServerBuild } from "react-router";
+import type { Services } from "./context.server";
+import type { Env } from "./env.server";
+import { isFromThisMachine } from "./loopback.server";
+import { logger } from "./observability/logger.server";
+import { refuseLargeBodies } from "./request-body";
+
+/** Longer request targets get a 414 page before any routing (the spec's "huge query string"). */
+const MAX_URL_LENGTH = 4096;
+export const SANDBOX_MOUNT = "/spa-sandbox";
+
+export type AppOptions = {
+  env: Env;
+  mode: "development" | "production";
+  /** The app's server build: the module itself in production, a loader that follows edits in development. */
+  build: ServerBuild | (() => Promise<ServerBuild>);
+  /** Serves the browser's files: the built client in production, Vite's middleware in development. */
+  assets: RequestHandler;
+  /** The embedded spa back end's routes, when no back end is configured. */
+  sandbox?: RequestHandler;
+  /** The services once they are built (they need the listening port); undefined while starting. */
+  services: () => Services | undefined;
+  /** Resolves when the services are built; requests wait for it. */
+  servicesReady: Promise<Services>;
+};
+
+function hostOf(origin: string): string | null {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return null;
+  }
+}
+
+/** The Express app: the checks every request passes, the sandbox when embedded, then React Router. */
+export function createApp({ env, mode, build, assets, sandbox, services, servicesReady }: AppOptions): Express {
+  const isDevelopment = mode === "development";
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", env.TRUST_PROXY);
+
+  app.use((req, res, next) => {
+    if (req.originalUrl.length > MAX_URL_LENGTH) {
+      res
+        .status(414)
+        .type("html")
+        .send(
+          '<!doctype html><meta charset="utf-8"><title>Link too long</title><h1>That link is too long</h1><p>Please check the address, or <a href="/">go to the home page</a>.</p>',
+        );
+      return;
+    }
+    next();
+  });
+
+  // A path whose percent escapes do not decode (`/%`, `/login%zz`) is no page of this site; the router
+  // would fail on it while matching routes.
+  app.use((req, res, next) => {
+    try {
+      decodeURIComponent(req.path);
+    } catch {
+      res
+        .status(400)
+        .type("html")
+        .send(
+          '<!doctype html><meta charset="utf-8"><title>Bad link</title><h1>That link is not valid</h1><p>Please check the address, or <a href="/">go to the home page</a>.</p>',
+        );
+      return;
+    }
+    next();
+  });
+
+  app.get("/healthz", (_req, res) => {
+    res.set("cache-control", "no-store").json({ status: services() ? "ok" : "starting", uptimeSeconds: Math.round(process.uptime()) });
+  });
+
+  // The embedded spa back end, reached by the app over HTTP exactly like Zenoti.
+  if (sandbox) app.use(SANDBOX_MOUNT, sandbox);
+
+  app.use((req, res, next) => {
+    const nonce = randomBytes(16).toString("base64");
+    res.locals.nonce = nonce;
+    const scriptSrc = isDevelopment ? `'self' 'nonce-${nonce}' 'unsafe-eval'` : `'self' 'nonce-${nonce}' 'strict-dynamic'`;
+    res.setHeader(
+      "Content-Security-Policy",
+      [
+        "default-src 'self'",
+        `script-src ${scriptSrc}`,
+        // React Router's dev server injects styles; the built app only links stylesheets.
+        isDevelopment ? "style-src 'self' 'unsafe-inline'" : "style-src 'self'",
+        "img-src 'self' data:",
+        isDevelopment ? "connect-src 'self' ws:" : "connect-src 'self'",
+        "font-src 'self'",
+        "object-src 'none'",
+        "base-uri 'none'",
+        // Adding a card posts to the payment back end's hosted page, which is on its own origin.
+        `form-action 'self' ${services()?.hostedPaymentOrigins.join(" ") ?? ""}`.trim(),
+        "frame-ancestors 'none'",
+      ].join("; "),
+    );
+    res.setHeader("X-Content-Type-Options", "nosniff");
+    res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
+    res.setHeader("X-Frame-Options", "DENY");
+    res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
+    res.setHeader("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()");
+    if (req.secure) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
+    next();
+  });
+
+  // Cross-site POSTs are refused: a form on another site cannot act for a signed-in visitor. The JSON
+  // API takes bearer tokens, not cookies, and is left to its callers.
+  app.use((req, res, next) => {
+    if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS" || req.path.startsWith("/api/")) return next();
+    const origin = req.get("origin");
+    const site = req.get("sec-fetch-site");
+    const sameOrigin = !origin || origin === "null" ? site !== "cross-site" : hostOf(origin) === req.get("host");
+    if (!sameOrigin) {
+      res.status(403).type("html").send('<!doctype html><meta charset="utf-8"><title>Not allowed</title><h1>That form came from another site</h1><p>For your safety we did not act on it. <a href="/">Go to the home page</a>.</p>');
+      return;
+    }
+    next();
+  });
+
+  app.use(compression());
+  app.use(assets);
+
+  app.all(
+    "/{*splat}",
+    // Bodies are limited before React Router reads them (server/request-body.ts).
+    refuseLargeBodies,
+    createRequestHandler({
+      build,
+      mode,
+      getLoadContext: async (req, res) => ({
+        services: await servicesReady,
+        nonce: res.locals.nonce as string,
+        clientIp: req.ip ?? "unknown",
+        fromThisMachine: isFromThisMachine(req),
+      }),
+    }),
+  );
+
+  app.use((error: unknown, _req: Request, res: Response, next: NextFunction) => {
+    // Express and its parsers mark the client's mistakes (a bad escape, a body too large) with a 4xx.
+    const status = (error as { status?: unknown }).status;
+    if (typeof status === "number" && status >= 400 && status < 500) {
+      if (res.headersSent) return next(error);
+      res
+        .status(status)
+        .type("html")
+        .send('<!doctype html><meta charset="utf-8"><title>Bad request</title><h1>We could not read that request</h1><p><a href="/">Home</a></p>');
+      return;
+    }
+    logger.error("unhandled request error", { error: error instanceof Error ? error.message : String(error) });
+    if (res.headersSent) return next(error);
+    res
+      .status(500)
+      .type("html")
+      .send('<!doctype html><meta charset="utf-8"><title>Something went wrong</title><h1>Something went wrong, please try again</h1><p><a href="/">Home</a></p>');
+  });
+
+  return app;
+}

@@ -1,0 +1,99 @@
+import type { RequestHandler } from "express";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import type { ServerBuild } from "react-router";
+import { createApp, SANDBOX_MOUNT } from "./app";
+import { startPaymentReconciler } from "./booking/reconcile.server";
+import { createServices, type Services } from "./context.server";
+import { sandboxApiKey, secureDataDir } from "./data-dir.server";
+import { EnvError, parseEnv, type Env } from "./env.server";
+import { logger } from "./observability/logger.server";
+import type { SpaSandbox } from "./spa-sandbox/index";
+
+export type StartOptions = {
+  mode: "development" | "production";
+  build: ServerBuild | (() => Promise<ServerBuild>);
+  assets: RequestHandler;
+  /** Runs last on shutdown (development closes its Vite server there). */
+  onClose?: () => Promise<void>;
+};
+
+function readEnv(): Env {
+  try {
+    return parseEnv();
+  } catch (error) {
+    if (error instanceof EnvError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+/**
+ * The sandbox's code is loaded only when it is the back end: with SPA_BASE_URL set, none of it runs
+ * or even loads (the build keeps it in chunks of its own, which scripts/check-server-build.mjs checks).
+ */
+async function openSandbox(env: Env): Promise<SpaSandbox> {
+  const { createSpaSandbox } = await import("./spa-sandbox/index");
+  return createSpaSandbox({
+    file: path.join(env.DATA_DIR, "spa-sandbox.sqlite"),
+    apiKeys: [sandboxApiKey(env)],
+    rateLimitPerMinute: env.SANDBOX_RATE_LIMIT_PER_MINUTE,
+    holdSeconds: env.SANDBOX_HOLD_SECONDS,
+  });
+}
+
+/**
+ * Reads the configuration, listens, then builds the services (the sandbox's address needs the port)
+ * and starts the background work; stops it all in order on SIGTERM or SIGINT.
+ */
+export async function startServer({ mode, build, assets, onClose }: StartOptions): Promise<void> {
+  const env = readEnv();
+  secureDataDir(env.DATA_DIR);
+
+  let services: Services | undefined;
+  let resolveServices: (services: Services) => void = () => {};
+  const servicesReady = new Promise<Services>((resolve) => {
+    resolveServices = resolve;
+  });
+  let reconciler: { stop(): void } | undefined;
+  const sandbox = env.SPA_BASE_URL ? undefined : await openSandbox(env);
+
+  const app = createApp({ env, mode, build, assets, sandbox: sandbox?.router, services: () => services, servicesReady });
+
+  const server = app.listen(env.PORT, env.HOST, async () => {
+    const { port } = server.address() as AddressInfo;
+    services = await createServices(env, { sandboxBaseUrl: `http://127.0.0.1:${port}${SANDBOX_MOUNT}` });
+    resolveServices(services);
+    // Payment attempts a dead request left unfinished are finished or undone (docs/decisions/008).
+    reconciler = startPaymentReconciler(services);
+    logger.info("listening", {
+      url: `http://localhost:${port}`,
+      mode,
+      spa: env.SPA_BASE_URL ? "zenoti" : "sandbox",
+      store: services.store.kind,
+      geocoder: services.geocoder.kind,
+    });
+  });
+  server.keepAliveTimeout = 65_000;
+
+  let shuttingDown = false;
+  function shutdown(signal: string) {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    logger.info("shutting down", { signal });
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    server.close(async () => {
+      reconciler?.stop();
+      await services?.store.close();
+      sandbox?.close();
+      await onClose?.();
+      process.exit(0);
+    });
+    server.closeIdleConnections();
+  }
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
+  process.on("SIGINT", () => shutdown("SIGINT"));
+}
