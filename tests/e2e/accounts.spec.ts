@@ -1,21 +1,11 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { addCard, chooseFacialWithAddOn, fillBillingAndAgree, showDate, startBookingAtAustin, uniqueEmail } from "./helpers";
+import { addCard, chooseFacialWithAddOn, fillBillingAndAgree, fillRegistration, showDate, startBookingAtAustin, TEST_PASSWORD, uniqueEmail } from "./helpers";
 
-const PASSWORD = "Glow!Skin2026";
+const PASSWORD = TEST_PASSWORD;
 
 async function register(page: Page, email: string, options: { expectSuccess?: boolean } = {}) {
-  await page.goto("/register");
-  await page.getByLabel("First name").fill("Mia");
-  await page.getByLabel("Last name").fill("Rivera");
-  await page.getByLabel("Email", { exact: true }).fill(email);
-  await page.getByLabel(/Mobile phone/).fill("512-555-0177");
-  await page.getByLabel("Home clinic").selectOption({ label: "Glow Clinic Austin Downtown" });
-  await page.getByLabel("Address").fill("12 Oak St");
-  await page.getByLabel("City").fill("Austin");
-  await page.getByLabel("ZIP code").fill("78701");
-  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-  await page.getByRole("checkbox", { name: /age of majority/ }).check();
+  await fillRegistration(page, email);
   await page.getByRole("button", { name: "Create account" }).click();
   if (options.expectSuccess !== false) await expect(page.getByRole("heading", { level: 1, name: "Your profile" })).toBeVisible();
 }

@@ -87,3 +87,21 @@ export function sandboxGuestCount(centerId: string): number {
     db.close();
   }
 }
+
+/** The password every test account is registered with. */
+export const TEST_PASSWORD = "Glow!Skin2026";
+
+/** Fills the registration form at Austin, ready for "Create account". */
+export async function fillRegistration(page: Page, email: string) {
+  await page.goto("/register");
+  await page.getByLabel("First name").fill("Mia");
+  await page.getByLabel("Last name").fill("Rivera");
+  await page.getByLabel("Email", { exact: true }).fill(email);
+  await page.getByLabel(/Mobile phone/).fill("512-555-0177");
+  await page.getByLabel("Home clinic").selectOption({ label: "Glow Clinic Austin Downtown" });
+  await page.getByLabel("Address").fill("12 Oak St");
+  await page.getByLabel("City").fill("Austin");
+  await page.getByLabel("ZIP code").fill("78701");
+  await page.getByLabel("Password", { exact: true }).fill(TEST_PASSWORD);
+  await page.getByRole("checkbox", { name: /age of majority/ }).check();
+}

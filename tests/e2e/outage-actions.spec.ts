@@ -1,7 +1,7 @@
-import type { APIRequestContext, Page } from "@playwright/test";
+import type { APIRequestContext } from "@playwright/test";
 import { FAULT_BACKEND_PORT, FAULTS_PORT } from "../../playwright.config";
 import { expect, test } from "./fixtures";
-import { uniqueEmail } from "./helpers";
+import { fillRegistration, TEST_PASSWORD, uniqueEmail } from "./helpers";
 
 /**
  * Forms whose back-end call fails: a 503 with the spec's "Something went wrong, please try again"
@@ -11,24 +11,9 @@ import { uniqueEmail } from "./helpers";
 test.use({ baseURL: `http://localhost:${FAULTS_PORT}` });
 
 const CONTROL = `http://127.0.0.1:${FAULT_BACKEND_PORT}/__faults`;
-const PASSWORD = "Glow!Skin2026";
 
 async function breakCallsFor(request: APIRequestContext, email: string, method: string, path: string) {
   expect((await request.post(CONTROL, { data: { method, path, mode: "reset-before", times: 2, bodyContains: email } })).status()).toBe(204);
-}
-
-async function fillRegistration(page: Page, email: string) {
-  await page.goto("/register");
-  await page.getByLabel("First name").fill("Mia");
-  await page.getByLabel("Last name").fill("Rivera");
-  await page.getByLabel("Email", { exact: true }).fill(email);
-  await page.getByLabel(/Mobile phone/).fill("512-555-0177");
-  await page.getByLabel("Home clinic").selectOption({ label: "Glow Clinic Austin Downtown" });
-  await page.getByLabel("Address").fill("12 Oak St");
-  await page.getByLabel("City").fill("Austin");
-  await page.getByLabel("ZIP code").fill("78701");
-  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-  await page.getByRole("checkbox", { name: /age of majority/ }).check();
 }
 
 test("registering while the back end fails keeps what was typed and answers 503", async ({ page, request }) => {
@@ -50,7 +35,7 @@ test("the JSON registration answers 503 with the spec's message while the back e
   const clinics = await request.get("/register");
   const centerId = /value="([0-9a-f-]{36})"/.exec(await clinics.text())![1];
   const answer = await request.post("/api/users", {
-    data: { firstName: "Mia", lastName: "Rivera", email, phone: "5125550177", centerId, address: "12 Oak St", city: "Austin", zip: "78701", password: PASSWORD, ageConfirmed: true },
+    data: { firstName: "Mia", lastName: "Rivera", email, phone: "5125550177", centerId, address: "12 Oak St", city: "Austin", zip: "78701", password: TEST_PASSWORD, ageConfirmed: true },
   });
   expect(answer.status()).toBe(503);
   expect(await answer.json()).toEqual({ error: "Something went wrong, please try again" });
