@@ -3,15 +3,19 @@ import { GeocoderError } from "./geo/geocoder.server";
 import { logger } from "./observability/logger.server";
 import { isSpaError } from "./spa/errors.server";
 
+/** A back end (the spa or the geocoder) failed; logged once here, by whoever answers it. */
+function isOutage(error: unknown, during: string): boolean {
+  if (!isSpaError(error) && !(error instanceof GeocoderError)) return false;
+  logger.warn(`back end unavailable${during}`, { kind: isSpaError(error) ? error.kind : "geocoder", path: isSpaError(error) ? error.path : "" });
+  return true;
+}
+
 /** Turns a back-end outage into the 503 page instead of a 500. */
 export async function orUnavailable<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (isSpaError(error) || error instanceof GeocoderError) {
-      logger.warn("back end unavailable", { kind: isSpaError(error) ? error.kind : "geocoder", path: isSpaError(error) ? error.path : "" });
-      throw data("We can't reach our booking system right now. Please try again in a moment.", { status: 503 });
-    }
+    if (isOutage(error, "")) throw data("We can't reach our booking system right now. Please try again in a moment.", { status: 503 });
     throw error;
   }
 }
@@ -27,10 +31,7 @@ export async function unlessUnavailable<T, A>(work: () => Promise<T>, onOutage: 
   try {
     return await work();
   } catch (error) {
-    if (isSpaError(error) || error instanceof GeocoderError) {
-      logger.warn("back end unavailable during an action", { kind: isSpaError(error) ? error.kind : "geocoder", path: isSpaError(error) ? error.path : "" });
-      return onOutage();
-    }
+    if (isOutage(error, " during an action")) return onOutage();
     throw error;
   }
 }
