@@ -5,7 +5,7 @@ export default {
   appDirectory: "app",
   // Opt-ins to React Router 8 behaviour, decided one by one when we move to it.
   future: {
-    v8_middleware: false,
+    v8_middleware: true,
     v8_splitRouteModules: false,
     v8_viteEnvironmentApi: false,
     v8_trailingSlashAwareDataRequests: false,

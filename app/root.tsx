@@ -1,5 +1,4 @@
 import {
-  data,
   Form,
   href,
   Link,
@@ -11,7 +10,7 @@ import {
   ScrollRestoration,
   useRouteLoaderData,
 } from "react-router";
-import { getUser } from "#server/accounts/current-user.server";
+import { currentUser, sessionMiddleware } from "#server/request-context.server";
 import { takeToast } from "#server/toast.server";
 import type { Route } from "./+types/root";
 import { ErrorMessage } from "./components/error-message";
@@ -24,9 +23,11 @@ export const links: Route.LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const [{ toast, headers }, { user }] = await Promise.all([takeToast(request, context.services), getUser(request, context.services)]);
-  return data({ toast, signedIn: Boolean(user) }, { headers });
+/** Reads the session once per request and saves it once when the answer goes out. */
+export const middleware: Route.MiddlewareFunction[] = [sessionMiddleware];
+
+export async function loader({ context }: Route.LoaderArgs) {
+  return { toast: takeToast(context), signedIn: Boolean(await currentUser(context)) };
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {

@@ -8,6 +8,7 @@ import type { Env } from "./env.server";
 import { isFromThisMachine } from "./loopback.server";
 import { logger } from "./observability/logger.server";
 import { refuseLargeBodies } from "./request-body";
+import { createRequestContext } from "./request-context.server";
 
 /** Longer request targets get a 414 page before any routing (the spec's "huge query string"). */
 const MAX_URL_LENGTH = 4096;
@@ -134,12 +135,13 @@ export function createApp({ env, mode, build, assets, sandbox, services, service
     createRequestHandler({
       build,
       mode,
-      getLoadContext: async (req, res) => ({
-        services: await servicesReady,
-        nonce: res.locals.nonce as string,
-        clientIp: req.ip ?? "unknown",
-        fromThisMachine: isFromThisMachine(req),
-      }),
+      getLoadContext: async (req, res) =>
+        createRequestContext({
+          services: await servicesReady,
+          nonce: res.locals.nonce as string,
+          clientIp: req.ip ?? "unknown",
+          fromThisMachine: isFromThisMachine(req),
+        }),
     }),
   );
 

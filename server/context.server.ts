@@ -32,18 +32,6 @@ export type Services = {
   sessions: SessionStorage<SessionData, SessionFlash>;
 };
 
-declare module "react-router" {
-  interface AppLoadContext {
-    services: Services;
-    /** Per-request CSP nonce for inline scripts. */
-    nonce: string;
-    /** The client's address, for rate limits (never logged). */
-    clientIp: string;
-    /** Sent from this machine itself (loopback peer, no proxy in between): opens development pages. */
-    fromThisMachine: boolean;
-  }
-}
-
 /**
  * Without configured secrets, one is made on first start and kept under the data directory, so
  * sessions survive a restart of the embedded setup.

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomInt, randomUUID } from "node:crypto";
 import { ACCOUNT_MESSAGES, isDuplicateMessage } from "~/domain/accounts";
-import { BASE_TAGS, DEFAULT_DATE_OF_BIRTH } from "~/domain/guest";
+import { BASE_TAGS } from "~/domain/guest";
 import type { Services } from "../context.server";
 import { logger } from "../observability/logger.server";
 import { SESSION_MAX_AGE_SECONDS } from "../session.server";
@@ -72,24 +72,15 @@ export function createAccountService(services: Services, clock: () => number = D
       let guestId: string;
       try {
         const guest = await spa.createGuest({
-          center_id: input.centerId,
-          personal_info: {
-            first_name: input.firstName,
-            last_name: input.lastName,
-            user_name: input.email,
-            email: input.email,
-            date_of_birth: DEFAULT_DATE_OF_BIRTH,
-            mobile_phone: { country_code: 225, number: input.phone },
-          },
-          address_info: { address_1: input.address, address_2: "", city: input.city, country_id: 225, state_id: -1, state_other: "", zip_code: input.zip },
-          preferences: {
-            receive_marketing_email: input.marketingEmail,
-            receive_marketing_sms: input.marketingSms,
-            receive_transactional_email: true,
-            receive_transactional_sms: true,
-          },
+          centerId: input.centerId,
+          firstName: input.firstName,
+          lastName: input.lastName,
+          email: input.email,
+          phone: input.phone,
+          address: { line1: input.address, city: input.city, zip: input.zip },
+          consents: { marketingEmail: input.marketingEmail, marketingSms: input.marketingSms, transactionalEmail: true, transactionalSms: true },
           tags,
-          referral: input.referralCode ? { referral_source: { id: input.referralCode } } : null,
+          referralCode: input.referralCode ?? null,
         });
         guestId = guest.id;
       } catch (error) {

@@ -1,23 +1,17 @@
 import { data, href, redirect } from "react-router";
 import type { Services } from "../context.server";
 import { safeLocalPath } from "../redirects.server";
-import type { AppSession } from "../session.server";
+import { currentUser, requestSession, type RequestContext } from "../request-context.server";
 import type { CurrentUser } from "./account-service.server";
 
-export async function getUser(request: Request, services: Services): Promise<{ user: CurrentUser | null; session: AppSession }> {
-  const session = await services.sessions.getSession(request.headers.get("cookie"));
-  const user = await services.accounts.currentUser(session.get("userSessionId"));
-  return { user, session };
-}
-
 /** The signed-in user, or a redirect to sign in that comes back here. */
-export async function requireUser(request: Request, services: Services): Promise<{ user: CurrentUser; session: AppSession; token: string }> {
-  const { user, session } = await getUser(request, services);
+export async function requireUser(request: Request, context: RequestContext): Promise<{ user: CurrentUser; token: string }> {
+  const user = await currentUser(context);
   if (!user) {
     const url = new URL(request.url);
     throw redirect(`${href("/login")}?redirectTo=${encodeURIComponent(url.pathname + url.search)}`);
   }
-  return { user, session, token: session.get("userSessionId")! };
+  return { user, token: requestSession(context).get("userSessionId")! };
 }
 
 /** Where to go after signing in: a path on this site only. */

@@ -3,6 +3,7 @@ import type { Center, Service } from "~/domain/catalog";
 import { INVALID_CLINIC } from "~/domain/booking";
 import { offeredTo } from "~/domain/service-kinds";
 import type { Services } from "../context.server";
+import type { RequestContext } from "../request-context.server";
 import { orUnavailable } from "../unavailable.server";
 import { requireDraft } from "./draft.server";
 
@@ -29,9 +30,9 @@ export function findService(catalog: Service[], id: string | null | undefined): 
 }
 
 /** A step after the treatment choice: the draft, its clinic and catalog, and the chosen treatment. */
-export async function requireChosenService(request: Request, services: Services) {
-  const { session, draft } = await requireDraft(request, services, "service");
-  const { center, catalog } = await requireClinic(services, draft.centerId);
+export async function requireChosenService(context: RequestContext) {
+  const { session, draft } = await requireDraft(context, "service");
+  const { center, catalog } = await requireClinic(context.services, draft.centerId);
   const service = findService(catalog, draft.serviceId);
   if (!service) throw redirect(`${href("/appointment/service")}?id=${encodeURIComponent(center.id)}`);
   return { session, draft, center, catalog, service };

@@ -121,3 +121,9 @@ export async function checkout(
   }
   return advanceAttempt({ services, timing, clock, mode: "customer" }, attempt);
 }
+
+/** The promo code's discount rules, for prices shown before a quote; none for an unknown code. */
+export async function promoRules(services: Services, code: string | undefined): Promise<PromoCode["rules"]> {
+  if (!code) return [];
+  return (await services.store.getPromoCode(code))?.rules ?? [];
+}

@@ -1,8 +1,8 @@
 import { data } from "react-router";
 import type { Center } from "~/domain/catalog";
-import type { Services } from "../context.server";
+import { requestSession, type RequestContext } from "../request-context.server";
 import { orUnavailable } from "../unavailable.server";
-import { getConfirmed, readSession } from "./draft.server";
+import { getConfirmed } from "./draft.server";
 
 export type ConfirmationView = {
   appointmentId: string;
@@ -18,8 +18,9 @@ const NOT_FOUND = "We can't find that booking.";
  * A confirmation is shown only to the browser that made the booking (its session names it);
  * any other id, or someone else's, is a 404.
  */
-export async function loadConfirmation(request: Request, services: Services, appointmentId: string): Promise<ConfirmationView> {
-  const confirmed = getConfirmed(await readSession(request, services));
+export async function loadConfirmation(context: RequestContext, appointmentId: string): Promise<ConfirmationView> {
+  const { services } = context;
+  const confirmed = getConfirmed(requestSession(context));
   if (!confirmed || confirmed.appointmentId !== appointmentId.toLowerCase()) throw data(NOT_FOUND, { status: 404 });
   const [center, appointments] = await orUnavailable(() =>
     Promise.all([services.catalog.getCenter(confirmed.centerId), services.spa.listGuestAppointments(confirmed.guestId, { size: 100 })]),

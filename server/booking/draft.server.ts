@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { href, redirect } from "react-router";
 import { z } from "zod";
-import type { Services } from "../context.server";
+import { requestSession, type RequestContext } from "../request-context.server";
 import type { AppSession } from "../session.server";
+import { flashToast } from "../toast.server";
 
 /**
  * The booking in progress, kept in the encrypted session: ids and choices only, never catalog data,
@@ -49,10 +50,6 @@ export type Draft = z.infer<typeof DraftSchema>;
 export const ConfirmedSchema = z.object({ appointmentId: z.string(), invoiceId: z.string(), guestId: z.string(), centerId: z.string() });
 export type Confirmed = z.infer<typeof ConfirmedSchema>;
 
-export async function readSession(request: Request, services: Services): Promise<AppSession> {
-  return services.sessions.getSession(request.headers.get("cookie"));
-}
-
 export function getDraft(session: AppSession): Draft | null {
   const parsed = DraftSchema.safeParse(session.get("draft"));
   return parsed.success ? parsed.data : null;
@@ -72,10 +69,6 @@ export function setConfirmed(session: AppSession, confirmed: Confirmed) {
   session.set("confirmed", confirmed);
 }
 
-export async function commit(services: Services, session: AppSession): Promise<HeadersInit> {
-  return { "set-cookie": await services.sessions.commitSession(session) };
-}
-
 export function newPayKey(): string {
   return randomUUID();
 }
@@ -90,12 +83,12 @@ export const HOLD_EXPIRED_MESSAGE = "Reserved slot has expired. Please select th
 /**
  * Sends the visitor back to the time step when their hold ran out, keeping every other choice.
  */
-export async function requireLiveHold(services: Services, session: AppSession, draft: Draft): Promise<void> {
+export function requireLiveHold(context: RequestContext, draft: Draft): void {
   if (holdIsLive(draft, Date.now())) return;
   const expired = Boolean(draft.hold);
-  setDraft(session, { ...draft, hold: undefined, payKey: undefined });
-  if (expired) session.flash("toast", { id: randomUUID(), type: "error", title: HOLD_EXPIRED_MESSAGE });
-  throw redirect(`${href("/appointment/time")}${draft.date ? `?date=${draft.date}` : ""}`, { headers: await commit(services, session) });
+  setDraft(requestSession(context), { ...draft, hold: undefined, payKey: undefined });
+  if (expired) flashToast(context, { type: "error", title: HOLD_EXPIRED_MESSAGE });
+  throw redirect(`${href("/appointment/time")}${draft.date ? `?date=${draft.date}` : ""}`);
 }
 
 /** The first step that still needs an answer. */
@@ -108,17 +101,17 @@ export function firstOpenStep(draft: Draft | null): string {
 }
 
 /** A booking step that needs a draft with a chosen service, or sends the visitor where to start. */
-export async function requireDraft(request: Request, services: Services, needs: "service" | "hold" | "details"): Promise<{ session: AppSession; draft: Draft }> {
-  const session = await readSession(request, services);
+export async function requireDraft(context: RequestContext, needs: "service" | "hold" | "details"): Promise<{ session: AppSession; draft: Draft }> {
+  const session = requestSession(context);
   const draft = getDraft(session);
   if (!draft || !draft.serviceId) throw redirect(firstOpenStep(draft));
   if (needs === "service") return { session, draft };
   if (!draft.hold) throw redirect(firstOpenStep(draft));
   // Once the confirm went out the hold is used up: the payment step finishes that attempt.
-  if (needs === "details" && draft.details && draft.payKey && !holdIsLive(draft, Date.now()) && (await services.store.getPaymentAttempt(draft.payKey))) {
+  if (needs === "details" && draft.details && draft.payKey && !holdIsLive(draft, Date.now()) && (await context.services.store.getPaymentAttempt(draft.payKey))) {
     return { session, draft };
   }
-  await requireLiveHold(services, session, draft);
+  requireLiveHold(context, draft);
   if (needs === "details" && !draft.details) throw redirect(href("/appointment/details"));
   return { session, draft };
 }

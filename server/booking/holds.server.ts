@@ -30,9 +30,12 @@ export function availabilityGuestId(services: Services, centerId: string): Promi
       const [found] = await services.spa.findGuestsByEmail(email);
       if (found) return found.id;
       const created = await services.spa.createGuest({
-        center_id: centerId,
-        personal_info: { first_name: "Webstore", last_name: "Availability", user_name: email, email, date_of_birth: "1900-01-01", mobile_phone: { country_code: 225, number: "" } },
-        preferences: { receive_marketing_email: false, receive_marketing_sms: false, receive_transactional_email: false, receive_transactional_sms: false },
+        centerId,
+        firstName: "Webstore",
+        lastName: "Availability",
+        email,
+        phone: null,
+        consents: { marketingEmail: false, marketingSms: false, transactionalEmail: false, transactionalSms: false },
         tags: ["Webstore"],
       });
       return created.id;

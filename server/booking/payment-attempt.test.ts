@@ -76,9 +76,12 @@ function nextDay(): string {
 async function heldBooking(centerId: string, card = GOOD_CARD) {
   const email = `pay.${randomUUID().slice(0, 8)}@example.com`;
   const guest = await direct.createGuest({
-    center_id: centerId,
-    personal_info: { first_name: "Ana", last_name: "Lopez", user_name: email, email, date_of_birth: "1990-01-01", mobile_phone: { country_code: 225, number: "5125550199" } },
-    preferences: { receive_marketing_email: false, receive_marketing_sms: false, receive_transactional_email: true, receive_transactional_sms: true },
+    centerId,
+    firstName: "Ana",
+    lastName: "Lopez",
+    email,
+    phone: "5125550199",
+    consents: { marketingEmail: false, marketingSms: false, transactionalEmail: true, transactionalSms: true },
     tags: [],
   });
   const date = nextDay();

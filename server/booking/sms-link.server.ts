@@ -1,4 +1,6 @@
 import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
+import type { Services } from "../context.server";
+import type { SpaGuest } from "../spa/booking.server";
 
 /** How long a texted booking link stays good. */
 export const SMS_LINK_SECONDS = 7 * 24 * 60 * 60;
@@ -41,3 +43,13 @@ export function createLinkSigner(secrets: string[], clock: () => number = Date.n
 }
 
 export type LinkSigner = ReturnType<typeof createLinkSigner>;
+
+/**
+ * The guest a texted link names, when its token is ours, unaltered, unexpired and for this clinic;
+ * otherwise (or when the back end cannot say) null, and the journey goes on as for anyone.
+ */
+export async function textedGuest(services: Services, token: string | null, centerId: string): Promise<SpaGuest | null> {
+  const texted = services.linkSigner.verify(token);
+  if (!texted || texted.centerId !== centerId) return null;
+  return services.spa.getGuest(texted.guestId).catch(() => null);
+}

@@ -29,9 +29,12 @@ afterAll(async () => {
 async function newGuest() {
   guestCount += 1;
   return client.createGuest({
-    center_id: AUSTIN,
-    personal_info: { first_name: "Ana", last_name: `Test${guestCount}`, user_name: `ana${guestCount}@example.com`, email: `ana${guestCount}@example.com`, date_of_birth: "1990-01-01", mobile_phone: { country_code: 225, number: `51255501${String(guestCount).padStart(2, "0")}` } },
-    preferences: { receive_marketing_email: false, receive_marketing_sms: false, receive_transactional_email: true, receive_transactional_sms: true },
+    centerId: AUSTIN,
+    firstName: "Ana",
+    lastName: `Test${guestCount}`,
+    email: `ana${guestCount}@example.com`,
+    phone: `51255501${String(guestCount).padStart(2, "0")}`,
+    consents: { marketingEmail: false, marketingSms: false, transactionalEmail: true, transactionalSms: true },
     tags: ["Booking Lead", "NBF"],
   });
 }
@@ -49,9 +52,12 @@ describe("guests", () => {
     expect(await client.getGuest(guest.id.replace(/-/g, ""))).toMatchObject({ id: guest.id, firstName: "Ana" });
     await expect(
       client.createGuest({
-        center_id: AUSTIN,
-        personal_info: { first_name: "B", last_name: "C", user_name: "x", email: guest.email!, date_of_birth: "1990-01-01", mobile_phone: { country_code: 225, number: "5125550000" } },
-        preferences: { receive_marketing_email: false, receive_marketing_sms: false, receive_transactional_email: true, receive_transactional_sms: true },
+        centerId: AUSTIN,
+        firstName: "B",
+        lastName: "C",
+        email: guest.email!,
+        phone: "5125550000",
+        consents: { marketingEmail: false, marketingSms: false, transactionalEmail: true, transactionalSms: true },
         tags: [],
       }),
     ).rejects.toMatchObject({ code: 442 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DEFAULT_DATE_OF_BIRTH } from "~/domain/guest";
 import { centsFromDollars, type Cents } from "~/domain/money";
 import { SpaError } from "./errors.server";
 import type { SpaHttp } from "./http.server";
@@ -59,8 +60,49 @@ function toGuest(raw: z.infer<typeof GuestSchema>): SpaGuest {
   };
 }
 
+/** A guest to create: what we know of them, in our terms. */
+export type NewGuest = {
+  centerId: string;
+  firstName: string;
+  lastName: string;
+  /** Null for a guest whose email comes later (a visitor holding a slot before the details step). */
+  email: string | null;
+  phone: string | null;
+  address?: { line1: string; city: string; zip: string };
+  consents: { marketingEmail: boolean; marketingSms: boolean; transactionalEmail: boolean; transactionalSms: boolean };
+  tags: string[];
+  referralCode?: string | null;
+};
+
+/** The one place a guest create payload (the spec's registration) is built. */
+export function guestCreatePayload(guest: NewGuest): GuestRegistration {
+  return {
+    center_id: guest.centerId,
+    personal_info: {
+      first_name: guest.firstName,
+      last_name: guest.lastName,
+      user_name: guest.email ?? "",
+      email: guest.email ?? "",
+      // Zenoti needs a birthday; the spec's fixed default stands in until the guest gives theirs.
+      date_of_birth: DEFAULT_DATE_OF_BIRTH,
+      mobile_phone: { country_code: 225, number: guest.phone ?? "" },
+    },
+    ...(guest.address
+      ? { address_info: { address_1: guest.address.line1, address_2: "", city: guest.address.city, country_id: 225, state_id: -1, state_other: "", zip_code: guest.address.zip } }
+      : {}),
+    preferences: {
+      receive_marketing_email: guest.consents.marketingEmail,
+      receive_marketing_sms: guest.consents.marketingSms,
+      receive_transactional_email: guest.consents.transactionalEmail,
+      receive_transactional_sms: guest.consents.transactionalSms,
+    },
+    tags: guest.tags,
+    ...(guest.referralCode !== undefined ? { referral: guest.referralCode ? { referral_source: { id: guest.referralCode } } : null } : {}),
+  };
+}
+
 /** The spec's guest registration payload. */
-export type GuestRegistration = {
+type GuestRegistration = {
   center_id: string;
   personal_info: {
     first_name: string;
@@ -70,7 +112,6 @@ export type GuestRegistration = {
     date_of_birth: string;
     mobile_phone: { country_code: number; number: string };
   };
-  login_info?: { password: string };
   address_info?: { address_1: string; address_2: string; city: string; country_id: number; state_id: number; state_other: string; zip_code: string };
   preferences: { receive_marketing_email: boolean; receive_marketing_sms: boolean; receive_transactional_email: boolean; receive_transactional_sms: boolean };
   tags: string[];
@@ -240,8 +281,8 @@ function isRefusal(error: unknown): error is SpaError {
 
 export function bookingCalls(http: SpaHttp) {
   return {
-    async createGuest(registration: GuestRegistration): Promise<SpaGuest> {
-      const body = await http.request({ method: "POST", path: "/v1/guests", body: registration, schema: GuestSchema });
+    async createGuest(guest: NewGuest): Promise<SpaGuest> {
+      const body = await http.request({ method: "POST", path: "/v1/guests", body: guestCreatePayload(guest), schema: GuestSchema });
       return toGuest(body);
     },
 

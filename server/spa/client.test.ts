@@ -249,26 +249,30 @@ describe("guest profile updates", () => {
     const client = createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY } });
     const email = `keep.${Date.now()}@example.com`;
     const created = await client.createGuest({
-      center_id: AUSTIN,
-      personal_info: { first_name: "Ana", last_name: "Lopez", user_name: email, email, date_of_birth: "1985-04-12", mobile_phone: { country_code: 225, number: "5125550101" } },
-      address_info: { address_1: "1 Oak St", address_2: "", city: "Austin", country_id: 225, state_id: -1, state_other: "", zip_code: "78701" },
-      preferences: { receive_marketing_email: true, receive_marketing_sms: false, receive_transactional_email: true, receive_transactional_sms: true },
-      tags: ["VIP", "Webstore"],
-      referral: { referral_source: { id: "friend-referral" } },
+      centerId: AUSTIN,
+      firstName: "Ana",
+      lastName: "Lopez",
+      email,
+      phone: "5125550101",
+      address: { line1: "1 Oak St", city: "Austin", zip: "78701" },
+      consents: { marketingEmail: true, marketingSms: false, transactionalEmail: true, transactionalSms: true },
+      tags: ["Webstore"],
+      referralCode: "friend-referral",
     });
-    // A staff member set the gender in the clinic.
+    // In the clinic, staff tagged the guest and entered her birthday and gender.
     const raw = () => fetch(`${sandbox.baseUrl}/v1/guests/${created.id}`, { headers: { authorization: `apikey ${TEST_API_KEY}` } }).then((r) => r.json());
+    const before = await raw();
     await fetch(`${sandbox.baseUrl}/v1/guests/${created.id}`, {
       method: "PUT",
       headers: { authorization: `apikey ${TEST_API_KEY}`, "content-type": "application/json" },
-      body: JSON.stringify({ ...(await raw()), personal_info: { ...(await raw()).personal_info, gender: 1 } }),
+      body: JSON.stringify({ ...before, personal_info: { ...before.personal_info, gender: 1, date_of_birth: "1985-04-12" }, tags: [...before.tags, "VIP"] }),
     });
 
     const saved = await client.updateGuestProfile(created.id, { firstName: "Anita", address: { line1: "2 Elm St", city: "Austin", zip: "78702" }, consents: { marketingSms: true } });
     expect(saved).toMatchObject({ firstName: "Anita", lastName: "Lopez", phone: "5125550101", address: { line1: "2 Elm St", zip: "78702" } });
     expect(saved.consents).toEqual({ marketingEmail: true, marketingSms: true, transactionalEmail: true, transactionalSms: true });
     const after = await raw();
-    expect(after.tags).toEqual(["VIP", "Webstore"]);
+    expect(after.tags).toEqual(["Webstore", "VIP"]);
     expect(after.personal_info).toMatchObject({ date_of_birth: "1985-04-12", gender: 1, email });
     expect(after.referral).toEqual({ referral_source: { id: "friend-referral" } });
   });

@@ -7,7 +7,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Your account | Glow Cli
 
 /** The account's home: what a signed-in guest can do today. The appointments list comes next. */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { user } = await requireUser(request, context.services);
+  const { user } = await requireUser(request, context);
   return { email: user.email, homeClinicId: user.centerId || null };
 }
 

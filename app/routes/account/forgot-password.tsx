@@ -4,6 +4,7 @@ import { Field } from "~/components/field";
 import { EmailField, readForm } from "~/domain/account-forms";
 import { enforceRateLimit } from "#server/accounts/current-user.server";
 import { formDataOf } from "#server/forms.server";
+import { requestSession } from "#server/request-context.server";
 import type { Route } from "./+types/forgot-password";
 
 export const meta: Route.MetaFunction = () => [{ title: "Forgot password | Glow Clinic" }];
@@ -22,9 +23,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   enforceRateLimit(services, `code-send:${email.toLowerCase()}`, 3, 10 * 60_000);
   // The answer is the same whether or not an account exists; a filled honeypot sends nothing.
   if (!values.website) await services.accounts.sendResetCode(email);
-  const session = await services.sessions.getSession(request.headers.get("cookie"));
-  session.set("resetEmail", email);
-  return redirect(href("/reset-password"), { headers: { "set-cookie": await services.sessions.commitSession(session) } });
+  requestSession(context).set("resetEmail", email);
+  return redirect(href("/reset-password"));
 }
 
 export default function ForgotPassword({ actionData }: Route.ComponentProps) {

@@ -5,7 +5,8 @@ import { Field, FormError } from "~/components/field";
 import { ACCOUNT_MESSAGES } from "~/domain/accounts";
 import { fieldErrors } from "~/domain/guest";
 import { LoginSchema, readForm } from "~/domain/account-forms";
-import { getUser, redirectTarget, tooManyAttempts } from "#server/accounts/current-user.server";
+import { redirectTarget, tooManyAttempts } from "#server/accounts/current-user.server";
+import { currentUser, requestSession } from "#server/request-context.server";
 import { countLoginAttempt, loginSucceeded } from "#server/accounts/login-limits.server";
 import { formDataOf } from "#server/forms.server";
 import type { Route } from "./+types/login";
@@ -13,7 +14,7 @@ import type { Route } from "./+types/login";
 export const meta: Route.MetaFunction = () => [{ title: "Sign in | Glow Clinic" }];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { user } = await getUser(request, context.services);
+  const user = await currentUser(context);
   const redirectTo = redirectTarget(new URL(request.url).searchParams.get("redirectTo"));
   if (user) throw redirect(redirectTo);
   return { redirectTo };
@@ -37,9 +38,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   loginSucceeded(services.rateLimiter, parsed.data.email, context.clientIp);
   // A new session: the cookie's value changes at sign-in; the booking draft carries on.
-  const session = await services.sessions.getSession(request.headers.get("cookie"));
-  session.set("userSessionId", result.value.token);
-  return redirect(redirectTarget(values.redirectTo ?? null), { headers: { "set-cookie": await services.sessions.commitSession(session) } });
+  requestSession(context).set("userSessionId", result.value.token);
+  return redirect(redirectTarget(values.redirectTo ?? null));
 }
 
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {

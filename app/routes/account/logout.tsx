@@ -1,5 +1,7 @@
 import { href, redirect } from "react-router";
 import { formDataOf } from "#server/forms.server";
+import { requestSession } from "#server/request-context.server";
+import { redirectWithToast } from "#server/toast.server";
 import type { Route } from "./+types/logout";
 
 /** Only a POST signs out (a link or an image cannot). */
@@ -8,13 +10,11 @@ export async function loader() {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { services } = context;
   await formDataOf(request);
-  const session = await services.sessions.getSession(request.headers.get("cookie"));
-  await services.accounts.logout(session.get("userSessionId"));
-  session.flash("toast", { id: crypto.randomUUID(), type: "info", title: "You are signed out" });
+  const session = requestSession(context);
+  await context.services.accounts.logout(session.get("userSessionId"));
   session.unset("userSessionId");
   session.unset("draft");
   session.unset("confirmed");
-  return redirect(href("/"), { headers: { "set-cookie": await services.sessions.commitSession(session) } });
+  return redirectWithToast(context, href("/"), { type: "info", title: "You are signed out" });
 }

@@ -10,7 +10,8 @@ import { formatPhone, phoneDigits } from "~/lib/phone";
 import { z } from "zod";
 import { requireUser } from "#server/accounts/current-user.server";
 import { formDataOf } from "#server/forms.server";
-import { orUnavailable, OUTAGE_MESSAGE, unlessUnavailable } from "#server/unavailable.server";
+import { loadProfile, saveProfile } from "#server/accounts/profile.server";
+import { OUTAGE_MESSAGE } from "#server/unavailable.server";
 import type { Route } from "./+types/profile";
 
 export const meta: Route.MetaFunction = () => [{ title: "Your profile | Glow Clinic" }, { name: "robots", content: "noindex" }];
@@ -25,25 +26,14 @@ const DetailsSchema = z.object({
 });
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { user } = await requireUser(request, context.services);
-  const guest = await orUnavailable(() => context.services.spa.getGuest(user.guestId));
-  return {
-    email: user.email,
-    details: {
-      firstName: guest?.firstName ?? "",
-      lastName: guest?.lastName ?? "",
-      phone: formatPhone(guest?.phone ?? ""),
-      address: guest?.address?.line1 ?? "",
-      city: guest?.address?.city ?? "",
-      zip: guest?.address?.zip ?? "",
-    },
-    consents: guest?.consents ?? null,
-  };
+  const { user } = await requireUser(request, context);
+  const { details, consents } = await loadProfile(context.services, user);
+  return { email: user.email, details: { ...details, phone: formatPhone(details.phone) }, consents };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { services } = context;
-  const { user, token } = await requireUser(request, services);
+  const { user, token } = await requireUser(request, context);
   const { values, problem } = readForm(await formDataOf(request), ["intent", "oldPassword", "password", "marketingEmail", "marketingSms", "firstName", "lastName", "phone", "address", "city", "zip"]);
   const fail = (section: string, errors: Record<string, string>, status = 400) =>
     data({ section, errors, saved: null as string | null, keep: null as Record<string, string> | null }, { status });
@@ -60,23 +50,17 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data({ section: "password", errors: {} as Record<string, string>, saved: "Your password has been changed. Other devices were signed out.", keep: null });
   }
 
-  const guest = await unlessUnavailable(() => services.spa.getGuest(user.guestId), () => undefined);
-  if (guest === undefined) return outage();
-  if (!guest) return fail("form", { form: OUTAGE_MESSAGE }, 503);
-
   if (values.intent === "consents") {
-    if (!guest.consents) return fail("consents", { form: ACCOUNT_MESSAGES.noConsent }, 404);
-    const consents = { marketingEmail: values.marketingEmail === "on", marketingSms: values.marketingSms === "on" };
-    if (!(await unlessUnavailable(() => services.spa.updateGuestProfile(user.guestId, { consents }), () => null))) return outage();
+    const saved = await saveProfile(services, user, { consents: { marketingEmail: values.marketingEmail === "on", marketingSms: values.marketingSms === "on" } });
+    if (saved === "no-consents") return fail("consents", { form: ACCOUNT_MESSAGES.noConsent }, 404);
+    if (saved === "unavailable") return outage();
     return data({ section: "consents", errors: {} as Record<string, string>, saved: "Your message choices are saved.", keep: null });
   }
 
   if (values.intent === "details") {
     const parsed = DetailsSchema.safeParse(values);
     if (!parsed.success) return data({ section: "details", errors: fieldErrors(parsed.error), saved: null, keep: keptDetails(values) }, { status: 400 });
-    const { firstName, lastName, phone, address, city, zip } = parsed.data;
-    const change = { firstName, lastName, phone, address: { line1: address, city, zip } };
-    if (!(await unlessUnavailable(() => services.spa.updateGuestProfile(user.guestId, change), () => null))) return outage();
+    if ((await saveProfile(services, user, { details: parsed.data })) === "unavailable") return outage();
     return data({ section: "details", errors: {} as Record<string, string>, saved: "Your details are saved.", keep: null });
   }
   return fail("form", { form: "Please choose what to save." });

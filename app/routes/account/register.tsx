@@ -7,7 +7,9 @@ import { NewPasswordField } from "~/components/password-rules";
 import { ACCOUNT_MESSAGES } from "~/domain/accounts";
 import { readForm, RegisterSchema } from "~/domain/account-forms";
 import { fieldErrors } from "~/domain/guest";
-import { enforceRateLimit, getUser, redirectTarget } from "#server/accounts/current-user.server";
+import { enforceRateLimit, redirectTarget } from "#server/accounts/current-user.server";
+import { currentUser, requestSession } from "#server/request-context.server";
+import { redirectWithToast } from "#server/toast.server";
 import { formDataOf } from "#server/forms.server";
 import { orUnavailable, OUTAGE_MESSAGE, unlessUnavailable } from "#server/unavailable.server";
 import type { Route } from "./+types/register";
@@ -17,7 +19,7 @@ const FIELDS = ["firstName", "lastName", "email", "phone", "centerId", "address"
 export const meta: Route.MetaFunction = () => [{ title: "Create your account | Glow Clinic" }];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { user } = await getUser(request, context.services);
+  const user = await currentUser(context);
   const url = new URL(request.url);
   const redirectTo = redirectTarget(url.searchParams.get("redirectTo"));
   if (user) throw redirect(redirectTo);
@@ -55,10 +57,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     const status = result.message === ACCOUNT_MESSAGES.duplicate ? 409 : 400;
     return data({ formError: result.field === "form" ? result.message : null, fieldErrors: { [result.field]: result.message } as Record<string, string>, keep }, { status });
   }
-  const session = await services.sessions.getSession(request.headers.get("cookie"));
-  session.set("userSessionId", result.value.token);
-  session.flash("toast", { id: crypto.randomUUID(), type: "success", title: "Welcome to Glow Clinic", description: "Your account is ready." });
-  return redirect(redirectTarget(values.redirectTo ?? null), { headers: { "set-cookie": await services.sessions.commitSession(session) } });
+  requestSession(context).set("userSessionId", result.value.token);
+  return redirectWithToast(context, redirectTarget(values.redirectTo ?? null), { type: "success", title: "Welcome to Glow Clinic", description: "Your account is ready." });
 }
 
 export default function Register({ loaderData, actionData }: Route.ComponentProps) {

@@ -5,6 +5,7 @@ import { NewPasswordField } from "~/components/password-rules";
 import { NewPassword, readForm } from "~/domain/account-forms";
 import { enforceRateLimit } from "#server/accounts/current-user.server";
 import { formDataOf } from "#server/forms.server";
+import { requestSession } from "#server/request-context.server";
 import type { Route } from "./+types/reset-password";
 
 export const meta: Route.MetaFunction = () => [{ title: "Set a new password | Glow Clinic" }];
@@ -15,7 +16,7 @@ function maskEmail(email: string): string {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const session = await context.services.sessions.getSession(request.headers.get("cookie"));
+  const session = requestSession(context);
   const email = session.get("resetEmail");
   if (!email) throw redirect(href("/forgot-password"));
   return { email: maskEmail(email) };
@@ -26,7 +27,7 @@ export const headers: Route.HeadersFunction = ({ errorHeaders, actionHeaders }) 
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { services } = context;
-  const session = await services.sessions.getSession(request.headers.get("cookie"));
+  const session = requestSession(context);
   const email = session.get("resetEmail");
   if (!email) return redirect(href("/forgot-password"));
   const { values, problem } = readForm(await formDataOf(request), ["intent", "code", "password"]);
@@ -51,7 +52,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!result.ok) return data({ errors: { [result.field]: result.message } as Record<string, string>, keep, resent: false }, { status: 400 });
   session.unset("resetEmail");
   session.unset("userSessionId");
-  return redirect(href("/password-changed"), { headers: { "set-cookie": await services.sessions.commitSession(session) } });
+  return redirect(href("/password-changed"));
 }
 
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {

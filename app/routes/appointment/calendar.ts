@@ -12,8 +12,8 @@ function icsUtc(instant: { toISOString(): string }): string {
 }
 
 /** The booking as an iCalendar file, times in UTC. */
-export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const view = await loadConfirmation(request, context.services, params.appointmentId);
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const view = await loadConfirmation(context, params.appointmentId);
   const { center } = view;
   const start = clinicTime(view.start, center.timeZone);
   const end = clinicTime(view.end, center.timeZone);

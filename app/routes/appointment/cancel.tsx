@@ -1,23 +1,27 @@
-import { Form, href, Link, redirect } from "react-router";
-import { firstOpenStep, getDraft, readSession, setDraft, commit } from "#server/booking/draft.server";
+import { Form, href, Link } from "react-router";
+import { firstOpenStep, getDraft, setDraft } from "#server/booking/draft.server";
 import { releaseDraftHold } from "#server/booking/holds.server";
+import { requestSession } from "#server/request-context.server";
+import { redirectWithToast } from "#server/toast.server";
 import type { Route } from "./+types/cancel";
 
 export const meta: Route.MetaFunction = () => [{ title: "Leave this booking? | Glow Clinic" }, { name: "robots", content: "noindex" }];
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const draft = getDraft(await readSession(request, context.services));
+export async function loader({ context }: Route.LoaderArgs) {
+  const draft = getDraft(requestSession(context));
   return { hasBooking: Boolean(draft), backTo: firstOpenStep(draft), held: Boolean(draft?.hold) };
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
-  const { services } = context;
-  const session = await readSession(request, services);
+export async function action({ context }: Route.ActionArgs) {
+  const session = requestSession(context);
   const draft = getDraft(session);
-  await releaseDraftHold(services, draft);
+  await releaseDraftHold(context.services, draft);
   setDraft(session, null);
-  session.flash("toast", { id: crypto.randomUUID(), type: "info", title: "Your booking was cancelled", description: draft?.hold ? "The time we held for you is free again." : undefined });
-  return redirect(href("/"), { headers: await commit(services, session) });
+  return redirectWithToast(context, href("/"), {
+    type: "info",
+    title: "Your booking was cancelled",
+    description: draft?.hold ? "The time we held for you is free again." : undefined,
+  });
 }
 
 export default function CancelBooking({ loaderData }: Route.ComponentProps) {

@@ -7,8 +7,8 @@ import type { Route } from "./+types/confirmation";
 
 export const meta: Route.MetaFunction = () => [{ title: "You're booked | Glow Clinic" }, { name: "robots", content: "noindex" }];
 
-export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const view = await loadConfirmation(request, context.services, params.appointmentId);
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const view = await loadConfirmation(context, params.appointmentId);
   const { center } = view;
   const start = clinicTime(view.start, center.timeZone);
   return {

@@ -1,14 +1,16 @@
 import { data, Form, href, Link, redirect, useNavigation } from "react-router";
 import { SLOT_TAKEN } from "~/domain/booking";
-import { BASE_TAGS, CORRECT_ERRORS, fieldErrors, GuestDetailsSchema } from "~/domain/guest";
+import { CORRECT_ERRORS, fieldErrors, GuestDetailsSchema } from "~/domain/guest";
 import { Field, FormError } from "~/components/field";
 import { PhoneInput } from "~/components/phone-input";
 import { formatPhone } from "~/lib/phone";
-import { commit, requireDraft, setDraft } from "#server/booking/draft.server";
+import { requireDraft, setDraft } from "#server/booking/draft.server";
+import { saveBookingDetails } from "#server/booking/guest-details.server";
 import { adoptSignedInGuest } from "#server/booking/signed-in.server";
-import { logger } from "#server/observability/logger.server";
-import { isSpaError } from "#server/spa/errors.server";
 import { formDataOf } from "#server/forms.server";
+import { currentUser } from "#server/request-context.server";
+import { redirectWithToast } from "#server/toast.server";
+import { OUTAGE_MESSAGE } from "#server/unavailable.server";
 import type { Route } from "./+types/details";
 
 const FIELDS = ["firstName", "lastName", "email", "phone"] as const;
@@ -16,29 +18,23 @@ const FIELDS = ["firstName", "lastName", "email", "phone"] as const;
 export const meta: Route.MetaFunction = () => [{ title: "Your details | Glow Clinic" }, { name: "robots", content: "noindex" }];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { services } = context;
-  const { session, draft } = await requireDraft(request, services, "hold");
-  const user = await services.accounts.currentUser(session.get("userSessionId"));
+  const { session, draft } = await requireDraft(context, "hold");
+  const user = await currentUser(context);
   if (user) {
     // Signed in: no guest form; the booking goes on under the account's own guest.
-    const adopted = await adoptSignedInGuest(services, draft, user);
+    const adopted = await adoptSignedInGuest(context.services, draft, user);
     if (adopted === "taken") {
       setDraft(session, { ...draft, hold: undefined });
-      session.flash("toast", { id: crypto.randomUUID(), type: "error", title: SLOT_TAKEN });
-      throw redirect(`${href("/appointment/time")}?date=${draft.date ?? ""}`, { headers: await commit(services, session) });
+      throw redirectWithToast(context, `${href("/appointment/time")}?date=${draft.date ?? ""}`, { type: "error", title: SLOT_TAKEN });
     }
     setDraft(session, adopted);
-    throw redirect(href("/appointment/payment"), { headers: await commit(services, session) });
+    throw redirect(href("/appointment/payment"));
   }
   return { details: draft.details ? { ...draft.details, phone: formatPhone(draft.details.phone) } : null };
 }
 
-/** Zenoti's codes for a duplicate email, an invalid email and an invalid mobile number. */
-const ERROR_PAGE_FOR_CODE: Record<string, string> = { "442": "duplicate-email", "443": "invalid-email", "482": "invalid-mobile" };
-
 export async function action({ request, context }: Route.ActionArgs) {
-  const { services } = context;
-  const { session, draft } = await requireDraft(request, services, "hold");
+  const { session, draft } = await requireDraft(context, "hold");
   const form = await formDataOf(request);
   const values = Object.fromEntries(FIELDS.map((f) => [f, typeof form.get(f) === "string" ? String(form.get(f)) : undefined]));
   const parsed = GuestDetailsSchema.safeParse(values);
@@ -46,32 +42,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!parsed.success) {
     return data({ formError: CORRECT_ERRORS, fieldErrors: fieldErrors(parsed.error), values: kept }, { status: 400 });
   }
-  const details = parsed.data;
-  try {
-    const existing = await services.spa.findGuestsByEmail(details.email);
-    if (existing.some((g) => g.id !== draft.guestId)) {
-      return redirect(`${href("/error")}?error=duplicate-email&redirect=samesite`);
-    }
-    await services.spa.updateGuestProfile(draft.guestId!, {
-      firstName: details.firstName,
-      lastName: details.lastName,
-      email: details.email,
-      phone: details.phone,
-      addTags: [...BASE_TAGS],
-    });
-  } catch (error) {
-    if (!isSpaError(error)) throw error;
-    const page = ERROR_PAGE_FOR_CODE[String(error.code)] ?? (/duplicate|already exists/i.test(error.message) ? "duplicate-email" : null);
-    if (page) return redirect(`${href("/error")}?error=${page}&redirect=${page === "duplicate-email" ? "samesite" : "webstore"}`);
-    logger.warn("guest update failed", { kind: error.kind, status: error.status });
-    return data({ formError: "Something went wrong, please try again", fieldErrors: {}, values: kept }, { status: 503 });
-  }
-  if (!(await services.store.getGuestDetails(details.email))) {
-    // A password is set later with a one-time code (the guest flow).
-    await services.store.createGuestDetails({ email: details.email, guest_id: draft.guestId!, is_password_set: false, is_return_user: false });
-  }
-  setDraft(session, { ...draft, details });
-  return redirect(href("/appointment/payment"), { headers: await commit(services, session) });
+  const outcome = await saveBookingDetails(context.services, draft, parsed.data);
+  if (outcome.kind === "refused") return redirect(outcome.errorPage);
+  if (outcome.kind === "unavailable") return data({ formError: OUTAGE_MESSAGE, fieldErrors: {}, values: kept }, { status: 503 });
+  setDraft(session, outcome.draft);
+  return redirect(href("/appointment/payment"));
 }
 
 export default function DetailsStep({ loaderData, actionData }: Route.ComponentProps) {

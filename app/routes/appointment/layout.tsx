@@ -2,12 +2,13 @@ import { href, NavLink, Outlet } from "react-router";
 import { ErrorMessage } from "~/components/error-message";
 import { HoldBanner } from "~/components/hold-banner";
 import { displayedExpiry, formatSlot } from "~/lib/dates";
-import { getDraft, holdIsLive, readSession } from "#server/booking/draft.server";
+import { getDraft, holdIsLive } from "#server/booking/draft.server";
+import { requestSession } from "#server/request-context.server";
 import type { Route } from "./+types/layout";
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ context }: Route.LoaderArgs) {
   const { services } = context;
-  const draft = getDraft(await readSession(request, services));
+  const draft = getDraft(requestSession(context));
   if (!draft?.hold || !holdIsLive(draft, Date.now())) return { hold: null, centerId: draft?.centerId ?? null };
   const center = await services.catalog.getCenter(draft.centerId).catch(() => null);
   const timeZone = center?.timeZone ?? "America/Chicago";

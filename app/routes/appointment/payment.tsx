@@ -2,17 +2,17 @@ import { data, Form, href, redirect, useNavigation } from "react-router";
 import { FormError, FieldError } from "~/components/field";
 import { NO_SHOW_FEE, NO_SHOW_WINDOW_HOURS, LATE_ARRIVAL_MINUTES } from "~/domain/booking";
 import { normalizePromoCode, PROMO_MESSAGES } from "~/domain/discounts";
-import { checkPaymentForm, PAYMENT_MESSAGES, type Billing } from "~/domain/payment";
+import { PAYMENT_MESSAGES, type Billing } from "~/domain/payment";
 import { formatMoney } from "~/lib/money";
 import { US_STATES } from "~/lib/us-states";
 import { findService, requireClinic } from "#server/booking/catalog-view.server";
-import { checkout, quote } from "#server/booking/checkout.server";
+import { quote } from "#server/booking/checkout.server";
 import { dropHoldClaim } from "#server/booking/hold-limits.server";
 import { promoAttemptLimit } from "#server/booking/promo-limits.server";
-import { commit, HOLD_EXPIRED_MESSAGE, newPayKey, requireDraft, setConfirmed, setDraft, type Draft } from "#server/booking/draft.server";
-import { logger } from "#server/observability/logger.server";
-import { isSpaError } from "#server/spa/errors.server";
+import { HOLD_EXPIRED_MESSAGE, newPayKey, requireDraft, setConfirmed, setDraft, type Draft } from "#server/booking/draft.server";
+import { cardCapturePage, confirmAndPay, savedCards } from "#server/booking/payment-step.server";
 import { formDataOf } from "#server/forms.server";
+import { flashToast } from "#server/toast.server";
 import type { Route } from "./+types/payment";
 
 export const CARD_FETCH_ERROR = "Error while fetching card.. please click to try again";
@@ -25,20 +25,13 @@ export const CHECKOUT_MESSAGES = {
 
 export const meta: Route.MetaFunction = () => [{ title: "Payment | Glow Clinic" }, { name: "robots", content: "noindex" }];
 
-async function loadCards(context: Route.LoaderArgs["context"], draft: Draft) {
-  try {
-    return { cards: await context.services.spa.listCards(draft.guestId!, draft.centerId), cardError: null };
-  } catch (error) {
-    if (!isSpaError(error)) throw error;
-    return { cards: [], cardError: CARD_FETCH_ERROR };
-  }
-}
-
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ context }: Route.LoaderArgs) {
   const { services } = context;
-  const { session, draft } = await requireDraft(request, services, "details");
+  const { session, draft } = await requireDraft(context, "details");
   const { center, catalog } = await requireClinic(services, draft.centerId);
-  const [summary, { cards, cardError }] = await Promise.all([quote(services, center, catalog, draft), loadCards(context, draft)]);
+  const [summary, saved] = await Promise.all([quote(services, center, catalog, draft), savedCards(services, draft)]);
+  const cards = saved ?? [];
+  const cardError = saved ? null : CARD_FETCH_ERROR;
 
   // Back from the hosted card page: what happened is read from the back end, never the URL.
   let cardFailed = false;
@@ -52,8 +45,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const changed = next.payKey !== draft.payKey || next.cardAttemptAt !== draft.cardAttemptAt;
   if (changed) setDraft(session, next);
   const service = findService(catalog, draft.serviceId)!;
-  return data(
-    {
+  return {
       clinic: center.name,
       service: service.displayName,
       summary,
@@ -62,9 +54,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       cardFailed,
       billing: draft.billing ?? null,
       payKey: next.payKey,
-    },
-    { headers: changed ? await commit(services, session) : undefined },
-  );
+  };
 }
 
 function readBilling(form: FormData): Billing {
@@ -74,7 +64,7 @@ function readBilling(form: FormData): Billing {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { services } = context;
-  const { session, draft } = await requireDraft(request, services, "details");
+  const { session, draft } = await requireDraft(context, "details");
   const { center, catalog } = await requireClinic(services, draft.centerId);
   const form = await formDataOf(request);
   const intent = String(form.get("intent") ?? "");
@@ -85,25 +75,16 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   if (intent === "add-card") {
     const returnTo = `${new URL(request.url).origin}${href("/appointment/payment")}`;
-    try {
-      const uri = await services.spa.startCardCapture(draft.guestId!, center.id, returnTo);
-      // The hosted page must be the payment back end's own; never send a guest elsewhere.
-      if (!services.hostedPaymentOrigins.includes(new URL(uri).origin)) {
-        logger.error("hosted payment page on an unexpected origin", { origin: new URL(uri).origin });
-        return data({ errors: { card: CARD_FETCH_ERROR }, keep }, { status: 502 });
-      }
-      setDraft(session, { ...withBilling, cardAttemptAt: new Date(Date.now() - 1000).toISOString() });
-      return redirect(uri, { headers: await commit(services, session) });
-    } catch (error) {
-      if (!isSpaError(error)) throw error;
-      return data({ errors: { card: CARD_FETCH_ERROR }, keep }, { status: 503 });
-    }
+    const page = await cardCapturePage(services, { guestId: draft.guestId!, centerId: center.id, returnTo });
+    if (page.kind !== "page") return data({ errors: { card: CARD_FETCH_ERROR }, keep }, { status: page.kind === "foreign-origin" ? 502 : 503 });
+    setDraft(session, { ...withBilling, cardAttemptAt: new Date(Date.now() - 1000).toISOString() });
+    return redirect(page.uri);
   }
 
   if (intent === "apply-promo" || intent === "remove-promo") {
     if (intent === "remove-promo") {
       setDraft(session, { ...withBilling, promoCode: undefined });
-      return redirect(href("/appointment/payment"), { headers: await commit(services, session) });
+      return redirect(href("/appointment/payment"));
     }
     const code = normalizePromoCode(keep.promo);
     if (!code) return data({ errors: { promo: PROMO_MESSAGES.empty }, keep }, { status: 400 });
@@ -112,7 +93,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const trial = await quote(services, center, catalog, { ...draft, promoCode: code });
     if (!trial.promo?.applied) return data({ errors: { promo: trial.promo?.message ?? PROMO_MESSAGES.unknown }, keep }, { status: 400 });
     setDraft(session, { ...withBilling, promoCode: code });
-    return redirect(href("/appointment/payment"), { headers: await commit(services, session) });
+    return redirect(href("/appointment/payment"));
   }
 
   if (intent !== "confirm") return data({ errors: { form: "Please choose an action." }, keep }, { status: 400 });
@@ -121,26 +102,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!payKey || payKey !== draft.payKey) {
     return data({ errors: { form: "This page was out of date. Please check the details and confirm again." }, keep }, { status: 409 });
   }
-  // A submit that comes back to an attempt already under way (a double tap, a retry after a lost
-  // answer) carries on with it: the card and form were checked when it started.
-  const underWay = await services.store.getPaymentAttempt(payKey);
-  let accountId = underWay?.accountId;
-  if (!underWay) {
-    const cards = await services.spa.listCards(draft.guestId!, center.id).catch(() => null);
-    if (!cards) return data({ errors: { card: CARD_FETCH_ERROR }, keep }, { status: 503 });
-    const chosen = String(form.get("card") ?? "");
-    const card = cards.find((c) => c.accountId === chosen) ?? cards.at(-1);
-    const errors = checkPaymentForm({ hasCard: Boolean(card), billing, agreed });
-    if (Object.keys(errors).length > 0) {
-      setDraft(session, withBilling);
-      return data({ errors, keep }, { status: 400, headers: await commit(services, session) });
-    }
-    accountId = card!.accountId;
+  const outcome = await confirmAndPay(services, { payKey, draft, center, catalog, cardId: String(form.get("card") ?? ""), billing, agreed });
+  if (outcome.kind === "cards-unavailable") return data({ errors: { card: CARD_FETCH_ERROR }, keep }, { status: 503 });
+  if (outcome.kind === "invalid") {
+    setDraft(session, withBilling);
+    return data({ errors: outcome.errors, keep }, { status: 400 });
   }
-
-  const summary = await quote(services, center, catalog, draft);
-  const outcome = await checkout(services, { payKey, draft: withBilling, center, quote: summary, accountId: accountId! });
-  const toast = (title: string) => session.flash("toast", { id: crypto.randomUUID(), type: "error", title });
+  const toast = (title: string) => flashToast(context, { type: "error", title });
   // Booked or not, the hold is used up: its place under the address's cap is free again.
   if (outcome.kind !== "busy" && outcome.kind !== "pending" && outcome.kind !== "promo-used") dropHoldClaim(services.rateLimiter, draft.hold?.claim);
   switch (outcome.kind) {
@@ -148,7 +116,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       const { attempt } = outcome;
       setConfirmed(session, { appointmentId: attempt.appointmentId!, invoiceId: attempt.invoiceId!, guestId: attempt.guestId, centerId: attempt.centerId });
       setDraft(session, null);
-      return redirect(href("/appointment/confirmation/:appointmentId", { appointmentId: attempt.appointmentId! }), { headers: await commit(services, session) });
+      return redirect(href("/appointment/confirmation/:appointmentId", { appointmentId: attempt.appointmentId! }));
     }
     case "busy":
       return data({ errors: { form: CHECKOUT_MESSAGES.busy }, keep }, { status: 409 });
@@ -157,13 +125,13 @@ export async function action({ request, context }: Route.ActionArgs) {
     case "promo-used":
       toast(PROMO_MESSAGES.notValid(outcome.code));
       setDraft(session, { ...withBilling, payKey: undefined });
-      return redirect(href("/appointment/payment"), { headers: await commit(services, session) });
+      return redirect(href("/appointment/payment"));
     case "declined":
       toast(PAYMENT_MESSAGES.failed);
       if (draft.doneBy) {
         // The employee flow: the stored ids are cleared and the employee starts again at the clinic.
         setDraft(session, { centerId: center.id, addOnIds: [], therapistId: null, doneBy: draft.doneBy });
-        return redirect(`${href("/appointment/service")}?id=${encodeURIComponent(center.id)}`, { headers: await commit(services, session) });
+        return redirect(`${href("/appointment/service")}?id=${encodeURIComponent(center.id)}`);
       }
       break;
     case "undone":
@@ -174,7 +142,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       break;
   }
   setDraft(session, { ...withBilling, hold: undefined, payKey: undefined });
-  return redirect(`${href("/appointment/time")}?date=${draft.date ?? ""}`, { headers: await commit(services, session) });
+  return redirect(`${href("/appointment/time")}?date=${draft.date ?? ""}`);
 }
 
 export default function PaymentStep({ loaderData, actionData }: Route.ComponentProps) {

@@ -9,11 +9,14 @@ import { INVALID_CLINIC, normalizeBookingDate } from "~/domain/booking";
 import { clinicToday } from "~/lib/dates";
 import { formatMoney, formatPriceRange } from "~/lib/money";
 import { bookableTreatments, findService, requireClinic } from "#server/booking/catalog-view.server";
-import { commit, getDraft, readSession, setDraft, type Draft } from "#server/booking/draft.server";
+import { promoRules } from "#server/booking/checkout.server";
+import { getDraft, setDraft, type Draft } from "#server/booking/draft.server";
 import { releaseDraftHold } from "#server/booking/holds.server";
 import { linkedPromoAllowed } from "#server/booking/promo-limits.server";
 import { clientTypeFor } from "#server/booking/signed-in.server";
+import { textedGuest } from "#server/booking/sms-link.server";
 import { formDataOf } from "#server/forms.server";
+import { currentUser, requestSession } from "#server/request-context.server";
 import type { Route } from "./+types/service";
 
 export const SERVICE_REQUIRED = "Please select a service";
@@ -32,8 +35,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { services } = context;
   const url = new URL(request.url);
   const { center, catalog } = await requireClinic(services, url.searchParams.get("id"));
-  const session = await readSession(request, services);
-  const clientType = await clientTypeFor(services, await services.accounts.currentUser(session.get("userSessionId")));
+  const session = requestSession(context);
+  const clientType = await clientTypeFor(services, await currentUser(context));
   const previous = getDraft(session);
   let draft: Draft = previous?.centerId === center.id ? previous : { centerId: center.id, addOnIds: [], therapistId: null };
   if (previous && previous.centerId !== center.id) await releaseDraftHold(services, previous);
@@ -54,8 +57,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const doneBy = therapists.find((t) => t.id === url.searchParams.get("done_by")?.toLowerCase());
   // The SMS flow: a signed, expiring guest token opens the journey with the guest known. An
   // unsigned, altered or expired token is ignored.
-  const texted = services.linkSigner.verify(url.searchParams.get("guest"));
-  const textedGuest = texted && texted.centerId === center.id ? await services.spa.getGuest(texted.guestId).catch(() => null) : null;
+  const texted = await textedGuest(services, url.searchParams.get("guest"), center.id);
   const next: Draft = {
     ...draft,
     ...(linkedService && linkedService.id !== draft.serviceId ? { serviceId: linkedService.id, addOnIds: [] } : {}),
@@ -63,10 +65,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     ...(doneBy ? { doneBy: doneBy.id } : {}),
     ...(linkedDate ? { date: linkedDate } : {}),
     ...(linkedPromo && acceptLinkedPromo(linkedPromo) ? { promoCode: normalizePromoCode(linkedPromo) } : {}),
-    ...(textedGuest?.email
+    ...(texted?.email
       ? {
-          guestId: textedGuest.id,
-          details: { firstName: textedGuest.firstName, lastName: textedGuest.lastName, email: textedGuest.email, phone: textedGuest.phone ?? "" },
+          guestId: texted.id,
+          details: { firstName: texted.firstName, lastName: texted.lastName, email: texted.email, phone: texted.phone ?? "" },
         }
       : {}),
   };
@@ -75,20 +77,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     next.hold = undefined;
   }
   draft = next;
-  const changed = JSON.stringify(draft) !== JSON.stringify(previous);
   setDraft(session, draft);
-  const headers = changed ? await commit(services, session) : undefined;
 
   if (linkedService && !needsTreatmentArea(linkedService.name)) {
-    throw redirect(`${href("/appointment/time")}${draft.date ? `?date=${draft.date}` : ""}`, { headers });
+    throw redirect(`${href("/appointment/time")}${draft.date ? `?date=${draft.date}` : ""}`);
   }
 
   // ?choose= is a pick on this page (show its options); ?service= is a deep link (go on if done).
   const selected = findService(treatments, url.searchParams.get("choose") ?? url.searchParams.get("service") ?? draft.serviceId);
   const byId = new Map(catalog.map((s) => [s.id, s]));
-  const promo = draft.promoCode ? await services.store.getPromoCode(draft.promoCode) : null;
+  const rules = await promoRules(services, draft.promoCode);
   const priced = (s: Service, kind: "service" | "addon-service") => {
-    const result = applyDiscounts([{ serviceId: s.id, kind, name: s.name, price: s.price }], promo?.rules ?? []);
+    const result = applyDiscounts([{ serviceId: s.id, kind, name: s.name, price: s.price }], rules);
     return { price: formatMoney(s.price), discounted: result.discount > 0 ? formatMoney(result.total) : null };
   };
   const option = (s: Service) => ({ id: s.id, name: s.displayName, description: s.description, minutes: s.durationMinutes, ...priced(s, "addon-service") });
@@ -97,8 +97,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const areas = selected && needsTreatmentArea(selected.name) ? selectedAddOns.filter((s) => !isEnhancement(s)) : [];
   const enhancementPrices = enhancements.map((e) => e.price);
 
-  return data(
-    {
+  return {
       clinic: { id: center.id, name: center.name, slug: center.slug },
       categories: [...new Set(treatments.map((t) => t.category))].map((category) => ({
         category,
@@ -119,9 +118,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         : null,
       chosen: { addOnIds: draft.serviceId === selected?.id ? draft.addOnIds : [], therapistId: draft.therapistId },
       nurses: therapists.map((t) => ({ id: t.id, name: t.displayName })),
-    },
-    { headers },
-  );
+  };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -129,8 +126,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const url = new URL(request.url);
   const { center, catalog } = await requireClinic(services, url.searchParams.get("id"));
   const form = await formDataOf(request);
-  const session = await readSession(request, services);
-  const clientType = await clientTypeFor(services, await services.accounts.currentUser(session.get("userSessionId")));
+  const session = requestSession(context);
+  const clientType = await clientTypeFor(services, await currentUser(context));
   const treatments = bookableTreatments(catalog, clientType);
   const service = findService(treatments, String(form.get("service") ?? ""));
   if (!service) return data({ fieldErrors: { service: SERVICE_REQUIRED } }, { status: 400 });
@@ -161,7 +158,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     next.payKey = undefined;
   }
   setDraft(session, next);
-  return redirect(`${href("/appointment/time")}${next.date ? `?date=${next.date}` : ""}`, { headers: await commit(services, session) });
+  return redirect(`${href("/appointment/time")}${next.date ? `?date=${next.date}` : ""}`);
 }
 
 export default function ServiceStep({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,17 +1,18 @@
 import { data, Form, href, Link, redirect, type ShouldRevalidateFunctionArgs, useNavigation } from "react-router";
 import { FormError, FieldError } from "~/components/field";
 import { bookingDates, filterSlots, normalizeBookingDate, parseSlotGroup, SLOT_GROUPS, slotGroupOf } from "~/domain/booking";
-import { DOWNTIME_MESSAGE, violatesDowntime } from "~/domain/downtime";
+import { DOWNTIME_MESSAGE } from "~/domain/downtime";
 import { SLOT_TAKEN } from "~/domain/booking";
 import { dayjs, clinicToday } from "~/lib/dates";
 import { requireChosenService } from "#server/booking/catalog-view.server";
-import { commit, setDraft } from "#server/booking/draft.server";
-import { dropHoldClaim, keepHoldClaim, mayCreateGuest, startHoldAttempt, tooManyHoldsMessage, type HoldGate } from "#server/booking/hold-limits.server";
-import { forgetOpenTimes, openTimes, releaseDraftHold, type SlotQuery } from "#server/booking/holds.server";
-import { adoptSignedInGuest } from "#server/booking/signed-in.server";
+import { setDraft } from "#server/booking/draft.server";
+import { holdSlot } from "#server/booking/hold-slot.server";
+import { openTimes, type SlotQuery } from "#server/booking/holds.server";
 import { logger } from "#server/observability/logger.server";
 import { isSpaError } from "#server/spa/errors.server";
 import { formDataOf } from "#server/forms.server";
+import { currentUser } from "#server/request-context.server";
+import { OUTAGE_MESSAGE } from "#server/unavailable.server";
 import type { Route } from "./+types/time";
 
 export const SLOTS_ERROR = "Error while fetching slots, please click to try again";
@@ -21,7 +22,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Choose a date and time 
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { services } = context;
-  const { session, draft, center, service } = await requireChosenService(request, services);
+  const { session, draft, center, service } = await requireChosenService(context);
 
   const url = new URL(request.url);
   const today = clinicToday(center.timeZone);
@@ -49,7 +50,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     slotsError = SLOTS_ERROR;
   }
   if (draft.date !== date) setDraft(session, { ...draft, date });
-  const headers = draft.date !== date ? await commit(services, session) : undefined;
   const shown = filterSlots(times, group);
   const status = slotsError ? 503 : dateProblem ? 400 : 200;
   return data(
@@ -68,7 +68,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       slotsError,
       held: draft.hold?.slot ?? null,
     },
-    { status, headers },
+    { status },
   );
 }
 
@@ -81,83 +81,27 @@ export const headers: Route.HeadersFunction = ({ actionHeaders, parentHeaders })
 };
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { services } = context;
-  const chosen = await requireChosenService(request, services);
-  const { session, center, service } = chosen;
-  // The id names this booking in progress for its own attempt limit; it is kept on every answer.
-  const draft = { ...chosen.draft, id: chosen.draft.id ?? crypto.randomUUID() };
+  const { session, draft, center, service } = await requireChosenService(context);
   const form = await formDataOf(request);
   const slot = String(form.get("slot") ?? "");
   const date = normalizeBookingDate(slot.slice(0, 10), clinicToday(center.timeZone));
   if (!LOCAL_TIME.test(slot) || !date || date !== slot.slice(0, 10)) {
     return data({ formError: "Please choose a time from the list." }, { status: 400 });
   }
-  const query: SlotQuery = { centerId: center.id, serviceId: service.id, addOnIds: draft.addOnIds, therapistId: draft.therapistId, date };
-  const tooMany = async (refusal: Extract<HoldGate, { ok: false }>) => {
-    setDraft(session, draft);
-    return data(
-      { formError: tooManyHoldsMessage(refusal) },
-      { status: 429, headers: { "Retry-After": String(refusal.retryAfterSeconds), ...(await commit(services, session)) } },
-    );
-  };
-
-  // The limits come before anything is made in the back end: a refused attempt leaves nothing behind.
-  const gate = startHoldAttempt(services.rateLimiter, context.clientIp, draft.id, draft.hold?.claim);
-  if (!gate.ok) return tooMany(gate);
-  const { claim } = gate;
-  let guestId = draft.guestId;
-  let held = false;
-  try {
-    const user = await services.accounts.currentUser(session.get("userSessionId"));
-    if (user && draft.guestId !== user.guestId) {
-      // Signed in: book under the account's own guest, with its details.
-      const adopted = await adoptSignedInGuest(services, { ...draft, hold: undefined }, user);
-      if (adopted !== "taken") Object.assign(draft, { guestId: adopted.guestId, details: adopted.details });
-      guestId = draft.guestId;
-    }
-    if (draft.guestId && draft.details) {
-      // A known guest (texted link): medical downtime after their other treatments applies.
-      const history = await services.spa.listGuestAppointments(draft.guestId, { size: 100 });
-      const visits = history.flatMap((a) => a.services.map((s) => ({ name: s.name, start: s.start, status: s.status })));
-      if (violatesDowntime(service.name, date, visits, services.env.MEDICAL_DOWNTIME_DAYS)) {
-        setDraft(session, draft);
-        return data({ formError: DOWNTIME_MESSAGE }, { status: 400, headers: await commit(services, session) });
-      }
-    }
-    if (!guestId) {
-      const allowed = mayCreateGuest(services.rateLimiter, context.clientIp);
-      if (!allowed.ok) return tooMany(allowed);
-      // The visitor's own guest record, filled in at the details step. From here on every answer
-      // keeps it in the draft, so the next attempt uses it again instead of making another.
-      const guest = await services.spa.createGuest({
-        center_id: center.id,
-        personal_info: { first_name: "Online", last_name: "Guest", user_name: "", email: "", date_of_birth: "1900-01-01", mobile_phone: { country_code: 225, number: "" } },
-        preferences: { receive_marketing_email: false, receive_marketing_sms: false, receive_transactional_email: true, receive_transactional_sms: true },
-        tags: ["Booking Lead", "NBF"],
-      });
-      guestId = guest.id;
-    }
-    const bookingId = await services.spa.createBooking({ ...query, guestId });
-    const hold = await services.spa.reserveSlot(bookingId, slot);
-    if (!hold) {
-      forgetOpenTimes(query);
-      setDraft(session, { ...draft, guestId, date });
-      return data({ formError: SLOT_TAKEN }, { status: 409, headers: await commit(services, session) });
-    }
-    held = true;
-    keepHoldClaim(services.rateLimiter, claim, hold.expiresAt);
-    // Choosing another slot releases the old hold.
-    if (draft.hold && draft.hold.bookingId !== bookingId) await releaseDraftHold(services, draft);
-    forgetOpenTimes(query);
-    setDraft(session, { ...draft, guestId, date, hold: { bookingId, slot, reservationId: hold.reservationId, expiresAt: hold.expiresAt, claim }, payKey: undefined });
-    return redirect(draft.details ? href("/appointment/payment") : href("/appointment/details"), { headers: await commit(services, session) });
-  } catch (error) {
-    if (!isSpaError(error)) throw error;
-    logger.warn("reserve failed", { kind: error.kind, status: error.status });
-    setDraft(session, { ...draft, guestId });
-    return data({ formError: "Something went wrong, please try again" }, { status: 503, headers: await commit(services, session) });
-  } finally {
-    if (!held) dropHoldClaim(services.rateLimiter, claim);
+  const user = await currentUser(context);
+  const outcome = await holdSlot(context.services, { draft, centerId: center.id, service, slot, date, clientIp: context.clientIp, user });
+  setDraft(session, outcome.draft);
+  switch (outcome.kind) {
+    case "held":
+      return redirect(outcome.draft.details ? href("/appointment/payment") : href("/appointment/details"));
+    case "too-many":
+      return data({ formError: outcome.message }, { status: 429, headers: { "Retry-After": String(outcome.retryAfterSeconds) } });
+    case "downtime":
+      return data({ formError: DOWNTIME_MESSAGE }, { status: 400 });
+    case "taken":
+      return data({ formError: SLOT_TAKEN }, { status: 409 });
+    case "unavailable":
+      return data({ formError: OUTAGE_MESSAGE }, { status: 503 });
   }
 }
 

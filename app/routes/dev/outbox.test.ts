@@ -1,6 +1,7 @@
-import type { AppLoadContext } from "react-router";
 import { describe, expect, it } from "vitest";
+import type { Services } from "#server/context.server";
 import { parseEnv } from "#server/env.server";
+import { createRequestContext } from "#server/request-context.server";
 import type { OutboxEntry } from "#server/notify/notifier.server";
 import { loader } from "./outbox";
 
@@ -10,13 +11,13 @@ const message: OutboxEntry = {
 };
 
 function load(options: { fromThisMachine: boolean; env?: Record<string, string> }) {
-  const context = {
-    services: { env: parseEnv(options.env ?? {}), notifier: { recent: async () => [message] } },
+  const context = createRequestContext({
+    services: { env: parseEnv(options.env ?? {}), notifier: { recent: async () => [message] } } as unknown as Services,
     fromThisMachine: options.fromThisMachine,
     nonce: "n",
     clientIp: "203.0.113.5",
-  } as unknown as AppLoadContext;
-  return loader({ request: new Request("http://shop.example/dev/outbox"), params: {}, context } as Parameters<typeof loader>[0]);
+  });
+  return loader({ request: new Request("http://shop.example/dev/outbox"), params: {}, context } as unknown as Parameters<typeof loader>[0]);
 }
 
 async function statusOf(promise: Promise<unknown>): Promise<number> {

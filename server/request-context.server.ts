@@ -1,0 +1,78 @@
+import { createContext, RouterContextProvider, type MiddlewareFunction } from "react-router";
+import type { CurrentUser } from "./accounts/account-service.server";
+import type { Services } from "./context.server";
+import { logger } from "./observability/logger.server";
+import type { AppSession } from "./session.server";
+
+/** What the Express adapter hands every request, before any middleware runs. */
+export type RequestValues = {
+  services: Services;
+  /** Per-request CSP nonce for inline scripts. */
+  nonce: string;
+  /** The client's address, for rate limits (never logged). */
+  clientIp: string;
+  /** Sent from this machine itself (loopback peer, no proxy in between): opens development pages. */
+  fromThisMachine: boolean;
+};
+
+declare module "react-router" {
+  // The per-server values are plain fields of the request's context, so loaders keep writing
+  // `context.services`; per-request state set by middleware goes through `createContext` below.
+  interface RouterContextProvider extends RequestValues {}
+}
+
+/** The context every loader, action and middleware receives. */
+export type RequestContext = Readonly<RouterContextProvider>;
+
+export function createRequestContext(values: RequestValues): RouterContextProvider {
+  return Object.assign(new RouterContextProvider(), values);
+}
+
+const sessionContext = createContext<AppSession>();
+const userContext = createContext<Promise<CurrentUser | null> | null>(null);
+
+/**
+ * The one owner of the session cookie: it is read once before the route's loaders or action run,
+ * and written once after them, only when something in it changed (a flash message read counts).
+ * Route code reads and changes the session through `requestSession`; it never sets the cookie.
+ */
+export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+  const { sessions } = context.services;
+  const session = await sessions.getSession(request.headers.get("cookie"));
+  const before = JSON.stringify(session.data);
+  context.set(sessionContext, session);
+  const response = await next();
+  if (JSON.stringify(session.data) === before) return response;
+  const cookie = await sessions.commitSession(session);
+  if (Buffer.byteLength(cookie) > MAX_COOKIE_BYTES) {
+    // Never expected (decision 014 bounds every field); logged so a new field that breaks the bound shows.
+    logger.warn("session cookie over the browser limit", { bytes: Buffer.byteLength(cookie) });
+  }
+  try {
+    response.headers.append("set-cookie", cookie);
+    return response;
+  } catch {
+    // Some responses (Response.redirect) have immutable headers: answer with a copy.
+    const copy = new Response(response.body, response);
+    copy.headers.append("set-cookie", cookie);
+    return copy;
+  }
+};
+
+/** Browsers keep cookies of up to 4096 bytes, name and attributes included. */
+export const MAX_COOKIE_BYTES = 4096;
+
+/** This request's session; changes to it are saved when the response goes out. */
+export function requestSession(context: RequestContext): AppSession {
+  return context.get(sessionContext);
+}
+
+/** The signed-in user of this request, looked up once however many loaders ask. */
+export function currentUser(context: RequestContext): Promise<CurrentUser | null> {
+  const known = context.get(userContext);
+  if (known) return known;
+  const user = context.services.accounts.currentUser(requestSession(context).get("userSessionId"));
+  // Loaders get the context read-only; this memo is the one write, made before any await.
+  (context as RouterContextProvider).set(userContext, user);
+  return user;
+}
