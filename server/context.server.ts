@@ -1,10 +1,9 @@
 import path from "node:path";
-import type { SessionStorage } from "react-router";
 import { generatedSecret, preparePrivateFile, sandboxApiKey } from "./data-dir.server";
 import type { Env } from "./env.server";
 import type { Geocoder } from "./geo/geocoder.server";
 import { createZipTableGeocoder } from "./geo/zip-table-geocoder.server";
-import { createEncryptedSessionStorage, type SessionData, type SessionFlash } from "./session.server";
+import { createSessionCookies, type SessionCookies } from "./session.server";
 import { createCachedCatalog, type CachedCatalog } from "./spa/catalog-cache.server";
 import { createSpaClient, type SpaClient } from "./spa/client.server";
 import type { SpaAuth } from "./spa/http.server";
@@ -29,7 +28,7 @@ export type Services = {
   linkSigner: LinkSigner;
   accounts: AccountService;
   rateLimiter: RateLimiter;
-  sessions: SessionStorage<SessionData, SessionFlash>;
+  sessions: SessionCookies;
 };
 
 /**
@@ -103,7 +102,7 @@ export async function createServices(env: Env, options: { sandboxBaseUrl: string
     notifier: await createNotifier(env),
     hostedPaymentOrigins: [new URL(spaBaseUrl).origin, ...env.HOSTED_PAYMENT_ORIGINS],
     linkSigner: createLinkSigner(secrets),
-    sessions: createEncryptedSessionStorage({
+    sessions: createSessionCookies({
       secrets,
       secure: env.COOKIE_SECURE ?? env.NODE_ENV === "production",
     }),

@@ -32,29 +32,28 @@ const sessionContext = createContext<AppSession>();
 const userContext = createContext<Promise<CurrentUser | null> | null>(null);
 
 /**
- * The one owner of the session cookie: it is read once before the route's loaders or action run,
- * and written once after them, only when something in it changed (a flash message read counts).
+ * The one owner of the session cookies: they are read once before the route's loaders or action
+ * run, and written once after them, only the ones whose part changed (a flash message read counts).
  * Route code reads and changes the session through `requestSession`; it never sets the cookie.
  */
 export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
   const { sessions } = context.services;
-  const session = await sessions.getSession(request.headers.get("cookie"));
-  const before = JSON.stringify(session.data);
+  const session = await sessions.read(request.headers.get("cookie"));
   context.set(sessionContext, session);
   const response = await next();
-  if (JSON.stringify(session.data) === before) return response;
-  const cookie = await sessions.commitSession(session);
-  if (Buffer.byteLength(cookie) > MAX_COOKIE_BYTES) {
+  const cookies = await sessions.write(session);
+  if (cookies.length === 0) return response;
+  for (const cookie of cookies) {
     // Never expected (decision 014 bounds every field); logged so a new field that breaks the bound shows.
-    logger.warn("session cookie over the browser limit", { bytes: Buffer.byteLength(cookie) });
+    if (Buffer.byteLength(cookie) > MAX_COOKIE_BYTES) logger.warn("session cookie over the browser limit", { bytes: Buffer.byteLength(cookie) });
   }
   try {
-    response.headers.append("set-cookie", cookie);
+    for (const cookie of cookies) response.headers.append("set-cookie", cookie);
     return response;
   } catch {
     // Some responses (Response.redirect) have immutable headers: answer with a copy.
     const copy = new Response(response.body, response);
-    copy.headers.append("set-cookie", cookie);
+    for (const cookie of cookies) copy.headers.append("set-cookie", cookie);
     return copy;
   }
 };

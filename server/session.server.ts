@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
-import { createCookie, createSession, type Session, type SessionStorage } from "react-router";
+import { parse as parseCookie, serialize as serializeCookie } from "cookie";
+import { createSession, type Session, type SessionStorage } from "react-router";
 
 export type Toast = { id: string; type: "success" | "error" | "info"; title: string; description?: string };
 
@@ -69,24 +70,21 @@ export function createCookieCipher(secrets: string[], associatedData: string) {
 
 export type SessionOptions = { secrets: string[]; secure: boolean; name?: string };
 
+/**
+ * The sealed value is the cookie's value as it is: base64url needs no further encoding, so the
+ * cookie is a third larger than the data, not twice (decision 014).
+ */
 export function createEncryptedSessionStorage(options: SessionOptions): SessionStorage<SessionData, SessionFlash> {
   const name = options.name ?? "__session";
   const cipher = createCookieCipher(options.secrets, name);
-  // The cookie itself is unsigned: the encryption authenticates it.
-  const cookie = createCookie(name, {
-    httpOnly: true,
-    sameSite: "lax",
-    secure: options.secure,
-    path: "/",
-    maxAge: SESSION_MAX_AGE_SECONDS,
-  });
+  const attributes = { httpOnly: true, sameSite: "lax", secure: options.secure, path: "/" } as const;
 
   return {
     async getSession(cookieHeader) {
       let data: Record<string, unknown> = {};
       try {
-        const sealed = cookieHeader ? await cookie.parse(cookieHeader) : null;
-        const plaintext = typeof sealed === "string" ? cipher.open(sealed) : null;
+        const sealed = cookieHeader ? parseCookie(cookieHeader)[name] : undefined;
+        const plaintext = sealed ? cipher.open(sealed) : null;
         const parsed: unknown = plaintext ? JSON.parse(plaintext) : null;
         if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) data = parsed as Record<string, unknown>;
       } catch {
@@ -95,10 +93,56 @@ export function createEncryptedSessionStorage(options: SessionOptions): SessionS
       return createSession<SessionData, SessionFlash>(data as SessionData);
     },
     async commitSession(session, serializeOptions) {
-      return cookie.serialize(cipher.seal(JSON.stringify(session.data)), serializeOptions);
+      return serializeCookie(name, cipher.seal(JSON.stringify(session.data)), { ...attributes, maxAge: SESSION_MAX_AGE_SECONDS, ...serializeOptions });
     },
     async destroySession(_session, serializeOptions) {
-      return cookie.serialize("", { ...serializeOptions, maxAge: undefined, expires: new Date(0) });
+      return serializeCookie(name, "", { ...attributes, ...serializeOptions, maxAge: undefined, expires: new Date(0) });
+    },
+  };
+}
+
+/** What the booking cookie holds; everything else goes in the session cookie. */
+const BOOKING_KEYS = new Set<string>(["draft", "confirmed"]);
+
+/** The session as two encrypted cookies: read as one session, written part by part when changed. */
+export type SessionCookies = {
+  read(cookieHeader: string | null): Promise<AppSession>;
+  /** Set-Cookie headers for the parts that changed since `read`; none when nothing did. */
+  write(session: AppSession): Promise<string[]>;
+};
+
+/**
+ * A booking in progress is kept apart from the sign-in state: each cookie stays under the 4096
+ * bytes browsers keep, with every field of the largest draft at its limit (decision 014).
+ */
+export function createSessionCookies(options: Omit<SessionOptions, "name">): SessionCookies {
+  const parts = [
+    { storage: createEncryptedSessionStorage({ ...options, name: "__session" }), holds: (key: string) => !BOOKING_KEYS.has(key) },
+    { storage: createEncryptedSessionStorage({ ...options, name: "__booking" }), holds: (key: string) => BOOKING_KEYS.has(key) },
+  ];
+  const split = (data: Record<string, unknown>) =>
+    parts.map((part) => JSON.stringify(Object.fromEntries(Object.entries(data).filter(([key]) => part.holds(key)))));
+  const asRead = new WeakMap<AppSession, string[]>();
+  return {
+    async read(cookieHeader) {
+      const opened = await Promise.all(parts.map((part) => part.storage.getSession(cookieHeader)));
+      const data = Object.assign({}, ...opened.map((session, i) => Object.fromEntries(Object.entries(session.data).filter(([key]) => parts[i].holds(key)))));
+      const session = createSession<SessionData, SessionFlash>(data);
+      asRead.set(session, split(session.data));
+      return session;
+    },
+    async write(session) {
+      const before = asRead.get(session);
+      const now = split(session.data);
+      const headers: string[] = [];
+      for (const [i, part] of parts.entries()) {
+        if (before?.[i] === now[i]) continue;
+        const empty = now[i] === "{}";
+        const partSession = createSession<SessionData, SessionFlash>(JSON.parse(now[i]));
+        headers.push(empty ? await part.storage.destroySession(partSession) : await part.storage.commitSession(partSession));
+      }
+      asRead.set(session, now);
+      return headers;
     },
   };
 }

@@ -89,3 +89,10 @@ export const INVALID_CLINIC = "Invalid Clinic Location";
 
 /** A reservation refused because another guest got the time first. */
 export const SLOT_TAKEN = "That time was just taken. Please choose another time.";
+
+/**
+ * Areas and enhancements one booking may add to its treatment. It bounds the booking draft kept in
+ * the session cookie (decision 014).
+ */
+export const MAX_ADD_ONS = 12;
+export const TOO_MANY_ADD_ONS = `Please choose at most ${MAX_ADD_ONS} areas and enhancements for one visit.`;

@@ -10,6 +10,19 @@ export const PAYMENT_MESSAGES = {
 
 export type Billing = { address: string; city: string; state: string; zip: string };
 
+/** The longest value each billing field takes (its input's maxlength). */
+export const BILLING_LIMITS = { address: 120, city: 80, state: 2, zip: 10 } as const;
+
+/** Billing as the draft keeps it for the next visit of the form: each field at most its limit. */
+export function clipBilling(billing: Billing): Billing {
+  return {
+    address: billing.address.slice(0, BILLING_LIMITS.address),
+    city: billing.city.slice(0, BILLING_LIMITS.city),
+    state: billing.state.slice(0, BILLING_LIMITS.state),
+    zip: billing.zip.slice(0, BILLING_LIMITS.zip),
+  };
+}
+
 /** Checks the payment form; each problem in the spec's words, keyed by field. */
 export function checkPaymentForm(input: { hasCard: boolean; billing: Billing; agreed: boolean }): Record<string, string> {
   const errors: Record<string, string> = {};

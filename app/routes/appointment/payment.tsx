@@ -2,7 +2,7 @@ import { data, Form, href, redirect, useNavigation } from "react-router";
 import { FormError, FieldError } from "~/components/field";
 import { NO_SHOW_FEE, NO_SHOW_WINDOW_HOURS, LATE_ARRIVAL_MINUTES } from "~/domain/booking";
 import { normalizePromoCode, PROMO_MESSAGES } from "~/domain/discounts";
-import { PAYMENT_MESSAGES, type Billing } from "~/domain/payment";
+import { BILLING_LIMITS, clipBilling, PAYMENT_MESSAGES, type Billing } from "~/domain/payment";
 import { formatMoney } from "~/lib/money";
 import { US_STATES } from "~/lib/us-states";
 import { findService, requireClinic } from "#server/booking/catalog-view.server";
@@ -70,7 +70,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const intent = String(form.get("intent") ?? "");
   const billing = readBilling(form);
   const agreed = form.get("policy") === "agreed";
-  const withBilling: Draft = { ...draft, billing };
+  const withBilling: Draft = { ...draft, billing: clipBilling(billing) };
   const keep = { billing, agreed, promo: String(form.get("promo") ?? "").slice(0, 40) };
 
   if (intent === "add-card") {
@@ -238,9 +238,9 @@ export default function PaymentStep({ loaderData, actionData }: Route.ComponentP
           <legend>Billing address</legend>
           <FieldError id="billing-error" message={errors.billing} />
           <label htmlFor="address">Street address</label>
-          <input id="address" name="address" autoComplete="billing street-address" defaultValue={billing.address} maxLength={120} autoFocus={firstError === "billing"} aria-invalid={errors.billing ? true : undefined} />
+          <input id="address" name="address" autoComplete="billing street-address" defaultValue={billing.address} maxLength={BILLING_LIMITS.address} autoFocus={firstError === "billing"} aria-invalid={errors.billing ? true : undefined} />
           <label htmlFor="city">City</label>
-          <input id="city" name="city" autoComplete="billing address-level2" defaultValue={billing.city} maxLength={80} />
+          <input id="city" name="city" autoComplete="billing address-level2" defaultValue={billing.city} maxLength={BILLING_LIMITS.city} />
           <label htmlFor="state">State</label>
           <select id="state" name="state" defaultValue={billing.state} autoComplete="billing address-level1" aria-invalid={errors.state ? true : undefined} aria-describedby={errors.state ? "state-error" : undefined} autoFocus={firstError === "state"}>
             <option value="">Select state</option>
@@ -252,7 +252,7 @@ export default function PaymentStep({ loaderData, actionData }: Route.ComponentP
           </select>
           <FieldError id="state-error" message={errors.state} />
           <label htmlFor="zip">ZIP code</label>
-          <input id="zip" name="zip" inputMode="numeric" autoComplete="billing postal-code" defaultValue={billing.zip} maxLength={10} />
+          <input id="zip" name="zip" inputMode="numeric" autoComplete="billing postal-code" defaultValue={billing.zip} maxLength={BILLING_LIMITS.zip} />
         </fieldset>
 
         <fieldset>

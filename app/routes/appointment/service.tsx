@@ -5,7 +5,7 @@ import { isRouteErrorResponse } from "react-router";
 import { isEnhancement, type Service } from "~/domain/catalog";
 import { applyDiscounts, normalizePromoCode } from "~/domain/discounts";
 import { addOnMinutes, coveredByMembership, needsTreatmentArea } from "~/domain/service-kinds";
-import { INVALID_CLINIC, normalizeBookingDate } from "~/domain/booking";
+import { INVALID_CLINIC, MAX_ADD_ONS, normalizeBookingDate, TOO_MANY_ADD_ONS } from "~/domain/booking";
 import { clinicToday } from "~/lib/dates";
 import { formatMoney, formatPriceRange } from "~/lib/money";
 import { bookableTreatments, findService, requireClinic } from "#server/booking/catalog-view.server";
@@ -133,9 +133,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!service) return data({ fieldErrors: { service: SERVICE_REQUIRED } }, { status: 400 });
   const allowed = new Set(service.addOnIds);
   const picked = [...form.getAll("addOn"), ...form.getAll("area")].map(String);
-  if (picked.length > 20 || picked.some((id) => !allowed.has(id.toLowerCase()))) {
+  if (picked.some((id) => !allowed.has(id.toLowerCase()))) {
     return data({ fieldErrors: { service: "Please choose from the options shown" } }, { status: 400 });
   }
+  const addOnIds = [...new Set(picked.map((id) => id.toLowerCase()))];
+  if (addOnIds.length > MAX_ADD_ONS) return data({ fieldErrors: { service: TOO_MANY_ADD_ONS } }, { status: 400 });
   const areaIds = form.getAll("area").map(String);
   if (needsTreatmentArea(service.name) && areaIds.length === 0) {
     return data({ fieldErrors: { area: AREA_REQUIRED } }, { status: 400 });
@@ -151,7 +153,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   const previous = getDraft(session);
   const base: Draft = previous?.centerId === center.id ? previous : { centerId: center.id, addOnIds: [], therapistId: null };
-  const next: Draft = { ...base, serviceId: service.id, addOnIds: [...new Set(picked.map((id) => id.toLowerCase()))], therapistId };
+  const next: Draft = { ...base, serviceId: service.id, addOnIds, therapistId };
   if (!sameChoice(next, base) || (previous && previous.centerId !== center.id)) {
     if (previous) await releaseDraftHold(services, previous);
     next.hold = undefined;
