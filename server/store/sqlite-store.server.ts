@@ -1,24 +1,27 @@
 import Database from "better-sqlite3";
 import fs from "node:fs";
 import path from "node:path";
-import { ruleFromDollars, type PromoCode } from "~/domain/discounts";
+import { normalizePromoCode, ruleFromDollars, type PromoCode } from "~/domain/discounts";
 import { centsFromDollars } from "~/domain/money";
 import {
+  decideClaim,
   DuplicateAccountError,
   emailKey,
-  decideClaim,
   FINAL_ATTEMPT_STATES,
   type AccountRecord,
+  type AccountStore,
+  type CenterPricingStore,
+  type GuestDetails,
+  type GuestDetailsStore,
+  type OneTimeCodeStore,
   type PaymentAttempt,
   type PaymentAttemptClaim,
-  type OneTimeCodeRecord,
-  type UserSessionRecord,
-  type CenterPrice,
-  type DocumentStore,
-  type GuestDetails,
-  type ImpactAffiliateDetails,
-  type PartnerPricing,
-} from "./document-store.server";
+  type PaymentAttemptStore,
+  type PromoCodeStore,
+  type Stores,
+  type UserSessionStore,
+} from "./stores.server";
+import { documentStoreOver } from "./document-store.server";
 
 type Migration = string | ((db: Database.Database) => void);
 
@@ -81,41 +84,13 @@ const migrations: Migration[] = [
   },
 ];
 
-type GuestRow = { email: string; guest_id: string; is_password_set: number; is_return_user: number; promo_codes: string };
-type AffiliateRow = {
-  user_id: string; user_email: string; irclickid: string; timestamp: number;
-  is_ft_treated_triggered: number; is_expired: number;
-};
-
-type AccountRow = { id: string; email: string; guest_id: string; center_id: string; password_hash: string; created_at: number; password_changed_at: number };
-
-function toAccount(row: AccountRow): AccountRecord {
-  return { id: row.id, email: row.email, guestId: row.guest_id, centerId: row.center_id, passwordHash: row.password_hash, createdAt: row.created_at, passwordChangedAt: row.password_changed_at };
+/** SQLite's answer to a second row for a unique key. */
+function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: string }).code;
+  return code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";
 }
 
-function toGuest(row: GuestRow): GuestDetails {
-  return {
-    email: row.email,
-    guest_id: row.guest_id,
-    is_password_set: row.is_password_set === 1,
-    is_return_user: row.is_return_user === 1,
-    promo_codes: JSON.parse(row.promo_codes) as Record<string, number>,
-  };
-}
-
-function toAffiliate(row: AffiliateRow): ImpactAffiliateDetails {
-  return {
-    user_id: row.user_id,
-    user_email: row.user_email,
-    irclickid: row.irclickid,
-    timestamp: row.timestamp,
-    isFtTreatedTriggered: row.is_ft_treated_triggered === 1,
-    isExpired: row.is_expired === 1,
-  };
-}
-
-/** The embedded document store: one SQLite file, one table per collection. */
-export function createSqliteStore(file: string): DocumentStore {
+function openDatabase(file: string): Database.Database {
   if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
   const db = new Database(file);
   db.pragma("journal_mode = WAL");
@@ -129,84 +104,67 @@ export function createSqliteStore(file: string): DocumentStore {
       db.pragma(`user_version = ${i + 1}`);
     })();
   }
+  return db;
+}
 
-  const selectGuest = db.prepare("SELECT * FROM guest_details WHERE email_key = ?");
-  const adjustPromo = db.transaction((key: string, code: string, delta: number): number => {
-    const row = selectGuest.get(key) as GuestRow | undefined;
-    if (!row) throw new Error("guestDetails record not found");
-    const codes = JSON.parse(row.promo_codes) as Record<string, number>;
-    const next = Math.max(0, (codes[code] ?? 0) + delta);
-    codes[code] = next;
-    db.prepare("UPDATE guest_details SET promo_codes = ? WHERE email_key = ?").run(JSON.stringify(codes), key);
-    return next;
-  });
-  const recordClick = db.transaction(
-    (details: { user_id: string; user_email: string; irclickid: string; timestamp: number }): AffiliateRow => {
-      const existing = db.prepare("SELECT * FROM impact_affiliate_details WHERE user_id = ?").get(details.user_id) as AffiliateRow | undefined;
-      if (!existing) {
-        db.prepare(
-          "INSERT INTO impact_affiliate_details (user_id, user_email, irclickid, timestamp) VALUES (?, ?, ?, ?)",
-        ).run(details.user_id, details.user_email, details.irclickid, details.timestamp);
-      } else if (existing.irclickid !== details.irclickid) {
-        db.prepare("UPDATE impact_affiliate_details SET irclickid = ?, timestamp = ? WHERE user_id = ?").run(
-          details.irclickid, details.timestamp, details.user_id,
-        );
-      }
-      return db.prepare("SELECT * FROM impact_affiliate_details WHERE user_id = ?").get(details.user_id) as AffiliateRow;
-    },
+type GuestRow = { email: string; guest_id: string; is_password_set: number; is_return_user: number; promo_codes: string };
+
+function toGuest(row: GuestRow): GuestDetails {
+  return {
+    email: row.email,
+    guest_id: row.guest_id,
+    is_password_set: row.is_password_set === 1,
+    is_return_user: row.is_return_user === 1,
+    promo_codes: JSON.parse(row.promo_codes) as Record<string, number>,
+  };
+}
+
+/** Guest details keyed by lower-cased email (every row has had its key since the first migration). */
+function guestDetailsStore(db: Database.Database): GuestDetailsStore {
+  const select = db.prepare("SELECT * FROM guest_details WHERE email_key = ?");
+  const insert = db.prepare(
+    `INSERT INTO guest_details (email_key, email, guest_id, is_password_set, is_return_user, promo_codes) VALUES (?, ?, ?, ?, ?, ?)`,
   );
+  const writeCodes = db.prepare("UPDATE guest_details SET promo_codes = ? WHERE email_key = ?");
+  const codesOf = (row: GuestRow | undefined) => (row ? (JSON.parse(row.promo_codes) as Record<string, number>) : {});
 
-  const claimPromo = db.transaction((input: { email: string; guestId: string; code: string; maxUses: number | null }): boolean => {
+  const claim = db.transaction((input: { email: string; guestId: string; code: string; maxUses: number | null }): boolean => {
     const key = emailKey(input.email);
-    const row = selectGuest.get(key) as GuestRow | undefined;
-    const codes = row ? (JSON.parse(row.promo_codes) as Record<string, number>) : {};
+    const row = select.get(key) as GuestRow | undefined;
+    const codes = codesOf(row);
     const used = codes[input.code] ?? 0;
     if (input.maxUses !== null && used >= input.maxUses) return false;
     codes[input.code] = used + 1;
-    if (row) db.prepare("UPDATE guest_details SET promo_codes = ? WHERE email_key = ?").run(JSON.stringify(codes), key);
-    else {
-      db.prepare("INSERT INTO guest_details (email_key, email, guest_id, is_password_set, is_return_user, promo_codes) VALUES (?, ?, ?, 0, 0, ?)").run(
-        key, input.email.trim(), input.guestId, JSON.stringify(codes),
-      );
-    }
+    if (row) writeCodes.run(JSON.stringify(codes), key);
+    else insert.run(key, input.email.trim(), input.guestId, 0, 0, JSON.stringify(codes));
     return true;
   });
-
-  const selectAttempt = db.prepare("SELECT data FROM payment_attempts WHERE key = ?");
-  const writeAttempt = db.prepare(
-    `INSERT INTO payment_attempts (key, state, lease_until, updated_at, data) VALUES (@key, @state, @leaseUntil, @updatedAt, @data)
-     ON CONFLICT (key) DO UPDATE SET state = excluded.state, lease_until = excluded.lease_until, updated_at = excluded.updated_at, data = excluded.data`,
-  );
-  const readAttempt = (key: string) => {
-    const row = selectAttempt.get(key) as { data: string } | undefined;
-    return row ? (JSON.parse(row.data) as PaymentAttempt) : null;
-  };
-  const saveAttempt = (attempt: PaymentAttempt) =>
-    writeAttempt.run({ key: attempt.key, state: attempt.state, leaseUntil: attempt.leaseUntil, updatedAt: attempt.updatedAt, data: JSON.stringify(attempt) });
-  const claimAttempt = db.transaction((fresh: PaymentAttempt, now: number): PaymentAttemptClaim => {
-    const { write, ...claim } = decideClaim(readAttempt(fresh.key), fresh, now);
-    if (write) saveAttempt(write);
-    return claim;
+  const release = db.transaction((email: string, code: string) => {
+    const key = emailKey(email);
+    const row = select.get(key) as GuestRow | undefined;
+    if (!row) throw new Error("No guestDetails record for this email");
+    const codes = codesOf(row);
+    codes[code] = Math.max(0, (codes[code] ?? 0) - 1);
+    writeCodes.run(JSON.stringify(codes), key);
   });
-  const finalStates = FINAL_ATTEMPT_STATES.map((state) => `'${state}'`).join(", ");
 
   return {
-    kind: "sqlite",
-
-    async getGuestDetails(email) {
-      const row = selectGuest.get(emailKey(email)) as GuestRow | undefined;
+    async get(email) {
+      const row = select.get(emailKey(email)) as GuestRow | undefined;
       return row ? toGuest(row) : null;
     },
-    async createGuestDetails(details) {
-      db.prepare(
-        `INSERT INTO guest_details (email_key, email, guest_id, is_password_set, is_return_user, promo_codes)
-         VALUES (?, ?, ?, ?, ?, ?)`,
-      ).run(
-        emailKey(details.email), details.email.trim(), details.guest_id, details.is_password_set ? 1 : 0,
-        details.is_return_user ? 1 : 0, JSON.stringify(details.promo_codes ?? {}),
-      );
+    async create(details) {
+      try {
+        insert.run(
+          emailKey(details.email), details.email.trim(), details.guest_id, details.is_password_set ? 1 : 0,
+          details.is_return_user ? 1 : 0, JSON.stringify(details.promo_codes ?? {}),
+        );
+      } catch (error) {
+        if (isUniqueViolation(error)) throw new Error("A guestDetails record already exists for this email");
+        throw error;
+      }
     },
-    async updateGuestDetails(email, patch) {
+    async update(email, patch) {
       const sets: string[] = [];
       const values: number[] = [];
       if (patch.is_password_set !== undefined) {
@@ -217,15 +175,26 @@ export function createSqliteStore(file: string): DocumentStore {
         sets.push("is_return_user = ?");
         values.push(patch.is_return_user ? 1 : 0);
       }
-      if (sets.length === 0) return;
-      const result = db.prepare(`UPDATE guest_details SET ${sets.join(", ")} WHERE email_key = ?`).run(...values, emailKey(email));
-      if (result.changes === 0) throw new Error("guestDetails record not found");
+      const key = emailKey(email);
+      if (sets.length === 0) {
+        if (!select.get(key)) throw new Error("No guestDetails record for this email");
+        return;
+      }
+      const result = db.prepare(`UPDATE guest_details SET ${sets.join(", ")} WHERE email_key = ?`).run(...values, key);
+      if (result.changes === 0) throw new Error("No guestDetails record for this email");
     },
-    async adjustPromoCodeCount(email, code, delta) {
-      return adjustPromo(emailKey(email), code, delta);
+    async claimPromoUse(input) {
+      return claim.immediate(input);
     },
+    async releasePromoUse(email, code) {
+      release.immediate(email, code);
+    },
+  };
+}
 
-    async getCenterPricing(centerId, serviceIds) {
+function centerPricingStore(db: Database.Database): CenterPricingStore {
+  return {
+    async get(centerId, serviceIds) {
       if (serviceIds.length === 0) return [];
       const placeholders = serviceIds.map(() => "?").join(",");
       const rows = db
@@ -233,140 +202,173 @@ export function createSqliteStore(file: string): DocumentStore {
         .all(centerId, ...serviceIds) as { center_id: string; service_id: string; price_cents: number; is_prepaid_service: number }[];
       return rows.map((r) => ({ centerId: r.center_id, serviceId: r.service_id, price: r.price_cents, isPrepaidService: r.is_prepaid_service === 1 }));
     },
-    async putCenterPrice(price: CenterPrice) {
+    async put(price) {
       db.prepare(
         `INSERT INTO center_pricing (center_id, service_id, price_cents, is_prepaid_service) VALUES (?, ?, ?, ?)
          ON CONFLICT (center_id, service_id) DO UPDATE SET price_cents = excluded.price_cents, is_prepaid_service = excluded.is_prepaid_service`,
       ).run(price.centerId, price.serviceId, price.price, price.isPrepaidService ? 1 : 0);
     },
+  };
+}
 
-    async getPartnerPricing(partnerType) {
-      const row = db.prepare("SELECT * FROM partner_pricing WHERE partner_type = ?").get(partnerType.toUpperCase()) as
-        | { partner_type: string; prices: string }
-        | undefined;
-      return row ? { partnerType: row.partner_type, prices: JSON.parse(row.prices) } : null;
-    },
-    async putPartnerPricing(pricing: PartnerPricing) {
-      db.prepare(
-        "INSERT INTO partner_pricing (partner_type, prices) VALUES (?, ?) ON CONFLICT (partner_type) DO UPDATE SET prices = excluded.prices",
-      ).run(pricing.partnerType.toUpperCase(), JSON.stringify(pricing.prices));
-    },
-
-    async getAffiliateDetails(userId) {
-      const row = db.prepare("SELECT * FROM impact_affiliate_details WHERE user_id = ?").get(userId) as AffiliateRow | undefined;
-      return row ? toAffiliate(row) : null;
-    },
-    async recordAffiliateClick(details) {
-      return toAffiliate(recordClick(details));
-    },
-
-    async getAddOnLhrPrices(serviceIds) {
-      if (serviceIds.length === 0) return {};
-      const rows = db
-        .prepare(`SELECT * FROM add_on_lhr_prices WHERE service_id IN (${serviceIds.map(() => "?").join(",")})`)
-        .all(...serviceIds) as { service_id: string; price_cents: number }[];
-      return Object.fromEntries(rows.map((r) => [r.service_id, r.price_cents]));
-    },
-    async putAddOnLhrPrice(serviceId, price) {
-      db.prepare(
-        "INSERT INTO add_on_lhr_prices (service_id, price_cents) VALUES (?, ?) ON CONFLICT (service_id) DO UPDATE SET price_cents = excluded.price_cents",
-      ).run(serviceId, price);
-    },
-
-    async claimPromoUse(input) {
-      return claimPromo.immediate(input);
-    },
-
-    async claimPaymentAttempt(fresh, now) {
-      return claimAttempt.immediate(fresh, now);
-    },
-    async savePaymentAttempt(attempt) {
-      saveAttempt(attempt);
-    },
-    async getPaymentAttempt(key) {
-      return readAttempt(key);
-    },
-    async listStalePaymentAttempts(now, idleBefore, limit) {
-      const rows = db
-        .prepare(`SELECT data FROM payment_attempts WHERE state NOT IN (${finalStates}) AND lease_until <= ? AND updated_at <= ? ORDER BY updated_at LIMIT ?`)
-        .all(now, idleBefore, limit) as { data: string }[];
-      return rows.map((row) => JSON.parse(row.data) as PaymentAttempt);
-    },
-
-    async getPromoCode(code) {
-      const row = db.prepare("SELECT promo FROM promo_codes WHERE code = ?").get(code.trim().toUpperCase()) as { promo: string } | undefined;
+function promoCodeStore(db: Database.Database): PromoCodeStore {
+  return {
+    async get(code) {
+      const row = db.prepare("SELECT promo FROM promo_codes WHERE code = ?").get(normalizePromoCode(code)) as { promo: string } | undefined;
       return row ? (JSON.parse(row.promo) as PromoCode) : null;
     },
-    async putPromoCode(promo) {
+    async put(promo) {
+      const code = normalizePromoCode(promo.code);
       db.prepare("INSERT INTO promo_codes (code, promo) VALUES (?, ?) ON CONFLICT (code) DO UPDATE SET promo = excluded.promo").run(
-        promo.code.toUpperCase(), JSON.stringify({ ...promo, code: promo.code.toUpperCase() }),
+        code, JSON.stringify({ ...promo, code }),
       );
     },
+  };
+}
 
-    async createAccount(account) {
+type AccountRow = { id: string; email: string; guest_id: string; center_id: string; password_hash: string; created_at: number; password_changed_at: number };
+
+function toAccount(row: AccountRow): AccountRecord {
+  return { id: row.id, email: row.email, guestId: row.guest_id, centerId: row.center_id, passwordHash: row.password_hash, createdAt: row.created_at, passwordChangedAt: row.password_changed_at };
+}
+
+function accountStore(db: Database.Database): AccountStore {
+  return {
+    async create(account) {
       try {
         db.prepare(
           `INSERT INTO accounts (id, email_key, email, guest_id, center_id, password_hash, created_at, password_changed_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
         ).run(account.id, emailKey(account.email), account.email.trim(), account.guestId, account.centerId, account.passwordHash, account.createdAt, account.passwordChangedAt);
       } catch (error) {
-        if ((error as { code?: string }).code === "SQLITE_CONSTRAINT_UNIQUE" || (error as { code?: string }).code === "SQLITE_CONSTRAINT_PRIMARYKEY") throw new DuplicateAccountError();
+        if (isUniqueViolation(error)) throw new DuplicateAccountError();
         throw error;
       }
     },
-    async getAccountByEmail(email) {
+    async getByEmail(email) {
       const row = db.prepare("SELECT * FROM accounts WHERE email_key = ?").get(emailKey(email)) as AccountRow | undefined;
       return row ? toAccount(row) : null;
     },
-    async getAccountById(id) {
+    async getById(id) {
       const row = db.prepare("SELECT * FROM accounts WHERE id = ?").get(id) as AccountRow | undefined;
       return row ? toAccount(row) : null;
     },
-    async updateAccountPassword(id, passwordHash, changedAt) {
+    async updatePassword(id, passwordHash, changedAt) {
       db.prepare("UPDATE accounts SET password_hash = ?, password_changed_at = ? WHERE id = ?").run(passwordHash, changedAt, id);
     },
+  };
+}
 
-    async createUserSession(session) {
+function userSessionStore(db: Database.Database): UserSessionStore {
+  return {
+    async create(session) {
       db.prepare("INSERT INTO user_sessions (token_hash, user_id, created_at, expires_at, revoked) VALUES (?, ?, ?, ?, 0)").run(
         session.tokenHash, session.userId, session.createdAt, session.expiresAt,
       );
     },
-    async getUserSession(tokenHash) {
+    async get(tokenHash) {
       const row = db.prepare("SELECT * FROM user_sessions WHERE token_hash = ?").get(tokenHash) as
         | { token_hash: string; user_id: string; created_at: number; expires_at: number; revoked: number }
         | undefined;
       return row ? { tokenHash: row.token_hash, userId: row.user_id, createdAt: row.created_at, expiresAt: row.expires_at, revoked: row.revoked === 1 } : null;
     },
-    async revokeUserSession(tokenHash) {
+    async revoke(tokenHash) {
       db.prepare("UPDATE user_sessions SET revoked = 1 WHERE token_hash = ?").run(tokenHash);
     },
-    async revokeUserSessions(userId, exceptTokenHash) {
+    async revokeAllOfUser(userId, exceptTokenHash) {
       db.prepare("UPDATE user_sessions SET revoked = 1 WHERE user_id = ? AND token_hash != ?").run(userId, exceptTokenHash ?? "");
     },
+  };
+}
 
-    async putOneTimeCode(code) {
+function oneTimeCodeStore(db: Database.Database): OneTimeCodeStore {
+  return {
+    async put(code) {
       db.prepare(
         `INSERT INTO one_time_codes (email_key, email, code_hash, expires_at, attempts, sent_at) VALUES (?, ?, ?, ?, ?, ?)
-         ON CONFLICT (email_key) DO UPDATE SET code_hash = excluded.code_hash, expires_at = excluded.expires_at,
+         ON CONFLICT (email_key) DO UPDATE SET email = excluded.email, code_hash = excluded.code_hash, expires_at = excluded.expires_at,
            attempts = excluded.attempts, sent_at = excluded.sent_at`,
       ).run(emailKey(code.email), code.email, code.codeHash, code.expiresAt, code.attempts, code.sentAt);
     },
-    async getOneTimeCode(email) {
+    async get(email) {
       const row = db.prepare("SELECT * FROM one_time_codes WHERE email_key = ?").get(emailKey(email)) as
         | { email: string; code_hash: string; expires_at: number; attempts: number; sent_at: number }
         | undefined;
       return row ? { email: row.email, codeHash: row.code_hash, expiresAt: row.expires_at, attempts: row.attempts, sentAt: row.sent_at } : null;
     },
-    async countOneTimeCodeAttempt(email) {
-      db.prepare("UPDATE one_time_codes SET attempts = attempts + 1 WHERE email_key = ?").run(emailKey(email));
-      return (db.prepare("SELECT attempts FROM one_time_codes WHERE email_key = ?").get(emailKey(email)) as { attempts: number } | undefined)?.attempts ?? 0;
+    async countWrongGuess(email) {
+      const row = db.prepare("UPDATE one_time_codes SET attempts = attempts + 1 WHERE email_key = ? RETURNING attempts").get(emailKey(email)) as
+        | { attempts: number }
+        | undefined;
+      return row?.attempts ?? 0;
     },
-    async deleteOneTimeCode(email) {
+    async delete(email) {
       db.prepare("DELETE FROM one_time_codes WHERE email_key = ?").run(emailKey(email));
     },
+  };
+}
 
+function paymentAttemptStore(db: Database.Database): PaymentAttemptStore {
+  const select = db.prepare("SELECT data FROM payment_attempts WHERE key = ?");
+  const write = db.prepare(
+    `INSERT INTO payment_attempts (key, state, lease_until, updated_at, data) VALUES (@key, @state, @leaseUntil, @updatedAt, @data)
+     ON CONFLICT (key) DO UPDATE SET state = excluded.state, lease_until = excluded.lease_until, updated_at = excluded.updated_at, data = excluded.data`,
+  );
+  const read = (key: string) => {
+    const row = select.get(key) as { data: string } | undefined;
+    return row ? (JSON.parse(row.data) as PaymentAttempt) : null;
+  };
+  const save = (attempt: PaymentAttempt) =>
+    write.run({ key: attempt.key, state: attempt.state, leaseUntil: attempt.leaseUntil, updatedAt: attempt.updatedAt, data: JSON.stringify(attempt) });
+  const claim = db.transaction((fresh: PaymentAttempt, now: number): PaymentAttemptClaim => {
+    const { write: next, ...claimed } = decideClaim(read(fresh.key), fresh, now);
+    if (next) save(next);
+    return claimed;
+  });
+  const finalStates = FINAL_ATTEMPT_STATES.map((state) => `'${state}'`).join(", ");
+
+  return {
+    async claim(fresh, now) {
+      return claim.immediate(fresh, now);
+    },
+    async save(attempt) {
+      save(attempt);
+    },
+    async get(key) {
+      return read(key);
+    },
+    async listStale(now, idleBefore, limit) {
+      const rows = db
+        .prepare(`SELECT data FROM payment_attempts WHERE state NOT IN (${finalStates}) AND lease_until <= ? AND updated_at <= ? ORDER BY updated_at LIMIT ?`)
+        .all(now, idleBefore, limit) as { data: string }[];
+      return rows.map((row) => JSON.parse(row.data) as PaymentAttempt);
+    },
+  };
+}
+
+/**
+ * The embedded stores: one SQLite file, one table per kind of record. The tables of records
+ * nothing reads any more (partner pricing, add-on LHR prices, affiliate details) are left as the
+ * migrations made them.
+ */
+export function createSqliteStores(file: string): Stores {
+  const db = openDatabase(file);
+  return {
+    kind: "sqlite",
+    guestDetails: guestDetailsStore(db),
+    centerPricing: centerPricingStore(db),
+    promoCodes: promoCodeStore(db),
+    accounts: accountStore(db),
+    userSessions: userSessionStore(db),
+    oneTimeCodes: oneTimeCodeStore(db),
+    paymentAttempts: paymentAttemptStore(db),
     async close() {
       db.close();
     },
   };
+}
+
+/** For the callers not yet moved to `Stores`; to be removed. */
+export function createSqliteStore(file: string) {
+  return documentStoreOver(createSqliteStores(file));
 }

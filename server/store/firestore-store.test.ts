@@ -1,0 +1,126 @@
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { emulatorCredentialsJson, startFirestoreEmulator } from "../../tests/helpers/firestore-emulator";
+import { addGuestEmailKeys, chunk, connectFirestore, createFirestoreStores, documentId } from "./firestore-store.server";
+import { describeStoreContract } from "./store-contract";
+import type { Stores } from "./stores.server";
+
+describe("document ids", () => {
+  it("keeps the keys documents were written under before as they are", () => {
+    for (const key of ["GLOW50", "ana@example.com", "c-1_s-1", "3f2a9c0e-1b2d-4c5e-8f9a-0b1c2d3e4f5a", "a.b", "_x_", "__x"]) expect(documentId(key)).toBe(key);
+  });
+
+  it("never gives a path, a reserved id or the same id for two keys", () => {
+    const keys = ["A/B", "A%2FB", "A%252FB", "/", "//", "%", "%2F", "", ".", "..", "...", "%2E", "%2E%2E", "__x__", "%5F_x__", "____", "__", "___", "a/b/c"];
+    const ids = keys.map(documentId);
+    expect(new Set(ids).size).toBe(keys.length);
+    for (const id of ids) {
+      expect(id).not.toContain("/");
+      expect(id).not.toMatch(/^(\.|\.\.|__.*__|)$/);
+    }
+  });
+});
+
+describe("chunk", () => {
+  it("splits service ids into Firestore-sized chunks of 10", () => {
+    const ids = Array.from({ length: 23 }, (_, i) => i);
+    expect(chunk(ids).map((c) => c.length)).toEqual([10, 10, 3]);
+    expect(chunk([])).toEqual([]);
+  });
+});
+
+const emulator = await startFirestoreEmulator();
+const available = "host" in emulator ? emulator : null;
+if (!available) {
+  console.warn(
+    `Firestore adapter tests skipped: no Firestore emulator (${"unavailable" in emulator ? emulator.unavailable : ""}). ` +
+      "Set FIRESTORE_EMULATOR_HOST to a running one, or install the Google Cloud CLI's Cloud Firestore emulator and Java.",
+  );
+}
+afterAll(async () => {
+  await available?.stop();
+});
+
+const credentialsJson = available ? emulatorCredentialsJson("demo-store") : "";
+let projects = 0;
+
+/** A Firestore client on the emulator, in a project of its own, so every test starts empty. */
+function connect() {
+  const { db, close } = connectFirestore({ projectId: `demo-store-${process.pid}-${++projects}`, credentialsJson });
+  db.settings({ host: available!.host, ssl: false });
+  return { db, close };
+}
+
+describe.skipIf(!available)("Firestore", () => {
+  describeStoreContract("Firestore", () => {
+    const { db, close } = connect();
+    return createFirestoreStores(db, close);
+  });
+
+  describe("documents the earlier client wrote", () => {
+    let db: ReturnType<typeof connect>["db"];
+    let stores: Stores;
+    beforeEach(() => {
+      const connection = connect();
+      db = connection.db;
+      stores = createFirestoreStores(db, connection.close);
+    });
+    afterEach(async () => {
+      await stores.close();
+    });
+
+    const guests = () => db.collection("guestDetails");
+    const legacyGuest = (email: string, promo_codes: Record<string, number> = {}) =>
+      guests().add({ email, guest_id: "g-1", is_password_set: false, is_return_user: false, promo_codes });
+
+    it("finds a guest under an automatic id by the email as typed or in lower case, and updates it where it is", async () => {
+      const ref = await legacyGuest("ana@example.com");
+      expect(await stores.guestDetails.get(" Ana@Example.com")).toEqual({ email: "ana@example.com", guest_id: "g-1", is_password_set: false, is_return_user: false, promo_codes: {} });
+      await stores.guestDetails.update("ANA@example.com", { is_password_set: true });
+      expect((await ref.get()).data()).toMatchObject({ email: "ana@example.com", is_password_set: true, emailKey: "ana@example.com" });
+      expect((await guests().get()).size).toBe(1);
+    });
+
+    it("counts and gives back promo uses on that record, never on a copy", async () => {
+      const ref = await legacyGuest("ana@example.com", { GLOW50: 1 });
+      expect(await stores.guestDetails.claimPromoUse({ email: "Ana@Example.com", guestId: "g-1", code: "GLOW50", maxUses: 1 })).toBe(false);
+      expect(await stores.guestDetails.claimPromoUse({ email: "Ana@Example.com", guestId: "g-1", code: "GLOW50", maxUses: 2 })).toBe(true);
+      expect((await ref.get()).get("promo_codes")).toEqual({ GLOW50: 2 });
+      await stores.guestDetails.releasePromoUse("ana@example.com", "GLOW50");
+      expect((await ref.get()).get("promo_codes")).toEqual({ GLOW50: 1 });
+      await expect(stores.guestDetails.create({ email: "ANA@example.com", guest_id: "g-2", is_password_set: false, is_return_user: false })).rejects.toThrow(/already exists/);
+      expect((await guests().get()).size).toBe(1);
+    });
+
+    it("finds a guest whose email has capitals, whatever the case typed, once addGuestEmailKeys has run", async () => {
+      const ref = await legacyGuest("Ana.Smith@Example.COM", { GLOW50: 1 });
+      await legacyGuest("bo@example.com");
+      await legacyGuest("Cy@Example.com");
+      await stores.guestDetails.create({ email: "Di@Example.com", guest_id: "g-4", is_password_set: false, is_return_user: false });
+      expect(await stores.guestDetails.get("Ana.Smith@Example.COM")).toMatchObject({ guest_id: "g-1" });
+
+      expect(await addGuestEmailKeys(db, 2)).toBe(3);
+      expect(await addGuestEmailKeys(db, 2)).toBe(0);
+      expect(await stores.guestDetails.get("ana.smith@example.com")).toMatchObject({ email: "Ana.Smith@Example.COM", promo_codes: { GLOW50: 1 } });
+      expect(await stores.guestDetails.get("CY@EXAMPLE.COM")).toMatchObject({ email: "Cy@Example.com" });
+      await stores.guestDetails.update("ANA.SMITH@example.com", { is_return_user: true });
+      expect((await ref.get()).get("is_return_user")).toBe(true);
+      expect((await guests().get()).size).toBe(4);
+    });
+
+    it("reads the shared collections' dollars as cents, under the ids they were written with", async () => {
+      await db.collection("promoCodes").doc("GLOW50").set({
+        code: "GLOW50",
+        rules: [{ discount_type: "amount", discount_value: 19.99, service_id: null, service_type: "service" }],
+        validFrom: null,
+        validTo: null,
+        maxUsesPerGuest: 1,
+      });
+      await db.collection("centerPricing").doc("c-1_s-1").set({ centerId: "c-1", serviceId: "s-1", price: 275, isPrepaidService: true });
+      expect((await stores.promoCodes.get("glow50"))?.rules[0].discount_value).toBe(1999);
+      expect(await stores.centerPricing.get("c-1", ["s-1"])).toEqual([{ centerId: "c-1", serviceId: "s-1", price: 27500, isPrepaidService: true }]);
+      await stores.centerPricing.put({ centerId: "c-1", serviceId: "s-1", price: 5950, isPrepaidService: true });
+      expect((await db.collection("centerPricing").doc("c-1_s-1").get()).get("price")).toBe(59.5);
+      expect((await db.collection("centerPricing").get()).size).toBe(1);
+    });
+  });
+});

@@ -1,0 +1,212 @@
+import type { PromoCode } from "~/domain/discounts";
+import type { Cents } from "~/domain/money";
+
+/**
+ * The first-party records that live beside the spa back end (spec section 3, "Document-store
+ * collections"), one small port for each kind of record. SQLite under the data directory by
+ * default, Firestore in production; both adapters pass `store-contract.ts`. Money is in cents here
+ * as everywhere in the app; the Firestore adapter keeps the shared collections' decimal dollars
+ * and converts (docs/decisions/011). Emails are matched whatever their case and surrounding spaces.
+ */
+export type Stores = {
+  /** Which adapter holds the records (logged at start). */
+  readonly kind: "sqlite" | "firestore";
+  guestDetails: GuestDetailsStore;
+  centerPricing: CenterPricingStore;
+  promoCodes: PromoCodeStore;
+  accounts: AccountStore;
+  userSessions: UserSessionStore;
+  oneTimeCodes: OneTimeCodeStore;
+  paymentAttempts: PaymentAttemptStore;
+  close(): Promise<void>;
+};
+
+/* ---------- guest details ---------- */
+
+export type GuestDetails = {
+  email: string;
+  guest_id: string;
+  is_password_set: boolean;
+  is_return_user: boolean;
+  /** Promo code to the number of times this guest has used it. */
+  promo_codes: Record<string, number>;
+};
+
+/** What the spa guest behind an email has done with us: set a password, come back, used which promo codes. */
+export interface GuestDetailsStore {
+  /** Found by email in any case, a record the earlier client wrote included. */
+  get(email: string): Promise<GuestDetails | null>;
+  /** Refuses a second record for the same email. */
+  create(details: Omit<GuestDetails, "promo_codes"> & { promo_codes?: Record<string, number> }): Promise<void>;
+  /** Changes the record where it is; throws when the email has none. */
+  update(email: string, patch: Partial<Pick<GuestDetails, "is_password_set" | "is_return_user">>): Promise<void>;
+  /**
+   * Counts one use of a promo code by a guest if they have uses left, atomically: of two bookings
+   * racing for a once-per-guest code, one gets true. Creates the guest's record when missing.
+   */
+  claimPromoUse(input: { email: string; guestId: string; code: string; maxUses: number | null }): Promise<boolean>;
+  /** Gives one use back (a booking that did not happen), never below zero; throws when the email has no record. */
+  releasePromoUse(email: string, code: string): Promise<void>;
+}
+
+/* ---------- center pricing ---------- */
+
+export type CenterPrice = {
+  serviceId: string;
+  centerId: string;
+  price: Cents;
+  isPrepaidService: boolean;
+};
+
+/** What a service costs at one clinic, and whether it is paid when booked. */
+export interface CenterPricingStore {
+  /** The prices of these services at one center (any number of ids); a service without one is left out. */
+  get(centerId: string, serviceIds: string[]): Promise<CenterPrice[]>;
+  /** Creates or replaces the price of a service at a center. */
+  put(price: CenterPrice): Promise<void>;
+}
+
+/* ---------- promo codes ---------- */
+
+/** First-party promo codes and their discount rules, by code in any case. */
+export interface PromoCodeStore {
+  get(code: string): Promise<PromoCode | null>;
+  /** Creates or replaces the code (kept in upper case). */
+  put(promo: PromoCode): Promise<void>;
+}
+
+/* ---------- accounts, their sessions and one-time codes ---------- */
+
+export type AccountRecord = {
+  id: string;
+  email: string;
+  guestId: string;
+  centerId: string;
+  passwordHash: string;
+  createdAt: number;
+  passwordChangedAt: number;
+};
+
+export class DuplicateAccountError extends Error {
+  constructor() {
+    super("An account with this email already exists");
+    this.name = "DuplicateAccountError";
+  }
+}
+
+/** Accounts of people who set a password, linked to the spa guest (docs/decisions/006). */
+export interface AccountStore {
+  /** Throws DuplicateAccountError when the email already has one. */
+  create(account: AccountRecord): Promise<void>;
+  getByEmail(email: string): Promise<AccountRecord | null>;
+  getById(id: string): Promise<AccountRecord | null>;
+  updatePassword(id: string, passwordHash: string, changedAt: number): Promise<void>;
+}
+
+export type UserSessionRecord = { tokenHash: string; userId: string; createdAt: number; expiresAt: number; revoked: boolean };
+
+/** The server-side records behind the session cookie, keyed by a hash of the token. */
+export interface UserSessionStore {
+  create(session: UserSessionRecord): Promise<void>;
+  get(tokenHash: string): Promise<UserSessionRecord | null>;
+  /** Revoking a session that does not exist does nothing. */
+  revoke(tokenHash: string): Promise<void>;
+  /** Revokes every session of the user, except the one given (the one that changed the password). */
+  revokeAllOfUser(userId: string, exceptTokenHash?: string): Promise<void>;
+}
+
+export type OneTimeCodeRecord = { email: string; codeHash: string; expiresAt: number; attempts: number; sentAt: number };
+
+/** One one-time code per email at a time; a new one replaces the old. */
+export interface OneTimeCodeStore {
+  put(code: OneTimeCodeRecord): Promise<void>;
+  get(email: string): Promise<OneTimeCodeRecord | null>;
+  /** Counts a wrong guess; returns the wrong guesses so far (0 when there is no code). */
+  countWrongGuess(email: string): Promise<number>;
+  delete(email: string): Promise<void>;
+}
+
+/* ---------- payment attempts ---------- */
+
+/**
+ * Where one confirm-and-pay stands. "started": confirm sent, its answer not yet known. "confirmed":
+ * the appointment exists, no charge sent. "charging": a charge was sent, its answer not yet known.
+ * "undoing": the lines are being removed (after a refusal, or by the reconciler). Final: "booked", "declined" (the card was refused, the lines removed), "undone" (never finished,
+ * lines removed, nothing charged), "released" (the hold was gone, nothing booked).
+ */
+export type PaymentAttemptState = "started" | "confirmed" | "charging" | "undoing" | "booked" | "declined" | "undone" | "released";
+
+export const FINAL_ATTEMPT_STATES: readonly PaymentAttemptState[] = ["booked", "declined", "undone", "released"];
+
+export type PaymentAttempt = {
+  key: string;
+  state: PaymentAttemptState;
+  /** Milliseconds since the epoch until which one request owns the attempt. */
+  leaseUntil: number;
+  createdAt: number;
+  updatedAt: number;
+  bookingId: string;
+  /** The held start, clinic-local ("2026-12-01T09:30:00"). */
+  slot: string;
+  guestId: string;
+  centerId: string;
+  accountId: string;
+  prepaid: boolean;
+  contact: { firstName: string; email: string; phone: string } | null;
+  promoCode: string | null;
+  promoClaimed: boolean;
+  /** The offer code was sent to the invoice (whatever the answer). */
+  promoApplied: boolean;
+  /** When the confirm was first sent; before that, nothing can exist at the back end. */
+  confirmSentAt: number | null;
+  invoiceId: string | null;
+  appointmentId: string | null;
+  invoiceItemIds: string[];
+  serviceNames: string[];
+  /** Why the lines are being removed: the final state once they are gone. */
+  undoAs: "declined" | "undone" | null;
+  /** When the last charge was sent; a charge whose answer was lost may still land for a while. */
+  chargeSentAt: number | null;
+  /** The confirmation email and text went out. */
+  notified: boolean;
+};
+
+export type PaymentAttemptClaim =
+  | { state: "claimed"; attempt: PaymentAttempt }
+  | { state: "busy"; attempt: PaymentAttempt }
+  | { state: "final"; attempt: PaymentAttempt };
+
+/**
+ * Payment attempts, one per confirm-and-pay key: the idempotency record of a booking
+ * (docs/decisions/008).
+ */
+export interface PaymentAttemptStore {
+  /**
+   * Creates the attempt, or takes over one whose lease ran out (its request died), or answers
+   * "busy" while another request holds it, or "final" once it has ended; atomically.
+   */
+  claim(fresh: PaymentAttempt, now: number): Promise<PaymentAttemptClaim>;
+  /** Writes the attempt (state, what is known, and its lease). */
+  save(attempt: PaymentAttempt): Promise<void>;
+  get(key: string): Promise<PaymentAttempt | null>;
+  /** Unfinished attempts nobody holds that have been idle since before `idleBefore`, oldest first. */
+  listStale(now: number, idleBefore: number, limit: number): Promise<PaymentAttempt[]>;
+}
+
+export function isFinalAttempt(attempt: PaymentAttempt): boolean {
+  return FINAL_ATTEMPT_STATES.includes(attempt.state);
+}
+
+/** The rule both adapters apply inside their transaction. */
+export function decideClaim(existing: PaymentAttempt | null, fresh: PaymentAttempt, now: number): PaymentAttemptClaim & { write: PaymentAttempt | null } {
+  if (!existing) return { state: "claimed", attempt: fresh, write: fresh };
+  if (isFinalAttempt(existing)) return { state: "final", attempt: existing, write: null };
+  if (existing.leaseUntil > now) return { state: "busy", attempt: existing, write: null };
+  const taken = { ...existing, leaseUntil: fresh.leaseUntil, updatedAt: now };
+  return { state: "claimed", attempt: taken, write: taken };
+}
+
+/** Emails identify guests case-insensitively. */
+export function emailKey(email: string): string {
+  return email.trim().toLowerCase();
+}

@@ -1,0 +1,77 @@
+// A Firestore emulator for the Firestore adapter's tests: the one FIRESTORE_EMULATOR_HOST names,
+// or else the Google Cloud CLI's Cloud Firestore emulator (it needs Java), started on a free port
+// of this machine. No npm package emulates Firestore well enough for the store contract
+// (docs/decisions/012).
+import { spawn } from "node:child_process";
+import { generateKeyPairSync } from "node:crypto";
+import net from "node:net";
+
+export type FirestoreEmulator = { host: string; stop(): Promise<void> };
+
+const START_TIMEOUT_MS = 60_000;
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** The emulator, or why there is none. */
+export async function startFirestoreEmulator(): Promise<FirestoreEmulator | { unavailable: string }> {
+  const configured = process.env.FIRESTORE_EMULATOR_HOST;
+  if (configured) return { host: configured, stop: async () => {} };
+
+  const port = await freePort();
+  const child = spawn("gcloud", ["emulators", "firestore", "start", `--host-port=127.0.0.1:${port}`, "--quiet"], {
+    // Its own process group, so stopping it also stops the Java process it starts.
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, CLOUDSDK_CORE_DISABLE_PROMPTS: "1" },
+  });
+  const stop = async () => {
+    if (!child.pid || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    process.kill(-child.pid!, "SIGTERM");
+    await exited;
+  };
+  let output = "";
+  const started = await new Promise<true | string>((resolve) => {
+    const timer = setTimeout(() => resolve(`it did not start within ${START_TIMEOUT_MS / 1000} s`), START_TIMEOUT_MS);
+    const settle = (result: true | string) => {
+      clearTimeout(timer);
+      resolve(result);
+    };
+    const watch = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes("Dev App Server is now running")) settle(true);
+    };
+    child.stdout.on("data", watch);
+    child.stderr.on("data", watch);
+    child.once("error", (error) => settle(`gcloud could not be run (${error.message})`));
+    child.once("exit", (code) => settle(`gcloud emulators firestore start exited with ${code}: ${output.trim().split("\n").slice(-3).join(" ")}`));
+  });
+  if (started !== true) {
+    await stop().catch(() => undefined);
+    return { unavailable: started };
+  }
+  child.stdout.removeAllListeners("data");
+  child.stderr.removeAllListeners("data");
+  child.stdout.resume();
+  child.stderr.resume();
+  return { host: `127.0.0.1:${port}`, stop };
+}
+
+/**
+ * Service-account credentials of the shape the Firestore adapter is configured with. The emulator
+ * does not check them, so a key made here will do.
+ */
+export function emulatorCredentialsJson(projectId: string): string {
+  const { privateKey } = generateKeyPairSync("rsa", {
+    modulusLength: 2048,
+    privateKeyEncoding: { type: "pkcs8", format: "pem" },
+    publicKeyEncoding: { type: "spki", format: "pem" },
+  });
+  return JSON.stringify({ type: "service_account", project_id: projectId, client_email: `store-tests@${projectId}.iam.gserviceaccount.com`, private_key: privateKey });
+}
