@@ -7,8 +7,8 @@ import { createSessionCookies, type SessionCookies } from "./session.server";
 import { createCachedCatalog, type CachedCatalog } from "./spa/catalog-cache.server";
 import { createSpaClient, type SpaClient } from "./spa/client.server";
 import type { SpaAuth } from "./spa/http.server";
-import type { DocumentStore } from "./store/document-store.server";
-import { createSqliteStore } from "./store/sqlite-store.server";
+import { createSqliteStores } from "./store/sqlite-store.server";
+import type { Stores } from "./store/stores.server";
 import { createOutboxNotifier, type Notifier } from "./notify/notifier.server";
 import { createLinkSigner, type LinkSigner } from "./booking/sms-link.server";
 import { createAccountService, type AccountService } from "./accounts/account-service.server";
@@ -19,7 +19,7 @@ export type Services = {
   env: Env;
   spa: SpaClient;
   catalog: CachedCatalog;
-  store: DocumentStore;
+  stores: Stores;
   geocoder: Geocoder;
   notifier: Notifier;
   /** Public origins the hosted card page may be on (the spa back end's). */
@@ -52,15 +52,15 @@ function spaAuth(env: Env): SpaAuth {
  * The production adapters (Firestore, Google Maps) are imported only when configured: their SDKs
  * are large, and the embedded defaults need none of them.
  */
-async function createStore(env: Env): Promise<DocumentStore> {
+async function createStores(env: Env): Promise<Stores> {
   if (env.FIRESTORE_PROJECT_ID && env.FIRESTORE_CREDENTIALS_JSON) {
-    const { connectFirestore, createFirestoreStore } = await import("./store/firestore-store.server");
+    const { connectFirestore, createFirestoreStores } = await import("./store/firestore-store.server");
     const { db, close } = connectFirestore({ projectId: env.FIRESTORE_PROJECT_ID, credentialsJson: env.FIRESTORE_CREDENTIALS_JSON });
-    return createFirestoreStore(db, close);
+    return createFirestoreStores(db, close);
   }
   const file = path.join(env.DATA_DIR, "store.sqlite");
   preparePrivateFile(file);
-  return createSqliteStore(file);
+  return createSqliteStores(file);
 }
 
 async function createNotifier(env: Env): Promise<Notifier> {
@@ -85,11 +85,11 @@ export async function createServices(env: Env, options: { sandboxBaseUrl: string
     auth: spaAuth(env),
     timeoutMs: env.SPA_TIMEOUT_MS,
   });
-  const [store, geocoder] = await Promise.all([createStore(env), createGeocoder(env)]);
-  if (!env.SPA_BASE_URL && store.kind === "sqlite") {
+  const [stores, geocoder] = await Promise.all([createStores(env), createGeocoder(env)]);
+  if (!env.SPA_BASE_URL && stores.kind === "sqlite") {
     // Sandbox code, loaded only when the sandbox is the back end.
-    const { seedEmbeddedStore } = await import("./spa-sandbox/seed-store");
-    await seedEmbeddedStore(store);
+    const { seedEmbeddedStores } = await import("./spa-sandbox/seed-store");
+    await seedEmbeddedStores(stores);
   }
   const spaBaseUrl = env.SPA_BASE_URL ?? options.sandboxBaseUrl;
   const secrets = sessionSecrets(env);
@@ -97,7 +97,7 @@ export async function createServices(env: Env, options: { sandboxBaseUrl: string
     env,
     spa,
     catalog: createCachedCatalog(spa, { ttlMs: env.CATALOG_TTL_SECONDS * 1000, staleMs: env.CATALOG_STALE_SECONDS * 1000 }),
-    store,
+    stores,
     geocoder,
     notifier: await createNotifier(env),
     hostedPaymentOrigins: [new URL(spaBaseUrl).origin, ...env.HOSTED_PAYMENT_ORIGINS],

@@ -72,7 +72,7 @@ export async function startServer({ mode, build, assets, onClose }: StartOptions
       url: `http://localhost:${port}`,
       mode,
       spa: env.SPA_BASE_URL ? "zenoti" : "sandbox",
-      store: services.store.kind,
+      stores: services.stores.kind,
       geocoder: services.geocoder.kind,
     });
   });
@@ -87,7 +87,7 @@ export async function startServer({ mode, build, assets, onClose }: StartOptions
     force.unref();
     server.close(async () => {
       reconciler?.stop();
-      await services?.store.close();
+      await services?.stores.close();
       sandbox?.close();
       await onClose?.();
       process.exit(0);

@@ -5,7 +5,7 @@ import type { Services } from "../context.server";
 import { logger } from "../observability/logger.server";
 import { SESSION_MAX_AGE_SECONDS } from "../session.server";
 import { isSpaError } from "../spa/errors.server";
-import { DuplicateAccountError, type AccountRecord } from "../store/document-store.server";
+import { DuplicateAccountError, type AccountRecord } from "../store/stores.server";
 import { hashPassword, needsRehash, verifyPassword } from "./passwords.server";
 
 /** One-time codes: 6 digits, 10 minutes, single use, the 5th wrong guess burns the code. */
@@ -41,15 +41,16 @@ function codeHash(email: string, code: string): string {
 }
 
 /**
- * Accounts: our own records (hashed passwords, sessions, one-time codes) in the document store,
+ * Accounts: our own records (hashed passwords, sessions, one-time codes) in the stores,
  * each linked to a spa guest. The password never leaves this service.
  */
 export function createAccountService(services: Services, clock: () => number = Date.now) {
-  const { store, spa } = services;
+  const { spa } = services;
+  const { accounts, userSessions, oneTimeCodes, guestDetails } = services.stores;
 
   async function startSession(account: AccountRecord): Promise<string> {
     const token = randomBytes(32).toString("base64url");
-    await store.createUserSession({ tokenHash: tokenHash(token), userId: account.id, createdAt: clock(), expiresAt: clock() + SESSION_MAX_AGE_SECONDS * 1000, revoked: false });
+    await userSessions.create({ tokenHash: tokenHash(token), userId: account.id, createdAt: clock(), expiresAt: clock() + SESSION_MAX_AGE_SECONDS * 1000, revoked: false });
     return token;
   }
 
@@ -57,15 +58,15 @@ export function createAccountService(services: Services, clock: () => number = D
     /** The signed-in user of a session token, or null (expired, revoked, unknown). */
     async currentUser(token: string | null | undefined): Promise<CurrentUser | null> {
       if (!token) return null;
-      const session = await store.getUserSession(tokenHash(token));
+      const session = await userSessions.get(tokenHash(token));
       if (!session || session.revoked || session.expiresAt <= clock()) return null;
-      const account = await store.getAccountById(session.userId);
+      const account = await accounts.getById(session.userId);
       return account ? { id: account.id, email: account.email, guestId: account.guestId, centerId: account.centerId } : null;
     },
 
     async register(input: Registration): Promise<AccountResult<{ token: string; user: CurrentUser }>> {
       const duplicate = { ok: false as const, field: "email", message: ACCOUNT_MESSAGES.duplicate };
-      if (await store.getAccountByEmail(input.email)) return duplicate;
+      if (await accounts.getByEmail(input.email)) return duplicate;
       // A guest from an earlier booking sets their first password with a one-time code instead.
       if ((await spa.findGuestsByEmail(input.email)).length > 0) return duplicate;
       const tags: string[] = [...BASE_TAGS, "Webstore", ...(input.referralCode ? ["Referred"] : [])].slice(0, 4);
@@ -100,21 +101,21 @@ export function createAccountService(services: Services, clock: () => number = D
         passwordChangedAt: clock(),
       };
       try {
-        await store.createAccount(account);
+        await accounts.create(account);
       } catch (error) {
         if (error instanceof DuplicateAccountError) return duplicate;
         throw error;
       }
-      if (await store.getGuestDetails(input.email)) await store.updateGuestDetails(input.email, { is_password_set: true });
-      else await store.createGuestDetails({ email: input.email, guest_id: guestId, is_password_set: true, is_return_user: false });
+      if (await guestDetails.get(input.email)) await guestDetails.update(input.email, { is_password_set: true });
+      else await guestDetails.create({ email: input.email, guest_id: guestId, is_password_set: true, is_return_user: false });
       const token = await startSession(account);
       return { ok: true, value: { token, user: { id: account.id, email: account.email, guestId, centerId: account.centerId } } };
     },
 
     async login(email: string, password: string): Promise<AccountResult<{ token: string; user: CurrentUser }>> {
-      const account = await store.getAccountByEmail(email);
+      const account = await accounts.getByEmail(email);
       if (!account) {
-        const guest = await store.getGuestDetails(email);
+        const guest = await guestDetails.get(email);
         if (guest && !guest.is_password_set) return { ok: false, field: "password", message: ACCOUNT_MESSAGES.setPasswordFirst };
         return { ok: false, field: "email", message: ACCOUNT_MESSAGES.noAccount };
       }
@@ -122,8 +123,8 @@ export function createAccountService(services: Services, clock: () => number = D
       if (needsRehash(account.passwordHash)) {
         // A hash from before the current scrypt parameters: the password is known now, so store a
         // stronger one. The change date stays: the password itself did not change.
-        await store
-          .updateAccountPassword(account.id, await hashPassword(password), account.passwordChangedAt)
+        await accounts
+          .updatePassword(account.id, await hashPassword(password), account.passwordChangedAt)
           .catch((error: Error) => logger.warn("password hash not upgraded", { error: error.message }));
       }
       const token = await startSession(account);
@@ -131,17 +132,17 @@ export function createAccountService(services: Services, clock: () => number = D
     },
 
     async logout(token: string | null | undefined): Promise<void> {
-      if (token) await store.revokeUserSession(tokenHash(token));
+      if (token) await userSessions.revoke(tokenHash(token));
     },
 
     /** Changes the password; every other session of the user is signed out. */
     async changePassword(user: CurrentUser, token: string, oldPassword: string, newPassword: string): Promise<AccountResult<null>> {
-      const account = await store.getAccountById(user.id);
+      const account = await accounts.getById(user.id);
       if (!account || !(await verifyPassword(oldPassword, account.passwordHash))) {
         return { ok: false, field: "oldPassword", message: ACCOUNT_MESSAGES.oldPassword };
       }
-      await store.updateAccountPassword(account.id, await hashPassword(newPassword), clock());
-      await store.revokeUserSessions(account.id, tokenHash(token));
+      await accounts.updatePassword(account.id, await hashPassword(newPassword), clock());
+      await userSessions.revokeAllOfUser(account.id, tokenHash(token));
       return { ok: true, value: null };
     },
 
@@ -150,13 +151,13 @@ export function createAccountService(services: Services, clock: () => number = D
      * or to a guest of the guest flow. The caller answers the same either way.
      */
     async sendResetCode(email: string): Promise<"sent" | "cooldown" | "unknown"> {
-      const account = await store.getAccountByEmail(email);
-      const guest = account ? null : await store.getGuestDetails(email);
+      const account = await accounts.getByEmail(email);
+      const guest = account ? null : await guestDetails.get(email);
       if (!account && !guest) return "unknown";
-      const existing = await store.getOneTimeCode(email);
+      const existing = await oneTimeCodes.get(email);
       if (existing && clock() - existing.sentAt < CODE_RESEND_COOLDOWN_MS) return "cooldown";
       const code = String(randomInt(0, 1_000_000)).padStart(6, "0");
-      await store.putOneTimeCode({ email, codeHash: codeHash(email, code), expiresAt: clock() + CODE_TTL_MS, attempts: 0, sentAt: clock() });
+      await oneTimeCodes.put({ email, codeHash: codeHash(email, code), expiresAt: clock() + CODE_TTL_MS, attempts: 0, sentAt: clock() });
       const body = `Your Glow Clinic code is ${code}. It expires in 10 minutes. If you did not ask for it, ignore this message.`;
       await services.notifier.send({ channel: "email", kind: "one-time-code", to: email, subject: "Your Glow Clinic code", body });
       const guestId = account?.guestId ?? guest?.guest_id;
@@ -168,33 +169,33 @@ export function createAccountService(services: Services, clock: () => number = D
     /** Checks the code and sets the password (the first one, for a guest-flow guest). */
     async resetPassword(email: string, code: string, newPassword: string): Promise<AccountResult<null>> {
       const invalid = { ok: false as const, field: "code", message: "That code is not valid. Please check it or request a new one." };
-      const record = await store.getOneTimeCode(email);
+      const record = await oneTimeCodes.get(email);
       if (!record) return invalid;
       if (record.expiresAt <= clock() || record.attempts >= CODE_MAX_ATTEMPTS) {
-        await store.deleteOneTimeCode(email);
+        await oneTimeCodes.delete(email);
         return { ok: false, field: "code", message: "That code has expired. Please request a new one." };
       }
       if (record.codeHash !== codeHash(email, code.trim())) {
-        const attempts = await store.countOneTimeCodeAttempt(email);
+        const attempts = await oneTimeCodes.countWrongGuess(email);
         if (attempts >= CODE_MAX_ATTEMPTS) {
-          await store.deleteOneTimeCode(email);
+          await oneTimeCodes.delete(email);
           return { ok: false, field: "code", message: "Too many wrong codes. Please request a new one." };
         }
         return invalid;
       }
-      await store.deleteOneTimeCode(email);
+      await oneTimeCodes.delete(email);
       const passwordHash = await hashPassword(newPassword);
-      const account = await store.getAccountByEmail(email);
+      const account = await accounts.getByEmail(email);
       if (account) {
-        await store.updateAccountPassword(account.id, passwordHash, clock());
-        await store.revokeUserSessions(account.id);
+        await accounts.updatePassword(account.id, passwordHash, clock());
+        await userSessions.revokeAllOfUser(account.id);
       } else {
-        const guest = await store.getGuestDetails(email);
+        const guest = await guestDetails.get(email);
         if (!guest) return invalid;
         const spaGuest = await spa.getGuest(guest.guest_id).catch(() => null);
-        await store.createAccount({ id: randomUUID(), email, guestId: guest.guest_id, centerId: spaGuest?.centerId ?? "", passwordHash, createdAt: clock(), passwordChangedAt: clock() });
+        await accounts.create({ id: randomUUID(), email, guestId: guest.guest_id, centerId: spaGuest?.centerId ?? "", passwordHash, createdAt: clock(), passwordChangedAt: clock() });
       }
-      await store.updateGuestDetails(email, { is_password_set: true }).catch((error: Error) => logger.warn("guestDetails not updated", { error: error.message }));
+      await guestDetails.update(email, { is_password_set: true }).catch((error: Error) => logger.warn("guestDetails not updated", { error: error.message }));
       return { ok: true, value: null };
     },
   };

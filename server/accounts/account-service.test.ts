@@ -1,7 +1,7 @@
 import { randomBytes, scryptSync } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { Services } from "../context.server";
-import { createSqliteStore } from "../store/sqlite-store.server";
+import { createSqliteStores } from "../store/sqlite-store.server";
 import { createAccountService } from "./account-service.server";
 
 /** A hash as the earlier parameters (N=2^15) made it. */
@@ -13,18 +13,18 @@ function oldHash(password: string): string {
 
 describe("sign-in with a hash from the earlier scrypt parameters", () => {
   it("signs in, and replaces the hash with one at today's cost, keeping the change date", async () => {
-    const store = createSqliteStore(":memory:");
-    const accounts = createAccountService({ store } as unknown as Services);
-    await store.createAccount({ id: "a1", email: "mia@example.com", guestId: "g1", centerId: "c1", passwordHash: oldHash("Glow!Skin2026"), createdAt: 1, passwordChangedAt: 2 });
+    const stores = createSqliteStores(":memory:");
+    const accounts = createAccountService({ stores } as unknown as Services);
+    await stores.accounts.create({ id: "a1", email: "mia@example.com", guestId: "g1", centerId: "c1", passwordHash: oldHash("Glow!Skin2026"), createdAt: 1, passwordChangedAt: 2 });
 
     expect((await accounts.login("mia@example.com", "Wrong!Skin2026")).ok).toBe(false);
-    expect((await store.getAccountByEmail("mia@example.com"))!.passwordHash).toMatch(/^scrypt\$32768\$/);
+    expect((await stores.accounts.getByEmail("mia@example.com"))!.passwordHash).toMatch(/^scrypt\$32768\$/);
 
     expect((await accounts.login("mia@example.com", "Glow!Skin2026")).ok).toBe(true);
-    const upgraded = (await store.getAccountByEmail("mia@example.com"))!;
+    const upgraded = (await stores.accounts.getByEmail("mia@example.com"))!;
     expect(upgraded.passwordHash).toMatch(/^scrypt\$131072\$8\$1\$/);
     expect(upgraded.passwordChangedAt).toBe(2);
     expect((await accounts.login("mia@example.com", "Glow!Skin2026")).ok).toBe(true);
-    await store.close();
+    await stores.close();
   });
 });

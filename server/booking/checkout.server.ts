@@ -3,7 +3,7 @@ import { priceLines } from "~/domain/booking";
 import { applyDiscounts, checkPromo, type PromoCode } from "~/domain/discounts";
 import type { Cents } from "~/domain/money";
 import type { Services } from "../context.server";
-import type { PaymentAttempt } from "../store/document-store.server";
+import type { PaymentAttempt } from "../store/stores.server";
 import type { Draft } from "./draft.server";
 import { advanceAttempt, attemptTiming, outcomeOfFinal, type AttemptOutcome, type AttemptTiming } from "./payment-attempt.server";
 import { findService } from "./catalog-view.server";
@@ -28,14 +28,14 @@ export async function quote(services: Services, center: Center, catalog: Service
   let promo: Quote["promo"] = null;
   let rules: PromoCode["rules"] = [];
   if (draft.promoCode) {
-    const found = await services.store.getPromoCode(draft.promoCode);
-    const uses = draft.details ? ((await services.store.getGuestDetails(draft.details.email))?.promo_codes[draft.promoCode] ?? 0) : 0;
+    const found = await services.stores.promoCodes.get(draft.promoCode);
+    const uses = draft.details ? ((await services.stores.guestDetails.get(draft.details.email))?.promo_codes[draft.promoCode] ?? 0) : 0;
     const check = checkPromo({ code: draft.promoCode, promo: found, appointmentDate: draft.date ?? draft.hold?.slot.slice(0, 10) ?? "", lines, usesByGuest: uses });
     promo = { code: draft.promoCode, applied: check.ok, message: check.ok ? null : check.message, maxUsesPerGuest: found?.maxUsesPerGuest ?? null };
     if (check.ok) rules = check.promo.rules;
   }
   const priced = applyDiscounts(lines, rules);
-  const [pricing] = await services.store.getCenterPricing(center.id, [service.id]);
+  const [pricing] = await services.stores.centerPricing.get(center.id, [service.id]);
   const prepaid = pricing?.isPrepaidService ?? false;
   return {
     lines: priced.lines.map((l) => ({ name: l.name, price: l.price, discount: l.discount })),
@@ -94,11 +94,11 @@ export async function checkout(
     notified: false,
   };
 
-  let claim = await services.store.claimPaymentAttempt(fresh, now);
+  let claim = await services.stores.paymentAttempts.claim(fresh, now);
   const waitUntil = clock() + (options.busyWaitMs ?? BUSY_WAIT_MS);
   while (claim.state === "busy" && clock() < waitUntil) {
     await new Promise((resolve) => setTimeout(resolve, BUSY_POLL_MS));
-    claim = await services.store.claimPaymentAttempt({ ...fresh, leaseUntil: clock() + timing.leaseMs }, clock());
+    claim = await services.stores.paymentAttempts.claim({ ...fresh, leaseUntil: clock() + timing.leaseMs }, clock());
   }
   if (claim.state === "busy") return { kind: "busy" };
   if (claim.state === "final") return outcomeOfFinal(claim.attempt);
@@ -106,18 +106,18 @@ export async function checkout(
   let attempt = claim.attempt;
   if (attempt.state === "started" && attempt.confirmSentAt === null && attempt.promoCode && !attempt.promoClaimed && attempt.contact) {
     // A once-per-guest code is counted before the booking, so two bookings at once cannot both use it.
-    const claimed = await services.store.claimPromoUse({
+    const claimed = await services.stores.guestDetails.claimPromoUse({
       email: attempt.contact.email,
       guestId: attempt.guestId,
       code: attempt.promoCode,
       maxUses: summary.promo?.maxUsesPerGuest ?? null,
     });
     if (!claimed) {
-      await services.store.savePaymentAttempt({ ...attempt, state: "released", leaseUntil: 0, updatedAt: clock() });
+      await services.stores.paymentAttempts.save({ ...attempt, state: "released", leaseUntil: 0, updatedAt: clock() });
       return { kind: "promo-used", code: attempt.promoCode };
     }
     attempt = { ...attempt, promoClaimed: true };
-    await services.store.savePaymentAttempt(attempt);
+    await services.stores.paymentAttempts.save(attempt);
   }
   return advanceAttempt({ services, timing, clock, mode: "customer" }, attempt);
 }
@@ -125,5 +125,5 @@ export async function checkout(
 /** The promo code's discount rules, for prices shown before a quote; none for an unknown code. */
 export async function promoRules(services: Services, code: string | undefined): Promise<PromoCode["rules"]> {
   if (!code) return [];
-  return (await services.store.getPromoCode(code))?.rules ?? [];
+  return (await services.stores.promoCodes.get(code))?.rules ?? [];
 }

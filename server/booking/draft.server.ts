@@ -108,7 +108,7 @@ export async function requireDraft(context: RequestContext, needs: "service" | "
   if (needs === "service") return { session, draft };
   if (!draft.hold) throw redirect(firstOpenStep(draft));
   // Once the confirm went out the hold is used up: the payment step finishes that attempt.
-  if (needs === "details" && draft.details && draft.payKey && !holdIsLive(draft, Date.now()) && (await context.services.store.getPaymentAttempt(draft.payKey))) {
+  if (needs === "details" && draft.details && draft.payKey && !holdIsLive(draft, Date.now()) && (await context.services.stores.paymentAttempts.get(draft.payKey))) {
     return { session, draft };
   }
   requireLiveHold(context, draft);

@@ -34,9 +34,9 @@ export async function saveBookingDetails(services: Services, draft: Draft, detai
     logger.warn("guest update failed", { kind: error.kind, status: error.status });
     return { kind: "unavailable" };
   }
-  if (!(await services.store.getGuestDetails(details.email))) {
+  if (!(await services.stores.guestDetails.get(details.email))) {
     // A password is set later with a one-time code (the guest flow).
-    await services.store.createGuestDetails({ email: details.email, guest_id: draft.guestId!, is_password_set: false, is_return_user: false });
+    await services.stores.guestDetails.create({ email: details.email, guest_id: draft.guestId!, is_password_set: false, is_return_user: false });
   }
   return { kind: "saved", draft: { ...draft, details } };
 }

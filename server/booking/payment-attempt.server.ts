@@ -2,7 +2,7 @@ import { dayjs } from "~/lib/dates";
 import type { Services } from "../context.server";
 import { logger } from "../observability/logger.server";
 import { isSpaError, type SpaError } from "../spa/errors.server";
-import { isFinalAttempt, type PaymentAttempt } from "../store/document-store.server";
+import { isFinalAttempt, type PaymentAttempt } from "../store/stores.server";
 
 /**
  * The confirm-and-pay state machine (docs/decisions/008-payment-state-machine.md). Every step is
@@ -49,18 +49,18 @@ function isRefusal(error: SpaError): boolean {
 /** Runs the attempt forward as far as it can go now. The caller holds its lease. */
 export async function advanceAttempt(ctx: Context, start: PaymentAttempt): Promise<AttemptOutcome> {
   const { services, timing, clock, mode } = ctx;
-  const { spa, store } = services;
+  const { spa, stores } = services;
   let attempt = start;
   const save = async (patch: Partial<PaymentAttempt>) => {
     attempt = { ...attempt, ...patch, updatedAt: clock(), leaseUntil: clock() + timing.leaseMs };
     if (isFinalAttempt(attempt)) attempt.leaseUntil = 0;
-    await store.savePaymentAttempt(attempt);
+    await stores.paymentAttempts.save(attempt);
   };
   /** Stops here, handing the attempt back so the next try need not wait for the lease. */
   const pending = async (): Promise<AttemptOutcome> => {
     await save({});
     attempt = { ...attempt, leaseUntil: 0 };
-    await store.savePaymentAttempt(attempt);
+    await stores.paymentAttempts.save(attempt);
     return { kind: "pending" };
   };
 
@@ -153,7 +153,7 @@ async function charge(services: Services, attempt: PaymentAttempt): Promise<"pai
 
 async function givePromoBack(services: Services, attempt: PaymentAttempt): Promise<void> {
   if (!attempt.promoClaimed || !attempt.promoCode || !attempt.contact) return;
-  await services.store.adjustPromoCodeCount(attempt.contact.email, attempt.promoCode, -1).catch((error: Error) => {
+  await services.stores.guestDetails.releasePromoUse(attempt.contact.email, attempt.promoCode).catch((error: Error) => {
     logger.error("promo use not given back", { error: error.message });
   });
 }

@@ -11,8 +11,8 @@ import { seedGuid } from "../spa-sandbox/db";
 import { CHARGE_DECLINED_TEST_CARD } from "../spa-sandbox/payments";
 import { createCachedCatalog } from "../spa/catalog-cache.server";
 import { createSpaClient, type SpaClient } from "../spa/client.server";
-import type { DocumentStore, PaymentAttempt } from "../store/document-store.server";
-import { createSqliteStore } from "../store/sqlite-store.server";
+import { createSqliteStores } from "../store/sqlite-store.server";
+import type { PaymentAttempt, Stores } from "../store/stores.server";
 import { checkout, type CheckoutOutcome, type Quote } from "./checkout.server";
 import type { Draft } from "./draft.server";
 import type { AttemptTiming } from "./payment-attempt.server";
@@ -34,7 +34,7 @@ let sandbox: Awaited<ReturnType<typeof startSandbox>>;
 let proxy: FaultProxy;
 let direct: SpaClient;
 let services: Services;
-let store: DocumentStore;
+let stores: Stores;
 let sandboxNow = Date.parse("2026-11-30T15:00:00Z");
 let clock = Date.now();
 const centers = new Map<string, Center>();
@@ -45,11 +45,11 @@ beforeAll(async () => {
   proxy = await startFaultProxy(sandbox.baseUrl);
   direct = createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY } });
   const spa = createSpaClient({ baseUrl: proxy.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY }, timeoutMs: 500, retryDelayMs: 1 });
-  store = createSqliteStore(":memory:");
+  stores = createSqliteStores(":memory:");
   services = {
     env: parseEnv({ NODE_ENV: "test", SPA_TIMEOUT_MS: "500" }),
     spa,
-    store,
+    stores,
     catalog: createCachedCatalog(spa, { ttlMs: 600_000, staleMs: 0 }),
     notifier: createOutboxNotifier(":memory:"),
     rateLimiter: createMemoryRateLimiter(),
@@ -59,7 +59,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await proxy.stop();
   await sandbox.stop();
-  await store.close();
+  await stores.close();
 });
 afterEach(() => proxy.clear());
 
@@ -224,18 +224,20 @@ describe("explicit answers", () => {
   });
 });
 
-/** A store that dies (like the process) at the first write of the given state. */
+/** Stores that die (like the process) at the first write of the given state. */
 function crashingAt(state: PaymentAttempt["state"]): Services {
   let crashed = false;
-  const crashing: DocumentStore = Object.create(store);
-  crashing.savePaymentAttempt = async (attempt) => {
-    if (!crashed && attempt.state === state) {
-      crashed = true;
-      throw new Error("process killed");
-    }
-    return store.savePaymentAttempt(attempt);
+  const paymentAttempts: Stores["paymentAttempts"] = {
+    ...stores.paymentAttempts,
+    async save(attempt) {
+      if (!crashed && attempt.state === state) {
+        crashed = true;
+        throw new Error("process killed");
+      }
+      return stores.paymentAttempts.save(attempt);
+    },
   };
-  return { ...services, store: crashing };
+  return { ...services, stores: { ...stores, paymentAttempts } };
 }
 
 describe("a request that dies between two steps", () => {
@@ -273,7 +275,7 @@ describe("a request that dies between two steps", () => {
     expect(ledger(booking.guestId)).toMatchObject({ live: 1, charges: 1 });
     clock += 10 * 60_000;
     await reconcilePaymentAttempts(services, { clock: () => clock, timing: TIMING });
-    const attempt = await store.getPaymentAttempt(payKey);
+    const attempt = await stores.paymentAttempts.get(payKey);
     expect(attempt).toMatchObject({ state: "booked", notified: true });
     expectConsistent({ kind: "booked", attempt: attempt! }, booking.guestId, true);
   });
@@ -288,7 +290,7 @@ describe("a once-per-guest promo code", () => {
     const pay = (b: typeof first) => checkout(services, { payKey: randomUUID(), draft: b.draft, center: b.center, quote: quoteFor(false, promo), accountId: b.accountId }, { clock: () => clock, timing: TIMING });
     const outcomes = await Promise.all([pay(first), pay(second)]);
     expect(outcomes.map((o) => o.kind).sort()).toEqual(["booked", "promo-used"]);
-    expect((await store.getGuestDetails(first.draft.details!.email))?.promo_codes.GLOW50).toBe(1);
+    expect((await stores.guestDetails.get(first.draft.details!.email))?.promo_codes.GLOW50).toBe(1);
   });
 
   it("is given back when the booking does not happen", async () => {
@@ -297,6 +299,6 @@ describe("a once-per-guest promo code", () => {
     const promo = { code: "GLOW50", applied: true, message: null, maxUsesPerGuest: 1 };
     const outcome = await checkout(services, { payKey: randomUUID(), draft: booking.draft, center: booking.center, quote: quoteFor(false, promo), accountId: booking.accountId }, { clock: () => clock, timing: TIMING });
     expect(outcome.kind).toBe("hold-lost");
-    expect((await store.getGuestDetails(booking.draft.details!.email))?.promo_codes.GLOW50).toBe(0);
+    expect((await stores.guestDetails.get(booking.draft.details!.email))?.promo_codes.GLOW50).toBe(0);
   });
 });

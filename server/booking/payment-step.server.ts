@@ -55,7 +55,7 @@ export type ConfirmOutcome = CheckoutOutcome | { kind: "invalid"; errors: Record
  */
 export async function confirmAndPay(services: Services, request: ConfirmRequest): Promise<ConfirmOutcome> {
   const { payKey, draft, center, catalog, billing, agreed } = request;
-  const underWay = await services.store.getPaymentAttempt(payKey);
+  const underWay = await services.stores.paymentAttempts.get(payKey);
   let accountId = underWay?.accountId;
   if (!underWay) {
     const cards = await savedCards(services, draft);

@@ -8,7 +8,7 @@ import { releaseDraftHold } from "./holds.server";
 /** New clients see new-client treatments; a guest who has had their first visit sees the returning ones. */
 export async function clientTypeFor(services: Services, user: CurrentUser | null): Promise<"new" | "returning"> {
   if (!user) return "new";
-  if ((await services.store.getGuestDetails(user.email))?.is_return_user) return "returning";
+  if ((await services.stores.guestDetails.get(user.email))?.is_return_user) return "returning";
   const history = await services.spa.listGuestAppointments(user.guestId, { size: 100 }).catch(() => []);
   return hasCompletedNewClientVisit(history.flatMap((a) => a.services)) ? "returning" : "new";
 }

@@ -31,7 +31,6 @@ import {
   type UserSessionRecord,
   type UserSessionStore,
 } from "./stores.server";
-import { documentStoreOver } from "./document-store.server";
 
 /**
  * Collection names as the spec gives them. The spec's pricing collection is shared with the
@@ -362,9 +361,4 @@ export function createFirestoreStores(db: Firestore, close: () => Promise<void> 
     paymentAttempts: paymentAttemptStore(db),
     close,
   };
-}
-
-/** For the callers not yet moved to `Stores`; to be removed. */
-export function createFirestoreStore(db: Firestore, close?: () => Promise<void>) {
-  return documentStoreOver(createFirestoreStores(db, close));
 }

@@ -21,7 +21,6 @@ import {
   type Stores,
   type UserSessionStore,
 } from "./stores.server";
-import { documentStoreOver } from "./document-store.server";
 
 type Migration = string | ((db: Database.Database) => void);
 
@@ -366,9 +365,4 @@ export function createSqliteStores(file: string): Stores {
       db.close();
     },
   };
-}
-
-/** For the callers not yet moved to `Stores`; to be removed. */
-export function createSqliteStore(file: string) {
-  return documentStoreOver(createSqliteStores(file));
 }

@@ -6,15 +6,15 @@ import fs from "node:fs";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { createSpaSandbox } from "../../server/spa-sandbox/index";
-import { seedEmbeddedStore } from "../../server/spa-sandbox/seed-store";
-import { createSqliteStore } from "../../server/store/sqlite-store.server";
+import { seedEmbeddedStores } from "../../server/spa-sandbox/seed-store";
+import { createSqliteStores } from "../../server/store/sqlite-store.server";
 import { startFaultProxy } from "./fault-proxy";
 
 const dataDir = process.env.DATA_DIR ?? ".e2e-data-fault-backend";
 fs.mkdirSync(dataDir, { recursive: true });
-const store = createSqliteStore(process.env.APP_STORE ?? path.join(dataDir, "app-store.sqlite"));
-await seedEmbeddedStore(store);
-await store.close();
+const stores = createSqliteStores(process.env.APP_STORE ?? path.join(dataDir, "app-store.sqlite"));
+await seedEmbeddedStores(stores);
+await stores.close();
 
 const sandbox = createSpaSandbox({ file: path.join(dataDir, "spa-sandbox.sqlite"), apiKeys: [process.env.SANDBOX_API_KEY ?? "fault-backend-key"] });
 const app = express();
