@@ -4,7 +4,7 @@ import { DEFAULT_DOWNTIME_DAYS, parseDowntimeWindows } from "~/domain/downtime";
 
 /**
  * Every setting of the app, read once at start. With no environment at all the app runs on the
- * embedded defaults: the spa sandbox, the SQLite document store, the offline ZIP table.
+ * embedded defaults: the spa sandbox, the SQLite stores, the offline ZIP table.
  */
 const optionalString = z
   .string()
@@ -77,7 +77,7 @@ export const EnvSchema = z
     SANDBOX_API_KEY: optionalString.pipe(z.string().min(8).optional()),
     SANDBOX_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(0),
 
-    /** Document store. Set both to use Firestore; otherwise SQLite under DATA_DIR. */
+    /** The stores of our own records. Set both to use Firestore; otherwise SQLite under DATA_DIR. */
     FIRESTORE_PROJECT_ID: optionalString,
     FIRESTORE_CREDENTIALS_JSON: optionalString,
 
