@@ -50,14 +50,19 @@ const ONE_TIME_CODES = "oneTimeCodes";
 const ALREADY_EXISTS = 6;
 const NOT_FOUND = 5;
 
+/** The key with "%" and "/" percent-encoded: never a path, and never the same as another key's. */
+function escapeSlashes(key: string): string {
+  return key.replace(/%/g, "%25").replace(/\//g, "%2F");
+}
+
 /**
  * A key (an email, a promo code, a payment key) as a document id, so that nothing typed becomes a
- * path or an id Firestore refuses: "/" would name a subcollection, "." and ".." are not allowed,
- * and "__x__" is reserved. Those, and "%", are percent-encoded; any other key is its own id, as
- * the documents written before this encoding are. Distinct keys get distinct ids.
+ * path or an id Firestore refuses: "/" would name a subcollection, "", "." and ".." are not
+ * allowed, and "__x__" is reserved. Those, and "%", are percent-encoded; any other key is its own
+ * id, as the documents written before this encoding are. Distinct keys get distinct ids.
  */
 export function documentId(key: string): string {
-  const escaped = key.replace(/%/g, "%25").replace(/\//g, "%2F");
+  const escaped = escapeSlashes(key);
   // No other key gives a lone "%": every other "%" starts one of the escapes.
   if (escaped === "") return "%";
   if (escaped === "." || escaped === "..") return escaped.replace(/\./g, "%2E");
@@ -71,7 +76,7 @@ export function documentId(key: string): string {
  * from ever being ".", ".." or "__x__".
  */
 function centerPriceId(centerId: string, serviceId: string): string {
-  const part = (id: string) => id.replace(/%/g, "%25").replace(/\//g, "%2F").replace(/_/g, "%5F");
+  const part = (id: string) => escapeSlashes(id).replace(/_/g, "%5F");
   return `${part(centerId)}_${part(serviceId)}`;
 }
 
