@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { emulatorCredentialsJson, startFirestoreEmulator } from "../../tests/helpers/firestore-emulator";
 import { addGuestEmailKeys, chunk, connectFirestore, createFirestoreStores, documentId } from "./firestore-store.server";
 import { describeStoreContract } from "./store-contract";
@@ -50,7 +50,19 @@ function connect() {
   return { db, close };
 }
 
-describe.skipIf(!available)("Firestore", () => {
+// An emulator on a busy machine is slow, the transactions that race for one record most: a longer
+// timeout than the other unit tests', still a guard against a hang.
+describe.skipIf(!available)("Firestore", { timeout: 60_000 }, () => {
+  // A fresh emulator answers its first calls more slowly still: its JVM warms up.
+  beforeAll(async () => {
+    const { db, close } = connect();
+    const ref = db.collection("warmUp").doc("first");
+    await ref.set({ at: Date.now() });
+    await db.runTransaction(async (tx) => (await tx.get(ref)).exists);
+    await db.collection("warmUp").where("at", ">", 0).get();
+    await close();
+  }, 120_000);
+
   describeStoreContract("Firestore", () => {
     const { db, close } = connect();
     return createFirestoreStores(db, close);
