@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { addCard, chooseFacialWithAddOn, fillBillingAndAgree, fillRegistration, showDate, startBookingAtAustin, TEST_PASSWORD, uniqueEmail } from "./helpers";
+import { addCard, chooseFacialWithAddOn, fillBillingAndAgree, fillRegistration, showDate, startBooking, TEST_PASSWORD, uniqueEmail } from "./helpers";
 
 const PASSWORD = TEST_PASSWORD;
 
@@ -192,13 +192,14 @@ test("the sixth login attempt in a minute gets 429 and a friendly page", async (
   await expect(page.getByText(/Too many attempts\. Please wait \d+ seconds/)).toBeVisible();
 });
 
-test("a signed-in user books without the guest form", async ({ page }) => {
+test("a signed-in user books without the guest form", async ({ page, bookingDay }) => {
   const email = uniqueEmail("member");
+  const { clinic, date } = bookingDay();
   await register(page, email);
   await expect(page.getByRole("heading", { level: 1, name: "Your profile" })).toBeVisible();
-  await startBookingAtAustin(page);
+  await startBooking(page, clinic);
   await chooseFacialWithAddOn(page);
-  await (await showDate(page, test.info().project.name === "no-js" ? 13 : 12)).first().click();
+  await (await showDate(page, date)).first().click();
   await expect(page.getByRole("heading", { level: 1, name: "Payment" })).toBeVisible();
   await addCard(page, "4242 4242 4242 4242");
   await fillBillingAndAgree(page);

@@ -1,11 +1,23 @@
 import { test as base, expect, type APIRequestContext } from "@playwright/test";
 import { E2E_SANDBOX_API_KEY } from "../../playwright.config";
+import { claimBookingDays, type BookingDay, type BookingDayOptions } from "./booking-days";
 
 /**
- * Every page test fails on a browser console error or an uncaught page error (a CSP violation,
- * a hydration mismatch), in the project with JavaScript and the one without.
+ * The fixtures of every browser test. Besides Playwright's own:
+ *
+ * - `bookingDay(options?)`: a clinic and date(s) there that no other test books, each call new ones
+ *   (see booking-days.ts): `{ clinic, date, dates }`; options `prepaid`, `listPrices`, `days`.
+ * - `thisMachine`, `sandboxApi`: clients for the pages only this machine may open, and the sandbox API.
+ *
+ * Each test also gets its own client address, and fails on a browser console error or an uncaught
+ * page error (a CSP violation, a hydration mismatch), with JavaScript and without.
  */
-export const test = base.extend<{ consoleErrors: string[]; thisMachine: APIRequestContext; sandboxApi: APIRequestContext }>({
+export const test = base.extend<{
+  consoleErrors: string[];
+  thisMachine: APIRequestContext;
+  sandboxApi: APIRequestContext;
+  bookingDay: (options?: BookingDayOptions) => BookingDay;
+}>({
   // Each test its own client address (the server trusts X-Forwarded-For from loopback), so the
   // per-address rate limits of one test never trip another.
   extraHTTPHeaders: async ({}, use) => {
@@ -22,6 +34,9 @@ export const test = base.extend<{ consoleErrors: string[]; thisMachine: APIReque
     const context = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { authorization: `apikey ${E2E_SANDBOX_API_KEY}` } });
     await use(context);
     await context.dispose();
+  },
+  bookingDay: async ({ baseURL }, use, testInfo) => {
+    await use((options) => claimBookingDays(testInfo, baseURL!, options));
   },
   consoleErrors: [
     async ({ page }, use) => {
