@@ -66,10 +66,8 @@ test("register, sign out, sign in, change the password and the consents", async 
   await expect(page.getByRole("heading", { level: 1, name: "Your profile" })).toBeVisible();
 });
 
-test("reset the password with the one-time code from the outbox; a used code fails", async ({ page, thisMachine }) => {
-  const email = uniqueEmail("reset");
-  await register(page, email);
-  await signOut(page);
+test("reset the password with the one-time code from the outbox; a used code fails", async ({ page, thisMachine, account }) => {
+  const { email } = account;
   await page.goto("/login");
   await page.getByRole("link", { name: /Forgot your password/ }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Forgot your password?" })).toBeVisible();
@@ -104,10 +102,8 @@ test("reset the password with the one-time code from the outbox; a used code fai
   await expect(page.getByText("That code is not valid. Please check it or request a new one.")).toBeVisible();
 });
 
-test("the fifth wrong code burns it", async ({ page, thisMachine }) => {
-  const email = uniqueEmail("burn");
-  await register(page, email);
-  await signOut(page);
+test("the fifth wrong code burns it", async ({ page, thisMachine, account }) => {
+  const { email } = account;
   await page.goto("/forgot-password");
   await page.getByLabel("Email", { exact: true }).fill(email);
   await page.getByRole("button", { name: "Send me a code" }).click();
@@ -144,11 +140,8 @@ test("register says what is wrong next to each field, keeps the input but not th
   await expect(page.getByLabel("Password", { exact: true })).toHaveValue("");
 });
 
-test("an email already registered, or used for a booking, is told to log in", async ({ page }) => {
-  const email = uniqueEmail("dup");
-  await register(page, email);
-  await signOut(page);
-  await register(page, email.toUpperCase(), { expectSuccess: false });
+test("an email already registered, or used for a booking, is told to log in", async ({ page, account }) => {
+  await register(page, account.email.toUpperCase(), { expectSuccess: false });
   await expect(page.getByText("It looks like you have an account with us. Please click login to continue")).toBeVisible();
   await login(page, uniqueEmail("nobody"), PASSWORD);
   await expect(page.getByText("Account does not exist. Please create account")).toBeVisible();
@@ -192,10 +185,10 @@ test("the sixth login attempt in a minute gets 429 and a friendly page", async (
   await expect(page.getByText(/Too many attempts\. Please wait \d+ seconds/)).toBeVisible();
 });
 
-test("a signed-in user books without the guest form", async ({ page, bookingDay }) => {
-  const email = uniqueEmail("member");
+test("a signed-in user books without the guest form", async ({ page, signedIn, bookingDay }) => {
+  const { email } = signedIn;
   const { clinic, date } = bookingDay();
-  await register(page, email);
+  await page.goto("/account/profile");
   await expect(page.getByRole("heading", { level: 1, name: "Your profile" })).toBeVisible();
   await startBooking(page, clinic);
   await chooseFacialWithAddOn(page);
