@@ -1,7 +1,7 @@
 import Database from "better-sqlite3";
 import { createHash } from "node:crypto";
 import { preparePrivateFile } from "../data-dir.server";
-import { seedCenters, seedPromos, seedReasons, seedServices, seedWorkingHours } from "./seed-data";
+import { nurseDayOff, seedCenters, seedPromos, seedReasons, seedServices, seedWorkingHours } from "./seed-data";
 
 export type SandboxDb = Database.Database;
 
@@ -140,7 +140,7 @@ function seedBooking(db: SandboxDb) {
     const nurses = db.prepare("SELECT id, code FROM therapists ORDER BY code").all() as { id: string; code: string }[];
     for (const nurse of nurses) {
       const index = Number(nurse.code.split("-N")[1] ?? 1);
-      db.prepare("UPDATE therapists SET day_off = ? WHERE id = ?").run((index % 6) + 1, nurse.id);
+      db.prepare("UPDATE therapists SET day_off = ? WHERE id = ?").run(nurseDayOff(index - 1), nurse.id);
     }
     for (const promo of seedPromos) {
       const rules = promo.rules.map((r) => ({

@@ -41,6 +41,14 @@ export const seedCenters: SeedCenter[] = [
   { code: "BNA", name: "Nashville The Gulch", address1: "1201 Demonbreun St, Suite 110", city: "Nashville", stateCode: "TN", stateName: "Tennessee", zip: "37203", phone: "6155550167", latitude: 36.1522, longitude: -86.7880, timeZone: "Central Standard Time", priceLevel: 1, prepaid: false, nurses: ["Savannah Reed", "Molly Jennings", "Brooke Tatum"] },
 ];
 
+/**
+ * The weekday (0 = Sunday) a clinic's nurse has off, by their place in `nurses` (from 0): one day
+ * each, so a clinic's nurses are not all free on every day.
+ */
+export function nurseDayOff(place: number): number {
+  return ((place + 1) % 6) + 1;
+}
+
 export type SeedService = {
   code: string;
   name: string;

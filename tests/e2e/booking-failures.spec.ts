@@ -1,10 +1,12 @@
 import { expect, test } from "./fixtures";
-import { addCard, chooseFacialWithAddOn, fillBillingAndAgree, fillDetails, otherClientAddress, showDate, startBookingAtAustin, uniqueEmail } from "./helpers";
+import { nurseWorkingOn } from "./booking-days";
+import { addCard, chooseFacialWithAddOn, fillBillingAndAgree, fillDetails, otherClientAddress, showDate, startBooking, uniqueEmail } from "./helpers";
 
-test("a declined card says Payment failed, keeps the hold, and another card can be used", async ({ page }) => {
-  await startBookingAtAustin(page);
+test("a declined card says Payment failed, keeps the hold, and another card can be used", async ({ page, bookingDay }) => {
+  const { clinic, date } = bookingDay();
+  await startBooking(page, clinic);
   await chooseFacialWithAddOn(page);
-  await (await showDate(page, 4)).nth(1).click();
+  await (await showDate(page, date)).nth(1).click();
   await fillDetails(page, uniqueEmail("declined"));
   await addCard(page, "4000 0000 0000 0002");
   await expect(page.getByRole("alert").filter({ hasText: "Payment failed" })).toBeVisible();
@@ -16,15 +18,16 @@ test("a declined card says Payment failed, keeps the hold, and another card can 
   await expect(page.getByRole("heading", { level: 1, name: "You're booked!" })).toBeVisible();
 });
 
-test("a slot taken by someone else between viewing and choosing gets a clear message and fresh times", async ({ page, browser }) => {
-  const nurse = "Jenna Holt";
+test("a slot taken by someone else between viewing and choosing gets a clear message and fresh times", async ({ page, browser, bookingDay }) => {
+  // A day of this test's own, so no other test competes for this nurse.
+  const { clinic, date } = bookingDay();
+  const nurse = nurseWorkingOn(clinic, date);
   const chooseWithNurse = async (p: typeof page) => {
-    await startBookingAtAustin(p);
+    await startBooking(p, clinic);
     await p.getByRole("link", { name: "Select Signature Laser Facial - New Client" }).click();
     await p.getByLabel("Nurse").selectOption({ label: nurse });
     await p.getByRole("button", { name: "Continue to date and time" }).click();
-    // Each project its own day, so the two runs never compete for this nurse.
-    return showDate(p, test.info().project.name === "no-js" ? 7 : 6);
+    return showDate(p, date);
   };
   const other = await browser.newContext({
     javaScriptEnabled: test.info().project.name !== "no-js",
@@ -53,19 +56,21 @@ test("an unknown clinic in a booking link says Invalid Clinic Location", async (
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Invalid Clinic Location");
 });
 
-test("a staff deep link fills in the choices and lands on the first open step", async ({ page }) => {
-  await page.goto("/locations/austin-downtown");
+test("a staff deep link fills in the choices and lands on the first open step", async ({ page, bookingDay }) => {
+  const { clinic, date } = bookingDay();
+  await page.goto(`/locations/${clinic.slug}`);
   const book = await page.getByRole("link", { name: "Book here" }).getAttribute("href");
   const centerId = new URL(book!, "http://x").searchParams.get("id");
-  await page.goto(`/appointment/service?id=${centerId}&service=${await facialId(page, centerId!)}&date=2026-12-13&promo=glow50`);
-  await expect(page).toHaveURL(/\/appointment\/time\?date=/);
-  await expect(page.getByText(/Signature Laser Facial - New Client at Glow Clinic Austin Downtown/)).toBeVisible();
+  await page.goto(`/appointment/service?id=${centerId}&service=${await facialId(page, centerId!)}&date=${date}&promo=glow50`);
+  await expect(page).toHaveURL(new RegExp(`/appointment/time\\?date=${date}`));
+  await expect(page.getByText(`Signature Laser Facial - New Client at ${clinic.name}`)).toBeVisible();
 });
 
-test("leaving the booking releases the hold after a confirmation step", async ({ page }) => {
-  await startBookingAtAustin(page);
+test("leaving the booking releases the hold after a confirmation step", async ({ page, bookingDay }) => {
+  const { clinic, date } = bookingDay();
+  await startBooking(page, clinic);
   await chooseFacialWithAddOn(page);
-  await (await showDate(page, 5)).first().click();
+  await (await showDate(page, date)).first().click();
   await page.getByRole("link", { name: "Cancel this booking" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Leave this booking?" })).toBeVisible();
   await page.getByRole("button", { name: "Yes, cancel my booking" }).click();
@@ -82,10 +87,11 @@ async function facialId(page: import("@playwright/test").Page, centerId: string)
   return new URL(link!, "http://x").searchParams.get("choose");
 }
 
-test("an email that already belongs to a guest leads to the duplicate-email page; bad details stay in the form", async ({ page, sandboxApi }) => {
-  await startBookingAtAustin(page);
+test("an email that already belongs to a guest leads to the duplicate-email page; bad details stay in the form", async ({ page, sandboxApi, bookingDay }) => {
+  const { clinic, date } = bookingDay();
+  await startBooking(page, clinic);
   await chooseFacialWithAddOn(page);
-  await (await showDate(page, test.info().project.name === "no-js" ? 15 : 14)).first().click();
+  await (await showDate(page, date)).first().click();
   await expect(page.getByRole("heading", { level: 1, name: "Your details" })).toBeVisible();
   await page.getByLabel("First name").fill("Ana");
   await page.getByLabel("Email").fill("not-an-email");
@@ -99,10 +105,8 @@ test("an email that already belongs to a guest leads to the duplicate-email page
 
   // A guest the clinic already has, created straight in the back end.
   const existing = uniqueEmail("known");
-  const clinic = await (await page.request.get("/locations/austin-downtown")).text();
-  const centerId = /appointment\/service\?id=([0-9a-f-]{36})/.exec(clinic)![1];
   const created = await sandboxApi.post("/spa-sandbox/v1/guests", {
-    data: { center_id: centerId, personal_info: { first_name: "Known", last_name: "Guest", email: existing, mobile_phone: { number: "5125550111" } } },
+    data: { center_id: clinic.centerId, personal_info: { first_name: "Known", last_name: "Guest", email: existing, mobile_phone: { number: "5125550111" } } },
   });
   expect(created.status()).toBe(200);
   await page.getByLabel("Last name").fill("Lopez");

@@ -1,20 +1,21 @@
 import { SHORT_HOLD_PORT } from "../../playwright.config";
 import { expect, test } from "./fixtures";
-import { chooseFacialWithAddOn, showDate, startBookingAtAustin } from "./helpers";
+import { chooseFacialWithAddOn, showDate, startBooking } from "./helpers";
 
 // This server's sandbox holds a slot for 4 seconds (SANDBOX_HOLD_SECONDS).
 test.use({ baseURL: `http://localhost:${SHORT_HOLD_PORT}` });
 
-test("when the hold runs out the visitor is sent back to choose a time, choices kept", async ({ page }) => {
-  await startBookingAtAustin(page);
+test("when the hold runs out the visitor is sent back to choose a time, choices kept", async ({ page, bookingDay }) => {
+  const { clinic, date } = bookingDay();
+  await startBooking(page, clinic);
   await chooseFacialWithAddOn(page);
-  await (await showDate(page, test.info().project.name === "no-js" ? 3 : 2)).first().click();
+  await (await showDate(page, date)).first().click();
   await expect(page.getByRole("heading", { level: 1, name: "Your details" })).toBeVisible();
   await expect(page.getByText(/is on hold for the next 1 minute/)).toBeVisible();
 
   // With JavaScript the countdown reloads the data at zero; without it the page refreshes itself.
   await expect(page).toHaveURL(/\/appointment\/time/, { timeout: 15_000 });
   await expect(page.getByText("Reserved slot has expired. Please select the slot again.")).toBeVisible();
-  await expect(page.getByText(/Signature Laser Facial - New Client at Glow Clinic Austin Downtown/)).toBeVisible();
+  await expect(page.getByText(`Signature Laser Facial - New Client at ${clinic.name}`)).toBeVisible();
   await expect(page.getByText(/is on hold/)).toHaveCount(0);
 });

@@ -1,16 +1,21 @@
 import { expect, test } from "./fixtures";
 import { addCard, fillBillingAndAgree, fillDetails, showDate, uniqueEmail } from "./helpers";
 
-test("confirming twice at a prepaid clinic makes one appointment and one charge, and both answers show it", async ({ page, playwright, baseURL, extraHTTPHeaders, sandboxApi }) => {
-  await page.goto("/locations/dallas-uptown");
+test("confirming twice at a prepaid clinic makes one appointment and one charge, and both answers show it", async ({ page, playwright, baseURL, extraHTTPHeaders, sandboxApi, bookingDay }) => {
+  const { clinic, date } = bookingDay({ prepaid: true });
+  await page.goto(`/locations/${clinic.slug}`);
+  // The peel's price at this clinic (its face area is included).
+  const peel = page.getByRole("region", { name: "Peels" }).getByRole("listitem").filter({ hasText: "Glow Peel" });
+  const price = Number(/\$(\d+)/.exec((await peel.textContent()) ?? "")![1]);
   await page.getByRole("link", { name: "Book here" }).click();
   await page.getByRole("link", { name: "Select Glow Peel" }).click();
   await page.getByRole("checkbox", { name: /Peel Area - Face/ }).check();
   await page.getByRole("button", { name: "Continue to date and time" }).click();
-  await (await showDate(page, test.info().project.name === "no-js" ? 3 : 2)).first().click();
+  await (await showDate(page, date)).first().click();
   const email = uniqueEmail("twice");
   await fillDetails(page, email);
-  await expect(page.getByRole("row", { name: /^Due now/ })).toContainText("$150");
+  // All of it is due now.
+  await expect(page.getByRole("row", { name: /^Due now/ })).toContainText(`$${price}`);
   await addCard(page, "4242 4242 4242 4242");
   await fillBillingAndAgree(page);
 
@@ -43,7 +48,7 @@ test("confirming twice at a prepaid clinic makes one appointment and one charge,
   expect(appointments[0].appointment_services).toHaveLength(2);
   const { invoice } = await api(`/v1/invoices/${appointments[0].invoice_id}`);
   expect(invoice.transactions).toHaveLength(1);
-  expect(invoice.invoice_dues).toMatchObject({ total: 150, paid: 150, balance: 0 });
+  expect(invoice.invoice_dues).toMatchObject({ total: price, paid: price, balance: 0 });
 
   await page.goto(first.headers().location);
   await expect(page.getByRole("heading", { level: 1, name: "You're booked!" })).toBeVisible();

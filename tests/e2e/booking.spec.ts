@@ -1,10 +1,12 @@
 import { expect, test } from "./fixtures";
-import { addCard, chooseFacialWithAddOn, fillBillingAndAgree, fillDetails, showDate, startBookingAtAustin, uniqueEmail } from "./helpers";
+import { addCard, chooseFacialWithAddOn, fillBillingAndAgree, fillDetails, showDate, startBooking, uniqueEmail } from "./helpers";
 
-test("a new client books a facial with an add-on, a promo code and the test card", async ({ page }) => {
-  await startBookingAtAustin(page);
+test("a new client books a facial with an add-on, a promo code and the test card", async ({ page, bookingDay }) => {
+  // At list prices: the facial is $275 and the LED add-on $50.
+  const { clinic, date } = bookingDay({ listPrices: true });
+  await startBooking(page, clinic);
   await chooseFacialWithAddOn(page);
-  const times = await showDate(page, 2);
+  const times = await showDate(page, date);
   await expect(times.first()).toBeVisible();
   await times.first().click();
 
@@ -30,13 +32,14 @@ test("a new client books a facial with an add-on, a promo code and the test card
   await expect(page.getByRole("link", { name: "View dashboard" })).toBeVisible();
   const ics = await page.request.get(await page.getByRole("link", { name: "Add to calendar" }).getAttribute("href") as string);
   expect(ics.headers()["content-type"]).toContain("text/calendar");
-  expect(await ics.text()).toContain("SUMMARY:Signature Laser Facial - New Client\\, LED Light Therapy Enhancement at Glow Clinic Austin Downtown");
+  expect(await ics.text()).toContain(`SUMMARY:Signature Laser Facial - New Client\\, LED Light Therapy Enhancement at ${clinic.name}`);
 });
 
-test("payment problems are named next to their fields, and input is kept", async ({ page }) => {
-  await startBookingAtAustin(page);
+test("payment problems are named next to their fields, and input is kept", async ({ page, bookingDay }) => {
+  const { clinic, date } = bookingDay();
+  await startBooking(page, clinic);
   await chooseFacialWithAddOn(page);
-  await (await showDate(page, 3)).first().click();
+  await (await showDate(page, date)).first().click();
   await fillDetails(page, uniqueEmail("fields"));
   await page.getByLabel("Street address").fill("100 Main St");
   await page.getByRole("button", { name: "Book appointment" }).click();

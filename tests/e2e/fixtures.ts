@@ -1,11 +1,33 @@
 import { test as base, expect, type APIRequestContext } from "@playwright/test";
 import { E2E_SANDBOX_API_KEY } from "../../playwright.config";
+import { claimBookingDays, HOME_CLINIC, type BookingDay, type BookingDayOptions } from "./booking-days";
+import { TEST_PASSWORD, uniqueEmail } from "./helpers";
+
+/** A registered account: what signing in takes. */
+export type Account = { email: string; password: string };
 
 /**
- * Every page test fails on a browser console error or an uncaught page error (a CSP violation,
- * a hydration mismatch), in the project with JavaScript and the one without.
+ * The fixtures of every browser test. Besides Playwright's own:
+ *
+ * - `account`: a new account (home clinic Austin), registered through the JSON API; not signed in.
+ * - `signedIn`: `account`, signed in in this test's browser context by a POST to /login through the
+ *   context's own request client, so the session cookie is in the browser's cookie jar. For tests
+ *   that need a signed-in user; the forms of /register and /login are tested in accounts.spec.ts.
+ * - `bookingDay(options?)`: a clinic and date(s) there that no other test books, each call new ones
+ *   (see booking-days.ts): `{ clinic, date, dates }`; options `prepaid`, `listPrices`, `days`.
+ * - `thisMachine`, `sandboxApi`: clients for the pages only this machine may open, and the sandbox API.
+ *
+ * Each test also gets its own client address, and fails on a browser console error or an uncaught
+ * page error (a CSP violation, a hydration mismatch), with JavaScript and without.
  */
-export const test = base.extend<{ consoleErrors: string[]; thisMachine: APIRequestContext; sandboxApi: APIRequestContext }>({
+export const test = base.extend<{
+  consoleErrors: string[];
+  thisMachine: APIRequestContext;
+  sandboxApi: APIRequestContext;
+  account: Account;
+  signedIn: Account;
+  bookingDay: (options?: BookingDayOptions) => BookingDay;
+}>({
   // Each test its own client address (the server trusts X-Forwarded-For from loopback), so the
   // per-address rate limits of one test never trip another.
   extraHTTPHeaders: async ({}, use) => {
@@ -23,6 +45,16 @@ export const test = base.extend<{ consoleErrors: string[]; thisMachine: APIReque
     await use(context);
     await context.dispose();
   },
+  account: async ({ request }, use) => {
+    await use(await registerAccount(request));
+  },
+  signedIn: async ({ account, context, baseURL }, use) => {
+    await signIn(context.request, account, baseURL!);
+    await use(account);
+  },
+  bookingDay: async ({ baseURL }, use, testInfo) => {
+    await use((options) => claimBookingDays(testInfo, baseURL!, options));
+  },
   consoleErrors: [
     async ({ page }, use) => {
       const errors: string[] = [];
@@ -37,5 +69,32 @@ export const test = base.extend<{ consoleErrors: string[]; thisMachine: APIReque
     { auto: true },
   ],
 });
+
+/** Registers an account at Austin through POST /api/users (JSON, no cookie). */
+export async function registerAccount(request: APIRequestContext, email = uniqueEmail("account")): Promise<Account> {
+  const created = await request.post("/api/users", {
+    data: {
+      firstName: "Mia", lastName: "Rivera", email, phone: "5125550177", centerId: HOME_CLINIC.centerId, address: "12 Oak St",
+      city: "Austin", zip: "78701", password: TEST_PASSWORD, ageConfirmed: true, marketingEmail: false,
+    },
+  });
+  expect(created.status(), `registering ${email}`).toBe(201);
+  return { email, password: TEST_PASSWORD };
+}
+
+/**
+ * Signs in by posting the sign-in form as the browser would from the same site (Origin and
+ * Sec-Fetch-Site; the server refuses cross-site POSTs). Through a browser context's `request`, the
+ * session cookie of the answer lands in that context.
+ */
+export async function signIn(request: APIRequestContext, account: Account, baseURL: string): Promise<void> {
+  const answer = await request.post("/login", {
+    form: { email: account.email, password: account.password, redirectTo: "/account/profile" },
+    headers: { origin: new URL(baseURL).origin, "sec-fetch-site": "same-origin" },
+    maxRedirects: 0,
+  });
+  expect(answer.status(), `signing in ${account.email}`).toBe(302);
+  expect(answer.headers().location).toBe("/account/profile");
+}
 
 export { expect };

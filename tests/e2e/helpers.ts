@@ -1,6 +1,6 @@
-import type { Page } from "@playwright/test";
+import { expect, type Page } from "@playwright/test";
 import Database from "better-sqlite3";
-import { expect } from "./fixtures";
+import { HOME_CLINIC, type Clinic } from "./booking-days";
 
 let counter = 0;
 
@@ -10,9 +10,9 @@ export function uniqueEmail(prefix: string): string {
   return `${prefix}.${Date.now().toString(36)}${process.pid}${counter}@example.com`;
 }
 
-/** Austin's booking link, straight from its clinic page. */
-export async function startBookingAtAustin(page: Page) {
-  await page.goto("/locations/austin-downtown");
+/** The clinic's booking link, straight from its clinic page (Austin's by default). */
+export async function startBooking(page: Page, clinic: Pick<Clinic, "slug"> = HOME_CLINIC) {
+  await page.goto(`/locations/${clinic.slug}`);
   await page.getByRole("link", { name: "Book here" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Choose your treatment" })).toBeVisible();
 }
@@ -25,13 +25,11 @@ export async function chooseFacialWithAddOn(page: Page) {
   await expect(page.getByRole("heading", { level: 1, name: "Choose a date and time" })).toBeVisible();
 }
 
-/** Shows the given option of the date list (0 is today) and returns the open time buttons. */
-export async function showDate(page: Page, optionIndex: number) {
-  const select = page.getByLabel("Date");
-  const value = await select.locator("option").nth(optionIndex).getAttribute("value");
-  await select.selectOption(value!);
+/** Shows the date ("YYYY-MM-DD", one of the date list) and returns the open time buttons. */
+export async function showDate(page: Page, date: string) {
+  await page.getByLabel("Date").selectOption(date);
   await page.getByRole("button", { name: "Show times" }).click();
-  await expect(page).toHaveURL(new RegExp(`date=${value}`));
+  await expect(page).toHaveURL(new RegExp(`date=${date}`));
   return page.getByRole("form", { name: "Open times" }).getByRole("button");
 }
 

@@ -1,4 +1,6 @@
 import { expect, test } from "./fixtures";
+import { chooseFacialWithAddOn, startBooking } from "./helpers";
+import { looksSealed, SESSION_COOKIE, sessionCookie, tampered } from "./session-cookie";
 
 test.describe("legal pages", () => {
   test("the terms are readable and require the age of majority", async ({ page }) => {
@@ -109,10 +111,41 @@ test.describe("bad input and headers", () => {
     await expect(page.getByRole("alert")).toHaveText("Please enter a 5-digit US ZIP code, like 78701.");
   });
 
-  test("a tampered session cookie is ignored, not an error", async ({ page, context }) => {
-    await context.addCookies([{ name: "__session", value: "v1.dGFtcGVyZWQ", url: new URL("/", test.info().project.use.baseURL!).toString() }]);
+  test("a tampered session cookie is an empty session, not an error", async ({ page, context, signedIn, playwright, baseURL, extraHTTPHeaders }) => {
+    // A real cookie: signed in, with a booking in progress (a treatment chosen, nothing held).
+    await startBooking(page);
+    await chooseFacialWithAddOn(page);
+    const real = await sessionCookie(context);
+    expect(looksSealed(real), real).toBe(true);
+
+    /** What the server makes of a cookie, asked by a client that has no other. */
+    const sessionOf = async (value: string) => {
+      const client = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { ...extraHTTPHeaders, cookie: `${SESSION_COOKIE}=${value}` } });
+      try {
+        const profile = await client.get("/account/profile", { maxRedirects: 0 });
+        const booking = await client.get("/appointment/time", { maxRedirects: 0 });
+        const locations = await client.get("/locations");
+        return {
+          signedIn: profile.status() === 200 && (await profile.text()).includes(signedIn.email),
+          bookingInProgress: booking.status() === 200,
+          statuses: [profile.status(), booking.status(), locations.status()],
+        };
+      } finally {
+        await client.dispose();
+      }
+    };
+    // Unchanged, the cookie is the signed-in user with their booking.
+    expect(await sessionOf(real)).toEqual({ signedIn: true, bookingInProgress: true, statuses: [200, 200, 200] });
+    // One bit changed, in the GCM tag or in the ciphertext (where the data would still read as valid
+    // JSON): nobody signed in, no booking, and no error.
+    for (const where of ["tag", "ciphertext"] as const) {
+      expect.soft(await sessionOf(tampered(real, where)), where).toEqual({ signedIn: false, bookingInProgress: false, statuses: [302, 302, 200] });
+    }
+
+    await context.addCookies([{ name: SESSION_COOKIE, value: tampered(real, "ciphertext"), url: baseURL! }]);
     const response = await page.goto("/locations");
     expect(response?.status()).toBe(200);
+    await expect(page.getByRole("banner").getByRole("link", { name: "Sign in" })).toBeVisible();
   });
 
   test("pages carry a nonce-based CSP and the security headers", async ({ page }) => {

@@ -41,10 +41,9 @@ test("the JSON registration answers 503 with the spec's message while the back e
   expect(await answer.json()).toEqual({ error: "Something went wrong, please try again" });
 });
 
-test("saving the profile while the back end fails keeps the new details and answers 503", async ({ page, request }) => {
-  const email = uniqueEmail("outage.profile");
-  await fillRegistration(page, email);
-  await page.getByRole("button", { name: "Create account" }).click();
+test("saving the profile while the back end fails keeps the new details and answers 503", async ({ page, request, signedIn }) => {
+  const { email } = signedIn;
+  await page.goto("/account/profile");
   await expect(page.getByRole("heading", { level: 1, name: "Your profile" })).toBeVisible();
   await page.getByLabel("First name").fill("Amelia");
   await page.getByLabel("City").fill("Round Rock");

@@ -1,10 +1,10 @@
 import type { APIRequestContext, Page, PlaywrightWorkerArgs } from "@playwright/test";
+import type { BookingDay } from "./booking-days";
 import { expect, test } from "./fixtures";
 import { otherClientAddress, sandboxGuestCount } from "./helpers";
 
-// The tests count one clinic's guest records, so they run one at a time; each project has its own
-// clinic, which no other spec books at, so the runs with and without JavaScript never meet.
-test.describe.configure({ mode: "serial" });
+// The tests count one clinic's guest records: each takes its clinic from bookingDay, so no test
+// running at the same time books there, and its dates, so no test before it left holds on them.
 
 const ATTEMPTS = 40;
 const LIVE_HOLDS_PER_ADDRESS = 3;
@@ -13,21 +13,17 @@ const HOUR = 60 * 60_000;
 type Day = { centerId: string; date: string; slots: string[]; bookingLink: string };
 
 /**
- * Picks the new-client facial at this project's clinic and reads the open times of the days at
- * the given places in the date list. Only times an hour apart are kept, so that any of them can be
- * held together (the clinic has few nurses), and no time is tried twice.
+ * Picks the new-client facial at the test's clinic and reads the open times of its dates. Only
+ * times an hour apart are kept, so that any of them can be held together (the clinic has few
+ * nurses), and no time is tried twice.
  */
-async function openDay(page: Page, ...dateIndexes: number[]): Promise<Day> {
-  const slug = test.info().project.name === "no-js" ? "boston-back-bay" : "seattle-capitol-hill";
-  await page.goto(`/locations/${slug}`);
-  const centerId = new URL((await page.getByRole("link", { name: "Book here" }).getAttribute("href"))!, "http://x").searchParams.get("id")!;
+async function openDay(page: Page, { clinic, dates }: BookingDay): Promise<Day> {
+  const centerId = clinic.centerId;
   await page.goto(`/appointment/service?id=${centerId}`);
   const select = await page.getByRole("link", { name: "Select Signature Laser Facial - New Client" }).getAttribute("href");
   const serviceId = new URL(select!, "http://x").searchParams.get("choose")!;
   await page.goto(`/appointment/service?id=${centerId}&service=${serviceId}`);
   await expect(page.getByRole("heading", { level: 1, name: "Choose a date and time" })).toBeVisible();
-  const options = page.getByLabel("Date").locator("option");
-  const dates = await Promise.all(dateIndexes.map(async (index) => (await options.nth(index).getAttribute("value"))!));
   const slots: string[] = [];
   for (const date of dates) {
     await page.goto(`/appointment/time?date=${date}`);
@@ -69,8 +65,8 @@ function expectCapped(statuses: number[]): number {
   return held;
 }
 
-test("a client that drops its cookie each time holds at most three times, and refused tries leave no guest behind", async ({ page, playwright }) => {
-  const day = await openDay(page, 3, 6, 9, 12, 15);
+test("a client that drops its cookie each time holds at most three times, and refused tries leave no guest behind", async ({ page, playwright, bookingDay }) => {
+  const day = await openDay(page, bookingDay({ days: 5 }));
   expect(day.slots.length).toBeGreaterThanOrEqual(ATTEMPTS);
   const address = otherClientAddress();
   // Forty new visitors at one address, each with a booking in progress and no hold yet.
@@ -91,8 +87,8 @@ test("a client that drops its cookie each time holds at most three times, and re
   }
 });
 
-test("one booking's cookie replayed many times at once holds at most three times, with no extra guests", async ({ page, playwright }) => {
-  const day = await openDay(page, 4, 7, 10, 13, 16);
+test("one booking's cookie replayed many times at once holds at most three times, with no extra guests", async ({ page, playwright, bookingDay }) => {
+  const day = await openDay(page, bookingDay({ days: 5 }));
   expect(day.slots.length).toBeGreaterThanOrEqual(ATTEMPTS);
   const cookie = (await page.context().cookies()).filter((c) => c.name === "__session").map((c) => `${c.name}=${c.value}`).join("; ");
   expect(cookie).not.toBe("");
@@ -109,8 +105,8 @@ test("one booking's cookie replayed many times at once holds at most three times
   }
 });
 
-test("over the cap the time page says why and keeps the day; a cancelled booking frees a place", async ({ page, browser, playwright }) => {
-  const day = await openDay(page, 5);
+test("over the cap the time page says why and keeps the day; a cancelled booking frees a place", async ({ page, browser, playwright, bookingDay }) => {
+  const day = await openDay(page, bookingDay());
   const address = otherClientAddress();
   // Three other bookings at the visitor's address already hold a time.
   const others = await Promise.all(Array.from({ length: LIVE_HOLDS_PER_ADDRESS }, () => newClient(playwright, address)));

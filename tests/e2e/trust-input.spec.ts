@@ -1,15 +1,8 @@
 import http from "node:http";
-import type { APIRequestContext } from "@playwright/test";
 import { E2E_SANDBOX_API_KEY } from "../../playwright.config";
+import { HOME_CLINIC } from "./booking-days";
 import { expect, test } from "./fixtures";
-import { chooseFacialWithAddOn, startBookingAtAustin, uniqueEmail } from "./helpers";
-
-const PASSWORD = "Glow!Skin2026";
-
-async function austinId(request: APIRequestContext): Promise<string> {
-  const clinic = await (await request.get("/locations/austin-downtown")).text();
-  return /appointment\/service\?id=([0-9a-f-]{36})/.exec(clinic)![1];
-}
+import { chooseFacialWithAddOn, startBooking, uniqueEmail } from "./helpers";
 
 test.describe("pages only this machine may open", () => {
   test("the outbox is not found from elsewhere, and on this machine says who may read it", async ({ page, thisMachine }) => {
@@ -37,11 +30,11 @@ test.describe("pages only this machine may open", () => {
 
 test.describe("odd input gets a 4xx page, never a 500", () => {
   test("impossible dates in booking links", async ({ page }) => {
-    const service = await page.goto(`/appointment/service?id=${await austinId(page.request)}&date=2026-13-01`);
+    const service = await page.goto(`/appointment/service?id=${HOME_CLINIC.centerId}&date=2026-13-01`);
     expect(service!.status()).toBeLessThan(500);
     await expect(page.getByRole("heading", { level: 1, name: "Choose your treatment" })).toBeVisible();
 
-    await startBookingAtAustin(page);
+    await startBooking(page, HOME_CLINIC);
     await chooseFacialWithAddOn(page);
     const time = await page.goto("/appointment/time?date=2026-12-32");
     expect(time!.status()).toBeLessThan(500);
@@ -57,7 +50,7 @@ test.describe("odd input gets a 4xx page, never a 500", () => {
   }
 
   test("a multipart or empty POST to the sandbox's card page asks for the card again", async ({ page, sandboxApi }) => {
-    const centerId = await austinId(sandboxApi);
+    const centerId = HOME_CLINIC.centerId;
     const guest = await sandboxApi.post("/spa-sandbox/v1/guests", {
       data: { center_id: centerId, personal_info: { first_name: "Card", last_name: "Tester", email: uniqueEmail("card"), mobile_phone: { number: "5125550142" } } },
     });
@@ -130,13 +123,8 @@ test.describe("request bodies are limited before they are read", () => {
 test.describe("redirect targets stay on this site", () => {
   const probes = ["/.//evil.example", "/..//evil.example", "/%2e%2e//evil.example"];
 
-  test("sign-in and registration keep every probe on site, before and after signing in", async ({ page, baseURL }) => {
-    const email = uniqueEmail("redirect");
-    const registration = {
-      firstName: "Red", lastName: "Irect", email, phone: "5125550124", centerId: await austinId(page.request), address: "1 Main St",
-      city: "Austin", zip: "78701", password: PASSWORD, ageConfirmed: true,
-    };
-    expect((await page.request.post("/api/users", { data: registration })).status()).toBe(201);
+  test("sign-in and registration keep every probe on site, before and after signing in", async ({ page, baseURL, account }) => {
+    const { email, password } = account;
 
     // Signed out, the forms carry only a local path on to the sign-in.
     for (const form of ["/login", "/register"]) {
@@ -148,7 +136,7 @@ test.describe("redirect targets stay on this site", () => {
 
     await page.goto(`/login?redirectTo=${encodeURIComponent(probes[0])}`);
     await page.getByLabel("Email", { exact: true }).fill(email);
-    await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+    await page.getByLabel("Password", { exact: true }).fill(password);
     await page.getByRole("button", { name: "Sign in" }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Your profile" })).toBeVisible();
     expect(new URL(page.url()).origin).toBe(new URL(baseURL!).origin);
@@ -164,7 +152,7 @@ test.describe("redirect targets stay on this site", () => {
 
     // The form field as a crafted POST would send it, with the right password.
     for (const probe of probes) {
-      const login = await page.request.post("/login", { form: { email, password: PASSWORD, redirectTo: probe }, maxRedirects: 0 });
+      const login = await page.request.post("/login", { form: { email, password, redirectTo: probe }, maxRedirects: 0 });
       expect(login.status()).toBe(302);
       expect(login.headers().location).toBe("/account/profile");
     }

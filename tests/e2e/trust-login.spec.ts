@@ -1,25 +1,8 @@
-import type { APIRequestContext } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { otherClientAddress, uniqueEmail } from "./helpers";
+import { otherClientAddress } from "./helpers";
 
-const PASSWORD = "Glow!Skin2026";
-
-async function registerByApi(request: APIRequestContext, email: string) {
-  const clinic = await (await request.get("/locations/austin-downtown")).text();
-  const centerId = /appointment\/service\?id=([0-9a-f-]{36})/.exec(clinic)![1];
-  const created = await request.post("/api/users", {
-    data: {
-      firstName: "Noor", lastName: "Haddad", email, phone: "5125550144", centerId, address: "9 Elm St", city: "Austin",
-      zip: "78701", password: PASSWORD, ageConfirmed: true, marketingEmail: false,
-    },
-  });
-  expect(created.status()).toBe(201);
-}
-
-test("wrong passwords from one address do not lock the owner out of the sign-in form elsewhere", async ({ page }) => {
-  const email = uniqueEmail("guessed");
-  await registerByApi(page.request, email);
-
+test("wrong passwords from one address do not lock the owner out of the sign-in form elsewhere", async ({ page, account }) => {
+  const { email, password } = account;
   // Someone else, at their own address, guesses six times through the form.
   const attacker = otherClientAddress();
   const statuses: number[] = [];
@@ -33,37 +16,36 @@ test("wrong passwords from one address do not lock the owner out of the sign-in 
   // The owner, at this test's own address, signs in with the form.
   await page.goto("/login");
   await page.getByLabel("Email", { exact: true }).fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByLabel("Password", { exact: true }).fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Your profile" })).toBeVisible();
   await expect(page.getByText(`Signed in as ${email}`)).toBeVisible();
 
   // The guessing address stays stopped, even with the right password.
-  const retry = await page.request.post("/login", { form: { email, password: PASSWORD }, headers: { "x-forwarded-for": attacker }, maxRedirects: 0 });
+  const retry = await page.request.post("/login", { form: { email, password }, headers: { "x-forwarded-for": attacker }, maxRedirects: 0 });
   expect(retry.status()).toBe(429);
 });
 
-test("the JSON sign-in follows the same limits as the form", async ({ request }) => {
-  const email = uniqueEmail("guessed.api");
-  await registerByApi(request, email);
-  const signIn = (password: string, address: string) => request.post("/api/users/login", { data: { email, password }, headers: { "x-forwarded-for": address } });
+test("the JSON sign-in follows the same limits as the form", async ({ request, account }) => {
+  const { email, password } = account;
+  const signIn = (guess: string, address: string) => request.post("/api/users/login", { data: { email, password: guess }, headers: { "x-forwarded-for": address } });
 
   const attacker = otherClientAddress();
   const statuses: number[] = [];
   for (let i = 0; i < 6; i++) statuses.push((await signIn(`Wrong!Guess${i}`, attacker)).status());
   expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
-  const limited = await signIn(PASSWORD, attacker);
+  const limited = await signIn(password, attacker);
   expect(limited.status()).toBe(429);
   expect(Number(limited.headers()["retry-after"])).toBeGreaterThan(0);
   expect((await limited.json()).message).toMatch(/^Too many attempts\. Please wait \d+ seconds and try again\.$/);
 
   const owner = otherClientAddress();
-  expect((await signIn(PASSWORD, owner)).status()).toBe(200);
+  expect((await signIn(password, owner)).status()).toBe(200);
 
   // A right password clears that address's count: a typo or two later is not a lockout.
   const forgetful = otherClientAddress();
   for (let i = 0; i < 4; i++) expect((await signIn(`Typo!Pass${i}`, forgetful)).status()).toBe(401);
-  expect((await signIn(PASSWORD, forgetful)).status()).toBe(200);
+  expect((await signIn(password, forgetful)).status()).toBe(200);
   for (let i = 0; i < 4; i++) expect((await signIn(`Typo!Again${i}`, forgetful)).status()).toBe(401);
-  expect((await signIn(PASSWORD, forgetful)).status()).toBe(200);
+  expect((await signIn(password, forgetful)).status()).toBe(200);
 });

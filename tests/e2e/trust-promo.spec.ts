@@ -1,11 +1,11 @@
 import { expect, test } from "./fixtures";
-import { chooseFacialWithAddOn, fillDetails, showDate, uniqueEmail } from "./helpers";
+import { chooseFacialWithAddOn, fillDetails, showDate, startBooking, uniqueEmail } from "./helpers";
 
-test("promo codes can't be guessed quickly: after five tries the booking is told to wait", async ({ page }) => {
-  await page.goto(`/locations/${test.info().project.name === "no-js" ? "phoenix-biltmore" : "chicago-river-north"}`);
-  await page.getByRole("link", { name: "Book here" }).click();
+test("promo codes can't be guessed quickly: after five tries the booking is told to wait", async ({ page, bookingDay }) => {
+  const { clinic, date } = bookingDay();
+  await startBooking(page, clinic);
   await chooseFacialWithAddOn(page);
-  await (await showDate(page, 2)).first().click();
+  await (await showDate(page, date)).first().click();
   await fillDetails(page, uniqueEmail("promo"));
 
   const promo = page.getByRole("textbox", { name: "Promo code" });
