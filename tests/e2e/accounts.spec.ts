@@ -1,7 +1,7 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { addCard, chooseFacialWithAddOn, fillBillingAndAgree, fillRegistration, showDate, startBooking, TEST_PASSWORD, uniqueEmail } from "./helpers";
-import { looksSealed, openSessionCookie, revealed, sessionCookie, tampered } from "./session-cookie";
+import { BOOKING_COOKIE, looksSealed, openSessionCookie, revealed, sessionCookie, tampered } from "./session-cookie";
 
 const PASSWORD = TEST_PASSWORD;
 
@@ -153,16 +153,19 @@ test("the session cookie reveals nothing, changes at login, and is anonymous aft
   await (await showDate(page, date)).first().click();
   await expect(page.getByRole("heading", { level: 1, name: "Payment" })).toBeVisible();
   const first = await sessionCookie(context);
+  const booking = await sessionCookie(context, BOOKING_COOKIE);
 
-  // What the server put in it, opened with its secret, to know what must not show.
-  const opened = openSessionCookie(first);
+  // What the server put in them, opened with its secret, to know what must not show.
+  const opened = { ...openSessionCookie(first), ...openSessionCookie(booking, BOOKING_COOKIE) };
   const draft = (opened?.draft ?? {}) as { id?: string; serviceId?: string; addOnIds?: string[]; guestId?: string; hold?: { bookingId?: string; reservationId?: string } };
   const plaintext = [signedIn.email, signedIn.email.split("@")[0], clinic.centerId, "draft", "userSessionId", "details"];
   const fromTheCookie = [opened?.userSessionId, draft.id, draft.serviceId, ...(draft.addOnIds ?? []), draft.guestId, draft.hold?.bookingId, draft.hold?.reservationId];
-  // However it is decoded (URI, base64, base64url, each part, nested), none of it shows.
-  expect(revealed(first, [...plaintext, ...fromTheCookie.filter((t): t is string => Boolean(t))])).toEqual([]);
-  // And it is sealed: "v1." and more bytes than IV and tag, opened only with the server's key.
-  expect(looksSealed(first), first).toBe(true);
+  // However they are decoded (URI, base64, base64url, each part, nested), none of it shows.
+  for (const value of [first, booking]) {
+    expect(revealed(value, [...plaintext, ...fromTheCookie.filter((t): t is string => Boolean(t))])).toEqual([]);
+    // And each is sealed: "v1." and more bytes than IV and tag, opened only with the server's key.
+    expect(looksSealed(value), value).toBe(true);
+  }
   expect(opened).toMatchObject({ userSessionId: expect.any(String), draft: { centerId: clinic.centerId, details: { email: signedIn.email }, hold: expect.anything() } });
 
   await signOut(page);

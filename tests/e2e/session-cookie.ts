@@ -3,32 +3,23 @@ import type { BrowserContext } from "@playwright/test";
 import { createCookieCipher, type SessionData } from "../../server/session.server";
 
 /**
- * The session cookie as the server writes it, taken apart for the tests that check it reveals
- * nothing and that a changed one is not believed. The layers, outside in: URI encoding (the cookie
- * library), base64 of a JSON string (React Router's cookie), and the sealed value
+ * The session cookies as the server writes them, taken apart for the tests that check they reveal
+ * nothing and that a changed one is not believed. Each value is the sealed value as it is:
  * "v1.<base64url of IV (12 bytes) | GCM tag (16 bytes) | ciphertext>" (server/session.server.ts).
+ * `__session` holds the sign-in, `__booking` the booking in progress (decision 014).
  */
 export const SESSION_COOKIE = "__session";
+export const BOOKING_COOKIE = "__booking";
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
-export async function sessionCookie(context: BrowserContext): Promise<string> {
-  return (await context.cookies()).find((c) => c.name === SESSION_COOKIE)?.value ?? "";
+export async function sessionCookie(context: BrowserContext, name: string = SESSION_COOKIE): Promise<string> {
+  return (await context.cookies()).find((c) => c.name === name)?.value ?? "";
 }
 
 /** The sealed value inside a cookie value: "v1.…", or null when the cookie is not shaped that way. */
 export function sealedValue(cookieValue: string): string | null {
-  try {
-    const sealed: unknown = JSON.parse(Buffer.from(decodeURIComponent(cookieValue), "base64").toString("utf8"));
-    return typeof sealed === "string" ? sealed : null;
-  } catch {
-    return null;
-  }
-}
-
-/** The cookie value that carries this sealed value, as the server would write it. */
-export function cookieValueOf(sealed: string): string {
-  return encodeURIComponent(Buffer.from(JSON.stringify(sealed), "utf8").toString("base64"));
+  return cookieValue.startsWith("v1.") ? cookieValue : null;
 }
 
 /** Whether the value looks sealed: "v1." and base64url of more bytes than an IV and a tag. */
@@ -38,13 +29,13 @@ export function looksSealed(cookieValue: string): boolean {
 }
 
 /**
- * What the cookie holds, opened with the e2e server's own secret (its data directory): the test
- * learns the values that must not show, such as the user's session id, which nothing else tells it.
+ * What a cookie holds, opened with the e2e server's own secret (its data directory) and the cookie's
+ * name: the test learns the values that must not show, such as the user's session id.
  */
-export function openSessionCookie(cookieValue: string, dataDir = ".e2e-data"): SessionData | null {
+export function openSessionCookie(cookieValue: string, name: string = SESSION_COOKIE, dataDir = ".e2e-data"): SessionData | null {
   const secret = fs.readFileSync(`${dataDir}/session-secret`, "utf8").trim();
   const sealed = sealedValue(cookieValue);
-  const plaintext = sealed === null ? null : createCookieCipher([secret], SESSION_COOKIE).open(sealed);
+  const plaintext = sealed === null ? null : createCookieCipher([secret], name).open(sealed);
   return plaintext === null ? null : (JSON.parse(plaintext) as SessionData);
 }
 
@@ -86,7 +77,7 @@ export function revealed(cookieValue: string, secrets: string[]): string[] {
  * session data if the GCM tag were not checked:
  * - "tag": one bit of the tag; the IV and ciphertext are untouched, so they decrypt to the very same data;
  * - "ciphertext": the bit that changes the case of the first letter of the first key of the JSON
- *   (the plaintext starts with `{"`), say "userSessionId" to "UserSessionId": still valid JSON,
+ *   (the plaintext starts with `{"`), say "draft" to "Draft": still valid JSON,
  *   with every other key kept.
  */
 export function tampered(cookieValue: string, where: "tag" | "ciphertext"): string {
@@ -95,5 +86,5 @@ export function tampered(cookieValue: string, where: "tag" | "ciphertext"): stri
   const raw = Buffer.from(sealed.slice(3), "base64url");
   if (where === "tag") raw[IV_BYTES] ^= 0x01;
   else raw[IV_BYTES + TAG_BYTES + 2] ^= 0x20;
-  return cookieValueOf(`v1.${raw.toString("base64url")}`);
+  return `v1.${raw.toString("base64url")}`;
 }
