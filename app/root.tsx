@@ -14,6 +14,7 @@ import { currentUser, sessionMiddleware } from "#server/request-context.server";
 import { takeToast } from "#server/toast.server";
 import type { Route } from "./+types/root";
 import { ErrorMessage } from "./components/error-message";
+import { FocusHeadingOnNavigation } from "./components/route-focus";
 import { Toaster } from "./components/toaster";
 import { useNonce } from "./lib/nonce";
 import stylesheet from "./styles/app.css?url";
@@ -52,6 +53,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
           {children}
         </main>
         <SiteFooter />
+        <FocusHeadingOnNavigation />
         {/* The support chat widget mounts here; it stays hidden until a visitor asks for help. */}
         <div id="support-chat" data-testid="support-chat" hidden />
         <ScrollRestoration nonce={nonce} />

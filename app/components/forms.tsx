@@ -1,0 +1,190 @@
+import {
+  getFormProps,
+  getInputProps,
+  getSelectProps,
+  useForm,
+  type FieldMetadata,
+  type FormMetadata,
+  type SubmissionResult,
+} from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { createContext, useContext, useEffect, useRef, useState } from "react";
+import { Form, type FormProps } from "react-router";
+import type { z } from "zod";
+import { CORRECT_ERRORS } from "~/domain/guest";
+
+/**
+ * Forms are built with Conform on one zod schema (decision 013). The server parses with the schema
+ * and answers with `submission.reply()`; in the browser the same schema gives the inputs their
+ * `required`, lengths and patterns, and checks the form on submit (and again on blur after that).
+ * Without JavaScript the server's answer is the whole page: the fields come back filled in, the
+ * first invalid one focused by `autofocus`.
+ */
+
+type AnySchema = z.ZodType<Record<string, unknown>, Record<string, unknown>>;
+type Fields = Record<string, unknown>;
+
+/** Conform's reserved name for its own validation requests (blur, reset): not a submit by the visitor. */
+const CONFORM_INTENT = "__intent__";
+
+export function useSchemaForm<Schema extends AnySchema>(
+  schema: Schema,
+  options: { id: string; lastResult?: SubmissionResult<string[]> | null; defaultValue?: Partial<Record<keyof z.input<Schema>, string | null>> },
+) {
+  const [form, fields] = useForm<z.input<Schema>, z.output<Schema>>({
+    id: options.id,
+    lastResult: options.lastResult,
+    defaultValue: options.defaultValue as never,
+    constraint: getZodConstraint(schema),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onBlur",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }) as never,
+  });
+  // Counts the failed submits, in the browser and answered by the server: the error summary is made
+  // anew for each one (so it is announced each time) and the password fields are emptied.
+  const [refusedHere, setRefusedHere] = useState(0);
+  const [answers, setAnswers] = useState({ last: options.lastResult, count: 0 });
+  if (answers.last !== options.lastResult) setAnswers({ last: options.lastResult, count: answers.count + 1 });
+  const attempt = refusedHere + answers.count;
+  const onSubmit = (event: React.FormEvent<HTMLFormElement>) => {
+    form.onSubmit(event);
+    const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
+    if (event.defaultPrevented && submitter?.name !== CONFORM_INTENT) setRefusedHere((n) => n + 1);
+  };
+  return { form: form as FormMetadata<Fields, string[]>, fields, attempt, onSubmit };
+}
+
+/** The first field with an error, in the schema's order (which is the page's order). */
+function firstInvalidField(form: FormMetadata<Fields, string[]>): string | undefined {
+  return Object.entries(form.allErrors).find(([name, errors]) => name !== "" && errors?.length)?.[0];
+}
+
+const FirstInvalidField = createContext<string | undefined>(undefined);
+
+/**
+ * Whether this field is the one to focus when the page comes back from a failed submit (for fields
+ * drawn by hand, like a group of checkboxes or a password with its rules).
+ */
+export function useFocusFirst(name: string): true | undefined {
+  return useContext(FirstInvalidField) === name ? true : undefined;
+}
+
+/**
+ * A `<Form>` wired to its Conform form, with the one error summary at its top. Always `noValidate`:
+ * the inputs carry `required` and their limits for assistive technology and the browser, but the
+ * messages are ours, from the schema, with or without JavaScript.
+ */
+export function SchemaForm({
+  schemaForm,
+  children,
+  summary = true,
+  ...props
+}: Omit<FormProps, "onSubmit" | "id" | "noValidate"> & { schemaForm: ReturnType<typeof useSchemaForm>; summary?: boolean }) {
+  const { form, attempt, onSubmit } = schemaForm;
+  return (
+    <FirstInvalidField.Provider value={firstInvalidField(form)}>
+      <Form method="post" {...props} {...getFormProps(form)} noValidate onSubmit={onSubmit}>
+        {summary ? <ErrorSummary key={attempt} form={form} /> : null}
+        {children}
+      </Form>
+    </FirstInvalidField.Provider>
+  );
+}
+
+/**
+ * The form's one announcement of a failed submit: the form's own message (an outage, a limit), or
+ * that fields need correcting. The fields' messages sit next to them, read with each field. When
+ * no field is at fault, focus comes here instead.
+ */
+export function ErrorSummary({ form }: { form: FormMetadata<Fields, string[]> }) {
+  const formErrors = form.errors?.filter(Boolean) ?? [];
+  const fieldAtFault = firstInvalidField(form);
+  const messages = formErrors.length ? formErrors : fieldAtFault ? [CORRECT_ERRORS] : [];
+  const focusHere = messages.length > 0 && !fieldAtFault;
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    // Without JavaScript `autofocus` does this on load; in the browser it is made anew per submit.
+    if (focusHere) ref.current?.focus();
+  }, [focusHere]);
+  if (!messages.length) return null;
+  return (
+    <div ref={ref} id={form.errorId} className="error-summary" role="alert" tabIndex={-1} autoFocus={focusHere || undefined}>
+      {messages.map((message) => (
+        <p key={message}>{message}</p>
+      ))}
+    </div>
+  );
+}
+
+/** A field's message, next to it and named by its `aria-describedby`; the summary does the announcing. */
+export function FieldMessage({ meta }: { meta: FieldMetadata<unknown, Fields, string[]> }) {
+  const message = meta.errors?.[0];
+  if (!message) return null;
+  return (
+    <p className="field-error" id={meta.errorId}>
+      {message}
+    </p>
+  );
+}
+
+type InputType = Parameters<typeof getInputProps>[1]["type"];
+
+/** A labelled input of a schema form, its message next to it. */
+export function Field({
+  meta,
+  label,
+  hint,
+  type = "text",
+  as: Input = "input",
+  ...props
+}: Omit<React.InputHTMLAttributes<HTMLInputElement>, "type" | "name" | "id" | "defaultValue"> & {
+  meta: FieldMetadata<unknown, Fields, string[]>;
+  label: string;
+  hint?: React.ReactNode;
+  type?: Exclude<InputType, "checkbox" | "radio">;
+  as?: React.ElementType;
+}) {
+  const hintId = hint ? `${meta.id}-hint` : undefined;
+  return (
+    <div className="field">
+      <label htmlFor={meta.id}>{label}</label>
+      <Input {...getInputProps(meta, { type, ariaDescribedBy: hintId })} autoFocus={useFocusFirst(meta.name)} {...props} />
+      {hint ? (
+        <div className="hint" id={hintId}>
+          {hint}
+        </div>
+      ) : null}
+      <FieldMessage meta={meta} />
+    </div>
+  );
+}
+
+/** A labelled `<select>` of a schema form. */
+export function SelectField({
+  meta,
+  label,
+  children,
+  ...props
+}: Omit<React.SelectHTMLAttributes<HTMLSelectElement>, "name" | "id" | "defaultValue"> & { meta: FieldMetadata<unknown, Fields, string[]>; label: string }) {
+  return (
+    <div className="field">
+      <label htmlFor={meta.id}>{label}</label>
+      <select {...getSelectProps(meta)} autoFocus={useFocusFirst(meta.name)} {...props}>
+        {children}
+      </select>
+      <FieldMessage meta={meta} />
+    </div>
+  );
+}
+
+/** A checkbox with its label around it, of a schema form. */
+export function CheckboxField({ meta, children }: { meta: FieldMetadata<unknown, Fields, string[]>; children: React.ReactNode }) {
+  return (
+    <div className="field">
+      <label className="check">
+        <input {...getInputProps(meta, { type: "checkbox" })} autoFocus={useFocusFirst(meta.name)} /> {children}
+      </label>
+      <FieldMessage meta={meta} />
+    </div>
+  );
+}
