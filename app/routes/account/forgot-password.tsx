@@ -1,9 +1,9 @@
-import { data, Form, href, Link, redirect, useNavigation } from "react-router";
+import { href, Link, redirect, useNavigation } from "react-router";
 import { ErrorMessage } from "~/components/error-message";
-import { Field } from "~/components/field";
-import { EmailField, readForm } from "~/domain/account-forms";
+import { Field, SchemaForm, useSchemaForm } from "~/components/forms";
+import { ForgotPasswordSchema } from "~/domain/account-forms";
 import { enforceRateLimit } from "#server/accounts/current-user.server";
-import { formDataOf } from "#server/forms.server";
+import { formDataOf, parseSubmission, refuseForm } from "#server/forms.server";
 import { requestSession } from "#server/request-context.server";
 import type { Route } from "./+types/forgot-password";
 
@@ -14,37 +14,37 @@ export const headers: Route.HeadersFunction = ({ errorHeaders, actionHeaders }) 
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { services } = context;
-  const { values, problem } = readForm(await formDataOf(request), ["email", "website"]);
-  if (problem) return data({ error: problem, email: "" }, { status: 400 });
-  const parsed = EmailField.safeParse(values.email);
-  if (!parsed.success) return data({ error: parsed.error.issues[0].message, email: (values.email ?? "").slice(0, 254) }, { status: 400 });
-  const email = parsed.data;
+  const formData = await formDataOf(request);
+  const submission = parseSubmission(formData, ForgotPasswordSchema);
+  if (submission.status !== "success") return refuseForm(submission);
+  const { email } = submission.value;
   enforceRateLimit(services, `code-send-ip:${context.clientIp}`, 10, 10 * 60_000);
   enforceRateLimit(services, `code-send:${email.toLowerCase()}`, 3, 10 * 60_000);
   // The answer is the same whether or not an account exists; a filled honeypot sends nothing.
-  if (!values.website) await services.accounts.sendResetCode(email);
+  if (!formData.getAll("website").some((value) => value !== "")) await services.accounts.sendResetCode(email);
   requestSession(context).set("resetEmail", email);
   return redirect(href("/reset-password"));
 }
 
 export default function ForgotPassword({ actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
+  const forgot = useSchemaForm(ForgotPasswordSchema, { id: "forgot-password", lastResult: actionData?.result });
   return (
     <section className="page narrow">
       <h1>Forgot your password?</h1>
       <p>Enter your email. If you have an account, or booked with us before, we'll send you a 6-digit code to set a new password.</p>
-      <Form method="post" noValidate className="form">
+      <SchemaForm schemaForm={forgot} className="form">
         <div className="honeypot" aria-hidden="true">
           <label htmlFor="website">Website</label>
           <input id="website" name="website" tabIndex={-1} autoComplete="off" />
         </div>
-        <Field name="email" label="Email" type="email" autoComplete="email" maxLength={254} defaultValue={actionData?.email} error={actionData?.error} focus={Boolean(actionData?.error)} />
+        <Field meta={forgot.fields.email} label="Email" type="email" autoComplete="email" />
         <p>
           <button type="submit" disabled={navigation.state !== "idle"}>
             Send me a code
           </button>
         </p>
-      </Form>
+      </SchemaForm>
       <p>
         <Link to={href("/login")}>Back to sign in</Link>
       </p>
