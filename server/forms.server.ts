@@ -33,14 +33,16 @@ const NEVER_ECHOED = ["password", "oldPassword"];
 
 /**
  * The one answer of a form that did not go through: Conform's result (what was typed, minus any
- * password, and the messages by field), under `result`, with the status that says why: 400 bad
- * input, 401 wrong credentials, 409 a conflict, 429 a limit, 503 a back end down.
+ * password, and the messages by field) under `result`, with the status that says why: 400 bad
+ * input, 401 wrong credentials, 409 a conflict, 429 a limit, 503 a back end down. On a page with
+ * several forms, `intent` (the submit button's value) says which form it answers.
  */
-export function refuseForm(
+export function refuseForm<Intent extends string | undefined = undefined>(
   submission: Submission<unknown, string[], unknown>,
-  { status = 400, formErrors, fieldErrors, headers }: { status?: number; formErrors?: string[]; fieldErrors?: Record<string, string[]>; headers?: HeadersInit } = {},
+  options: { status?: number; formErrors?: string[]; fieldErrors?: Record<string, string[]>; headers?: HeadersInit; intent?: Intent } = {},
 ) {
-  return data({ result: submission.reply({ formErrors, fieldErrors, hideFields: NEVER_ECHOED }) }, { status, headers });
+  const { status = 400, formErrors, fieldErrors, headers, intent } = options;
+  return data({ intent: intent as Intent, result: submission.reply({ formErrors, fieldErrors, hideFields: NEVER_ECHOED }) }, { status, headers });
 }
 
 /** A single text value of the form (a hidden field outside the schema), or null. */

@@ -71,6 +71,9 @@ export const ResetPasswordSchema = z.object({
   password: NewPassword,
 });
 
+/** Asking for another code: a button, nothing to fill in. */
+export const ResendCodeSchema = z.object({});
+
 export const ProfileDetailsSchema = z.object({
   firstName: requiredText("Please enter your first name", 50),
   lastName: requiredText("Please enter your last name", 50),

@@ -1,11 +1,12 @@
-import { data, Form, href, Link, redirect, useNavigation } from "react-router";
+import { href, Link, redirect, useNavigation } from "react-router";
 import { ErrorMessage } from "~/components/error-message";
-import { Field, FormError } from "~/components/field";
+import { Field, SchemaForm, useSchemaForm } from "~/components/forms";
 import { NewPasswordField } from "~/components/password-rules";
-import { NewPassword, readForm } from "~/domain/account-forms";
+import { ResendCodeSchema, ResetPasswordSchema } from "~/domain/account-forms";
 import { enforceRateLimit } from "#server/accounts/current-user.server";
-import { formDataOf } from "#server/forms.server";
+import { formDataOf, formText, parseSubmission, refuseForm } from "#server/forms.server";
 import { requestSession } from "#server/request-context.server";
+import { redirectWithToast } from "#server/toast.server";
 import type { Route } from "./+types/reset-password";
 
 export const meta: Route.MetaFunction = () => [{ title: "Set a new password | Glow Clinic" }];
@@ -30,34 +31,33 @@ export async function action({ request, context }: Route.ActionArgs) {
   const session = requestSession(context);
   const email = session.get("resetEmail");
   if (!email) return redirect(href("/forgot-password"));
-  const { values, problem } = readForm(await formDataOf(request), ["intent", "code", "password"]);
-  const keep = { code: (values.code ?? "").slice(0, 12) };
-  if (problem) return data({ errors: { form: problem } as Record<string, string>, keep, resent: false }, { status: 400 });
+  const formData = await formDataOf(request);
 
-  if (values.intent === "resend") {
+  if (formText(formData, "intent") === "resend") {
+    const submission = parseSubmission(formData, ResendCodeSchema);
     enforceRateLimit(services, `code-send:${email.toLowerCase()}`, 3, 10 * 60_000);
     const sent = await services.accounts.sendResetCode(email);
-    if (sent === "cooldown") return data({ errors: { form: "Please wait 30 seconds before asking for another code." } as Record<string, string>, keep, resent: false }, { status: 429, headers: { "Retry-After": "30" } });
-    return data({ errors: {} as Record<string, string>, keep, resent: true });
+    if (sent === "cooldown") {
+      return refuseForm(submission, { intent: "resend", status: 429, formErrors: ["Please wait 30 seconds before asking for another code."], headers: { "Retry-After": "30" } });
+    }
+    return redirectWithToast(context, href("/reset-password"), { type: "success", title: "We've sent a new code." });
   }
 
+  const submission = parseSubmission(formData, ResetPasswordSchema);
   enforceRateLimit(services, `code-check-ip:${context.clientIp}`, 20, 10 * 60_000);
-  const errors: Record<string, string> = {};
-  if (!/^\d{6}$/.test((values.code ?? "").trim())) errors.code = "Please enter the 6-digit code we sent you.";
-  const password = NewPassword.safeParse(values.password ?? "");
-  if (!password.success) errors.password = password.error.issues[0].message;
-  if (Object.keys(errors).length) return data({ errors, keep, resent: false }, { status: 400 });
-
-  const result = await services.accounts.resetPassword(email, values.code!.trim(), password.data!);
-  if (!result.ok) return data({ errors: { [result.field]: result.message } as Record<string, string>, keep, resent: false }, { status: 400 });
+  if (submission.status !== "success") return refuseForm(submission, { intent: "reset" });
+  const { code, password } = submission.value;
+  const result = await services.accounts.resetPassword(email, code, password);
+  if (!result.ok) return refuseForm(submission, { intent: "reset", fieldErrors: { [result.field]: [result.message] } });
   session.unset("resetEmail");
   session.unset("userSessionId");
   return redirect(href("/password-changed"));
 }
 
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
-  const errors = actionData?.errors ?? {};
   const navigation = useNavigation();
+  const reset = useSchemaForm(ResetPasswordSchema, { id: "reset-password", lastResult: actionData?.intent === "reset" ? actionData.result : null });
+  const resend = useSchemaForm(ResendCodeSchema, { id: "resend-code", lastResult: actionData?.intent === "resend" ? actionData.result : null });
   return (
     <section className="page narrow">
       <h1>Set a new password</h1>
@@ -65,20 +65,20 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
         If {loaderData.email} has an account with us, we've sent a 6-digit code there (and by text to its mobile number).
         It works for 10 minutes.
       </p>
-      <FormError message={errors.form} />
-      {actionData?.resent ? <p role="status">We've sent a new code.</p> : null}
-      <Form method="post" noValidate className="form">
-        <Field name="code" label="6-digit code" inputMode="numeric" autoComplete="one-time-code" maxLength={6} defaultValue={actionData?.keep.code} error={errors.code} focus={Boolean(errors.code)} />
-        <NewPasswordField label="New password" error={errors.password} />
+      {/* Asking for another code is a form of its own, with nothing to fill in; its button sits next to the other. */}
+      <SchemaForm schemaForm={resend} />
+      <SchemaForm schemaForm={reset} className="form">
+        <Field meta={reset.fields.code} label="6-digit code" inputMode="numeric" autoComplete="one-time-code" />
+        <NewPasswordField key={reset.attempt} meta={reset.fields.password} label="New password" />
         <p className="actions">
           <button type="submit" name="intent" value="reset" disabled={navigation.state !== "idle"}>
             Set new password
           </button>
-          <button type="submit" name="intent" value="resend" className="button-secondary" formNoValidate>
+          <button type="submit" form={resend.form.id} name="intent" value="resend" className="button-secondary">
             Send a new code
           </button>
         </p>
-      </Form>
+      </SchemaForm>
       <p>
         <Link to={href("/forgot-password")}>Use another email</Link>
       </p>
