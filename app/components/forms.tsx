@@ -7,16 +7,17 @@ import {
   type FormMetadata,
   type SubmissionResult,
 } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { createContext, useContext, useEffect, useRef, useState } from "react";
 import { Form, type FormProps } from "react-router";
 import type { z } from "zod";
 import { CORRECT_ERRORS } from "~/domain/guest";
+import { formConstraint } from "~/lib/form-constraint";
 
 /**
  * Forms are built with Conform on one zod schema (decision 013). The server parses with the schema
  * and answers with `submission.reply()`; in the browser the same schema gives the inputs their
- * `required`, lengths and patterns, and checks the form on submit (and again on blur after that).
+ * `required`, lengths and patterns, and checks the form on submit (and, after that, as fields change).
  * Without JavaScript the server's answer is the whole page: the fields come back filled in, the
  * first invalid one focused by `autofocus`.
  */
@@ -35,9 +36,11 @@ export function useSchemaForm<Schema extends AnySchema>(
     id: options.id,
     lastResult: options.lastResult,
     defaultValue: options.defaultValue as never,
-    constraint: getZodConstraint(schema),
+    constraint: formConstraint(schema),
     shouldValidate: "onSubmit",
-    shouldRevalidate: "onBlur",
+    // After a failed submit each field is checked again as it is typed in. Not on blur: a message
+    // that went away as a field lost focus moved the submit button under a pressing pointer.
+    shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema }) as never,
   });
   // Counts the failed submits, in the browser and answered by the server: the error summary is made
