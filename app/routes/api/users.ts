@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { EmailField, LoginSchema, NewPassword, RegisterSchema } from "~/domain/account-forms";
+import { EmailField, ForgotPasswordSchema, LoginSchema, RegisterSchema, ResetPasswordSchema } from "~/domain/account-forms";
 import { fieldErrors } from "~/domain/guest";
 import { enforceRateLimit, tooManyAttempts } from "#server/accounts/current-user.server";
 import { countLoginAttempt, loginSucceeded } from "#server/accounts/login-limits.server";
@@ -12,6 +12,9 @@ import type { Route } from "./+types/users";
  * GET /api/users/forgot-password?email=, POST /api/users/reset-password, GET /api/users/me.
  */
 const MAX_BODY = 16_384;
+
+/** The reset form's schema, with the email the form keeps in the session sent in the body instead. */
+const ResetPasswordByEmailSchema = ResetPasswordSchema.extend({ email: EmailField });
 
 function bearer(request: Request): string | null {
   const match = /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "");
@@ -48,11 +51,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     return data({ user: { id: user.id, email: user.email, guestId: user.guestId, centerId: user.centerId } });
   }
   if (path === "forgot-password") {
-    const email = EmailField.safeParse(new URL(request.url).searchParams.get("email") ?? "");
-    if (!email.success) return data({ error: email.error.issues[0].message }, { status: 400 });
+    const parsed = ForgotPasswordSchema.safeParse({ email: new URL(request.url).searchParams.get("email") ?? "" });
+    if (!parsed.success) return data({ error: parsed.error.issues[0].message }, { status: 400 });
+    const { email } = parsed.data;
     enforceRateLimit(services, `code-send-ip:${context.clientIp}`, 10, 10 * 60_000);
-    enforceRateLimit(services, `code-send:${email.data.toLowerCase()}`, 3, 10 * 60_000);
-    await services.accounts.sendResetCode(email.data);
+    enforceRateLimit(services, `code-send:${email.toLowerCase()}`, 3, 10 * 60_000);
+    await services.accounts.sendResetCode(email);
     return data({ message: "If an account exists for that email, a code is on its way." }, { status: 202 });
   }
   return data({ error: "Not found." }, { status: 404 });
@@ -100,15 +104,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
 
   if (route === "POST reset-password") {
-    const body = await jsonBody(request);
-    const email = EmailField.safeParse(body.email);
-    const password = NewPassword.safeParse(body.password);
-    const code = typeof body.code === "string" && /^\d{6}$/.test(body.code.trim()) ? body.code.trim() : null;
-    if (!email.success || !password.success || !code) {
-      return data({ errors: { ...(email.success ? {} : { email: email.error.issues[0].message }), ...(password.success ? {} : { password: password.error.issues[0].message }), ...(code ? {} : { code: "Please enter the 6-digit code." }) } }, { status: 400 });
-    }
+    const parsed = ResetPasswordByEmailSchema.safeParse(await jsonBody(request));
+    if (!parsed.success) return data({ errors: fieldErrors(parsed.error) }, { status: 400 });
+    const { email, code, password } = parsed.data;
     enforceRateLimit(services, `code-check-ip:${context.clientIp}`, 20, 10 * 60_000);
-    const result = await services.accounts.resetPassword(email.data, code, password.data);
+    const result = await services.accounts.resetPassword(email, code, password);
     if (!result.ok) return data({ errors: { [result.field]: result.message } }, { status: 400 });
     return data({ message: "Your password has been changed." });
   }
