@@ -92,19 +92,3 @@ export const ChangePasswordSchema = z.object({
   oldPassword: z.string({ error: ACCOUNT_MESSAGES.oldPassword }).max(PASSWORD_MAX_LENGTH, ACCOUNT_MESSAGES.oldPassword),
   password: NewPassword,
 });
-
-/**
- * Reads a form into a plain object: each field once. A repeated field or a file is bad input.
- */
-export function readForm(form: FormData, fields: readonly string[]): { values: Record<string, string | undefined>; problem: string | null } {
-  const values: Record<string, string | undefined> = {};
-  for (const field of fields) {
-    const all = form.getAll(field);
-    if (all.length > 1) return { values, problem: `The field ${field} was sent more than once.` };
-    const value = all[0];
-    if (value !== undefined && typeof value !== "string") return { values, problem: `The field ${field} must be text.` };
-    if (typeof value === "string" && value.length > 8_192) return { values, problem: `The field ${field} is too long.` };
-    values[field] = value;
-  }
-  return { values, problem: null };
-}

@@ -1,29 +1,19 @@
 import { data, Form, href, useNavigation } from "react-router";
 import { ErrorMessage } from "~/components/error-message";
-import { Field } from "~/components/field";
+import { CheckboxField, Field, SchemaForm, useSchemaForm } from "~/components/forms";
 import { PhoneInput } from "~/components/phone-input";
 import { NewPasswordField } from "~/components/password-rules";
 import { ACCOUNT_MESSAGES } from "~/domain/accounts";
-import { NewPassword, readForm } from "~/domain/account-forms";
-import { fieldErrors } from "~/domain/guest";
-import { formatPhone, phoneDigits } from "~/lib/phone";
-import { z } from "zod";
+import { ChangePasswordSchema, ConsentsSchema, ProfileDetailsSchema } from "~/domain/account-forms";
+import { formatPhone } from "~/lib/phone";
 import { requireUser } from "#server/accounts/current-user.server";
-import { formDataOf } from "#server/forms.server";
+import { formDataOf, formText, parseSubmission, refuseForm } from "#server/forms.server";
 import { loadProfile, saveProfile } from "#server/accounts/profile.server";
+import { redirectWithToast } from "#server/toast.server";
 import { OUTAGE_MESSAGE } from "#server/unavailable.server";
 import type { Route } from "./+types/profile";
 
 export const meta: Route.MetaFunction = () => [{ title: "Your profile | Glow Clinic" }, { name: "robots", content: "noindex" }];
-
-const DetailsSchema = z.object({
-  firstName: z.string().trim().min(1, "Please enter your first name").max(50),
-  lastName: z.string().trim().min(1, "Please enter your last name").max(50),
-  phone: z.string().refine((v) => /^[\d\s().-]*$/.test(v) && v.replace(/\D/g, "").length === 10, "Mobile number you entered is not valid. Please check the number and try again").transform(phoneDigits),
-  address: z.string().trim().min(1, "Please enter your address").max(120),
-  city: z.string().trim().min(1, "Please enter your city").max(80),
-  zip: z.string().trim().regex(/^\d{5}$/, "Please enter a 5-digit ZIP code"),
-});
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = await requireUser(request, context);
@@ -34,117 +24,98 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const { services } = context;
   const { user, token } = await requireUser(request, context);
-  const { values, problem } = readForm(await formDataOf(request), ["intent", "oldPassword", "password", "marketingEmail", "marketingSms", "firstName", "lastName", "phone", "address", "city", "zip"]);
-  const fail = (section: string, errors: Record<string, string>, status = 400) =>
-    data({ section, errors, saved: null as string | null, keep: null as Record<string, string> | null }, { status });
-  // A back end that fails while saving: a 503 that keeps what was typed in the details form.
-  const outage = () => data({ section: "form", errors: { form: OUTAGE_MESSAGE } as Record<string, string>, saved: null as string | null, keep: values.intent === "details" ? keptDetails(values) : null }, { status: 503 });
-  if (problem) return fail("form", { form: problem });
+  const formData = await formDataOf(request);
+  // Three forms on one page; the submit button's intent says which one was sent.
+  const intent = formText(formData, "intent");
+  const saved = (title: string) => redirectWithToast(context, href("/account/profile"), { type: "success", title });
 
-  if (values.intent === "password") {
-    const next = NewPassword.safeParse(values.password ?? "");
-    if (!values.oldPassword) return fail("password", { oldPassword: ACCOUNT_MESSAGES.oldPassword });
-    if (!next.success) return fail("password", { password: next.error.issues[0].message });
-    const result = await services.accounts.changePassword(user, token, values.oldPassword, next.data);
-    if (!result.ok) return fail("password", { [result.field]: result.message });
-    return data({ section: "password", errors: {} as Record<string, string>, saved: "Your password has been changed. Other devices were signed out.", keep: null });
+  if (intent === "details") {
+    const submission = parseSubmission(formData, ProfileDetailsSchema);
+    if (submission.status !== "success") return refuseForm(submission, { intent });
+    // A back end that fails while saving: a 503 that keeps what was typed.
+    if ((await saveProfile(services, user, { details: submission.value })) === "unavailable") return refuseForm(submission, { intent, status: 503, formErrors: [OUTAGE_MESSAGE] });
+    return saved("Your details are saved.");
   }
 
-  if (values.intent === "consents") {
-    const saved = await saveProfile(services, user, { consents: { marketingEmail: values.marketingEmail === "on", marketingSms: values.marketingSms === "on" } });
-    if (saved === "no-consents") return fail("consents", { form: ACCOUNT_MESSAGES.noConsent }, 404);
-    if (saved === "unavailable") return outage();
-    return data({ section: "consents", errors: {} as Record<string, string>, saved: "Your message choices are saved.", keep: null });
+  if (intent === "consents") {
+    const submission = parseSubmission(formData, ConsentsSchema);
+    if (submission.status !== "success") return refuseForm(submission, { intent });
+    const outcome = await saveProfile(services, user, { consents: submission.value });
+    if (outcome === "no-consents") return refuseForm(submission, { intent, status: 404, formErrors: [ACCOUNT_MESSAGES.noConsent] });
+    if (outcome === "unavailable") return refuseForm(submission, { intent, status: 503, formErrors: [OUTAGE_MESSAGE] });
+    return saved("Your message choices are saved.");
   }
 
-  if (values.intent === "details") {
-    const parsed = DetailsSchema.safeParse(values);
-    if (!parsed.success) return data({ section: "details", errors: fieldErrors(parsed.error), saved: null, keep: keptDetails(values) }, { status: 400 });
-    if ((await saveProfile(services, user, { details: parsed.data })) === "unavailable") return outage();
-    return data({ section: "details", errors: {} as Record<string, string>, saved: "Your details are saved.", keep: null });
+  if (intent === "password") {
+    const submission = parseSubmission(formData, ChangePasswordSchema);
+    if (submission.status !== "success") return refuseForm(submission, { intent });
+    const { oldPassword, password } = submission.value;
+    const result = await services.accounts.changePassword(user, token, oldPassword, password);
+    if (!result.ok) return refuseForm(submission, { intent, fieldErrors: { [result.field]: [result.message] } });
+    return saved("Your password has been changed. Other devices were signed out.");
   }
-  return fail("form", { form: "Please choose what to save." });
-}
 
-const DETAIL_FIELDS = ["firstName", "lastName", "phone", "address", "city", "zip"] as const;
-
-function keptDetails(values: Partial<Record<string, string>>): Record<string, string> {
-  return Object.fromEntries(DETAIL_FIELDS.map((field) => [field, (values[field] ?? "").slice(0, 120)]));
+  throw data("Please choose what to save.", { status: 400 });
 }
 
 export default function Profile({ loaderData, actionData }: Route.ComponentProps) {
-  const { email, consents } = loaderData;
-  // What was typed comes back after a refused or failed save; otherwise what the back end holds.
-  const details = { ...loaderData.details, ...(actionData?.keep ?? {}) };
+  const { email, details, consents } = loaderData;
   const navigation = useNavigation();
-  const errorsFor = (section: string): Record<string, string | undefined> => (actionData?.section === section ? actionData.errors : {});
-  const savedFor = (section: string) => (actionData?.section === section ? actionData.saved : null);
-  const pw = errorsFor("password");
-  const det = errorsFor("details");
+  const answerFor = (intent: string) => (actionData?.intent === intent ? actionData.result : null);
+  const detailsForm = useSchemaForm(ProfileDetailsSchema, { id: "profile-details", lastResult: answerFor("details"), defaultValue: details });
+  const consentsForm = useSchemaForm(ConsentsSchema, {
+    id: "profile-consents",
+    lastResult: answerFor("consents"),
+    defaultValue: { marketingEmail: consents?.marketingEmail ? "on" : null, marketingSms: consents?.marketingSms ? "on" : null },
+  });
+  const passwordForm = useSchemaForm(ChangePasswordSchema, { id: "profile-password", lastResult: answerFor("password") });
+  const busy = navigation.state !== "idle";
   return (
     <section className="page narrow">
       <h1>Your profile</h1>
       <p>Signed in as {email}.</p>
-      {actionData?.section === "form" ? (
-        <p className="field-error" role="alert">
-          {actionData.errors.form}
-        </p>
-      ) : null}
 
       <section aria-labelledby="details-heading">
         <h2 id="details-heading">Your details</h2>
-        {savedFor("details") ? <p role="status">{savedFor("details")}</p> : null}
-        <Form method="post" noValidate className="form">
-          <Field name="firstName" label="First name" autoComplete="given-name" defaultValue={details.firstName} error={det.firstName} />
-          <Field name="lastName" label="Last name" autoComplete="family-name" defaultValue={details.lastName} error={det.lastName} />
-          <Field name="phone" label="Mobile phone" as={PhoneInput} defaultValue={details.phone} error={det.phone} />
-          <Field name="address" label="Address" autoComplete="street-address" defaultValue={details.address} error={det.address} />
-          <Field name="city" label="City" autoComplete="address-level2" defaultValue={details.city} error={det.city} />
-          <Field name="zip" label="ZIP code" inputMode="numeric" maxLength={5} defaultValue={details.zip} error={det.zip} />
-          <button type="submit" name="intent" value="details" disabled={navigation.state !== "idle"}>
+        <SchemaForm schemaForm={detailsForm} className="form">
+          <Field meta={detailsForm.fields.firstName} label="First name" autoComplete="given-name" />
+          <Field meta={detailsForm.fields.lastName} label="Last name" autoComplete="family-name" />
+          <Field meta={detailsForm.fields.phone} label="Mobile phone" type="tel" as={PhoneInput} />
+          <Field meta={detailsForm.fields.address} label="Address" autoComplete="street-address" />
+          <Field meta={detailsForm.fields.city} label="City" autoComplete="address-level2" />
+          <Field meta={detailsForm.fields.zip} label="ZIP code" inputMode="numeric" autoComplete="postal-code" />
+          <button type="submit" name="intent" value="details" disabled={busy}>
             Save details
           </button>
-        </Form>
+        </SchemaForm>
       </section>
 
       <section aria-labelledby="consents-heading">
         <h2 id="consents-heading">Messages from us</h2>
-        {savedFor("consents") ? <p role="status">{savedFor("consents")}</p> : null}
-        {errorsFor("consents").form ? (
-          <p className="field-error" role="alert">
-            {errorsFor("consents").form}
-          </p>
-        ) : null}
         {consents ? (
-          <Form method="post" className="form">
+          <SchemaForm schemaForm={consentsForm} className="form">
             <p className="muted">Booking confirmations and one-time codes always come by email and text.</p>
-            <label className="check">
-              <input type="checkbox" name="marketingEmail" defaultChecked={consents.marketingEmail} /> Send me offers by email
-            </label>
-            <label className="check">
-              <input type="checkbox" name="marketingSms" defaultChecked={consents.marketingSms} /> Send me offers by text
-            </label>
-            <button type="submit" name="intent" value="consents" disabled={navigation.state !== "idle"}>
+            <CheckboxField meta={consentsForm.fields.marketingEmail}>Send me offers by email</CheckboxField>
+            <CheckboxField meta={consentsForm.fields.marketingSms}>Send me offers by text</CheckboxField>
+            <button type="submit" name="intent" value="consents" disabled={busy}>
               Save message choices
             </button>
-          </Form>
+          </SchemaForm>
         ) : (
-          <p className="field-error" role="alert">
-            {ACCOUNT_MESSAGES.noConsent}
-          </p>
+          <p className="field-error">{ACCOUNT_MESSAGES.noConsent}</p>
         )}
       </section>
 
       <section aria-labelledby="password-heading">
         <h2 id="password-heading">Change password</h2>
-        {savedFor("password") ? <p role="status">{savedFor("password")}</p> : null}
-        <Form method="post" noValidate className="form">
-          <Field name="oldPassword" label="Current password" type="password" autoComplete="current-password" maxLength={128} error={pw.oldPassword} focus={Boolean(pw.oldPassword)} />
-          <NewPasswordField label="New password" error={pw.password} />
-          <button type="submit" name="intent" value="password" disabled={navigation.state !== "idle"}>
+        <SchemaForm schemaForm={passwordForm} className="form">
+          {/* New keys after each failed submit empty both: a password is never kept. */}
+          <Field key={passwordForm.attempt} meta={passwordForm.fields.oldPassword} label="Current password" type="password" autoComplete="current-password" />
+          <NewPasswordField key={`new-${passwordForm.attempt}`} meta={passwordForm.fields.password} label="New password" />
+          <button type="submit" name="intent" value="password" disabled={busy}>
             Change password
           </button>
-        </Form>
+        </SchemaForm>
       </section>
 
       <Form method="post" action={href("/logout")}>
