@@ -185,7 +185,7 @@ export function CheckboxField({ meta, children }: { meta: FieldMetadata<unknown,
   return (
     <div className="field">
       <label className="check">
-        <input {...getInputProps(meta, { type: "checkbox" })} autoFocus={useFocusFirst(meta.name)} /> {children}
+        <input {...getInputProps(meta, { type: "checkbox" })} autoFocus={useFocusFirst(meta.name)} /> <span>{children}</span>
       </label>
       <FieldMessage meta={meta} />
     </div>
