@@ -95,14 +95,14 @@ export function SchemaForm({
 }
 
 /**
- * The form's one announcement of a failed submit: the form's own message (an outage, a limit), or
+ * The form's one announcement of a failed submit: the form's own message (an outage, a limit), and
  * that fields need correcting. The fields' messages sit next to them, read with each field. When
  * no field is at fault, focus comes here instead.
  */
 export function ErrorSummary({ form }: { form: FormMetadata<Fields, string[]> }) {
   const formErrors = form.errors?.filter(Boolean) ?? [];
   const fieldAtFault = firstInvalidField(form);
-  const messages = formErrors.length ? formErrors : fieldAtFault ? [CORRECT_ERRORS] : [];
+  const messages = [...formErrors, ...(fieldAtFault ? [CORRECT_ERRORS] : [])];
   const focusHere = messages.length > 0 && !fieldAtFault;
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {

@@ -10,6 +10,7 @@ import {
   RegisterSchema,
   ResetPasswordSchema,
 } from "./account-forms";
+import { HoldSlotSchema, PaymentSchema, ServiceChoiceSchema } from "./booking-forms";
 import { GuestDetailsSchema } from "./guest";
 
 /** Every form's schema: none may ever show a visitor one of zod's own messages. */
@@ -22,6 +23,9 @@ const FORM_SCHEMAS: Record<string, z.ZodObject> = {
   ConsentsSchema,
   ChangePasswordSchema,
   GuestDetailsSchema,
+  ServiceChoiceSchema,
+  HoldSlotSchema,
+  PaymentSchema,
 };
 
 /** What zod says when a check has no message of its own, in the words of its default locale. */
@@ -48,9 +52,13 @@ function formDataWith(values: Record<string, string | string[] | File>): FormDat
   return form;
 }
 
-function formMessages(schema: z.ZodObject, values: Record<string, string | string[] | File>): string[] {
+function formErrors(schema: z.ZodObject, values: Record<string, string | string[] | File>): Record<string, string[]> {
   const submission = parseWithZod(formDataWith(values), { schema, error: noOwnMessage });
-  return submission.status === "error" ? Object.values(submission.error ?? {}).flatMap((messages) => messages ?? []) : [];
+  return submission.status === "error" ? Object.fromEntries(Object.entries(submission.error ?? {}).map(([name, messages]) => [name, messages ?? []])) : {};
+}
+
+function formMessages(schema: z.ZodObject, values: Record<string, string | string[] | File>): string[] {
+  return Object.values(formErrors(schema, values)).flat();
 }
 
 function jsonMessages(schema: z.ZodObject, body: Record<string, unknown>): string[] {
@@ -117,5 +125,29 @@ describe("the account schemas' messages", () => {
     expect(formMessages(LoginSchema, { email: ["a@example.com", "b@example.com"], password: "x" })).toEqual([
       "The email address you entered is not valid. Please check the email and try again",
     ]);
+  });
+});
+
+describe("the booking schemas' messages", () => {
+  it("confirming without a card, an address, a state or the policy says each once, in the spec's words", () => {
+    expect(formErrors(PaymentSchema, { intent: "confirm", address: "100 Main St" })).toEqual({
+      // No card to pick is the form's own message; the address's is told at its first bad field.
+      "": ["Please add a credit card to continue booking"],
+      city: ["Please add a billing address to continue"],
+      state: ["Please select state"],
+      policy: ["Please agree to the cancellation policy"],
+    });
+  });
+
+  it("the other buttons keep the address without asking for it; only Apply needs a code", () => {
+    expect(formErrors(PaymentSchema, { intent: "add-card" })).toEqual({});
+    expect(formErrors(PaymentSchema, { intent: "remove-promo" })).toEqual({});
+    expect(formErrors(PaymentSchema, { intent: "apply-promo", promo: "  " })).toEqual({ promo: ["Promo Code cannot be empty"] });
+  });
+
+  it("a time or a treatment that is not one of ours is the form's problem", () => {
+    expect(formErrors(HoldSlotSchema, { slot: "tomorrow" })).toEqual({ "": ["Please choose a time from the list."] });
+    expect(formErrors(HoldSlotSchema, { slot: "2026-12-01T10:30:00" })).toEqual({});
+    expect(formErrors(ServiceChoiceSchema, { area: "a" })).toEqual({ "": ["Please select a service"] });
   });
 });

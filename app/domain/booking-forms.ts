@@ -1,0 +1,73 @@
+import { z } from "zod";
+import { MAX_ADD_ONS, TOO_MANY_ADD_ONS } from "./booking";
+import { normalizePromoCode, PROMO_MESSAGES } from "./discounts";
+import { checkPaymentForm, PAYMENT_MESSAGES } from "./payment";
+
+/**
+ * The booking steps' form schemas, one per form (decision 013), each check with its own words. A
+ * value the visitor does not type (the treatment carried in a hidden field, the time on the button
+ * pressed) is checked at the form's level: its message is the form's, shown in the summary.
+ */
+
+export const SERVICE_REQUIRED = "Please select a service";
+export const AREA_REQUIRED = "Please select a treatment area";
+export const CHOOSE_SHOWN = "Please choose from the options shown";
+const NURSE_FROM_LIST = "Please choose a nurse from the list";
+
+const optionIds = z.array(z.string({ error: CHOOSE_SHOWN }).max(64, CHOOSE_SHOWN), { error: CHOOSE_SHOWN }).max(MAX_ADD_ONS, TOO_MANY_ADD_ONS);
+
+/** The treatment step's options; which areas are needed depends on the treatment, so the server says. */
+export const ServiceChoiceSchema = z
+  .object({
+    service: z.unknown().optional(),
+    area: optionIds,
+    addOn: optionIds,
+    therapist: z.string({ error: NURSE_FROM_LIST }).trim().max(64, NURSE_FROM_LIST).optional(),
+  })
+  .refine(({ service }) => typeof service === "string" && /^[\w-]{1,64}$/.test(service), SERVICE_REQUIRED);
+
+export const CHOOSE_TIME = "Please choose a time from the list.";
+const LOCAL_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;
+
+/** The time step: the time is the button pressed, in the clinic's local time. */
+export const HoldSlotSchema = z.object({ slot: z.unknown().optional() }).refine(({ slot }) => typeof slot === "string" && LOCAL_TIME.test(slot), CHOOSE_TIME);
+
+export const PAYMENT_INTENTS = ["add-card", "apply-promo", "remove-promo", "confirm"] as const;
+export const PAGE_OUT_OF_DATE = "This page was out of date. Please check the details and confirm again.";
+const CHOOSE_ACTION = "Please choose an action.";
+
+/**
+ * The payment step: one form, four buttons. Every button keeps the billing address typed so far;
+ * only "confirm" needs a card, the address, the state and the policy, and only "apply" a code.
+ */
+export const PaymentSchema = z
+  .object({
+    intent: z.enum(PAYMENT_INTENTS, { error: CHOOSE_ACTION }),
+    payKey: z.string({ error: PAGE_OUT_OF_DATE }).max(64, PAGE_OUT_OF_DATE).optional(),
+    card: z.string({ error: PAYMENT_MESSAGES.card }).max(64, PAYMENT_MESSAGES.card).optional(),
+    address: z.string({ error: PAYMENT_MESSAGES.billing }).trim().max(120, PAYMENT_MESSAGES.billing).optional(),
+    city: z.string({ error: PAYMENT_MESSAGES.billing }).trim().max(80, PAYMENT_MESSAGES.billing).optional(),
+    state: z.string({ error: PAYMENT_MESSAGES.state }).max(2, PAYMENT_MESSAGES.state).optional(),
+    zip: z.string({ error: PAYMENT_MESSAGES.billing }).trim().max(10, PAYMENT_MESSAGES.billing).optional(),
+    promo: z.string({ error: PROMO_MESSAGES.unknown }).trim().max(32, PROMO_MESSAGES.unknown).optional(),
+    policy: z.literal("agreed", { error: PAYMENT_MESSAGES.policy }).optional(),
+  })
+  .superRefine((form, ctx) => {
+    if (form.intent === "apply-promo" && !normalizePromoCode(form.promo ?? "")) {
+      ctx.addIssue({ code: "custom", path: ["promo"], message: PROMO_MESSAGES.empty });
+    }
+    if (form.intent !== "confirm") return;
+    const billing = { address: form.address ?? "", city: form.city ?? "", state: form.state ?? "", zip: form.zip ?? "" };
+    const problems = checkPaymentForm({ hasCard: Boolean(form.card), billing, agreed: form.policy === "agreed" });
+    for (const [key, message] of Object.entries(problems)) {
+      // No card is the form's problem (there is nothing to pick); the address's is told once, at its first bad field.
+      const path = key === "card" ? [] : key === "billing" ? [firstBadBillingField(billing)] : [key];
+      ctx.addIssue({ code: "custom", path, message });
+    }
+  });
+
+function firstBadBillingField(billing: { address: string; city: string; zip: string }): "address" | "city" | "zip" {
+  if (!billing.address.trim()) return "address";
+  if (!billing.city.trim()) return "city";
+  return "zip";
+}
