@@ -1,5 +1,6 @@
 import { data, Form, href, Link, redirect, type ShouldRevalidateFunctionArgs, useNavigation } from "react-router";
-import { FormError, FieldError } from "~/components/field";
+import { ErrorSummary, SchemaForm, useSchemaForm } from "~/components/forms";
+import { CHOOSE_TIME, HoldSlotSchema } from "~/domain/booking-forms";
 import { bookingDates, filterSlots, normalizeBookingDate, parseSlotGroup, SLOT_GROUPS, slotGroupOf } from "~/domain/booking";
 import { DOWNTIME_MESSAGE } from "~/domain/downtime";
 import { SLOT_TAKEN } from "~/domain/booking";
@@ -10,13 +11,12 @@ import { holdSlot } from "#server/booking/hold-slot.server";
 import { openTimes, type SlotQuery } from "#server/booking/holds.server";
 import { logger } from "#server/observability/logger.server";
 import { isSpaError } from "#server/spa/errors.server";
-import { formDataOf } from "#server/forms.server";
+import { formDataOf, parseSubmission, refuseForm } from "#server/forms.server";
 import { currentUser } from "#server/request-context.server";
 import { OUTAGE_MESSAGE } from "#server/unavailable.server";
 import type { Route } from "./+types/time";
 
 export const SLOTS_ERROR = "Error while fetching slots, please click to try again";
-const LOCAL_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;
 
 export const meta: Route.MetaFunction = () => [{ title: "Choose a date and time | Glow Clinic" }, { name: "robots", content: "noindex" }];
 
@@ -82,12 +82,11 @@ export const headers: Route.HeadersFunction = ({ actionHeaders, parentHeaders })
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { session, draft, center, service } = await requireChosenService(context);
-  const form = await formDataOf(request);
-  const slot = String(form.get("slot") ?? "");
+  const submission = parseSubmission(await formDataOf(request), HoldSlotSchema);
+  if (submission.status !== "success") return refuseForm(submission);
+  const slot = String(submission.value.slot);
   const date = normalizeBookingDate(slot.slice(0, 10), clinicToday(center.timeZone));
-  if (!LOCAL_TIME.test(slot) || !date || date !== slot.slice(0, 10)) {
-    return data({ formError: "Please choose a time from the list." }, { status: 400 });
-  }
+  if (!date || date !== slot.slice(0, 10)) return refuseForm(submission, { formErrors: [CHOOSE_TIME] });
   const user = await currentUser(context);
   const outcome = await holdSlot(context.services, { draft, centerId: center.id, service, slot, date, clientIp: context.clientIp, user });
   setDraft(session, outcome.draft);
@@ -95,13 +94,13 @@ export async function action({ request, context }: Route.ActionArgs) {
     case "held":
       return redirect(outcome.draft.details ? href("/appointment/payment") : href("/appointment/details"));
     case "too-many":
-      return data({ formError: outcome.message }, { status: 429, headers: { "Retry-After": String(outcome.retryAfterSeconds) } });
+      return refuseForm(submission, { status: 429, formErrors: [outcome.message], headers: { "Retry-After": String(outcome.retryAfterSeconds) } });
     case "downtime":
-      return data({ formError: DOWNTIME_MESSAGE }, { status: 400 });
+      return refuseForm(submission, { formErrors: [DOWNTIME_MESSAGE] });
     case "taken":
-      return data({ formError: SLOT_TAKEN }, { status: 409 });
+      return refuseForm(submission, { status: 409, formErrors: [SLOT_TAKEN] });
     case "unavailable":
-      return data({ formError: OUTAGE_MESSAGE }, { status: 503 });
+      return refuseForm(submission, { status: 503, formErrors: [OUTAGE_MESSAGE] });
   }
 }
 
@@ -114,7 +113,7 @@ export default function TimeStep({ loaderData, actionData }: Route.ComponentProp
   const { clinic, service, date, dateLabel, dateProblem, dates, group, groups, slots, anyTimes, nextAvailable, slotsError, held } = loaderData;
   const navigation = useNavigation();
   const reserving = navigation.state === "submitting" ? String(navigation.formData?.get("slot") ?? "") : null;
-  const formError = actionData?.formError ?? null;
+  const hold = useSchemaForm(HoldSlotSchema, { id: "hold-slot", lastResult: actionData?.result });
   return (
     <>
       <h1>Choose a date and time</h1>
@@ -136,7 +135,12 @@ export default function TimeStep({ loaderData, actionData }: Route.ComponentProp
             Show times
           </button>
         </div>
-        <FieldError id="date-error" message={dateProblem} />
+        {dateProblem ? (
+          // The one message of a page opened from a bad link: said when the page loads.
+          <p className="field-error" id="date-error" role="alert">
+            {dateProblem}
+          </p>
+        ) : null}
       </Form>
 
       <nav aria-label="Time of day" className="view-toggle">
@@ -148,7 +152,8 @@ export default function TimeStep({ loaderData, actionData }: Route.ComponentProp
       </nav>
 
       <h2>{dateLabel}</h2>
-      <FormError message={formError} />
+      {/* Outside the list of times: after "just taken" the list is read again and may be empty. */}
+      <ErrorSummary key={hold.attempt} form={hold.form} />
       {slotsError ? (
         <div role="alert" className="notice">
           <p>{slotsError}</p>
@@ -172,13 +177,13 @@ export default function TimeStep({ loaderData, actionData }: Route.ComponentProp
       ) : slots.length === 0 ? (
         <p className="notice">No {group} times on this day. Try another time of day.</p>
       ) : (
-        <Form method="post" className="slots" aria-label="Open times">
+        <SchemaForm schemaForm={hold} summary={false} className="slots" aria-label="Open times">
           {slots.map((s) => (
             <button key={s.value} type="submit" name="slot" value={s.value} className={held === s.value ? "slot held" : "slot"} disabled={reserving !== null}>
               {reserving === s.value ? "Holding…" : s.label}
             </button>
           ))}
-        </Form>
+        </SchemaForm>
       )}
     </>
   );
