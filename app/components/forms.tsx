@@ -30,7 +30,7 @@ const CONFORM_INTENT = "__intent__";
 
 export function useSchemaForm<Schema extends AnySchema>(
   schema: Schema,
-  options: { id: string; lastResult?: SubmissionResult<string[]> | null; defaultValue?: Partial<Record<keyof z.input<Schema>, string | null>> },
+  options: { id: string; lastResult?: SubmissionResult<string[]> | null; defaultValue?: Partial<Record<keyof z.input<Schema>, string | string[] | null>> },
 ) {
   const [form, fields] = useForm<z.input<Schema>, z.output<Schema>>({
     id: options.id,

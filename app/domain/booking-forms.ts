@@ -12,7 +12,7 @@ import { checkPaymentForm, PAYMENT_MESSAGES } from "./payment";
 export const SERVICE_REQUIRED = "Please select a service";
 export const AREA_REQUIRED = "Please select a treatment area";
 export const CHOOSE_SHOWN = "Please choose from the options shown";
-const NURSE_FROM_LIST = "Please choose a nurse from the list";
+export const NURSE_FROM_LIST = "Please choose a nurse from the list";
 
 const optionIds = z.array(z.string({ error: CHOOSE_SHOWN }).max(64, CHOOSE_SHOWN), { error: CHOOSE_SHOWN }).max(MAX_ADD_ONS, TOO_MANY_ADD_ONS);
 

@@ -1,6 +1,9 @@
-import { data, Form, href, Link, redirect, useNavigation } from "react-router";
+import { getCollectionProps } from "@conform-to/react";
+import { data, href, Link, redirect, useNavigation } from "react-router";
 import { ClinicNotFound } from "~/components/clinic-not-found";
 import { ErrorMessage } from "~/components/error-message";
+import { FieldMessage, SchemaForm, SelectField, useFocusFirst, useSchemaForm } from "~/components/forms";
+import { AREA_REQUIRED, CHOOSE_SHOWN, NURSE_FROM_LIST, SERVICE_REQUIRED, ServiceChoiceSchema } from "~/domain/booking-forms";
 import { isRouteErrorResponse } from "react-router";
 import { isEnhancement, type Service } from "~/domain/catalog";
 import { applyDiscounts, normalizePromoCode } from "~/domain/discounts";
@@ -15,12 +18,9 @@ import { releaseDraftHold } from "#server/booking/holds.server";
 import { linkedPromoAllowed } from "#server/booking/promo-limits.server";
 import { clientTypeFor } from "#server/booking/signed-in.server";
 import { textedGuest } from "#server/booking/sms-link.server";
-import { formDataOf } from "#server/forms.server";
+import { formDataOf, parseSubmission, refuseForm } from "#server/forms.server";
 import { currentUser, requestSession } from "#server/request-context.server";
 import type { Route } from "./+types/service";
-
-export const SERVICE_REQUIRED = "Please select a service";
-export const AREA_REQUIRED = "Please select a treatment area";
 
 export const meta: Route.MetaFunction = ({ data }) => [
   { title: data ? `Book at ${data.clinic.name} | Glow Clinic` : "Book a treatment | Glow Clinic" },
@@ -125,29 +125,25 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { services } = context;
   const url = new URL(request.url);
   const { center, catalog } = await requireClinic(services, url.searchParams.get("id"));
-  const form = await formDataOf(request);
+  const submission = parseSubmission(await formDataOf(request), ServiceChoiceSchema);
+  if (submission.status !== "success") return refuseForm(submission);
   const session = requestSession(context);
   const clientType = await clientTypeFor(services, await currentUser(context));
   const treatments = bookableTreatments(catalog, clientType);
-  const service = findService(treatments, String(form.get("service") ?? ""));
-  if (!service) return data({ fieldErrors: { service: SERVICE_REQUIRED } }, { status: 400 });
+  const service = findService(treatments, String(submission.value.service));
+  if (!service) return refuseForm(submission, { formErrors: [SERVICE_REQUIRED] });
+  const { area, addOn, therapist = "any" } = submission.value;
   const allowed = new Set(service.addOnIds);
-  const picked = [...form.getAll("addOn"), ...form.getAll("area")].map(String);
-  if (picked.some((id) => !allowed.has(id.toLowerCase()))) {
-    return data({ fieldErrors: { service: "Please choose from the options shown" } }, { status: 400 });
-  }
+  const picked = [...addOn, ...area];
+  if (picked.some((id) => !allowed.has(id.toLowerCase()))) return refuseForm(submission, { formErrors: [CHOOSE_SHOWN] });
   const addOnIds = [...new Set(picked.map((id) => id.toLowerCase()))];
-  if (addOnIds.length > MAX_ADD_ONS) return data({ fieldErrors: { service: TOO_MANY_ADD_ONS } }, { status: 400 });
-  const areaIds = form.getAll("area").map(String);
-  if (needsTreatmentArea(service.name) && areaIds.length === 0) {
-    return data({ fieldErrors: { area: AREA_REQUIRED } }, { status: 400 });
-  }
-  const therapistValue = String(form.get("therapist") ?? "any");
+  if (addOnIds.length > MAX_ADD_ONS) return refuseForm(submission, { formErrors: [TOO_MANY_ADD_ONS] });
+  if (needsTreatmentArea(service.name) && area.length === 0) return refuseForm(submission, { fieldErrors: { area: [AREA_REQUIRED] } });
   let therapistId: string | null = null;
-  if (therapistValue !== "any") {
+  if (therapist !== "any") {
     const therapists = (await services.catalog.listTherapists(center.id)) ?? [];
-    const nurse = therapists.find((t) => t.id === therapistValue.toLowerCase());
-    if (!nurse) return data({ fieldErrors: { therapist: "Please choose a nurse from the list" } }, { status: 400 });
+    const nurse = therapists.find((t) => t.id === therapist.toLowerCase());
+    if (!nurse) return refuseForm(submission, { fieldErrors: { therapist: [NURSE_FROM_LIST] } });
     therapistId = nurse.id;
   }
 
@@ -165,20 +161,22 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function ServiceStep({ loaderData, actionData }: Route.ComponentProps) {
   const { clinic, categories, selected, chosen, nurses } = loaderData;
-  const errors: Record<string, string | undefined> = actionData?.fieldErrors ?? {};
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
+  const choice = useSchemaForm(ServiceChoiceSchema, {
+    // Each treatment its own form: its options start from what was chosen for it.
+    id: `options-${selected?.id ?? "none"}`,
+    lastResult: actionData?.result,
+    defaultValue: { area: chosen.addOnIds, addOn: chosen.addOnIds, therapist: chosen.therapistId ?? "any" },
+  });
+  const { fields } = choice;
+  const focusAreas = useFocusFirst(fields.area.name);
   return (
     <>
       <h1>Choose your treatment</h1>
       <p>
         At <Link to={href("/locations/:slug", { slug: clinic.slug })}>{clinic.name}</Link>.
       </p>
-      {errors.service ? (
-        <p className="field-error" role="alert" id="service-error">
-          {errors.service}
-        </p>
-      ) : null}
       <section aria-labelledby="treatments-heading">
         <h2 id="treatments-heading" className="visually-hidden">
           Treatments
@@ -213,65 +211,63 @@ export default function ServiceStep({ loaderData, actionData }: Route.ComponentP
         ))}
       </section>
 
-      <Form method="post" id="options" className="options" noValidate>
-        {selected ? (
-          <>
-            <h2>{selected.name}: your options</h2>
-            <input type="hidden" name="service" value={selected.id} />
-            {selected.areas.length > 0 ? (
-              <fieldset aria-describedby={errors.area ? "area-error" : undefined} aria-invalid={errors.area ? true : undefined}>
-                <legend>Treatment areas (choose at least one)</legend>
-                {errors.area ? (
-                  <p className="field-error" role="alert" id="area-error">
-                    {errors.area}
-                  </p>
-                ) : null}
-                {selected.areas.map((area, index) => (
-                  <label key={area.id} className="check">
-                    <input type="checkbox" name="area" value={area.id} defaultChecked={chosen.addOnIds.includes(area.id)} autoFocus={Boolean(errors.area) && index === 0} />
-                    {area.name} <Price price={area.price} discounted={area.discounted} />
-                  </label>
+      <div id="options">
+        <SchemaForm schemaForm={choice} className="options">
+          {selected ? (
+            <>
+              <h2>{selected.name}: your options</h2>
+              <input type="hidden" name="service" value={selected.id} />
+              {selected.areas.length > 0 ? (
+                <fieldset aria-describedby={fields.area.errors ? fields.area.errorId : undefined} aria-invalid={fields.area.errors ? true : undefined}>
+                  <legend>Treatment areas (choose at least one)</legend>
+                  <FieldMessage meta={fields.area} />
+                  {getCollectionProps(fields.area, { type: "checkbox", options: selected.areas.map((area) => area.id), ariaAttributes: false }).map(({ key, ...props }, index) => {
+                    const area = selected.areas[index];
+                    return (
+                      <label key={key} className="check">
+                        <input {...props} autoFocus={index === 0 ? focusAreas : undefined} />
+                        {area.name} <Price price={area.price} discounted={area.discounted} />
+                      </label>
+                    );
+                  })}
+                </fieldset>
+              ) : null}
+              {selected.enhancements.length > 0 ? (
+                <fieldset>
+                  <legend>
+                    Enhancements <span className="muted">({selected.enhancementRange}, optional)</span>
+                  </legend>
+                  {getCollectionProps(fields.addOn, { type: "checkbox", options: selected.enhancements.map((addOn) => addOn.id) }).map(({ key, ...props }, index) => {
+                    const addOn = selected.enhancements[index];
+                    return (
+                      <label key={key} className="check">
+                        <input {...props} />
+                        {addOn.name} <Price price={addOn.price} discounted={addOn.discounted} />
+                        {selected.extraMinutes > 0 ? <span className="muted"> +{selected.extraMinutes} min</span> : null}
+                      </label>
+                    );
+                  })}
+                </fieldset>
+              ) : null}
+              <SelectField meta={fields.therapist} label="Nurse">
+                <option value="any">Any available nurse</option>
+                {nurses.map((nurse) => (
+                  <option key={nurse.id} value={nurse.id}>
+                    {nurse.name}
+                  </option>
                 ))}
-              </fieldset>
-            ) : null}
-            {selected.enhancements.length > 0 ? (
-              <fieldset>
-                <legend>
-                  Enhancements <span className="muted">({selected.enhancementRange}, optional)</span>
-                </legend>
-                {selected.enhancements.map((addOn) => (
-                  <label key={addOn.id} className="check">
-                    <input type="checkbox" name="addOn" value={addOn.id} defaultChecked={chosen.addOnIds.includes(addOn.id)} />
-                    {addOn.name} <Price price={addOn.price} discounted={addOn.discounted} />
-                    {selected.extraMinutes > 0 ? <span className="muted"> +{selected.extraMinutes} min</span> : null}
-                  </label>
-                ))}
-              </fieldset>
-            ) : null}
-            <label htmlFor="therapist">Nurse</label>
-            <select id="therapist" name="therapist" defaultValue={chosen.therapistId ?? "any"} aria-invalid={errors.therapist ? true : undefined}>
-              <option value="any">Any available nurse</option>
-              {nurses.map((nurse) => (
-                <option key={nurse.id} value={nurse.id}>
-                  {nurse.name}
-                </option>
-              ))}
-            </select>
-            {errors.therapist ? (
-              <p className="field-error" role="alert">
-                {errors.therapist}
+              </SelectField>
+              <p>
+                <button type="submit" disabled={busy}>
+                  {busy ? "Saving…" : "Continue to date and time"}
+                </button>
               </p>
-            ) : null}
-            <p>
-              <button type="submit" disabled={busy}>
-                {busy ? "Saving…" : "Continue to date and time"}
-              </button>
-            </p>
-          </>
-        ) : (
-          <p className="muted">Select a treatment above to see its options.</p>
-        )}
-      </Form>
+            </>
+          ) : (
+            <p className="muted">Select a treatment above to see its options.</p>
+          )}
+        </SchemaForm>
+      </div>
     </>
   );
 }
