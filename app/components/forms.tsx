@@ -180,12 +180,21 @@ export function SelectField({
   );
 }
 
-/** A checkbox with its label around it, of a schema form. */
-export function CheckboxField({ meta, children }: { meta: FieldMetadata<unknown, Fields, string[]>; children: React.ReactNode }) {
+/** A checkbox with its label around it, of a schema form; `value` is what a tick sends ("on"). */
+export function CheckboxField({
+  meta,
+  value,
+  children,
+  ...props
+}: Omit<React.InputHTMLAttributes<HTMLInputElement>, "type" | "name" | "id" | "value" | "defaultChecked"> & {
+  meta: FieldMetadata<unknown, Fields, string[]>;
+  value?: string;
+  children: React.ReactNode;
+}) {
   return (
     <div className="field">
       <label className="check">
-        <input {...getInputProps(meta, { type: "checkbox" })} autoFocus={useFocusFirst(meta.name)} /> <span>{children}</span>
+        <input {...getInputProps(meta, { type: "checkbox", value })} autoFocus={useFocusFirst(meta.name)} {...props} /> <span>{children}</span>
       </label>
       <FieldMessage meta={meta} />
     </div>

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { MAX_ADD_ONS, TOO_MANY_ADD_ONS } from "./booking";
 import { normalizePromoCode, PROMO_MESSAGES } from "./discounts";
-import { checkPaymentForm, PAYMENT_MESSAGES } from "./payment";
+import { BILLING_LIMITS, checkPaymentForm, PAYMENT_MESSAGES, type Billing } from "./payment";
 
 /**
  * The booking steps' form schemas, one per form (decision 013), each check with its own words. A
@@ -45,10 +45,10 @@ export const PaymentSchema = z
     intent: z.enum(PAYMENT_INTENTS, { error: CHOOSE_ACTION }),
     payKey: z.string({ error: PAGE_OUT_OF_DATE }).max(64, PAGE_OUT_OF_DATE).optional(),
     card: z.string({ error: PAYMENT_MESSAGES.card }).max(64, PAYMENT_MESSAGES.card).optional(),
-    address: z.string({ error: PAYMENT_MESSAGES.billing }).trim().max(120, PAYMENT_MESSAGES.billing).optional(),
-    city: z.string({ error: PAYMENT_MESSAGES.billing }).trim().max(80, PAYMENT_MESSAGES.billing).optional(),
-    state: z.string({ error: PAYMENT_MESSAGES.state }).max(2, PAYMENT_MESSAGES.state).optional(),
-    zip: z.string({ error: PAYMENT_MESSAGES.billing }).trim().max(10, PAYMENT_MESSAGES.billing).optional(),
+    address: z.string({ error: PAYMENT_MESSAGES.billing }).trim().max(BILLING_LIMITS.address, PAYMENT_MESSAGES.billing).optional(),
+    city: z.string({ error: PAYMENT_MESSAGES.billing }).trim().max(BILLING_LIMITS.city, PAYMENT_MESSAGES.billing).optional(),
+    state: z.string({ error: PAYMENT_MESSAGES.state }).max(BILLING_LIMITS.state, PAYMENT_MESSAGES.state).optional(),
+    zip: z.string({ error: PAYMENT_MESSAGES.billing }).trim().max(BILLING_LIMITS.zip, PAYMENT_MESSAGES.billing).optional(),
     promo: z.string({ error: PROMO_MESSAGES.unknown }).trim().max(32, PROMO_MESSAGES.unknown).optional(),
     policy: z.literal("agreed", { error: PAYMENT_MESSAGES.policy }).optional(),
   })
@@ -59,14 +59,21 @@ export const PaymentSchema = z
     if (form.intent !== "confirm") return;
     const billing = { address: form.address ?? "", city: form.city ?? "", state: form.state ?? "", zip: form.zip ?? "" };
     const problems = checkPaymentForm({ hasCard: Boolean(form.card), billing, agreed: form.policy === "agreed" });
-    for (const [key, message] of Object.entries(problems)) {
-      // No card is the form's problem (there is nothing to pick); the address's is told once, at its first bad field.
-      const path = key === "card" ? [] : key === "billing" ? [firstBadBillingField(billing)] : [key];
-      ctx.addIssue({ code: "custom", path, message });
-    }
+    for (const { path, message } of placePaymentProblems(problems, billing)) ctx.addIssue({ code: "custom", path, message });
   });
 
-function firstBadBillingField(billing: { address: string; city: string; zip: string }): "address" | "city" | "zip" {
+/**
+ * Where each payment problem is told: no card is the form's (there is nothing to pick), the
+ * address's is told once, at its first bad field, the others at their own field.
+ */
+export function placePaymentProblems(problems: Record<string, string>, billing: Billing): { path: string[]; message: string }[] {
+  return Object.entries(problems).map(([key, message]) => ({
+    path: key === "card" ? [] : key === "billing" ? [firstBadBillingField(billing)] : [key],
+    message,
+  }));
+}
+
+function firstBadBillingField(billing: Billing): "address" | "city" | "zip" {
   if (!billing.address.trim()) return "address";
   if (!billing.city.trim()) return "city";
   return "zip";

@@ -1,8 +1,10 @@
-import { data, Form, href, redirect, useNavigation } from "react-router";
-import { FormError, FieldError } from "~/components/field";
+import { getCollectionProps, getInputProps } from "@conform-to/react";
+import { href, redirect, useNavigation } from "react-router";
+import { CheckboxField, ErrorSummary, Field, FieldMessage, SchemaForm, SelectField, useFocusFirst, useSchemaForm } from "~/components/forms";
 import { NO_SHOW_FEE, NO_SHOW_WINDOW_HOURS, LATE_ARRIVAL_MINUTES } from "~/domain/booking";
+import { PAGE_OUT_OF_DATE, PaymentSchema, placePaymentProblems } from "~/domain/booking-forms";
 import { normalizePromoCode, PROMO_MESSAGES } from "~/domain/discounts";
-import { BILLING_LIMITS, clipBilling, PAYMENT_MESSAGES, type Billing } from "~/domain/payment";
+import { clipBilling, PAYMENT_MESSAGES, type Billing } from "~/domain/payment";
 import { formatMoney } from "~/lib/money";
 import { US_STATES } from "~/lib/us-states";
 import { findService, requireClinic } from "#server/booking/catalog-view.server";
@@ -11,7 +13,7 @@ import { dropHoldClaim } from "#server/booking/hold-limits.server";
 import { promoAttemptLimit } from "#server/booking/promo-limits.server";
 import { HOLD_EXPIRED_MESSAGE, newPayKey, requireDraft, setConfirmed, setDraft, type Draft } from "#server/booking/draft.server";
 import { cardCapturePage, confirmAndPay, savedCards } from "#server/booking/payment-step.server";
-import { formDataOf } from "#server/forms.server";
+import { formDataOf, parseSubmission, refuseForm } from "#server/forms.server";
 import { flashToast } from "#server/toast.server";
 import type { Route } from "./+types/payment";
 
@@ -57,56 +59,51 @@ export async function loader({ context }: Route.LoaderArgs) {
   };
 }
 
-function readBilling(form: FormData): Billing {
-  const read = (name: string) => String(form.get(name) ?? "").slice(0, 120);
-  return { address: read("address"), city: read("city"), state: read("state"), zip: read("zip") };
-}
-
 export async function action({ request, context }: Route.ActionArgs) {
   const { services } = context;
   const { session, draft } = await requireDraft(context, "details");
   const { center, catalog } = await requireClinic(services, draft.centerId);
-  const form = await formDataOf(request);
-  const intent = String(form.get("intent") ?? "");
-  const billing = readBilling(form);
-  const agreed = form.get("policy") === "agreed";
+  const submission = parseSubmission(await formDataOf(request), PaymentSchema);
+  if (submission.status !== "success") return refuseForm(submission);
+  const { intent, card, promo, policy } = submission.value;
+  const billing: Billing = { address: submission.value.address ?? "", city: submission.value.city ?? "", state: submission.value.state ?? "", zip: submission.value.zip ?? "" };
+  // Whichever button was pressed, the billing address typed so far is kept for the next visit.
   const withBilling: Draft = { ...draft, billing: clipBilling(billing) };
-  const keep = { billing, agreed, promo: String(form.get("promo") ?? "").slice(0, 40) };
 
   if (intent === "add-card") {
     const returnTo = `${new URL(request.url).origin}${href("/appointment/payment")}`;
     const page = await cardCapturePage(services, { guestId: draft.guestId!, centerId: center.id, returnTo });
-    if (page.kind !== "page") return data({ errors: { card: CARD_FETCH_ERROR }, keep }, { status: page.kind === "foreign-origin" ? 502 : 503 });
+    if (page.kind !== "page") return refuseForm(submission, { status: page.kind === "foreign-origin" ? 502 : 503, formErrors: [CARD_FETCH_ERROR] });
     setDraft(session, { ...withBilling, cardAttemptAt: new Date(Date.now() - 1000).toISOString() });
     return redirect(page.uri);
   }
 
-  if (intent === "apply-promo" || intent === "remove-promo") {
-    if (intent === "remove-promo") {
-      setDraft(session, { ...withBilling, promoCode: undefined });
-      return redirect(href("/appointment/payment"));
-    }
-    const code = normalizePromoCode(keep.promo);
-    if (!code) return data({ errors: { promo: PROMO_MESSAGES.empty }, keep }, { status: 400 });
+  if (intent === "remove-promo") {
+    setDraft(session, { ...withBilling, promoCode: undefined });
+    return redirect(href("/appointment/payment"));
+  }
+
+  if (intent === "apply-promo") {
+    const code = normalizePromoCode(promo ?? "");
     const limited = promoAttemptLimit(services, { clientIp: context.clientIp, bookingId: draft.hold!.bookingId });
-    if (limited) return data({ errors: { promo: limited.message }, keep }, { status: 429, headers: { "Retry-After": String(limited.retryAfterSeconds) } });
+    if (limited) return refuseForm(submission, { status: 429, fieldErrors: { promo: [limited.message] }, headers: { "Retry-After": String(limited.retryAfterSeconds) } });
     const trial = await quote(services, center, catalog, { ...draft, promoCode: code });
-    if (!trial.promo?.applied) return data({ errors: { promo: trial.promo?.message ?? PROMO_MESSAGES.unknown }, keep }, { status: 400 });
+    if (!trial.promo?.applied) return refuseForm(submission, { fieldErrors: { promo: [trial.promo?.message ?? PROMO_MESSAGES.unknown] } });
     setDraft(session, { ...withBilling, promoCode: code });
     return redirect(href("/appointment/payment"));
   }
 
-  if (intent !== "confirm") return data({ errors: { form: "Please choose an action." }, keep }, { status: 400 });
-
-  const payKey = String(form.get("payKey") ?? "");
-  if (!payKey || payKey !== draft.payKey) {
-    return data({ errors: { form: "This page was out of date. Please check the details and confirm again." }, keep }, { status: 409 });
-  }
-  const outcome = await confirmAndPay(services, { payKey, draft, center, catalog, cardId: String(form.get("card") ?? ""), billing, agreed });
-  if (outcome.kind === "cards-unavailable") return data({ errors: { card: CARD_FETCH_ERROR }, keep }, { status: 503 });
+  const payKey = submission.value.payKey ?? "";
+  if (!payKey || payKey !== draft.payKey) return refuseForm(submission, { status: 409, formErrors: [PAGE_OUT_OF_DATE] });
+  const outcome = await confirmAndPay(services, { payKey, draft, center, catalog, cardId: card ?? "", billing, agreed: policy === "agreed" });
+  if (outcome.kind === "cards-unavailable") return refuseForm(submission, { status: 503, formErrors: [CARD_FETCH_ERROR] });
   if (outcome.kind === "invalid") {
     setDraft(session, withBilling);
-    return data({ errors: outcome.errors, keep }, { status: 400 });
+    const placed = placePaymentProblems(outcome.errors, billing);
+    return refuseForm(submission, {
+      formErrors: placed.filter(({ path }) => path.length === 0).map(({ message }) => message),
+      fieldErrors: Object.fromEntries(placed.filter(({ path }) => path.length > 0).map(({ path, message }) => [path[0], [message]])),
+    });
   }
   const toast = (title: string) => flashToast(context, { type: "error", title });
   // Booked or not, the hold is used up: its place under the address's cap is free again.
@@ -119,9 +116,9 @@ export async function action({ request, context }: Route.ActionArgs) {
       return redirect(href("/appointment/confirmation/:appointmentId", { appointmentId: attempt.appointmentId! }));
     }
     case "busy":
-      return data({ errors: { form: CHECKOUT_MESSAGES.busy }, keep }, { status: 409 });
+      return refuseForm(submission, { status: 409, formErrors: [CHECKOUT_MESSAGES.busy] });
     case "pending":
-      return data({ errors: { form: CHECKOUT_MESSAGES.pending }, keep }, { status: 503 });
+      return refuseForm(submission, { status: 503, formErrors: [CHECKOUT_MESSAGES.pending] });
     case "promo-used":
       toast(PROMO_MESSAGES.notValid(outcome.code));
       setDraft(session, { ...withBilling, payKey: undefined });
@@ -147,19 +144,23 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function PaymentStep({ loaderData, actionData }: Route.ComponentProps) {
   const { clinic, service, summary, cards, cardError, cardFailed, payKey } = loaderData;
-  const errors: Record<string, string | undefined> = actionData?.errors ?? {};
-  const billing = actionData?.keep.billing ?? loaderData.billing ?? { address: "", city: "", state: "", zip: "" };
-  const agreed = actionData?.keep.agreed ?? false;
   const navigation = useNavigation();
   const confirming = navigation.state === "submitting" && navigation.formData?.get("intent") === "confirm";
-  const firstError = ["card", "billing", "state", "policy", "promo"].find((k) => errors[k]);
+  const payment = useSchemaForm(PaymentSchema, {
+    id: "payment",
+    lastResult: actionData?.result,
+    defaultValue: { ...loaderData.billing, card: cards[0]?.id ?? null },
+  });
+  const { fields } = payment;
+  const focusCard = useFocusFirst(fields.card.name);
+  const focusPromo = useFocusFirst(fields.promo.name);
   return (
     <>
       <h1>Payment</h1>
       <p>
         {service} at {clinic}.
       </p>
-      <FormError message={errors.form} />
+      <ErrorSummary key={payment.attempt} form={payment.form} />
 
       <section aria-labelledby="summary-heading" className="summary">
         <h2 id="summary-heading">Price summary</h2>
@@ -206,10 +207,10 @@ export default function PaymentStep({ loaderData, actionData }: Route.ComponentP
         </p>
       </section>
 
-      <Form method="post" className="form" noValidate>
+      <SchemaForm schemaForm={payment} summary={false} className="form">
         <input type="hidden" name="payKey" value={payKey} />
 
-        <fieldset aria-describedby={errors.card ? "card-error" : undefined}>
+        <fieldset>
           <legend>Card</legend>
           {cardFailed ? (
             <p className="field-error" role="alert">
@@ -221,38 +222,31 @@ export default function PaymentStep({ loaderData, actionData }: Route.ComponentP
               <a href={href("/appointment/payment")}>{cardError}</a>
             </p>
           ) : null}
-          {cards.map((card, index) => (
-            <label key={card.id} className="check">
-              <input type="radio" name="card" value={card.id} defaultChecked={index === 0} /> {card.label}{" "}
-              <span className="muted">expires {card.expiry}</span>
+          {getCollectionProps(fields.card, { type: "radio", options: cards.map((card) => card.id), ariaAttributes: false }).map(({ key, ...props }, index) => (
+            <label key={key} className="check">
+              <input {...props} autoFocus={index === 0 ? focusCard : undefined} /> {cards[index].label} <span className="muted">expires {cards[index].expiry}</span>
             </label>
           ))}
-          <FieldError id="card-error" message={errors.card} />
-          <button type="submit" name="intent" value="add-card" className="button-secondary" formNoValidate autoFocus={firstError === "card"}>
+          <button type="submit" name="intent" value="add-card" className="button-secondary">
             {cards.length > 0 ? "Add another card" : "Add a card"}
           </button>
           <p className="muted">You'll enter your card on our payment provider's secure page; we never see the number.</p>
         </fieldset>
 
-        <fieldset aria-describedby={errors.billing || errors.state ? "billing-error" : undefined}>
+        {/* Needed to book, not to add a card or apply a code: marked required here, checked by the schema on "confirm". */}
+        <fieldset>
           <legend>Billing address</legend>
-          <FieldError id="billing-error" message={errors.billing} />
-          <label htmlFor="address">Street address</label>
-          <input id="address" name="address" autoComplete="billing street-address" defaultValue={billing.address} maxLength={BILLING_LIMITS.address} autoFocus={firstError === "billing"} aria-invalid={errors.billing ? true : undefined} />
-          <label htmlFor="city">City</label>
-          <input id="city" name="city" autoComplete="billing address-level2" defaultValue={billing.city} maxLength={BILLING_LIMITS.city} />
-          <label htmlFor="state">State</label>
-          <select id="state" name="state" defaultValue={billing.state} autoComplete="billing address-level1" aria-invalid={errors.state ? true : undefined} aria-describedby={errors.state ? "state-error" : undefined} autoFocus={firstError === "state"}>
+          <Field meta={fields.address} label="Street address" autoComplete="billing street-address" required />
+          <Field meta={fields.city} label="City" autoComplete="billing address-level2" required />
+          <SelectField meta={fields.state} label="State" autoComplete="billing address-level1" required>
             <option value="">Select state</option>
             {US_STATES.map(([code, name]) => (
               <option key={code} value={code}>
                 {name}
               </option>
             ))}
-          </select>
-          <FieldError id="state-error" message={errors.state} />
-          <label htmlFor="zip">ZIP code</label>
-          <input id="zip" name="zip" inputMode="numeric" autoComplete="billing postal-code" defaultValue={billing.zip} maxLength={BILLING_LIMITS.zip} />
+          </SelectField>
+          <Field meta={fields.zip} label="ZIP code" inputMode="numeric" autoComplete="billing postal-code" required />
         </fieldset>
 
         <fieldset>
@@ -260,21 +254,21 @@ export default function PaymentStep({ loaderData, actionData }: Route.ComponentP
           {summary.promo?.applied ? (
             <p>
               <strong>{summary.promo.code}</strong> applied.{" "}
-              <button type="submit" name="intent" value="remove-promo" className="link-button" formNoValidate>
+              <button type="submit" name="intent" value="remove-promo" className="link-button">
                 Remove promo code
               </button>
             </p>
           ) : (
             <>
               {summary.promo && !summary.promo.applied ? <p className="field-error">{summary.promo.message}</p> : null}
-              <label htmlFor="promo">Promo code</label>
+              <label htmlFor={fields.promo.id}>Promo code</label>
               <div className="inline-field">
-                <input id="promo" name="promo" defaultValue={actionData?.keep.promo ?? ""} maxLength={32} autoComplete="off" aria-invalid={errors.promo ? true : undefined} aria-describedby={errors.promo ? "promo-error" : undefined} autoFocus={firstError === "promo"} />
-                <button type="submit" name="intent" value="apply-promo" className="button-secondary" formNoValidate>
+                <input {...getInputProps(fields.promo, { type: "text" })} autoComplete="off" autoFocus={focusPromo} />
+                <button type="submit" name="intent" value="apply-promo" className="button-secondary">
                   Apply
                 </button>
               </div>
-              <FieldError id="promo-error" message={errors.promo} />
+              <FieldMessage meta={fields.promo} />
             </>
           )}
         </fieldset>
@@ -286,11 +280,9 @@ export default function PaymentStep({ loaderData, actionData }: Route.ComponentP
             reschedule later, don't come, or arrive more than {LATE_ARRIVAL_MINUTES} minutes late, a {formatMoney(NO_SHOW_FEE)}{" "}
             no-show fee is charged to your card.
           </p>
-          <label className="check">
-            <input type="checkbox" name="policy" value="agreed" defaultChecked={agreed} aria-invalid={errors.policy ? true : undefined} aria-describedby={errors.policy ? "policy-error" : undefined} autoFocus={firstError === "policy"} /> I agree to
-            the cancellation policy
-          </label>
-          <FieldError id="policy-error" message={errors.policy} />
+          <CheckboxField meta={fields.policy} value="agreed" required>
+            I agree to the cancellation policy
+          </CheckboxField>
         </fieldset>
 
         <p>
@@ -298,7 +290,7 @@ export default function PaymentStep({ loaderData, actionData }: Route.ComponentP
             {confirming ? "Confirming…" : summary.prepaid ? `Pay ${formatMoney(summary.dueNow)} and book` : "Book appointment"}
           </button>
         </p>
-      </Form>
+      </SchemaForm>
     </>
   );
 }
