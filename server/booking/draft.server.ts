@@ -83,7 +83,7 @@ export const HOLD_EXPIRED_MESSAGE = "Reserved slot has expired. Please select th
 /**
  * Sends the visitor back to the time step when their hold ran out, keeping every other choice.
  */
-export function requireLiveHold(context: RequestContext, draft: Draft): void {
+function requireLiveHold(context: RequestContext, draft: Draft): void {
   if (holdIsLive(draft, Date.now())) return;
   const expired = Boolean(draft.hold);
   setDraft(requestSession(context), { ...draft, hold: undefined, payKey: undefined });

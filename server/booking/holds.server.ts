@@ -22,7 +22,7 @@ export async function releaseDraftHold(services: Services, draft: Draft | null):
 const AVAILABILITY_GUEST_EMAIL = (centerId: string) => `availability+${centerId.replace(/-/g, "").slice(0, 12)}@webstore.invalid`;
 const availabilityGuests = new Map<string, Promise<string>>();
 
-export function availabilityGuestId(services: Services, centerId: string): Promise<string> {
+function availabilityGuestId(services: Services, centerId: string): Promise<string> {
   let pending = availabilityGuests.get(centerId);
   if (!pending) {
     pending = (async () => {

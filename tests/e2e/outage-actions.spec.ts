@@ -1,4 +1,4 @@
-import type { APIRequestContext } from "@playwright/test";
+import type { APIRequestContext, Page } from "@playwright/test";
 import { FAULT_BACKEND_PORT, FAULTS_PORT } from "../../playwright.config";
 import { expect, test } from "./fixtures";
 import { fillRegistration, TEST_PASSWORD, uniqueEmail } from "./helpers";
@@ -12,6 +12,13 @@ test.use({ baseURL: `http://localhost:${FAULTS_PORT}` });
 
 const CONTROL = `http://127.0.0.1:${FAULT_BACKEND_PORT}/__faults`;
 
+/** Presses the form's button and returns the status of the POST it sends to `path`. */
+async function submitStatus(page: Page, path: string, button: string): Promise<number> {
+  const answer = page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith(path));
+  await page.getByRole("button", { name: button }).click();
+  return (await answer).status();
+}
+
 async function breakCallsFor(request: APIRequestContext, email: string, method: string, path: string) {
   expect((await request.post(CONTROL, { data: { method, path, mode: "reset-before", times: 2, bodyContains: email } })).status()).toBe(204);
 }
@@ -20,9 +27,7 @@ test("registering while the back end fails keeps what was typed and answers 503"
   const email = uniqueEmail("outage.register");
   await fillRegistration(page, email);
   await breakCallsFor(request, email, "POST", "/v1/guests$");
-  const answer = page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith("/register"));
-  await page.getByRole("button", { name: "Create account" }).click();
-  expect((await answer).status()).toBe(503);
+  expect(await submitStatus(page, "/register", "Create account")).toBe(503);
   await expect(page.getByText("Something went wrong, please try again")).toBeVisible();
   await expect(page.getByLabel("First name")).toHaveValue("Mia");
   await expect(page.getByLabel("Email", { exact: true })).toHaveValue(email);
@@ -48,9 +53,7 @@ test("saving the profile while the back end fails keeps the new details and answ
   await page.getByLabel("First name").fill("Amelia");
   await page.getByLabel("City").fill("Round Rock");
   await breakCallsFor(request, email, "PUT", "/v1/guests/[^/]+$");
-  const answer = page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith("/account/profile"));
-  await page.getByRole("button", { name: "Save details" }).click();
-  expect((await answer).status()).toBe(503);
+  expect(await submitStatus(page, "/account/profile", "Save details")).toBe(503);
   await expect(page.getByText("Something went wrong, please try again")).toBeVisible();
   await expect(page.getByLabel("First name")).toHaveValue("Amelia");
   await expect(page.getByLabel("City")).toHaveValue("Round Rock");
