@@ -1,5 +1,7 @@
 import { data } from "react-router";
 import type { Center } from "~/domain/catalog";
+import type { GuestAppointment } from "../spa/booking.server";
+import { clinicLocalAt, wallClockInstant } from "../spa/local-time.server";
 import { requestSession, type RequestContext } from "../request-context.server";
 import { orUnavailable } from "../unavailable.server";
 import { getConfirmed } from "./draft.server";
@@ -15,6 +17,17 @@ export type ConfirmationView = {
 const NOT_FOUND = "We can't find that booking.";
 
 /**
+ * When a visit starts and ends on the clinic's clock: from its first service's start to the end of
+ * the one that ends last, each lasting its service's duration. Counted on real instants, so a
+ * visit across a change of clocks still lasts as long as its services.
+ */
+export function visitSpan(services: Pick<GuestAppointment["services"][number], "start" | "durationMinutes">[], timeZone: string): { start: string; end: string } {
+  const start = services.map((s) => s.start).sort()[0];
+  const endMs = Math.max(...services.map((s) => wallClockInstant(s.start, timeZone) + s.durationMinutes * 60_000));
+  return { start, end: clinicLocalAt(endMs, timeZone) };
+}
+
+/**
  * A confirmation is shown only to the browser that made the booking (its session names it);
  * any other id, or someone else's, is a 404.
  */
@@ -28,15 +41,12 @@ export async function loadConfirmation(context: RequestContext, appointmentId: s
   const group = appointments.find((a) => a.services.some((s) => s.appointmentId === confirmed.appointmentId));
   if (!center || !group) throw data(NOT_FOUND, { status: 404 });
   const live = group.services.filter((s) => s.status !== -1);
-  const first = live[0] ?? group.services[0];
-  const last = live.at(-1) ?? first;
-  const endMinutes = last.durationMinutes;
-  const end = new Date(Date.parse(`${last.start}Z`) + endMinutes * 60_000).toISOString().slice(0, 19);
+  const { start, end } = visitSpan(live.length > 0 ? live : group.services, center.timeZone);
   return {
     appointmentId: confirmed.appointmentId,
     center,
     services: live.map((s) => ({ name: s.name.replace(/\s*\(addon\)\s*/i, " ").trim(), start: s.start, durationMinutes: s.durationMinutes })),
-    start: first.start,
+    start,
     end,
   };
 }

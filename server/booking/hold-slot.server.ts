@@ -6,7 +6,7 @@ import { logger } from "../observability/logger.server";
 import { isSpaError } from "../spa/errors.server";
 import type { Draft } from "./draft.server";
 import { dropHoldClaim, keepHoldClaim, mayCreateGuest, startHoldAttempt, tooManyHoldsMessage } from "./hold-limits.server";
-import { forgetOpenTimes, releaseDraftHold, type SlotQuery } from "./holds.server";
+import { forgetOpenTimes, type SlotQuery } from "./holds.server";
 import { adoptSignedInGuest } from "./signed-in.server";
 
 /**
@@ -28,13 +28,15 @@ export type HoldRequest = {
   /** The clinic's local time of the slot and its date, already checked against the bookable days. */
   slot: string;
   date: string;
+  /** The clinic's IANA zone, which reads the hold's expiry. */
+  timeZone: string;
   clientIp: string;
   user: CurrentUser | null;
 };
 
 /** Holds a time for the visitor: under their account's guest when signed in, else a lead guest of their own. */
 export async function holdSlot(services: Services, request: HoldRequest): Promise<HoldOutcome> {
-  const { centerId, service, slot, date, clientIp, user } = request;
+  const { centerId, service, slot, date, timeZone, clientIp, user } = request;
   // The id names this booking in progress for its own attempt limit; it is kept on every answer.
   const draft: Draft = { ...request.draft, id: request.draft.id ?? crypto.randomUUID() };
   const query: SlotQuery = { centerId, serviceId: service.id, addOnIds: draft.addOnIds, therapistId: draft.therapistId, date };
@@ -44,6 +46,7 @@ export async function holdSlot(services: Services, request: HoldRequest): Promis
   if (!gate.ok) return { kind: "too-many", message: tooManyHoldsMessage(gate), retryAfterSeconds: gate.retryAfterSeconds, draft };
   const { claim } = gate;
   let held = false;
+  const guestBefore = draft.guestId;
   try {
     if (user && draft.guestId !== user.guestId) {
       // Signed in: book under the account's own guest, with its details.
@@ -71,14 +74,22 @@ export async function holdSlot(services: Services, request: HoldRequest): Promis
       });
       draft.guestId = guest.id;
     }
-    const bookingId = await services.spa.createBooking({ ...query, guestId: draft.guestId });
-    const hold = await services.spa.reserveSlot(bookingId, slot);
+    // Zenoti has no call to drop a hold. Another time on the same day is reserved on the same
+    // booking, which replaces its hold, so the visitor's first choice does not block the second.
+    const sameBooking = draft.hold && draft.hold.slot.slice(0, 10) === date && draft.guestId === guestBefore ? draft.hold.bookingId : null;
+    let bookingId = sameBooking ?? (await services.spa.createBooking({ ...query, guestId: draft.guestId }));
+    let hold = await services.spa.reserveSlot(bookingId, slot, timeZone);
+    if (!hold && sameBooking) {
+      // That booking may be used up (confirmed before a refused payment): try on a new one.
+      bookingId = await services.spa.createBooking({ ...query, guestId: draft.guestId });
+      hold = await services.spa.reserveSlot(bookingId, slot, timeZone);
+    }
     forgetOpenTimes(query);
     if (!hold) return { kind: "taken", draft: { ...draft, date } };
     held = true;
     keepHoldClaim(services.rateLimiter, claim, hold.expiresAt);
-    // Choosing another slot releases the old hold.
-    if (draft.hold && draft.hold.bookingId !== bookingId) await releaseDraftHold(services, draft);
+    // The replaced hold's place among the address's live holds is ours to give back.
+    if (draft.hold) dropHoldClaim(services.rateLimiter, draft.hold.claim);
     return {
       kind: "held",
       draft: { ...draft, date, hold: { bookingId, slot, reservationId: hold.reservationId, expiresAt: hold.expiresAt, claim }, payKey: undefined },

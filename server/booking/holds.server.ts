@@ -1,18 +1,14 @@
 import type { Services } from "../context.server";
-import { logger } from "../observability/logger.server";
 import { createSwrCache } from "../spa/catalog-cache.server";
 import type { Draft } from "./draft.server";
 import { dropHoldClaim } from "./hold-limits.server";
 
-/** Releases the draft's hold, if any. Best effort: an unreleased hold expires by itself. */
-export async function releaseDraftHold(services: Services, draft: Draft | null): Promise<void> {
-  if (!draft?.hold) return;
-  dropHoldClaim(services.rateLimiter, draft.hold.claim);
-  try {
-    await services.spa.releaseHold(draft.hold.bookingId);
-  } catch (error) {
-    logger.warn("hold release failed; it will expire", { error: (error as Error).message });
-  }
+/**
+ * Lets go of the draft's hold on our side: its place among the address's live holds is free at
+ * once. Zenoti has no call to drop a hold, so in the back end it runs out by itself.
+ */
+export function dropDraftHold(services: Services, draft: Draft | null): void {
+  if (draft?.hold) dropHoldClaim(services.rateLimiter, draft.hold.claim);
 }
 
 /**
@@ -62,7 +58,7 @@ export async function openTimes(services: Services, query: SlotQuery): Promise<{
   return slotCache.get(slotKey(query), async () => {
     const guestId = await availabilityGuestId(services, query.centerId);
     const bookingId = await services.spa.createBooking({ ...query, guestId });
-    return services.spa.listSlots(bookingId);
+    return services.spa.listSlots(bookingId, query.date);
   });
 }
 

@@ -72,6 +72,11 @@ function nextDay(): string {
   }
 }
 
+/** The back end's clock moves past every hold made so far (Zenoti has no call to drop one). */
+function expireHolds() {
+  sandboxNow += 3_601_000;
+}
+
 /** A guest with a saved card and a held time, as the payment step has them. */
 async function heldBooking(centerId: string, card = GOOD_CARD) {
   const email = `pay.${randomUUID().slice(0, 8)}@example.com`;
@@ -86,8 +91,8 @@ async function heldBooking(centerId: string, card = GOOD_CARD) {
   });
   const date = nextDay();
   const bookingId = await direct.createBooking({ centerId, date, guestId: guest.id, serviceId: FACIAL, therapistId: null, addOnIds: [] });
-  const { times } = await direct.listSlots(bookingId);
-  const hold = (await direct.reserveSlot(bookingId, times[0]))!;
+  const { times } = await direct.listSlots(bookingId, date);
+  const hold = (await direct.reserveSlot(bookingId, times[0], centers.get(centerId)!.timeZone))!;
   const uri = await direct.startCardCapture(guest.id, centerId, "http://shop.example/appointment/payment");
   await fetch(uri, { method: "POST", body: new URLSearchParams({ name: "Ana Lopez", number: card, expiry: "12/30", cvc: "123" }), redirect: "manual" });
   const [saved] = await direct.listCards(guest.id, centerId);
@@ -217,7 +222,7 @@ describe("explicit answers", () => {
 
   it("a hold that is gone books nothing", async () => {
     const booking = await heldBooking(AUSTIN);
-    await direct.releaseHold(booking.draft.hold!.bookingId);
+    expireHolds();
     const { last } = await payUntilKnown(booking, randomUUID(), false);
     expect(last.kind).toBe("hold-lost");
     expectConsistent(last, booking.guestId, false);
@@ -295,7 +300,7 @@ describe("a once-per-guest promo code", () => {
 
   it("is given back when the booking does not happen", async () => {
     const booking = await heldBooking(AUSTIN);
-    await direct.releaseHold(booking.draft.hold!.bookingId);
+    expireHolds();
     const promo = { code: "GLOW50", applied: true, message: null, maxUsesPerGuest: 1 };
     const outcome = await checkout(services, { payKey: randomUUID(), draft: booking.draft, center: booking.center, quote: quoteFor(false, promo), accountId: booking.accountId }, { clock: () => clock, timing: TIMING });
     expect(outcome.kind).toBe("hold-lost");

@@ -3,7 +3,6 @@ import type { CurrentUser } from "../accounts/account-service.server";
 import type { Services } from "../context.server";
 import type { Draft } from "./draft.server";
 import { dropHoldClaim, keepHoldClaim } from "./hold-limits.server";
-import { releaseDraftHold } from "./holds.server";
 
 /** New clients see new-client treatments; a guest who has had their first visit sees the returning ones. */
 export async function clientTypeFor(services: Services, user: CurrentUser | null): Promise<"new" | "returning"> {
@@ -16,12 +15,16 @@ export async function clientTypeFor(services: Services, user: CurrentUser | null
 /**
  * A visitor who signs in during the journey books as themselves: their details come from their
  * account, and a slot held before they signed in is held again under their own guest record.
- * "taken" when someone else got the slot in between.
+ * "taken" when no nurse is free for it under their record: Zenoti cannot drop the first hold, so
+ * when it held the only free nurse the time stays blocked until that hold runs out.
  */
 export async function adoptSignedInGuest(services: Services, draft: Draft, user: CurrentUser): Promise<Draft | "taken"> {
   const guest = await services.spa.getGuest(user.guestId);
   const details = { firstName: guest?.firstName ?? "", lastName: guest?.lastName ?? "", email: user.email, phone: guest?.phone ?? "" };
   if (!draft.hold || draft.guestId === user.guestId) return { ...draft, guestId: user.guestId, details };
+  // The clinic's zone reads the new hold's expiry; a clinic gone from the catalog cannot be held.
+  const center = await services.catalog.getCenter(draft.centerId);
+  if (!center) return "taken";
   const bookingId = await services.spa.createBooking({
     centerId: draft.centerId,
     date: draft.hold.slot.slice(0, 10),
@@ -32,8 +35,7 @@ export async function adoptSignedInGuest(services: Services, draft: Draft, user:
   });
   // The new hold takes the old one's place among the address's live holds.
   const claim = draft.hold.claim;
-  await releaseDraftHold(services, { ...draft, hold: { ...draft.hold, claim: undefined } });
-  const hold = await services.spa.reserveSlot(bookingId, draft.hold.slot);
+  const hold = await services.spa.reserveSlot(bookingId, draft.hold.slot, center.timeZone);
   if (!hold) {
     dropHoldClaim(services.rateLimiter, claim);
     return "taken";

@@ -12,6 +12,7 @@ const FACIAL = seedGuid("service:FT-NEW");
 const LED = seedGuid("service:ADD-LED");
 // A Monday well ahead of the fake clock, in Austin.
 const DAY = "2026-12-07";
+const ZONE = "America/Chicago";
 let now = Date.parse("2026-11-30T15:00:00Z");
 
 let sandbox: Awaited<ReturnType<typeof startSandbox>>;
@@ -67,11 +68,11 @@ describe("guests", () => {
 describe("booking workflow", () => {
   it("lists slots within the clinic's hours, reserves, confirms once", async () => {
     const { bookingId } = await newBooking();
-    const slots = await client.listSlots(bookingId);
+    const slots = await client.listSlots(bookingId, DAY);
     expect(slots.times[0]).toBe(`${DAY}T09:00:00`);
     // 45 + 15 minutes must end by 19:00.
     expect(slots.times.at(-1)).toBe(`${DAY}T18:00:00`);
-    const hold = await client.reserveSlot(bookingId, `${DAY}T10:00:00`);
+    const hold = await client.reserveSlot(bookingId, `${DAY}T10:00:00`, ZONE);
     expect(hold).not.toBeNull();
     expect(Date.parse(hold!.expiresAt)).toBe(now + 600_000);
 
@@ -90,7 +91,7 @@ describe("booking workflow", () => {
   it("lets exactly one of 20 concurrent reservations of one slot win", async () => {
     const nurse = seedGuid("therapist:ATX:0");
     const bookings = await Promise.all(Array.from({ length: 20 }, () => newBooking(nurse)));
-    const results = await Promise.all(bookings.map((b) => client.reserveSlot(b.bookingId, `${DAY}T14:00:00`)));
+    const results = await Promise.all(bookings.map((b) => client.reserveSlot(b.bookingId, `${DAY}T14:00:00`, ZONE)));
     expect(results.filter(Boolean)).toHaveLength(1);
   });
 
@@ -98,27 +99,72 @@ describe("booking workflow", () => {
     const nurse = seedGuid("therapist:ATX:1");
     const a = await newBooking(nurse);
     const b = await newBooking(nurse);
-    expect(await client.reserveSlot(a.bookingId, `${DAY}T16:00:00`)).not.toBeNull();
-    expect((await client.listSlots(b.bookingId)).times).not.toContain(`${DAY}T16:00:00`);
-    expect(await client.reserveSlot(b.bookingId, `${DAY}T16:00:00`)).toBeNull();
+    expect(await client.reserveSlot(a.bookingId, `${DAY}T16:00:00`, ZONE)).not.toBeNull();
+    expect((await client.listSlots(b.bookingId, DAY)).times).not.toContain(`${DAY}T16:00:00`);
+    expect(await client.reserveSlot(b.bookingId, `${DAY}T16:00:00`, ZONE)).toBeNull();
     now += 601_000;
-    expect((await client.listSlots(b.bookingId)).times).toContain(`${DAY}T16:00:00`);
+    expect((await client.listSlots(b.bookingId, DAY)).times).toContain(`${DAY}T16:00:00`);
     expect(await client.confirmBooking(a.bookingId)).toBeNull();
-    expect(await client.reserveSlot(b.bookingId, `${DAY}T16:00:00`)).not.toBeNull();
+    expect(await client.reserveSlot(b.bookingId, `${DAY}T16:00:00`, ZONE)).not.toBeNull();
   });
 
-  it("frees a hold at once when it is released", async () => {
+  it("has no call to drop a hold, as Zenoti has none; re-reserving the booking replaces its hold", async () => {
     const nurse = seedGuid("therapist:ATX:2");
     const a = await newBooking(nurse);
     const b = await newBooking(nurse);
-    await client.reserveSlot(a.bookingId, `${DAY}T12:00:00`);
-    await client.releaseHold(a.bookingId);
-    expect(await client.reserveSlot(b.bookingId, `${DAY}T12:00:00`)).not.toBeNull();
+    await client.reserveSlot(a.bookingId, `${DAY}T12:00:00`, ZONE);
+    const drop = await fetch(`${sandbox.baseUrl}/v1/bookings/${a.bookingId}/slots/reserve`, { method: "DELETE", headers: { authorization: `apikey ${TEST_API_KEY}` } });
+    expect(drop.status).toBe(404);
+    expect(await client.reserveSlot(b.bookingId, `${DAY}T12:00:00`, ZONE)).toBeNull();
+    // The same booking moves its hold: the first time is free for others at once.
+    expect(await client.reserveSlot(a.bookingId, `${DAY}T09:00:00`, ZONE)).not.toBeNull();
+    expect(await client.reserveSlot(b.bookingId, `${DAY}T12:00:00`, ZONE)).not.toBeNull();
+  });
+
+  it("answers the hold's expiry as the clinic's wall clock without an offset, like its other times", async () => {
+    const { bookingId } = await newBooking();
+    const raw = await fetch(`${sandbox.baseUrl}/v1/bookings/${bookingId}/slots/reserve`, {
+      method: "POST",
+      headers: { authorization: `apikey ${TEST_API_KEY}`, "content-type": "application/json" },
+      body: JSON.stringify({ slot_time: `${DAY}T15:00:00` }),
+    });
+    const body = (await raw.json()) as { is_reserved: boolean; expiry_time: string };
+    expect(body.is_reserved).toBe(true);
+    // The fake clock is 15:00 UTC, 09:00 in Austin; the hold lasts ten minutes.
+    expect(body.expiry_time).toBe(new Date(now + 600_000 - 6 * 3_600_000).toISOString().slice(0, 19));
+  });
+
+  it("on a day with no open times answers another day's of the same week, which the client never lists under the day asked for", async () => {
+    const sunday = "2026-12-06";
+    const guest = await newGuest();
+    const bookingId = await client.createBooking({ centerId: AUSTIN, date: sunday, guestId: guest.id, serviceId: FACIAL, therapistId: null, addOnIds: [LED] });
+    const raw = await fetch(`${sandbox.baseUrl}/v1/bookings/${bookingId}/slots?check_future_day_availability=true`, { headers: { authorization: `apikey ${TEST_API_KEY}` } });
+    const body = (await raw.json()) as { slots: { Time: string }[]; next_available_day: string };
+    expect(body.slots.length).toBeGreaterThan(0);
+    expect(new Set(body.slots.map((s) => s.Time.slice(0, 10)))).toEqual(new Set([DAY]));
+    expect(await client.listSlots(bookingId, sunday)).toEqual({ times: [], nextAvailableDay: DAY });
+  });
+
+  it("lists a visit's appointments with the duration on the service, as Zenoti does", async () => {
+    const { guest, bookingId } = await newBooking();
+    await client.reserveSlot(bookingId, `${DAY}T17:00:00`, ZONE);
+    await client.confirmBooking(bookingId);
+    const raw = await fetch(`${sandbox.baseUrl}/v1/guests/${guest.id}/appointments?page=1&size=10`, { headers: { authorization: `apikey ${TEST_API_KEY}` } });
+    const body = (await raw.json()) as { appointments: { appointment_services: Record<string, unknown>[] }[] };
+    const [main, addOn] = body.appointments[0].appointment_services;
+    expect(main).not.toHaveProperty("duration");
+    expect(main.service).toMatchObject({ duration: 45 });
+    expect(addOn.service).toMatchObject({ duration: 15 });
+    const [visit] = await client.listGuestAppointments(guest.id);
+    expect(visit.services.map((s) => [s.start, s.durationMinutes])).toEqual([
+      [`${DAY}T17:00:00`, 45],
+      [`${DAY}T17:45:00`, 15],
+    ]);
   });
 
   it("applies a campaign, takes one payment with a saved card, removes a line with a comment", async () => {
     const { guest, bookingId } = await newBooking();
-    await client.reserveSlot(bookingId, `${DAY}T11:00:00`);
+    await client.reserveSlot(bookingId, `${DAY}T11:00:00`, ZONE);
     const confirmed = (await client.confirmBooking(bookingId))!;
     expect(await client.applyCampaign(confirmed.invoiceId, AUSTIN, "ADDON20")).toEqual({ applied: true, message: null });
     expect((await client.getInvoice(confirmed.invoiceId)).total).toBe(30500);
@@ -147,7 +193,7 @@ describe("booking workflow", () => {
 
   it("prices a campaign on the invoice as the app's summary does, to the cent, and answers in dollars", async () => {
     const { bookingId } = await newBooking();
-    await client.reserveSlot(bookingId, `${DAY}T13:00:00`);
+    await client.reserveSlot(bookingId, `${DAY}T13:00:00`, ZONE);
     const confirmed = (await client.confirmBooking(bookingId))!;
     expect((await client.applyCampaign(confirmed.invoiceId, AUSTIN, "WELCOME10")).applied).toBe(true);
 

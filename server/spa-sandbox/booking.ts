@@ -198,17 +198,22 @@ export function mountBooking(router: Router, db: SandboxDb, options: BookingOpti
   router.get("/v1/bookings/:bookingId/slots", (req, res) => {
     const booking = findRow<BookingRow>(db, "bookings", req.params.bookingId);
     if (!booking) return dotNetError(res, 200, 404, "Invalid booking id", { slots: null });
-    const slots = daySlots(db, booking, booking.date, now());
     const date = dayjs(booking.date, "YYYY-MM-DD");
     const weekEnd = date.add(6 - date.day(), "day");
-    const futureDays = [];
+    const week: { day: string; slots: Slot[] }[] = [];
     for (let d = date.add(1, "day"); !d.isAfter(weekEnd); d = d.add(1, "day")) {
-      futureDays.push({ Day: d.format("YYYY-MM-DD"), IsAvailable: daySlots(db, booking, d.format("YYYY-MM-DD"), now()).some((s) => s.Available), HolidayType: null });
+      week.push({ day: d.format("YYYY-MM-DD"), slots: daySlots(db, booking, d.format("YYYY-MM-DD"), now()) });
     }
+    const requested = daySlots(db, booking, booking.date, now());
+    // Zenoti: "If the requested day has no slots, the API returns the next available slot on
+    // another day of the current week", in the same list, under that day's date.
+    const open = (slots: Slot[]) => slots.some((s) => s.Available);
+    const slots = open(requested) ? requested : (week.find((d) => open(d.slots))?.slots.filter((s) => s.Available) ?? requested);
+    const futureDays = week.map((d) => ({ Day: d.day, IsAvailable: open(d.slots), HolidayType: null }));
     let nextAvailable: string | null = null;
     for (let i = 1; i <= NEXT_AVAILABLE_DAYS && !nextAvailable; i++) {
       const day = date.add(i, "day").format("YYYY-MM-DD");
-      if (daySlots(db, booking, day, now()).some((s) => s.Available)) nextAvailable = day;
+      if (open(week.find((d) => d.day === day)?.slots ?? daySlots(db, booking, day, now()))) nextAvailable = day;
     }
     res.json({ slots, future_days: futureDays, next_available_day: nextAvailable, Error: null });
   });
@@ -238,16 +243,10 @@ export function mountBooking(router: Router, db: SandboxDb, options: BookingOpti
     });
     const held = reserve.immediate();
     if (!held) return v1Error(res, 200, 4073, "The selected slot is not available", { is_reserved: false });
-    res.json({ is_reserved: true, reservation_id: held.reservationId, expiry_time: new Date(held.expiresAt).toISOString(), error: null });
-  });
-
-  // Zenoti's v1 API has no call to drop a hold (it expires); the legacy API had CancelReservation.
-  // The sandbox offers this one so that choosing another slot frees the old one at once.
-  router.delete("/v1/bookings/:bookingId/slots/reserve", (req, res) => {
-    const booking = findRow<BookingRow>(db, "bookings", req.params.bookingId);
-    if (!booking) return v1Error(res, 200, 404, "Invalid booking id");
-    db.prepare("DELETE FROM holds WHERE booking_id = ?").run(booking.id);
-    res.json({ success: true, error: null });
+    // Like every other Zenoti time, the expiry is the clinic's wall clock, without an offset.
+    const center = db.prepare("SELECT * FROM centers WHERE id = ?").get(booking.center_id) as CenterRow;
+    const expiry = dayjs(held.expiresAt).tz(centerZone(center)).format(LOCAL_FORMAT);
+    res.json({ is_reserved: true, reservation_id: held.reservationId, expiry_time: expiry, error: null });
   });
 
   router.post("/v1/bookings/:bookingId/slots/confirm", (req, res) => {

@@ -113,13 +113,13 @@ export function mountGuests(router: Router, db: SandboxDb, options: { now: () =>
     const end = typeof req.query.end_date === "string" ? `${req.query.end_date}T99` : "9999";
     const rows = db
       .prepare(
-        `SELECT a.*, s.name AS service_name, t.first_name AS t_first, t.last_name AS t_last FROM appointments a
+        `SELECT a.*, s.name AS service_name, s.duration AS service_duration, s.is_add_on, t.first_name AS t_first, t.last_name AS t_last FROM appointments a
          JOIN services s ON s.id = a.service_id JOIN therapists t ON t.id = a.therapist_id
          WHERE a.guest_id = ? AND a.start_local >= ? AND a.start_local <= ? ORDER BY a.start_local`,
       )
       .all(guest.id, start, end) as {
       id: string; invoice_id: string; invoice_item_id: string; center_id: string; service_id: string; service_name: string;
-      start_local: string; end_local: string; status: number; progress: number; t_first: string; t_last: string;
+      service_duration: number; is_add_on: number; start_local: string; end_local: string; status: number; progress: number; t_first: string; t_last: string;
     }[];
     const byInvoice = new Map<string, typeof rows>();
     for (const row of rows) byInvoice.set(row.invoice_id, [...(byInvoice.get(row.invoice_id) ?? []), row]);
@@ -138,8 +138,8 @@ export function mountGuests(router: Router, db: SandboxDb, options: { now: () =>
           progress: s.progress,
           start_time: s.start_local,
           end_time: s.end_local,
-          duration: Math.round((Date.parse(`${s.end_local}Z`) - Date.parse(`${s.start_local}Z`)) / 60000),
-          service: { id: s.service_id, name: s.service_name, display_name: s.service_name },
+          // Zenoti puts the duration on the service, not on the appointment (its public sample).
+          service: { id: s.service_id, name: s.service_name, display_name: s.service_name, duration: s.service_duration, is_addon: s.is_add_on === 1 },
           therapist: { id: null, full_name: `${s.t_first} ${s.t_last}` },
           item_actions: "",
         })),

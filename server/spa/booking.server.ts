@@ -3,9 +3,13 @@ import { DEFAULT_DATE_OF_BIRTH } from "~/domain/guest";
 import { centsFromDollars, type Cents } from "~/domain/money";
 import { SpaError } from "./errors.server";
 import type { SpaHttp } from "./http.server";
+import { clinicInstant, clinicLocal, parseZenotiTime } from "./local-time.server";
 
-/** Zenoti's local, offset-less wall-clock time: "2026-12-01T09:30:00". */
-const LocalTime = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/);
+/**
+ * One of Zenoti's clinic times, "2026-12-01T09:30:00", read leniently (seconds, fractions and an
+ * offset are accepted) so that a format detail never turns a booking into an error page.
+ */
+const LocalTime = z.string().refine((value) => parseZenotiTime(value) !== null, "Expected a date and time");
 
 const GuestSchema = z.object({
   id: z.string(),
@@ -185,6 +189,25 @@ const SlotsSchema = z.object({
 
 export type SlotList = { times: string[]; nextAvailableDay: string | null };
 
+/**
+ * The open times of the requested day only. When that day has none Zenoti answers with times of
+ * another day of the week: those are never listed under the requested day, and the first later
+ * one names the next day with openings.
+ */
+export function slotsOfDay(body: z.infer<typeof SlotsSchema>, date: string): SlotList {
+  const open = (body.slots ?? []).filter((s) => s.Available).map((s) => clinicLocal(s.Time)!);
+  const laterDays = open.map((t) => t.slice(0, 10)).filter((day) => day > date).sort();
+  const named = body.next_available_day?.slice(0, 10);
+  return {
+    times: open.filter((t) => t.slice(0, 10) === date),
+    nextAvailableDay: laterDays[0] ?? (named && named > date ? named : null),
+  };
+}
+
+/** How long a hold lasts when Zenoti does not say (it answers its expiry_time; this is a fallback). */
+const DEFAULT_HOLD_MS = 5 * 60_000;
+
+
 const ReserveSchema = z.object({
   is_reserved: z.boolean(),
   reservation_id: z.string().nullish(),
@@ -257,8 +280,9 @@ const AppointmentsSchema = z.object({
           appointment_id: z.string(),
           appointment_status: z.number(),
           start_time: LocalTime,
+          /** Not where Zenoti puts it (see service.duration); read when a back end sends it here. */
           duration: z.number().nullish(),
-          service: z.object({ name: z.string(), display_name: z.string().nullish() }),
+          service: z.object({ name: z.string(), display_name: z.string().nullish(), duration: z.number().nullish() }),
           item_actions: z.string().nullish(),
         }),
       ),
@@ -328,8 +352,8 @@ export function bookingCalls(http: SpaHttp) {
         services: a.appointment_services.map((s) => ({
           appointmentId: s.appointment_id.toLowerCase(),
           status: s.appointment_status,
-          start: s.start_time,
-          durationMinutes: s.duration ?? 0,
+          start: clinicLocal(s.start_time)!,
+          durationMinutes: s.service.duration ?? s.duration ?? 0,
           name: s.service.display_name || s.service.name,
         })),
       }));
@@ -364,21 +388,22 @@ export function bookingCalls(http: SpaHttp) {
       return body.id;
     },
 
-    async listSlots(bookingId: string): Promise<SlotList> {
+    /** The open times of the booking's date (the date it was created for). */
+    async listSlots(bookingId: string, date: string): Promise<SlotList> {
       const body = await http.request({
         method: "GET",
         path: `/v1/bookings/${encodeURIComponent(bookingId)}/slots`,
         query: { check_future_day_availability: true },
         schema: SlotsSchema,
       });
-      return {
-        times: (body.slots ?? []).filter((s) => s.Available).map((s) => (s.Time.length === 16 ? `${s.Time}:00` : s.Time)),
-        nextAvailableDay: body.next_available_day?.slice(0, 10) ?? null,
-      };
+      return slotsOfDay(body, date);
     },
 
-    /** A hold on the slot; null when someone else has it. */
-    async reserveSlot(bookingId: string, slotTime: string): Promise<{ reservationId: string; expiresAt: string } | null> {
+    /**
+     * A hold on the slot; null when someone else has it. Zenoti's expiry_time is the clinic's wall
+     * clock, so the clinic's zone turns it into the instant the hold ends (ISO UTC).
+     */
+    async reserveSlot(bookingId: string, slotTime: string, timeZone: string): Promise<{ reservationId: string; expiresAt: string } | null> {
       try {
         const body = await http.request({
           method: "POST",
@@ -387,7 +412,8 @@ export function bookingCalls(http: SpaHttp) {
           schema: ReserveSchema,
         });
         if (!body.is_reserved || !body.reservation_id) return null;
-        return { reservationId: body.reservation_id, expiresAt: body.expiry_time ?? new Date(Date.now() + 5 * 60_000).toISOString() };
+        const expiry = body.expiry_time ? clinicInstant(body.expiry_time, timeZone) : null;
+        return { reservationId: body.reservation_id, expiresAt: new Date(expiry ?? Date.now() + DEFAULT_HOLD_MS).toISOString() };
       } catch (error) {
         if (isRefusal(error)) return null;
         throw error;
@@ -395,20 +421,10 @@ export function bookingCalls(http: SpaHttp) {
     },
 
     /**
-     * Drops a hold at once. Zenoti's v1 API has no such call (holds expire on their own), so a
-     * refusal is not an error: the hold simply runs out.
+     * Confirms the held slot; null when the hold is gone (Zenoti's 4072: pick a time again). The
+     * clinic's zone, when given, places times that come with an offset on the clinic's clock.
      */
-    async releaseHold(bookingId: string): Promise<void> {
-      try {
-        await http.request({ method: "DELETE", path: `/v1/bookings/${encodeURIComponent(bookingId)}/slots/reserve`, schema: Ok });
-      } catch (error) {
-        if (error instanceof SpaError && (error.kind === "rejected" || error.status === 404 || error.status === 405)) return;
-        throw error;
-      }
-    },
-
-    /** Confirms the held slot; null when the hold is gone (Zenoti's 4072: pick a time again). */
-    async confirmBooking(bookingId: string): Promise<ConfirmedBooking | null> {
+    async confirmBooking(bookingId: string, timeZone?: string): Promise<ConfirmedBooking | null> {
       try {
         const body = await http.request({
           method: "POST",
@@ -425,8 +441,8 @@ export function bookingCalls(http: SpaHttp) {
             serviceId: i.item.id.toLowerCase(),
             serviceName: i.item.name,
             therapistName: i.therapist?.full_name ?? "",
-            start: i.start_time,
-            end: i.end_time,
+            start: clinicLocal(i.start_time, timeZone)!,
+            end: clinicLocal(i.end_time, timeZone)!,
           })),
         };
       } catch (error) {

@@ -1,6 +1,6 @@
 import { Form, href, Link } from "react-router";
 import { firstOpenStep, getDraft, setDraft } from "#server/booking/draft.server";
-import { releaseDraftHold } from "#server/booking/holds.server";
+import { dropDraftHold } from "#server/booking/holds.server";
 import { requestSession } from "#server/request-context.server";
 import { redirectWithToast } from "#server/toast.server";
 import type { Route } from "./+types/cancel";
@@ -15,12 +15,12 @@ export async function loader({ context }: Route.LoaderArgs) {
 export async function action({ context }: Route.ActionArgs) {
   const session = requestSession(context);
   const draft = getDraft(session);
-  await releaseDraftHold(context.services, draft);
+  dropDraftHold(context.services, draft);
   setDraft(session, null);
   return redirectWithToast(context, href("/"), {
     type: "info",
     title: "Your booking was cancelled",
-    description: draft?.hold ? "The time we held for you is free again." : undefined,
+    description: draft?.hold ? "The time we held for you is let go; others can book it once its hold runs out." : undefined,
   });
 }
 

@@ -11,10 +11,11 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const view = await loadConfirmation(context, params.appointmentId);
   const { center } = view;
   const start = clinicTime(view.start, center.timeZone);
+  const end = clinicTime(view.end, center.timeZone);
   return {
     appointmentId: view.appointmentId,
     what: view.services.map((s) => s.name),
-    when: start.format("dddd, MMMM D, YYYY h:mm A"),
+    when: `${start.format("dddd, MMMM D, YYYY h:mm A")} to ${end.format("h:mm A")}`,
     timeZone: timeZoneLabel(center.timeZone),
     clinic: {
       name: center.name,

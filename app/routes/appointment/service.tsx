@@ -14,7 +14,7 @@ import { formatMoney, formatPriceRange } from "~/lib/money";
 import { bookableTreatments, findService, requireClinic } from "#server/booking/catalog-view.server";
 import { promoRules } from "#server/booking/checkout.server";
 import { getDraft, setDraft, type Draft } from "#server/booking/draft.server";
-import { releaseDraftHold } from "#server/booking/holds.server";
+import { dropDraftHold } from "#server/booking/holds.server";
 import { linkedPromoAllowed } from "#server/booking/promo-limits.server";
 import { clientTypeFor } from "#server/booking/signed-in.server";
 import { textedGuest } from "#server/booking/sms-link.server";
@@ -39,7 +39,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const clientType = await clientTypeFor(services, await currentUser(context));
   const previous = getDraft(session);
   let draft: Draft = previous?.centerId === center.id ? previous : { centerId: center.id, addOnIds: [], therapistId: null };
-  if (previous && previous.centerId !== center.id) await releaseDraftHold(services, previous);
+  if (previous && previous.centerId !== center.id) dropDraftHold(services, previous);
 
   // Deep links from clinic staff: ?service=&therapist=&date=&promo= fill in the choices.
   const treatments = bookableTreatments(catalog, clientType);
@@ -73,7 +73,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       : {}),
   };
   if (!sameChoice(next, draft)) {
-    await releaseDraftHold(services, draft);
+    dropDraftHold(services, draft);
     next.hold = undefined;
   }
   draft = next;
@@ -151,7 +151,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const base: Draft = previous?.centerId === center.id ? previous : { centerId: center.id, addOnIds: [], therapistId: null };
   const next: Draft = { ...base, serviceId: service.id, addOnIds, therapistId };
   if (!sameChoice(next, base) || (previous && previous.centerId !== center.id)) {
-    if (previous) await releaseDraftHold(services, previous);
+    if (previous) dropDraftHold(services, previous);
     next.hold = undefined;
     next.payKey = undefined;
   }

@@ -88,7 +88,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const date = normalizeBookingDate(slot.slice(0, 10), clinicToday(center.timeZone));
   if (!date || date !== slot.slice(0, 10)) return refuseForm(submission, { formErrors: [CHOOSE_TIME] });
   const user = await currentUser(context);
-  const outcome = await holdSlot(context.services, { draft, centerId: center.id, service, slot, date, clientIp: context.clientIp, user });
+  const outcome = await holdSlot(context.services, { draft, centerId: center.id, service, slot, date, timeZone: center.timeZone, clientIp: context.clientIp, user });
   setDraft(session, outcome.draft);
   switch (outcome.kind) {
     case "held":
