@@ -32,8 +32,25 @@ test("a new client books a facial with an add-on, a promo code and the test card
   await expect(page.getByRole("link", { name: "View dashboard" })).toBeVisible();
   const ics = await page.request.get(await page.getByRole("link", { name: "Add to calendar" }).getAttribute("href") as string);
   expect(ics.headers()["content-type"]).toContain("text/calendar");
-  expect(await ics.text()).toContain(`SUMMARY:Signature Laser Facial - New Client\\, LED Light Therapy Enhancement at ${clinic.name}`);
+  const calendar = await ics.text();
+  expect(calendar).toContain(`SUMMARY:Signature Laser Facial - New Client\\, LED Light Therapy Enhancement at ${clinic.name}`);
+  // The visit lasts its services' durations, 45 and 15 minutes: on the page and in the calendar.
+  const [, from, to] = /(\d{1,2}:\d{2} [AP]M) to (\d{1,2}:\d{2} [AP]M)/.exec((await page.getByText(/ to \d{1,2}:\d{2} [AP]M/).textContent()) ?? "")!;
+  expect(clockMinutes(to) - clockMinutes(from)).toBe(60);
+  expect(icsInstant(calendar, "DTEND") - icsInstant(calendar, "DTSTART")).toBe(60 * 60_000);
 });
+
+/** "1:15 PM" as minutes after midnight. */
+function clockMinutes(clock: string): number {
+  const [, h, m, half] = /^(\d{1,2}):(\d{2}) ([AP]M)$/.exec(clock)!;
+  return (Number(h) % 12) * 60 + Number(m) + (half === "PM" ? 720 : 0);
+}
+
+/** A UTC time of an iCalendar file ("DTSTART:20261207T160000Z") as milliseconds. */
+function icsInstant(calendar: string, name: string): number {
+  const [, y, mo, d, h, mi, s] = new RegExp(`^${name}:(\\d{4})(\\d{2})(\\d{2})T(\\d{2})(\\d{2})(\\d{2})Z`, "m").exec(calendar)!;
+  return Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s));
+}
 
 test("payment problems are named next to their fields, and input is kept", async ({ page, bookingDay }) => {
   const { clinic, date } = bookingDay();

@@ -1,0 +1,27 @@
+import { describe, expect, it } from "vitest";
+import { visitSpan } from "./confirmation.server";
+
+const CHICAGO = "America/Chicago";
+
+describe("visitSpan", () => {
+  it("ends when the service that ends last ends, each lasting its service's duration", () => {
+    const services = [
+      { start: "2026-12-07T10:00:00", durationMinutes: 45 },
+      { start: "2026-12-07T10:45:00", durationMinutes: 15 },
+    ];
+    expect(visitSpan(services, CHICAGO)).toEqual({ start: "2026-12-07T10:00:00", end: "2026-12-07T11:00:00" });
+  });
+
+  it("starts at the earliest service whatever their order, and a long first service can end last", () => {
+    const services = [
+      { start: "2026-12-07T10:15:00", durationMinutes: 10 },
+      { start: "2026-12-07T10:00:00", durationMinutes: 90 },
+    ];
+    expect(visitSpan(services, CHICAGO)).toEqual({ start: "2026-12-07T10:00:00", end: "2026-12-07T11:30:00" });
+  });
+
+  it("counts real minutes across a change of clocks", () => {
+    // Chicago, 8 March 2026: at 02:00 the clocks go to 03:00, so 90 minutes from 01:00 end at 03:30.
+    expect(visitSpan([{ start: "2026-03-08T01:00:00", durationMinutes: 90 }], CHICAGO).end).toBe("2026-03-08T03:30:00");
+  });
+});
