@@ -22,4 +22,10 @@ describe("the seams the code keeps (docs/architecture.md)", () => {
     const writers = [...sources("app"), ...sources("server")].filter((file) => /commitSession\(|destroySession\(/.test(read(file)));
     expect(writers).toEqual(["server/session.server.ts"]);
   });
+
+  it("the sandbox prices invoices with its own campaign code, never the storefront's discount functions", () => {
+    // (Seeding the storefront's own promo records with the storefront's types is not pricing.)
+    const borrowers = sources("server/spa-sandbox").filter((file) => /\b(applyDiscounts|discountFor|ruleMatches|percentOf)\b/.test(read(file)));
+    expect(borrowers).toEqual([]);
+  });
 });

@@ -1,8 +1,7 @@
 import type { Router } from "express";
 import { randomUUID } from "node:crypto";
 import { dayjs } from "../../app/lib/dates";
-import { applyDiscounts, ruleFromDollars, type DiscountRule, type DiscountServiceType, type PriceLine } from "../../app/domain/discounts";
-import { centsFromDollars, dollarsFromCents, sumCents } from "../../app/domain/money";
+import { campaignDiscounts, toCents, toDollars, type CampaignBenefit, type LineKind } from "./campaigns";
 import { toIanaTimeZone } from "../spa/time-zones.server";
 import { normalizeId, type SandboxDb } from "./db";
 import { dotNetError, v1Error } from "./errors";
@@ -43,7 +42,7 @@ function servicesAt(db: SandboxDb, centerId: string, ids: string[]): Map<string,
   return new Map(rows.map((r) => [normalizeId(r.id), r]));
 }
 
-function lineKind(service: ServiceRow, isAddOn: boolean): DiscountServiceType {
+function lineKind(service: ServiceRow, isAddOn: boolean): LineKind {
   if (service.code === "FIXER" || /fixer/i.test(service.name)) return "addon-fixer";
   return isAddOn ? "addon-service" : "service";
 }
@@ -119,36 +118,38 @@ function daySlots(db: SandboxDb, booking: BookingRow, date: string, now: number)
   return slots;
 }
 
-function campaignRules(db: SandboxDb, code: string): { rules: DiscountRule[]; validFrom: string | null; validTo: string | null } | null {
+function campaignBenefits(db: SandboxDb, code: string): { rules: CampaignBenefit[]; validFrom: string | null; validTo: string | null } | null {
   const row = db.prepare("SELECT * FROM campaigns WHERE code = ?").get(code.trim().toUpperCase()) as
     | { rules: string; valid_from: string | null; valid_to: string | null }
     | undefined;
   return row ? { rules: JSON.parse(row.rules), validFrom: row.valid_from, validTo: row.valid_to } : null;
 }
 
-type InvoiceItemRow = { id: string; service_id: string; name: string; kind: DiscountServiceType; price: number; discount: number; removed: number; comments: string | null; position: number };
+type InvoiceItemRow = { id: string; service_id: string; name: string; kind: LineKind; price: number; discount: number; removed: number; comments: string | null; position: number };
 type InvoiceRow = { id: string; number: number; center_id: string; guest_id: string; booking_id: string | null; status: number; is_closed: number; campaign_code: string | null; created_at: number };
 
 /** An invoice's dues in Zenoti's decimal dollars, added up in whole cents so they do not drift. */
 export function invoiceTotals(db: SandboxDb, invoiceId: string) {
   const items = db.prepare("SELECT * FROM invoice_items WHERE invoice_id = ? AND removed = 0 ORDER BY position").all(invoiceId) as InvoiceItemRow[];
   const paid = db.prepare("SELECT amount FROM transactions WHERE invoice_id = ?").all(invoiceId) as { amount: number }[];
-  const totalCents = sumCents(items.map((i) => centsFromDollars(i.price) - centsFromDollars(i.discount)));
-  const paidCents = sumCents(paid.map((t) => centsFromDollars(t.amount)));
-  return { items, total: dollarsFromCents(totalCents), paid: dollarsFromCents(paidCents), balance: dollarsFromCents(totalCents - paidCents) };
+  const totalCents = items.reduce((sum, i) => sum + toCents(i.price) - toCents(i.discount), 0);
+  const paidCents = paid.reduce((sum, t) => sum + toCents(t.amount), 0);
+  return { items, total: toDollars(totalCents), paid: toDollars(paidCents), balance: toDollars(totalCents - paidCents) };
 }
 
 /**
- * Re-prices an invoice's lines with its campaign, if any, by the app's own discount rules, so the
- * invoice agrees with the app's price summary to the cent. The sandbox keeps Zenoti's dollars; the
- * rules work in cents, so the lines and the campaign's amounts are converted around the call.
+ * Re-prices an invoice's lines with its campaign, if any, by the sandbox's own campaign pricing
+ * (as Zenoti prices an invoice by its campaign, not by what the storefront showed). Each line's
+ * discount is kept in dollars, worked out in cents.
  */
 export function repriceInvoice(db: SandboxDb, invoice: InvoiceRow) {
   const items = db.prepare("SELECT * FROM invoice_items WHERE invoice_id = ? AND removed = 0 ORDER BY position").all(invoice.id) as InvoiceItemRow[];
-  const campaign = invoice.campaign_code ? campaignRules(db, invoice.campaign_code) : null;
-  const lines: PriceLine[] = items.map((i) => ({ serviceId: i.service_id, kind: i.kind, name: i.name, price: centsFromDollars(i.price) }));
-  const result = applyDiscounts(lines, (campaign?.rules ?? []).map(ruleFromDollars));
-  result.lines.forEach((line, index) => db.prepare("UPDATE invoice_items SET discount = ? WHERE id = ?").run(dollarsFromCents(line.discount), items[index].id));
+  const campaign = invoice.campaign_code ? campaignBenefits(db, invoice.campaign_code) : null;
+  const discounts = campaignDiscounts(
+    items.map((i) => ({ serviceId: i.service_id, kind: i.kind, priceCents: toCents(i.price) })),
+    campaign?.rules ?? [],
+  );
+  discounts.forEach((cents, index) => db.prepare("UPDATE invoice_items SET discount = ? WHERE id = ?").run(toDollars(cents), items[index].id));
 }
 
 export function mountBooking(router: Router, db: SandboxDb, options: BookingOptions) {
