@@ -3,8 +3,9 @@ import type { RateLimiter } from "../accounts/rate-limit.server";
 
 /**
  * Limits on holding slots (decision record 009). A booking in progress holds one slot at a time
- * (choosing another releases the old one), but a client that drops its cookie starts a new booking
- * each time, so the cap on live holds is per client address.
+ * (choosing another replaces the old one, whose place is given back here even though Zenoti lets
+ * that hold run out by itself), but a client that drops its cookie starts a new booking each time,
+ * so the cap on live holds is per client address.
  */
 export const HOLD_LIMITS = {
   /** Times chosen, per address and per booking in progress. */
@@ -57,7 +58,7 @@ export function keepHoldClaim(limiter: RateLimiter, claim: HoldClaim, expiresAt:
   limiter.claim(claim.key, claim.id, HOLD_LIMITS.liveHoldsPerAddress, Math.max(1, Date.parse(expiresAt) - now));
 }
 
-/** The hold was not taken, or was released: its place is free again. */
+/** The hold was not taken, was replaced, or the booking was left: its place is free again. */
 export function dropHoldClaim(limiter: RateLimiter, claim: HoldClaim | undefined): void {
   if (claim) limiter.release(claim.key, claim.id);
 }
