@@ -41,6 +41,8 @@ async function openSandbox(env: Env): Promise<SpaSandbox> {
     apiKeys: [sandboxApiKey(env)],
     rateLimitPerMinute: env.SANDBOX_RATE_LIMIT_PER_MINUTE,
     holdSeconds: env.SANDBOX_HOLD_SECONDS,
+    // Mounted in this app: a visitor reaches its hosted pages on the app's public origin.
+    hostedPagesOnCallerOrigin: true,
   });
 }
 

@@ -1,3 +1,4 @@
+import type { Cents } from "~/domain/money";
 import { dayjs } from "~/lib/dates";
 import type { Services } from "../context.server";
 import { logger } from "../observability/logger.server";
@@ -22,7 +23,11 @@ export type AttemptOutcome =
   | { kind: "declined" }
   | { kind: "undone" }
   /** Not known yet (an answer was lost); nothing is lost, and trying again resumes from here. */
-  | { kind: "pending" };
+  | { kind: "pending" }
+  /** The card needs 3-D Secure: the guest passes their bank's check on this page, then comes back. */
+  | { kind: "verify"; uri: string }
+  /** The back end's invoice asks another amount than the guest was shown: nothing was charged. */
+  | { kind: "price-changed"; shown: Cents; due: Cents };
 
 export type AttemptTiming = {
   /** How long one request owns an attempt between two writes: longer than any one back-end call. */
@@ -36,10 +41,23 @@ export function attemptTiming(services: Pick<Services, "env">): AttemptTiming {
   return { leaseMs: call * 2 + 2_000, settleMs: call * 2 };
 }
 
-/** "customer": the guest pressed the button and may be charged. "reconcile": nobody is there; finish what is paid, undo the rest. */
-export type AttemptMode = "customer" | "reconcile";
+/**
+ * "customer": the guest pressed the button and may be charged. "returned": the guest came back from
+ * the 3-D Secure page; what the invoice says is the answer, nothing is charged. "reconcile": nobody
+ * is there; finish what is paid, undo the rest.
+ */
+export type AttemptMode = "customer" | "returned" | "reconcile";
 
-type Context = { services: Services; timing: AttemptTiming; clock: () => number; mode: AttemptMode };
+type Context = {
+  services: Services;
+  timing: AttemptTiming;
+  clock: () => number;
+  mode: AttemptMode;
+  /** Where a 3-D Secure page sends the guest back to (the payment step, on the origin they use). */
+  returnTo?: string;
+  /** What the guest was shown as due now, in cents: a different invoice balance is not charged. */
+  shownDue?: Cents | null;
+};
 
 /** The back end said no, and did nothing: safe to act on as a refusal. */
 function isRefusal(error: SpaError): boolean {
@@ -57,12 +75,13 @@ export async function advanceAttempt(ctx: Context, start: PaymentAttempt): Promi
     await stores.paymentAttempts.save(attempt);
   };
   /** Stops here, handing the attempt back so the next try need not wait for the lease. */
-  const pending = async (): Promise<AttemptOutcome> => {
-    await save({});
+  const handBack = async (outcome: AttemptOutcome, patch: Partial<PaymentAttempt> = {}): Promise<AttemptOutcome> => {
+    await save(patch);
     attempt = { ...attempt, leaseUntil: 0 };
     await stores.paymentAttempts.save(attempt);
-    return { kind: "pending" };
+    return outcome;
   };
+  const pending = () => handBack({ kind: "pending" });
 
   try {
     if (attempt.state === "started") {
@@ -84,25 +103,39 @@ export async function advanceAttempt(ctx: Context, start: PaymentAttempt): Promi
 
     if (attempt.state === "confirmed" && !attempt.prepaid) await save({ state: "booked" });
 
-    if (attempt.state === "confirmed" || attempt.state === "charging") {
+    if (attempt.state === "confirmed" || attempt.state === "charging" || attempt.state === "verifying") {
       const invoice = await readInvoice(services, attempt.invoiceId!);
       if (!invoice) return await pending();
       const charging = attempt.state === "charging" && attempt.chargeSentAt !== null;
       if (invoice.balance <= 0) {
         await save({ state: "booked" });
+      } else if (attempt.state === "verifying") {
+        // Unpaid while the guest is at their bank's check: a second press sends them there again;
+        // coming back unpaid means the check failed or was left.
+        if (mode === "customer") return await handBack({ kind: "verify", uri: attempt.verifyUri! });
+        await save({ state: "undoing", undoAs: mode === "returned" ? "declined" : "undone" });
       } else if (charging && clock() - attempt.chargeSentAt! < timing.settleMs) {
         // A charge whose answer was lost may still land: charging again now could charge twice.
         return await pending();
       } else if (mode === "reconcile") {
         await save({ state: "undoing", undoAs: "undone" });
+      } else if (mode === "returned") {
+        // A page load never charges.
+        return await pending();
+      } else if (attempt.state === "confirmed" && ctx.shownDue != null && invoice.balance !== ctx.shownDue) {
+        // What is shown is what is charged: the guest sees the back end's amount and is asked again.
+        logger.warn("invoice differs from the price shown; not charging", { shown: ctx.shownDue, due: invoice.balance });
+        return await handBack({ kind: "price-changed", shown: ctx.shownDue, due: invoice.balance }, { backEndDue: invoice.balance });
       } else {
-        await save({ state: "charging", chargeSentAt: clock() });
-        const charged = await charge(services, attempt);
-        if (charged === "paid") await save({ state: "booked" });
-        else if (charged === "not-processed") {
+        await save({ state: "charging", chargeSentAt: clock(), backEndDue: null });
+        const charged = await charge(services, attempt, ctx.returnTo ?? "");
+        if (charged.kind === "paid") await save({ state: "booked" });
+        else if (charged.kind === "verify") {
+          return await handBack({ kind: "verify", uri: charged.uri }, { state: "verifying", verifyUri: charged.uri });
+        } else if (charged.kind === "not-processed") {
           await save({ state: "confirmed", chargeSentAt: null });
           return await pending();
-        } else if (charged === "refused") {
+        } else if (charged.kind === "refused") {
           // "Nothing to pay" is a refusal too: an earlier charge whose answer was lost may have landed.
           const after = await readInvoice(services, attempt.invoiceId!);
           if (!after) return await pending();
@@ -134,20 +167,22 @@ export async function advanceAttempt(ctx: Context, start: PaymentAttempt): Promi
   return outcomeOfFinal(attempt);
 }
 
-/** Sends the charge: paid, refused (the card said no), not processed (try again), or unknown. */
-async function charge(services: Services, attempt: PaymentAttempt): Promise<"paid" | "refused" | "not-processed" | "unknown"> {
+type ChargeResult = { kind: "paid" } | { kind: "verify"; uri: string } | { kind: "refused" } | { kind: "not-processed" } | { kind: "unknown" };
+
+/** Sends the charge: paid, a 3-D Secure page, refused (the card said no), not processed (try again), or unknown. */
+async function charge(services: Services, attempt: PaymentAttempt, returnTo: string): Promise<ChargeResult> {
   try {
-    await services.spa.payInvoice(attempt.invoiceId!, attempt.centerId, attempt.accountId);
-    return "paid";
+    const result = await services.spa.payInvoice(attempt.invoiceId!, attempt.centerId, attempt.accountId, returnTo);
+    return result.kind === "paid" ? { kind: "paid" } : result;
   } catch (error) {
     if (!isSpaError(error)) throw error;
-    if (error.kind === "rate-limited") return "not-processed";
+    if (error.kind === "rate-limited") return { kind: "not-processed" };
     if (isRefusal(error)) {
       logger.warn("charge refused; removing the appointment", { kind: error.kind, code: String(error.code) });
-      return "refused";
+      return { kind: "refused" };
     }
     logger.warn("charge answer lost; reading the invoice", { kind: error.kind, status: error.status });
-    return "unknown";
+    return { kind: "unknown" };
   }
 }
 

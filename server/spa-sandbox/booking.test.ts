@@ -183,8 +183,8 @@ describe("booking workflow", () => {
     const cards = await client.listCards(guest.id, AUSTIN);
     expect(cards).toMatchObject([{ brand: "VISA", lastFour: "4242" }]);
 
-    await client.payInvoice(confirmed.invoiceId, AUSTIN, cards[0].accountId);
-    await expect(client.payInvoice(confirmed.invoiceId, AUSTIN, cards[0].accountId)).rejects.toMatchObject({ code: 4062 });
+    expect(await client.payInvoice(confirmed.invoiceId, AUSTIN, cards[0].accountId, "http://shop.example/appointment/payment")).toMatchObject({ kind: "paid" });
+    await expect(client.payInvoice(confirmed.invoiceId, AUSTIN, cards[0].accountId, "http://shop.example/appointment/payment")).rejects.toMatchObject({ code: 4062 });
     expect(await client.getInvoice(confirmed.invoiceId)).toMatchObject({ paid: 30500, balance: 0 });
 
     await client.removeInvoiceItem(confirmed.invoiceId, confirmed.items[1].invoiceItemId, "Removing appointment due to payment failed");

@@ -94,6 +94,12 @@ const migrations: string[] = [
    CREATE TABLE campaigns (code TEXT PRIMARY KEY, rules TEXT NOT NULL, valid_from TEXT, valid_to TEXT);
    CREATE TABLE reasons (id TEXT PRIMARY KEY, name TEXT NOT NULL);`,
   `ALTER TABLE cards ADD COLUMN declines_charges INTEGER NOT NULL DEFAULT 0;`,
+  // A card whose charges need 3-D Secure, and the verification pages such a charge opens.
+  `ALTER TABLE cards ADD COLUMN requires_3ds INTEGER NOT NULL DEFAULT 0;
+   CREATE TABLE payment_sessions (
+     token TEXT PRIMARY KEY, invoice_id TEXT NOT NULL, account_id TEXT NOT NULL, redirect_uri TEXT NOT NULL,
+     created_at INTEGER NOT NULL, completed INTEGER NOT NULL DEFAULT 0
+   );`,
 ];
 
 /** Time-zone ids as Zenoti numbers them, for the names the seed uses. */

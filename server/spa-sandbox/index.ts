@@ -20,6 +20,12 @@ export type SandboxOptions = {
   /** How long a reserved slot is held (Zenoti's Webstore holds 10 minutes). */
   holdSeconds?: number;
   now?: () => number;
+  /**
+   * Embedded in the app, the sandbox is reached by the customer's browser at the app's own public
+   * origin, which is the origin of the redirect_uri the app sends: hosted pages are addressed there.
+   * A sandbox started on its own addresses them at the host its API was called on.
+   */
+  hostedPagesOnCallerOrigin?: boolean;
 };
 
 /** Faults a test can switch on to see how the app copes; never reachable over HTTP. */
@@ -151,7 +157,7 @@ export function createSpaSandbox(options: SandboxOptions): SpaSandbox {
   mountCatalog(router, db);
   mountGuests(router, db, { now });
   mountBooking(router, db, { now, holdSeconds: options.holdSeconds ?? 600 });
-  mountPayments(router, hosted, db, { now });
+  mountPayments(router, hosted, db, { now, hostedPagesOnCallerOrigin: options.hostedPagesOnCallerOrigin ?? false });
 
   router.use((req, res) => {
     aspNetMessage(res, 404, `No HTTP resource was found that matches the request URI '${req.originalUrl.slice(0, 200)}'.`);

@@ -1,4 +1,4 @@
-import express, { type Router } from "express";
+import express, { type Request, type Router } from "express";
 import { randomBytes, randomUUID } from "node:crypto";
 import { centsFromDollars, dollarsFromCents } from "../../app/domain/money";
 import { normalizeId, type SandboxDb } from "./db";
@@ -9,7 +9,14 @@ import { v1Error } from "./errors";
 export const DECLINED_TEST_CARD = "4000000000000002";
 /** This one is saved, but every charge to it is declined (a card that fails later). */
 export const CHARGE_DECLINED_TEST_CARD = "4000000000000341";
+/**
+ * This one is saved, and every charge to it needs 3-D Secure: the charge answers with a hosted
+ * verification page instead of a transaction, and is paid only when the guest passes the check there.
+ */
+export const THREE_DS_TEST_CARD = "4000000000003220";
 const CARD_SESSION_SECONDS = 30 * 60;
+/** A 3-D Secure check left open this long has timed out, as a bank's challenge does. */
+const VERIFY_SESSION_SECONDS = 10 * 60;
 
 type InvoiceRow = { id: string; number: number; center_id: string; guest_id: string; booking_id: string | null; status: number; is_closed: number; campaign_code: string | null; created_at: number };
 
@@ -51,7 +58,7 @@ function cardPage(options: { action: string; error?: string; name?: string; expi
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Add a card | Secure payment</title>
 <style>body{font:16px system-ui,sans-serif;max-width:28rem;margin:2rem auto;padding:0 1rem;color:#1f1a1d}label{display:block;font-weight:600;margin:.8rem 0 .2rem}input{font:inherit;width:100%;padding:.6rem;border:1px solid #999;border-radius:8px;box-sizing:border-box}button{margin-top:1rem;font:inherit;font-weight:600;padding:.7rem 1.2rem;border:0;border-radius:8px;background:#234;color:#fff}.error{color:#a4161a;font-weight:600}.note{color:#555;font-size:.9rem}</style></head>
-<body><h1>Add a card</h1><p class="note">Secure card page of the spa sandbox. Test cards: 4242 4242 4242 4242 is accepted, 4000 0000 0000 0002 is declined, 4000 0000 0000 0341 is saved but its charges are declined.</p>
+<body><h1>Add a card</h1><p class="note">Secure card page of the spa sandbox. Test cards: 4242 4242 4242 4242 is accepted, 4000 0000 0000 0002 is declined, 4000 0000 0000 0341 is saved but its charges are declined, 4000 0000 0000 3220 is saved and its charges ask for 3-D Secure verification.</p>
 ${options.error ? `<p class="error" role="alert">${escapeHtml(options.error)}</p>` : ""}
 <form method="post" action="${escapeHtml(options.action)}">
 <label for="name">Name on card</label><input id="name" name="name" autocomplete="cc-name" required value="${escapeHtml(options.name ?? "")}">
@@ -61,14 +68,46 @@ ${options.error ? `<p class="error" role="alert">${escapeHtml(options.error)}</p
 <button type="submit">Save card</button></form></body></html>`;
 }
 
+const PAGE_STYLE = "body{font:16px system-ui,sans-serif;max-width:28rem;margin:2rem auto;padding:0 1rem;color:#1f1a1d}button{margin:1rem .5rem 0 0;font:inherit;font-weight:600;padding:.7rem 1.2rem;border:0;border-radius:8px;background:#234;color:#fff}button.secondary{background:#eee;color:#234}.error{color:#a4161a;font-weight:600}.note{color:#555;font-size:.9rem}";
+
+/** The bank's 3-D Secure check: the guest approves or refuses the charge. */
+function verifyPage(options: { action: string; amount: number; lastFour: string; error?: string }) {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Verify your payment | Secure payment</title><style>${PAGE_STYLE}</style></head>
+<body><h1>Verify your payment</h1><p class="note">3-D Secure check of the spa sandbox, standing in for your bank's page.</p>
+${options.error ? `<p class="error" role="alert">${escapeHtml(options.error)}</p>` : ""}
+<p>Your bank asks you to confirm a payment of <strong>$${options.amount.toFixed(2)}</strong> with the card ending ${escapeHtml(options.lastFour)}.</p>
+<form method="post" action="${escapeHtml(options.action)}">
+<button type="submit" name="result" value="approve">Approve payment</button>
+<button type="submit" name="result" value="refuse" class="secondary">Refuse payment</button></form></body></html>`;
+}
+
+const expiredPage = (what: string) =>
+  `<!doctype html><title>Link expired</title><h1>This ${what} link has expired</h1><p>Please go back and start again.</p>`;
+
 function withStatus(uri: string, status: string): string {
   const url = new URL(uri);
   url.searchParams.set("status", status);
   return url.toString();
 }
 
-export function mountPayments(router: Router, hostedRouter: Router, db: SandboxDb, options: { now: () => number }) {
+/** An absolute http(s) URL, or null. */
+function webUrl(value: unknown): URL | null {
+  try {
+    const url = new URL(String(value));
+    return url.protocol === "http:" || url.protocol === "https:" ? url : null;
+  } catch {
+    return null;
+  }
+}
+
+type PaymentOptions = { now: () => number; hostedPagesOnCallerOrigin: boolean };
+
+export function mountPayments(router: Router, hostedRouter: Router, db: SandboxDb, options: PaymentOptions) {
   const { now } = options;
+  /** Where the guest's browser finds the hosted pages (see SandboxOptions.hostedPagesOnCallerOrigin). */
+  const hostedBase = (req: Request, redirect: URL) =>
+    `${options.hostedPagesOnCallerOrigin ? redirect.origin : `${req.protocol}://${req.get("host")}`}${req.baseUrl}/hosted`;
 
   router.post("/v1/guests/:guestId/accounts", (req, res) => {
     const guest = findRow<{ id: string }>(db, "guests", req.params.guestId);
@@ -76,19 +115,13 @@ export function mountPayments(router: Router, hostedRouter: Router, db: SandboxD
     const body = req.body as { center_id?: string; redirect_uri?: string };
     const center = body.center_id ? findRow<{ id: string }>(db, "centers", body.center_id) : undefined;
     if (!center) return v1Error(res, 200, 502, "Invalid center_id");
-    let redirect: URL;
-    try {
-      redirect = new URL(String(body.redirect_uri));
-      if (redirect.protocol !== "http:" && redirect.protocol !== "https:") throw new Error("scheme");
-    } catch {
-      return v1Error(res, 200, 400, "redirect_uri is invalid");
-    }
+    const redirect = webUrl(body.redirect_uri);
+    if (!redirect) return v1Error(res, 200, 400, "redirect_uri is invalid");
     const token = randomBytes(24).toString("base64url");
     db.prepare("INSERT INTO card_sessions (token, guest_id, center_id, redirect_uri, created_at) VALUES (?, ?, ?, ?, ?)").run(
       token, guest.id, center.id, redirect.toString(), now(),
     );
-    const base = `${req.protocol}://${req.get("host")}${req.baseUrl}`;
-    res.json({ hosted_payment_uri: `${base}/hosted/card/${token}`, error: null });
+    res.json({ hosted_payment_uri: `${hostedBase(req, redirect)}/card/${token}`, error: null });
   });
 
   router.get("/v1/guests/:guestId/accounts", (req, res) => {
@@ -112,7 +145,7 @@ export function mountPayments(router: Router, hostedRouter: Router, db: SandboxD
     const session = db.prepare("SELECT * FROM card_sessions WHERE token = ?").get(req.params.token) as { created_at: number; completed: number } | undefined;
     res.setHeader("Cache-Control", "no-store");
     if (!session || session.completed || now() - session.created_at > CARD_SESSION_SECONDS * 1000) {
-      return res.status(410).type("html").send("<!doctype html><title>Link expired</title><h1>This card link has expired</h1><p>Please go back and start again.</p>");
+      return res.status(410).type("html").send(expiredPage("card"));
     }
     res.type("html").send(cardPage({ action: req.originalUrl }));
   });
@@ -123,7 +156,7 @@ export function mountPayments(router: Router, hostedRouter: Router, db: SandboxD
       | undefined;
     res.setHeader("Cache-Control", "no-store");
     if (!session || session.completed || now() - session.created_at > CARD_SESSION_SECONDS * 1000) {
-      return res.status(410).type("html").send("<!doctype html><title>Link expired</title><h1>This card link has expired</h1>");
+      return res.status(410).type("html").send(expiredPage("card"));
     }
     // Only a urlencoded form has a body here; a multipart or empty POST has none, and is asked again.
     const body = (req.body ?? {}) as Record<string, string | undefined>;
@@ -140,10 +173,57 @@ export function mountPayments(router: Router, hostedRouter: Router, db: SandboxD
     if (digits === DECLINED_TEST_CARD) return res.redirect(303, withStatus(session.redirect_uri, "declined"));
     const accountId = randomUUID();
     const [mm, yy] = expiry.split("/").map((p) => p.trim());
-    db.prepare("INSERT INTO cards (account_id, guest_id, center_id, brand, last_four, expiry, created_at, declines_charges) VALUES (?, ?, ?, ?, ?, ?, ?, ?)").run(
-      accountId, session.guest_id, session.center_id, brandOf(digits), digits.slice(-4), `${mm}/20${yy}`, now(), digits === CHARGE_DECLINED_TEST_CARD ? 1 : 0,
+    db.prepare("INSERT INTO cards (account_id, guest_id, center_id, brand, last_four, expiry, created_at, declines_charges, requires_3ds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)").run(
+      accountId, session.guest_id, session.center_id, brandOf(digits), digits.slice(-4), `${mm}/20${yy}`, now(),
+      digits === CHARGE_DECLINED_TEST_CARD ? 1 : 0, digits === THREE_DS_TEST_CARD ? 1 : 0,
     );
     res.redirect(303, withStatus(session.redirect_uri, "successful"));
+  });
+
+  /** Records a payment of the amount (the balance when none is given); null when there is nothing to pay. */
+  const payBalance = (invoiceId: string, accountId: string, requested?: number): string | null =>
+    db
+      .transaction(() => {
+        const { balance } = invoiceTotals(db, invoiceId);
+        const amount = requested === undefined ? balance : Number(requested);
+        if (!(amount > 0) || centsFromDollars(amount) > centsFromDollars(balance)) return null;
+        const id = randomUUID();
+        db.prepare("INSERT INTO transactions (id, invoice_id, account_id, amount, created_at) VALUES (?, ?, ?, ?, ?)").run(id, invoiceId, accountId, amount, now());
+        return id;
+      })
+      .immediate();
+
+  type PaymentSession = { token: string; invoice_id: string; account_id: string; redirect_uri: string; created_at: number; completed: number };
+  const openPaymentSession = (token: string): PaymentSession | null => {
+    const session = db.prepare("SELECT * FROM payment_sessions WHERE token = ?").get(token) as PaymentSession | undefined;
+    if (!session || session.completed || now() - session.created_at > VERIFY_SESSION_SECONDS * 1000) return null;
+    return session;
+  };
+  const lastFourOf = (accountId: string) =>
+    (db.prepare("SELECT last_four FROM cards WHERE account_id = ?").get(accountId) as { last_four: string } | undefined)?.last_four ?? "";
+
+  hostedRouter.get("/hosted/verify/:token", (req, res) => {
+    res.setHeader("Cache-Control", "no-store");
+    const session = openPaymentSession(req.params.token);
+    if (!session) return res.status(410).type("html").send(expiredPage("payment"));
+    const { balance } = invoiceTotals(db, session.invoice_id);
+    res.type("html").send(verifyPage({ action: req.originalUrl, amount: balance, lastFour: lastFourOf(session.account_id) }));
+  });
+
+  hostedRouter.post("/hosted/verify/:token", (req, res) => {
+    res.setHeader("Cache-Control", "no-store");
+    const session = openPaymentSession(req.params.token);
+    if (!session) return res.status(410).type("html").send(expiredPage("payment"));
+    const result = String((req.body as Record<string, unknown> | undefined)?.result ?? "");
+    if (result !== "approve" && result !== "refuse") {
+      const { balance } = invoiceTotals(db, session.invoice_id);
+      return res.status(400).type("html").send(verifyPage({ action: req.originalUrl, amount: balance, lastFour: lastFourOf(session.account_id), error: "Please approve or refuse the payment." }));
+    }
+    db.prepare("UPDATE payment_sessions SET completed = 1 WHERE token = ?").run(session.token);
+    if (result === "refuse") return res.redirect(303, withStatus(session.redirect_uri, "failed"));
+    // Passed: the charge is made now, on what the invoice still owes (lines removed meanwhile owe nothing).
+    const paid = payBalance(session.invoice_id, session.account_id);
+    res.redirect(303, withStatus(session.redirect_uri, paid ? "successful" : "failed"));
   });
 
   const invoiceJson = (invoice: InvoiceRow) => {
@@ -182,22 +262,29 @@ export function mountPayments(router: Router, hostedRouter: Router, db: SandboxD
   router.post("/v1/invoices/:invoiceId/online_payments", (req, res) => {
     const invoice = findRow<InvoiceRow>(db, "invoices", req.params.invoiceId);
     if (!invoice) return v1Error(res, 200, 428, "Invoice not found");
-    const body = req.body as { account_id?: string; amount?: number };
+    const body = req.body as { account_id?: string; amount?: number; redirect_uri?: string };
     if (!body.account_id) {
       return v1Error(res, 200, 400, "account_id is required; a new card goes through the hosted page");
     }
-    const card = db.prepare("SELECT * FROM cards WHERE account_id = ? AND guest_id = ?").get(body.account_id, invoice.guest_id) as { declines_charges: number } | undefined;
+    const redirect = body.redirect_uri === undefined ? null : webUrl(body.redirect_uri);
+    if (body.redirect_uri !== undefined && !redirect) return v1Error(res, 200, 400, "redirect_uri is invalid");
+    const card = db.prepare("SELECT * FROM cards WHERE account_id = ? AND guest_id = ?").get(body.account_id, invoice.guest_id) as
+      | { declines_charges: number; requires_3ds: number }
+      | undefined;
     if (!card) return v1Error(res, 200, 4061, "Payment failed: card not found for this guest");
     if (card.declines_charges) return v1Error(res, 200, 4063, "Payment failed: the card was declined");
-    const pay = db.transaction(() => {
-      const { balance } = invoiceTotals(db, invoice.id);
-      const amount = body.amount === undefined ? balance : Number(body.amount);
-      if (!(amount > 0) || centsFromDollars(amount) > centsFromDollars(balance)) return null;
-      const id = randomUUID();
-      db.prepare("INSERT INTO transactions (id, invoice_id, account_id, amount, created_at) VALUES (?, ?, ?, ?, ?)").run(id, invoice.id, body.account_id, amount, now());
-      return id;
-    });
-    const transactionId = pay.immediate();
+    if (body.amount !== undefined && !(Number(body.amount) > 0)) return v1Error(res, 200, 4062, "Nothing to pay on this invoice");
+    if (card.requires_3ds) {
+      // The charge waits for the guest's bank: no transaction yet, a page to send the guest to.
+      if (!redirect) return v1Error(res, 200, 400, "redirect_uri is required: this card needs 3-D Secure verification");
+      if (invoiceTotals(db, invoice.id).balance <= 0) return v1Error(res, 200, 4062, "Nothing to pay on this invoice");
+      const token = randomBytes(24).toString("base64url");
+      db.prepare("INSERT INTO payment_sessions (token, invoice_id, account_id, redirect_uri, created_at) VALUES (?, ?, ?, ?, ?)").run(
+        token, invoice.id, body.account_id, redirect.toString(), now(),
+      );
+      return res.json({ invoice_transaction_id: null, token_id: null, hosted_payment_uri: `${hostedBase(req, redirect)}/verify/${token}`, error: null });
+    }
+    const transactionId = payBalance(invoice.id, body.account_id, body.amount);
     if (!transactionId) return v1Error(res, 200, 4062, "Nothing to pay on this invoice");
     res.json({ invoice_transaction_id: transactionId, token_id: null, hosted_payment_uri: null, error: null });
   });

@@ -270,6 +270,14 @@ export type Invoice = {
   items: { invoiceItemId: string; serviceId: string; name: string; price: Cents; discount: Cents; final: Cents }[];
 };
 
+/** Either a transaction (paid) or a hosted page (3-D Secure); an empty string counts as absent. */
+const PaymentSchema = z.object({
+  invoice_transaction_id: z.string().nullish(),
+  hosted_payment_uri: z.url({ protocol: /^https?$/ }).or(z.literal("")).nullish(),
+});
+
+export type PaymentResult = { kind: "paid"; transactionId: string } | { kind: "verify"; uri: string };
+
 const AppointmentsSchema = z.object({
   appointments: z.array(
     z.object({
@@ -517,14 +525,21 @@ export function bookingCalls(http: SpaHttp) {
       }
     },
 
-    async payInvoice(invoiceId: string, centerId: string, accountId: string): Promise<string> {
+    /**
+     * Charges the invoice's balance to a saved card. Paid, or (a card that needs 3-D Secure) the page
+     * the guest must pass first, which sends them back to `redirectUri`; that answer is returned as is.
+     */
+    async payInvoice(invoiceId: string, centerId: string, accountId: string, redirectUri: string): Promise<PaymentResult> {
+      const path = `/v1/invoices/${encodeURIComponent(invoiceId)}/online_payments`;
       const body = await http.request({
         method: "POST",
-        path: `/v1/invoices/${encodeURIComponent(invoiceId)}/online_payments`,
-        body: { account_id: accountId, center_id: centerId, source: 1 },
-        schema: z.object({ invoice_transaction_id: z.string() }),
+        path,
+        body: { account_id: accountId, center_id: centerId, source: 1, redirect_uri: redirectUri },
+        schema: PaymentSchema,
       });
-      return body.invoice_transaction_id;
+      if (body.invoice_transaction_id) return { kind: "paid", transactionId: body.invoice_transaction_id };
+      if (body.hosted_payment_uri) return { kind: "verify", uri: body.hosted_payment_uri };
+      throw new SpaError({ kind: "invalid-response", status: 200, message: "A payment answer with neither a transaction nor a page", path });
     },
 
     async removeInvoiceItem(invoiceId: string, invoiceItemId: string, comments: string): Promise<void> {

@@ -131,10 +131,11 @@ export interface OneTimeCodeStore {
 /**
  * Where one confirm-and-pay stands. "started": confirm sent, its answer not yet known. "confirmed":
  * the appointment exists, no charge sent. "charging": a charge was sent, its answer not yet known.
+ * "verifying": the charge answered with a 3-D Secure page; the guest is at their bank's check.
  * "undoing": the lines are being removed (after a refusal, or by the reconciler). Final: "booked", "declined" (the card was refused, the lines removed), "undone" (never finished,
  * lines removed, nothing charged), "released" (the hold was gone, nothing booked).
  */
-export type PaymentAttemptState = "started" | "confirmed" | "charging" | "undoing" | "booked" | "declined" | "undone" | "released";
+export type PaymentAttemptState = "started" | "confirmed" | "charging" | "verifying" | "undoing" | "booked" | "declined" | "undone" | "released";
 
 export const FINAL_ATTEMPT_STATES: readonly PaymentAttemptState[] = ["booked", "declined", "undone", "released"];
 
@@ -167,6 +168,13 @@ export type PaymentAttempt = {
   undoAs: "declined" | "undone" | null;
   /** When the last charge was sent; a charge whose answer was lost may still land for a while. */
   chargeSentAt: number | null;
+  /** The 3-D Secure page the charge answered with (state "verifying"); absent in older records. */
+  verifyUri?: string | null;
+  /**
+   * What the back end's invoice asks, in cents, when it differed from what the guest was shown and
+   * nothing was charged; the guest is shown it and asked again. Absent in older records.
+   */
+  backEndDue?: number | null;
   /** The confirmation email and text went out. */
   notified: boolean;
 };
