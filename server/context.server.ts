@@ -22,8 +22,13 @@ export type Services = {
   stores: Stores;
   geocoder: Geocoder;
   notifier: Notifier;
-  /** Public origins the hosted card page may be on (the spa back end's). */
+  /** Public origins the hosted payment pages may be on (the spa back end's). */
   hostedPaymentOrigins: string[];
+  /**
+   * With the embedded sandbox, the path its hosted pages are served under on the origin the guest
+   * is using (the app's own, whatever its public name); null with a real back end.
+   */
+  embeddedHostedPath: string | null;
   /** Signs and checks the guest tokens of texted booking links. */
   linkSigner: LinkSigner;
   accounts: AccountService;
@@ -100,7 +105,9 @@ export async function createServices(env: Env, options: { sandboxBaseUrl: string
     stores,
     geocoder,
     notifier: await createNotifier(env),
-    hostedPaymentOrigins: [new URL(spaBaseUrl).origin, ...env.HOSTED_PAYMENT_ORIGINS],
+    // The embedded sandbox's pages are on the guest's own origin, not at the address the app calls it on.
+    hostedPaymentOrigins: env.SPA_BASE_URL ? [new URL(spaBaseUrl).origin, ...env.HOSTED_PAYMENT_ORIGINS] : env.HOSTED_PAYMENT_ORIGINS,
+    embeddedHostedPath: env.SPA_BASE_URL ? null : `${new URL(spaBaseUrl).pathname.replace(/\/$/, "")}/hosted/`,
     linkSigner: createLinkSigner(secrets),
     sessions: createSessionCookies({
       secrets,

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { MAX_ADD_ONS } from "~/domain/booking";
 import { BILLING_LIMITS, clipBilling } from "~/domain/payment";
 import { DraftSchema, type Confirmed, type Draft } from "./booking/draft.server";
+import { cardSetOf } from "./booking/payment-step.server";
 import type { Services } from "./context.server";
 import { createRequestContext, currentUser, MAX_COOKIE_BYTES, requestSession, sessionMiddleware } from "./request-context.server";
 import { createSessionCookies, type SessionData } from "./session.server";
@@ -95,7 +96,7 @@ describe("the session cookies' size", () => {
       details: { firstName: wide(50), lastName: wide(50), email: longestEmail, phone: "5125550101" },
       hold: { bookingId: id(), slot: "2026-12-01T10:00:00", reservationId: id(), expiresAt: new Date().toISOString(), claim: { key: `live-holds:${"k".repeat(22)}`, id: id() } },
       billing: clipBilling({ address: wide(500), city: wide(500), state: "WA-too-long", zip: "9".repeat(50) }),
-      cardAttemptAt: new Date().toISOString(),
+      cardsBefore: cardSetOf([{ accountId: id() }, { accountId: id() }]),
       payKey: id(),
       doneBy: id(),
     };

@@ -32,18 +32,21 @@ const LOCAL_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;
 /** The time step: the time is the button pressed, in the clinic's local time. */
 export const HoldSlotSchema = z.object({ slot: z.unknown().optional() }).refine(({ slot }) => typeof slot === "string" && LOCAL_TIME.test(slot), CHOOSE_TIME);
 
-export const PAYMENT_INTENTS = ["add-card", "apply-promo", "remove-promo", "confirm"] as const;
+export const PAYMENT_INTENTS = ["add-card", "apply-promo", "remove-promo", "confirm", "cancel-booking"] as const;
 export const PAGE_OUT_OF_DATE = "This page was out of date. Please check the details and confirm again.";
 const CHOOSE_ACTION = "Please choose an action.";
 
 /**
- * The payment step: one form, four buttons. Every button keeps the billing address typed so far;
- * only "confirm" needs a card, the address, the state and the policy, and only "apply" a code.
+ * The payment step: one form, four buttons (and "cancel-booking" when the back end's price differed
+ * from ours). Every button keeps the billing address typed so far; only "confirm" needs a card, the
+ * address, the state and the policy, and only "apply" a code.
  */
 export const PaymentSchema = z
   .object({
     intent: z.enum(PAYMENT_INTENTS, { error: CHOOSE_ACTION }),
     payKey: z.string({ error: PAGE_OUT_OF_DATE }).max(64, PAGE_OUT_OF_DATE).optional(),
+    /** The amount due now the page showed, in cents: a back end asking another is not charged. */
+    shownDue: z.string({ error: PAGE_OUT_OF_DATE }).regex(/^\d{1,9}$/, PAGE_OUT_OF_DATE).optional(),
     card: z.string({ error: PAYMENT_MESSAGES.card }).max(64, PAYMENT_MESSAGES.card).optional(),
     address: z.string({ error: PAYMENT_MESSAGES.billing }).trim().max(BILLING_LIMITS.address, PAYMENT_MESSAGES.billing).optional(),
     city: z.string({ error: PAYMENT_MESSAGES.billing }).trim().max(BILLING_LIMITS.city, PAYMENT_MESSAGES.billing).optional(),

@@ -3,6 +3,7 @@ import { priceLines } from "~/domain/booking";
 import { applyDiscounts, checkPromo, type PromoCode } from "~/domain/discounts";
 import type { Cents } from "~/domain/money";
 import type { Services } from "../context.server";
+import { isSpaError } from "../spa/errors.server";
 import type { PaymentAttempt } from "../store/stores.server";
 import type { Draft } from "./draft.server";
 import { advanceAttempt, attemptTiming, outcomeOfFinal, type AttemptOutcome, type AttemptTiming } from "./payment-attempt.server";
@@ -51,6 +52,9 @@ export async function quote(services: Services, center: Center, catalog: Service
 
 export type CheckoutOutcome = AttemptOutcome | { kind: "busy" } | { kind: "promo-used"; code: string };
 
+/** How one request drives an attempt: its clock, timings, and how long it waits for another's lease. */
+type DriveOptions = { clock?: () => number; timing?: AttemptTiming; busyWaitMs?: number };
+
 const BUSY_POLL_MS = 200;
 const BUSY_WAIT_MS = 15_000;
 
@@ -61,8 +65,18 @@ const BUSY_WAIT_MS = 15_000;
  */
 export async function checkout(
   services: Services,
-  input: { payKey: string; draft: Draft; center: Center; quote: Quote; accountId: string },
-  options: { clock?: () => number; timing?: AttemptTiming; busyWaitMs?: number } = {},
+  input: {
+    payKey: string;
+    draft: Draft;
+    center: Center;
+    quote: Quote;
+    accountId: string;
+    /** The payment step's address on the origin the guest uses: where a 3-D Secure page sends them back. */
+    returnTo: string;
+    /** What the guest was shown as due now; the quote's when not given. A different invoice is not charged. */
+    shownDue?: Cents;
+  },
+  options: DriveOptions = {},
 ): Promise<CheckoutOutcome> {
   const clock = options.clock ?? Date.now;
   const timing = options.timing ?? attemptTiming(services);
@@ -92,14 +106,11 @@ export async function checkout(
     undoAs: null,
     chargeSentAt: null,
     notified: false,
+    verifyUri: null,
+    backEndDue: null,
   };
 
-  let claim = await services.stores.paymentAttempts.claim(fresh, now);
-  const waitUntil = clock() + (options.busyWaitMs ?? BUSY_WAIT_MS);
-  while (claim.state === "busy" && clock() < waitUntil) {
-    await new Promise((resolve) => setTimeout(resolve, BUSY_POLL_MS));
-    claim = await services.stores.paymentAttempts.claim({ ...fresh, leaseUntil: clock() + timing.leaseMs }, clock());
-  }
+  const claim = await claimAttempt(services, fresh, { clock, timing, busyWaitMs: options.busyWaitMs });
   if (claim.state === "busy") return { kind: "busy" };
   if (claim.state === "final") return outcomeOfFinal(claim.attempt);
 
@@ -119,7 +130,77 @@ export async function checkout(
     attempt = { ...attempt, promoClaimed: true };
     await services.stores.paymentAttempts.save(attempt);
   }
-  return advanceAttempt({ services, timing, clock, mode: "customer" }, attempt);
+  const shownDue = input.shownDue ?? summary.dueNow;
+  return advanceAttempt({ services, timing, clock, mode: "customer", returnTo: input.returnTo, shownDue }, attempt);
+}
+
+/** Takes the attempt (new, or one whose request died), waiting a while for a request that holds it. */
+async function claimAttempt(services: Services, fresh: PaymentAttempt, options: { clock: () => number; timing: AttemptTiming; busyWaitMs?: number }) {
+  const { clock, timing } = options;
+  let claim = await services.stores.paymentAttempts.claim(fresh, clock());
+  const waitUntil = clock() + (options.busyWaitMs ?? BUSY_WAIT_MS);
+  while (claim.state === "busy" && clock() < waitUntil) {
+    await new Promise((resolve) => setTimeout(resolve, BUSY_POLL_MS));
+    claim = await services.stores.paymentAttempts.claim({ ...fresh, leaseUntil: clock() + timing.leaseMs }, clock());
+  }
+  return claim;
+}
+
+/**
+ * The guest is back from the 3-D Secure page: the invoice says whether they passed (booked) or not
+ * (the appointment is removed, as for a declined card). Null when no check is under way for the key.
+ */
+export async function finishVerification(services: Services, payKey: string, options: DriveOptions = {}): Promise<CheckoutOutcome | null> {
+  const existing = await services.stores.paymentAttempts.get(payKey);
+  if (!existing || existing.state !== "verifying") return null;
+  const clock = options.clock ?? Date.now;
+  const timing = options.timing ?? attemptTiming(services);
+  const claim = await claimAttempt(services, { ...existing, leaseUntil: clock() + timing.leaseMs }, { clock, timing, busyWaitMs: options.busyWaitMs });
+  if (claim.state === "busy") return { kind: "busy" };
+  if (claim.state === "final") return outcomeOfFinal(claim.attempt);
+  return advanceAttempt({ services, timing, clock, mode: "returned" }, claim.attempt);
+}
+
+/**
+ * The guest will not pay the back end's price: the confirmed, unpaid appointment is removed and the
+ * promo use given back. Only an attempt stopped at a price the guest did not agree to is undone.
+ */
+export async function declineBackEndPrice(services: Services, payKey: string, options: DriveOptions = {}): Promise<CheckoutOutcome | null> {
+  const existing = await services.stores.paymentAttempts.get(payKey);
+  if (!existing || existing.state !== "confirmed" || existing.backEndDue == null) return null;
+  const clock = options.clock ?? Date.now;
+  const timing = options.timing ?? attemptTiming(services);
+  const claim = await claimAttempt(services, { ...existing, leaseUntil: clock() + timing.leaseMs }, { clock, timing, busyWaitMs: options.busyWaitMs });
+  if (claim.state === "busy") return { kind: "busy" };
+  if (claim.state === "final") return outcomeOfFinal(claim.attempt);
+  if (claim.attempt.state !== "confirmed") return advanceAttempt({ services, timing, clock, mode: "returned" }, claim.attempt);
+  const undoing: PaymentAttempt = { ...claim.attempt, state: "undoing", undoAs: "undone", updatedAt: clock() };
+  await services.stores.paymentAttempts.save(undoing);
+  return advanceAttempt({ services, timing, clock, mode: "reconcile" }, undoing);
+}
+
+/**
+ * The price summary from the back end's invoice, for a booking whose invoice differs from our
+ * quote: what the guest is asked to agree to before anything is charged.
+ */
+export async function backEndQuote(services: Services, attempt: PaymentAttempt, shown: Quote): Promise<Quote | null> {
+  try {
+    const invoice = await services.spa.getInvoice(attempt.invoiceId!);
+    const subtotal = invoice.items.reduce((sum, item) => sum + item.price, 0);
+    return {
+      lines: invoice.items.map((item) => ({ name: item.name, price: item.price, discount: item.discount })),
+      subtotal,
+      discount: subtotal - invoice.total,
+      total: invoice.total,
+      prepaid: attempt.prepaid,
+      dueNow: attempt.prepaid ? invoice.balance : 0,
+      dueInClinic: attempt.prepaid ? 0 : invoice.balance,
+      promo: shown.promo,
+    };
+  } catch (error) {
+    if (!isSpaError(error)) throw error;
+    return null;
+  }
 }
 
 /** The promo code's discount rules, for prices shown before a quote; none for an unknown code. */

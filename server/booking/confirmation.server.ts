@@ -2,12 +2,16 @@ import { data } from "react-router";
 import type { Center } from "~/domain/catalog";
 import type { GuestAppointment } from "../spa/booking.server";
 import { clinicLocalAt, wallClockInstant } from "../spa/local-time.server";
+import type { Cents } from "~/domain/money";
+import type { Services } from "../context.server";
+import { isSpaError } from "../spa/errors.server";
 import { requestSession, type RequestContext } from "../request-context.server";
 import { orUnavailable } from "../unavailable.server";
 import { getConfirmed } from "./draft.server";
 
 export type ConfirmationView = {
   appointmentId: string;
+  invoiceId: string;
   center: Center;
   services: { name: string; start: string; durationMinutes: number }[];
   start: string;
@@ -44,9 +48,22 @@ export async function loadConfirmation(context: RequestContext, appointmentId: s
   const { start, end } = visitSpan(live.length > 0 ? live : group.services, center.timeZone);
   return {
     appointmentId: confirmed.appointmentId,
+    invoiceId: confirmed.invoiceId,
     center,
     services: live.map((s) => ({ name: s.name.replace(/\s*\(addon\)\s*/i, " ").trim(), start: s.start, durationMinutes: s.durationMinutes })),
     start,
     end,
   };
+}
+
+/** What the back end's invoice says was paid and is still due, in cents; null when it can't be read. */
+export async function bookedAmounts(services: Services, invoiceId: string): Promise<{ paid: Cents; due: Cents } | null> {
+  try {
+    const invoice = await services.spa.getInvoice(invoiceId);
+    return { paid: invoice.paid, due: invoice.balance };
+  } catch (error) {
+    // The booking stands either way: the page is shown without the amounts.
+    if (!isSpaError(error)) throw error;
+    return null;
+  }
 }

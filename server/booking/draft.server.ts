@@ -36,8 +36,12 @@ export const DraftSchema = z.object({
   billing: z
     .object({ address: z.string(), city: z.string(), state: z.string(), zip: z.string() })
     .optional(),
-  /** When the visitor last left for the hosted card page (to tell a declined card on return). */
-  cardAttemptAt: z.string().optional(),
+  /**
+   * The cards saved when the visitor left for the hosted card page (their number and a digest of
+   * their ids): on return, a set that is not the same, and no smaller, holds the card added. No clock
+   * is compared: Zenoti's card dates may be clinic-local.
+   */
+  cardsBefore: z.object({ count: z.number().int().min(0), digest: z.string().max(32) }).optional(),
   /** Idempotency key of the confirm-and-pay submit. */
   payKey: z.string().optional(),
   /** The employee booking for the guest (the spec's done_by), from a staff link. */

@@ -84,6 +84,9 @@ export async function advanceAttempt(ctx: Context, start: PaymentAttempt): Promi
   const pending = () => handBack({ kind: "pending" });
 
   try {
+    // Back from the 3-D Secure page, a page load only reads what happened: it never confirms or charges.
+    if (mode === "returned" && attempt.state !== "verifying") return await pending();
+
     if (attempt.state === "started") {
       const found = await resolveConfirm(ctx, attempt, save);
       if (found.kind === "unknown") return await pending();

@@ -29,6 +29,7 @@ const AUSTIN = seedGuid("center:ATX"); // holds the card
 const FACIAL = seedGuid("service:FT-NEW");
 const GOOD_CARD = "4242424242424242";
 const TIMING: AttemptTiming = { leaseMs: 5_000, settleMs: 10_000 };
+const RETURN_TO = "http://shop.example/appointment/payment";
 
 let sandbox: Awaited<ReturnType<typeof startSandbox>>;
 let proxy: FaultProxy;
@@ -124,7 +125,7 @@ function ledger(guestId: string) {
 
 /** Presses "Pay and book" again after each "not known yet", as a guest would, a little later each time. */
 async function payUntilKnown(booking: Awaited<ReturnType<typeof heldBooking>>, payKey: string, prepaid: boolean): Promise<{ first: CheckoutOutcome; last: CheckoutOutcome }> {
-  const press = () => checkout(services, { payKey, draft: booking.draft, center: booking.center, quote: quoteFor(prepaid), accountId: booking.accountId }, { clock: () => clock, timing: TIMING, busyWaitMs: 0 });
+  const press = () => checkout(services, { payKey, draft: booking.draft, center: booking.center, quote: quoteFor(prepaid), accountId: booking.accountId, returnTo: RETURN_TO }, { clock: () => clock, timing: TIMING, busyWaitMs: 0 });
   const first = await press();
   let last = first;
   for (let i = 0; i < 4 && (last.kind === "pending" || last.kind === "busy"); i++) {
@@ -183,7 +184,7 @@ describe("a prepaid clinic: each back-end answer of confirm and pay goes missing
     const booking = await heldBooking(DALLAS);
     proxy.fail({ method: "POST", path: /\/online_payments$/, mode: "reset-before" });
     const payKey = randomUUID();
-    const press = () => checkout(services, { payKey, draft: booking.draft, center: booking.center, quote: quoteFor(true), accountId: booking.accountId }, { clock: () => clock, timing: TIMING, busyWaitMs: 0 });
+    const press = () => checkout(services, { payKey, draft: booking.draft, center: booking.center, quote: quoteFor(true), accountId: booking.accountId, returnTo: RETURN_TO }, { clock: () => clock, timing: TIMING, busyWaitMs: 0 });
     expect((await press()).kind).toBe("pending");
     clock += TIMING.leaseMs;
     const before = proxy.calls.filter((c) => c.endsWith("/online_payments")).length;
@@ -250,7 +251,7 @@ describe("a request that dies between two steps", () => {
     const booking = await heldBooking(DALLAS);
     const payKey = randomUUID();
     await expect(
-      checkout(crashingAt(state), { payKey, draft: booking.draft, center: booking.center, quote: quoteFor(true), accountId: booking.accountId }, { clock: () => clock, timing: TIMING }),
+      checkout(crashingAt(state), { payKey, draft: booking.draft, center: booking.center, quote: quoteFor(true), accountId: booking.accountId, returnTo: RETURN_TO }, { clock: () => clock, timing: TIMING }),
     ).rejects.toThrow("process killed");
     return { booking, payKey };
   }
@@ -292,7 +293,7 @@ describe("a once-per-guest promo code", () => {
     const second = await heldBooking(AUSTIN);
     second.draft.details = first.draft.details;
     const promo = { code: "GLOW50", applied: true, message: null, maxUsesPerGuest: 1 };
-    const pay = (b: typeof first) => checkout(services, { payKey: randomUUID(), draft: b.draft, center: b.center, quote: quoteFor(false, promo), accountId: b.accountId }, { clock: () => clock, timing: TIMING });
+    const pay = (b: typeof first) => checkout(services, { payKey: randomUUID(), draft: b.draft, center: b.center, quote: quoteFor(false, promo), accountId: b.accountId, returnTo: RETURN_TO }, { clock: () => clock, timing: TIMING });
     const outcomes = await Promise.all([pay(first), pay(second)]);
     expect(outcomes.map((o) => o.kind).sort()).toEqual(["booked", "promo-used"]);
     expect((await stores.guestDetails.get(first.draft.details!.email))?.promo_codes.GLOW50).toBe(1);
@@ -302,7 +303,7 @@ describe("a once-per-guest promo code", () => {
     const booking = await heldBooking(AUSTIN);
     expireHolds();
     const promo = { code: "GLOW50", applied: true, message: null, maxUsesPerGuest: 1 };
-    const outcome = await checkout(services, { payKey: randomUUID(), draft: booking.draft, center: booking.center, quote: quoteFor(false, promo), accountId: booking.accountId }, { clock: () => clock, timing: TIMING });
+    const outcome = await checkout(services, { payKey: randomUUID(), draft: booking.draft, center: booking.center, quote: quoteFor(false, promo), accountId: booking.accountId, returnTo: RETURN_TO }, { clock: () => clock, timing: TIMING });
     expect(outcome.kind).toBe("hold-lost");
     expect((await stores.guestDetails.get(booking.draft.details!.email))?.promo_codes.GLOW50).toBe(0);
   });

@@ -1,10 +1,12 @@
+import { createHash } from "node:crypto";
 import type { Center, Service } from "~/domain/catalog";
+import type { Cents } from "~/domain/money";
 import { checkPaymentForm, type Billing } from "~/domain/payment";
 import type { Services } from "../context.server";
 import { logger } from "../observability/logger.server";
 import type { SavedCard } from "../spa/booking.server";
 import { isSpaError } from "../spa/errors.server";
-import { checkout, quote, type CheckoutOutcome } from "./checkout.server";
+import { backEndQuote, checkout, finishVerification, quote, type CheckoutOutcome, type Quote } from "./checkout.server";
 import type { Draft } from "./draft.server";
 
 /** The guest's saved cards at the clinic, or null when the back end could not say. */
@@ -18,22 +20,58 @@ export async function savedCards(services: Services, draft: Draft): Promise<Save
 }
 
 /**
- * The back end's hosted card page for this guest, which sends them back to `returnTo`. A page on
- * any origin but the back end's own is refused: a guest is never sent elsewhere.
+ * A hosted payment page a guest may be sent to: on the back end's payment origins or, with the
+ * embedded sandbox, under its hosted path on the origin the guest is using (`returnTo`'s). A guest
+ * is never sent anywhere else.
+ */
+export function isHostedPageAllowed(services: Pick<Services, "hostedPaymentOrigins" | "embeddedHostedPath">, uri: string, returnTo: string): boolean {
+  const page = new URL(uri);
+  if (services.hostedPaymentOrigins.includes(page.origin)) return true;
+  const embedded = services.embeddedHostedPath;
+  if (embedded && page.origin === new URL(returnTo).origin && page.pathname.startsWith(embedded)) return true;
+  logger.error("hosted payment page on an unexpected origin", { origin: page.origin });
+  return false;
+}
+
+/**
+ * The back end's hosted card page for this guest, which sends them back to `returnTo`, and the ids
+ * of the cards saved before it: a new id on return is how we know a card was added.
  */
 export async function cardCapturePage(
   services: Services,
   { guestId, centerId, returnTo }: { guestId: string; centerId: string; returnTo: string },
-): Promise<{ kind: "page"; uri: string } | { kind: "unavailable" } | { kind: "foreign-origin" }> {
+): Promise<{ kind: "page"; uri: string; knownCards: CardSet } | { kind: "unavailable" } | { kind: "foreign-origin" }> {
   try {
+    const known = await services.spa.listCards(guestId, centerId);
     const uri = await services.spa.startCardCapture(guestId, centerId, returnTo);
-    if (services.hostedPaymentOrigins.includes(new URL(uri).origin)) return { kind: "page", uri };
-    logger.error("hosted payment page on an unexpected origin", { origin: new URL(uri).origin });
-    return { kind: "foreign-origin" };
+    if (!isHostedPageAllowed(services, uri, returnTo)) return { kind: "foreign-origin" };
+    return { kind: "page", uri, knownCards: cardSetOf(known) };
   } catch (error) {
     if (!isSpaError(error)) throw error;
     return { kind: "unavailable" };
   }
+}
+
+/**
+ * The saved cards' account ids, as few bytes as the session cookie can carry whatever their number:
+ * how many, and a digest of the set.
+ */
+export type CardSet = { count: number; digest: string };
+
+export function cardSetOf(cards: Pick<SavedCard, "accountId">[]): CardSet {
+  const ids = cards.map((card) => card.accountId.toLowerCase()).sort();
+  return { count: ids.length, digest: createHash("sha256").update(ids.join("\n")).digest("base64url").slice(0, 22) };
+}
+
+/**
+ * Back from the hosted card page: whether a card was added, told from the back end's list (an
+ * account that was not there before), never from the URL or a clock. Null when the list was
+ * unreadable. As many cards or more, and not the same ones: one is new.
+ */
+export function cardWasAdded(before: CardSet, cards: SavedCard[] | null): boolean | null {
+  if (!cards) return null;
+  const after = cardSetOf(cards);
+  return after.count >= before.count && after.digest !== before.digest;
 }
 
 export type ConfirmRequest = {
@@ -45,6 +83,10 @@ export type ConfirmRequest = {
   cardId: string;
   billing: Billing;
   agreed: boolean;
+  /** The payment step on the origin the guest uses: where a 3-D Secure page sends them back. */
+  returnTo: string;
+  /** What the page showed as due now, in cents (the button's amount). */
+  shownDue?: Cents;
 };
 
 export type ConfirmOutcome = CheckoutOutcome | { kind: "invalid"; errors: Record<string, string> } | { kind: "cards-unavailable" };
@@ -66,5 +108,25 @@ export async function confirmAndPay(services: Services, request: ConfirmRequest)
     accountId = card!.accountId;
   }
   const summary = await quote(services, center, catalog, draft);
-  return checkout(services, { payKey, draft: { ...draft, billing }, center, quote: summary, accountId: accountId! });
+  const { returnTo, shownDue } = request;
+  const outcome = await checkout(services, { payKey, draft: { ...draft, billing }, center, quote: summary, accountId: accountId!, returnTo, shownDue });
+  if (outcome.kind === "verify" && !isHostedPageAllowed(services, outcome.uri, returnTo)) {
+    // Never sent to a page we do not trust: the check counts as failed and the booking is undone.
+    return (await finishVerification(services, payKey)) ?? { kind: "pending" };
+  }
+  return outcome;
+}
+
+/** What the payment step shows besides our quote: the back end's price, when it differed. */
+export type PaymentStepState = { kind: "open" } | { kind: "repriced"; shown: Quote; backEnd: Quote };
+
+/**
+ * An attempt stopped because the back end's invoice asked another amount: the page shows the
+ * back end's summary, and the guest agrees to it or cancels.
+ */
+export async function paymentStepState(services: Services, payKey: string | undefined, shown: Quote): Promise<PaymentStepState> {
+  const attempt = payKey ? await services.stores.paymentAttempts.get(payKey) : null;
+  if (!attempt || attempt.state !== "confirmed" || attempt.backEndDue == null) return { kind: "open" };
+  const backEnd = await backEndQuote(services, attempt, shown);
+  return backEnd ? { kind: "repriced", shown, backEnd } : { kind: "open" };
 }

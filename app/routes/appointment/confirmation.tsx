@@ -2,7 +2,8 @@ import { href, isRouteErrorResponse, Link } from "react-router";
 import { ErrorMessage } from "~/components/error-message";
 import { clinicTime, timeZoneLabel } from "~/lib/dates";
 import { formatPhone } from "~/lib/phone";
-import { loadConfirmation } from "#server/booking/confirmation.server";
+import { formatMoney } from "~/lib/money";
+import { bookedAmounts, loadConfirmation } from "#server/booking/confirmation.server";
 import type { Route } from "./+types/confirmation";
 
 export const meta: Route.MetaFunction = () => [{ title: "You're booked | Glow Clinic" }, { name: "robots", content: "noindex" }];
@@ -10,6 +11,8 @@ export const meta: Route.MetaFunction = () => [{ title: "You're booked | Glow Cl
 export async function loader({ params, context }: Route.LoaderArgs) {
   const view = await loadConfirmation(context, params.appointmentId);
   const { center } = view;
+  // The amounts are the back end's, as its invoice has them: what was charged, and what is left to pay.
+  const amounts = await bookedAmounts(context.services, view.invoiceId);
   const start = clinicTime(view.start, center.timeZone);
   const end = clinicTime(view.end, center.timeZone);
   return {
@@ -24,11 +27,13 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       cityLine: `${center.address.city}, ${center.address.state} ${center.address.zip}`,
       phone: center.phone,
     },
+    paid: amounts && amounts.paid > 0 ? formatMoney(amounts.paid) : null,
+    dueInClinic: amounts ? formatMoney(amounts.due) : null,
   };
 }
 
 export default function Confirmation({ loaderData }: Route.ComponentProps) {
-  const { appointmentId, what, when, timeZone, clinic } = loaderData;
+  const { appointmentId, what, when, timeZone, clinic, paid, dueInClinic } = loaderData;
   return (
     <article className="page narrow confirmation">
       <h1>You're booked!</h1>
@@ -54,6 +59,18 @@ export default function Confirmation({ loaderData }: Route.ComponentProps) {
           <br />
           <a href={`tel:+1${clinic.phone}`}>{formatPhone(clinic.phone)}</a>
         </dd>
+        {paid ? (
+          <>
+            <dt>Paid</dt>
+            <dd>{paid}</dd>
+          </>
+        ) : null}
+        {dueInClinic ? (
+          <>
+            <dt>Due at the clinic</dt>
+            <dd>{dueInClinic}</dd>
+          </>
+        ) : null}
       </dl>
       <h2>Before you come</h2>
       <ul>

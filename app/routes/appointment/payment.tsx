@@ -1,5 +1,5 @@
 import { getCollectionProps, getInputProps } from "@conform-to/react";
-import { href, redirect, useNavigation } from "react-router";
+import { href, redirect, redirectDocument, useNavigation } from "react-router";
 import { CheckboxField, ErrorSummary, Field, FieldMessage, SchemaForm, SelectField, useFocusFirst, useSchemaForm } from "~/components/forms";
 import { NO_SHOW_FEE, NO_SHOW_WINDOW_HOURS, LATE_ARRIVAL_MINUTES } from "~/domain/booking";
 import { PAGE_OUT_OF_DATE, PaymentSchema, placePaymentProblems } from "~/domain/booking-forms";
@@ -8,12 +8,13 @@ import { clipBilling, PAYMENT_MESSAGES, type Billing } from "~/domain/payment";
 import { formatMoney } from "~/lib/money";
 import { US_STATES } from "~/lib/us-states";
 import { findService, requireClinic } from "#server/booking/catalog-view.server";
-import { quote } from "#server/booking/checkout.server";
+import { declineBackEndPrice, finishVerification, quote } from "#server/booking/checkout.server";
 import { dropHoldClaim } from "#server/booking/hold-limits.server";
 import { promoAttemptLimit } from "#server/booking/promo-limits.server";
 import { HOLD_EXPIRED_MESSAGE, newPayKey, requireDraft, setConfirmed, setDraft, type Draft } from "#server/booking/draft.server";
-import { cardCapturePage, confirmAndPay, savedCards } from "#server/booking/payment-step.server";
+import { cardCapturePage, cardWasAdded, confirmAndPay, paymentStepState, savedCards, type ConfirmOutcome } from "#server/booking/payment-step.server";
 import { formDataOf, parseSubmission, refuseForm } from "#server/forms.server";
+import { requestSession } from "#server/request-context.server";
 import { flashToast } from "#server/toast.server";
 import type { Route } from "./+types/payment";
 
@@ -23,34 +24,88 @@ export const CHECKOUT_MESSAGES = {
   pending:
     "We haven't heard back from our booking system yet, so we can't say your booking is complete. Nothing is lost and you won't be charged twice: please wait a moment and press the button again.",
   undone: "We couldn't finish your booking, and your card was not charged. The time was released; please choose a time again.",
+  cancelled: "Your booking was cancelled and your card was not charged. The promo code was removed; please choose a time again.",
+  repriced: (shown: string, due: string) =>
+    `Our booking system prices this booking at ${due}, not the ${shown} we showed you, so nothing has been charged. Your time is kept: pay ${due} to book, or cancel the booking.`,
 } as const;
 
 export const meta: Route.MetaFunction = () => [{ title: "Payment | Glow Clinic" }, { name: "robots", content: "noindex" }];
 
+/** The payment step's own address on the origin the visitor is using: hosted pages send them back here. */
+function paymentStepUrl(request: Request): string {
+  return `${new URL(request.url).origin}${href("/appointment/payment")}`;
+}
+
+/**
+ * Where a confirm-and-pay outcome takes the visitor, or null when the payment page is shown again
+ * with a message (not known yet, or still being worked on). `draft` is the draft to keep on failure.
+ */
+function leavePaymentStep(context: Route.LoaderArgs["context"], outcome: ConfirmOutcome, draft: Draft): Response | null {
+  const { services } = context;
+  const session = requestSession(context);
+  const toast = (title: string) => flashToast(context, { type: "error", title });
+  if (outcome.kind === "busy" || outcome.kind === "pending" || outcome.kind === "invalid" || outcome.kind === "cards-unavailable") return null;
+  // A page on the payment provider's side is a document of its own: never fetched as route data.
+  if (outcome.kind === "verify") return redirectDocument(outcome.uri);
+  if (outcome.kind === "price-changed") return redirect(href("/appointment/payment"));
+  if (outcome.kind === "promo-used") {
+    toast(PROMO_MESSAGES.notValid(outcome.code));
+    setDraft(session, { ...draft, payKey: undefined });
+    return redirect(href("/appointment/payment"));
+  }
+  // Booked or not, the hold is used up: its place under the address's cap is free again.
+  dropHoldClaim(services.rateLimiter, draft.hold?.claim);
+  if (outcome.kind === "booked") {
+    const { attempt } = outcome;
+    setConfirmed(session, { appointmentId: attempt.appointmentId!, invoiceId: attempt.invoiceId!, guestId: attempt.guestId, centerId: attempt.centerId });
+    setDraft(session, null);
+    return redirect(href("/appointment/confirmation/:appointmentId", { appointmentId: attempt.appointmentId! }));
+  }
+  if (outcome.kind === "declined") {
+    toast(PAYMENT_MESSAGES.failed);
+    if (draft.doneBy) {
+      // The employee flow: the stored ids are cleared and the employee starts again at the clinic.
+      setDraft(session, { centerId: draft.centerId, addOnIds: [], therapistId: null, doneBy: draft.doneBy });
+      return redirect(`${href("/appointment/service")}?id=${encodeURIComponent(draft.centerId)}`);
+    }
+  } else toast(outcome.kind === "undone" ? CHECKOUT_MESSAGES.undone : HOLD_EXPIRED_MESSAGE);
+  setDraft(session, { ...draft, hold: undefined, payKey: undefined });
+  return redirect(`${href("/appointment/time")}?date=${draft.date ?? ""}`);
+}
+
 export async function loader({ context }: Route.LoaderArgs) {
   const { services } = context;
   const { session, draft } = await requireDraft(context, "details");
+  // Back from a 3-D Secure page (or any visit while a check is under way): the invoice says how it went.
+  const returned = draft.payKey ? await finishVerification(services, draft.payKey) : null;
+  const left = returned && leavePaymentStep(context, returned, draft);
+  if (left) throw left;
+  const notice = returned ? CHECKOUT_MESSAGES[returned.kind === "busy" ? "busy" : "pending"] : null;
+
   const { center, catalog } = await requireClinic(services, draft.centerId);
-  const [summary, saved] = await Promise.all([quote(services, center, catalog, draft), savedCards(services, draft)]);
+  const [shown, saved] = await Promise.all([quote(services, center, catalog, draft), savedCards(services, draft)]);
+  const state = await paymentStepState(services, draft.payKey, shown);
+  const summary = state.kind === "repriced" ? state.backEnd : shown;
   const cards = saved ?? [];
   const cardError = saved ? null : CARD_FETCH_ERROR;
 
   // Back from the hosted card page: what happened is read from the back end, never the URL.
   let cardFailed = false;
   const next: Draft = { ...draft };
-  if (draft.cardAttemptAt && !cardError) {
-    const added = cards.some((c) => c.createdAt && Date.parse(c.createdAt) >= Date.parse(draft.cardAttemptAt!));
-    cardFailed = !added;
-    next.cardAttemptAt = undefined;
+  if (draft.cardsBefore && !cardError) {
+    cardFailed = cardWasAdded(draft.cardsBefore, saved) === false;
+    next.cardsBefore = undefined;
   }
   next.payKey ??= newPayKey();
-  const changed = next.payKey !== draft.payKey || next.cardAttemptAt !== draft.cardAttemptAt;
+  const changed = next.payKey !== draft.payKey || next.cardsBefore !== draft.cardsBefore;
   if (changed) setDraft(session, next);
   const service = findService(catalog, draft.serviceId)!;
   return {
       clinic: center.name,
       service: service.displayName,
       summary,
+      repriced: state.kind === "repriced" ? CHECKOUT_MESSAGES.repriced(formatMoney(state.shown.dueNow), formatMoney(state.backEnd.dueNow)) : null,
+      notice,
       cards: cards.map((c) => ({ id: c.accountId, label: `${c.brand} ending ${c.lastFour}`, expiry: c.expiry })).reverse(),
       cardError,
       cardFailed,
@@ -71,11 +126,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   const withBilling: Draft = { ...draft, billing: clipBilling(billing) };
 
   if (intent === "add-card") {
-    const returnTo = `${new URL(request.url).origin}${href("/appointment/payment")}`;
-    const page = await cardCapturePage(services, { guestId: draft.guestId!, centerId: center.id, returnTo });
+    const page = await cardCapturePage(services, { guestId: draft.guestId!, centerId: center.id, returnTo: paymentStepUrl(request) });
     if (page.kind !== "page") return refuseForm(submission, { status: page.kind === "foreign-origin" ? 502 : 503, formErrors: [CARD_FETCH_ERROR] });
-    setDraft(session, { ...withBilling, cardAttemptAt: new Date(Date.now() - 1000).toISOString() });
-    return redirect(page.uri);
+    setDraft(session, { ...withBilling, cardsBefore: page.knownCards });
+    // The card page is a document of its own, on this origin or the provider's: never fetched as route data.
+    return redirectDocument(page.uri);
   }
 
   if (intent === "remove-promo") {
@@ -95,7 +150,21 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   const payKey = submission.value.payKey ?? "";
   if (!payKey || payKey !== draft.payKey) return refuseForm(submission, { status: 409, formErrors: [PAGE_OUT_OF_DATE] });
-  const outcome = await confirmAndPay(services, { payKey, draft, center, catalog, cardId: card ?? "", billing, agreed: policy === "agreed" });
+
+  if (intent === "cancel-booking") {
+    // A back end that cannot be reached leaves the attempt as it was ("not known yet"): nothing is lost.
+    const cancelled = await declineBackEndPrice(services, payKey);
+    if (cancelled?.kind === "undone") {
+      dropHoldClaim(services.rateLimiter, draft.hold?.claim);
+      flashToast(context, { type: "info", title: CHECKOUT_MESSAGES.cancelled });
+      setDraft(session, { ...withBilling, hold: undefined, payKey: undefined, promoCode: undefined });
+      return redirect(`${href("/appointment/time")}?date=${draft.date ?? ""}`);
+    }
+    return leavePaymentStep(context, cancelled ?? { kind: "pending" }, withBilling) ?? refuseForm(submission, { status: 503, formErrors: [CHECKOUT_MESSAGES.pending] });
+  }
+
+  const shownDue = submission.value.shownDue === undefined ? undefined : Number(submission.value.shownDue);
+  const outcome = await confirmAndPay(services, { payKey, draft, center, catalog, cardId: card ?? "", billing, agreed: policy === "agreed", returnTo: paymentStepUrl(request), shownDue });
   if (outcome.kind === "cards-unavailable") return refuseForm(submission, { status: 503, formErrors: [CARD_FETCH_ERROR] });
   if (outcome.kind === "invalid") {
     setDraft(session, withBilling);
@@ -105,45 +174,13 @@ export async function action({ request, context }: Route.ActionArgs) {
       fieldErrors: Object.fromEntries(placed.filter(({ path }) => path.length > 0).map(({ path, message }) => [path[0], [message]])),
     });
   }
-  const toast = (title: string) => flashToast(context, { type: "error", title });
-  // Booked or not, the hold is used up: its place under the address's cap is free again.
-  if (outcome.kind !== "busy" && outcome.kind !== "pending" && outcome.kind !== "promo-used") dropHoldClaim(services.rateLimiter, draft.hold?.claim);
-  switch (outcome.kind) {
-    case "booked": {
-      const { attempt } = outcome;
-      setConfirmed(session, { appointmentId: attempt.appointmentId!, invoiceId: attempt.invoiceId!, guestId: attempt.guestId, centerId: attempt.centerId });
-      setDraft(session, null);
-      return redirect(href("/appointment/confirmation/:appointmentId", { appointmentId: attempt.appointmentId! }));
-    }
-    case "busy":
-      return refuseForm(submission, { status: 409, formErrors: [CHECKOUT_MESSAGES.busy] });
-    case "pending":
-      return refuseForm(submission, { status: 503, formErrors: [CHECKOUT_MESSAGES.pending] });
-    case "promo-used":
-      toast(PROMO_MESSAGES.notValid(outcome.code));
-      setDraft(session, { ...withBilling, payKey: undefined });
-      return redirect(href("/appointment/payment"));
-    case "declined":
-      toast(PAYMENT_MESSAGES.failed);
-      if (draft.doneBy) {
-        // The employee flow: the stored ids are cleared and the employee starts again at the clinic.
-        setDraft(session, { centerId: center.id, addOnIds: [], therapistId: null, doneBy: draft.doneBy });
-        return redirect(`${href("/appointment/service")}?id=${encodeURIComponent(center.id)}`);
-      }
-      break;
-    case "undone":
-      toast(CHECKOUT_MESSAGES.undone);
-      break;
-    case "hold-lost":
-      toast(HOLD_EXPIRED_MESSAGE);
-      break;
-  }
-  setDraft(session, { ...withBilling, hold: undefined, payKey: undefined });
-  return redirect(`${href("/appointment/time")}?date=${draft.date ?? ""}`);
+  if (outcome.kind === "busy") return refuseForm(submission, { status: 409, formErrors: [CHECKOUT_MESSAGES.busy] });
+  if (outcome.kind === "pending") return refuseForm(submission, { status: 503, formErrors: [CHECKOUT_MESSAGES.pending] });
+  return leavePaymentStep(context, outcome, withBilling)!;
 }
 
 export default function PaymentStep({ loaderData, actionData }: Route.ComponentProps) {
-  const { clinic, service, summary, cards, cardError, cardFailed, payKey } = loaderData;
+  const { clinic, service, summary, repriced, notice, cards, cardError, cardFailed, payKey } = loaderData;
   const navigation = useNavigation();
   const confirming = navigation.state === "submitting" && navigation.formData?.get("intent") === "confirm";
   const payment = useSchemaForm(PaymentSchema, {
@@ -161,6 +198,11 @@ export default function PaymentStep({ loaderData, actionData }: Route.ComponentP
         {service} at {clinic}.
       </p>
       <ErrorSummary key={payment.attempt} form={payment.form} />
+      {repriced || notice ? (
+        <p className="field-error" role="alert">
+          {repriced ?? notice}
+        </p>
+      ) : null}
 
       <section aria-labelledby="summary-heading" className="summary">
         <h2 id="summary-heading">Price summary</h2>
@@ -209,6 +251,8 @@ export default function PaymentStep({ loaderData, actionData }: Route.ComponentP
 
       <SchemaForm schemaForm={payment} summary={false} className="form">
         <input type="hidden" name="payKey" value={payKey} />
+        {/* What the button says is due now: a back end asking another amount is not charged. */}
+        <input type="hidden" name="shownDue" value={summary.dueNow} />
 
         <fieldset>
           <legend>Card</legend>
@@ -251,7 +295,18 @@ export default function PaymentStep({ loaderData, actionData }: Route.ComponentP
 
         <fieldset>
           <legend>Promo code</legend>
-          {summary.promo?.applied ? (
+          {repriced ? (
+            <p>
+              {summary.promo?.code ? (
+                <>
+                  <strong>{summary.promo.code}</strong> is on this booking at our booking system's price.{" "}
+                </>
+              ) : null}
+              <button type="submit" name="intent" value="cancel-booking" className="button-secondary">
+                Cancel booking
+              </button>
+            </p>
+          ) : summary.promo?.applied ? (
             <p>
               <strong>{summary.promo.code}</strong> applied.{" "}
               <button type="submit" name="intent" value="remove-promo" className="link-button">
