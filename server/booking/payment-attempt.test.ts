@@ -8,12 +8,12 @@ import type { Services } from "../context.server";
 import { parseEnv } from "../env.server";
 import { createOutboxNotifier } from "../notify/notifier.server";
 import { seedGuid } from "../spa-sandbox/db";
-import { CHARGE_DECLINED_TEST_CARD } from "../spa-sandbox/payments";
+import { CHARGE_DECLINED_TEST_CARD, THREE_DS_TEST_CARD } from "../spa-sandbox/payments";
 import { createCachedCatalog } from "../spa/catalog-cache.server";
 import { createSpaClient, type SpaClient } from "../spa/client.server";
 import { createSqliteStores } from "../store/sqlite-store.server";
 import type { PaymentAttempt, Stores } from "../store/stores.server";
-import { checkout, type CheckoutOutcome, type Quote } from "./checkout.server";
+import { backEndQuote, checkout, declineBackEndPrice, finishVerification, type CheckoutOutcome, type Quote } from "./checkout.server";
 import type { Draft } from "./draft.server";
 import type { AttemptTiming } from "./payment-attempt.server";
 import { reconcilePaymentAttempts } from "./reconcile.server";
@@ -306,5 +306,104 @@ describe("a once-per-guest promo code", () => {
     const outcome = await checkout(services, { payKey: randomUUID(), draft: booking.draft, center: booking.center, quote: quoteFor(false, promo), accountId: booking.accountId, returnTo: RETURN_TO }, { clock: () => clock, timing: TIMING });
     expect(outcome.kind).toBe("hold-lost");
     expect((await stores.guestDetails.get(booking.draft.details!.email))?.promo_codes.GLOW50).toBe(0);
+  });
+});
+
+/** The guest's answer on the 3-D Secure page. */
+async function answerCheck(uri: string, result: "approve" | "refuse") {
+  const answer = await fetch(uri, { method: "POST", body: new URLSearchParams({ result }), redirect: "manual" });
+  expect(answer.status).toBe(303);
+}
+
+describe("a card that needs 3-D Secure", () => {
+  const press = (booking: Awaited<ReturnType<typeof heldBooking>>, payKey: string) =>
+    checkout(services, { payKey, draft: booking.draft, center: booking.center, quote: quoteFor(true), accountId: booking.accountId, returnTo: RETURN_TO }, { clock: () => clock, timing: TIMING, busyWaitMs: 0 });
+
+  it("sends the guest to the check; passed, the booking stands and is charged once", async () => {
+    const booking = await heldBooking(DALLAS, THREE_DS_TEST_CARD);
+    const payKey = randomUUID();
+    const first = await press(booking, payKey);
+    expect(first.kind).toBe("verify");
+    const uri = (first as { uri: string }).uri;
+    expect(ledger(booking.guestId)).toMatchObject({ live: 1, charges: 0 });
+    // A second press (a double tap, a replayed form) sends the guest to the same check, and charges nothing.
+    expect(await press(booking, payKey)).toEqual({ kind: "verify", uri });
+    expect(await finishVerification(services, randomUUID())).toBeNull();
+
+    await answerCheck(uri, "approve");
+    const back = await finishVerification(services, payKey, { clock: () => clock, timing: TIMING });
+    expect(back?.kind).toBe("booked");
+    expectConsistent(back!, booking.guestId, true);
+    expect((await press(booking, payKey)).kind).toBe("booked");
+  });
+
+  it("failed or left, the appointment is removed and the guest told the payment failed", async () => {
+    const booking = await heldBooking(DALLAS, THREE_DS_TEST_CARD);
+    const payKey = randomUUID();
+    const first = (await press(booking, payKey)) as { uri: string };
+    await answerCheck(first.uri, "refuse");
+    const back = await finishVerification(services, payKey, { clock: () => clock, timing: TIMING });
+    expect(back?.kind).toBe("declined");
+    expectConsistent(back!, booking.guestId, true);
+  });
+
+  it("nobody comes back: the reconciler removes the unpaid booking, or keeps the paid one", async () => {
+    const unpaid = await heldBooking(DALLAS, THREE_DS_TEST_CARD);
+    const paid = await heldBooking(DALLAS, THREE_DS_TEST_CARD);
+    const unpaidKey = randomUUID();
+    const paidKey = randomUUID();
+    await press(unpaid, unpaidKey);
+    const check = (await press(paid, paidKey)) as { uri: string };
+    await answerCheck(check.uri, "approve");
+    clock += 10 * 60_000;
+    await reconcilePaymentAttempts(services, { clock: () => clock, timing: TIMING });
+    expect(await stores.paymentAttempts.get(unpaidKey)).toMatchObject({ state: "undone" });
+    expect(await stores.paymentAttempts.get(paidKey)).toMatchObject({ state: "booked" });
+    expectConsistent({ kind: "undone" }, unpaid.guestId, true);
+    expectConsistent({ kind: "booked", attempt: (await stores.paymentAttempts.get(paidKey))! }, paid.guestId, true);
+  });
+});
+
+describe("what is shown is what is charged", () => {
+  const press = (booking: Awaited<ReturnType<typeof heldBooking>>, payKey: string, shownDue?: number) =>
+    checkout(
+      services,
+      { payKey, draft: booking.draft, center: booking.center, quote: quoteFor(true), accountId: booking.accountId, returnTo: RETURN_TO, shownDue },
+      { clock: () => clock, timing: TIMING, busyWaitMs: 0 },
+    );
+
+  it("an invoice asking another amount is not charged; agreed to, it is", async () => {
+    const booking = await heldBooking(DALLAS);
+    const payKey = randomUUID();
+    expect(await press(booking, payKey, 20_000)).toEqual({ kind: "price-changed", shown: 20_000, due: 27_500 });
+    expect(ledger(booking.guestId)).toMatchObject({ live: 1, charges: 0 });
+    expect(await stores.paymentAttempts.get(payKey)).toMatchObject({ state: "confirmed", backEndDue: 27_500 });
+    // The same old page sent again is asked again.
+    expect((await press(booking, payKey, 20_000)).kind).toBe("price-changed");
+    const agreed = await press(booking, payKey, 27_500);
+    expect(agreed.kind).toBe("booked");
+    expectConsistent(agreed, booking.guestId, true);
+  });
+
+  it("not agreed to, the booking is cancelled and nothing is charged", async () => {
+    const booking = await heldBooking(DALLAS);
+    const payKey = randomUUID();
+    expect(await declineBackEndPrice(services, payKey)).toBeNull();
+    await press(booking, payKey, 20_000);
+    const cancelled = await declineBackEndPrice(services, payKey, { clock: () => clock, timing: TIMING });
+    expect(cancelled?.kind).toBe("undone");
+    expectConsistent(cancelled!, booking.guestId, true);
+  });
+
+  it("a price that agrees is charged at once, and the back end's summary is its invoice", async () => {
+    const booking = await heldBooking(DALLAS);
+    const payKey = randomUUID();
+    await press(booking, payKey, 1);
+    const attempt = (await stores.paymentAttempts.get(payKey))!;
+    const summary = await backEndQuote(services, attempt, quoteFor(true));
+    expect(summary).toMatchObject({ total: 27_500, dueNow: 27_500, lines: [{ name: "Signature Laser Facial - New Client", price: 27_500, discount: 0 }] });
+    const booked = await press(booking, payKey, summary!.dueNow);
+    expectConsistent(booked, booking.guestId, true);
+    expect(booked.kind).toBe("booked");
   });
 });
