@@ -149,7 +149,7 @@ function seedBooking(db: SandboxDb) {
       db.prepare("UPDATE therapists SET day_off = ? WHERE id = ?").run(nurseDayOff(index - 1), nurse.id);
     }
     for (const promo of seedPromos) {
-      const rules = promo.rules.map((r) => ({
+      const rules = ("campaignRules" in promo ? promo.campaignRules : promo.rules).map((r) => ({
         discount_type: r.discount_type,
         discount_value: r.discount_value,
         service_id: r.service ? seedGuid(`service:${r.service}`) : null,

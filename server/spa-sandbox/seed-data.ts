@@ -107,13 +107,26 @@ export const seedWorkingHours = [
   { day_of_week: 6, start_time: "10:00", end_time: "16:00", is_closed: false },
 ] as const;
 
-/** Promo codes, by service code; seeded into the sandbox's campaigns and the embedded store. */
+/**
+ * Promo codes, by service code; seeded into the embedded store, and into the sandbox's campaigns
+ * with `campaignRules` where the back end's campaign differs.
+ */
 export const seedPromos = [
   { code: "GLOW50", rules: [{ discount_type: "final_price", discount_value: 50, service: "FT-NEW", service_type: "service" }], validFrom: null, validTo: null, maxUsesPerGuest: 1 },
   { code: "WELCOME10", rules: [{ discount_type: "percentage", discount_value: 10, service: null, service_type: "service" }, { discount_type: "percentage", discount_value: 10, service: null, service_type: "addon-service" }], validFrom: null, validTo: null, maxUsesPerGuest: null },
   { code: "ADDON20", rules: [{ discount_type: "amount", discount_value: 20, service: null, service_type: "addon-service" }], validFrom: null, validTo: null, maxUsesPerGuest: null },
   { code: "FIXERFREE", rules: [{ discount_type: "percentage", discount_value: 100, service: "FIXER", service_type: "addon-fixer" }], validFrom: null, validTo: null, maxUsesPerGuest: null },
   { code: "SUMMER15", rules: [{ discount_type: "percentage", discount_value: 15, service: null, service_type: "service" }], validFrom: "2026-06-01", validTo: "2026-08-31", maxUsesPerGuest: null },
+  // Our store's promo and the back end's campaign disagree (20% here, 10% at the back end), as they
+  // can when one is changed and not the other: the guest is shown the back end's price before paying.
+  {
+    code: "PEEL20",
+    rules: [{ discount_type: "percentage", discount_value: 20, service: null, service_type: "service" }],
+    campaignRules: [{ discount_type: "percentage", discount_value: 10, service: null, service_type: "service" }],
+    validFrom: null,
+    validTo: null,
+    maxUsesPerGuest: null,
+  },
 ] as const;
 
 /** Appointment cancellation reasons (Zenoti object_type 2, action_type 0). */
