@@ -1,6 +1,8 @@
 import { defineConfig, devices } from "@playwright/test";
 
 const PORT = Number(process.env.E2E_PORT ?? 4173);
+/** The main test server, which the browser tests reach at `localhost`; some also at `127.0.0.1`. */
+export const APP_PORT = PORT;
 /** A second server whose sandbox holds slots for 4 seconds, for the hold-expiry journey. */
 export const SHORT_HOLD_PORT = PORT + 1;
 /** A third server whose spa back end is unreachable, for the outage pages. */

@@ -45,9 +45,12 @@ function leavePaymentStep(context: Route.LoaderArgs["context"], outcome: Confirm
   const session = requestSession(context);
   const toast = (title: string) => flashToast(context, { type: "error", title });
   if (outcome.kind === "busy" || outcome.kind === "pending" || outcome.kind === "invalid" || outcome.kind === "cards-unavailable") return null;
-  // A page on the payment provider's side is a document of its own: never fetched as route data.
-  if (outcome.kind === "verify") return redirectDocument(outcome.uri);
-  if (outcome.kind === "price-changed") return redirect(href("/appointment/payment"));
+  if (outcome.kind === "verify" || outcome.kind === "price-changed") {
+    // The visitor comes back to this step: what they typed (the billing address) is kept.
+    setDraft(session, draft);
+    // A page on the payment provider's side is a document of its own: never fetched as route data.
+    return outcome.kind === "verify" ? redirectDocument(outcome.uri) : redirect(href("/appointment/payment"));
+  }
   if (outcome.kind === "promo-used") {
     toast(PROMO_MESSAGES.notValid(outcome.code));
     setDraft(session, { ...draft, payKey: undefined });
