@@ -173,7 +173,11 @@ export async function declineBackEndPrice(services: Services, payKey: string, op
   const claim = await claimAttempt(services, { ...existing, leaseUntil: clock() + timing.leaseMs }, { clock, timing, busyWaitMs: options.busyWaitMs });
   if (claim.state === "busy") return { kind: "busy" };
   if (claim.state === "final") return outcomeOfFinal(claim.attempt);
-  if (claim.attempt.state !== "confirmed") return advanceAttempt({ services, timing, clock, mode: "returned" }, claim.attempt);
+  if (claim.attempt.state !== "confirmed") {
+    // Moved on meanwhile (another press charged it): handed back untouched, "not known yet" here.
+    await services.stores.paymentAttempts.save({ ...claim.attempt, leaseUntil: 0 });
+    return { kind: "pending" };
+  }
   const undoing: PaymentAttempt = { ...claim.attempt, state: "undoing", undoAs: "undone", updatedAt: clock() };
   await services.stores.paymentAttempts.save(undoing);
   return advanceAttempt({ services, timing, clock, mode: "reconcile" }, undoing);

@@ -163,7 +163,9 @@ export async function action({ request, context }: Route.ActionArgs) {
       setDraft(session, { ...withBilling, hold: undefined, payKey: undefined, promoCode: undefined });
       return redirect(`${href("/appointment/time")}?date=${draft.date ?? ""}`);
     }
-    return leavePaymentStep(context, cancelled ?? { kind: "pending" }, withBilling) ?? refuseForm(submission, { status: 503, formErrors: [CHECKOUT_MESSAGES.pending] });
+    // Nothing to cancel (a page out of date): the step is shown as it now is.
+    if (!cancelled) return redirect(href("/appointment/payment"));
+    return leavePaymentStep(context, cancelled, withBilling) ?? refuseForm(submission, { status: 503, formErrors: [CHECKOUT_MESSAGES.pending] });
   }
 
   const shownDue = submission.value.shownDue === undefined ? undefined : Number(submission.value.shownDue);
