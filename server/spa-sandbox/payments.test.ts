@@ -7,6 +7,7 @@ import { THREE_DS_TEST_CARD } from "./payments";
 const AUSTIN = seedGuid("center:ATX");
 const FACIAL = seedGuid("service:FT-NEW");
 const DAY = "2026-12-08";
+const ZONE = "America/Chicago";
 const SHOP = "https://shop.example/appointment/payment";
 let now = Date.parse("2026-11-30T15:00:00Z");
 
@@ -37,7 +38,7 @@ async function confirmedWithCard(client: SpaClient, number: string, time: string
   await fetch(card, { method: "POST", body: new URLSearchParams({ name: "Ana", number, expiry: "12/30", cvc: "123" }), redirect: "manual" });
   const [saved] = await client.listCards(guest.id, AUSTIN);
   const bookingId = await client.createBooking({ centerId: AUSTIN, date: DAY, guestId: guest.id, serviceId: FACIAL, therapistId: null, addOnIds: [] });
-  await client.reserveSlot(bookingId, `${DAY}T${time}`);
+  await client.reserveSlot(bookingId, `${DAY}T${time}`, ZONE);
   const confirmed = (await client.confirmBooking(bookingId))!;
   return { accountId: saved.accountId, invoiceId: confirmed.invoiceId };
 }
