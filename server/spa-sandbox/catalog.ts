@@ -1,5 +1,6 @@
 import type { Request, Response, Router } from "express";
 import { normalizeId, seedGuid, type SandboxDb } from "./db";
+import { windowsDisplayName } from "../spa/time-zones.server";
 import { dotNetError, v1Error } from "./errors";
 
 type CenterRow = {
@@ -53,11 +54,12 @@ function centerInfo(row: CenterRow, withHours: boolean) {
     zone: null,
     country: US,
     state: { id: row.state_code.charCodeAt(0) * 100 + row.state_code.charCodeAt(1), code: row.state_code, name: row.state_name, short_name: row.state_code },
-    // Zenoti spells it "lattitude".
+    // Zenoti spells it "lattitude". Its time zone is .NET's: `name` is the display string public
+    // code parses ("(UTC-05:00) Eastern Time (US & Canada)"), `standard_name` the Windows name.
     location: {
       lattitude: row.latitude,
       longitude: row.longitude,
-      time_zone: { id: row.time_zone_id, name: row.time_zone_name, standard_name: row.time_zone_name },
+      time_zone: { id: row.time_zone_id, name: windowsDisplayName(row.time_zone_name) ?? row.time_zone_name, standard_name: row.time_zone_name },
     },
     currency: { id: USD, code: "USD", symbol: "$" },
     address_info: { address_1: row.address_1, address_2: row.address_2, city: row.city, zip_code: row.zip_code },

@@ -1,96 +1,156 @@
 import { z } from "zod";
 import { centerSlug, type Center, type Service, type Therapist, type WorkingDay } from "~/domain/catalog";
 import { centsFromDollars } from "~/domain/money";
+import { logger } from "../observability/logger.server";
 import { SpaError } from "./errors.server";
 import type { SpaHttp } from "./http.server";
 import { toIanaTimeZone } from "./time-zones.server";
 
 const PAGE_SIZE = 100;
 
-const PageInfoSchema = z.object({ total: z.number(), page: z.number(), size: z.number() }).nullish();
+/**
+ * Lenient reading (decision 015). Zenoti's element shapes are only partly public, and one list
+ * answers for every clinic or every service: a strict schema would turn one odd element into an
+ * error page for all. So the envelope only needs its list, each element is parsed on its own, an
+ * element without what we cannot do without (an id, a name, a duration) is dropped and logged,
+ * and an optional block of the wrong shape reads as absent.
+ */
+function optional<T extends z.ZodType>(schema: T) {
+  return schema.nullish().catch(null);
+}
 
-const WorkingHourSchema = z.object({
-  day_of_week: z.number().int().min(0).max(6),
-  start_time: z.string().nullish(),
-  end_time: z.string().nullish(),
-  is_closed: z.boolean().nullish(),
-});
+const text = optional(z.string());
+/** The list itself must be there; null (Zenoti's "nothing") reads as empty. */
+const list = z.array(z.unknown()).nullable().transform((items) => items ?? []);
+const PageInfoSchema = optional(z.object({ total: z.number() }));
 
 const CenterInfoSchema = z.object({
-  id: z.string(),
-  code: z.string().nullish(),
+  id: z.string().min(1),
+  code: text,
   name: z.string(),
-  display_name: z.string().nullish(),
-  description: z.string().nullish(),
-  state: z.object({ code: z.string().nullish(), short_name: z.string().nullish() }).nullish(),
+  display_name: text,
+  description: text,
+  state: optional(z.object({ code: text, short_name: text })),
   // Zenoti's "lattitude" spelling, and the correct one, are both read.
-  location: z
-    .object({
-      lattitude: z.number().nullish(),
-      latitude: z.number().nullish(),
-      longitude: z.number().nullish(),
-      time_zone: z.object({ name: z.string().nullish(), standard_name: z.string().nullish() }).nullish(),
-    })
-    .nullish(),
-  address_info: z
-    .object({ address_1: z.string().nullish(), address_2: z.string().nullish(), city: z.string().nullish(), zip_code: z.string().nullish() })
-    .nullish(),
-  contact_info: z
-    .object({ phone_1: z.object({ number: z.string().nullish() }).nullish(), email: z.string().nullish() })
-    .nullish(),
-  working_hours: z.array(WorkingHourSchema).nullish(),
-});
-
-const CentersResponseSchema = z.object({ centers: z.array(CenterInfoSchema), page_info: PageInfoSchema });
-
-const TherapistsResponseSchema = z.object({
-  therapists: z.array(
+  location: optional(
     z.object({
-      id: z.string(),
-      personal_info: z.object({
-        first_name: z.string().nullish(),
-        last_name: z.string().nullish(),
-        name: z.string().nullish(),
-        nick_name: z.string().nullish(),
-      }),
-      job_info: z.object({ name: z.string().nullish() }).nullish(),
+      lattitude: optional(z.number()),
+      latitude: optional(z.number()),
+      longitude: optional(z.number()),
+      time_zone: optional(z.object({ name: text, standard_name: text })),
     }),
   ),
+  address_info: optional(z.object({ address_1: text, address_2: text, city: text, zip_code: text })),
+  contact_info: optional(z.object({ phone_1: optional(z.object({ number: text })), email: text })),
+  working_hours: optional(z.array(z.unknown())),
 });
+
+const CentersResponseSchema = z.object({ centers: list, page_info: PageInfoSchema });
+
+const TherapistSchema = z.object({
+  id: z.string().min(1),
+  personal_info: optional(z.object({ first_name: text, last_name: text, name: text, nick_name: text })),
+  job_info: optional(z.object({ name: text })),
+});
+
+const TherapistsResponseSchema = z.object({ therapists: list });
 
 const ServiceSchema = z.object({
-  id: z.string(),
-  code: z.string().nullish(),
+  id: z.string().min(1),
+  code: text,
   name: z.string(),
-  description: z.string().nullish(),
-  duration: z.number(),
-  recovery_time: z.number().nullish(),
-  price_info: z.object({ sale_price: z.number(), final_price: z.number().nullish() }).nullish(),
-  additional_info: z
-    .object({
-      html_description: z.string().nullish(),
-      category: z.object({ name: z.string() }).nullish(),
-      sub_category: z.object({ name: z.string() }).nullish(),
-    })
-    .nullish(),
-  catalog_info: z
-    .object({ show_in_catalog: z.boolean().nullish(), can_book: z.boolean().nullish(), display_name: z.string().nullish() })
-    .nullish(),
-  add_ons_info: z
-    .object({ is_add_on: z.boolean().nullish(), add_ons_list: z.array(z.object({ id: z.string() })).nullish() })
-    .nullish(),
+  description: text,
+  duration: z.number().nonnegative(),
+  recovery_time: optional(z.number()),
+  price_info: optional(z.object({ sale_price: z.number(), final_price: optional(z.number()) })),
+  additional_info: optional(
+    z.object({
+      html_description: text,
+      category: optional(z.object({ name: z.string() })),
+      sub_category: optional(z.object({ name: z.string() })),
+    }),
+  ),
+  catalog_info: optional(z.object({ show_in_catalog: optional(z.boolean()), can_book: optional(z.boolean()), display_name: text })),
+  add_ons_info: optional(z.object({ is_add_on: optional(z.boolean()), add_ons_list: optional(z.array(z.unknown())) })),
 });
 
-const ServicesResponseSchema = z.object({ services: z.array(ServiceSchema), page_info: PageInfoSchema });
+const ServicesResponseSchema = z.object({ services: list, page_info: PageInfoSchema });
 
 const OneCenterResponseSchema = z.object({ center: z.object({ id: z.string(), name: z.string() }) });
 
-function toWorkingHours(rows: z.infer<typeof WorkingHourSchema>[] | null | undefined): WorkingDay[] {
-  return Array.from({ length: 7 }, (_, dayOfWeek) => {
-    const row = rows?.find((r) => r.day_of_week === dayOfWeek);
-    if (!row || row.is_closed || !row.start_time || !row.end_time) return { dayOfWeek, opens: null, closes: null };
-    return { dayOfWeek, opens: row.start_time.slice(0, 5), closes: row.end_time.slice(0, 5) };
-  });
+/** Where the first problem is, never the value: the logs must not carry anyone's data. */
+function reasonOf(error: z.ZodError): string {
+  const issue = error.issues[0];
+  return `${issue.path.join(".") || "(element)"}: ${issue.code}`;
+}
+
+function idOf(raw: unknown): string | null {
+  const id = (raw as { id?: unknown } | null)?.id;
+  return typeof id === "string" ? id : null;
+}
+
+/** Parses each element on its own; a bad one is logged by id and reason and left out. */
+export function parseEach<T>(items: unknown[], schema: z.ZodType<T>, kind: string, context: Record<string, string> = {}): T[] {
+  const parsed: T[] = [];
+  for (const item of items) {
+    const result = schema.safeParse(item);
+    if (result.success) parsed.push(result.data);
+    else logger.warn("spa catalog entry dropped", { kind, id: idOf(item), reason: reasonOf(result.error), ...context });
+  }
+  return parsed;
+}
+
+const DAY_NAMES = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"];
+
+/** 0 = Sunday, as .NET counts; a day name or its first three letters are read too. */
+export function readDayOfWeek(value: unknown): number | null {
+  if (typeof value === "number") return Number.isInteger(value) && value >= 0 && value <= 6 ? value : null;
+  if (typeof value !== "string") return null;
+  const word = value.trim().toLowerCase();
+  if (/^[0-6]$/.test(word)) return Number(word);
+  const index = word.length >= 3 ? DAY_NAMES.findIndex((day) => day.startsWith(word)) : -1;
+  return index >= 0 ? index : null;
+}
+
+/** "09:00", "9:00:00", "2020-01-01T09:00:00" or "9:00 AM" as "09:00"; null when unreadable. */
+export function readClockTime(value: unknown): string | null {
+  if (typeof value !== "string") return null;
+  const match = /(?:^|T|\s)(\d{1,2}):(\d{2})(?::\d{2}(?:\.\d+)?)?\s*(am|pm)?\s*$/i.exec(value.trim());
+  if (!match) return null;
+  let hours = Number(match[1]);
+  const minutes = Number(match[2]);
+  const meridiem = match[3]?.toLowerCase();
+  if (meridiem) {
+    if (hours < 1 || hours > 12) return null;
+    hours = (hours % 12) + (meridiem === "pm" ? 12 : 0);
+  }
+  if (hours > 24 || minutes > 59 || (hours === 24 && minutes > 0)) return null;
+  return `${String(hours).padStart(2, "0")}:${String(minutes).padStart(2, "0")}`;
+}
+
+type DayHours = { dayOfWeek: number; opens: string | null; closes: string | null };
+
+/** One working_hours entry; null (and logged) when its day or its open hours cannot be read. */
+function readWorkingDay(raw: unknown, centerId: string): DayHours | null {
+  const entry = (raw && typeof raw === "object" ? raw : {}) as Record<string, unknown>;
+  const dayOfWeek = readDayOfWeek(entry.day_of_week ?? entry.day);
+  const drop = (reason: string) => {
+    logger.warn("spa working day dropped", { kind: "working_hours", id: centerId, reason });
+    return null;
+  };
+  if (dayOfWeek === null) return drop("day_of_week unreadable");
+  if (entry.is_closed === true) return { dayOfWeek, opens: null, closes: null };
+  const opens = readClockTime(entry.start_time);
+  const closes = readClockTime(entry.end_time);
+  if (entry.start_time == null && entry.end_time == null) return { dayOfWeek, opens: null, closes: null };
+  if (!opens || !closes || closes <= opens) return drop("start_time or end_time unreadable");
+  return { dayOfWeek, opens, closes };
+}
+
+/** A day with no readable entry is shown closed; the clinic stays. */
+function toWorkingHours(rows: unknown[] | null | undefined, centerId: string): WorkingDay[] {
+  const days = (rows ?? []).map((row) => readWorkingDay(row, centerId)).filter((day) => day !== null);
+  return Array.from({ length: 7 }, (_, dayOfWeek) => days.find((d) => d.dayOfWeek === dayOfWeek) ?? { dayOfWeek, opens: null, closes: null });
 }
 
 function toCenter(info: z.infer<typeof CenterInfoSchema>): Center {
@@ -112,12 +172,16 @@ function toCenter(info: z.infer<typeof CenterInfoSchema>): Center {
     email: info.contact_info?.email ?? "",
     latitude: info.location?.lattitude ?? info.location?.latitude ?? 0,
     longitude: info.location?.longitude ?? 0,
-    timeZone: toIanaTimeZone(info.location?.time_zone?.standard_name ?? info.location?.time_zone?.name),
-    workingHours: toWorkingHours(info.working_hours),
+    timeZone: toIanaTimeZone(info.location?.time_zone),
+    workingHours: toWorkingHours(info.working_hours, info.id),
   };
 }
 
+/** An add-on entry is `{ id }`; a bare id string is read too. Others are dropped. */
+const AddOnEntrySchema = z.union([z.string().min(1), z.object({ id: z.string().min(1) }).transform((entry) => entry.id)]);
+
 function toService(raw: z.infer<typeof ServiceSchema>): Service {
+  const addOns = parseEach(raw.add_ons_info?.add_ons_list ?? [], AddOnEntrySchema, "add_on", { service: raw.id });
   return {
     id: raw.id.toLowerCase(),
     code: raw.code ?? "",
@@ -130,19 +194,19 @@ function toService(raw: z.infer<typeof ServiceSchema>): Service {
     recoveryMinutes: raw.recovery_time ?? 0,
     price: centsFromDollars(raw.price_info?.sale_price ?? 0),
     isAddOn: raw.add_ons_info?.is_add_on ?? false,
-    addOnIds: (raw.add_ons_info?.add_ons_list ?? []).map((a) => a.id.toLowerCase()),
+    addOnIds: addOns.map((id) => id.toLowerCase()),
     canBook: (raw.catalog_info?.show_in_catalog ?? true) && (raw.catalog_info?.can_book ?? true),
   };
 }
 
-function toTherapist(raw: z.infer<typeof TherapistsResponseSchema>["therapists"][number]): Therapist {
-  const first = raw.personal_info.first_name ?? "";
-  const last = raw.personal_info.last_name ?? "";
+function toTherapist(raw: z.infer<typeof TherapistSchema>): Therapist {
+  const first = raw.personal_info?.first_name ?? "";
+  const last = raw.personal_info?.last_name ?? "";
   return {
     id: raw.id.toLowerCase(),
     firstName: first,
     lastName: last,
-    displayName: raw.personal_info.name || `${first} ${last}`.trim(),
+    displayName: raw.personal_info?.name || `${first} ${last}`.trim(),
     jobTitle: raw.job_info?.name ?? "",
   };
 }
@@ -177,7 +241,7 @@ export function catalogCalls(http: SpaHttp) {
         });
         return { items: body.centers, total: body.page_info?.total ?? null };
       });
-      return centers.map(toCenter);
+      return parseEach(centers, CenterInfoSchema, "center").map(toCenter);
     },
 
     /** The thin single-center read; null for an unknown id. */
@@ -199,7 +263,7 @@ export function catalogCalls(http: SpaHttp) {
           path: `/v1/centers/${encodeURIComponent(centerId)}/therapists`,
           schema: TherapistsResponseSchema,
         });
-        return body.therapists.map(toTherapist);
+        return parseEach(body.therapists, TherapistSchema, "therapist", { center: centerId }).map(toTherapist);
       } catch (error) {
         if (isInvalidCenter(error)) return null;
         throw error;
@@ -218,7 +282,7 @@ export function catalogCalls(http: SpaHttp) {
           });
           return { items: body.services, total: body.page_info?.total ?? null };
         });
-        return services.map(toService).filter((s) => s.canBook);
+        return parseEach(services, ServiceSchema, "service", { center: centerId }).map(toService).filter((s) => s.canBook);
       } catch (error) {
         if (isInvalidCenter(error)) return null;
         throw error;

@@ -231,14 +231,14 @@ describe("response validation", () => {
     // A back end that answers 200 with a body of the wrong shape.
     fake = http.createServer((_req, res) => {
       res.setHeader("content-type", "application/json");
-      res.end(JSON.stringify({ centers: [{ id: 42 }], error: null }));
+      res.end(JSON.stringify({ clinics: [{ id: "42" }], error: null }));
     });
     await new Promise<void>((resolve) => fake.listen(0, "127.0.0.1", resolve));
     fakeUrl = `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
   });
   afterAll(() => new Promise<void>((resolve) => fake.close(() => resolve())));
 
-  it("rejects a body that does not match the schema", async () => {
+  it("rejects a body without the list the call is for", async () => {
     const client = createSpaClient({ baseUrl: fakeUrl, auth: { type: "apikey", apiKey: "k" } });
     expect(await rejection(client.listCenters())).toMatchObject({ kind: "invalid-response", status: 502 });
   });
