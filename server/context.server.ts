@@ -48,7 +48,16 @@ export function sessionSecrets(env: Env): string[] {
 function spaAuth(env: Env): SpaAuth {
   if (!env.SPA_BASE_URL) return { type: "apikey", apiKey: sandboxApiKey(env) };
   if (env.SPA_AUTH === "token") {
-    return { type: "token", username: env.SPA_USERNAME, password: env.SPA_PASSWORD, clientId: env.SPA_CLIENT_ID };
+    return {
+      type: "token",
+      username: env.SPA_USERNAME,
+      password: env.SPA_PASSWORD,
+      clientId: env.SPA_CLIENT_ID,
+      endpoint: env.SPA_TOKEN_ENDPOINT,
+      accountName: env.SPA_ACCOUNT_NAME,
+      appSecret: env.SPA_APP_SECRET,
+      deviceId: env.SPA_DEVICE_ID,
+    };
   }
   return { type: "apikey", apiKey: env.SPA_API_KEY };
 }

@@ -59,6 +59,11 @@ export const EnvSchema = z
     SPA_USERNAME: optionalString,
     SPA_PASSWORD: optionalString,
     SPA_CLIENT_ID: optionalString,
+    /** With SPA_AUTH=token: Zenoti's current JSON endpoint (v1) or the form-encoded /Token (legacy). */
+    SPA_TOKEN_ENDPOINT: z.enum(["legacy", "v1"]).default("legacy"),
+    SPA_ACCOUNT_NAME: optionalString,
+    SPA_APP_SECRET: optionalString,
+    SPA_DEVICE_ID: optionalString,
     SPA_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(8_000),
     CATALOG_TTL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
     CATALOG_STALE_SECONDS: z.coerce.number().int().min(0).max(604_800).default(3_600),
@@ -154,6 +159,11 @@ function crossFieldProblems(source: Source): string[] {
   if (set("SPA_BASE_URL") && auth === "token") {
     for (const key of ["SPA_USERNAME", "SPA_PASSWORD", "SPA_CLIENT_ID"]) {
       if (!set(key)) problems.push(`${key}: required when SPA_AUTH=token`);
+    }
+    if (source.SPA_TOKEN_ENDPOINT?.trim() === "v1") {
+      for (const key of ["SPA_ACCOUNT_NAME", "SPA_APP_SECRET"]) {
+        if (!set(key)) problems.push(`${key}: required when SPA_TOKEN_ENDPOINT=v1`);
+      }
     }
   }
   if (set("FIRESTORE_PROJECT_ID") !== set("FIRESTORE_CREDENTIALS_JSON")) {

@@ -28,6 +28,15 @@ describe("configuration", () => {
     expect(env.SESSION_SECRETS).toEqual(["x".repeat(32), "y".repeat(32)]);
   });
 
+  it("chooses the token endpoint: legacy by default, v1 with its account name and app secret", () => {
+    const token = { SPA_BASE_URL: "https://api.zenoti.com", SPA_AUTH: "token", SPA_USERNAME: "u", SPA_PASSWORD: "p", SPA_CLIENT_ID: "app", SESSION_SECRETS: "x".repeat(32) };
+    expect(parseEnv(token).SPA_TOKEN_ENDPOINT).toBe("legacy");
+    expect(() => parseEnv({ ...token, SPA_TOKEN_ENDPOINT: "v1" })).toThrow(/SPA_ACCOUNT_NAME[\s\S]*SPA_APP_SECRET/);
+    expect(() => parseEnv({ ...token, SPA_TOKEN_ENDPOINT: "v2" })).toThrow(/SPA_TOKEN_ENDPOINT/);
+    const v1 = parseEnv({ ...token, SPA_TOKEN_ENDPOINT: "v1", SPA_ACCOUNT_NAME: "glowclinic", SPA_APP_SECRET: "secret" });
+    expect(v1).toMatchObject({ SPA_TOKEN_ENDPOINT: "v1", SPA_ACCOUNT_NAME: "glowclinic", SPA_APP_SECRET: "secret", SPA_DEVICE_ID: undefined });
+  });
+
   it("has no well-known sandbox key, and keeps the outbox to this machine, by default", () => {
     const env = parseEnv({});
     expect(env.SANDBOX_API_KEY).toBeUndefined();

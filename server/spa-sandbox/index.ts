@@ -8,7 +8,8 @@ import { aspNetMessage, v1Error } from "./errors";
 import { mountGuests } from "./guests";
 import { mountPayments } from "./payments";
 
-export type SandboxUser = { username: string; password: string; clientId: string };
+/** An employee login; `/v1/tokens` also checks the account name and app secret when they are set. */
+export type SandboxUser = { username: string; password: string; clientId: string; accountName?: string; appSecret?: string };
 
 export type SandboxOptions = {
   /** SQLite file, or ":memory:". */
@@ -19,6 +20,8 @@ export type SandboxOptions = {
   rateLimitPerMinute?: number;
   /** How long a reserved slot is held (Zenoti's Webstore holds 10 minutes). */
   holdSeconds?: number;
+  /** How long an access token lasts; default 24 hours. */
+  tokenLifetimeSeconds?: number;
   now?: () => number;
   /**
    * Embedded in the app, the sandbox is reached by the customer's browser at the app's own public
@@ -44,6 +47,8 @@ export type SpaSandbox = {
   resetFaults(): void;
   /** Number of API calls answered (auth failures included): lets tests see caching at work. */
   callCount(): number;
+  /** API calls by organisation (an API key, or `user:<name>` for a bearer token): the call budget. */
+  callsByKey(): Record<string, number>;
   close(): void;
 };
 
@@ -66,7 +71,10 @@ export function createSpaSandbox(options: SandboxOptions): SpaSandbox {
   const users = options.users ?? [];
   const faults: SandboxFaults = { delayMs: 0, failWithStatus: null, remaining: 0 };
   let calls = 0;
-  const bucket = { tokens: options.rateLimitPerMinute ?? 0, refilledAt: now() };
+  const limit = options.rateLimitPerMinute ?? 0;
+  const callsByOrganisation = new Map<string, number>();
+  const buckets = new Map<string, { tokens: number; refilledAt: number }>();
+  const tokenLifetimeSeconds = options.tokenLifetimeSeconds ?? TOKEN_LIFETIME_SECONDS;
 
   const router = express.Router({ caseSensitive: false });
   router.use(express.json({ limit: "100kb" }));
@@ -86,33 +94,12 @@ export function createSpaSandbox(options: SandboxOptions): SpaSandbox {
     else proceed();
   });
 
-  const limit = options.rateLimitPerMinute ?? 0;
-  if (limit > 0) {
-    router.use((_req, res, next) => {
-      const elapsed = now() - bucket.refilledAt;
-      if (elapsed >= 60_000) {
-        bucket.tokens = limit;
-        bucket.refilledAt = now();
-      }
-      const reset = Math.ceil((60_000 - (now() - bucket.refilledAt)) / 1000);
-      res.setHeader("Organization-RateLimit-Limit", `${limit};w=60;b=${limit}`);
-      res.setHeader("RateLimit-Reset", String(reset));
-      if (bucket.tokens <= 0) {
-        res.setHeader("RateLimit-Remaining", "0");
-        res.setHeader("Retry-After", String(reset));
-        return v1Error(res, 429, 429, "API calls quota exceeded! maximum admitted 60 per 1m.");
-      }
-      bucket.tokens -= 1;
-      res.setHeader("RateLimit-Remaining", String(bucket.tokens));
-      next();
-    });
-  }
-
   // The hosted card page is the guest's browser talking to the "processor": no API credentials, and
   // reachable from anywhere. Everything after it is API, for the app on this machine only.
   const hosted = express.Router();
   router.use(hosted);
   router.use(onlyFromThisMachine);
+  router.use(organisationLimit);
 
   // Legacy token endpoint: form-encoded, OAuth-style answer.
   router.post("/Token", (req, res) => {
@@ -126,25 +113,30 @@ export function createSpaSandbox(options: SandboxOptions): SpaSandbox {
     if (!user) {
       return res.status(400).json({ error: "invalid_grant", error_description: "The user name or password is incorrect." });
     }
-    res.json({ access_token: issueToken(user.username), token_type: "bearer", expires_in: TOKEN_LIFETIME_SECONDS });
+    res.json({ access_token: issueToken(user.username), token_type: "bearer", expires_in: tokenLifetimeSeconds });
   });
 
-  // Current token endpoint: JSON body, credentials block.
+  // Current token endpoint: JSON body, credentials block (Zenoti's sample).
   router.post("/v1/tokens", (req, res) => {
     const body = (req.body ?? {}) as Record<string, string>;
-    const user = users.find((u) => u.username === body.user_name && u.password === body.password && u.clientId === body.app_id);
+    const user = users.find(
+      (u) =>
+        u.username === body.user_name && u.password === body.password && u.clientId === body.app_id &&
+        (u.accountName === undefined || u.accountName === body.account_name) &&
+        (u.appSecret === undefined || u.appSecret === body.app_secret),
+    );
     if (body.grant_type !== "password" || !user) {
       return v1Error(res, 401, 401, "Invalid credentials", { credentials: null });
     }
     const token = issueToken(user.username);
-    const expiry = new Date(now() + TOKEN_LIFETIME_SECONDS * 1000).toISOString();
+    const expiry = new Date(now() + tokenLifetimeSeconds * 1000).toISOString();
     res.json({
       credentials: {
         access_token: token, access_token_expiry: expiry, refresh_token: randomBytes(24).toString("hex"),
         refresh_token_expiry: new Date(now() + 90 * 86_400_000).toISOString(), token_type: "bearer",
         token_id: randomBytes(8).toString("hex"), app_id: user.clientId, user_type: "Employee",
       },
-      login_policy_evaluation: null,
+      login_policy_evaluation: { allowlogin: true, policyaction: 0, policyactiondata: null, userid: null, passwordexpiryreminder: false },
       error: null,
     });
   });
@@ -170,9 +162,47 @@ export function createSpaSandbox(options: SandboxOptions): SpaSandbox {
     aspNetMessage(res, 500, "An error has occurred.");
   });
 
+  /**
+   * Zenoti counts calls per organisation. Here an API key is an organisation, and a bearer token
+   * counts for its user's; calls with neither (the token endpoints) count as "anonymous".
+   */
+  function organisationOf(req: Request): string {
+    const match = /^(apikey|bearer)\s+(\S+)$/i.exec(req.get("authorization")?.trim() ?? "");
+    if (!match) return "anonymous";
+    if (match[1].toLowerCase() === "apikey") return match[2];
+    const row = db.prepare("SELECT username FROM access_tokens WHERE token = ?").get(match[2]) as { username: string } | undefined;
+    return row ? `user:${row.username}` : "anonymous";
+  }
+
+  /**
+   * Zenoti's token bucket: `limit` calls, refilled every 60 seconds, per organisation, with its
+   * headers on every answer and a 429 once the bucket is empty.
+   */
+  function organisationLimit(req: Request, res: Response, next: NextFunction) {
+    const organisation = organisationOf(req);
+    callsByOrganisation.set(organisation, (callsByOrganisation.get(organisation) ?? 0) + 1);
+    if (limit <= 0) return next();
+    let bucket = buckets.get(organisation);
+    if (!bucket || now() - bucket.refilledAt >= 60_000) {
+      bucket = { tokens: limit, refilledAt: now() };
+      buckets.set(organisation, bucket);
+    }
+    const reset = Math.max(1, Math.ceil((60_000 - (now() - bucket.refilledAt)) / 1000));
+    res.setHeader("Organization-RateLimit-Limit", `${limit};w=60;b=${limit}`);
+    res.setHeader("RateLimit-Reset", String(reset));
+    if (bucket.tokens <= 0) {
+      res.setHeader("RateLimit-Remaining", "0");
+      res.setHeader("Retry-After", String(reset));
+      return v1Error(res, 429, 429, `API calls quota exceeded! maximum admitted ${limit} per 1m.`);
+    }
+    bucket.tokens -= 1;
+    res.setHeader("RateLimit-Remaining", String(bucket.tokens));
+    next();
+  }
+
   function issueToken(username: string): string {
     const token = randomBytes(32).toString("base64url");
-    const expires = now() + TOKEN_LIFETIME_SECONDS * 1000;
+    const expires = now() + tokenLifetimeSeconds * 1000;
     db.prepare("DELETE FROM access_tokens WHERE expires_at < ?").run(now());
     db.prepare("INSERT INTO access_tokens (token, username, expires_at) VALUES (?, ?, ?)").run(token, username, expires);
     return token;
@@ -196,6 +226,7 @@ export function createSpaSandbox(options: SandboxOptions): SpaSandbox {
       Object.assign(faults, { delayMs: 0, failWithStatus: null, remaining: 0 });
     },
     callCount: () => calls,
+    callsByKey: () => Object.fromEntries(callsByOrganisation),
     close: () => db.close(),
   };
 }

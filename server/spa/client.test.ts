@@ -6,11 +6,13 @@ import { seedGuid } from "../spa-sandbox/db";
 import { mergeGuestChange } from "./booking.server";
 import { createSpaClient } from "./client.server";
 import { SpaError } from "./errors.server";
-import { createSpaHttp, TOKEN_CACHE_SECONDS } from "./http.server";
+import { createSpaHttp, TOKEN_CACHE_SECONDS, TOKEN_EXPIRY_MARGIN_SECONDS } from "./http.server";
 import { z } from "zod";
 
 let sandbox: Awaited<ReturnType<typeof startSandbox>>;
 const AUSTIN = seedGuid("center:ATX");
+/** What `/v1/tokens` needs beyond the legacy login; the test sandbox's user has these. */
+const V1_LOGIN = { endpoint: "v1" as const, accountName: "glowclinic", appSecret: "app-secret-1" };
 
 beforeAll(async () => {
   sandbox = await startSandbox();
@@ -125,6 +127,59 @@ describe("bearer token authentication", () => {
     expect(await rejection(client.listCenters())).toMatchObject({ kind: "unauthorized", message: "The user name or password is incorrect." });
   });
 
+  it("uses Zenoti's current POST /v1/tokens with a JSON body when configured", async () => {
+    const { fetch, calls } = countingFetch();
+    const requests: unknown[] = [];
+    const spy: typeof fetch = (input, init) => {
+      if (String(input).endsWith("/v1/tokens")) requests.push(JSON.parse(String(init?.body)));
+      return fetch(input, init);
+    };
+    const client = createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "token", ...TEST_USER, ...V1_LOGIN }, fetch: spy });
+    expect((await client.listTherapists(AUSTIN))?.length).toBeGreaterThan(0);
+    expect(calls).toEqual(["/v1/tokens", `/v1/centers/${AUSTIN}/therapists`]);
+    expect(requests).toEqual([
+      {
+        account_name: "glowclinic", user_name: TEST_USER.username, password: TEST_USER.password, grant_type: "password",
+        app_id: TEST_USER.clientId, app_secret: "app-secret-1", device_id: "clinic-webstore",
+      },
+    ]);
+  });
+
+  it("refuses a wrong app secret at /v1/tokens as unauthorized", async () => {
+    const client = createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "token", ...TEST_USER, ...V1_LOGIN, appSecret: "wrong" } });
+    expect(await rejection(client.listCenters())).toMatchObject({ kind: "unauthorized", status: 401, path: "/v1/tokens" });
+  });
+
+  it("renews a token before the expiry Zenoti gave when that comes before five hours", async () => {
+    let now = Date.parse("2026-11-21T10:00:00Z");
+    const shortLived = await startSandbox({ tokenLifetimeSeconds: 600, now: () => now });
+    try {
+      for (const endpoint of ["v1", "legacy"] as const) {
+        const { fetch, calls } = countingFetch();
+        const start = now;
+        const client = createSpaClient({ baseUrl: shortLived.baseUrl, auth: { type: "token", ...TEST_USER, ...V1_LOGIN, endpoint }, fetch, clock: () => now });
+        const tokenCalls = () => calls.filter((c) => c === "/v1/tokens" || c === "/Token").length;
+        await client.listCenters();
+        now = start + (600 - TOKEN_EXPIRY_MARGIN_SECONDS - 1) * 1000;
+        await client.listCenters();
+        expect(tokenCalls(), endpoint).toBe(1);
+        now = start + (600 - TOKEN_EXPIRY_MARGIN_SECONDS + 1) * 1000;
+        await client.listCenters();
+        expect(tokenCalls(), endpoint).toBe(2);
+        expect(calls.filter((c) => c === "/v1/centers")).toHaveLength(3);
+      }
+    } finally {
+      await shortLived.stop();
+    }
+  });
+
+  it("refuses /v1/tokens without an account name or app secret: 400", async () => {
+    for (const missing of ["accountName", "appSecret"] as const) {
+      const client = createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "token", ...TEST_USER, ...V1_LOGIN, [missing]: undefined } });
+      expect(await rejection(client.listCenters())).toMatchObject({ kind: "config", status: 400 });
+    }
+  });
+
   it("refuses to call without a username, password or client id: 400", async () => {
     for (const missing of ["username", "password", "clientId"] as const) {
       const client = createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "token", ...TEST_USER, [missing]: undefined } });
@@ -206,20 +261,70 @@ describe("timeouts and retries", () => {
     expect(calls).toHaveLength(1);
   });
 
-  it("honours the rate limiter's 429 with one retry after Retry-After", async () => {
-    let now = 0;
-    const limited = await startSandbox({ rateLimitPerMinute: 2, now: () => now });
+  it("a 429 whose reset does not fit in the call's budget goes up at once, with the reset time", async () => {
+    const limited = await startSandbox({ rateLimitPerMinute: 2 });
     try {
       const { fetch, calls } = countingFetch();
       const client = createSpaClient({ baseUrl: limited.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY }, fetch, retryDelayMs: 1 });
       await client.listTherapists(AUSTIN);
       await client.listTherapists(AUSTIN);
       const error = await rejection(client.listTherapists(AUSTIN));
-      expect(error).toMatchObject({ kind: "rate-limited", status: 429 });
-      expect(error.retryAfterMs).toBeGreaterThan(0);
+      expect(error).toMatchObject({ kind: "rate-limited", status: 429, code: 429 });
+      expect(error.retryAfterMs).toBeGreaterThan(50_000);
+      expect(calls).toHaveLength(3);
+      expect(limited.callsByKey()).toEqual({ [TEST_API_KEY]: 3 });
+    } finally {
+      await limited.stop();
+    }
+  });
+
+  it("retries a read after a 429 once the bucket has refilled, when that fits in the budget", async () => {
+    let skipped = 0;
+    const limited = await startSandbox({ rateLimitPerMinute: 2, now: () => Date.now() + skipped });
+    try {
+      const { fetch, calls } = countingFetch();
+      const client = createSpaClient({ baseUrl: limited.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY }, fetch, timeoutMs: 3_000, retryDelayMs: 1 });
+      await client.listTherapists(AUSTIN);
+      await client.listTherapists(AUSTIN);
+      skipped = 59_200; // the bucket refills in under a second
+      const started = Date.now();
+      expect(await client.listTherapists(AUSTIN)).not.toBeNull();
+      expect(Date.now() - started).toBeGreaterThanOrEqual(900);
       expect(calls).toHaveLength(4);
     } finally {
       await limited.stop();
+    }
+  });
+
+  it("never retries a write that got a 429", async () => {
+    let skipped = 0;
+    const limited = await startSandbox({ rateLimitPerMinute: 1, now: () => Date.now() + skipped });
+    try {
+      const { fetch, calls } = countingFetch();
+      const http = createSpaHttp({ baseUrl: limited.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY }, fetch, timeoutMs: 3_000 });
+      await http.request({ method: "GET", path: "/v1/centers", schema: z.unknown() });
+      skipped = 59_500;
+      const error = await rejection(http.request({ method: "POST", path: "/v1/bookings", body: {}, schema: z.unknown() }));
+      expect(error).toMatchObject({ kind: "rate-limited", status: 429 });
+      expect(calls).toHaveLength(2);
+    } finally {
+      await limited.stop();
+    }
+  });
+
+  it("counts calls per organisation: each API key, and a bearer token for its user", async () => {
+    const counted = await startSandbox({ apiKeys: [TEST_API_KEY, "second-org-key"] });
+    try {
+      const one = createSpaClient({ baseUrl: counted.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY } });
+      const two = createSpaClient({ baseUrl: counted.baseUrl, auth: { type: "apikey", apiKey: "second-org-key" } });
+      const user = createSpaClient({ baseUrl: counted.baseUrl, auth: { type: "token", ...TEST_USER } });
+      await one.listTherapists(AUSTIN);
+      await one.listTherapists(AUSTIN);
+      await two.listTherapists(AUSTIN);
+      await user.listTherapists(AUSTIN);
+      expect(counted.callsByKey()).toEqual({ [TEST_API_KEY]: 2, "second-org-key": 1, anonymous: 1, [`user:${TEST_USER.username}`]: 1 });
+    } finally {
+      await counted.stop();
     }
   });
 });

@@ -2,9 +2,26 @@ import type { z } from "zod";
 import { logger } from "../observability/logger.server";
 import { SpaError } from "./errors.server";
 
+/**
+ * A bearer token comes from Zenoti's current `POST /v1/tokens` (JSON; `clientId` is the app id) or
+ * from the legacy form-encoded `POST /Token` the original SDK used (decision 015).
+ */
+export type TokenEndpoint = "legacy" | "v1";
+
 export type SpaAuth =
   | { type: "apikey"; apiKey: string | undefined }
-  | { type: "token"; username: string | undefined; password: string | undefined; clientId: string | undefined };
+  | {
+      type: "token";
+      username: string | undefined;
+      password: string | undefined;
+      clientId: string | undefined;
+      /** Default: legacy. */
+      endpoint?: TokenEndpoint;
+      /** `/v1/tokens` only: the organisation's account name, the app's secret and this device's id. */
+      accountName?: string;
+      appSecret?: string;
+      deviceId?: string;
+    };
 
 export type SpaHttpOptions = {
   baseUrl: string;
@@ -27,8 +44,12 @@ export type SpaRequest<T> = {
 
 export type SpaHttp = { request<T>(request: SpaRequest<T>): Promise<T> };
 
-/** The spec caches the bearer token for 18,000 seconds (5 hours). */
+/** The spec caches the bearer token for 18,000 seconds (5 hours), never past its own expiry. */
 export const TOKEN_CACHE_SECONDS = 18_000;
+/** A token is renewed this long before the expiry Zenoti gave, so no call carries a dying one. */
+export const TOKEN_EXPIRY_MARGIN_SECONDS = 60;
+/** The device id sent to `/v1/tokens` when none is configured. */
+export const DEFAULT_DEVICE_ID = "clinic-webstore";
 const MAX_RETRY_AFTER_MS = 2_000;
 /** A retry with less time than this left of the call's budget is not worth starting. */
 const MIN_RETRY_BUDGET_MS = 250;
@@ -61,6 +82,15 @@ export function readVendorError(body: unknown): Failure | null {
   return null;
 }
 
+/** Zenoti's `RateLimit-Reset` (seconds until the bucket refills), else `Retry-After` in seconds. */
+function retryAfterMs(headers: Headers): number | undefined {
+  for (const name of ["ratelimit-reset", "retry-after"]) {
+    const seconds = Number(headers.get(name) ?? NaN);
+    if (Number.isFinite(seconds) && seconds > 0) return seconds * 1000;
+  }
+  return undefined;
+}
+
 function kindForStatus(status: number): SpaError["kind"] {
   if (status === 401 || status === 403) return "unauthorized";
   if (status === 429) return "rate-limited";
@@ -83,7 +113,7 @@ export function createSpaHttp(options: SpaHttpOptions): SpaHttp {
   const timeoutMs = options.timeoutMs ?? 8_000;
   const retryDelayMs = options.retryDelayMs ?? 200;
   let cachedToken: { value: string; expiresAt: number } | null = null;
-  let pendingToken: Promise<string> | null = null;
+  let pendingToken: Promise<{ value: string; expiresAt: number | null }> | null = null;
 
   async function send(url: string, init: RequestInit, path: string, budgetMs = timeoutMs): Promise<{ status: number; body: unknown; headers: Headers }> {
     let response: Response;
@@ -115,22 +145,50 @@ export function createSpaHttp(options: SpaHttpOptions): SpaHttp {
     return { status: response.status, body, headers: response.headers };
   }
 
-  async function fetchToken(auth: Extract<SpaAuth, { type: "token" }>): Promise<string> {
-    const path = "/Token";
+  type Token = { value: string; expiresAt: number | null };
+
+  /** The request for a token, in the form the configured endpoint takes. */
+  function tokenRequest(auth: Extract<SpaAuth, { type: "token" }>): { path: string; init: RequestInit } {
+    if (auth.endpoint === "v1") {
+      const body = {
+        account_name: auth.accountName ?? "",
+        user_name: auth.username ?? "",
+        password: auth.password ?? "",
+        grant_type: "password",
+        app_id: auth.clientId ?? "",
+        app_secret: auth.appSecret ?? "",
+        device_id: auth.deviceId || DEFAULT_DEVICE_ID,
+      };
+      return { path: "/v1/tokens", init: { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: JSON.stringify(body) } };
+    }
     const form = new URLSearchParams({
       username: auth.username ?? "",
       password: auth.password ?? "",
       grant_type: "password",
       clientid: auth.clientId ?? "",
     });
-    const { status, body } = await send(
-      buildUrl(options.baseUrl, path, undefined),
-      { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" }, body: form },
-      path,
-    );
+    return { path: "/Token", init: { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" }, body: form } };
+  }
+
+  /** `/v1/tokens` answers `credentials.{access_token, access_token_expiry}`; `/Token` the OAuth fields. */
+  function readToken(body: unknown): Token | null {
+    const record = (body ?? {}) as Record<string, unknown>;
+    const credentials = (record.credentials ?? record) as Record<string, unknown>;
+    const value = credentials.access_token;
+    if (typeof value !== "string" || !value) return null;
+    const expiry = typeof credentials.access_token_expiry === "string" ? Date.parse(credentials.access_token_expiry) : NaN;
+    const expiresIn = Number(record.expires_in);
+    if (Number.isFinite(expiry)) return { value, expiresAt: expiry };
+    if (Number.isFinite(expiresIn) && expiresIn > 0) return { value, expiresAt: clock() + expiresIn * 1000 };
+    return { value, expiresAt: null };
+  }
+
+  async function fetchToken(auth: Extract<SpaAuth, { type: "token" }>): Promise<Token> {
+    const { path, init } = tokenRequest(auth);
+    const { status, body } = await send(buildUrl(options.baseUrl, path, undefined), init, path);
     const failure = readVendorError(body);
-    const token = (body as { access_token?: unknown } | null)?.access_token;
-    if (status !== 200 || failure || typeof token !== "string" || !token) {
+    const token = readToken(body);
+    if (status !== 200 || failure || !token) {
       throw new SpaError({
         kind: status === 200 || status === 400 ? "unauthorized" : kindForStatus(status),
         status: status === 200 ? 401 : status,
@@ -140,6 +198,12 @@ export function createSpaHttp(options: SpaHttpOptions): SpaHttp {
       });
     }
     return token;
+  }
+
+  /** Five hours, or less when the token itself expires sooner. */
+  function cacheUntil(token: Token): number {
+    const byPolicy = clock() + TOKEN_CACHE_SECONDS * 1000;
+    return token.expiresAt === null ? byPolicy : Math.min(byPolicy, token.expiresAt - TOKEN_EXPIRY_MARGIN_SECONDS * 1000);
   }
 
   async function authorization(): Promise<string> {
@@ -152,13 +216,16 @@ export function createSpaHttp(options: SpaHttpOptions): SpaHttp {
       if (!auth.username || !auth.password || !auth.clientId) {
         throw new SpaError({ kind: "config", status: 400, message: "Must provide a username, password and client id" });
       }
+      if (auth.endpoint === "v1" && (!auth.accountName || !auth.appSecret)) {
+        throw new SpaError({ kind: "config", status: 400, message: "Must provide an account name and app secret" });
+      }
       if (cachedToken && cachedToken.expiresAt > clock()) return `bearer ${cachedToken.value}`;
       pendingToken ??= fetchToken(auth).finally(() => {
         pendingToken = null;
       });
-      const value = await pendingToken;
-      cachedToken = { value, expiresAt: clock() + TOKEN_CACHE_SECONDS * 1000 };
-      return `bearer ${value}`;
+      const token = await pendingToken;
+      cachedToken = { value: token.value, expiresAt: cacheUntil(token) };
+      return `bearer ${token.value}`;
     }
     throw new SpaError({ kind: "config", status: 400, message: "Invalid auth strategy" });
   }
@@ -174,7 +241,6 @@ export function createSpaHttp(options: SpaHttpOptions): SpaHttp {
     const { status, body, headers: responseHeaders } = await send(url, init, request.path, deadline - clock());
     const failure = readVendorError(body);
     if (status !== 200 || failure) {
-      const retryAfter = Number(responseHeaders.get("retry-after"));
       const error = new SpaError({
         kind: status === 200 ? "rejected" : kindForStatus(status),
         status,
@@ -183,7 +249,7 @@ export function createSpaHttp(options: SpaHttpOptions): SpaHttp {
         path: request.path,
       });
       if (status === 401 && options.auth.type === "token") cachedToken = null;
-      error.retryAfterMs = Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : undefined;
+      error.retryAfterMs = retryAfterMs(responseHeaders);
       throw error;
     }
     const parsed = request.schema.safeParse(body);
@@ -197,6 +263,17 @@ export function createSpaHttp(options: SpaHttpOptions): SpaHttp {
       });
     }
     return parsed.data;
+  }
+
+  /**
+   * How long to wait before the one retry, or null for none. A 429 is retried only once the
+   * bucket has refilled (the reset time, uncapped: an earlier retry would only spend another call
+   * and fail again); without a reset time it is not retried at all.
+   */
+  function pauseBeforeRetry(error: SpaError, staleToken: boolean): number | null {
+    if (staleToken) return 0;
+    if (error.kind === "rate-limited") return error.retryAfterMs ?? null;
+    return Math.min(error.retryAfterMs ?? retryDelayMs, MAX_RETRY_AFTER_MS);
   }
 
   return {
@@ -215,9 +292,8 @@ export function createSpaHttp(options: SpaHttpOptions): SpaHttp {
         // A revoked bearer token: the 401 came from the call itself, not the token endpoint, and
         // nothing was done, so any method may go again with a fresh token.
         const staleToken = error.status === 401 && options.auth.type === "token" && error.path === request.path;
-        const wait = staleToken ? 0 : Math.min(error.retryAfterMs ?? retryDelayMs, MAX_RETRY_AFTER_MS);
-        const left = deadline - clock() - wait;
-        if (!(transientRead || staleToken) || left < MIN_RETRY_BUDGET_MS) throw error;
+        const wait = pauseBeforeRetry(error, staleToken);
+        if (!(transientRead || staleToken) || wait === null || deadline - clock() - wait < MIN_RETRY_BUDGET_MS) throw error;
         logger.warn("spa call retried", { path: request.path, kind: error.kind, status: error.status });
         await new Promise((resolve) => setTimeout(resolve, wait));
         return attempt(request, deadline);

@@ -4,10 +4,12 @@ import { createSpaSandbox, type SandboxOptions, type SpaSandbox } from "../../se
 
 export const TEST_API_KEY = "test-api-key-123";
 export const TEST_USER = { username: "frontdesk", password: "s3cret-pass", clientId: "webstore-client" };
+/** The same user's organisation and app secret, which `/v1/tokens` checks. */
+const TEST_USER_V1 = { ...TEST_USER, accountName: "glowclinic", appSecret: "app-secret-1" };
 
 /** The spa sandbox on a real loopback port, with an in-memory database. */
 export async function startSandbox(options: Partial<SandboxOptions> = {}): Promise<SpaSandbox & { baseUrl: string; stop(): Promise<void> }> {
-  const sandbox = createSpaSandbox({ file: ":memory:", apiKeys: [TEST_API_KEY], users: [TEST_USER], ...options });
+  const sandbox = createSpaSandbox({ file: ":memory:", apiKeys: [TEST_API_KEY], users: [TEST_USER_V1], ...options });
   const app = express();
   app.use("/api", sandbox.router);
   const server = await new Promise<import("node:http").Server>((resolve) => {
