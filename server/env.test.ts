@@ -34,7 +34,7 @@ describe("configuration", () => {
     expect(() => parseEnv({ ...token, SPA_TOKEN_ENDPOINT: "v1" })).toThrow(/SPA_ACCOUNT_NAME[\s\S]*SPA_APP_SECRET/);
     expect(() => parseEnv({ ...token, SPA_TOKEN_ENDPOINT: "v2" })).toThrow(/SPA_TOKEN_ENDPOINT/);
     const v1 = parseEnv({ ...token, SPA_TOKEN_ENDPOINT: "v1", SPA_ACCOUNT_NAME: "glowclinic", SPA_APP_SECRET: "secret" });
-    expect(v1).toMatchObject({ SPA_TOKEN_ENDPOINT: "v1", SPA_ACCOUNT_NAME: "glowclinic", SPA_APP_SECRET: "secret", SPA_DEVICE_ID: undefined });
+    expect(v1).toMatchObject({ SPA_TOKEN_ENDPOINT: "v1", SPA_ACCOUNT_NAME: "glowclinic", SPA_APP_SECRET: "secret" });
   });
 
   it("has no well-known sandbox key, and keeps the outbox to this machine, by default", () => {
