@@ -11,6 +11,8 @@ export const NO_BACKEND_PORT = PORT + 2;
 export const FAULT_BACKEND_PORT = PORT + 3;
 export const FAULTS_PORT = PORT + 4;
 export const FAULT_BACKEND_KEY = "fault-backend-api-key";
+/** A server whose sandbox allows Zenoti's 60 calls a minute; its spec spends them all itself. */
+export const RATE_LIMITED_PORT = PORT + 5;
 /** The test servers' sandbox key, so tests can look records up in the back end (from this machine only). */
 export const E2E_SANDBOX_API_KEY = "e2e-sandbox-api-key";
 const chromium = {
@@ -91,6 +93,16 @@ export default defineConfig({
         SESSION_SECRETS: "e2e-faults-secret-0123456789abcdef012345",
       },
       url: `http://localhost:${FAULTS_PORT}/healthz`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+    },
+    {
+      command: `rm -rf .e2e-data-rate-limited && node server.js`,
+      env: {
+        PORT: String(RATE_LIMITED_PORT), HOST: "127.0.0.1", DATA_DIR: ".e2e-data-rate-limited", LOG_LEVEL: "error",
+        SANDBOX_API_KEY: E2E_SANDBOX_API_KEY, SANDBOX_RATE_LIMIT_PER_MINUTE: "60",
+      },
+      url: `http://localhost:${RATE_LIMITED_PORT}/healthz`,
       reuseExistingServer: false,
       timeout: 60_000,
     },

@@ -10,11 +10,23 @@ function isOutage(error: unknown, during: string): boolean {
   return true;
 }
 
-/** Turns a back-end outage into the 503 page instead of a 500. */
+/** What the error page reads to tell "too busy" apart from "unreachable". */
+export type BusyErrorData = { busy: true; retryAfterSeconds: number };
+
+/**
+ * Turns a back-end outage into the 503 page instead of a 500. Zenoti's call limit for the whole
+ * organisation (a 429 the client could not wait out) is a 503 too, said as "busy", with the
+ * seconds until the limit resets.
+ */
 export async function orUnavailable<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
+    if (isSpaError(error) && error.kind === "rate-limited") {
+      isOutage(error, "");
+      const retryAfterSeconds = Math.max(1, Math.ceil((error.retryAfterMs ?? 60_000) / 1000));
+      throw data({ busy: true, retryAfterSeconds } satisfies BusyErrorData, { status: 503, headers: { "Retry-After": String(retryAfterSeconds) } });
+    }
     if (isOutage(error, "")) throw data("We can't reach our booking system right now. Please try again in a moment.", { status: 503 });
     throw error;
   }

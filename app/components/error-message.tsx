@@ -11,6 +11,10 @@ export function ErrorMessage({ error }: { error: unknown }) {
     } else if (error.status === 429) {
       title = "Please wait a moment";
       detail = (error.data as { message?: string } | null)?.message ?? "Too many attempts. Please wait a minute and try again.";
+    } else if (error.status === 503 && (error.data as { busy?: boolean } | null)?.busy) {
+      // The booking system's call limit for the whole chain: nothing is broken, it is busy.
+      title = "We're very busy right now";
+      detail = "Many people are booking at once. Nothing you chose is lost. Please try again in a minute.";
     } else if (error.status === 503) {
       title = "We can't reach our booking system right now";
       detail = "Nothing you chose is lost. Please try again in a moment.";

@@ -51,3 +51,36 @@ test("every clinic in the list has a working page", async ({ page, request }) =>
     expect(response.status(), link!).toBe(200);
   }
 });
+
+/** Whether a seed clinic (server/spa-sandbox/seed-data.ts) is open at this moment in `timeZone`. */
+function seedClinicOpenAt(now: Date, timeZone: string): boolean {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat("en-US", { timeZone, weekday: "short", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).formatToParts(now).map((p) => [p.type, p.value]),
+  );
+  const clock = `${parts.hour}:${parts.minute}`;
+  const hours: Record<string, [string, string] | null> = {
+    Sun: null, Mon: ["09:00", "19:00"], Tue: ["09:00", "19:00"], Wed: ["09:00", "19:00"], Thu: ["09:00", "20:00"], Fri: ["09:00", "18:00"], Sat: ["10:00", "16:00"],
+  };
+  const day = hours[parts.weekday];
+  return Boolean(day && clock >= day[0] && clock < day[1]);
+}
+
+for (const { slug, zone, label } of [
+  { slug: "new-york-flatiron", zone: "America/New_York", label: "Eastern Time" },
+  { slug: "denver-cherry-creek", zone: "America/Denver", label: "Mountain Time" },
+  { slug: "phoenix-biltmore", zone: "America/Phoenix", label: "Mountain Standard Time" },
+  { slug: "los-angeles-west-hollywood", zone: "America/Los_Angeles", label: "Pacific Time" },
+]) {
+  test(`${slug} shows its hours in its own time zone (${zone}), and whether it is open by its own clock`, async ({ page }) => {
+    const before = seedClinicOpenAt(new Date(), zone);
+    await page.goto(`/locations/${slug}`);
+    const after = seedClinicOpenAt(new Date(), zone);
+    const hours = page.getByRole("table");
+    await expect(hours.getByRole("caption")).toHaveText(`Times in ${label}`);
+    // The back end's wall-clock hours, shown as they are: 9:00 AM there, whatever the zone.
+    await expect(hours.getByRole("row", { name: /Mon–Wed/ })).toContainText("9:00 AM – 7:00 PM");
+    await expect(hours.getByRole("row", { name: /Sat/ })).toContainText("10:00 AM – 4:00 PM");
+    // Open or closed by the clinic's clock; skipped only when the page loaded across an opening or closing.
+    if (before === after) await expect(page.getByText(before ? "Open now" : "Closed now", { exact: true })).toBeVisible();
+  });
+}
