@@ -153,8 +153,8 @@ export function mountCatalog(router: Router, db: SandboxDb) {
           recovery_time: s.recovery_time,
           is_couple_service: false,
           price_info: {
-            currency_id: USD, sale_price: s.sale_price, tax_id: null, ssg: 0, include_tax: true,
-            demand_group_id: null, tax: 0, price_without_tax: s.sale_price, final_price: s.sale_price,
+            currency_id: USD, sale_price: s.sale_price, tax_id: "", ssg: 0, include_tax: true,
+            demand_group_id: "", tax: 0, price_without_tax: s.sale_price, final_price: s.sale_price,
           },
           additional_info: expand.has("additional_info")
             ? {
@@ -165,7 +165,7 @@ export function mountCatalog(router: Router, db: SandboxDb) {
               }
             : null,
           catalog_info: expand.has("catalog_info")
-            ? { show_in_catalog: true, can_book: true, show_price: true, display_name: "", display_price: s.sale_price, display_order: s.display_order, video_url: null }
+            ? { show_in_catalog: true, can_book: true, show_price: true, display_name: "", display_price: "", display_order: String(s.display_order), video_url: "" }
             : null,
           variants_info: expand.has("variants_info") ? { is_variant: false, has_variant: false } : null,
           add_ons_info: expand.has("add_ons_info")
@@ -176,6 +176,10 @@ export function mountCatalog(router: Router, db: SandboxDb) {
               }
             : null,
           image_paths: null,
+          parallel_groups: null,
+          parallel_service_groups: null,
+          prerequisites_info: null,
+          finishing_services_info: null,
         };
       }),
       page_info: pageInfo(total, paging.page, paging.size),
