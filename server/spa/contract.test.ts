@@ -212,7 +212,7 @@ describe("GET /v1/Centers/{center_id}/services with its blocks expanded", () => 
   });
 
   it("(b) the sandbox's service element has the sample's shape", async () => {
-    const ours = (await sandboxAnswer("GET", `/v1/Centers/${AUSTIN}/services?size=100&expand=additional_info&expand=catalog_info&expand=add_ons_info`)) as { services: unknown[] };
+    const ours = (await sandboxAnswer("GET", `/v1/Centers/${AUSTIN}/services?size=100&expand=additional_info&expand=catalog_info&expand=variants_info&expand=add_ons_info`)) as { services: unknown[] };
     expect(shapeDifferences(fixture("service-expanded").response, ours.services[0])).toEqual([]);
   });
 });
