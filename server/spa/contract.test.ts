@@ -275,6 +275,31 @@ describe("GET /v1/guests/{guest_id} and /v1/guests/search", () => {
   });
 });
 
+describe("POST /v1/bookings", () => {
+  const request = (guestId: string, serviceId: string) => ({ centerId: AUSTIN, date: "2030-01-07", guestId, serviceId, therapistId: null, addOnIds: [] });
+
+  it("(a) the client takes the booking id", async () => {
+    const backend = await startJsonBackend({ "/v1/bookings": { body: fixture("booking-create").response } });
+    try {
+      const client = createSpaClient({ baseUrl: backend.baseUrl, auth: { type: "apikey", apiKey: "k" } });
+      expect((await client.createBooking(request("G1", "S1"))).toLowerCase()).toBe("15b0cc65-1e47-440d-8208-966959e8c93e");
+    } finally {
+      await backend.stop();
+    }
+  });
+
+  it("(b) the sandbox answers in the sample's shape", async () => {
+    const client = createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY } });
+    const guest = await client.createGuest(newGuest("contract.booking@example.com"));
+    const facial = (await client.listServices(AUSTIN))!.find((s) => s.code === "FT-NEW")!;
+    const { centerId, date, guestId, serviceId } = request(guest.id, facial.id);
+    const ours = await sandboxAnswer("POST", "/v1/bookings?is_double_booking_enabled=false", {
+      center_id: centerId, date, is_only_catalog_employees: true, guests: [{ id: guestId, items: [{ item: { id: serviceId } }] }],
+    });
+    expectSandboxShape("booking-create", ours);
+  });
+});
+
 /** A confirmed booking at Austin in the sandbox, made through the client: its guest and invoice. */
 async function bookedAppointment(): Promise<{ guestId: string; invoiceId: string }> {
   const client = createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY } });
