@@ -113,36 +113,68 @@ export function mountGuests(router: Router, db: SandboxDb, options: { now: () =>
     const end = typeof req.query.end_date === "string" ? `${req.query.end_date}T99` : "9999";
     const rows = db
       .prepare(
-        `SELECT a.*, s.name AS service_name, s.duration AS service_duration, s.is_add_on, t.first_name AS t_first, t.last_name AS t_last FROM appointments a
+        `SELECT a.*, s.name AS service_name, s.duration AS service_duration, s.is_add_on, t.first_name AS t_first, t.last_name AS t_last,
+           COALESCE(cs.sale_price, 0) AS sale_price FROM appointments a
          JOIN services s ON s.id = a.service_id JOIN therapists t ON t.id = a.therapist_id
+         LEFT JOIN center_services cs ON cs.center_id = a.center_id AND cs.service_id = a.service_id
          WHERE a.guest_id = ? AND a.start_local >= ? AND a.start_local <= ? ORDER BY a.start_local`,
       )
       .all(guest.id, start, end) as {
       id: string; invoice_id: string; invoice_item_id: string; center_id: string; service_id: string; service_name: string;
       service_duration: number; is_add_on: number; start_local: string; end_local: string; status: number; progress: number; t_first: string; t_last: string;
+      therapist_id: string; sale_price: number;
     }[];
+    const price = (sales: number) => ({ currency_id: 148, sales, tax: 0, final: sales });
     const byInvoice = new Map<string, typeof rows>();
     for (const row of rows) byInvoice.set(row.invoice_id, [...(byInvoice.get(row.invoice_id) ?? []), row]);
     const groups = [...byInvoice.entries()];
     const pageGroups = groups.slice((paging.page - 1) * paging.size, paging.page * paging.size);
     res.json({
       appointments: pageGroups.map(([invoiceId, services]) => ({
+        // The keys of Zenoti's published sample, with the values a web booking has.
         appointment_group_id: invoiceId,
+        no_of_guests: 1,
         invoice_id: invoiceId,
-        center_id: services[0].center_id,
         invoice_status: 0,
+        is_rebooking: false,
+        notes: null,
+        center_id: services[0].center_id,
         appointment_services: services.map((s) => ({
           appointment_id: s.id,
           invoice_item_id: s.invoice_item_id,
-          appointment_status: s.status,
-          progress: s.progress,
+          cart_item_id: s.invoice_item_id,
+          // Zenoti puts the duration on the service, not on the appointment (its public sample).
+          service: {
+            id: s.service_id, name: s.service_name, display_name: s.service_name, price: price(s.sale_price), duration: s.service_duration,
+            category_id: null, is_addon: s.is_add_on === 1, has_addons: null, addons: null, is_variant: null, has_variant: null, parent_service_id: null,
+          },
+          requested_therapist_gender: 0,
           start_time: s.start_local,
           end_time: s.end_local,
-          // Zenoti puts the duration on the service, not on the appointment (its public sample).
-          service: { id: s.service_id, name: s.service_name, display_name: s.service_name, duration: s.service_duration, is_addon: s.is_add_on === 1 },
-          therapist: { id: null, full_name: `${s.t_first} ${s.t_last}` },
+          room: null,
+          equipment: null,
+          appointment_status: s.status,
+          requested_therapist_id: s.therapist_id,
+          quantity: 0,
+          service_custom_data_indicator: "",
+          actual_start_time: null,
+          completed_time: null,
+          progress: s.progress,
+          parent_appointment_id: null,
+          service_custom_Data: null,
           item_actions: "",
+          is_membership_applied: false,
+          is_addon: s.is_add_on === 1,
+          addon_appointment_id: null,
+          has_service_form: false,
+          has_segments: false,
+          segments: null,
+          therapist: { id: null, full_name: `${s.t_first} ${s.t_last}` },
         })),
+        appointment_packages: [],
+        price: price(services.reduce((sum, s) => sum + s.sale_price, 0)),
+        group_invoice_id: null,
+        is_feedback_submitted: false,
       })),
       page_info: { total: groups.length, page: paging.page, size: paging.size },
       error: null,

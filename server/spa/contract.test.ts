@@ -51,7 +51,6 @@ const pendingSandboxShapes = new Map<string, string>([
   ["guest-create", "guests branch rewrites the guest answer (mandatory fields); lacks work_phone, home_phone, is_minor, nationality_id, pan, preferred_therapist"],
   ["guest-get", "guests branch rewrites the guest answer; also referral and primary_employee come back null"],
   ["guest-search", "guests branch rewrites the guest answer (same gaps as guest-get)"],
-  ["guest-appointments", "times branch moves duration under appointment_services[].service; also lacks cart_item_id, price, room and other keys"],
   ["invoice", "payments branch rewrites invoices and online payments; lacks receipt_number, lock, guest names and other keys"],
 ]);
 
@@ -309,10 +308,10 @@ async function bookedAppointment(): Promise<{ guestId: string; invoiceId: string
   for (let days = 2; days < 12; days++) {
     const date = new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
     const bookingId = await client.createBooking({ centerId: AUSTIN, date, guestId: guest.id, serviceId: facial.id, therapistId: null, addOnIds: [] });
-    const { times } = await client.listSlots(bookingId);
+    const { times } = await client.listSlots(bookingId, date);
     if (times.length === 0) continue;
-    await client.reserveSlot(bookingId, times[0]);
-    const confirmed = await client.confirmBooking(bookingId);
+    await client.reserveSlot(bookingId, times[0], "America/Chicago");
+    const confirmed = await client.confirmBooking(bookingId, "America/Chicago");
     if (confirmed) return { guestId: guest.id, invoiceId: confirmed.invoiceId };
   }
   throw new Error("no open time at Austin in the next days");
