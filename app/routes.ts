@@ -14,6 +14,7 @@ export default [
       route("service", "routes/appointment/service.tsx"),
       route("time", "routes/appointment/time.tsx"),
       route("details", "routes/appointment/details.tsx"),
+      route("verify", "routes/appointment/verify.tsx"),
       route("payment", "routes/appointment/payment.tsx"),
       route("cancel", "routes/appointment/cancel.tsx"),
     ]),

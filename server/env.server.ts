@@ -1,6 +1,7 @@
 import { isIP } from "node:net";
 import { z } from "zod";
 import { DEFAULT_DOWNTIME_DAYS, parseDowntimeWindows } from "~/domain/downtime";
+import { SEED_AVAILABILITY_GUEST } from "./spa-sandbox/seed-data";
 
 /**
  * Every setting of the app, read once at start. With no environment at all the app runs on the
@@ -65,6 +66,14 @@ export const EnvSchema = z
     SPA_APP_SECRET: optionalString,
     SPA_DEVICE_ID: optionalString,
     SPA_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(8_000),
+    /**
+     * The guest that open times are read through: Zenoti lists slots only for a booking, and a
+     * booking needs a guest. Operations create one guest for this in Zenoti, with the contact fields
+     * the organisation requires. Required with SPA_BASE_URL; the embedded sandbox seeds its own.
+     */
+    SPA_AVAILABILITY_GUEST_ID: optionalString.pipe(z.guid("SPA_AVAILABILITY_GUEST_ID must be a Zenoti guest id (a GUID)").optional()),
+    /** The configured Zenoti referral source new guests who typed a referral code are filed under. Optional. */
+    SPA_REFERRAL_SOURCE_ID: optionalString.pipe(z.guid("SPA_REFERRAL_SOURCE_ID must be a Zenoti referral source id (a GUID)").optional()),
     CATALOG_TTL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
     CATALOG_STALE_SECONDS: z.coerce.number().int().min(0).max(604_800).default(3_600),
 
@@ -166,6 +175,11 @@ function crossFieldProblems(source: Source): string[] {
       }
     }
   }
+  if (set("SPA_BASE_URL") && !set("SPA_AVAILABILITY_GUEST_ID")) {
+    problems.push(
+      "SPA_AVAILABILITY_GUEST_ID: required when SPA_BASE_URL is set. Create one guest in Zenoti for reading open times (with the contact fields your organisation requires) and give its id here",
+    );
+  }
   if (set("FIRESTORE_PROJECT_ID") !== set("FIRESTORE_CREDENTIALS_JSON")) {
     const missing = set("FIRESTORE_PROJECT_ID") ? "FIRESTORE_CREDENTIALS_JSON" : "FIRESTORE_PROJECT_ID";
     problems.push(`${missing}: set FIRESTORE_PROJECT_ID and FIRESTORE_CREDENTIALS_JSON together`);
@@ -179,7 +193,11 @@ function crossFieldProblems(source: Source): string[] {
   return problems;
 }
 
-export type Env = Omit<z.infer<typeof EnvSchema>, "DEV_OUTBOX" | "DEV_OUTBOX_ALLOW_REMOTE"> & { DEV_OUTBOX: boolean; DEV_OUTBOX_ALLOW_REMOTE: boolean };
+export type Env = Omit<z.infer<typeof EnvSchema>, "DEV_OUTBOX" | "DEV_OUTBOX_ALLOW_REMOTE" | "SPA_AVAILABILITY_GUEST_ID"> & {
+  DEV_OUTBOX: boolean;
+  DEV_OUTBOX_ALLOW_REMOTE: boolean;
+  SPA_AVAILABILITY_GUEST_ID: string;
+};
 
 export class EnvError extends Error {
   constructor(readonly problems: string[]) {
@@ -200,5 +218,7 @@ export function parseEnv(source: Source = process.env): Env {
     ...result.data,
     DEV_OUTBOX: !result.data.SPA_BASE_URL && (result.data.DEV_OUTBOX ?? true),
     DEV_OUTBOX_ALLOW_REMOTE: result.data.DEV_OUTBOX_ALLOW_REMOTE ?? false,
+    // Required with a real back end (checked above); the embedded sandbox seeds this guest.
+    SPA_AVAILABILITY_GUEST_ID: result.data.SPA_AVAILABILITY_GUEST_ID ?? SEED_AVAILABILITY_GUEST.id,
   };
 }

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { EnvError, parseEnv } from "./env.server";
+import { SEED_AVAILABILITY_GUEST } from "./spa-sandbox/seed-data";
+
+const AVAILABILITY_GUEST = "0b6c2f7e-1d2a-4c3b-9e8f-7a6b5c4d3e2f";
 
 describe("configuration", () => {
   it("runs on the embedded defaults with no environment at all", () => {
@@ -24,8 +27,20 @@ describe("configuration", () => {
   it("requires credentials for the real back end", () => {
     expect(() => parseEnv({ SPA_BASE_URL: "https://api.zenoti.com", SESSION_SECRETS: "x".repeat(32) })).toThrow(/SPA_API_KEY/);
     expect(() => parseEnv({ SPA_BASE_URL: "https://api.zenoti.com", SPA_AUTH: "token", SESSION_SECRETS: "x".repeat(32) })).toThrow(/SPA_USERNAME/);
-    const env = parseEnv({ SPA_BASE_URL: "https://api.zenoti.com", SPA_API_KEY: "key", SESSION_SECRETS: `${"x".repeat(32)}, ${"y".repeat(32)}` });
+    const env = parseEnv({ SPA_BASE_URL: "https://api.zenoti.com", SPA_API_KEY: "key", SPA_AVAILABILITY_GUEST_ID: AVAILABILITY_GUEST, SESSION_SECRETS: `${"x".repeat(32)}, ${"y".repeat(32)}` });
     expect(env.SESSION_SECRETS).toEqual(["x".repeat(32), "y".repeat(32)]);
+    expect(env.SPA_AVAILABILITY_GUEST_ID).toBe(AVAILABILITY_GUEST);
+  });
+
+  it("will not start against a real back end without the guest open times are read through", () => {
+    const real = { SPA_BASE_URL: "https://api.zenoti.com", SPA_API_KEY: "key", SESSION_SECRETS: "x".repeat(32) };
+    expect(() => parseEnv(real)).toThrow(/SPA_AVAILABILITY_GUEST_ID: required when SPA_BASE_URL is set/);
+    expect(() => parseEnv({ ...real, SPA_AVAILABILITY_GUEST_ID: "webstore@example.com" })).toThrow(/must be a Zenoti guest id/);
+    expect(() => parseEnv({ ...real, SPA_AVAILABILITY_GUEST_ID: AVAILABILITY_GUEST, SPA_REFERRAL_SOURCE_ID: "FRIEND10" })).toThrow(/SPA_REFERRAL_SOURCE_ID/);
+  });
+
+  it("reads open times through the guest the embedded sandbox seeds when there is no back end", () => {
+    expect(parseEnv({}).SPA_AVAILABILITY_GUEST_ID).toBe(SEED_AVAILABILITY_GUEST.id);
   });
 
   it("chooses the token endpoint: legacy by default, v1 with its account name and app secret", () => {
@@ -45,7 +60,7 @@ describe("configuration", () => {
   });
 
   it("never has the outbox with a real back end, and says so when asked for it", () => {
-    const real = { SPA_BASE_URL: "https://api.zenoti.com", SPA_API_KEY: "key", SESSION_SECRETS: "x".repeat(32) };
+    const real = { SPA_BASE_URL: "https://api.zenoti.com", SPA_API_KEY: "key", SPA_AVAILABILITY_GUEST_ID: AVAILABILITY_GUEST, SESSION_SECRETS: "x".repeat(32) };
     expect(parseEnv(real).DEV_OUTBOX).toBe(false);
     expect(() => parseEnv({ ...real, DEV_OUTBOX: "true" })).toThrow(/DEV_OUTBOX: .*never available with a real back end/);
   });

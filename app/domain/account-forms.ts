@@ -65,9 +65,11 @@ export const LoginSchema = z.object({
 
 export const ForgotPasswordSchema = z.object({ email: EmailField });
 
-const CODE_MESSAGE = "Please enter the 6-digit code we sent you.";
+export const CODE_MESSAGE = "Please enter the 6-digit code we sent you.";
+/** A 6-digit one-time code as typed. */
+export const OneTimeCodeField = z.string({ error: CODE_MESSAGE }).trim().max(6, CODE_MESSAGE).regex(/^\d{6}$/, CODE_MESSAGE);
 export const ResetPasswordSchema = z.object({
-  code: z.string({ error: CODE_MESSAGE }).trim().max(6, CODE_MESSAGE).regex(/^\d{6}$/, CODE_MESSAGE),
+  code: OneTimeCodeField,
   password: NewPassword,
 });
 

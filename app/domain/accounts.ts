@@ -4,6 +4,7 @@ export const ACCOUNT_MESSAGES = {
   noAccount: "Account does not exist. Please create account",
   wrongPassword: "Invalid Credentials, Please try again",
   setPasswordFirst: "Invalid credentials. Please try resetting your password",
+  recordFound: "We found your record with us. We've sent you a code: enter it to set your password.",
   oldPassword: "Please enter the old password correctly",
   noConsent: "Consent not found for Current User!",
   allRequired: "All fields are required",

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { OneTimeCodeField } from "./account-forms";
 import { MAX_ADD_ONS, TOO_MANY_ADD_ONS } from "./booking";
 import { normalizePromoCode, PROMO_MESSAGES } from "./discounts";
 import { BILLING_LIMITS, checkPaymentForm, PAYMENT_MESSAGES, type Billing } from "./payment";
@@ -81,3 +82,9 @@ function firstBadBillingField(billing: Billing): "address" | "city" | "zip" {
   if (!billing.city.trim()) return "city";
   return "zip";
 }
+
+/** An existing client proving their record is theirs: the code sent to the contact on file. */
+export const VerifyGuestSchema = z.object({ code: OneTimeCodeField });
+
+/** Asking for another code on the verify step: a button, nothing to fill in. */
+export const ResendGuestCodeSchema = z.object({});

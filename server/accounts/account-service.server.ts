@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomInt, randomUUID } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { ACCOUNT_MESSAGES, isDuplicateMessage } from "~/domain/accounts";
 import { BASE_TAGS } from "~/domain/guest";
 import type { Services } from "../context.server";
@@ -6,12 +6,11 @@ import { logger } from "../observability/logger.server";
 import { SESSION_MAX_AGE_SECONDS } from "../session.server";
 import { isSpaError } from "../spa/errors.server";
 import { DuplicateAccountError, type AccountRecord } from "../store/stores.server";
+import { adoptExistingGuest } from "./existing-guest.server";
+import { checkOneTimeCode, sendOneTimeCode } from "./one-time-codes.server";
 import { hashPassword, needsRehash, verifyPassword } from "./passwords.server";
 
-/** One-time codes: 6 digits, 10 minutes, single use, the 5th wrong guess burns the code. */
-export const CODE_TTL_MS = 10 * 60_000;
-export const CODE_MAX_ATTEMPTS = 5;
-export const CODE_RESEND_COOLDOWN_MS = 30_000;
+export { CODE_MAX_ATTEMPTS, CODE_RESEND_COOLDOWN_MS, CODE_TTL_MS } from "./one-time-codes.server";
 
 export type Registration = {
   firstName: string;
@@ -30,14 +29,13 @@ export type Registration = {
 
 export type CurrentUser = { id: string; email: string; guestId: string; centerId: string };
 
-export type AccountResult<T> = { ok: true; value: T } | { ok: false; field: string; message: string };
+export type AccountResult<T> =
+  | { ok: true; value: T }
+  /** `existingGuest`: the email is a client's in the back end but has no password here; a code was sent. */
+  | { ok: false; field: string; message: string; existingGuest?: true };
 
 function tokenHash(token: string): string {
   return createHash("sha256").update(token).digest("hex");
-}
-
-function codeHash(email: string, code: string): string {
-  return createHash("sha256").update(`${email.trim().toLowerCase()}:${code}`).digest("hex");
 }
 
 /**
@@ -46,7 +44,7 @@ function codeHash(email: string, code: string): string {
  */
 export function createAccountService(services: Services, clock: () => number = Date.now) {
   const { spa } = services;
-  const { accounts, userSessions, oneTimeCodes, guestDetails } = services.stores;
+  const { accounts, userSessions, guestDetails } = services.stores;
 
   async function startSession(account: AccountRecord): Promise<string> {
     const token = randomBytes(32).toString("base64url");
@@ -67,8 +65,14 @@ export function createAccountService(services: Services, clock: () => number = D
     async register(input: Registration): Promise<AccountResult<{ token: string; user: CurrentUser }>> {
       const duplicate = { ok: false as const, field: "email", message: ACCOUNT_MESSAGES.duplicate };
       if (await accounts.getByEmail(input.email)) return duplicate;
-      // A guest from an earlier booking sets their first password with a one-time code instead.
-      if ((await spa.findGuestsByEmail(input.email)).length > 0) return duplicate;
+      // A client the clinics already know (or a guest of an earlier booking) sets their first
+      // password with a code sent to the contact on file; a second guest record is never made.
+      const existing = await adoptExistingGuest(services, input.email);
+      if (existing) {
+        const phone = (await spa.getGuest(existing.guest_id).catch(() => null))?.phone ?? null;
+        await sendOneTimeCode(services, input.email, { email: input.email, phone }, clock);
+        return { ok: false, field: "email", message: ACCOUNT_MESSAGES.recordFound, existingGuest: true };
+      }
       const tags: string[] = [...BASE_TAGS, "Webstore", ...(input.referralCode ? ["Referred"] : [])].slice(0, 4);
       let guestId: string;
       try {
@@ -81,7 +85,8 @@ export function createAccountService(services: Services, clock: () => number = D
           address: { line1: input.address, city: input.city, zip: input.zip },
           consents: { marketingEmail: input.marketingEmail, marketingSms: input.marketingSms, transactionalEmail: true, transactionalSms: true },
           tags,
-          referralCode: input.referralCode ?? null,
+          // Zenoti files a guest under a configured referral source; the code itself stays with us.
+          referralSourceId: input.referralCode ? (services.env.SPA_REFERRAL_SOURCE_ID ?? null) : null,
         });
         guestId = guest.id;
       } catch (error) {
@@ -99,6 +104,7 @@ export function createAccountService(services: Services, clock: () => number = D
         passwordHash: await hashPassword(input.password),
         createdAt: clock(),
         passwordChangedAt: clock(),
+        referralCode: input.referralCode,
       };
       try {
         await accounts.create(account);
@@ -115,8 +121,9 @@ export function createAccountService(services: Services, clock: () => number = D
     async login(email: string, password: string): Promise<AccountResult<{ token: string; user: CurrentUser }>> {
       const account = await accounts.getByEmail(email);
       if (!account) {
-        const guest = await guestDetails.get(email);
-        if (guest && !guest.is_password_set) return { ok: false, field: "password", message: ACCOUNT_MESSAGES.setPasswordFirst };
+        // Booked here or known at the clinics, but no password yet: offered a code to set one.
+        const guest = (await guestDetails.get(email)) ?? (await adoptExistingGuest(services, email));
+        if (guest && !guest.is_password_set) return { ok: false, field: "email", message: ACCOUNT_MESSAGES.setPasswordFirst, existingGuest: true };
         return { ok: false, field: "email", message: ACCOUNT_MESSAGES.noAccount };
       }
       if (!(await verifyPassword(password, account.passwordHash))) return { ok: false, field: "password", message: ACCOUNT_MESSAGES.wrongPassword };
@@ -147,43 +154,23 @@ export function createAccountService(services: Services, clock: () => number = D
     },
 
     /**
-     * Sends a one-time code by email (and by text when the guest has a mobile number) to an account
-     * or to a guest of the guest flow. The caller answers the same either way.
+     * Sends a one-time code by email (and by text when the guest has a mobile number) to an account,
+     * a guest of the guest flow, or a client the back end knows by this email. The caller answers
+     * the same either way.
      */
     async sendResetCode(email: string): Promise<"sent" | "cooldown" | "unknown"> {
       const account = await accounts.getByEmail(email);
-      const guest = account ? null : await guestDetails.get(email);
+      const guest = account ? null : ((await guestDetails.get(email)) ?? (await adoptExistingGuest(services, email)));
       if (!account && !guest) return "unknown";
-      const existing = await oneTimeCodes.get(email);
-      if (existing && clock() - existing.sentAt < CODE_RESEND_COOLDOWN_MS) return "cooldown";
-      const code = String(randomInt(0, 1_000_000)).padStart(6, "0");
-      await oneTimeCodes.put({ email, codeHash: codeHash(email, code), expiresAt: clock() + CODE_TTL_MS, attempts: 0, sentAt: clock() });
-      const body = `Your Glow Clinic code is ${code}. It expires in 10 minutes. If you did not ask for it, ignore this message.`;
-      await services.notifier.send({ channel: "email", kind: "one-time-code", to: email, subject: "Your Glow Clinic code", body });
       const guestId = account?.guestId ?? guest?.guest_id;
-      const phone = guestId ? (await spa.getGuest(guestId).catch(() => null))?.phone : null;
-      if (phone) await services.notifier.send({ channel: "sms", kind: "one-time-code", to: phone, subject: "Code", body });
-      return "sent";
+      const phone = guestId ? ((await spa.getGuest(guestId).catch(() => null))?.phone ?? null) : null;
+      return sendOneTimeCode(services, email, { email, phone }, clock);
     },
 
     /** Checks the code and sets the password (the first one, for a guest-flow guest). */
     async resetPassword(email: string, code: string, newPassword: string): Promise<AccountResult<null>> {
-      const invalid = { ok: false as const, field: "code", message: "That code is not valid. Please check it or request a new one." };
-      const record = await oneTimeCodes.get(email);
-      if (!record) return invalid;
-      if (record.expiresAt <= clock() || record.attempts >= CODE_MAX_ATTEMPTS) {
-        await oneTimeCodes.delete(email);
-        return { ok: false, field: "code", message: "That code has expired. Please request a new one." };
-      }
-      if (record.codeHash !== codeHash(email, code.trim())) {
-        const attempts = await oneTimeCodes.countWrongGuess(email);
-        if (attempts >= CODE_MAX_ATTEMPTS) {
-          await oneTimeCodes.delete(email);
-          return { ok: false, field: "code", message: "Too many wrong codes. Please request a new one." };
-        }
-        return invalid;
-      }
-      await oneTimeCodes.delete(email);
+      const checked = await checkOneTimeCode(services, email, code, clock);
+      if (!checked.ok) return { ok: false, field: "code", message: checked.message };
       const passwordHash = await hashPassword(newPassword);
       const account = await accounts.getByEmail(email);
       if (account) {
@@ -191,7 +178,7 @@ export function createAccountService(services: Services, clock: () => number = D
         await userSessions.revokeAllOfUser(account.id);
       } else {
         const guest = await guestDetails.get(email);
-        if (!guest) return invalid;
+        if (!guest) return { ok: false, field: "code", message: "That code is not valid. Please check it or request a new one." };
         const spaGuest = await spa.getGuest(guest.guest_id).catch(() => null);
         await accounts.create({ id: randomUUID(), email, guestId: guest.guest_id, centerId: spaGuest?.centerId ?? "", passwordHash, createdAt: clock(), passwordChangedAt: clock() });
       }

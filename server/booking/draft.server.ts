@@ -18,8 +18,27 @@ export const DraftSchema = z.object({
   therapistId: z.string().nullable().default(null),
   date: z.string().optional(),
   promoCode: z.string().optional(),
-  /** A guest created for this visitor when they first hold a slot; filled in at the details step. */
+  /**
+   * The time a visitor not yet known chose: held only when their details come (the details step),
+   * because a Zenoti hold belongs to one guest and cannot be moved to another.
+   */
+  slot: z.string().optional(),
+  /**
+   * The visitor's guest record: their account's, a texted link's, one made from their details, or
+   * an existing client's after they proved the contact on file with a one-time code.
+   */
   guestId: z.string().optional(),
+  /**
+   * An existing client's record the visitor must prove is theirs (a code was sent to the contact on
+   * file); what they typed waits in `details`, with no guest yet.
+   */
+  verification: z
+    .object({
+      guestId: z.string(),
+      /** The contact on file, masked, to say where the code went. */
+      sentTo: z.array(z.string().max(80)).max(2),
+    })
+    .optional(),
   details: z
     .object({ firstName: z.string(), lastName: z.string(), email: z.string(), phone: z.string() })
     .optional(),
@@ -95,21 +114,36 @@ function requireLiveHold(context: RequestContext, draft: Draft): void {
   throw redirect(`${href("/appointment/time")}${draft.date ? `?date=${draft.date}` : ""}`);
 }
 
+/** The visitor's guest is known (signed in, a texted link, details given): a time is held when chosen. */
+export function knownGuest(draft: Draft): boolean {
+  return Boolean(draft.guestId && draft.details);
+}
+
+/** A time is chosen but not yet held: the visitor is not known yet, so it is held after their details. */
+export function timeChosen(draft: Draft): boolean {
+  return Boolean(!draft.hold && draft.slot && !knownGuest(draft));
+}
+
 /** The first step that still needs an answer. */
 export function firstOpenStep(draft: Draft | null): string {
   if (!draft) return href("/locations");
   if (!draft.serviceId) return `${href("/appointment/service")}?id=${encodeURIComponent(draft.centerId)}`;
-  if (!draft.hold) return `${href("/appointment/time")}${draft.date ? `?date=${draft.date}` : ""}`;
-  if (!draft.details) return href("/appointment/details");
+  if (!draft.hold && !timeChosen(draft)) return `${href("/appointment/time")}${draft.date ? `?date=${draft.date}` : ""}`;
+  if (draft.verification && !draft.hold) return href("/appointment/verify");
+  if (!draft.details || !draft.hold) return href("/appointment/details");
   return href("/appointment/payment");
 }
 
-/** A booking step that needs a draft with a chosen service, or sends the visitor where to start. */
-export async function requireDraft(context: RequestContext, needs: "service" | "hold" | "details"): Promise<{ session: AppSession; draft: Draft }> {
+/**
+ * A booking step that needs a draft with a chosen service, or sends the visitor where to start.
+ * "time": a held time, or a chosen one waiting for the visitor's details.
+ */
+export async function requireDraft(context: RequestContext, needs: "service" | "time" | "hold" | "details"): Promise<{ session: AppSession; draft: Draft }> {
   const session = requestSession(context);
   const draft = getDraft(session);
   if (!draft || !draft.serviceId) throw redirect(firstOpenStep(draft));
   if (needs === "service") return { session, draft };
+  if (needs === "time" && timeChosen(draft)) return { session, draft };
   if (!draft.hold) throw redirect(firstOpenStep(draft));
   // Once the confirm went out the hold is used up: the payment step finishes that attempt.
   if (needs === "details" && draft.details && draft.payKey && !holdIsLive(draft, Date.now()) && (await context.services.stores.paymentAttempts.get(draft.payKey))) {

@@ -1,42 +1,160 @@
 import { href } from "react-router";
+import type { Service } from "~/domain/catalog";
 import { BASE_TAGS, type GuestDetailsInput } from "~/domain/guest";
+import { noteGuest } from "../accounts/existing-guest.server";
+import { checkOneTimeCode, maskedContacts, sendOneTimeCode, type CodeRecipient } from "../accounts/one-time-codes.server";
 import type { Services } from "../context.server";
 import { logger } from "../observability/logger.server";
+import type { SpaGuest } from "../spa/booking.server";
 import { isSpaError } from "../spa/errors.server";
 import type { Draft } from "./draft.server";
+import { holdSlot, type HoldOutcome } from "./hold-slot.server";
 
 /** Zenoti's codes for a duplicate email, an invalid email and an invalid mobile number. */
 const ERROR_PAGE_FOR_CODE: Record<string, string> = { "442": "duplicate-email", "443": "invalid-email", "482": "invalid-mobile" };
 
+function errorPage(page: string): string {
+  return `${href("/error")}?error=${page}&redirect=${page === "duplicate-email" ? "samesite" : "webstore"}`;
+}
+
+function pageForRefusal(code: string, message: string): string | null {
+  return ERROR_PAGE_FOR_CODE[code] ?? (/duplicate|already exists/i.test(message) ? "duplicate-email" : null);
+}
+
 export type DetailsOutcome =
+  /** The details are the draft's (a held time's guest was updated, or a time was held with them). */
   | { kind: "saved"; draft: Draft }
+  /** An existing client's record: a code went to the contact on file; the visitor proves it is theirs. */
+  | { kind: "verify"; draft: Draft }
   /** The spec's error page for what the back end refused, with where it sends the guest next. */
   | { kind: "refused"; errorPage: string }
+  /** Holding the chosen time did not work; the draft to keep comes with it. */
+  | { kind: "not-held"; outcome: Exclude<HoldOutcome, { kind: "held" | "refused" }> }
   | { kind: "unavailable" };
 
+/** `timeZone`: the clinic's IANA zone, which reads the hold's expiry. */
+export type DetailsRequest = { draft: Draft; details: GuestDetailsInput; service: Service; timeZone: string; clientIp: string };
+
+/** Who the details belong to in the back end: the draft's own guest, an existing client, or no one yet. */
+type Match = { kind: "own" } | { kind: "existing"; guest: SpaGuest } | { kind: "account" } | { kind: "none" };
+
+async function matchGuest(services: Services, draft: Draft, details: GuestDetailsInput): Promise<Match> {
+  const byEmail = await services.spa.findGuestsByEmail(details.email);
+  if (draft.guestId && byEmail.some((g) => g.id === draft.guestId)) return { kind: "own" };
+  if (byEmail.length > 0) return (await services.stores.accounts.getByEmail(details.email)) ? { kind: "account" } : { kind: "existing", guest: byEmail[0] };
+  const byPhone = (await services.spa.findGuestsByPhone(details.phone)).filter((g) => g.id !== draft.guestId);
+  return byPhone.length > 0 ? { kind: "existing", guest: byPhone[0] } : { kind: "none" };
+}
+
 /**
- * The details step: the visitor's own guest record (made when they held a slot) gets their name,
- * email and mobile number. An email that belongs to another guest goes to the duplicate-email page.
+ * The details step. A visitor with a held time (their guest is known) has that guest's profile
+ * updated. A visitor who only chose a time is matched to the back end's records first: an email of
+ * an account here goes to the duplicate-email page (sign in); a client the clinics already know by
+ * email or mobile gets a code at the contact on file; anyone else gets a guest record with their
+ * real name, email and mobile, and the chosen time is held for it.
  */
-export async function saveBookingDetails(services: Services, draft: Draft, details: GuestDetailsInput): Promise<DetailsOutcome> {
-  const refused = (page: string): DetailsOutcome => ({
-    kind: "refused",
-    errorPage: `${href("/error")}?error=${page}&redirect=${page === "duplicate-email" ? "samesite" : "webstore"}`,
-  });
+export async function submitBookingDetails(services: Services, request: DetailsRequest): Promise<DetailsOutcome> {
+  const { draft, details } = request;
   try {
-    const existing = await services.spa.findGuestsByEmail(details.email);
-    if (existing.some((g) => g.id !== draft.guestId)) return refused("duplicate-email");
-    await services.spa.updateGuestProfile(draft.guestId!, { ...details, addTags: [...BASE_TAGS] });
+    if (draft.hold && draft.guestId) return await updateHeldGuest(services, draft, details);
+    const match = await matchGuest(services, draft, details);
+    if (match.kind === "account") return { kind: "refused", errorPage: errorPage("duplicate-email") };
+    if (match.kind === "existing") return await startVerification(services, draft, details, match.guest);
+    if (match.kind === "own") await services.spa.updateGuestProfile(draft.guestId!, { ...details, addTags: [...BASE_TAGS] });
+    return await holdWithDetails(services, request, match.kind === "none");
   } catch (error) {
     if (!isSpaError(error)) throw error;
-    const page = ERROR_PAGE_FOR_CODE[String(error.code)] ?? (/duplicate|already exists/i.test(error.message) ? "duplicate-email" : null);
-    if (page) return refused(page);
-    logger.warn("guest update failed", { kind: error.kind, status: error.status });
+    const page = error.kind === "rejected" ? pageForRefusal(String(error.code), error.message) : null;
+    if (page) return { kind: "refused", errorPage: errorPage(page) };
+    logger.warn("guest details not saved", { kind: error.kind, status: error.status });
     return { kind: "unavailable" };
   }
-  if (!(await services.stores.guestDetails.get(details.email))) {
-    // A password is set later with a one-time code (the guest flow).
-    await services.stores.guestDetails.create({ email: details.email, guest_id: draft.guestId!, is_password_set: false, is_return_user: false });
-  }
+}
+
+async function updateHeldGuest(services: Services, draft: Draft, details: GuestDetailsInput): Promise<DetailsOutcome> {
+  const existing = await services.spa.findGuestsByEmail(details.email);
+  if (existing.some((g) => g.id !== draft.guestId)) return { kind: "refused", errorPage: errorPage("duplicate-email") };
+  await services.spa.updateGuestProfile(draft.guestId!, { ...details, addTags: [...BASE_TAGS] });
+  await noteGuest(services, details.email, { id: draft.guestId! });
   return { kind: "saved", draft: { ...draft, details } };
+}
+
+/** Holds the chosen time under the draft's guest, or under a guest made now from the details. */
+async function holdWithDetails(services: Services, request: DetailsRequest, makeGuest: boolean): Promise<DetailsOutcome> {
+  const { draft, details, service, timeZone, clientIp } = request;
+  const outcome = await holdSlot(services, {
+    draft: { ...draft, details, verification: undefined },
+    centerId: draft.centerId,
+    service,
+    slot: draft.slot!,
+    date: draft.slot!.slice(0, 10),
+    timeZone,
+    clientIp,
+    user: null,
+    newGuest: makeGuest
+      ? {
+          centerId: draft.centerId,
+          ...details,
+          consents: { marketingEmail: false, marketingSms: false, transactionalEmail: true, transactionalSms: true },
+          tags: [...BASE_TAGS],
+        }
+      : undefined,
+  });
+  if (outcome.kind === "refused") {
+    const page = pageForRefusal(outcome.code, outcome.message);
+    if (page) return { kind: "refused", errorPage: errorPage(page) };
+    logger.warn("guest record refused", { code: outcome.code });
+    return { kind: "unavailable" };
+  }
+  // A password is set later with a one-time code (the guest flow).
+  if (outcome.draft.guestId) await noteGuest(services, details.email, { id: outcome.draft.guestId });
+  if (outcome.kind === "held") return { kind: "saved", draft: outcome.draft };
+  return { kind: "not-held", outcome };
+}
+
+/** Where an existing client's code goes and is kept: their contact on file, never what was typed. */
+function codeTarget(guest: SpaGuest): { key: string; to: CodeRecipient } {
+  return { key: guest.email ?? `guest:${guest.id}`, to: { email: guest.email, phone: guest.phone } };
+}
+
+async function startVerification(services: Services, draft: Draft, details: GuestDetailsInput, guest: SpaGuest): Promise<DetailsOutcome> {
+  const { key, to } = codeTarget(guest);
+  await sendOneTimeCode(services, key, to);
+  return { kind: "verify", draft: { ...draft, guestId: undefined, details, verification: { guestId: guest.id, sentTo: maskedContacts(to) } } };
+}
+
+/** Sends the pending verification's code again (after the cooldown). */
+export async function resendVerificationCode(services: Services, draft: Draft): Promise<"sent" | "cooldown" | "gone"> {
+  const guest = draft.verification ? await services.spa.getGuest(draft.verification.guestId) : null;
+  if (!guest) return "gone";
+  const { key, to } = codeTarget(guest);
+  return sendOneTimeCode(services, key, to);
+}
+
+export type VerifyOutcome = DetailsOutcome | { kind: "wrong-code"; message: string };
+
+/**
+ * The visitor proved the existing record is theirs: they book as that guest (no second record),
+ * and the guest is noted under the email on file so that a password set later links to it.
+ */
+export async function completeVerification(
+  services: Services,
+  request: { draft: Draft; code: string; service: Service; timeZone: string; clientIp: string },
+): Promise<VerifyOutcome> {
+  const { draft } = request;
+  const typed = draft.details!;
+  try {
+    const guest = await services.spa.getGuest(draft.verification!.guestId);
+    if (!guest) return { kind: "unavailable" };
+    const checked = await checkOneTimeCode(services, codeTarget(guest).key, request.code);
+    if (!checked.ok) return { kind: "wrong-code", message: checked.message };
+    // The record on file is theirs: its contact details are the booking's.
+    const details = { ...typed, email: guest.email ?? typed.email, phone: guest.phone ?? typed.phone };
+    if (guest.email) await noteGuest(services, guest.email, guest);
+    return await holdWithDetails(services, { ...request, draft: { ...draft, guestId: guest.id, verification: undefined }, details }, false);
+  } catch (error) {
+    if (!isSpaError(error)) throw error;
+    logger.warn("verified guest not booked", { kind: error.kind, status: error.status });
+    return { kind: "unavailable" };
+  }
 }

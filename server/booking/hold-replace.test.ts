@@ -5,6 +5,7 @@ import { createMemoryRateLimiter, type RateLimiter } from "../accounts/rate-limi
 import type { Services } from "../context.server";
 import { parseEnv } from "../env.server";
 import { seedGuid } from "../spa-sandbox/db";
+import type { NewGuest } from "../spa/booking.server";
 import { createSpaClient, type SpaClient } from "../spa/client.server";
 import type { Draft } from "./draft.server";
 import { holdSlot, type HoldOutcome } from "./hold-slot.server";
@@ -43,16 +44,25 @@ afterAll(async () => {
   await sandbox.stop();
 });
 
+let visitors = 0;
+
+/** A guest's real details: the organisation requires an email and a mobile number. */
+function newGuest(firstName: string): NewGuest {
+  visitors += 1;
+  return {
+    centerId: AUSTIN, firstName, lastName: "Visitor", email: `visitor.${visitors}.${Date.now()}@example.com`, phone: `51255502${String(visitors).padStart(2, "0")}`,
+    consents: { marketingEmail: false, marketingSms: false, transactionalEmail: true, transactionalSms: true }, tags: [],
+  };
+}
+
+/** Holds as the details step does for a new visitor (their guest made from their details), then as the time step does for a known one. */
 async function hold(draft: Draft, slot: string): Promise<HoldOutcome> {
-  return holdSlot(services, { draft, centerId: AUSTIN, service: facial, slot, date: slot.slice(0, 10), timeZone: ZONE, clientIp: ADDRESS, user: null });
+  return holdSlot(services, { draft, centerId: AUSTIN, service: facial, slot, date: slot.slice(0, 10), timeZone: ZONE, clientIp: ADDRESS, user: null, newGuest: newGuest("Ana") });
 }
 
 /** Whether someone else, with the same nurse, can hold the time now. */
 async function othersCanHold(slot: string): Promise<boolean> {
-  const guest = await spa.createGuest({
-    centerId: AUSTIN, firstName: "Other", lastName: "Visitor", email: null, phone: null,
-    consents: { marketingEmail: false, marketingSms: false, transactionalEmail: true, transactionalSms: true }, tags: [],
-  });
+  const guest = await spa.createGuest(newGuest("Other"));
   const bookingId = await spa.createBooking({ centerId: AUSTIN, date: slot.slice(0, 10), guestId: guest.id, serviceId: FACIAL, therapistId: NURSE, addOnIds: [] });
   return (await spa.reserveSlot(bookingId, slot, ZONE)) !== null;
 }

@@ -3,10 +3,11 @@ import { violatesDowntime } from "~/domain/downtime";
 import type { CurrentUser } from "../accounts/account-service.server";
 import type { Services } from "../context.server";
 import { logger } from "../observability/logger.server";
+import type { NewGuest } from "../spa/booking.server";
 import { isSpaError } from "../spa/errors.server";
 import type { Draft } from "./draft.server";
 import { dropHoldClaim, keepHoldClaim, mayCreateGuest, startHoldAttempt, tooManyHoldsMessage } from "./hold-limits.server";
-import { forgetOpenTimes, type SlotQuery } from "./holds.server";
+import { dropDraftHold, forgetOpenTimes, openTimes, type SlotQuery } from "./holds.server";
 import { adoptSignedInGuest } from "./signed-in.server";
 
 /**
@@ -18,6 +19,8 @@ export type HoldOutcome = { draft: Draft } & (
   | { kind: "too-many"; message: string; retryAfterSeconds: number }
   | { kind: "downtime" }
   | { kind: "taken" }
+  /** The back end refused the visitor's details for a new guest record (its legacy code). */
+  | { kind: "refused"; code: string; message: string }
   | { kind: "unavailable" }
 );
 
@@ -32,9 +35,18 @@ export type HoldRequest = {
   timeZone: string;
   clientIp: string;
   user: CurrentUser | null;
+  /**
+   * The visitor's own guest record to make when the draft has none yet: only at the details step,
+   * with their real name, email and mobile number (a Zenoti organisation may require them).
+   */
+  newGuest?: NewGuest;
 };
 
-/** Holds a time for the visitor: under their account's guest when signed in, else a lead guest of their own. */
+/**
+ * Holds a time for a known visitor: under their account's guest when signed in, the draft's guest
+ * (a texted link, an earlier details step, a verified existing client), or a guest made from the
+ * details they just gave. A Zenoti hold belongs to its guest, so it is never made for anyone else.
+ */
 export async function holdSlot(services: Services, request: HoldRequest): Promise<HoldOutcome> {
   const { centerId, service, slot, date, timeZone, clientIp, user } = request;
   // The id names this booking in progress for its own attempt limit; it is kept on every answer.
@@ -60,19 +72,12 @@ export async function holdSlot(services: Services, request: HoldRequest): Promis
       if (violatesDowntime(service.name, date, visits, services.env.MEDICAL_DOWNTIME_DAYS)) return { kind: "downtime", draft };
     }
     if (!draft.guestId) {
+      if (!request.newGuest) throw new Error("A time is held only for a known guest or with the visitor's details");
       const allowed = mayCreateGuest(services.rateLimiter, clientIp);
       if (!allowed.ok) return { kind: "too-many", message: tooManyHoldsMessage(allowed), retryAfterSeconds: allowed.retryAfterSeconds, draft };
-      // The visitor's own guest record, filled in at the details step.
-      const guest = await services.spa.createGuest({
-        centerId,
-        firstName: "Online",
-        lastName: "Guest",
-        email: null,
-        phone: null,
-        consents: { marketingEmail: false, marketingSms: false, transactionalEmail: true, transactionalSms: true },
-        tags: ["Booking Lead", "NBF"],
-      });
-      draft.guestId = guest.id;
+      const created = await createVisitorGuest(services, request.newGuest);
+      if ("refused" in created) return { kind: "refused", code: created.code, message: created.refused, draft };
+      draft.guestId = created.id;
     }
     // Zenoti has no call to drop a hold. Another time on the same day is reserved on the same
     // booking, which replaces its hold, so the visitor's first choice does not block the second.
@@ -92,7 +97,7 @@ export async function holdSlot(services: Services, request: HoldRequest): Promis
     if (draft.hold) dropHoldClaim(services.rateLimiter, draft.hold.claim);
     return {
       kind: "held",
-      draft: { ...draft, date, hold: { bookingId, slot, reservationId: hold.reservationId, expiresAt: hold.expiresAt, claim }, payKey: undefined },
+      draft: { ...draft, date, slot: undefined, hold: { bookingId, slot, reservationId: hold.reservationId, expiresAt: hold.expiresAt, claim }, payKey: undefined },
     };
   } catch (error) {
     if (!isSpaError(error)) throw error;
@@ -100,5 +105,39 @@ export async function holdSlot(services: Services, request: HoldRequest): Promis
     return { kind: "unavailable", draft };
   } finally {
     if (!held) dropHoldClaim(services.rateLimiter, claim);
+  }
+}
+
+/**
+ * A visitor not yet known chooses a time: it is kept in the draft, not held, because a Zenoti
+ * hold belongs to one guest and there is no call to move it. A time no longer open is refused now,
+ * so the visitor does not fill in their details for nothing.
+ */
+export async function chooseTime(
+  services: Services,
+  request: Pick<HoldRequest, "draft" | "centerId" | "service" | "slot" | "date">,
+): Promise<{ kind: "chosen"; draft: Draft } | { kind: "taken" } | { kind: "unavailable" }> {
+  const { draft, centerId, service, slot, date } = request;
+  const query: SlotQuery = { centerId, serviceId: service.id, addOnIds: draft.addOnIds, therapistId: draft.therapistId, date };
+  try {
+    const { times } = await openTimes(services, query);
+    if (!times.includes(slot)) return { kind: "taken" };
+  } catch (error) {
+    if (!isSpaError(error)) throw error;
+    logger.warn("slots unavailable", { kind: error.kind, status: error.status });
+    return { kind: "unavailable" };
+  }
+  // A hold this draft had is not carried over: its place among the address's live holds is freed.
+  dropDraftHold(services, draft);
+  return { kind: "chosen", draft: { ...draft, id: draft.id ?? crypto.randomUUID(), date, slot, hold: undefined, payKey: undefined } };
+}
+
+/** A guest record from the visitor's details, or the back end's refusal of them (a bad email, a bad number). */
+async function createVisitorGuest(services: Services, guest: NewGuest): Promise<{ id: string } | { refused: string; code: string }> {
+  try {
+    return await services.spa.createGuest(guest);
+  } catch (error) {
+    if (isSpaError(error) && error.kind === "rejected") return { refused: error.message, code: String(error.code) };
+    throw error;
   }
 }

@@ -12,37 +12,6 @@ export function dropDraftHold(services: Services, draft: Draft | null): void {
 }
 
 /**
- * Availability is read through one shared guest per clinic, so a visitor who is only looking does
- * not create a guest record in the back end; their own guest is created when they hold a slot.
- */
-const AVAILABILITY_GUEST_EMAIL = (centerId: string) => `availability+${centerId.replace(/-/g, "").slice(0, 12)}@webstore.invalid`;
-const availabilityGuests = new Map<string, Promise<string>>();
-
-function availabilityGuestId(services: Services, centerId: string): Promise<string> {
-  let pending = availabilityGuests.get(centerId);
-  if (!pending) {
-    pending = (async () => {
-      const email = AVAILABILITY_GUEST_EMAIL(centerId);
-      const [found] = await services.spa.findGuestsByEmail(email);
-      if (found) return found.id;
-      const created = await services.spa.createGuest({
-        centerId,
-        firstName: "Webstore",
-        lastName: "Availability",
-        email,
-        phone: null,
-        consents: { marketingEmail: false, marketingSms: false, transactionalEmail: false, transactionalSms: false },
-        tags: ["Webstore"],
-      });
-      return created.id;
-    })();
-    pending.catch(() => availabilityGuests.delete(centerId));
-    availabilityGuests.set(centerId, pending);
-  }
-  return pending;
-}
-
-/**
  * Open times for a day are cached for a few seconds: Zenoti allows about 60 calls a minute, and
  * each look costs two. A slot taken in the meantime is caught when it is reserved.
  */
@@ -56,8 +25,9 @@ function slotKey(q: SlotQuery) {
 
 export async function openTimes(services: Services, query: SlotQuery): Promise<{ times: string[]; nextAvailableDay: string | null }> {
   return slotCache.get(slotKey(query), async () => {
-    const guestId = await availabilityGuestId(services, query.centerId);
-    const bookingId = await services.spa.createBooking({ ...query, guestId });
+    // Read through the one guest operations keep for this (SPA_AVAILABILITY_GUEST_ID): a visitor
+    // who is only looking leaves no guest record behind, and no junk guest is ever made for it.
+    const bookingId = await services.spa.createBooking({ ...query, guestId: services.env.SPA_AVAILABILITY_GUEST_ID });
     return services.spa.listSlots(bookingId, query.date);
   });
 }

@@ -1,7 +1,7 @@
 import Database from "better-sqlite3";
 import { createHash } from "node:crypto";
 import { preparePrivateFile } from "../data-dir.server";
-import { nurseDayOff, seedCenters, seedPromos, seedReasons, seedServices, seedWorkingHours } from "./seed-data";
+import { nurseDayOff, SEED_AVAILABILITY_GUEST, seedCenters, seedPromos, seedReasons, seedReferralSources, seedServices, seedWorkingHours } from "./seed-data";
 
 export type SandboxDb = Database.Database;
 
@@ -100,6 +100,7 @@ const migrations: string[] = [
      token TEXT PRIMARY KEY, invoice_id TEXT NOT NULL, account_id TEXT NOT NULL, redirect_uri TEXT NOT NULL,
      created_at INTEGER NOT NULL, completed INTEGER NOT NULL DEFAULT 0
    );`,
+  `CREATE TABLE referral_sources (id TEXT PRIMARY KEY, id_key TEXT NOT NULL UNIQUE, name TEXT NOT NULL);`,
 ];
 
 /** Time-zone ids as Zenoti numbers them, for the names the seed uses. */
@@ -164,6 +165,27 @@ function seedBooking(db: SandboxDb) {
 function seed(db: SandboxDb) {
   seedCatalog(db);
   seedBooking(db);
+  seedGuestSettings(db);
+}
+
+/** Seeds the organisation's referral sources and the guest availability is read through. */
+function seedGuestSettings(db: SandboxDb) {
+  const seeded = db.prepare("SELECT COUNT(*) AS n FROM referral_sources").get() as { n: number };
+  if (seeded.n > 0) return;
+  db.transaction(() => {
+    for (const name of seedReferralSources) {
+      const id = seedGuid(`referral-source:${name}`);
+      db.prepare("INSERT INTO referral_sources (id, id_key, name) VALUES (?, ?, ?)").run(id, normalizeId(id), name);
+    }
+    const guest = SEED_AVAILABILITY_GUEST;
+    if (db.prepare("SELECT 1 FROM guests WHERE id_key = ?").get(normalizeId(guest.id))) return;
+    const centerId = seedGuid(`center:${guest.centerCode}`);
+    const payload = { center_id: centerId, personal_info: { first_name: guest.firstName, last_name: guest.lastName, email: guest.email, user_name: guest.email }, tags: ["Webstore"] };
+    db.prepare(
+      `INSERT INTO guests (id, id_key, center_id, code, first_name, last_name, email, email_key, phone, payload, created_at)
+       VALUES (?, ?, ?, 'G10000', ?, ?, ?, ?, ?, ?, 0)`,
+    ).run(guest.id, normalizeId(guest.id), centerId, guest.firstName, guest.lastName, guest.email, guest.email.toLowerCase(), guest.phone, JSON.stringify(payload));
+  })();
 }
 
 function seedCatalog(db: SandboxDb) {

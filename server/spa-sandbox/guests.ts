@@ -39,28 +39,45 @@ function guestJson(row: GuestRow) {
 
 type Profile = { first: string; last: string; email: string; phone: string };
 
+/**
+ * The organisation's guest settings: which contact fields a guest must have. Zenoti: "you must
+ * fill ... the mandatory fields that are set in the organization guest settings" (code 481).
+ */
+export type GuestSettings = { mandatoryFields: MandatoryGuestField[] };
+export type MandatoryGuestField = "email" | "mobile_phone";
+
+type ProfileBody = {
+  personal_info?: { first_name?: string; last_name?: string; email?: string; mobile_phone?: { number?: string } | null };
+  referral?: { referral_source?: { id?: string } | null } | null;
+};
+
 /** Zenoti's checks on a guest profile, with its legacy error codes; `selfId` is the guest being updated. */
-function checkProfile(db: SandboxDb, body: unknown, selfId: string | null): Profile | { code: number; message: string } {
-  const personal = ((body ?? {}) as { personal_info?: { first_name?: string; last_name?: string; email?: string; mobile_phone?: { number?: string } } }).personal_info ?? {};
-  const first = personal.first_name?.trim();
-  const last = personal.last_name?.trim();
-  if (!first || !last) return { code: 481, message: "Mandatory fields are missing: first_name, last_name" };
+function checkProfile(db: SandboxDb, settings: GuestSettings, body: unknown, selfId: string | null): Profile | { code: number; message: string } {
+  const { personal_info: personal = {}, referral } = (body ?? {}) as ProfileBody;
+  const first = personal.first_name?.trim() ?? "";
+  const last = personal.last_name?.trim() ?? "";
   const email = personal.email?.trim() ?? "";
-  if (email && !EMAIL.test(email)) return { code: 443, message: "Invalid email address" };
   const phone = personal.mobile_phone?.number?.replace(/\D/g, "") ?? "";
+  const given: Record<string, string> = { first_name: first, last_name: last, email, mobile_phone: phone };
+  const missing = ["first_name", "last_name", ...settings.mandatoryFields].filter((field) => !given[field]);
+  if (missing.length > 0) return { code: 481, message: `Mandatory fields are missing: ${missing.join(", ")}` };
+  if (email && !EMAIL.test(email)) return { code: 443, message: "Invalid email address" };
   if (phone && phone.length !== 10) return { code: 482, message: "Invalid mobile number length" };
   if (email && db.prepare("SELECT 1 FROM guests WHERE email_key = ? AND id != ?").get(email.toLowerCase(), selfId ?? "")) {
     return { code: 442, message: "Email already exists. A guest with this email is a duplicate" };
   }
+  // A referral source is one the organisation configured, named by its GUID; free text is refused.
+  const sourceId = referral?.referral_source?.id;
+  if (sourceId && !findRow(db, "referral_sources", sourceId)) return { code: 400, message: "Invalid referral source" };
   return { first, last, email, phone };
 }
 
-export function mountGuests(router: Router, db: SandboxDb, options: { now: () => number }) {
+export function mountGuests(router: Router, db: SandboxDb, options: { now: () => number; guestSettings: GuestSettings }) {
   router.post("/v1/guests", (req, res) => {
     const body = req.body as { center_id?: string };
     const center = body.center_id ? findRow<{ id: string }>(db, "centers", body.center_id) : undefined;
     if (!center) return v1Error(res, 200, 484, "Invalid center");
-    const checked = checkProfile(db, req.body, null);
+    const checked = checkProfile(db, options.guestSettings, req.body, null);
     if ("code" in checked) return v1Error(res, 200, checked.code, checked.message);
     const { first, last, email, phone } = checked;
     const id = randomUUID();
@@ -76,7 +93,7 @@ export function mountGuests(router: Router, db: SandboxDb, options: { now: () =>
   router.put("/v1/guests/:guestId", (req, res) => {
     const row = findRow<GuestRow>(db, "guests", req.params.guestId);
     if (!row) return v1Error(res, 200, 414, "Guest not found");
-    const checked = checkProfile(db, req.body, row.id);
+    const checked = checkProfile(db, options.guestSettings, req.body, row.id);
     if ("code" in checked) return v1Error(res, 200, checked.code, checked.message);
     const { first, last, email, phone } = checked;
     db.prepare("UPDATE guests SET first_name = ?, last_name = ?, email = ?, email_key = ?, phone = ?, payload = ? WHERE id = ?").run(

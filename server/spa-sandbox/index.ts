@@ -5,7 +5,7 @@ import { mountBooking } from "./booking";
 import { mountCatalog } from "./catalog";
 import { openSandboxDb, type SandboxDb } from "./db";
 import { aspNetMessage, v1Error } from "./errors";
-import { mountGuests } from "./guests";
+import { mountGuests, type MandatoryGuestField } from "./guests";
 import { mountPayments } from "./payments";
 
 /** An employee login; `/v1/tokens` also checks the account name and app secret when they are set. */
@@ -22,6 +22,8 @@ export type SandboxOptions = {
   holdSeconds?: number;
   /** How long an access token lasts; default 24 hours. */
   tokenLifetimeSeconds?: number;
+  /** The organisation's mandatory guest fields; default email and mobile, as a strict tenant has them. */
+  mandatoryGuestFields?: MandatoryGuestField[];
   now?: () => number;
   /**
    * Embedded in the app, the sandbox is reached by the customer's browser at the app's own public
@@ -147,7 +149,7 @@ export function createSpaSandbox(options: SandboxOptions): SpaSandbox {
   });
 
   mountCatalog(router, db);
-  mountGuests(router, db, { now });
+  mountGuests(router, db, { now, guestSettings: { mandatoryFields: options.mandatoryGuestFields ?? ["email", "mobile_phone"] } });
   mountBooking(router, db, { now, holdSeconds: options.holdSeconds ?? 600 });
   mountPayments(router, hosted, db, { now, hostedPagesOnCallerOrigin: options.hostedPagesOnCallerOrigin ?? false });
 

@@ -131,3 +131,20 @@ export const seedPromos = [
 
 /** Appointment cancellation reasons (Zenoti object_type 2, action_type 0). */
 export const seedReasons = ["Personal", "Rescheduled", "Stuck at work", "Health issues", "Moved out of city", "Taking service at another location"];
+
+/**
+ * The guest that availability is read through (SPA_AVAILABILITY_GUEST_ID): a real guest record
+ * with the contact data the organisation's mandatory fields ask for, as operations would set one
+ * up in Zenoti. Its id is fixed so a server pointed at another copy of the sandbox can name it.
+ */
+export const SEED_AVAILABILITY_GUEST = {
+  id: "6f1d2c3b-9a8e-4b7c-a6d5-e4f3a2b1c0d9",
+  centerCode: "ATX",
+  firstName: "Webstore",
+  lastName: "Availability",
+  email: "webstore.availability@glowclinic.example",
+  phone: "5125550100",
+} as const;
+
+/** The organisation's configured referral sources (Zenoti: a GUID and a name each). */
+export const seedReferralSources = ["Friend or family", "Instagram", "Google search", "Webstore referral code"];

@@ -69,13 +69,17 @@ export type NewGuest = {
   centerId: string;
   firstName: string;
   lastName: string;
-  /** Null for a guest whose email comes later (a visitor holding a slot before the details step). */
-  email: string | null;
-  phone: string | null;
+  /** The organisation may make both mandatory (Zenoti's code 481); we always send the customer's own. */
+  email: string;
+  phone: string;
   address?: { line1: string; city: string; zip: string };
   consents: { marketingEmail: boolean; marketingSms: boolean; transactionalEmail: boolean; transactionalSms: boolean };
   tags: string[];
-  referralCode?: string | null;
+  /**
+   * The GUID of one of the organisation's configured referral sources (SPA_REFERRAL_SOURCE_ID),
+   * never the code a customer typed: Zenoti knows sources by id, not referral codes.
+   */
+  referralSourceId?: string | null;
 };
 
 /** The one place a guest create payload (the spec's registration) is built. */
@@ -85,11 +89,11 @@ export function guestCreatePayload(guest: NewGuest): GuestRegistration {
     personal_info: {
       first_name: guest.firstName,
       last_name: guest.lastName,
-      user_name: guest.email ?? "",
-      email: guest.email ?? "",
+      user_name: guest.email,
+      email: guest.email,
       // Zenoti needs a birthday; the spec's fixed default stands in until the guest gives theirs.
       date_of_birth: DEFAULT_DATE_OF_BIRTH,
-      mobile_phone: { country_code: 225, number: guest.phone ?? "" },
+      mobile_phone: { country_code: 225, number: guest.phone },
     },
     ...(guest.address
       ? { address_info: { address_1: guest.address.line1, address_2: "", city: guest.address.city, country_id: 225, state_id: -1, state_other: "", zip_code: guest.address.zip } }
@@ -101,7 +105,7 @@ export function guestCreatePayload(guest: NewGuest): GuestRegistration {
       receive_transactional_sms: guest.consents.transactionalSms,
     },
     tags: guest.tags,
-    ...(guest.referralCode !== undefined ? { referral: guest.referralCode ? { referral_source: { id: guest.referralCode } } : null } : {}),
+    ...(guest.referralSourceId ? { referral: { referral_source: { id: guest.referralSourceId } } } : {}),
   };
 }
 
@@ -312,6 +316,11 @@ function isRefusal(error: unknown): error is SpaError {
 }
 
 export function bookingCalls(http: SpaHttp) {
+  async function searchGuests(query: { email: string } | { phone: string }): Promise<SpaGuest[]> {
+    const body = await http.request({ method: "GET", path: "/v1/guests/search", query: { ...query, size: 10 }, schema: z.object({ guests: z.array(GuestSchema) }) });
+    return body.guests.map(toGuest);
+  }
+
   return {
     async createGuest(guest: NewGuest): Promise<SpaGuest> {
       const body = await http.request({ method: "POST", path: "/v1/guests", body: guestCreatePayload(guest), schema: GuestSchema });
@@ -329,13 +338,12 @@ export function bookingCalls(http: SpaHttp) {
     },
 
     async findGuestsByEmail(email: string): Promise<SpaGuest[]> {
-      const body = await http.request({
-        method: "GET",
-        path: "/v1/guests/search",
-        query: { email, size: 10 },
-        schema: z.object({ guests: z.array(GuestSchema) }),
-      });
-      return body.guests.map(toGuest);
+      return searchGuests({ email });
+    },
+
+    /** Guests whose mobile number is these ten digits (Zenoti matches the digits exactly). */
+    async findGuestsByPhone(phone: string): Promise<SpaGuest[]> {
+      return searchGuests({ phone: phone.replace(/\D/g, "") });
     },
 
     async getGuest(guestId: string): Promise<SpaGuest | null> {

@@ -9,6 +9,9 @@ import { SpaError } from "./errors.server";
 import { createSpaHttp, TOKEN_CACHE_SECONDS, TOKEN_EXPIRY_MARGIN_SECONDS } from "./http.server";
 import { z } from "zod";
 
+/** One of the organisation's configured referral sources in the sandbox. */
+const REFERRAL_SOURCE = seedGuid("referral-source:Friend or family");
+
 let sandbox: Awaited<ReturnType<typeof startSandbox>>;
 const AUSTIN = seedGuid("center:ATX");
 /** What `/v1/tokens` needs beyond the legacy login; the test sandbox's user has these. */
@@ -349,6 +352,40 @@ describe("response validation", () => {
   });
 });
 
+describe("the organisation's guest settings", () => {
+  const client = () => createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY } });
+  const guest = (email: string, phone: string) => ({
+    centerId: AUSTIN, firstName: "Ana", lastName: "Lopez", email, phone,
+    consents: { marketingEmail: false, marketingSms: false, transactionalEmail: true, transactionalSms: true }, tags: [],
+  });
+
+  it("refuses a guest without the mandatory email or mobile number, as Zenoti's code 481", async () => {
+    const noPhone = client().createGuest(guest(`nophone.${Date.now()}@example.com`, ""));
+    await expect(noPhone).rejects.toMatchObject({ kind: "rejected", code: 481, message: "Mandatory fields are missing: mobile_phone" });
+    await expect(client().createGuest(guest("", "5125550123"))).rejects.toMatchObject({ code: 481, message: "Mandatory fields are missing: email" });
+  });
+
+  it("an update cannot blank a mandatory field either", async () => {
+    const created = await client().createGuest(guest(`blank.${Date.now()}@example.com`, "5125550124"));
+    await expect(client().updateGuestProfile(created.id, { phone: "" })).rejects.toMatchObject({ code: 481 });
+  });
+
+  it("files a guest only under a configured referral source; a typed code is refused", async () => {
+    const typed = { ...guest(`ref.${Date.now()}@example.com`, "5125550125"), referralSourceId: "FRIEND10" };
+    await expect(client().createGuest(typed)).rejects.toMatchObject({ kind: "rejected", message: "Invalid referral source" });
+    const filed = await client().createGuest({ ...typed, referralSourceId: REFERRAL_SOURCE.toUpperCase() });
+    expect(filed.id).toBeTruthy();
+  });
+
+  it("finds guests by mobile number as well as by email", async () => {
+    const email = `byphone.${Date.now()}@example.com`;
+    const created = await client().createGuest(guest(email, "5125550188"));
+    expect((await client().findGuestsByPhone("(512) 555-0188")).map((g) => g.id)).toContain(created.id);
+    expect((await client().findGuestsByEmail(email.toUpperCase())).map((g) => g.id)).toEqual([created.id]);
+    expect(await client().findGuestsByPhone("5125550000")).toEqual([]);
+  });
+});
+
 describe("guest profile updates", () => {
   it("a profile save keeps staff tags, the birthday, the referral and the gender", async () => {
     const client = createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY } });
@@ -362,7 +399,7 @@ describe("guest profile updates", () => {
       address: { line1: "1 Oak St", city: "Austin", zip: "78701" },
       consents: { marketingEmail: true, marketingSms: false, transactionalEmail: true, transactionalSms: true },
       tags: ["Webstore"],
-      referralCode: "friend-referral",
+      referralSourceId: REFERRAL_SOURCE,
     });
     // In the clinic, staff tagged the guest and entered her birthday and gender.
     const raw = () => fetch(`${sandbox.baseUrl}/v1/guests/${created.id}`, { headers: { authorization: `apikey ${TEST_API_KEY}` } }).then((r) => r.json());
@@ -379,7 +416,7 @@ describe("guest profile updates", () => {
     const after = await raw();
     expect(after.tags).toEqual(["Webstore", "VIP"]);
     expect(after.personal_info).toMatchObject({ date_of_birth: "1985-04-12", gender: 1, email });
-    expect(after.referral).toEqual({ referral_source: { id: "friend-referral" } });
+    expect(after.referral).toEqual({ referral_source: { id: REFERRAL_SOURCE } });
   });
 
   it("adds tags without dropping the ones already there", () => {

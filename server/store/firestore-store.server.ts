@@ -246,7 +246,9 @@ function accountStore(db: Firestore): AccountStore {
     async create(account) {
       // The email is the document id, so a second account for it cannot be created.
       try {
-        await byEmail(account.email).create({ ...account, email: account.email.trim() });
+        const { referralCode, ...rest } = account;
+        // Firestore refuses undefined values: a referral code is stored only when there is one.
+        await byEmail(account.email).create({ ...rest, email: account.email.trim(), ...(referralCode ? { referralCode } : {}) });
       } catch (error) {
         if ((error as { code?: number }).code === ALREADY_EXISTS) throw new DuplicateAccountError();
         throw error;

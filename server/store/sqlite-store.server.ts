@@ -81,6 +81,7 @@ const migrations: Migration[] = [
       db.prepare("UPDATE promo_codes SET promo = ? WHERE code = ?").run(JSON.stringify({ ...promo, rules: promo.rules.map(ruleFromDollars) }), row.code);
     }
   },
+  `ALTER TABLE accounts ADD COLUMN referral_code TEXT;`,
 ];
 
 /** SQLite's answer to a second row for a unique key. */
@@ -225,10 +226,13 @@ function promoCodeStore(db: Database.Database): PromoCodeStore {
   };
 }
 
-type AccountRow = { id: string; email: string; guest_id: string; center_id: string; password_hash: string; created_at: number; password_changed_at: number };
+type AccountRow = { id: string; email: string; guest_id: string; center_id: string; password_hash: string; created_at: number; password_changed_at: number; referral_code: string | null };
 
 function toAccount(row: AccountRow): AccountRecord {
-  return { id: row.id, email: row.email, guestId: row.guest_id, centerId: row.center_id, passwordHash: row.password_hash, createdAt: row.created_at, passwordChangedAt: row.password_changed_at };
+  return {
+    id: row.id, email: row.email, guestId: row.guest_id, centerId: row.center_id, passwordHash: row.password_hash, createdAt: row.created_at, passwordChangedAt: row.password_changed_at,
+    ...(row.referral_code ? { referralCode: row.referral_code } : {}),
+  };
 }
 
 function accountStore(db: Database.Database): AccountStore {
@@ -236,9 +240,9 @@ function accountStore(db: Database.Database): AccountStore {
     async create(account) {
       try {
         db.prepare(
-          `INSERT INTO accounts (id, email_key, email, guest_id, center_id, password_hash, created_at, password_changed_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-        ).run(account.id, emailKey(account.email), account.email.trim(), account.guestId, account.centerId, account.passwordHash, account.createdAt, account.passwordChangedAt);
+          `INSERT INTO accounts (id, email_key, email, guest_id, center_id, password_hash, created_at, password_changed_at, referral_code)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        ).run(account.id, emailKey(account.email), account.email.trim(), account.guestId, account.centerId, account.passwordHash, account.createdAt, account.passwordChangedAt, account.referralCode ?? null);
       } catch (error) {
         if (isUniqueViolation(error)) throw new DuplicateAccountError();
         throw error;

@@ -162,6 +162,11 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         expect(await stores.accounts.getById("a-2")).toBeNull();
       });
 
+      it("keeps the referral code an account was registered with", async () => {
+        await stores.accounts.create({ ...account, referralCode: "FRIEND-MIA" });
+        expect(await stores.accounts.getById("a-1")).toEqual({ ...account, referralCode: "FRIEND-MIA" });
+      });
+
       it("refuses a second account for the same email", async () => {
         await stores.accounts.create(account);
         await expect(stores.accounts.create({ ...account, id: "a-2", email: "MIA@example.com" })).rejects.toBeInstanceOf(DuplicateAccountError);

@@ -85,6 +85,11 @@ export type AccountRecord = {
   passwordHash: string;
   createdAt: number;
   passwordChangedAt: number;
+  /**
+   * The referral code the customer typed when registering. Zenoti files guests under configured
+   * referral sources, not codes, so the code is kept here for the referral programme.
+   */
+  referralCode?: string | null;
 };
 
 export class DuplicateAccountError extends Error {

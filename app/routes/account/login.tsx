@@ -1,6 +1,7 @@
-import { href, Link, redirect, useNavigation } from "react-router";
+import { Form, href, Link, redirect, useNavigation } from "react-router";
 import { ErrorMessage } from "~/components/error-message";
 import { Field, SchemaForm, useSchemaForm } from "~/components/forms";
+import { ACCOUNT_MESSAGES } from "~/domain/accounts";
 import { LoginSchema } from "~/domain/account-forms";
 import { redirectTarget, tooManyAttempts } from "#server/accounts/current-user.server";
 import { currentUser, requestSession } from "#server/request-context.server";
@@ -54,6 +55,15 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
           </button>
         </p>
       </SchemaForm>
+      {fields.email.errors?.includes(ACCOUNT_MESSAGES.setPasswordFirst) ? (
+        // A client we know who has no password here yet: one press sends a code to the email on file.
+        <Form method="post" action={href("/forgot-password")} className="form">
+          <input type="hidden" name="email" value={String(fields.email.initialValue ?? "")} />
+          <p>
+            <button type="submit">Send me a code to set my password</button>
+          </p>
+        </Form>
+      ) : null}
       <p>
         <Link to={href("/forgot-password")}>Forgot your password, or booked before without one?</Link>
       </p>

@@ -44,6 +44,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!center) return refuseForm(submission, { fieldErrors: { centerId: ["Please choose your home clinic"] } });
   const result = await unlessUnavailable(() => services.accounts.register({ ...submission.value, centerId: center.id }), () => null);
   if (!result) return outage();
+  if (!result.ok && result.existingGuest) {
+    // A client the clinics know: the code to set their password went to the email on file.
+    requestSession(context).set("resetEmail", submission.value.email);
+    return redirectWithToast(context, href("/reset-password"), { type: "success", title: "We found your record with us", description: ACCOUNT_MESSAGES.recordFound });
+  }
   if (!result.ok) {
     const status = result.message === ACCOUNT_MESSAGES.duplicate ? 409 : 400;
     return refuseForm(submission, result.field === "form" ? { status, formErrors: [result.message] } : { status, fieldErrors: { [result.field]: [result.message] } });

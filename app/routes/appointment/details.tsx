@@ -1,11 +1,15 @@
 import { href, Link, redirect, useNavigation } from "react-router";
 import { SLOT_TAKEN } from "~/domain/booking";
 import { GuestDetailsSchema } from "~/domain/guest";
+import { formatSlot } from "~/lib/dates";
+import { enforceRateLimit } from "#server/accounts/current-user.server";
+import { requireChosenService } from "#server/booking/catalog-view.server";
+import { afterNotHeld } from "#server/booking/not-held.server";
 import { Field, SchemaForm, useSchemaForm } from "~/components/forms";
 import { PhoneInput } from "~/components/phone-input";
 import { formatPhone } from "~/lib/phone";
 import { requireDraft, setDraft } from "#server/booking/draft.server";
-import { saveBookingDetails } from "#server/booking/guest-details.server";
+import { submitBookingDetails } from "#server/booking/guest-details.server";
 import { adoptSignedInGuest } from "#server/booking/signed-in.server";
 import { formDataOf, parseSubmission, refuseForm } from "#server/forms.server";
 import { currentUser } from "#server/request-context.server";
@@ -15,11 +19,12 @@ import type { Route } from "./+types/details";
 
 export const meta: Route.MetaFunction = () => [{ title: "Your details | Glow Clinic" }, { name: "robots", content: "noindex" }];
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const { session, draft } = await requireDraft(context, "hold");
+export async function loader({ context }: Route.LoaderArgs) {
+  const { session, draft } = await requireDraft(context, "time");
   const user = await currentUser(context);
   if (user) {
     // Signed in: no guest form; the booking goes on under the account's own guest.
+    if (!draft.hold) throw redirect(`${href("/appointment/time")}?date=${draft.date ?? ""}`);
     const adopted = await adoptSignedInGuest(context.services, draft, user);
     if (adopted === "taken") {
       setDraft(session, { ...draft, hold: undefined });
@@ -28,18 +33,40 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     setDraft(session, adopted);
     throw redirect(href("/appointment/payment"));
   }
-  return { details: draft.details ? { ...draft.details, phone: formatPhone(draft.details.phone) } : null };
+  const time = draft.hold?.slot ?? draft.slot!;
+  const details = draft.details;
+  return { chosen: formatSlot(time), held: Boolean(draft.hold), details: details ? { ...details, phone: formatPhone(details.phone) } : null };
 }
 
+/** A 429 from the hold limits keeps its Retry-After header. */
+export const headers: Route.HeadersFunction = ({ actionHeaders, parentHeaders }) => {
+  const headers = new Headers(parentHeaders);
+  const retryAfter = actionHeaders.get("Retry-After");
+  if (retryAfter) headers.set("Retry-After", retryAfter);
+  return headers;
+};
+
 export async function action({ request, context }: Route.ActionArgs) {
-  const { session, draft } = await requireDraft(context, "hold");
+  await requireDraft(context, "time");
+  const { session, draft, service, center } = await requireChosenService(context);
   const submission = parseSubmission(await formDataOf(request), GuestDetailsSchema);
   if (submission.status !== "success") return refuseForm(submission);
-  const outcome = await saveBookingDetails(context.services, draft, submission.value);
-  if (outcome.kind === "refused") return redirect(outcome.errorPage);
-  if (outcome.kind === "unavailable") return refuseForm(submission, { status: 503, formErrors: [OUTAGE_MESSAGE] });
-  setDraft(session, outcome.draft);
-  return redirect(href("/appointment/payment"));
+  enforceRateLimit(context.services, `details-ip:${context.clientIp}`, 20, 10 * 60_000);
+  const outcome = await submitBookingDetails(context.services, { draft, details: submission.value, service, timeZone: center.timeZone, clientIp: context.clientIp });
+  switch (outcome.kind) {
+    case "refused":
+      return redirect(outcome.errorPage);
+    case "unavailable":
+      return refuseForm(submission, { status: 503, formErrors: [OUTAGE_MESSAGE] });
+    case "verify":
+      setDraft(session, outcome.draft);
+      return redirect(href("/appointment/verify"));
+    case "saved":
+      setDraft(session, outcome.draft);
+      return redirect(href("/appointment/payment"));
+    case "not-held":
+      return afterNotHeld(context, session, submission, outcome.outcome);
+  }
 }
 
 export default function DetailsStep({ loaderData, actionData }: Route.ComponentProps) {
@@ -53,7 +80,12 @@ export default function DetailsStep({ loaderData, actionData }: Route.ComponentP
         Booked with us before?{" "}
         <Link to={`${href("/login")}?redirectTo=${encodeURIComponent("/appointment/details")}`}>Sign in</Link> or{" "}
         <Link to={`${href("/register")}?redirectTo=${encodeURIComponent("/appointment/details")}`}>create an account</Link>; your
-        time stays held.
+        choice is kept.
+      </p>
+      <p className="chosen-time">
+        Your time: <strong>{loaderData.chosen}</strong>.{" "}
+        {loaderData.held ? null : "We hold it for you when you continue. "}
+        <Link to={href("/appointment/time")}>Change time</Link>
       </p>
       <p>Or book as a guest. We'll send your confirmation here; you can set a password later.</p>
       <SchemaForm schemaForm={details} className="form">

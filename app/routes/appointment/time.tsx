@@ -6,8 +6,8 @@ import { DOWNTIME_MESSAGE } from "~/domain/downtime";
 import { SLOT_TAKEN } from "~/domain/booking";
 import { dayjs, clinicToday } from "~/lib/dates";
 import { requireChosenService } from "#server/booking/catalog-view.server";
-import { setDraft } from "#server/booking/draft.server";
-import { holdSlot } from "#server/booking/hold-slot.server";
+import { knownGuest, setDraft } from "#server/booking/draft.server";
+import { chooseTime, holdSlot } from "#server/booking/hold-slot.server";
 import { openTimes, type SlotQuery } from "#server/booking/holds.server";
 import { logger } from "#server/observability/logger.server";
 import { isSpaError } from "#server/spa/errors.server";
@@ -66,7 +66,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       anyTimes: times.length > 0,
       nextAvailable: nextAvailableDay && dates.includes(nextAvailableDay) ? { value: nextAvailableDay, label: dayjs(nextAvailableDay).format("dddd, MMMM D") } : null,
       slotsError,
-      held: draft.hold?.slot ?? null,
+      held: draft.hold?.slot ?? draft.slot ?? null,
     },
     { status },
   );
@@ -88,6 +88,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   const date = normalizeBookingDate(slot.slice(0, 10), clinicToday(center.timeZone));
   if (!date || date !== slot.slice(0, 10)) return refuseForm(submission, { formErrors: [CHOOSE_TIME] });
   const user = await currentUser(context);
+  if (!user && !knownGuest(draft)) {
+    // Not known yet: the time is kept, and held once the visitor's details say whose it is.
+    const chosen = await chooseTime(context.services, { draft, centerId: center.id, service, slot, date });
+    if (chosen.kind === "unavailable") return refuseForm(submission, { status: 503, formErrors: [OUTAGE_MESSAGE] });
+    if (chosen.kind === "taken") return refuseForm(submission, { status: 409, formErrors: [SLOT_TAKEN] });
+    setDraft(session, chosen.draft);
+    return redirect(href("/appointment/details"));
+  }
   const outcome = await holdSlot(context.services, { draft, centerId: center.id, service, slot, date, timeZone: center.timeZone, clientIp: context.clientIp, user });
   setDraft(session, outcome.draft);
   switch (outcome.kind) {
