@@ -1,4 +1,5 @@
 import { defineConfig, devices } from "@playwright/test";
+import { EMBEDDED_AVAILABILITY_GUEST_ID } from "./server/embedded-defaults";
 
 const PORT = Number(process.env.E2E_PORT ?? 4173);
 /** The main test server, which the browser tests reach at `localhost`; some also at `127.0.0.1`. */
@@ -71,7 +72,7 @@ export default defineConfig({
       env: {
         PORT: String(NO_BACKEND_PORT), HOST: "127.0.0.1", DATA_DIR: ".e2e-data-no-backend", LOG_LEVEL: "error",
         // Nothing listens on port 9 here: every call to the back end fails at once.
-        SPA_BASE_URL: "http://127.0.0.1:9", SPA_API_KEY: "unused", SESSION_SECRETS: "e2e-outage-secret-0123456789abcdef0123", SPA_TIMEOUT_MS: "1000",
+        SPA_BASE_URL: "http://127.0.0.1:9", SPA_API_KEY: "unused", SPA_AVAILABILITY_GUEST_ID: EMBEDDED_AVAILABILITY_GUEST_ID, SESSION_SECRETS: "e2e-outage-secret-0123456789abcdef0123", SPA_TIMEOUT_MS: "1000",
       },
       url: `http://localhost:${NO_BACKEND_PORT}/healthz`,
       reuseExistingServer: false,
@@ -90,6 +91,8 @@ export default defineConfig({
       env: {
         PORT: String(FAULTS_PORT), HOST: "127.0.0.1", DATA_DIR: ".e2e-data-faults", LOG_LEVEL: "error",
         SPA_BASE_URL: `http://127.0.0.1:${FAULT_BACKEND_PORT}/spa-sandbox`, SPA_API_KEY: FAULT_BACKEND_KEY,
+        // The fault back end is a sandbox: it seeds the same availability guest.
+        SPA_AVAILABILITY_GUEST_ID: EMBEDDED_AVAILABILITY_GUEST_ID,
         SESSION_SECRETS: "e2e-faults-secret-0123456789abcdef012345",
       },
       url: `http://localhost:${FAULTS_PORT}/healthz`,

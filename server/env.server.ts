@@ -1,7 +1,7 @@
 import { isIP } from "node:net";
 import { z } from "zod";
 import { DEFAULT_DOWNTIME_DAYS, parseDowntimeWindows } from "~/domain/downtime";
-import { SEED_AVAILABILITY_GUEST } from "./spa-sandbox/seed-data";
+import { EMBEDDED_AVAILABILITY_GUEST_ID } from "./embedded-defaults";
 
 /**
  * Every setting of the app, read once at start. With no environment at all the app runs on the
@@ -219,6 +219,6 @@ export function parseEnv(source: Source = process.env): Env {
     DEV_OUTBOX: !result.data.SPA_BASE_URL && (result.data.DEV_OUTBOX ?? true),
     DEV_OUTBOX_ALLOW_REMOTE: result.data.DEV_OUTBOX_ALLOW_REMOTE ?? false,
     // Required with a real back end (checked above); the embedded sandbox seeds this guest.
-    SPA_AVAILABILITY_GUEST_ID: result.data.SPA_AVAILABILITY_GUEST_ID ?? SEED_AVAILABILITY_GUEST.id,
+    SPA_AVAILABILITY_GUEST_ID: result.data.SPA_AVAILABILITY_GUEST_ID ?? EMBEDDED_AVAILABILITY_GUEST_ID,
   };
 }

@@ -38,3 +38,18 @@ export function afterNotHeld(
       return redirectWithToast(context, timeStep, { type: "error", title: DOWNTIME_MESSAGE });
   }
 }
+
+/** What to tell a visitor sent back to the time step when their time could not be held. */
+export function notHeldMessage(outcome: Exclude<HoldOutcome, { kind: "held" }>): string {
+  switch (outcome.kind) {
+    case "too-many":
+      return outcome.message;
+    case "taken":
+      return SLOT_TAKEN;
+    case "downtime":
+      return DOWNTIME_MESSAGE;
+    case "refused":
+    case "unavailable":
+      return OUTAGE_MESSAGE;
+  }
+}

@@ -1,3 +1,5 @@
+import { EMBEDDED_AVAILABILITY_GUEST_ID } from "../embedded-defaults";
+
 /**
  * The fictional chain the sandbox is seeded with on first start: real US cities with real
  * coordinates and time zones, invented street addresses, nurses and a catalog priced per clinic.
@@ -138,7 +140,7 @@ export const seedReasons = ["Personal", "Rescheduled", "Stuck at work", "Health 
  * up in Zenoti. Its id is fixed so a server pointed at another copy of the sandbox can name it.
  */
 export const SEED_AVAILABILITY_GUEST = {
-  id: "6f1d2c3b-9a8e-4b7c-a6d5-e4f3a2b1c0d9",
+  id: EMBEDDED_AVAILABILITY_GUEST_ID,
   centerCode: "ATX",
   firstName: "Webstore",
   lastName: "Availability",

@@ -4,7 +4,8 @@ import { GuestDetailsSchema } from "~/domain/guest";
 import { formatSlot } from "~/lib/dates";
 import { enforceRateLimit } from "#server/accounts/current-user.server";
 import { requireChosenService } from "#server/booking/catalog-view.server";
-import { afterNotHeld } from "#server/booking/not-held.server";
+import { holdSlot } from "#server/booking/hold-slot.server";
+import { afterNotHeld, notHeldMessage } from "#server/booking/not-held.server";
 import { Field, SchemaForm, useSchemaForm } from "~/components/forms";
 import { PhoneInput } from "~/components/phone-input";
 import { formatPhone } from "~/lib/phone";
@@ -22,9 +23,16 @@ export const meta: Route.MetaFunction = () => [{ title: "Your details | Glow Cli
 export async function loader({ context }: Route.LoaderArgs) {
   const { session, draft } = await requireDraft(context, "time");
   const user = await currentUser(context);
+  if (user && !draft.hold) {
+    // Signed in after choosing a time: it is held now, under the account's own guest.
+    const { service, center } = await requireChosenService(context);
+    const outcome = await holdSlot(context.services, { draft, centerId: center.id, service, slot: draft.slot!, date: draft.slot!.slice(0, 10), clientIp: context.clientIp, user });
+    setDraft(session, { ...outcome.draft, ...(outcome.kind === "held" ? {} : { slot: undefined }) });
+    if (outcome.kind === "held") throw redirect(href("/appointment/payment"));
+    throw redirectWithToast(context, `${href("/appointment/time")}?date=${draft.date ?? ""}`, { type: "error", title: notHeldMessage(outcome) });
+  }
   if (user) {
     // Signed in: no guest form; the booking goes on under the account's own guest.
-    if (!draft.hold) throw redirect(`${href("/appointment/time")}?date=${draft.date ?? ""}`);
     const adopted = await adoptSignedInGuest(context.services, draft, user);
     if (adopted === "taken") {
       setDraft(session, { ...draft, hold: undefined });

@@ -24,7 +24,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export default function ErrorPage({ loaderData }: Route.ComponentProps) {
-  const { title, message, target, seconds } = loaderData;
+  const { title, message, target, seconds, code } = loaderData;
   return (
     <section className="page narrow error-page">
       <h1>{title}</h1>
@@ -34,8 +34,19 @@ export default function ErrorPage({ loaderData }: Route.ComponentProps) {
         <span className="countdown" data-seconds={seconds} aria-hidden="true" /> seconds.
         <span className="visually-hidden">You will be taken back in {seconds} seconds.</span>
       </p>
+      {code === "duplicate-email" ? (
+        // The email has an account here: sign in and the booking goes on, or set a password first.
+        <p className="actions">
+          <Link className="button" to={`${href("/login")}?redirectTo=${encodeURIComponent(href("/appointment/details"))}`}>
+            Sign in
+          </Link>
+          <Link className="button button-secondary" to={href("/forgot-password")}>
+            Set or reset your password
+          </Link>
+        </p>
+      ) : null}
       <p className="actions">
-        <Link className="button" to={target}>
+        <Link className={code === "duplicate-email" ? "button-secondary button" : "button"} to={target}>
           Go back
         </Link>
       </p>
