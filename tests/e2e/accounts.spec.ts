@@ -1,6 +1,6 @@
-import type { APIRequestContext, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { addCard, chooseFacialWithAddOn, fillBillingAndAgree, fillRegistration, showDate, startBooking, TEST_PASSWORD, uniqueEmail } from "./helpers";
+import { addCard, chooseFacialWithAddOn, fillBillingAndAgree, fillRegistration, latestCode, showDate, startBooking, TEST_PASSWORD, uniqueEmail } from "./helpers";
 import { BOOKING_COOKIE, looksSealed, openSessionCookie, revealed, sessionCookie, tampered } from "./session-cookie";
 
 const PASSWORD = TEST_PASSWORD;
@@ -21,14 +21,6 @@ async function login(page: Page, email: string, password: string) {
 async function signOut(page: Page) {
   await page.getByRole("banner").getByRole("button", { name: "Sign out" }).click();
   await expect(page.getByRole("banner").getByRole("link", { name: "Sign in" })).toBeVisible();
-}
-
-/** The newest one-time code sent to this email, read from the outbox as the machine itself may. */
-async function latestCode(thisMachine: APIRequestContext, email: string): Promise<string> {
-  const outbox = await thisMachine.get("/dev/outbox");
-  expect(outbox.status()).toBe(200);
-  const message = (await outbox.text()).split("<li").find((item) => item.includes(email) && item.includes("one-time-code"));
-  return /code is (\d{6})/.exec(message ?? "")![1];
 }
 
 test("register, sign out, sign in, change the password and the consents", async ({ page }) => {

@@ -1,6 +1,6 @@
 import { expect, test } from "./fixtures";
 import { nurseWorkingOn } from "./booking-days";
-import { addCard, chooseFacialWithAddOn, fillBillingAndAgree, fillDetails, otherClientAddress, showDate, startBooking, uniqueEmail } from "./helpers";
+import { addCard, chooseFacialWithAddOn, enterDetails, fillBillingAndAgree, fillDetails, otherClientAddress, showDate, startBooking, uniqueEmail, uniquePhone } from "./helpers";
 
 test("a declined card says Payment failed, keeps the hold, and another card can be used", async ({ page, bookingDay }) => {
   const { clinic, date } = bookingDay();
@@ -39,12 +39,23 @@ test("a slot taken by someone else between viewing and choosing gets a clear mes
     const mine = await chooseWithNurse(page);
     const theirs = await chooseWithNurse(rival);
     const slot = (await mine.nth(3).textContent())!.trim();
+    const other = (await mine.nth(5).textContent())!.trim();
+    // Both choose the same time; neither holds it yet, as neither is known.
     await theirs.filter({ hasText: new RegExp(`^${slot}$`) }).click();
-    await expect(rival.getByRole("heading", { level: 1, name: "Your details" })).toBeVisible();
-
     await mine.filter({ hasText: new RegExp(`^${slot}$`) }).click();
-    await expect(page.getByRole("alert")).toHaveText("That time was just taken. Please choose another time.");
-    await expect(page.getByRole("form", { name: "Open times" }).getByRole("button", { name: slot, exact: true })).toHaveCount(0);
+    await expect(page.getByRole("heading", { level: 1, name: "Your details" })).toBeVisible();
+    // The rival gives their details first and gets the hold.
+    await fillDetails(rival, uniqueEmail("rival"));
+
+    await enterDetails(page, uniqueEmail("late"));
+    await expect(page).toHaveURL(/\/appointment\/time/);
+    await expect(page.getByText("That time was just taken. Please choose another time.")).toBeVisible();
+    const fresh = page.getByRole("form", { name: "Open times" });
+    await expect(fresh.getByRole("button", { name: slot, exact: true })).toHaveCount(0);
+    // Known now (a guest record with their details): the next time chosen is held at once.
+    await fresh.getByRole("button", { name: other, exact: true }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Payment" })).toBeVisible();
+    await expect(page.getByText(/is on hold for the next/)).toBeVisible();
   } finally {
     await other.close();
   }
@@ -71,6 +82,7 @@ test("leaving the booking releases the hold after a confirmation step", async ({
   await startBooking(page, clinic);
   await chooseFacialWithAddOn(page);
   await (await showDate(page, date)).first().click();
+  await fillDetails(page, uniqueEmail("leaving"));
   await page.getByRole("link", { name: "Cancel this booking" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Leave this booking?" })).toBeVisible();
   await page.getByRole("button", { name: "Yes, cancel my booking" }).click();
@@ -87,7 +99,7 @@ async function facialId(page: import("@playwright/test").Page, centerId: string)
   return new URL(link!, "http://x").searchParams.get("choose");
 }
 
-test("an email that already belongs to a guest leads to the duplicate-email page; bad details stay in the form", async ({ page, sandboxApi, bookingDay }) => {
+test("an email with an account here leads to the duplicate-email page, which offers sign-in; bad details stay in the form", async ({ page, account, bookingDay }) => {
   const { clinic, date } = bookingDay();
   await startBooking(page, clinic);
   await chooseFacialWithAddOn(page);
@@ -103,16 +115,19 @@ test("an email that already belongs to a guest leads to the duplicate-email page
   await expect(page.getByText("Mobile number you entered is not valid. Please check the number and try again")).toBeVisible();
   await expect(page.getByLabel("First name")).toHaveValue("Ana");
 
-  // A guest the clinic already has, created straight in the back end.
-  const existing = uniqueEmail("known");
-  const created = await sandboxApi.post("/spa-sandbox/v1/guests", {
-    data: { center_id: clinic.centerId, personal_info: { first_name: "Known", last_name: "Guest", email: existing, mobile_phone: { number: "5125550111" } } },
-  });
-  expect(created.status()).toBe(200);
+  // An email that has an account here: the visitor signs in, or sets a password.
   await page.getByLabel("Last name").fill("Lopez");
-  await page.getByLabel("Email").fill(existing);
-  await page.getByLabel(/Mobile phone/).fill("512-555-0100");
+  await page.getByLabel("Email").fill(account.email);
+  await page.getByLabel(/Mobile phone/).fill(uniquePhone());
   await page.getByRole("button", { name: "Continue to payment" }).click();
   await expect(page).toHaveURL(/\/error\?error=duplicate-email&redirect=samesite/);
   await expect(page.getByRole("alert")).toHaveText("It looks like you have an account with us. Please click login to continue");
+  await expect(page.getByRole("link", { name: "Set or reset your password" })).toHaveAttribute("href", "/forgot-password");
+  await page.getByRole("main").getByRole("link", { name: "Sign in" }).click();
+  await page.getByLabel("Email", { exact: true }).fill(account.email);
+  await page.getByLabel("Password", { exact: true }).fill(account.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  // Signed in, the chosen time is held under the account's own guest.
+  await expect(page.getByRole("heading", { level: 1, name: "Payment" })).toBeVisible();
+  await expect(page.getByText(/is on hold for the next/)).toBeVisible();
 });

@@ -1,6 +1,6 @@
 import { SHORT_HOLD_PORT } from "../../playwright.config";
 import { expect, test } from "./fixtures";
-import { chooseFacialWithAddOn, showDate, startBooking } from "./helpers";
+import { chooseFacialWithAddOn, fillDetails, showDate, startBooking, uniqueEmail } from "./helpers";
 
 // This server's sandbox holds a slot for 4 seconds (SANDBOX_HOLD_SECONDS).
 test.use({ baseURL: `http://localhost:${SHORT_HOLD_PORT}` });
@@ -10,7 +10,8 @@ test("when the hold runs out the visitor is sent back to choose a time, choices 
   await startBooking(page, clinic);
   await chooseFacialWithAddOn(page);
   await (await showDate(page, date)).first().click();
-  await expect(page.getByRole("heading", { level: 1, name: "Your details" })).toBeVisible();
+  // A new client's time is held when their details come, and the payment step shows the hold.
+  await fillDetails(page, uniqueEmail("expiry"));
   await expect(page.getByText(/is on hold for the next 1 minute/)).toBeVisible();
 
   // With JavaScript the countdown reloads the data at zero; without it the page refreshes itself.

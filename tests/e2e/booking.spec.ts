@@ -10,8 +10,11 @@ test("a new client books a facial with an add-on, a promo code and the test card
   await expect(times.first()).toBeVisible();
   await times.first().click();
 
-  await expect(page.getByRole("status").filter({ hasText: "is on hold for the next" })).toContainText(/Your previously selected slot, \w{3} \w{3} \d{1,2} @ \d{1,2}:\d{2} (AM|PM), is on hold for the next \d+ minutes/);
+  // Not held yet: a new client's time is held once their details say whose it is.
+  await expect(page.getByText(/Your time: \w{3} \w{3} \d{1,2} @ \d{1,2}:\d{2} (AM|PM)\. We hold it for you when you continue/)).toBeVisible();
+  await expect(page.getByText(/is on hold for the next/)).toHaveCount(0);
   await fillDetails(page, uniqueEmail("booker"));
+  await expect(page.getByRole("status").filter({ hasText: "is on hold for the next" })).toContainText(/Your previously selected slot, \w{3} \w{3} \d{1,2} @ \d{1,2}:\d{2} (AM|PM), is on hold for the next \d+ minutes/);
 
   const summary = page.getByRole("region", { name: "Price summary" });
   await expect(summary.getByRole("row", { name: /^Total/ })).toContainText("$325");

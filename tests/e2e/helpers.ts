@@ -1,4 +1,4 @@
-import { expect, type Page } from "@playwright/test";
+import { expect, type APIRequestContext, type Page } from "@playwright/test";
 import Database from "better-sqlite3";
 import { HOME_CLINIC, type Clinic } from "./booking-days";
 
@@ -33,13 +33,28 @@ export async function showDate(page: Page, date: string) {
   return page.getByRole("form", { name: "Open times" }).getByRole("button");
 }
 
-export async function fillDetails(page: Page, email: string) {
+/**
+ * A mobile number no other test uses: a number already on a guest record belongs to an existing
+ * client, who is asked for a code instead of booking straight on.
+ */
+export function uniquePhone(): string {
+  counter += 1;
+  const digits = `${Date.now() % 1_000_000}${process.pid % 100}${counter}`.padStart(9, "0").slice(-9);
+  return `5${digits.slice(0, 2)}-${digits.slice(2, 5)}-${digits.slice(5, 9)}`;
+}
+
+/** Fills the details step and sends it; a new client's chosen time is held then. */
+export async function enterDetails(page: Page, email: string, phone = uniquePhone()) {
   await expect(page.getByRole("heading", { level: 1, name: "Your details" })).toBeVisible();
   await page.getByLabel("First name").fill("Ana");
   await page.getByLabel("Last name").fill("Lopez");
   await page.getByLabel("Email").fill(email);
-  await page.getByLabel(/Mobile phone/).fill("512-555-0199");
+  await page.getByLabel(/Mobile phone/).fill(phone);
   await page.getByRole("button", { name: "Continue to payment" }).click();
+}
+
+export async function fillDetails(page: Page, email: string, phone = uniquePhone()) {
+  await enterDetails(page, email, phone);
   await expect(page.getByRole("heading", { level: 1, name: "Payment" })).toBeVisible();
 }
 
@@ -102,4 +117,23 @@ export async function fillRegistration(page: Page, email: string) {
   await page.getByLabel("ZIP code").fill("78701");
   await page.getByLabel("Password", { exact: true }).fill(TEST_PASSWORD);
   await page.getByRole("checkbox", { name: /age of majority/ }).check();
+}
+
+/** The newest one-time code sent to this email, read from the outbox as the machine itself may. */
+export async function latestCode(thisMachine: APIRequestContext, email: string): Promise<string> {
+  const outbox = await thisMachine.get("/dev/outbox");
+  expect(outbox.status()).toBe(200);
+  const message = (await outbox.text()).split("<li").find((item) => item.includes(email) && item.includes("one-time-code"));
+  return /code is (\d{6})/.exec(message ?? "")![1];
+}
+
+/** A client the clinics already have: a guest record made straight in the back end, with no account here. */
+export async function seedExistingClient(sandboxApi: APIRequestContext, centerId: string, email: string, phone: string) {
+  const created = await sandboxApi.post("/spa-sandbox/v1/guests", {
+    data: { center_id: centerId, personal_info: { first_name: "Known", last_name: "Client", email, mobile_phone: { country_code: 225, number: phone } } },
+  });
+  expect(created.status()).toBe(200);
+  const body = (await created.json()) as { id?: string; error?: unknown };
+  expect(body.error ?? null).toBeNull();
+  return body.id!;
 }
