@@ -39,7 +39,8 @@ test("a slot taken by someone else between viewing and choosing gets a clear mes
     const mine = await chooseWithNurse(page);
     const theirs = await chooseWithNurse(rival);
     const slot = (await mine.nth(3).textContent())!.trim();
-    const other = (await mine.nth(5).textContent())!.trim();
+    // A time far from the taken one, which its hold does not overlap.
+    const other = (await mine.last().textContent())!.trim();
     // Both choose the same time; neither holds it yet, as neither is known.
     await theirs.filter({ hasText: new RegExp(`^${slot}$`) }).click();
     await mine.filter({ hasText: new RegExp(`^${slot}$`) }).click();

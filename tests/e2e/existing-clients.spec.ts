@@ -69,7 +69,7 @@ test.describe("clients the clinics already have, with no account here", () => {
     await fillRegistration(page, email);
     await page.getByRole("button", { name: "Create account" }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Set a new password" })).toBeVisible();
-    await expect(page.getByText("We found your record with us")).toBeVisible();
+    await expect(page.getByText("We found your record with us", { exact: true })).toBeVisible();
     await page.getByLabel("6-digit code").fill(await latestCode(thisMachine, email));
     await page.getByLabel("New password").fill(TEST_PASSWORD);
     await page.getByRole("button", { name: "Set new password" }).click();

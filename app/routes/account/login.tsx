@@ -1,7 +1,6 @@
-import { Form, href, Link, redirect, useNavigation } from "react-router";
+import { data, Form, href, Link, redirect, useNavigation } from "react-router";
 import { ErrorMessage } from "~/components/error-message";
 import { Field, SchemaForm, useSchemaForm } from "~/components/forms";
-import { ACCOUNT_MESSAGES } from "~/domain/accounts";
 import { LoginSchema } from "~/domain/account-forms";
 import { redirectTarget, tooManyAttempts } from "#server/accounts/current-user.server";
 import { currentUser, requestSession } from "#server/request-context.server";
@@ -30,7 +29,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   const attempt = countLoginAttempt(services.rateLimiter, email, context.clientIp);
   if (attempt.limited) throw tooManyAttempts(attempt.retryAfterSeconds);
   const result = await services.accounts.login(email, password);
-  if (!result.ok) return refuseForm(submission, { status: 401, fieldErrors: { [result.field]: [result.message] } });
+  if (!result.ok) {
+    const refused = refuseForm(submission, { status: 401, fieldErrors: { [result.field]: [result.message] } });
+    // A client we know who has no password here yet is offered a code to set one.
+    return result.existingGuest ? data({ ...refused.data, codeFor: email }, refused.init ?? undefined) : refused;
+  }
   loginSucceeded(services.rateLimiter, email, context.clientIp);
   // A new session: the cookie's value changes at sign-in; the booking draft carries on.
   requestSession(context).set("userSessionId", result.value.token);
@@ -55,10 +58,10 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
           </button>
         </p>
       </SchemaForm>
-      {fields.email.errors?.includes(ACCOUNT_MESSAGES.setPasswordFirst) ? (
+      {actionData && "codeFor" in actionData ? (
         // A client we know who has no password here yet: one press sends a code to the email on file.
         <Form method="post" action={href("/forgot-password")} className="form">
-          <input type="hidden" name="email" value={String(fields.email.initialValue ?? "")} />
+          <input type="hidden" name="email" value={String(actionData.codeFor)} />
           <p>
             <button type="submit">Send me a code to set my password</button>
           </p>
