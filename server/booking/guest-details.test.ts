@@ -1,0 +1,192 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Service } from "~/domain/catalog";
+import { startSandbox } from "../../tests/helpers/sandbox-server";
+import { TEST_API_KEY } from "../../tests/helpers/sandbox-server";
+import { createAccountService } from "../accounts/account-service.server";
+import { createMemoryRateLimiter } from "../accounts/rate-limit.server";
+import type { Services } from "../context.server";
+import { parseEnv } from "../env.server";
+import { createOutboxNotifier } from "../notify/notifier.server";
+import { seedGuid } from "../spa-sandbox/db";
+import { createCachedCatalog } from "../spa/catalog-cache.server";
+import { createSpaClient } from "../spa/client.server";
+import { createSqliteStores } from "../store/sqlite-store.server";
+import type { Draft } from "./draft.server";
+import { completeVerification, submitBookingDetails } from "./guest-details.server";
+import { chooseTime } from "./hold-slot.server";
+import { openTimes } from "./holds.server";
+
+/**
+ * The details step against the sandbox as strict as Zenoti (email and mobile mandatory): a guest
+ * record only from real details, an existing client proven by a code, and no second record.
+ */
+
+const AUSTIN = seedGuid("center:ATX");
+const DATE = "2026-12-01";
+
+let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+let services: Services;
+let facial: Service;
+let notifier: ReturnType<typeof createOutboxNotifier>;
+let n = 0;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ now: () => Date.parse("2026-11-30T15:00:00Z"), holdSeconds: 3600 });
+  const spa = createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY } });
+  notifier = createOutboxNotifier(":memory:");
+  services = {
+    env: parseEnv({ NODE_ENV: "test" }),
+    spa,
+    stores: createSqliteStores(":memory:"),
+    catalog: createCachedCatalog(spa, { ttlMs: 600_000, staleMs: 0 }),
+    notifier,
+    rateLimiter: createMemoryRateLimiter(),
+  } as unknown as Services;
+  services.accounts = createAccountService(services);
+  facial = (await services.catalog.listServices(AUSTIN))!.find((s) => s.name === "Signature Laser Facial - New Client")!;
+});
+afterAll(async () => {
+  await sandbox.stop();
+});
+
+function guestCount(): number {
+  return (sandbox.db.prepare("SELECT COUNT(*) AS n FROM guests").get() as { n: number }).n;
+}
+
+function person() {
+  n += 1;
+  return { firstName: "Ana", lastName: "Lopez", email: `ana.${n}.${Date.now()}@example.com`, phone: `51255501${String(n).padStart(2, "0")}` };
+}
+
+/** A visitor not yet known who chose the nth open time of the day. */
+async function chosen(nth: number, ip = `10.1.0.${nth}`, therapistId: string | null = null): Promise<{ draft: Draft; ip: string }> {
+  const { times } = await openTimes(services, { centerId: AUSTIN, serviceId: facial.id, addOnIds: [], therapistId, date: DATE });
+  const draft: Draft = { centerId: AUSTIN, serviceId: facial.id, addOnIds: [], therapistId };
+  const outcome = await chooseTime(services, { draft, centerId: AUSTIN, service: facial, slot: times[nth], date: DATE });
+  if (outcome.kind !== "chosen") throw new Error(outcome.kind);
+  return { draft: outcome.draft, ip };
+}
+
+async function lastCode(to: string): Promise<string> {
+  const message = (await notifier.recent(50)).find((m) => m.to === to && m.kind === "one-time-code");
+  return /code is (\d{6})/.exec(message?.body ?? "")![1];
+}
+
+describe("the details step", () => {
+  it("choosing a time makes no guest record and holds nothing", async () => {
+    const before = guestCount();
+    const { draft } = await chosen(0);
+    expect(draft.slot).toMatch(/^2026-12-01T/);
+    expect(draft.hold).toBeUndefined();
+    expect(guestCount()).toBe(before);
+  });
+
+  it("a new visitor's guest is made from their real details, and the time is held for it", async () => {
+    const { draft, ip } = await chosen(1);
+    const details = person();
+    const before = guestCount();
+    const outcome = await submitBookingDetails(services, { draft, details, service: facial, timeZone: "America/Chicago", clientIp: ip });
+    expect(outcome.kind).toBe("saved");
+    if (outcome.kind !== "saved") return;
+    expect(outcome.draft.hold?.slot).toBe(draft.slot);
+    expect(outcome.draft.slot).toBeUndefined();
+    expect(guestCount()).toBe(before + 1);
+    const guest = await services.spa.getGuest(outcome.draft.guestId!);
+    expect(guest).toMatchObject({ firstName: "Ana", email: details.email, phone: details.phone });
+    expect(await services.stores.guestDetails.get(details.email)).toMatchObject({ guest_id: guest!.id, is_password_set: false });
+  });
+
+  it("an existing client proves the record with a code to the contact on file and books as that guest", async () => {
+    const existing = person();
+    const known = await services.spa.createGuest({ centerId: AUSTIN, ...existing, consents: { marketingEmail: false, marketingSms: false, transactionalEmail: true, transactionalSms: true }, tags: [] });
+    const { draft, ip } = await chosen(2);
+    const before = guestCount();
+    // They typed their email and a different mobile number.
+    const outcome = await submitBookingDetails(services, { draft, details: { ...existing, phone: "5125559999" }, service: facial, timeZone: "America/Chicago", clientIp: ip });
+    expect(outcome.kind).toBe("verify");
+    if (outcome.kind !== "verify") return;
+    expect(outcome.draft.verification).toEqual({ guestId: known.id, sentTo: [`a•••@example.com`, `•••-•••-${existing.phone.slice(-4)}`] });
+    expect(outcome.draft.hold).toBeUndefined();
+
+    const wrong = await completeVerification(services, { draft: outcome.draft, code: "000000" === (await lastCode(existing.email)) ? "111111" : "000000", service: facial, timeZone: "America/Chicago", clientIp: ip });
+    expect(wrong).toEqual({ kind: "wrong-code", message: "That code is not valid. Please check it or request a new one." });
+    const smsCode = await lastCode(existing.phone);
+    expect(smsCode).toBe(await lastCode(existing.email));
+    const done = await completeVerification(services, { draft: outcome.draft, code: smsCode, service: facial, timeZone: "America/Chicago", clientIp: ip });
+    expect(done.kind).toBe("saved");
+    if (done.kind !== "saved") return;
+    expect(done.draft).toMatchObject({ guestId: known.id, details: { email: existing.email, phone: existing.phone }, hold: { slot: draft.slot } });
+    expect(done.draft.verification).toBeUndefined();
+    expect(guestCount()).toBe(before);
+    // A password set later links the account to the same guest.
+    expect(await services.stores.guestDetails.get(existing.email)).toMatchObject({ guest_id: known.id, is_password_set: false });
+  });
+
+  it("a mobile number on file is matched when the email is new", async () => {
+    const existing = person();
+    const known = await services.spa.createGuest({ centerId: AUSTIN, ...existing, consents: { marketingEmail: false, marketingSms: false, transactionalEmail: true, transactionalSms: true }, tags: [] });
+    const { draft, ip } = await chosen(3);
+    const outcome = await submitBookingDetails(services, { draft, details: { ...person(), phone: existing.phone }, service: facial, timeZone: "America/Chicago", clientIp: ip });
+    expect(outcome).toMatchObject({ kind: "verify", draft: { verification: { guestId: known.id } } });
+  });
+
+  it("an email with an account here goes to the duplicate-email page", async () => {
+    const { draft, ip } = await chosen(4);
+    const details = person();
+    const registered = await services.accounts.register({
+      ...details, centerId: AUSTIN, address: "1 Oak St", city: "Austin", zip: "78701", password: "Glow!Skin2026", referralCode: null, marketingEmail: false, marketingSms: false,
+    });
+    expect(registered.ok).toBe(true);
+    const outcome = await submitBookingDetails(services, { draft, details: { ...details, phone: "5125558888" }, service: facial, timeZone: "America/Chicago", clientIp: ip });
+    expect(outcome).toEqual({ kind: "refused", errorPage: "/error?error=duplicate-email&redirect=samesite" });
+  });
+
+  it("a time taken before the details came is told, and the visitor is known for the next try", async () => {
+    // Both asked for the same nurse (her day off is a Wednesday; this is a Tuesday).
+    const nurse = seedGuid("therapist:ATX:1");
+    const { draft, ip } = await chosen(5, "10.1.0.5", nurse);
+    const rival = await chosen(5, "10.2.0.1", nurse);
+    expect(rival.draft.slot).toBe(draft.slot);
+    const first = await submitBookingDetails(services, { draft: rival.draft, details: person(), service: facial, timeZone: "America/Chicago", clientIp: rival.ip });
+    expect(first.kind).toBe("saved");
+    const outcome = await submitBookingDetails(services, { draft, details: person(), service: facial, timeZone: "America/Chicago", clientIp: ip });
+    expect(outcome.kind).toBe("not-held");
+    if (outcome.kind !== "not-held") return;
+    expect(outcome.outcome.kind).toBe("taken");
+    expect(outcome.outcome.draft.guestId).toBeTruthy();
+    expect(outcome.outcome.draft.details).toBeTruthy();
+  });
+});
+
+describe("existing clients and accounts", () => {
+  it("registering with an email the back end knows sends a code instead of making a second record", async () => {
+    const existing = person();
+    await services.spa.createGuest({ centerId: AUSTIN, ...existing, consents: { marketingEmail: false, marketingSms: false, transactionalEmail: true, transactionalSms: true }, tags: [] });
+    const before = guestCount();
+    const registration = { ...existing, centerId: AUSTIN, address: "1 Oak St", city: "Austin", zip: "78701", password: "Glow!Skin2026", referralCode: null, marketingEmail: false, marketingSms: false };
+    const result = await services.accounts.register(registration);
+    expect(result).toMatchObject({ ok: false, existingGuest: true });
+    expect(guestCount()).toBe(before);
+    const login = await services.accounts.login(existing.email, "Glow!Skin2026");
+    expect(login).toMatchObject({ ok: false, message: "Invalid credentials. Please try resetting your password", existingGuest: true });
+    expect((await services.accounts.resetPassword(existing.email, await lastCode(existing.email), "Glow!Skin2026")).ok).toBe(true);
+    const signedIn = await services.accounts.login(existing.email, "Glow!Skin2026");
+    expect(signedIn.ok && signedIn.value.user.guestId).toBe((await services.spa.findGuestsByEmail(existing.email))[0].id);
+  });
+
+  it("forgot-password sends a code to an email only the back end knows", async () => {
+    const existing = person();
+    await services.spa.createGuest({ centerId: AUSTIN, ...existing, consents: { marketingEmail: false, marketingSms: false, transactionalEmail: true, transactionalSms: true }, tags: [] });
+    expect(await services.accounts.sendResetCode(existing.email)).toBe("sent");
+    expect(await services.accounts.sendResetCode("nobody.here@example.com")).toBe("unknown");
+  });
+
+  it("a typed referral code is kept with the account, never sent as a referral source", async () => {
+    const details = person();
+    const result = await services.accounts.register({
+      ...details, centerId: AUSTIN, address: "1 Oak St", city: "Austin", zip: "78701", password: "Glow!Skin2026", referralCode: "FRIEND-ANA", marketingEmail: false, marketingSms: false,
+    });
+    expect(result.ok).toBe(true);
+    expect(await services.stores.accounts.getByEmail(details.email)).toMatchObject({ referralCode: "FRIEND-ANA" });
+  });
+});
