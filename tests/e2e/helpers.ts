@@ -88,9 +88,8 @@ export function otherClientAddress(): string {
 }
 
 /**
- * How many guest records the e2e server's sandbox has at one clinic. Read from the sandbox's own
- * database: the guest made when a slot is first held has no email or phone yet, so the sandbox API's
- * guest search cannot find it.
+ * How many guest records the e2e server's sandbox has at one clinic, read from the sandbox's own
+ * database: the API searches by one email or number and cannot count them.
  */
 export function sandboxGuestCount(centerId: string): number {
   const db = new Database(".e2e-data/spa-sandbox.sqlite", { readonly: true, fileMustExist: true });
