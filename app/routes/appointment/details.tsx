@@ -26,7 +26,8 @@ export async function loader({ context }: Route.LoaderArgs) {
   if (user && !draft.hold) {
     // Signed in after choosing a time: it is held now, under the account's own guest.
     const { service, center } = await requireChosenService(context);
-    const outcome = await holdSlot(context.services, { draft, centerId: center.id, service, slot: draft.slot!, date: draft.slot!.slice(0, 10), clientIp: context.clientIp, user });
+    const slot = draft.slot!;
+    const outcome = await holdSlot(context.services, { draft, centerId: center.id, service, slot, date: slot.slice(0, 10), timeZone: center.timeZone, clientIp: context.clientIp, user });
     setDraft(session, { ...outcome.draft, ...(outcome.kind === "held" ? {} : { slot: undefined }) });
     if (outcome.kind === "held") throw redirect(href("/appointment/payment"));
     throw redirectWithToast(context, `${href("/appointment/time")}?date=${draft.date ?? ""}`, { type: "error", title: notHeldMessage(outcome) });
