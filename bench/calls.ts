@@ -9,6 +9,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { EMBEDDED_AVAILABILITY_GUEST_ID } from "../server/embedded-defaults";
 
 const root = path.resolve(import.meta.dirname, "..");
 const BOOKINGS = Number(process.env.BENCH_BOOKINGS ?? 3);
@@ -112,6 +113,8 @@ try {
   app = start("node", ["server.js"], {
     PORT: String(APP_PORT), HOST: "127.0.0.1", DATA_DIR: path.join(dataDir, "app"), LOG_LEVEL: "error",
     SPA_BASE_URL: `${backendOrigin}/spa-sandbox`, SPA_API_KEY: API_KEY, SESSION_SECRETS: "bench-call-budget-secret-0123456789abcdef",
+    // The sandbox back end seeds the guest open times are read through (decision 018).
+    SPA_AVAILABILITY_GUEST_ID: EMBEDDED_AVAILABILITY_GUEST_ID,
   });
   await waitFor(`${appOrigin}/healthz`);
 

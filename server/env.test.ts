@@ -44,7 +44,7 @@ describe("configuration", () => {
   });
 
   it("chooses the token endpoint: legacy by default, v1 with its account name and app secret", () => {
-    const token = { SPA_BASE_URL: "https://api.zenoti.com", SPA_AUTH: "token", SPA_USERNAME: "u", SPA_PASSWORD: "p", SPA_CLIENT_ID: "app", SESSION_SECRETS: "x".repeat(32) };
+    const token = { SPA_BASE_URL: "https://api.zenoti.com", SPA_AUTH: "token", SPA_USERNAME: "u", SPA_PASSWORD: "p", SPA_CLIENT_ID: "app", SPA_AVAILABILITY_GUEST_ID: AVAILABILITY_GUEST, SESSION_SECRETS: "x".repeat(32) };
     expect(parseEnv(token).SPA_TOKEN_ENDPOINT).toBe("legacy");
     expect(() => parseEnv({ ...token, SPA_TOKEN_ENDPOINT: "v1" })).toThrow(/SPA_ACCOUNT_NAME[\s\S]*SPA_APP_SECRET/);
     expect(() => parseEnv({ ...token, SPA_TOKEN_ENDPOINT: "v2" })).toThrow(/SPA_TOKEN_ENDPOINT/);
