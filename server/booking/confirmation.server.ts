@@ -13,7 +13,7 @@ export type ConfirmationView = {
   appointmentId: string;
   invoiceId: string;
   center: Center;
-  services: { name: string; start: string; durationMinutes: number }[];
+  services: string[];
   start: string;
   end: string;
 };
@@ -39,6 +39,13 @@ export async function loadConfirmation(context: RequestContext, appointmentId: s
   const { services } = context;
   const confirmed = getConfirmed(requestSession(context));
   if (!confirmed || confirmed.appointmentId !== appointmentId.toLowerCase()) throw data(NOT_FOUND, { status: 404 });
+  const { visit } = confirmed;
+  if (visit) {
+    // Just booked: the confirm's answer said what and when; only the clinic is looked up (cached).
+    const center = await orUnavailable(() => services.catalog.getCenter(confirmed.centerId));
+    if (!center) throw data(NOT_FOUND, { status: 404 });
+    return { appointmentId: confirmed.appointmentId, invoiceId: confirmed.invoiceId, center, services: visit.services.map(displayName), start: visit.start, end: visit.end };
+  }
   const [center, appointments] = await orUnavailable(() =>
     Promise.all([services.catalog.getCenter(confirmed.centerId), services.spa.listGuestAppointments(confirmed.guestId, { size: 100 })]),
   );
@@ -50,11 +57,13 @@ export async function loadConfirmation(context: RequestContext, appointmentId: s
     appointmentId: confirmed.appointmentId,
     invoiceId: confirmed.invoiceId,
     center,
-    services: live.map((s) => ({ name: s.name.replace(/\s*\(addon\)\s*/i, " ").trim(), start: s.start, durationMinutes: s.durationMinutes })),
+    services: live.map((s) => displayName(s.name)),
     start,
     end,
   };
 }
+
+const displayName = (name: string) => name.replace(/\s*\(addon\)\s*/i, " ").trim();
 
 /** What the back end's invoice says was paid and is still due, in cents; null when it can't be read. */
 export async function bookedAmounts(services: Services, invoiceId: string): Promise<{ paid: Cents; due: Cents } | null> {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import type { PaymentAttempt } from "../store/stores.server";
 import { visitSpan } from "./confirmation.server";
+import { ConfirmedSchema, confirmedOf } from "./draft.server";
 
 const CHICAGO = "America/Chicago";
 
@@ -23,5 +25,30 @@ describe("visitSpan", () => {
   it("counts real minutes across a change of clocks", () => {
     // Chicago, 8 March 2026: at 02:00 the clocks go to 03:00, so 90 minutes from 01:00 end at 03:30.
     expect(visitSpan([{ start: "2026-03-08T01:00:00", durationMinutes: 90 }], CHICAGO).end).toBe("2026-03-08T03:30:00");
+  });
+});
+
+describe("confirmedOf", () => {
+  const attempt = {
+    appointmentId: "a1", invoiceId: "i1", guestId: "g1", centerId: "c1", slot: "2026-12-07T10:00:00",
+    serviceNames: ["Signature Laser Facial", "LED Light Therapy Enhancement (Addon)"],
+  } as PaymentAttempt;
+
+  it("keeps what the confirm's answer said was booked, so the confirmation page asks the back end nothing more", () => {
+    expect(confirmedOf({ ...attempt, visitEnd: "2026-12-07T11:00:00" }).visit).toEqual({
+      start: "2026-12-07T10:00:00",
+      end: "2026-12-07T11:00:00",
+      services: ["Signature Laser Facial", "LED Light Therapy Enhancement (Addon)"],
+    });
+  });
+
+  it("keeps no visit when the booking was found among the guest's appointments (the page reads them)", () => {
+    expect(confirmedOf({ ...attempt, visitEnd: null }).visit).toBeUndefined();
+    expect(confirmedOf(attempt).visit).toBeUndefined();
+  });
+
+  it("keeps a visit the session can always read back, however long the names", () => {
+    const long = confirmedOf({ ...attempt, visitEnd: "2026-12-07T11:00:00", serviceNames: Array.from({ length: 40 }, () => "x".repeat(500)) });
+    expect(ConfirmedSchema.safeParse(long).success).toBe(true);
   });
 });

@@ -1,8 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { href, redirect } from "react-router";
 import { z } from "zod";
+import { MAX_ADD_ONS } from "~/domain/booking";
 import { requestSession, type RequestContext } from "../request-context.server";
 import type { AppSession } from "../session.server";
+import type { PaymentAttempt } from "../store/stores.server";
 import { flashToast } from "../toast.server";
 
 /**
@@ -70,7 +72,19 @@ export const DraftSchema = z.object({
 export type Draft = z.infer<typeof DraftSchema>;
 
 /** The last confirmed booking of this browser, so its confirmation page can be shown again. */
-export const ConfirmedSchema = z.object({ appointmentId: z.string(), invoiceId: z.string(), guestId: z.string(), centerId: z.string() });
+export const ConfirmedSchema = z.object({
+  appointmentId: z.string(),
+  invoiceId: z.string(),
+  guestId: z.string(),
+  centerId: z.string(),
+  /**
+   * What was booked, from the confirm's answer, so the confirmation page need not ask the back end
+   * for it again (Zenoti meters every call). Absent when the booking was found another way.
+   */
+  visit: z
+    .object({ start: z.string().max(19), end: z.string().max(19), services: z.array(z.string().max(120)).max(MAX_ADD_ONS + 1) })
+    .optional(),
+});
 export type Confirmed = z.infer<typeof ConfirmedSchema>;
 
 export function getDraft(session: AppSession): Draft | null {
@@ -86,6 +100,14 @@ export function setDraft(session: AppSession, draft: Draft | null) {
 export function getConfirmed(session: AppSession): Confirmed | null {
   const parsed = ConfirmedSchema.safeParse(session.get("confirmed"));
   return parsed.success ? parsed.data : null;
+}
+
+/** What the session keeps of a booked attempt for its confirmation page. */
+export function confirmedOf(attempt: PaymentAttempt): Confirmed {
+  const visit = attempt.visitEnd
+    ? { start: attempt.slot, end: attempt.visitEnd, services: attempt.serviceNames.slice(0, MAX_ADD_ONS + 1).map((name) => name.slice(0, 120)) }
+    : undefined;
+  return { appointmentId: attempt.appointmentId!, invoiceId: attempt.invoiceId!, guestId: attempt.guestId, centerId: attempt.centerId, visit };
 }
 
 export function setConfirmed(session: AppSession, confirmed: Confirmed) {

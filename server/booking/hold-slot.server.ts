@@ -5,6 +5,7 @@ import type { Services } from "../context.server";
 import { logger } from "../observability/logger.server";
 import type { NewGuest } from "../spa/booking.server";
 import { isSpaError } from "../spa/errors.server";
+import { noCardsYet } from "./payment-step.server";
 import type { Draft } from "./draft.server";
 import { dropHoldClaim, keepHoldClaim, mayCreateGuest, startHoldAttempt, tooManyHoldsMessage } from "./hold-limits.server";
 import { dropDraftHold, forgetOpenTimes, openTimes, type SlotQuery } from "./holds.server";
@@ -135,7 +136,9 @@ export async function chooseTime(
 /** A guest record from the visitor's details, or the back end's refusal of them (a bad email, a bad number). */
 async function createVisitorGuest(services: Services, guest: NewGuest): Promise<{ id: string } | { refused: string; code: string }> {
   try {
-    return await services.spa.createGuest(guest);
+    const created = await services.spa.createGuest(guest);
+    noCardsYet(created.id, guest.centerId);
+    return created;
   } catch (error) {
     if (isSpaError(error) && error.kind === "rejected") return { refused: error.message, code: String(error.code) };
     throw error;

@@ -1,4 +1,5 @@
 import type { Services } from "../context.server";
+import { isSpaError } from "../spa/errors.server";
 import { createSwrCache } from "../spa/catalog-cache.server";
 import type { Draft } from "./draft.server";
 import { dropHoldClaim } from "./hold-limits.server";
@@ -23,12 +24,26 @@ function slotKey(q: SlotQuery) {
   return `slots:${q.centerId}|${q.serviceId}|${[...q.addOnIds].sort().join(",")}|${q.therapistId ?? "any"}|${q.date}`;
 }
 
+/**
+ * The availability booking of each query is made once and read again for later looks (a Zenoti
+ * booking is a cart that is never confirmed here), so a look costs one call, not two. A booking
+ * the back end no longer knows is made again.
+ */
+const availabilityBookings = createSwrCache({ ttlMs: 30 * 60_000, staleMs: 0, maxEntries: 2_000 });
+
 export async function openTimes(services: Services, query: SlotQuery): Promise<{ times: string[]; nextAvailableDay: string | null }> {
   return slotCache.get(slotKey(query), async () => {
     // Read through the one guest operations keep for this (SPA_AVAILABILITY_GUEST_ID): a visitor
     // who is only looking leaves no guest record behind, and no junk guest is ever made for it.
-    const bookingId = await services.spa.createBooking({ ...query, guestId: services.env.SPA_AVAILABILITY_GUEST_ID });
-    return services.spa.listSlots(bookingId, query.date);
+    const key = slotKey(query);
+    const booking = () => availabilityBookings.get(key, () => services.spa.createBooking({ ...query, guestId: services.env.SPA_AVAILABILITY_GUEST_ID }));
+    try {
+      return await services.spa.listSlots(await booking(), query.date);
+    } catch (error) {
+      if (!(isSpaError(error) && error.kind === "rejected")) throw error;
+      availabilityBookings.delete(key);
+      return services.spa.listSlots(await booking(), query.date);
+    }
   });
 }
 

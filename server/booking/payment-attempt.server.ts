@@ -213,7 +213,7 @@ export function outcomeOfFinal(attempt: PaymentAttempt): AttemptOutcome {
 }
 
 type ConfirmResult =
-  | { kind: "confirmed"; invoiceId: string; appointmentId: string; invoiceItemIds: string[]; serviceNames: string[] }
+  | { kind: "confirmed"; invoiceId: string; appointmentId: string; invoiceItemIds: string[]; serviceNames: string[]; visitEnd: string | null }
   | { kind: "gone" }
   | { kind: "unknown" };
 
@@ -239,6 +239,7 @@ async function resolveConfirm(ctx: Context, attempt: PaymentAttempt, save: (patc
         appointmentId: confirmed.items[0].appointmentId,
         invoiceItemIds: confirmed.items.map((i) => i.invoiceItemId),
         serviceNames: confirmed.items.map((i) => i.serviceName),
+        visitEnd: confirmed.items.map((i) => i.end).sort().at(-1) ?? null,
       };
     }
   } catch (error) {
@@ -268,6 +269,7 @@ async function findConfirmed(services: Services, attempt: PaymentAttempt): Promi
       appointmentId: live[0].appointmentId,
       invoiceItemIds: invoice.items.map((i) => i.invoiceItemId),
       serviceNames: live.map((s) => s.name),
+      visitEnd: null,
     };
   } catch (error) {
     if (!isSpaError(error)) throw error;

@@ -5,14 +5,37 @@ import { checkPaymentForm, type Billing } from "~/domain/payment";
 import type { Services } from "../context.server";
 import { logger } from "../observability/logger.server";
 import type { SavedCard } from "../spa/booking.server";
+import { createSwrCache } from "../spa/catalog-cache.server";
 import { isSpaError } from "../spa/errors.server";
 import { backEndQuote, checkout, finishVerification, quote, type CheckoutOutcome, type Quote } from "./checkout.server";
 import type { Draft } from "./draft.server";
 
-/** The guest's saved cards at the clinic, or null when the back end could not say. */
-export async function savedCards(services: Services, draft: Draft): Promise<SavedCard[] | null> {
+/**
+ * A guest's saved cards are read once for the payment step, not on every page and press: Zenoti
+ * meters every call. Kept briefly, in this process only; whatever must be right is read afresh
+ * (the list after the hosted card page, a chosen card the kept list does not have).
+ */
+const cardLists = createSwrCache({ ttlMs: 2 * 60_000, staleMs: 0, maxEntries: 5_000 });
+const cardsKey = (guestId: string, centerId: string) => `cards:${guestId}|${centerId}`;
+
+function listCards(services: Services, guestId: string, centerId: string, fresh = false): Promise<SavedCard[]> {
+  const key = cardsKey(guestId, centerId);
+  if (fresh) cardLists.delete(key);
+  return cardLists.get(key, () => services.spa.listCards(guestId, centerId));
+}
+
+/** A guest made a moment ago has no saved cards: their payment step need not ask. */
+export function noCardsYet(guestId: string, centerId: string): void {
+  cardLists.set(cardsKey(guestId, centerId), []);
+}
+
+/**
+ * The guest's saved cards at the clinic, or null when the back end could not say. `fresh` reads
+ * past the kept list (back from the hosted card page).
+ */
+export async function savedCards(services: Services, draft: Draft, options: { fresh?: boolean } = {}): Promise<SavedCard[] | null> {
   try {
-    return await services.spa.listCards(draft.guestId!, draft.centerId);
+    return await listCards(services, draft.guestId!, draft.centerId, options.fresh);
   } catch (error) {
     if (!isSpaError(error)) throw error;
     return null;
@@ -42,7 +65,7 @@ export async function cardCapturePage(
   { guestId, centerId, returnTo }: { guestId: string; centerId: string; returnTo: string },
 ): Promise<{ kind: "page"; uri: string; knownCards: CardSet } | { kind: "unavailable" } | { kind: "foreign-origin" }> {
   try {
-    const known = await services.spa.listCards(guestId, centerId);
+    const known = await listCards(services, guestId, centerId);
     const uri = await services.spa.startCardCapture(guestId, centerId, returnTo);
     if (!isHostedPageAllowed(services, uri, returnTo)) return { kind: "foreign-origin" };
     return { kind: "page", uri, knownCards: cardSetOf(known) };
@@ -100,7 +123,9 @@ export async function confirmAndPay(services: Services, request: ConfirmRequest)
   const underWay = await services.stores.paymentAttempts.get(payKey);
   let accountId = underWay?.accountId;
   if (!underWay) {
-    const cards = await savedCards(services, draft);
+    let cards = await savedCards(services, draft);
+    // A card chosen from a list this process has not seen yet (added through another instance).
+    if (cards && request.cardId && !cards.some((c) => c.accountId === request.cardId)) cards = await savedCards(services, draft, { fresh: true });
     if (!cards) return { kind: "cards-unavailable" };
     const card = cards.find((c) => c.accountId === request.cardId) ?? cards.at(-1);
     const errors = checkPaymentForm({ hasCard: Boolean(card), billing, agreed });

@@ -10,6 +10,8 @@ export type SwrOptions = {
   /** Then served stale for this long while one background call refreshes it. */
   staleMs: number;
   clock?: () => number;
+  /** At most this many entries; the oldest goes first (per-guest keys must not grow without end). */
+  maxEntries?: number;
 };
 
 /**
@@ -20,13 +22,20 @@ export function createSwrCache(options: SwrOptions) {
   const clock = options.clock ?? Date.now;
   const entries = new Map<string, Entry<unknown>>();
   const loading = new Map<string, Promise<unknown>>();
+  const maxEntries = options.maxEntries ?? Infinity;
+
+  function store(key: string, value: unknown) {
+    entries.delete(key);
+    entries.set(key, { value, storedAt: clock() });
+    if (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
+  }
 
   function load<T>(key: string, loader: () => Promise<T>): Promise<T> {
     const pending = loading.get(key) as Promise<T> | undefined;
     if (pending) return pending;
     const promise = loader()
       .then((value) => {
-        entries.set(key, { value, storedAt: clock() });
+        store(key, value);
         return value;
       })
       .finally(() => loading.delete(key));
@@ -54,6 +63,9 @@ export function createSwrCache(options: SwrOptions) {
         if (entry) return entry.value;
         throw error;
       }
+    },
+    set(key: string, value: unknown) {
+      store(key, value);
     },
     delete(key: string) {
       entries.delete(key);

@@ -169,6 +169,11 @@ export type PaymentAttempt = {
   appointmentId: string | null;
   invoiceItemIds: string[];
   serviceNames: string[];
+  /**
+   * When the visit ends on the clinic's clock, from the confirm's answer (null when the booking was
+   * found among the guest's appointments instead; absent in older records).
+   */
+  visitEnd?: string | null;
   /** Why the lines are being removed: the final state once they are gone. */
   undoAs: "declined" | "undone" | null;
   /** When the last charge was sent; a charge whose answer was lost may still land for a while. */

@@ -29,7 +29,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     `DTSTAMP:${icsUtc(new Date())}`,
     `DTSTART:${icsUtc(start.toDate())}`,
     `DTEND:${icsUtc(end.toDate())}`,
-    `SUMMARY:${icsText(view.services.map((s) => s.name).join(", "))} at ${icsText(center.name)}`,
+    `SUMMARY:${icsText(view.services.join(", "))} at ${icsText(center.name)}`,
     `LOCATION:${icsText(location)}`,
     `DESCRIPTION:${icsText("Please arrive 10 minutes early. New clients: bring a photo ID.")}`,
     "END:VEVENT",

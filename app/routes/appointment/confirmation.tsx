@@ -17,7 +17,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const end = clinicTime(view.end, center.timeZone);
   return {
     appointmentId: view.appointmentId,
-    what: view.services.map((s) => s.name),
+    what: view.services,
     when: `${start.format("dddd, MMMM D, YYYY h:mm A")} to ${end.format("h:mm A")}`,
     timeZone: timeZoneLabel(center.timeZone),
     clinic: {

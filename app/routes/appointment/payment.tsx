@@ -11,7 +11,7 @@ import { findService, requireClinic } from "#server/booking/catalog-view.server"
 import { declineBackEndPrice, finishVerification, quote } from "#server/booking/checkout.server";
 import { dropHoldClaim } from "#server/booking/hold-limits.server";
 import { promoAttemptLimit } from "#server/booking/promo-limits.server";
-import { HOLD_EXPIRED_MESSAGE, newPayKey, requireDraft, setConfirmed, setDraft, type Draft } from "#server/booking/draft.server";
+import { confirmedOf, HOLD_EXPIRED_MESSAGE, newPayKey, requireDraft, setConfirmed, setDraft, type Draft } from "#server/booking/draft.server";
 import { cardCapturePage, cardWasAdded, confirmAndPay, paymentStepState, savedCards, type ConfirmOutcome } from "#server/booking/payment-step.server";
 import { formDataOf, parseSubmission, refuseForm } from "#server/forms.server";
 import { requestSession } from "#server/request-context.server";
@@ -60,7 +60,7 @@ function leavePaymentStep(context: Route.LoaderArgs["context"], outcome: Confirm
   dropHoldClaim(services.rateLimiter, draft.hold?.claim);
   if (outcome.kind === "booked") {
     const { attempt } = outcome;
-    setConfirmed(session, { appointmentId: attempt.appointmentId!, invoiceId: attempt.invoiceId!, guestId: attempt.guestId, centerId: attempt.centerId });
+    setConfirmed(session, confirmedOf(attempt));
     setDraft(session, null);
     return redirect(href("/appointment/confirmation/:appointmentId", { appointmentId: attempt.appointmentId! }));
   }
@@ -86,7 +86,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   const notice = returned ? CHECKOUT_MESSAGES[returned.kind === "busy" ? "busy" : "pending"] : null;
 
   const { center, catalog } = await requireClinic(services, draft.centerId);
-  const [shown, saved] = await Promise.all([quote(services, center, catalog, draft), savedCards(services, draft)]);
+  const [shown, saved] = await Promise.all([quote(services, center, catalog, draft), savedCards(services, draft, { fresh: Boolean(draft.cardsBefore) })]);
   const state = await paymentStepState(services, draft.payKey, shown);
   const summary = state.kind === "repriced" ? state.backEnd : shown;
   const cards = saved ?? [];
