@@ -32,6 +32,26 @@ import {
   type UserSessionStore,
 } from "./stores.server";
 
+/** gRPC's INVALID_ARGUMENT, which Firestore answers for a transaction it closed before the commit. */
+const INVALID_ARGUMENT = 3;
+
+/**
+ * A transaction, run again (twice at most) when Firestore closed it before it committed
+ * ("Transaction is invalid or closed", seen under contention, above all on the emulator). A
+ * closed transaction wrote nothing, so running it again is safe; the library itself retries
+ * only ABORTED.
+ */
+async function inTransaction<T>(db: Firestore, update: (tx: Transaction) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.runTransaction(update);
+    } catch (error) {
+      const closed = (error as { code?: number }).code === INVALID_ARGUMENT && /transaction is invalid or closed/i.test(String((error as Error).message));
+      if (!closed || attempt >= 3) throw error;
+    }
+  }
+}
+
 /**
  * Collection names as the spec gives them. The spec's pricing collection is shared with the
  * earlier client and keeps its decimal dollars (centerPricing.price); promo rules keep dollars too,
@@ -139,20 +159,20 @@ function guestDetailsStore(db: Firestore): GuestDetailsStore {
       return found ? toGuestDetails(found.data()!) : null;
     },
     async create(details) {
-      await db.runTransaction(async (tx) => {
+      await inTransaction(db, async (tx) => {
         if (await find(tx, details.email)) throw new Error("A guestDetails record already exists for this email");
         tx.create(keyedRef(details.email), { ...details, email: details.email.trim(), emailKey: emailKey(details.email), promo_codes: details.promo_codes ?? {} });
       });
     },
     async update(email, patch) {
       const fields = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
-      await db.runTransaction(async (tx) => {
+      await inTransaction(db, async (tx) => {
         const found = await requireGuest(tx, email);
         tx.update(found.ref, { ...fields, emailKey: emailKey(email) });
       });
     },
     async claimPromoUse(input) {
-      return db.runTransaction(async (tx) => {
+      return inTransaction(db, async (tx) => {
         const found = await find(tx, input.email);
         const used = found ? (toGuestDetails(found.data()!).promo_codes[input.code] ?? 0) : 0;
         if (input.maxUses !== null && used >= input.maxUses) return false;
@@ -165,7 +185,7 @@ function guestDetailsStore(db: Firestore): GuestDetailsStore {
       });
     },
     async releasePromoUse(email, code) {
-      await db.runTransaction(async (tx) => {
+      await inTransaction(db, async (tx) => {
         const found = await requireGuest(tx, email);
         const used = toGuestDetails(found.data()!).promo_codes[code] ?? 0;
         tx.update(found.ref, new FieldPath("promo_codes", code), Math.max(0, used - 1));
@@ -304,7 +324,7 @@ function oneTimeCodeStore(db: Firestore): OneTimeCodeStore {
     },
     async countWrongGuess(email) {
       const ref = codeRef(email);
-      return db.runTransaction(async (tx) => {
+      return inTransaction(db, async (tx) => {
         const snapshot = await tx.get(ref);
         if (!snapshot.exists) return 0;
         const attempts = (snapshot.data() as OneTimeCodeRecord).attempts + 1;
@@ -329,7 +349,7 @@ function paymentAttemptStore(db: Firestore): PaymentAttemptStore {
   return {
     async claim(fresh, now) {
       const ref = attemptRef(fresh.key);
-      return db.runTransaction(async (tx) => {
+      return inTransaction(db, async (tx) => {
         const snapshot = await tx.get(ref);
         const { write, ...claim } = decideClaim(snapshot.exists ? toAttempt(snapshot.data()!) : null, fresh, now);
         if (write) tx.set(ref, stored(write));
