@@ -1,17 +1,14 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import { APP_PORT } from "../../playwright.config";
 import { expect, test } from "./fixtures";
-import { addCard, fillBillingAndAgree, fillDetails, showDate, uniqueEmail } from "./helpers";
+import { addCard, choosePeelWithFaceArea, fillBillingAndAgree, fillDetails, showDate, startBooking, uniqueEmail } from "./helpers";
 
 const THREE_DS_CARD = "4000 0000 0000 3220";
 
 /** A Glow Peel at a clinic that takes payment at booking, paid with the 3-D Secure test card: ends at the bank's check. */
 async function payWithThreeDsCard(page: Page, slug: string, date: string, email: string) {
-  await page.goto(`/locations/${slug}`);
-  await page.getByRole("link", { name: "Book here" }).click();
-  await page.getByRole("link", { name: "Select Glow Peel" }).click();
-  await page.getByRole("checkbox", { name: /Peel Area - Face/ }).check();
-  await page.getByRole("button", { name: "Continue to date and time" }).click();
+  await startBooking(page, { slug });
+  await choosePeelWithFaceArea(page);
   await (await showDate(page, date)).first().click();
   await fillDetails(page, email);
   await addCard(page, THREE_DS_CARD);

@@ -1,12 +1,10 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { addCard, fillBillingAndAgree, fillDetails, showDate, uniqueEmail } from "./helpers";
+import { addCard, choosePeelWithFaceArea, fillBillingAndAgree, fillDetails, showDate, uniqueEmail } from "./helpers";
 
 /** At a clinic that takes payment at booking: the card saves but its charge is declined. */
 async function bookPeelAndFailTheCharge(page: Page, email: string, date: string) {
-  await page.getByRole("link", { name: "Select Glow Peel" }).click();
-  await page.getByRole("checkbox", { name: /Peel Area - Face/ }).check();
-  await page.getByRole("button", { name: "Continue to date and time" }).click();
+  await choosePeelWithFaceArea(page);
   await (await showDate(page, date)).first().click();
   await fillDetails(page, email);
   await addCard(page, "4000 0000 0000 0341");

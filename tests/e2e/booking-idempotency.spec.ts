@@ -1,5 +1,5 @@
 import { expect, test } from "./fixtures";
-import { addCard, fillBillingAndAgree, fillDetails, showDate, uniqueEmail } from "./helpers";
+import { addCard, choosePeelWithFaceArea, fillBillingAndAgree, fillDetails, showDate, uniqueEmail } from "./helpers";
 
 test("confirming twice at a prepaid clinic makes one appointment and one charge, and both answers show it", async ({ page, playwright, baseURL, extraHTTPHeaders, sandboxApi, bookingDay }) => {
   const { clinic, date } = bookingDay({ prepaid: true });
@@ -8,9 +8,7 @@ test("confirming twice at a prepaid clinic makes one appointment and one charge,
   const peel = page.getByRole("region", { name: "Peels" }).getByRole("listitem").filter({ hasText: "Glow Peel" });
   const price = Number(/\$(\d+)/.exec((await peel.textContent()) ?? "")![1]);
   await page.getByRole("link", { name: "Book here" }).click();
-  await page.getByRole("link", { name: "Select Glow Peel" }).click();
-  await page.getByRole("checkbox", { name: /Peel Area - Face/ }).check();
-  await page.getByRole("button", { name: "Continue to date and time" }).click();
+  await choosePeelWithFaceArea(page);
   await (await showDate(page, date)).first().click();
   const email = uniqueEmail("twice");
   await fillDetails(page, email);

@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { addCard, fillBillingAndAgree, fillDetails, showDate, uniqueEmail } from "./helpers";
+import { addCard, choosePeelWithFaceArea, fillBillingAndAgree, fillDetails, showDate, startBooking, uniqueEmail } from "./helpers";
 
 /** "$1,234.50" → 123450. */
 const cents = (text: string) => Math.round(Number(text.replace(/[^\d.]/g, "")) * 100);
@@ -11,11 +11,8 @@ const shown = (amount: number) => `$${(amount / 100).toFixed(2)}`.replace(/\.00$
  * a Glow Peel at a prepaid clinic, with the code applied, up to the "Pay and book" press.
  */
 async function peelWithMismatchedPromo(page: Page, slug: string, date: string) {
-  await page.goto(`/locations/${slug}`);
-  await page.getByRole("link", { name: "Book here" }).click();
-  await page.getByRole("link", { name: "Select Glow Peel" }).click();
-  await page.getByRole("checkbox", { name: /Peel Area - Face/ }).check();
-  await page.getByRole("button", { name: "Continue to date and time" }).click();
+  await startBooking(page, { slug });
+  await choosePeelWithFaceArea(page);
   await (await showDate(page, date)).first().click();
   await fillDetails(page, uniqueEmail("peel20"));
   const summary = page.getByRole("region", { name: "Price summary" });

@@ -25,6 +25,14 @@ export async function chooseFacialWithAddOn(page: Page) {
   await expect(page.getByRole("heading", { level: 1, name: "Choose a date and time" })).toBeVisible();
 }
 
+/** Picks the Glow Peel with its face area (included in its price) and moves to the time step. */
+export async function choosePeelWithFaceArea(page: Page) {
+  await page.getByRole("link", { name: "Select Glow Peel" }).click();
+  await page.getByRole("checkbox", { name: /Peel Area - Face/ }).check();
+  await page.getByRole("button", { name: "Continue to date and time" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Choose a date and time" })).toBeVisible();
+}
+
 /** Shows the date ("YYYY-MM-DD", one of the date list) and returns the open time buttons. */
 export async function showDate(page: Page, date: string) {
   await page.getByLabel("Date").selectOption(date);
