@@ -9,7 +9,7 @@ import {
 } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { createContext, useContext, useEffect, useRef, useState } from "react";
-import { Form, type FormProps } from "react-router";
+import { Form, useNavigation, type FormProps } from "react-router";
 import type { z } from "zod";
 import { CORRECT_ERRORS } from "~/domain/guest";
 import { formConstraint } from "~/lib/form-constraint";
@@ -198,5 +198,23 @@ export function CheckboxField({
       </label>
       <FieldMessage meta={meta} />
     </div>
+  );
+}
+
+/**
+ * The buttons of a one-time-code form: its own submit, and "Send a new code", which submits the
+ * separate resend form (`resendFormId`) so that asking for a code never sends what was typed.
+ */
+export function CodeFormActions({ intent, label, resendFormId }: { intent: string; label: string; resendFormId: string }) {
+  const navigation = useNavigation();
+  return (
+    <p className="actions">
+      <button type="submit" name="intent" value={intent} disabled={navigation.state !== "idle"}>
+        {label}
+      </button>
+      <button type="submit" form={resendFormId} name="intent" value="resend" className="button-secondary">
+        Send a new code
+      </button>
+    </p>
   );
 }

@@ -1,6 +1,6 @@
-import { href, Link, redirect, useNavigation } from "react-router";
+import { href, Link, redirect } from "react-router";
 import { ErrorMessage } from "~/components/error-message";
-import { Field, SchemaForm, useSchemaForm } from "~/components/forms";
+import { CodeFormActions, Field, SchemaForm, useSchemaForm } from "~/components/forms";
 import { NewPasswordField } from "~/components/password-rules";
 import { ResendCodeSchema, ResetPasswordSchema } from "~/domain/account-forms";
 import { enforceRateLimit } from "#server/accounts/current-user.server";
@@ -55,7 +55,6 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
-  const navigation = useNavigation();
   const reset = useSchemaForm(ResetPasswordSchema, { id: "reset-password", lastResult: actionData?.intent === "reset" ? actionData.result : null });
   const resend = useSchemaForm(ResendCodeSchema, { id: "resend-code", lastResult: actionData?.intent === "resend" ? actionData.result : null });
   return (
@@ -70,14 +69,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
       <SchemaForm schemaForm={reset} className="form">
         <Field meta={reset.fields.code} label="6-digit code" inputMode="numeric" autoComplete="one-time-code" />
         <NewPasswordField key={reset.attempt} meta={reset.fields.password} label="New password" />
-        <p className="actions">
-          <button type="submit" name="intent" value="reset" disabled={navigation.state !== "idle"}>
-            Set new password
-          </button>
-          <button type="submit" form={resend.form.id} name="intent" value="resend" className="button-secondary">
-            Send a new code
-          </button>
-        </p>
+        <CodeFormActions intent="reset" label="Set new password" resendFormId={resend.form.id} />
       </SchemaForm>
       <p>
         <Link to={href("/forgot-password")}>Use another email</Link>

@@ -1,5 +1,5 @@
-import { href, Link, redirect, useNavigation } from "react-router";
-import { Field, SchemaForm, useSchemaForm } from "~/components/forms";
+import { href, Link, redirect } from "react-router";
+import { CodeFormActions, Field, SchemaForm, useSchemaForm } from "~/components/forms";
 import { ResendGuestCodeSchema, VerifyGuestSchema } from "~/domain/booking-forms";
 import { formatSlot } from "~/lib/dates";
 import { enforceRateLimit } from "#server/accounts/current-user.server";
@@ -71,7 +71,6 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function VerifyStep({ loaderData, actionData }: Route.ComponentProps) {
-  const navigation = useNavigation();
   const verify = useSchemaForm(VerifyGuestSchema, { id: "verify-guest", lastResult: actionData?.intent === "verify" ? actionData.result : null });
   const resend = useSchemaForm(ResendGuestCodeSchema, { id: "resend-guest-code", lastResult: actionData?.intent === "resend" ? actionData.result : null });
   return (
@@ -88,14 +87,7 @@ export default function VerifyStep({ loaderData, actionData }: Route.ComponentPr
       <SchemaForm schemaForm={resend} />
       <SchemaForm schemaForm={verify} className="form">
         <Field meta={verify.fields.code} label="6-digit code" inputMode="numeric" autoComplete="one-time-code" />
-        <p className="actions">
-          <button type="submit" name="intent" value="verify" disabled={navigation.state !== "idle"}>
-            Continue to payment
-          </button>
-          <button type="submit" form={resend.form.id} name="intent" value="resend" className="button-secondary">
-            Send a new code
-          </button>
-        </p>
+        <CodeFormActions intent="verify" label="Continue to payment" resendFormId={resend.form.id} />
       </SchemaForm>
       <p>
         Not you? <Link to={href("/appointment/details")}>Use other details</Link>
