@@ -20,6 +20,12 @@ export default [
     ]),
     route("confirmation/:appointmentId", "routes/appointment/confirmation.tsx"),
     route("confirmation/:appointmentId/calendar.ics", "routes/appointment/calendar.ts"),
+    // One visit, opened by the signed link a guest gets with their confirmation (no sign-in).
+    route("manage/:token", "routes/visits/manage.tsx"),
+    route("manage/:token/reschedule", "routes/visits/reschedule.tsx", { id: "manage-reschedule" }),
+    route("manage/:token/cancel", "routes/visits/cancel.tsx", { id: "manage-cancel" }),
+    route("manage/:token/rebook", "routes/visits/rebook.ts", { id: "manage-rebook" }),
+    route("manage/:token/calendar.ics", "routes/visits/calendar.ts", { id: "manage-calendar" }),
   ]),
 
   route("login", "routes/account/login.tsx"),
@@ -30,6 +36,12 @@ export default [
   route("password-changed", "routes/account/password-changed.tsx"),
   route("account", "routes/account/dashboard.tsx"),
   route("account/profile", "routes/account/profile.tsx"),
+  route("account/appointments", "routes/account/appointments.tsx"),
+  // The same visit pages as under a manage link, for a signed-in guest's own visits.
+  route("account/appointments/:id/reschedule", "routes/visits/reschedule.tsx", { id: "account-reschedule" }),
+  route("account/appointments/:id/cancel", "routes/visits/cancel.tsx", { id: "account-cancel" }),
+  route("account/appointments/:id/rebook", "routes/visits/rebook.ts", { id: "account-rebook" }),
+  route("account/appointments/:id/calendar.ics", "routes/visits/calendar.ts", { id: "account-calendar" }),
   route("dev/outbox", "routes/dev/outbox.tsx"),
   route("api/users/*", "routes/api/users.ts"),
 

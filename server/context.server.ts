@@ -10,6 +10,7 @@ import type { SpaAuth } from "./spa/http.server";
 import { createSqliteStores } from "./store/sqlite-store.server";
 import type { Stores } from "./store/stores.server";
 import { createOutboxNotifier, type Notifier } from "./notify/notifier.server";
+import { createManageLinks, type ManageLinks } from "./appointments/manage-link.server";
 import { createLinkSigner, type LinkSigner } from "./booking/sms-link.server";
 import { createAccountService, type AccountService } from "./accounts/account-service.server";
 import { createMemoryRateLimiter, type RateLimiter } from "./accounts/rate-limit.server";
@@ -31,6 +32,8 @@ export type Services = {
   embeddedHostedPath: string | null;
   /** Signs and checks the guest tokens of texted booking links. */
   linkSigner: LinkSigner;
+  /** Signs and reads the links that open one visit for a guest without an account. */
+  manageLinks: ManageLinks;
   accounts: AccountService;
   rateLimiter: RateLimiter;
   sessions: SessionCookies;
@@ -118,6 +121,7 @@ export async function createServices(env: Env, options: { sandboxBaseUrl: string
     hostedPaymentOrigins: env.SPA_BASE_URL ? [new URL(spaBaseUrl).origin, ...env.HOSTED_PAYMENT_ORIGINS] : env.HOSTED_PAYMENT_ORIGINS,
     embeddedHostedPath: env.SPA_BASE_URL ? null : `${new URL(spaBaseUrl).pathname.replace(/\/$/, "")}/hosted/`,
     linkSigner: createLinkSigner(secrets),
+    manageLinks: createManageLinks(secrets),
     sessions: createSessionCookies({
       secrets,
       secure: env.COOKIE_SECURE ?? env.NODE_ENV === "production",

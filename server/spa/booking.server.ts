@@ -183,6 +183,8 @@ export type BookingRequest = {
   serviceId: string;
   therapistId: string | null;
   addOnIds: string[];
+  /** Zenoti's reschedule: the booking carries the visit's invoice and its treatment's invoice line. */
+  reschedule?: { invoiceId: string; invoiceItemId: string };
 };
 
 const SlotsSchema = z.object({
@@ -285,28 +287,106 @@ export type PaymentResult = { kind: "paid"; transactionId: string } | { kind: "v
 const AppointmentsSchema = z.object({
   appointments: z.array(
     z.object({
+      appointment_group_id: z.string().nullish(),
       invoice_id: z.string().nullish(),
       center_id: z.string().nullish(),
       appointment_services: z.array(
         z.object({
           appointment_id: z.string(),
+          invoice_item_id: z.string().nullish(),
           appointment_status: z.number(),
           start_time: LocalTime,
+          end_time: LocalTime.nullish(),
           /** Not where Zenoti puts it (see service.duration); read when a back end sends it here. */
           duration: z.number().nullish(),
-          service: z.object({ name: z.string(), display_name: z.string().nullish(), duration: z.number().nullish() }),
+          service: z.object({
+            id: z.string().nullish(),
+            name: z.string(),
+            display_name: z.string().nullish(),
+            duration: z.number().nullish(),
+            is_addon: z.boolean().nullish(),
+          }),
+          is_addon: z.boolean().nullish(),
+          requested_therapist_id: z.string().nullish(),
           item_actions: z.string().nullish(),
         }),
       ),
     }),
   ),
+  page_info: z.object({ total: z.number().nullish() }).nullish(),
 });
 
+/** One visit: the services booked together on one invoice, with their times on the clinic's clock. */
 export type GuestAppointment = {
+  /** Zenoti's appointment group; the invoice id when the back end leaves it out. */
+  groupId: string | null;
   invoiceId: string | null;
   centerId: string | null;
-  services: { appointmentId: string; status: number; start: string; durationMinutes: number; name: string }[];
+  services: {
+    appointmentId: string;
+    invoiceItemId: string | null;
+    serviceId: string | null;
+    status: number;
+    start: string;
+    /** Null when the back end does not say. */
+    end: string | null;
+    durationMinutes: number;
+    name: string;
+    isAddOn: boolean;
+    /** The nurse asked for, when the back end names one. */
+    therapistId: string | null;
+    /** Zenoti's item_actions text; it may carry a discount's name in parentheses. */
+    itemActions: string;
+  }[];
 };
+
+export type AppointmentQuery = {
+  startDate?: string;
+  endDate?: string;
+  page?: number;
+  size?: number;
+  /** Cancelled and no-show visits too (Zenoti leaves them out unless asked). */
+  includeNoShowCancel?: boolean;
+};
+
+function toGuestAppointment(a: z.infer<typeof AppointmentsSchema>["appointments"][number]): GuestAppointment {
+  const lower = (id: string | null | undefined) => id?.toLowerCase() ?? null;
+  return {
+    groupId: lower(a.appointment_group_id) ?? lower(a.invoice_id),
+    invoiceId: lower(a.invoice_id),
+    centerId: lower(a.center_id),
+    services: a.appointment_services.map((s) => ({
+      appointmentId: s.appointment_id.toLowerCase(),
+      invoiceItemId: lower(s.invoice_item_id),
+      serviceId: lower(s.service.id),
+      status: s.appointment_status,
+      start: clinicLocal(s.start_time)!,
+      end: s.end_time ? clinicLocal(s.end_time) : null,
+      durationMinutes: s.service.duration ?? s.duration ?? 0,
+      name: s.service.display_name || s.service.name,
+      isAddOn: Boolean(s.is_addon ?? s.service.is_addon),
+      therapistId: lower(s.requested_therapist_id),
+      itemActions: s.item_actions ?? "",
+    })),
+  };
+}
+
+const ReasonsSchema = z.object({
+  reasons: z
+    .array(
+      z.object({
+        id: z.string(),
+        name: z.string(),
+        object_type: z.number().nullish(),
+        action_type: z.number().nullish(),
+        active: z.boolean().nullish(),
+        show_in_online_booking: z.boolean().nullish(),
+      }),
+    )
+    .nullish(),
+});
+
+export type CancelReason = { id: string; name: string };
 
 const Ok = z.looseObject({});
 
@@ -319,6 +399,24 @@ export function bookingCalls(http: SpaHttp) {
   async function searchGuests(query: { email: string } | { phone: string }): Promise<SpaGuest[]> {
     const body = await http.request({ method: "GET", path: "/v1/guests/search", query: { ...query, size: 10 }, schema: z.object({ guests: z.array(GuestSchema) }) });
     return body.guests.map(toGuest);
+  }
+
+  /** One page of the guest's visits, and how many there are in all. */
+  async function guestAppointmentsPage(guestId: string, options: AppointmentQuery = {}): Promise<{ appointments: GuestAppointment[]; total: number }> {
+    const body = await http.request({
+      method: "GET",
+      path: `/v1/guests/${encodeURIComponent(guestId)}/appointments`,
+      query: {
+        start_date: options.startDate,
+        end_date: options.endDate,
+        include_no_show_cancel: options.includeNoShowCancel ? true : undefined,
+        page: options.page ?? 1,
+        size: options.size ?? 20,
+      },
+      schema: AppointmentsSchema,
+    });
+    const appointments = body.appointments.map(toGuestAppointment);
+    return { appointments, total: body.page_info?.total ?? appointments.length };
   }
 
   return {
@@ -355,24 +453,35 @@ export function bookingCalls(http: SpaHttp) {
       }
     },
 
-    async listGuestAppointments(guestId: string, options: { startDate?: string; size?: number } = {}): Promise<GuestAppointment[]> {
+    guestAppointmentsPage,
+
+    async listGuestAppointments(guestId: string, options: AppointmentQuery = {}): Promise<GuestAppointment[]> {
+      return (await guestAppointmentsPage(guestId, options)).appointments;
+    },
+
+    /** The reasons a guest may give for cancelling: Zenoti's active, online, appointment-cancel reasons. */
+    async listCancelReasons(): Promise<CancelReason[]> {
+      const body = await http.request({ method: "GET", path: "/v1/reasons", schema: ReasonsSchema });
+      return (body.reasons ?? [])
+        .filter((r) => r.object_type === 2 && r.action_type === 0 && r.active !== false && r.show_in_online_booking !== false)
+        .map((r) => ({ id: r.id, name: r.name }));
+    },
+
+    /**
+     * Cancels every appointment on the invoice (Zenoti's only cancel). Whether the clinic's
+     * late-cancellation fee was charged comes back; a refusal is a rejected SpaError.
+     */
+    async cancelInvoice(invoiceId: string, reasonId: string, comments: string): Promise<{ chargeApplied: boolean }> {
       const body = await http.request({
-        method: "GET",
-        path: `/v1/guests/${encodeURIComponent(guestId)}/appointments`,
-        query: { start_date: options.startDate, page: 1, size: options.size ?? 20 },
-        schema: AppointmentsSchema,
+        method: "PUT",
+        path: `/v1/invoices/${encodeURIComponent(invoiceId)}/cancel`,
+        body: { reason_id: reasonId, comments },
+        schema: z.object({ success: z.boolean().nullish(), is_charge_applied: z.boolean().nullish() }),
       });
-      return body.appointments.map((a) => ({
-        invoiceId: a.invoice_id?.toLowerCase() ?? null,
-        centerId: a.center_id?.toLowerCase() ?? null,
-        services: a.appointment_services.map((s) => ({
-          appointmentId: s.appointment_id.toLowerCase(),
-          status: s.appointment_status,
-          start: clinicLocal(s.start_time)!,
-          durationMinutes: s.service.duration ?? s.duration ?? 0,
-          name: s.service.display_name || s.service.name,
-        })),
-      }));
+      if (body.success === false) {
+        throw new SpaError({ kind: "rejected", status: 200, message: "The cancel was not accepted", path: `/v1/invoices/${invoiceId}/cancel` });
+      }
+      return { chargeApplied: Boolean(body.is_charge_applied) };
     },
 
     /** A server-side cart for one date; nothing is held yet. */
@@ -389,8 +498,10 @@ export function bookingCalls(http: SpaHttp) {
           guests: [
             {
               id: request.guestId,
+              ...(request.reschedule ? { invoice_id: request.reschedule.invoiceId } : {}),
               items: [
                 {
+                  ...(request.reschedule ? { invoice_item_id: request.reschedule.invoiceItemId } : {}),
                   item: { id: request.serviceId },
                   therapist: request.therapistId ? { id: request.therapistId } : undefined,
                   add_ons: request.addOnIds.map((id) => ({ item: { id } })),

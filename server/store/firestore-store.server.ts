@@ -27,6 +27,7 @@ import {
   type PaymentAttempt,
   type PaymentAttemptStore,
   type PromoCodeStore,
+  type VisitRevisionStore,
   type Stores,
   type UserSessionRecord,
   type UserSessionStore,
@@ -65,6 +66,7 @@ const PROMO_CODES = "promoCodes";
 const ACCOUNTS = "accounts";
 const USER_SESSIONS = "userSessions";
 const ONE_TIME_CODES = "oneTimeCodes";
+const VISIT_REVISIONS = "visitRevisions";
 
 /** gRPC status codes Firestore answers with. */
 const ALREADY_EXISTS = 6;
@@ -375,6 +377,24 @@ function paymentAttemptStore(db: Firestore): PaymentAttemptStore {
   };
 }
 
+function visitRevisionStore(db: Firestore): VisitRevisionStore {
+  const ref = (visitId: string) => db.collection(VISIT_REVISIONS).doc(documentId(visitId.toLowerCase()));
+  return {
+    async get(visitId) {
+      const snapshot = await ref(visitId).get();
+      return snapshot.exists ? Number(snapshot.get("sequence") ?? 0) : 0;
+    },
+    async bump(visitId, now) {
+      return inTransaction(db, async (tx) => {
+        const snapshot = await tx.get(ref(visitId));
+        const sequence = (snapshot.exists ? Number(snapshot.get("sequence") ?? 0) : 0) + 1;
+        tx.set(ref(visitId), { sequence, updatedAt: now });
+        return sequence;
+      });
+    },
+  };
+}
+
 /** The production stores, one collection per kind of record. */
 export function createFirestoreStores(db: Firestore, close: () => Promise<void> = async () => {}): Stores {
   return {
@@ -386,6 +406,7 @@ export function createFirestoreStores(db: Firestore, close: () => Promise<void> 
     userSessions: userSessionStore(db),
     oneTimeCodes: oneTimeCodeStore(db),
     paymentAttempts: paymentAttemptStore(db),
+    visitRevisions: visitRevisionStore(db),
     close,
   };
 }

@@ -18,6 +18,7 @@ import {
   type PaymentAttemptClaim,
   type PaymentAttemptStore,
   type PromoCodeStore,
+  type VisitRevisionStore,
   type Stores,
   type UserSessionStore,
 } from "./stores.server";
@@ -82,6 +83,7 @@ const migrations: Migration[] = [
     }
   },
   `ALTER TABLE accounts ADD COLUMN referral_code TEXT;`,
+  `CREATE TABLE visit_revisions (visit_id TEXT PRIMARY KEY, sequence INTEGER NOT NULL, updated_at INTEGER NOT NULL);`,
 ];
 
 /** SQLite's answer to a second row for a unique key. */
@@ -349,6 +351,24 @@ function paymentAttemptStore(db: Database.Database): PaymentAttemptStore {
   };
 }
 
+function visitRevisionStore(db: Database.Database): VisitRevisionStore {
+  return {
+    async get(visitId) {
+      const row = db.prepare("SELECT sequence FROM visit_revisions WHERE visit_id = ?").get(visitId.toLowerCase()) as { sequence: number } | undefined;
+      return row?.sequence ?? 0;
+    },
+    async bump(visitId, now) {
+      const row = db
+        .prepare(
+          `INSERT INTO visit_revisions (visit_id, sequence, updated_at) VALUES (?, 1, ?)
+           ON CONFLICT (visit_id) DO UPDATE SET sequence = sequence + 1, updated_at = excluded.updated_at RETURNING sequence`,
+        )
+        .get(visitId.toLowerCase(), now) as { sequence: number };
+      return row.sequence;
+    },
+  };
+}
+
 /**
  * The embedded stores: one SQLite file, one table per kind of record. The tables of records
  * nothing reads any more (partner pricing, add-on LHR prices, affiliate details) are left as the
@@ -365,6 +385,7 @@ export function createSqliteStores(file: string): Stores {
     userSessions: userSessionStore(db),
     oneTimeCodes: oneTimeCodeStore(db),
     paymentAttempts: paymentAttemptStore(db),
+    visitRevisions: visitRevisionStore(db),
     async close() {
       db.close();
     },

@@ -221,6 +221,24 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
       });
     });
 
+    describe("visit revisions", () => {
+      it("counts each change of a visit, from 0, whatever the id's case", async () => {
+        const visit = `V-${crypto.randomUUID()}`;
+        expect(await stores.visitRevisions.get(visit)).toBe(0);
+        expect(await stores.visitRevisions.bump(visit, 1)).toBe(1);
+        expect(await stores.visitRevisions.bump(visit.toLowerCase(), 2)).toBe(2);
+        expect(await stores.visitRevisions.get(visit)).toBe(2);
+        expect(await stores.visitRevisions.get(`${visit}-other`)).toBe(0);
+      });
+
+      it("loses no change made at the same time", async () => {
+        const visit = `v-${crypto.randomUUID()}`;
+        const numbers = await Promise.all([1, 2, 3, 4].map((n) => stores.visitRevisions.bump(visit, n)));
+        expect([...numbers].sort()).toEqual([1, 2, 3, 4]);
+        expect(await stores.visitRevisions.get(visit)).toBe(4);
+      });
+    });
+
     describe("payment attempts", () => {
       const attempt = (key: string, leaseUntil: number): PaymentAttempt => ({
         key, state: "started", leaseUntil, createdAt: 0, updatedAt: 0, bookingId: "b", slot: "2026-12-01T09:00:00", guestId: "g", centerId: "c",

@@ -18,6 +18,7 @@ export type Stores = {
   userSessions: UserSessionStore;
   oneTimeCodes: OneTimeCodeStore;
   paymentAttempts: PaymentAttemptStore;
+  visitRevisions: VisitRevisionStore;
   close(): Promise<void>;
 };
 
@@ -64,6 +65,18 @@ export interface CenterPricingStore {
   get(centerId: string, serviceIds: string[]): Promise<CenterPrice[]>;
   /** Creates or replaces the price of a service at a center. */
   put(price: CenterPrice): Promise<void>;
+}
+
+/* ---------- visit revisions ---------- */
+
+/**
+ * How many times a visit was changed here (moved, cancelled): the SEQUENCE of its calendar event,
+ * so a calendar replaces the event it has instead of adding a second one. 0 for a visit never changed.
+ */
+export interface VisitRevisionStore {
+  get(visitId: string): Promise<number>;
+  /** One more change, atomically; the new number. */
+  bump(visitId: string, now: number): Promise<number>;
 }
 
 /* ---------- promo codes ---------- */
