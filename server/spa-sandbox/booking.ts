@@ -80,9 +80,10 @@ function freeTherapists(db: SandboxDb, booking: BookingRow, start: string, end: 
       ...(db
         .prepare(
           `SELECT therapist_id FROM appointments WHERE center_id = ? AND status IN (0, 2, 4)
-           AND start_local < ? AND end_local > ? AND (? IS NULL OR invoice_item_id NOT IN (SELECT value FROM json_each(?)))`,
+           AND start_local < ? AND end_local > ? AND (? IS NULL OR invoice_id != ?)`,
         )
-        .all(booking.center_id, end, start, booking.invoice_id, JSON.stringify(items.map((i) => i.invoice_item_id).filter(Boolean))) as { therapist_id: string }[]),
+        // A reschedule's own visit does not stand in its way: it moves.
+        .all(booking.center_id, end, start, booking.invoice_id, booking.invoice_id) as { therapist_id: string }[]),
       ...(db
         .prepare(
           `SELECT therapist_id FROM holds WHERE center_id = ? AND booking_id != ? AND expires_at > ?
@@ -189,10 +190,30 @@ export function mountBooking(router: Router, db: SandboxDb, options: BookingOpti
       });
     }
     if (items.length === 0) return v1Error(res, 200, 503, "items are required");
+    const guestRow = findRow<{ id: string }>(db, "guests", guest.id)!;
+    let invoiceId: string | null = null;
+    if (guest.invoice_id) {
+      // A reschedule (Zenoti's recipe): the visit's own invoice and a line of it still booked.
+      const invoice = findRow<{ id: string; guest_id: string; is_closed: number; is_cancelled: number }>(db, "invoices", guest.invoice_id);
+      if (!invoice || invoice.guest_id !== guestRow.id) return v1Error(res, 200, 438, "cannot access");
+      const itemIds = items.map((i) => i.invoice_item_id).filter((i): i is string => Boolean(i));
+      const booked = itemIds.map(
+        (itemId) =>
+          db.prepare("SELECT a.status FROM appointments a JOIN invoice_items ii ON ii.id = a.invoice_item_id WHERE ii.id_key = ? AND a.invoice_id = ?").get(normalizeId(itemId), invoice.id) as
+            | { status: number }
+            | undefined,
+      );
+      if (itemIds.length === 0) return v1Error(res, 200, 503, "invoice_item_id is missing");
+      if (invoice.is_closed || invoice.is_cancelled || booked.some((a) => !a || a.status !== 0)) {
+        return v1Error(res, 200, 5001, "Appointment cannot be rescheduled");
+      }
+      invoiceId = invoice.id;
+      for (const item of items) if (item.invoice_item_id) item.invoice_item_id = findRow<{ id: string }>(db, "invoice_items", item.invoice_item_id)!.id;
+    }
     const id = uuid();
     db.prepare(
       "INSERT INTO bookings (id, id_key, center_id, date, guest_id, items, invoice_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-    ).run(id, normalizeId(id), center.id, body.date, findRow<{ id: string }>(db, "guests", guest.id)!.id, JSON.stringify(items), guest.invoice_id ?? null, now());
+    ).run(id, normalizeId(id), center.id, body.date, guestRow.id, JSON.stringify(items), invoiceId, now());
     res.json({ id, error: null });
   });
 
@@ -261,28 +282,41 @@ export function mountBooking(router: Router, db: SandboxDb, options: BookingOpti
       if (!hold) return null;
       const items = JSON.parse(current.items) as BookingItem[];
       const services = servicesAt(db, current.center_id, items.flatMap((i) => [i.service_id, ...i.add_on_ids]));
-      let invoiceId = current.invoice_id;
-      if (invoiceId) {
-        // Reschedule: the same invoice, its appointments move to the new time.
-        db.prepare("DELETE FROM appointments WHERE invoice_id = ?").run(invoiceId);
-      } else {
-        invoiceId = uuid();
-        const number = (db.prepare("SELECT COUNT(*) AS n FROM invoices").get() as { n: number }).n + 1001;
-        db.prepare(
-          "INSERT INTO invoices (id, id_key, number, center_id, guest_id, booking_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-        ).run(invoiceId, normalizeId(invoiceId), number, current.center_id, current.guest_id, current.id, now());
+      if (current.invoice_id) {
+        // Reschedule: the visit's appointments move to the new time on the same invoice, keeping
+        // their ids and lines, back to back in their order, with the nurse the hold found.
+        const invoice = findRow<{ is_closed: number; is_cancelled: number }>(db, "invoices", current.invoice_id);
+        const moving = db
+          .prepare("SELECT id, start_local, end_local FROM appointments WHERE invoice_id = ? AND status = 0 ORDER BY start_local")
+          .all(current.invoice_id) as { id: string; start_local: string; end_local: string }[];
+        if (!invoice || invoice.is_closed || invoice.is_cancelled || moving.length === 0) return null;
+        let cursor = dayjs(hold.start_local, LOCAL_FORMAT);
+        for (const appointment of moving) {
+          const minutes = dayjs(appointment.end_local, LOCAL_FORMAT).diff(dayjs(appointment.start_local, LOCAL_FORMAT), "minute");
+          const end = cursor.add(minutes, "minute");
+          db.prepare("UPDATE appointments SET start_local = ?, end_local = ?, therapist_id = ? WHERE id = ?").run(
+            cursor.format(LOCAL_FORMAT), end.format(LOCAL_FORMAT), hold.therapist_id, appointment.id,
+          );
+          cursor = end;
+        }
+        db.prepare("DELETE FROM holds WHERE booking_id = ?").run(current.id);
+        db.prepare("UPDATE bookings SET confirmed_invoice_id = ? WHERE id = ?").run(current.invoice_id, current.id);
+        return current.invoice_id;
       }
+      const invoiceId = uuid();
+      const number = (db.prepare("SELECT COUNT(*) AS n FROM invoices").get() as { n: number }).n + 1001;
+      db.prepare(
+        "INSERT INTO invoices (id, id_key, number, center_id, guest_id, booking_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+      ).run(invoiceId, normalizeId(invoiceId), number, current.center_id, current.guest_id, current.id, now());
       let cursor = dayjs(hold.start_local, LOCAL_FORMAT);
       let position = 0;
       for (const item of items) {
         for (const [serviceId, isAddOn] of [[item.service_id, false], ...item.add_on_ids.map((a) => [a, true] as const)] as const) {
           const service = services.get(normalizeId(serviceId))!;
-          const itemId = (!isAddOn && item.invoice_item_id) || uuid();
-          if (!(!isAddOn && item.invoice_item_id)) {
-            db.prepare(
-              "INSERT INTO invoice_items (id, id_key, invoice_id, service_id, name, kind, price, position) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            ).run(itemId, normalizeId(itemId), invoiceId, service.id, service.name, lineKind(service, isAddOn), service.sale_price, position++);
-          }
+          const itemId = uuid();
+          db.prepare(
+            "INSERT INTO invoice_items (id, id_key, invoice_id, service_id, name, kind, price, position) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+          ).run(itemId, normalizeId(itemId), invoiceId, service.id, service.name, lineKind(service, isAddOn), service.sale_price, position++);
           const end = cursor.add(service.duration + (isAddOn ? 0 : service.recovery_time), "minute");
           const appointmentId = uuid();
           db.prepare(

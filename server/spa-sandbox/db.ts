@@ -1,7 +1,7 @@
 import Database from "better-sqlite3";
 import { createHash } from "node:crypto";
 import { preparePrivateFile } from "../data-dir.server";
-import { nurseDayOff, SEED_AVAILABILITY_GUEST, seedCenters, seedPromos, seedReasons, seedReferralSources, seedServices, seedWorkingHours } from "./seed-data";
+import { nurseDayOff, SEED_AVAILABILITY_GUEST, seedCenters, seedPromos, seedReasons, seedReferralSources, seedServices, seedStaffReasons, seedWorkingHours } from "./seed-data";
 
 export type SandboxDb = Database.Database;
 
@@ -101,6 +101,16 @@ const migrations: string[] = [
      created_at INTEGER NOT NULL, completed INTEGER NOT NULL DEFAULT 0
    );`,
   `CREATE TABLE referral_sources (id TEXT PRIMARY KEY, id_key TEXT NOT NULL UNIQUE, name TEXT NOT NULL);`,
+  // Reasons of every kind (a guest's picker keeps appointment cancels, active and online), and what
+  // a cancel of an invoice recorded.
+  `ALTER TABLE reasons ADD COLUMN object_type INTEGER NOT NULL DEFAULT 2;
+   ALTER TABLE reasons ADD COLUMN action_type INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE reasons ADD COLUMN active INTEGER NOT NULL DEFAULT 1;
+   ALTER TABLE reasons ADD COLUMN show_in_online_booking INTEGER NOT NULL DEFAULT 1;
+   ALTER TABLE invoices ADD COLUMN is_cancelled INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE invoices ADD COLUMN cancel_reason_id TEXT;
+   ALTER TABLE invoices ADD COLUMN cancel_comments TEXT;
+   ALTER TABLE appointments ADD COLUMN comments TEXT;`,
 ];
 
 /** Time-zone ids as Zenoti numbers them, for the names the seed uses. */
@@ -166,6 +176,17 @@ function seed(db: SandboxDb) {
   seedCatalog(db);
   seedBooking(db);
   seedGuestSettings(db);
+  seedStaffReasonRows(db);
+}
+
+/** The reasons a guest must not be offered (see seedStaffReasons), once. */
+function seedStaffReasonRows(db: SandboxDb) {
+  const insert = db.prepare(
+    "INSERT OR IGNORE INTO reasons (id, name, object_type, action_type, active, show_in_online_booking) VALUES (?, ?, ?, ?, ?, ?)",
+  );
+  db.transaction(() => {
+    for (const r of seedStaffReasons) insert.run(seedGuid(`reason:${r.name}`), r.name, r.objectType, r.actionType, r.active ? 1 : 0, r.online ? 1 : 0);
+  })();
 }
 
 /** Seeds the organisation's referral sources and the guest availability is read through. */

@@ -127,6 +127,8 @@ export function mountGuests(router: Router, db: SandboxDb, options: { now: () =>
     const paging = readPaging(req, res);
     if (!paging) return;
     const start = typeof req.query.start_date === "string" ? req.query.start_date : "0000";
+    // Cancelled and no-show visits are left out unless asked for.
+    const withCancelled = String(req.query.include_no_show_cancel ?? "").toLowerCase() === "true";
     const end = typeof req.query.end_date === "string" ? `${req.query.end_date}T99` : "9999";
     const rows = db
       .prepare(
@@ -134,9 +136,9 @@ export function mountGuests(router: Router, db: SandboxDb, options: { now: () =>
            COALESCE(cs.sale_price, 0) AS sale_price FROM appointments a
          JOIN services s ON s.id = a.service_id JOIN therapists t ON t.id = a.therapist_id
          LEFT JOIN center_services cs ON cs.center_id = a.center_id AND cs.service_id = a.service_id
-         WHERE a.guest_id = ? AND a.start_local >= ? AND a.start_local <= ? ORDER BY a.start_local`,
+         WHERE a.guest_id = ? AND a.start_local >= ? AND a.start_local <= ? AND (? OR a.status NOT IN (-1, -2)) ORDER BY a.start_local`,
       )
-      .all(guest.id, start, end) as {
+      .all(guest.id, start, end, withCancelled ? 1 : 0) as {
       id: string; invoice_id: string; invoice_item_id: string; center_id: string; service_id: string; service_name: string;
       service_duration: number; is_add_on: number; start_local: string; end_local: string; status: number; progress: number; t_first: string; t_last: string;
       therapist_id: string; sale_price: number;
@@ -145,6 +147,12 @@ export function mountGuests(router: Router, db: SandboxDb, options: { now: () =>
     const byInvoice = new Map<string, typeof rows>();
     for (const row of rows) byInvoice.set(row.invoice_id, [...(byInvoice.get(row.invoice_id) ?? []), row]);
     const groups = [...byInvoice.entries()];
+    const invoiceStatus = new Map(
+      groups.map(([invoiceId]) => {
+        const row = db.prepare("SELECT is_closed FROM invoices WHERE id = ?").get(invoiceId) as { is_closed: number } | undefined;
+        return [invoiceId, row?.is_closed ? 4 : 0] as const;
+      }),
+    );
     const pageGroups = groups.slice((paging.page - 1) * paging.size, paging.page * paging.size);
     res.json({
       appointments: pageGroups.map(([invoiceId, services]) => ({
@@ -152,7 +160,8 @@ export function mountGuests(router: Router, db: SandboxDb, options: { now: () =>
         appointment_group_id: invoiceId,
         no_of_guests: 1,
         invoice_id: invoiceId,
-        invoice_status: 0,
+        // Open until the guest has been and the invoice is closed (4).
+        invoice_status: invoiceStatus.get(invoiceId) ?? 0,
         is_rebooking: false,
         notes: null,
         center_id: services[0].center_id,
@@ -186,7 +195,6 @@ export function mountGuests(router: Router, db: SandboxDb, options: { now: () =>
           has_service_form: false,
           has_segments: false,
           segments: null,
-          therapist: { id: null, full_name: `${s.t_first} ${s.t_last}` },
         })),
         appointment_packages: [],
         price: price(services.reduce((sum, s) => sum + s.sale_price, 0)),

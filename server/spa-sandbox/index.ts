@@ -7,6 +7,7 @@ import { openSandboxDb, type SandboxDb } from "./db";
 import { aspNetMessage, v1Error } from "./errors";
 import { mountGuests, type MandatoryGuestField } from "./guests";
 import { mountPayments } from "./payments";
+import { mountVisits } from "./visits";
 
 /** An employee login; `/v1/tokens` also checks the account name and app secret when they are set. */
 export type SandboxUser = { username: string; password: string; clientId: string; accountName?: string; appSecret?: string };
@@ -152,6 +153,7 @@ export function createSpaSandbox(options: SandboxOptions): SpaSandbox {
   mountGuests(router, db, { now, guestSettings: { mandatoryFields: options.mandatoryGuestFields ?? ["email", "mobile_phone"] } });
   mountBooking(router, db, { now, holdSeconds: options.holdSeconds ?? 600 });
   mountPayments(router, hosted, db, { now, hostedPagesOnCallerOrigin: options.hostedPagesOnCallerOrigin ?? false });
+  mountVisits(router, db, { now });
 
   router.use((req, res) => {
     aspNetMessage(res, 404, `No HTTP resource was found that matches the request URI '${req.originalUrl.slice(0, 200)}'.`);

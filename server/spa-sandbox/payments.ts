@@ -18,6 +18,7 @@ const CARD_SESSION_SECONDS = 30 * 60;
 /** A 3-D Secure check left open this long has timed out, as a bank's challenge does. */
 const VERIFY_SESSION_SECONDS = 10 * 60;
 
+type ReasonRow = { id: string; name: string; object_type: number; action_type: number; active: number; show_in_online_booking: number };
 type InvoiceRow = { id: string; number: number; center_id: string; guest_id: string; booking_id: string | null; status: number; is_closed: number; campaign_code: string | null; created_at: number };
 
 export function luhnValid(digits: string): boolean {
@@ -322,9 +323,13 @@ export function mountPayments(router: Router, hostedRouter: Router, db: SandboxD
   });
 
   router.get("/v1/reasons", (_req, res) => {
-    const rows = db.prepare("SELECT * FROM reasons ORDER BY name").all() as { id: string; name: string }[];
+    // Every reason of the organisation, as Zenoti answers: the caller keeps the ones it needs.
+    const rows = db.prepare("SELECT * FROM reasons ORDER BY name").all() as ReasonRow[];
     res.json({
-      reasons: rows.map((r, i) => ({ reasonpk: i + 1, id: r.id, code: r.name.toUpperCase().replace(/\W+/g, "_"), name: r.name, description: r.name, object_type: 2, action_type: 0, active: true, show_in_online_booking: true })),
+      reasons: rows.map((r, i) => ({
+        reasonpk: i + 1, id: r.id, code: r.name.toUpperCase().replace(/\W+/g, "_"), name: r.name, description: r.name,
+        object_type: r.object_type, action_type: r.action_type, active: r.active === 1, show_in_online_booking: r.show_in_online_booking === 1,
+      })),
       Error: null,
     });
   });

@@ -135,6 +135,18 @@ export const seedPromos = [
 export const seedReasons = ["Personal", "Rescheduled", "Stuck at work", "Health issues", "Moved out of city", "Taking service at another location"];
 
 /**
+ * Reasons a guest's cancel picker must leave out, as a real organisation has them: the front desk's
+ * no-show reasons (action_type 1), reasons for other objects (object_type 1: a product sale), an
+ * inactive one and one kept off online booking.
+ */
+export const seedStaffReasons = [
+  { name: "Guest did not arrive", objectType: 2, actionType: 1, active: true, online: false },
+  { name: "Product returned", objectType: 1, actionType: 0, active: true, online: true },
+  { name: "Weather (retired)", objectType: 2, actionType: 0, active: false, online: true },
+  { name: "Booked by mistake at the front desk", objectType: 2, actionType: 0, active: true, online: false },
+];
+
+/**
  * The guest that availability is read through (SPA_AVAILABILITY_GUEST_ID): a real guest record
  * with the contact data the organisation's mandatory fields ask for, as operations would set one
  * up in Zenoti. Its id is fixed so a server pointed at another copy of the sandbox can name it.
