@@ -64,8 +64,10 @@ export async function requireVisitAccess(request: Request, context: RequestConte
     const link = services.manageLinks.verify(params.token);
     if (!link) throw data(LINK_NOT_VALID, { status: 404 });
     const visits = await orUnavailable(() => loadGuestVisits(services, link.guestId));
+    // The link names the visit by its group, invoice or first appointment: the confirmation knows
+    // the invoice, the appointments list the group. Only this guest's visits are looked in.
     const visit = findVisit(visits, link.visitId);
-    if (!visit || visit.id !== link.visitId) throw data(VISIT_NOT_FOUND, { status: 404 });
+    if (!visit) throw data(VISIT_NOT_FOUND, { status: 404 });
     return { via: "link", guestId: link.guestId, visit, paths: manageLinkPaths(params.token), token: params.token, user: await currentUser(context) };
   }
   const { user } = await requireUser(request, context);

@@ -90,6 +90,14 @@ function toVisit(group: GuestAppointment, center: Center | null, nurses: Map<str
   };
 }
 
+/**
+ * The key of a visit's calendar event and revisions: its invoice, which a reschedule keeps
+ * (Zenoti moves the appointments on the same invoice) and which the confirmation already knows.
+ */
+export function calendarKey(visit: Pick<Visit, "id" | "invoiceId">): string {
+  return (visit.invoiceId ?? visit.id).toLowerCase();
+}
+
 /** A tab's visits: upcoming soonest first; past (ended, cancelled, no-show) latest first. */
 export function visitsOfTab(visits: Visit[], tab: AppointmentTab): Visit[] {
   if (tab === "upcoming") return visits.filter((v) => v.upcoming).sort((a, b) => a.start.localeCompare(b.start));

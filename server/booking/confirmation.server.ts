@@ -8,6 +8,8 @@ import { isSpaError } from "../spa/errors.server";
 import { requestSession, type RequestContext } from "../request-context.server";
 import { orUnavailable } from "../unavailable.server";
 import { getConfirmed } from "./draft.server";
+import { visitCalendar } from "../appointments/calendar.server";
+import { manageLinkUrl } from "../appointments/visit-messages.server";
 
 export type ConfirmationView = {
   appointmentId: string;
@@ -61,6 +63,24 @@ export async function loadConfirmation(context: RequestContext, appointmentId: s
     start,
     end,
   };
+}
+
+/**
+ * The confirmation's calendar file: the visit's invoice is the event's UID, as on the account's and
+ * the manage link's files, with the revision count and the manage link.
+ */
+export async function loadConfirmationCalendar(context: RequestContext, appointmentId: string, origin: string): Promise<string> {
+  const view = await loadConfirmation(context, appointmentId);
+  const confirmed = getConfirmed(requestSession(context))!;
+  const sequence = await context.services.stores.visitRevisions.get(view.invoiceId);
+  const manageUrl = manageLinkUrl(context.services, origin, confirmed.guestId, { id: view.invoiceId, start: view.start, center: view.center });
+  return visitCalendar({ id: view.invoiceId, center: view.center, services: view.services, start: view.start, end: view.end, status: 0, sequence, manageUrl });
+}
+
+/** The link that manages the visit just booked, for the confirmation page. */
+export function confirmationManageUrl(context: RequestContext, view: ConfirmationView, origin: string): string {
+  const confirmed = getConfirmed(requestSession(context))!;
+  return manageLinkUrl(context.services, origin, confirmed.guestId, { id: view.invoiceId, start: view.start, center: view.center });
 }
 
 const displayName = (name: string) => name.replace(/\s*\(addon\)\s*/i, " ").trim();

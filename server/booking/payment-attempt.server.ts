@@ -1,6 +1,7 @@
 import type { Cents } from "~/domain/money";
 import { dayjs } from "~/lib/dates";
 import type { Services } from "../context.server";
+import { manageLinkUrl } from "../appointments/visit-messages.server";
 import { logger } from "../observability/logger.server";
 import { isSpaError, type SpaError } from "../spa/errors.server";
 import { isFinalAttempt, type PaymentAttempt } from "../store/stores.server";
@@ -164,7 +165,7 @@ export async function advanceAttempt(ctx: Context, start: PaymentAttempt): Promi
   }
 
   if (attempt.state === "booked" && !attempt.notified) {
-    await notifyBooked(services, attempt);
+    await notifyBooked(services, attempt, publicOrigin(services, ctx.returnTo));
     await save({ notified: true });
   }
   return outcomeOfFinal(attempt);
@@ -311,7 +312,17 @@ async function removeLines(services: Services, attempt: PaymentAttempt, comment:
   }
 }
 
-async function notifyBooked(services: Services, attempt: PaymentAttempt): Promise<void> {
+/** The site's public origin for links in messages: PUBLIC_URL, or the origin the guest is using; null when neither is known (the reconciler, unconfigured). */
+function publicOrigin(services: Services, returnTo: string | undefined): string | null {
+  if (services.env.PUBLIC_URL) return services.env.PUBLIC_URL.replace(/\/+$/, "");
+  try {
+    return returnTo ? new URL(returnTo).origin : null;
+  } catch {
+    return null;
+  }
+}
+
+async function notifyBooked(services: Services, attempt: PaymentAttempt, origin: string | null): Promise<void> {
   if (!attempt.contact) return;
   try {
     const center = await services.catalog.getCenter(attempt.centerId);
@@ -319,19 +330,21 @@ async function notifyBooked(services: Services, attempt: PaymentAttempt): Promis
     const when = dayjs(attempt.slot, "YYYY-MM-DDTHH:mm:ss").format("dddd, MMMM D, YYYY h:mm A");
     const what = attempt.serviceNames.join(", ");
     const address = `${center.address.line1}, ${center.address.city}, ${center.address.state} ${center.address.zip}`;
+    // The link that opens this visit without signing in (decision 022): the invoice names it.
+    const manage = origin && attempt.invoiceId ? manageLinkUrl(services, origin, attempt.guestId, { id: attempt.invoiceId, start: attempt.slot, center }) : null;
     await services.notifier.send({
       channel: "email",
       kind: "booking-confirmation",
       to: attempt.contact.email,
       subject: `Your appointment at ${center.name} is confirmed`,
-      body: `Hi ${attempt.contact.firstName},\n\nYou're booked: ${what}\n${when} at ${center.name}, ${address}.\n\nPlease arrive 10 minutes early, with photo ID if this is your first visit.\nTo cancel or reschedule without the $25 fee, do so at least 12 hours before.`,
+      body: `Hi ${attempt.contact.firstName},\n\nYou're booked: ${what}\n${when} at ${center.name}, ${address}.\n\nPlease arrive 10 minutes early, with photo ID if this is your first visit.\nTo cancel or reschedule without the $25 fee, do so at least 12 hours before${manage ? `: ${manage}` : "."}${manage ? `\nAdd it to your calendar: ${manage}/calendar.ics` : ""}`,
     });
     await services.notifier.send({
       channel: "sms",
       kind: "booking-confirmation",
       to: attempt.contact.phone,
       subject: "Booking confirmed",
-      body: `Glow Clinic: you're booked for ${when} at ${center.name}. Reply STOP to opt out.`,
+      body: `Glow Clinic: you're booked for ${when} at ${center.name}.${manage ? ` Manage it: ${manage}` : ""} Reply STOP to opt out.`,
     });
   } catch (error) {
     // The booking stands either way; a message that could not go out is not a failed booking.

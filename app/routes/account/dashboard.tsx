@@ -1,35 +1,65 @@
 import { href, Link } from "react-router";
+import { AccountNav, COMING_SECTIONS } from "~/components/account-nav";
 import { ErrorMessage } from "~/components/error-message";
+import { VisitActions } from "~/components/visit-actions";
+import { VisitSummary } from "~/components/visit-summary";
 import { requireUser } from "#server/accounts/current-user.server";
+import { nextVisit } from "#server/appointments/appointment-list.server";
 import type { Route } from "./+types/dashboard";
 
 export const meta: Route.MetaFunction = () => [{ title: "Your account | Glow Clinic" }, { name: "robots", content: "noindex" }];
 
-/** The account's home: what a signed-in guest can do today. The appointments list comes next. */
+/** The account's home: the next visit and what can be done with it, and the account's sections. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = await requireUser(request, context);
-  return { email: user.email, homeClinicId: user.centerId || null };
+  const { next, more } = await nextVisit(context.services, user.guestId);
+  return { email: user.email, homeClinicId: user.centerId || null, next, more };
 }
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
-  const { email, homeClinicId } = loaderData;
+  const { email, homeClinicId, next, more } = loaderData;
+  const bookLink = homeClinicId ? `${href("/appointment/service")}?id=${encodeURIComponent(homeClinicId)}` : href("/locations");
   return (
     <section className="page narrow">
+      <AccountNav />
       <h1>Your account</h1>
       <p>Signed in as {email}. Your booking confirmations come by email and text.</p>
+      <section aria-labelledby="next-visit" className="visit-card">
+        <h2 id="next-visit">Your next appointment</h2>
+        {next ? (
+          <>
+            <VisitSummary visit={next} headingLevel={3} />
+            <VisitActions visit={next} paths={next.paths} changeable={next.changeable} rebookable={false} />
+            <p>
+              <Link to={`${href("/account/appointments")}?tab=upcoming`}>{more > 0 ? `All upcoming appointments (${more + 1})` : "All your appointments"}</Link>
+            </p>
+          </>
+        ) : (
+          <>
+            <p>You have no upcoming appointments.</p>
+            <p>
+              <Link className="button" to={bookLink}>
+                {homeClinicId ? "Book at your home clinic" : "Book a treatment"}
+              </Link>{" "}
+              <Link to={`${href("/account/appointments")}?tab=past`}>Past appointments</Link>
+            </p>
+          </>
+        )}
+      </section>
       <ul className="actions-list">
         <li>
           <Link to={href("/account/profile")}>Your profile</Link>: name, phone, address, message choices and password.
         </li>
         <li>
-          {homeClinicId ? (
-            <Link to={`${href("/appointment/service")}?id=${encodeURIComponent(homeClinicId)}`}>Book at your home clinic</Link>
-          ) : (
-            <Link to={href("/locations")}>Book a treatment</Link>
-          )}{" "}
-          or <Link to={href("/locations")}>find another clinic</Link>.
+          <Link to={href("/locations")}>Find another clinic</Link>.
         </li>
       </ul>
+      <section aria-labelledby="at-the-clinic">
+        <h2 id="at-the-clinic">At the clinic</h2>
+        <p>
+          {COMING_SECTIONS.map((s) => s.label).join(", ")}: these are not online yet. Your clinic can tell you about yours, and loyalty points are used in clinic.
+        </p>
+      </section>
     </section>
   );
 }

@@ -1,4 +1,5 @@
 import { data, Form, href, useNavigation } from "react-router";
+import { AccountNav } from "~/components/account-nav";
 import { ErrorMessage } from "~/components/error-message";
 import { CheckboxField, Field, SchemaForm, useSchemaForm } from "~/components/forms";
 import { PhoneInput } from "~/components/phone-input";
@@ -72,6 +73,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
   const busy = navigation.state !== "idle";
   return (
     <section className="page narrow">
+      <AccountNav />
       <h1>Your profile</h1>
       <p>Signed in as {email}.</p>
 

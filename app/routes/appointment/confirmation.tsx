@@ -3,12 +3,13 @@ import { ErrorMessage } from "~/components/error-message";
 import { clinicTime, timeZoneLabel } from "~/lib/dates";
 import { formatPhone } from "~/lib/phone";
 import { formatMoney } from "~/lib/money";
-import { bookedAmounts, loadConfirmation } from "#server/booking/confirmation.server";
+import { bookedAmounts, confirmationManageUrl, loadConfirmation } from "#server/booking/confirmation.server";
+import { siteOrigin } from "#server/site.server";
 import type { Route } from "./+types/confirmation";
 
 export const meta: Route.MetaFunction = () => [{ title: "You're booked | Glow Clinic" }, { name: "robots", content: "noindex" }];
 
-export async function loader({ params, context }: Route.LoaderArgs) {
+export async function loader({ request, params, context }: Route.LoaderArgs) {
   const view = await loadConfirmation(context, params.appointmentId);
   const { center } = view;
   // The amounts are the back end's, as its invoice has them: what was charged, and what is left to pay.
@@ -29,11 +30,13 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     },
     paid: amounts && amounts.paid > 0 ? formatMoney(amounts.paid) : null,
     dueInClinic: amounts ? formatMoney(amounts.due) : null,
+    // Opens this visit to reschedule or cancel it, without signing in (also in the email and text).
+    manageUrl: new URL(confirmationManageUrl(context, view, siteOrigin(request, context))).pathname,
   };
 }
 
 export default function Confirmation({ loaderData }: Route.ComponentProps) {
-  const { appointmentId, what, when, timeZone, clinic, paid, dueInClinic } = loaderData;
+  const { appointmentId, what, when, timeZone, clinic, paid, dueInClinic, manageUrl } = loaderData;
   return (
     <article className="page narrow confirmation">
       <h1>You're booked!</h1>
@@ -76,12 +79,17 @@ export default function Confirmation({ loaderData }: Route.ComponentProps) {
       <ul>
         <li>Please arrive 10 minutes before your first facial.</li>
         <li>New clients: bring a photo ID.</li>
-        <li>Need to change plans? Cancel or reschedule at least 12 hours ahead to avoid the $25 fee.</li>
+        <li>
+          Need to change plans? <Link to={manageUrl}>Reschedule or cancel</Link> at least 12 hours ahead to avoid the $25 fee.
+        </li>
       </ul>
       <p className="actions">
         <a className="button" href={href("/appointment/confirmation/:appointmentId/calendar.ics", { appointmentId })} download="glow-clinic-appointment.ics">
           Add to calendar
         </a>
+        <Link className="button button-secondary" to={manageUrl}>
+          Manage this appointment
+        </Link>
         <Link className="button button-secondary" to={href("/account")}>
           View dashboard
         </Link>

@@ -1,11 +1,140 @@
+import { data, Link, useNavigation } from "react-router";
+import { Field, SchemaForm, SelectField, useSchemaForm } from "~/components/forms";
+import { VisitError } from "~/components/visit-error";
+import { VisitSummary } from "~/components/visit-summary";
+import { LATE_CHANGE_FEE_CENTS, LATE_CHANGE_HOURS } from "~/domain/appointments";
+import { CANCEL_MESSAGES, CancelVisitSchema } from "~/domain/cancel-forms";
+import { formatMoney } from "~/lib/money";
+import { formatPhone } from "~/lib/phone";
 import { requireVisitAccess } from "#server/appointments/access.server";
+import { cancelPage, cancelVisit, type CancelPolicy } from "#server/appointments/cancel.server";
+import { toVisitView } from "#server/appointments/visits.server";
+import { formDataOf, parseSubmission, refuseForm } from "#server/forms.server";
+import { siteOrigin } from "#server/site.server";
+import { redirectWithToast } from "#server/toast.server";
+import { orUnavailable, OUTAGE_MESSAGE, unlessUnavailable } from "#server/unavailable.server";
 import type { Route } from "./+types/cancel";
+
+export const meta: Route.MetaFunction = () => [{ title: "Cancel your appointment | Glow Clinic" }, { name: "robots", content: "noindex" }];
+
+/** The manage link's token is in the address: it is never sent on as a referrer, nor cached. */
+export const headers: Route.HeadersFunction = () => ({ "Referrer-Policy": "no-referrer", "Cache-Control": "private, no-store" });
+
+const NOT_CANCELLABLE = {
+  cancelled: "This appointment is already cancelled.",
+  over: "This appointment has already started or is over, so it can't be cancelled.",
+} as const;
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const access = await requireVisitAccess(request, context, params);
-  return { visitId: access.visit.id };
+  const { policy, reasons } = await orUnavailable(() => cancelPage(context.services, access.visit));
+  // A visit that can no longer be cancelled is a clear page, not a form (409: it is the visit's state).
+  return data(
+    { visit: toVisitView(access.visit), home: access.paths.home, policy, reasons },
+    { status: policy.kind === "not-cancellable" ? 409 : 200 },
+  );
 }
 
-export default function Page({ loaderData }: Route.ComponentProps) {
-  return <p>{loaderData.visitId}</p>;
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const access = await requireVisitAccess(request, context, params);
+  const submission = parseSubmission(await formDataOf(request), CancelVisitSchema);
+  if (submission.status !== "success") return refuseForm(submission);
+  const outcome = await unlessUnavailable(
+    () => cancelVisit(context.services, access, { ...submission.value, origin: siteOrigin(request, context) }),
+    () => null,
+  );
+  if (!outcome) return refuseForm(submission, { status: 503, formErrors: [OUTAGE_MESSAGE] });
+  switch (outcome.kind) {
+    case "cancelled":
+      return redirectWithToast(context, access.paths.home, {
+        type: "success",
+        title: "Your appointment is cancelled.",
+        description: outcome.feeCharged ? `It was less than ${LATE_CHANGE_HOURS} hours away, so the ${formatMoney(LATE_CHANGE_FEE_CENTS)} late-cancellation fee applies.` : "We've sent you a confirmation.",
+      });
+    case "unknown-reason":
+      return refuseForm(submission, { fieldErrors: { reasonId: [CANCEL_MESSAGES.reason] } });
+    case "not-cancellable":
+      return refuseForm(submission, {
+        status: 409,
+        formErrors: [outcome.policy.kind === "call-clinic" ? `This appointment is paid, so please call the clinic at ${formatPhone(outcome.policy.phone)} to cancel.` : NOT_CANCELLABLE[outcome.policy.why]],
+      });
+    case "refused":
+      return refuseForm(submission, { status: 409, formErrors: [outcome.message] });
+  }
+}
+
+export default function CancelVisit({ loaderData, actionData }: Route.ComponentProps) {
+  const { visit, home, policy, reasons } = loaderData;
+  return (
+    <section className="page narrow">
+      <h1>Cancel your appointment</h1>
+      <div className="visit-card">
+        <VisitSummary visit={visit} />
+      </div>
+      <CancelBody policy={policy} reasons={reasons} home={home} lastResult={actionData?.result} />
+    </section>
+  );
+}
+
+function CancelBody({ policy, reasons, home, lastResult }: { policy: CancelPolicy; reasons: { id: string; name: string }[]; home: string; lastResult: Parameters<typeof useSchemaForm>[1]["lastResult"] }) {
+  const navigation = useNavigation();
+  const form = useSchemaForm(CancelVisitSchema, { id: "cancel-visit", lastResult });
+  if (policy.kind === "not-cancellable") {
+    return (
+      <div className="notice" role="status">
+        <p>{NOT_CANCELLABLE[policy.why]}</p>
+        <p>
+          <Link className="button" to={home}>
+            Back to your appointment
+          </Link>
+        </p>
+      </div>
+    );
+  }
+  if (policy.kind === "call-clinic") {
+    return (
+      <div className="notice">
+        <p>This appointment is paid. To cancel it, and for your refund, please call the clinic:</p>
+        <p>
+          <a className="button" href={`tel:+1${policy.phone}`}>
+            Call {formatPhone(policy.phone)}
+          </a>
+        </p>
+        <p>
+          Cancelling less than {LATE_CHANGE_HOURS} hours before your appointment costs {formatMoney(LATE_CHANGE_FEE_CENTS)}. <Link to={home}>Keep my appointment</Link>
+        </p>
+      </div>
+    );
+  }
+  const { fields } = form;
+  return (
+    <>
+      <p className={policy.lateFee ? "notice fee-notice" : undefined} role={policy.lateFee ? "alert" : undefined}>
+        {policy.lateFee
+          ? `Your appointment is less than ${LATE_CHANGE_HOURS} hours away: cancelling now costs the ${formatMoney(LATE_CHANGE_FEE_CENTS)} late-cancellation fee.`
+          : `Cancelling is free until ${LATE_CHANGE_HOURS} hours before your appointment; after that it costs ${formatMoney(LATE_CHANGE_FEE_CENTS)}.`}
+      </p>
+      <SchemaForm schemaForm={form} method="post" className="form">
+        <SelectField meta={fields.reasonId} label="Why are you cancelling?">
+          <option value="">Choose a reason</option>
+          {reasons.map((r) => (
+            <option key={r.id} value={r.id}>
+              {r.name}
+            </option>
+          ))}
+        </SelectField>
+        <Field meta={fields.comment} label="Comment" as="textarea" maxLength={500} hint="Anything the clinic should know. Required." />
+        <p className="actions">
+          <button type="submit" disabled={navigation.state === "submitting"}>
+            {policy.lateFee ? `Cancel and pay the ${formatMoney(LATE_CHANGE_FEE_CENTS)} fee` : "Cancel appointment"}
+          </button>
+          <Link to={home}>Keep my appointment</Link>
+        </p>
+      </SchemaForm>
+    </>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <VisitError error={error} />;
 }

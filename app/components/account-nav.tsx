@@ -1,0 +1,31 @@
+import { href, NavLink } from "react-router";
+
+/**
+ * The account area's sections, by the spec's keys. Memberships, packages, share-the-glow and gift
+ * cards are not offered online yet: they are named, not linked, so no link leads nowhere.
+ */
+const SECTIONS = [
+  { key: "dashboard", label: "Dashboard", to: href("/account") },
+  { key: "appointments", label: "Appointments", to: href("/account/appointments") },
+  { key: "profile", label: "Profile", to: href("/account/profile") },
+] as const;
+
+export const COMING_SECTIONS = [
+  { key: "memberships", label: "Memberships" },
+  { key: "packages", label: "Packages" },
+  { key: "share-the-glow", label: "Share the glow" },
+  { key: "gift-cards", label: "Gift cards" },
+] as const;
+
+export function AccountNav() {
+  return (
+    <nav aria-label="Your account" className="view-toggle account-nav">
+      {SECTIONS.map((s) => (
+        // NavLink marks the section shown with aria-current="page".
+        <NavLink key={s.key} to={s.to} end data-section={s.key}>
+          {s.label}
+        </NavLink>
+      ))}
+    </nav>
+  );
+}

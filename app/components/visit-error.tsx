@@ -1,0 +1,27 @@
+import { href, isRouteErrorResponse, Link } from "react-router";
+import { ErrorMessage } from "./error-message";
+
+/**
+ * The error page of a visit's pages: a manage link that is no longer good, or a visit that is not
+ * there, say so and where to go; anything else is the usual error page.
+ */
+export function VisitError({ error }: { error: unknown }) {
+  if (isRouteErrorResponse(error) && error.status === 404) {
+    const message = typeof error.data === "string" ? error.data : "We can't find that appointment.";
+    return (
+      <section className="page narrow">
+        <h1>{message}</h1>
+        <p>Links in your confirmation email open your appointment for a week after it. Sign in to see all your appointments, or call your clinic and we'll help.</p>
+        <p className="actions">
+          <Link className="button" to={href("/login")}>
+            Sign in
+          </Link>
+          <Link className="button button-secondary" to={href("/locations")}>
+            Find your clinic
+          </Link>
+        </p>
+      </section>
+    );
+  }
+  return <ErrorMessage error={error} />;
+}
