@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { useRevalidator } from "react-router";
+import { displayedExpiry, formatSlot } from "~/lib/dates";
 
 export type HoldView = {
   /** "Mon Dec 7 @ 10:00 AM", in the clinic's time zone. */
@@ -9,6 +10,18 @@ export type HoldView = {
   minutesLeft: number;
   expiresAt: string;
 };
+
+/** The banner's view of a hold on `slot` (clinic-local) until `expiresAt` (ISO), in the clinic's zone. */
+export function holdViewOf(slot: string, expiresAt: string, timeZone: string, now = Date.now()): HoldView & { secondsLeft: number } {
+  const secondsLeft = Math.max(0, Math.ceil((Date.parse(expiresAt) - now) / 1000));
+  return {
+    slotLabel: formatSlot(slot),
+    untilLabel: displayedExpiry(expiresAt, timeZone).format("h:mm A"),
+    minutesLeft: Math.max(1, Math.ceil(secondsLeft / 60)),
+    expiresAt,
+    secondsLeft,
+  };
+}
 
 function remainingSeconds(expiresAt: string): number {
   return Math.max(0, Math.ceil((Date.parse(expiresAt) - Date.now()) / 1000));

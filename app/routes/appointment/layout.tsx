@@ -1,7 +1,6 @@
 import { href, NavLink, Outlet } from "react-router";
 import { ErrorMessage } from "~/components/error-message";
-import { HoldBanner } from "~/components/hold-banner";
-import { displayedExpiry, formatSlot } from "~/lib/dates";
+import { HoldBanner, holdViewOf } from "~/components/hold-banner";
 import { getDraft, holdIsLive } from "#server/booking/draft.server";
 import { requestSession } from "#server/request-context.server";
 import type { Route } from "./+types/layout";
@@ -12,18 +11,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   if (!draft?.hold || !holdIsLive(draft, Date.now())) return { hold: null, centerId: draft?.centerId ?? null };
   const center = await services.catalog.getCenter(draft.centerId).catch(() => null);
   const timeZone = center?.timeZone ?? "America/Chicago";
-  const until = displayedExpiry(draft.hold.expiresAt, timeZone);
-  const secondsLeft = Math.max(0, Math.ceil((Date.parse(draft.hold.expiresAt) - Date.now()) / 1000));
-  return {
-    centerId: draft.centerId,
-    hold: {
-      slotLabel: formatSlot(draft.hold.slot),
-      untilLabel: until.format("h:mm A"),
-      minutesLeft: Math.max(1, Math.ceil(secondsLeft / 60)),
-      expiresAt: draft.hold.expiresAt,
-      secondsLeft,
-    },
-  };
+  return { centerId: draft.centerId, hold: holdViewOf(draft.hold.slot, draft.hold.expiresAt, timeZone) };
 }
 
 const STEPS = [

@@ -1,0 +1,124 @@
+import { Form, Link } from "react-router";
+import { filterSlots, SLOT_GROUPS, slotGroupOf, type SlotGroup } from "~/domain/booking";
+import { dayjs } from "~/lib/dates";
+import { ErrorSummary, SchemaForm, type useSchemaForm } from "./forms";
+
+/** The time step's data, as the booking journey and the reschedule page both draw it. */
+export type SlotPickerView = {
+  date: string;
+  dateLabel: string;
+  dateProblem: string | null;
+  dates: { value: string; label: string }[];
+  group: string;
+  groups: { id: string; label: string; count: number }[];
+  slots: { value: string; label: string }[];
+  anyTimes: boolean;
+  nextAvailable: { value: string; label: string } | null;
+  slotsError: string | null;
+  /** The time held (or chosen) now, marked in the list. */
+  held: string | null;
+};
+
+/** The view of one day's open times, with the bookable dates and the time-of-day group shown. */
+export function slotPickerView(input: {
+  date: string;
+  dates: string[];
+  dateProblem: string | null;
+  group: SlotGroup;
+  times: string[];
+  nextAvailableDay: string | null;
+  slotsError: string | null;
+  held: string | null;
+}): SlotPickerView {
+  const { date, dates, group, times, nextAvailableDay } = input;
+  return {
+    date,
+    dateLabel: dayjs(date).format("dddd, MMMM D"),
+    dateProblem: input.dateProblem,
+    dates: dates.map((d) => ({ value: d, label: dayjs(d).format("ddd MMM D") })),
+    group,
+    groups: SLOT_GROUPS.map((g) => ({ ...g, count: g.id === "all" ? times.length : times.filter((t) => slotGroupOf(t) === g.id).length })),
+    slots: filterSlots(times, group).map((t) => ({ value: t, label: dayjs(t).format("h:mm A") })),
+    anyTimes: times.length > 0,
+    nextAvailable: nextAvailableDay && dates.includes(nextAvailableDay) ? { value: nextAvailableDay, label: dayjs(nextAvailableDay).format("dddd, MMMM D") } : null,
+    slotsError: input.slotsError,
+    held: input.held,
+  };
+}
+
+/**
+ * The date list, the time-of-day tabs and the open times as buttons of one form (`slot`). Plain
+ * GET links and a POST form: it works without JavaScript.
+ */
+export function SlotPicker({ view, hold, reserving }: { view: SlotPickerView; hold: ReturnType<typeof useSchemaForm>; reserving: string | null }) {
+  const { date, dateLabel, dateProblem, dates, group, groups, slots, anyTimes, nextAvailable, slotsError, held } = view;
+  return (
+    <>
+      <Form method="get" className="date-picker">
+        <input type="hidden" name="group" value={group} />
+        <label htmlFor="date">Date</label>
+        <div className="inline-field">
+          <select id="date" name="date" defaultValue={date} aria-invalid={dateProblem ? true : undefined} aria-describedby={dateProblem ? "date-error" : undefined}>
+            {dates.map((d) => (
+              <option key={d.value} value={d.value}>
+                {d.label}
+              </option>
+            ))}
+          </select>
+          <button type="submit" className="button-secondary">
+            Show times
+          </button>
+        </div>
+        {dateProblem ? (
+          // The one message of a page opened from a bad link: said when the page loads.
+          <p className="field-error" id="date-error" role="alert">
+            {dateProblem}
+          </p>
+        ) : null}
+      </Form>
+
+      <nav aria-label="Time of day" className="view-toggle">
+        {groups.map((g) => (
+          <Link key={g.id} to={`?date=${date}&group=${g.id}`} aria-current={g.id === group ? "page" : undefined} preventScrollReset>
+            {g.label} <span className="muted">({g.count})</span>
+          </Link>
+        ))}
+      </nav>
+
+      <h2>{dateLabel}</h2>
+      {/* Outside the list of times: after "just taken" the list is read again and may be empty. */}
+      <ErrorSummary key={hold.attempt} form={hold.form} />
+      {slotsError ? (
+        <div role="alert" className="notice">
+          <p>{slotsError}</p>
+          {/* A link to the same address: a retry that works without JavaScript. */}
+          <a className="button" href={`?date=${date}&group=${group}`}>
+            Try again
+          </a>
+        </div>
+      ) : !anyTimes ? (
+        <div className="notice">
+          <p>No times are open on this day.</p>
+          {nextAvailable ? (
+            <p>
+              Next available:{" "}
+              <Link className="button" to={`?date=${nextAvailable.value}&group=all`}>
+                {nextAvailable.label}
+              </Link>
+            </p>
+          ) : null}
+        </div>
+      ) : slots.length === 0 ? (
+        <p className="notice">No {group} times on this day. Try another time of day.</p>
+      ) : (
+        <SchemaForm schemaForm={hold} summary={false} className="slots" aria-label="Open times">
+          {slots.map((s) => (
+            <button key={s.value} type="submit" name="slot" value={s.value} className={held === s.value ? "slot held" : "slot"} disabled={reserving !== null}>
+              {reserving === s.value ? "Holding…" : s.label}
+            </button>
+          ))}
+        </SchemaForm>
+      )}
+    </>
+  );
+}
