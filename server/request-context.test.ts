@@ -5,6 +5,7 @@ import { BILLING_LIMITS, clipBilling } from "~/domain/payment";
 import { DraftSchema, type Confirmed, type Draft } from "./booking/draft.server";
 import { cardSetOf } from "./booking/payment-step.server";
 import type { Services } from "./context.server";
+import type { RescheduleHold } from "./appointments/reschedule.server";
 import { createRequestContext, currentUser, MAX_COOKIE_BYTES, requestSession, sessionMiddleware } from "./request-context.server";
 import { createSessionCookies, type SessionData } from "./session.server";
 
@@ -107,7 +108,8 @@ describe("the session cookies' size", () => {
     expect(draft.billing.address).toHaveLength(BILLING_LIMITS.address);
     const confirmed: Confirmed = { appointmentId: id(), invoiceId: id(), guestId: id(), centerId: id() };
     const session = await sessions.read(null);
-    const data: Required<SessionData> = { userSessionId: "t".repeat(43), draft, confirmed, resetEmail: longestEmail };
+    const reschedule: RescheduleHold = { visitId: "v".repeat(64), bookingId: "b".repeat(64), slot: "2026-12-01T10:00:00", reservationId: "r".repeat(64), expiresAt: new Date().toISOString() };
+    const data: Required<SessionData> = { userSessionId: "t".repeat(43), draft, confirmed, reschedule, resetEmail: longestEmail };
     for (const [key, value] of Object.entries(data)) session.set(key as keyof SessionData, value as never);
     session.flash("toast", { id: id(), type: "error", title: "x".repeat(200), description: "y".repeat(100) });
 

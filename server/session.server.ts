@@ -12,6 +12,8 @@ export type SessionData = {
   draft?: Record<string, unknown>;
   /** The last booking confirmed in this browser. */
   confirmed?: Record<string, unknown>;
+  /** A new time held for a visit being moved (server/appointments/reschedule.server.ts). */
+  reschedule?: Record<string, unknown>;
   /** The email a one-time code was asked for, between the forgot and reset pages. */
   resetEmail?: string;
 };

@@ -68,7 +68,7 @@ function isRefusal(error: SpaError): boolean {
 /** Runs the attempt forward as far as it can go now. The caller holds its lease. */
 export async function advanceAttempt(ctx: Context, start: PaymentAttempt): Promise<AttemptOutcome> {
   const { services, timing, clock, mode } = ctx;
-  const { spa, stores } = services;
+  const { stores } = services;
   let attempt = start;
   const save = async (patch: Partial<PaymentAttempt>) => {
     attempt = { ...attempt, ...patch, updatedAt: clock(), leaseUntil: clock() + timing.leaseMs };

@@ -1,5 +1,5 @@
 import { getCollectionProps } from "@conform-to/react";
-import { data, href, Link, redirect, useNavigation } from "react-router";
+import { href, Link, redirect, useNavigation } from "react-router";
 import { ClinicNotFound } from "~/components/clinic-not-found";
 import { ErrorMessage } from "~/components/error-message";
 import { FieldMessage, SchemaForm, SelectField, useFocusFirst, useSchemaForm } from "~/components/forms";

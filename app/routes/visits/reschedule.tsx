@@ -1,11 +1,204 @@
+import { data, Form, Link, redirect, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
+import { SchemaForm, useSchemaForm } from "~/components/forms";
+import { HoldBanner, holdViewOf } from "~/components/hold-banner";
+import { SlotPicker, slotPickerView } from "~/components/slot-picker";
+import { VisitError } from "~/components/visit-error";
+import { VisitSummary } from "~/components/visit-summary";
+import { LATE_CHANGE_FEE_CENTS, LATE_CHANGE_HOURS } from "~/domain/appointments";
+import { HoldSlotSchema, PAGE_OUT_OF_DATE } from "~/domain/booking-forms";
+import { SLOT_TAKEN } from "~/domain/booking";
+import { ConfirmNewTimeSchema } from "~/domain/reschedule-forms";
+import { formatSlot } from "~/lib/dates";
+import { formatMoney } from "~/lib/money";
 import { requireVisitAccess } from "#server/appointments/access.server";
+import {
+  confirmNewTime,
+  getRescheduleHold,
+  holdNewTime,
+  reschedulePolicyOf,
+  rescheduleTimes,
+  setRescheduleHold,
+} from "#server/appointments/reschedule.server";
+import { toVisitView } from "#server/appointments/visits.server";
+import { requestedDay, SLOTS_ERROR } from "#server/booking/time-step.server";
+import { formDataOf, formText, parseSubmission, refuseForm } from "#server/forms.server";
+import { logger } from "#server/observability/logger.server";
+import { requestSession } from "#server/request-context.server";
+import { siteOrigin } from "#server/site.server";
+import { isSpaError } from "#server/spa/errors.server";
+import { flashToast, redirectWithToast } from "#server/toast.server";
+import { OUTAGE_MESSAGE, unlessUnavailable } from "#server/unavailable.server";
 import type { Route } from "./+types/reschedule";
 
+export const meta: Route.MetaFunction = () => [{ title: "Reschedule your appointment | Glow Clinic" }, { name: "robots", content: "noindex" }];
+
+/** A manage link's token may be in the address: it is never sent on as a referrer, nor cached. */
+export const headers: Route.HeadersFunction = () => ({ "Referrer-Policy": "no-referrer", "Cache-Control": "private, no-store" });
+
+const NOT_MOVABLE = {
+  cancelled: "This appointment is cancelled, so it can't be moved. You can book a new one.",
+  over: "This appointment has already started or is over, so it can't be moved.",
+} as const;
+
 export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const { services } = context;
   const access = await requireVisitAccess(request, context, params);
-  return { visitId: access.visit.id };
+  const { visit } = access;
+  const view = toVisitView(visit);
+  const policy = reschedulePolicyOf(visit);
+  if (policy.kind === "not-movable") {
+    return data({ visit: view, home: access.paths.home, policy, picker: null, hold: null }, { status: 409 });
+  }
+  const session = requestSession(context);
+  let hold = getRescheduleHold(session, visit.id);
+  if (hold && Date.parse(hold.expiresAt) <= Date.now()) {
+    setRescheduleHold(session, null);
+    flashToast(context, { type: "error", title: "Reserved slot has expired. Please select the slot again." });
+    hold = null;
+  }
+  const timeZone = visit.center!.timeZone;
+  const { date, dates, dateProblem, group } = requestedDay(request, timeZone, hold?.slot.slice(0, 10) ?? visit.start.slice(0, 10));
+  let times: string[] = [];
+  let nextAvailableDay: string | null = null;
+  let slotsError: string | null = null;
+  try {
+    const listed = await rescheduleTimes(services, access, date);
+    if (listed === "not-movable") return data({ visit: view, home: access.paths.home, policy: { kind: "not-movable", why: "over" } as const, picker: null, hold: null }, { status: 409 });
+    ({ times, nextAvailableDay } = listed);
+  } catch (error) {
+    if (!isSpaError(error)) throw error;
+    logger.warn("reschedule slots unavailable", { kind: error.kind, status: error.status });
+    slotsError = SLOTS_ERROR;
+  }
+  return data(
+    {
+      visit: view,
+      home: access.paths.home,
+      policy,
+      picker: slotPickerView({ date, dates, dateProblem, group, times, nextAvailableDay, slotsError, held: hold?.slot ?? null }),
+      hold: hold ? { ...holdViewOf(hold.slot, hold.expiresAt, timeZone), slot: hold.slot, label: formatSlot(hold.slot) } : null,
+    },
+    { status: slotsError ? 503 : dateProblem ? 400 : 200 },
+  );
 }
 
-export default function Page({ loaderData }: Route.ComponentProps) {
-  return <p>{loaderData.visitId}</p>;
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const access = await requireVisitAccess(request, context, params);
+  const session = requestSession(context);
+  const formData = await formDataOf(request);
+  const intent = formText(formData, "intent");
+  const here = new URL(request.url).pathname;
+
+  if (intent === "keep") {
+    setRescheduleHold(session, null);
+    return redirectWithToast(context, access.paths.home, { type: "info", title: "Your appointment is unchanged." });
+  }
+
+  if (intent === "confirm") {
+    const submission = parseSubmission(formData, ConfirmNewTimeSchema);
+    if (submission.status !== "success") return refuseForm(submission, { intent });
+    const hold = getRescheduleHold(session, access.visit.id);
+    if (hold && hold.slot !== submission.value.heldSlot) return refuseForm(submission, { intent, status: 409, formErrors: [PAGE_OUT_OF_DATE] });
+    const outcome = await unlessUnavailable(() => confirmNewTime(context.services, access, hold, siteOrigin(request, context)), () => null);
+    if (!outcome) return refuseForm(submission, { intent, status: 503, formErrors: [OUTAGE_MESSAGE] });
+    switch (outcome.kind) {
+      case "moved":
+        setRescheduleHold(session, null);
+        return redirectWithToast(context, access.paths.home, { type: "success", title: `Your appointment is moved to ${formatSlot(outcome.start)}.`, description: "We've sent you the new time." });
+      case "expired":
+        setRescheduleHold(session, null);
+        return redirectWithToast(context, `${here}?date=${submission.value.heldSlot.slice(0, 10)}`, { type: "error", title: outcome.message });
+      case "no-hold":
+        // Confirmed already by an earlier submit, or never held: the visit is as the page now shows.
+        return redirect(here);
+    }
+  }
+
+  const submission = parseSubmission(formData, HoldSlotSchema);
+  if (submission.status !== "success") return refuseForm(submission, { intent: "hold" });
+  const slot = String(submission.value.slot);
+  const outcome = await unlessUnavailable(() => holdNewTime(context.services, access, slot), () => null);
+  if (!outcome) return refuseForm(submission, { intent: "hold", status: 503, formErrors: [OUTAGE_MESSAGE] });
+  switch (outcome.kind) {
+    case "held":
+      setRescheduleHold(session, outcome.hold);
+      return redirect(`${here}?date=${slot.slice(0, 10)}`);
+    case "taken":
+      return refuseForm(submission, { intent: "hold", status: 409, formErrors: [SLOT_TAKEN] });
+    case "not-movable":
+      return refuseForm(submission, { intent: "hold", status: 409, formErrors: [NOT_MOVABLE.over] });
+  }
+}
+
+/** After "That time was just taken" (409) the list must be read again to drop the taken time. */
+export function shouldRevalidate({ actionStatus, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return actionStatus === 409 ? true : defaultShouldRevalidate;
+}
+
+export default function Reschedule({ loaderData, actionData }: Route.ComponentProps) {
+  const { visit, home, policy, picker, hold } = loaderData;
+  const navigation = useNavigation();
+  const reserving = navigation.state === "submitting" && navigation.formData?.get("slot") ? String(navigation.formData.get("slot")) : null;
+  const holdForm = useSchemaForm(HoldSlotSchema, { id: "reschedule-slot", lastResult: actionData?.intent === "hold" ? actionData.result : null });
+  const confirmForm = useSchemaForm(ConfirmNewTimeSchema, { id: "reschedule-confirm", lastResult: actionData?.intent === "confirm" ? actionData.result : null });
+  return (
+    <section className="page narrow">
+      <h1>Reschedule your appointment</h1>
+      <div className="visit-card">
+        <p className="muted">Your appointment now:</p>
+        <VisitSummary visit={visit} />
+      </div>
+      {policy.kind === "not-movable" ? (
+        <div className="notice" role="status">
+          <p>{NOT_MOVABLE[policy.why]}</p>
+          <p>
+            <Link className="button" to={home}>
+              Back to your appointment
+            </Link>
+          </p>
+        </div>
+      ) : (
+        <>
+          <p className={policy.lateFee ? "notice fee-notice" : undefined} role={policy.lateFee ? "alert" : undefined}>
+            {policy.lateFee
+              ? `Your appointment is less than ${LATE_CHANGE_HOURS} hours away: moving it now costs the ${formatMoney(LATE_CHANGE_FEE_CENTS)} late-change fee.`
+              : `Moving it is free until ${LATE_CHANGE_HOURS} hours before your appointment; after that it costs ${formatMoney(LATE_CHANGE_FEE_CENTS)}.`}{" "}
+            Your current time stays booked until you confirm the new one.
+          </p>
+          {hold ? (
+            <section aria-labelledby="new-time" className="visit-card">
+              <HoldBanner hold={hold} />
+              <h2 id="new-time">New time: {hold.label}</h2>
+              <SchemaForm schemaForm={confirmForm} method="post" className="actions">
+                <input type="hidden" name="heldSlot" value={hold.slot} />
+                <button type="submit" name="intent" value="confirm" disabled={navigation.state === "submitting"}>
+                  {policy.lateFee ? `Confirm new time and pay the ${formatMoney(LATE_CHANGE_FEE_CENTS)} fee` : "Confirm new time"}
+                </button>
+              </SchemaForm>
+              <Form method="post">
+                <button type="submit" name="intent" value="keep" className="link-button">
+                  Keep my current time
+                </button>
+              </Form>
+            </section>
+          ) : null}
+          {picker ? (
+            <>
+              <h2>{hold ? "Or choose another time" : "Choose a new date and time"}</h2>
+              <SlotPicker view={picker} hold={holdForm} reserving={reserving} />
+            </>
+          ) : null}
+          {!hold ? (
+            <p>
+              <Link to={home}>Keep my current time</Link>
+            </p>
+          ) : null}
+        </>
+      )}
+    </section>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <VisitError error={error} />;
 }
