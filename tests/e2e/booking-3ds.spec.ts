@@ -21,7 +21,7 @@ async function payWithThreeDsCard(page: Page, slug: string, date: string, email:
 
 async function ledger(sandboxApi: APIRequestContext, email: string) {
   const { guests } = await (await sandboxApi.get(`/spa-sandbox/v1/guests/search?email=${encodeURIComponent(email)}`)).json();
-  const { appointments } = await (await sandboxApi.get(`/spa-sandbox/v1/guests/${guests[0].id}/appointments`)).json();
+  const { appointments } = await (await sandboxApi.get(`/spa-sandbox/v1/guests/${guests[0].id}/appointments?include_no_show_cancel=true`)).json();
   const statuses = appointments.flatMap((a: { appointment_services: { appointment_status: number }[] }) => a.appointment_services.map((s) => s.appointment_status));
   const { invoice } = await (await sandboxApi.get(`/spa-sandbox/v1/invoices/${appointments[0].invoice_id}`)).json();
   return { statuses, paid: invoice.invoice_dues.paid as number };

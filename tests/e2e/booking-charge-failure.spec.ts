@@ -14,7 +14,7 @@ async function bookPeelAndFailTheCharge(page: Page, email: string, date: string)
 
 async function appointmentStatuses(sandboxApi: APIRequestContext, email: string) {
   const { guests } = await (await sandboxApi.get(`/spa-sandbox/v1/guests/search?email=${encodeURIComponent(email)}`)).json();
-  const { appointments } = await (await sandboxApi.get(`/spa-sandbox/v1/guests/${guests[0].id}/appointments`)).json();
+  const { appointments } = await (await sandboxApi.get(`/spa-sandbox/v1/guests/${guests[0].id}/appointments?include_no_show_cancel=true`)).json();
   return appointments.flatMap((a: { appointment_services: { appointment_status: number }[] }) => a.appointment_services.map((s) => s.appointment_status));
 }
 
