@@ -93,4 +93,15 @@ describe("the Express app", () => {
     const sameSite = await fetch(`${origin}/login`, { method: "POST", headers: { origin }, body: "a=1" });
     expect(await sameSite.text()).toBe("assets POST /login");
   });
+
+  it("takes a form posted with Origin: null from this site as having no origin, and refuses one from another site", async () => {
+    const echoOrigin: RequestHandler = (req, res) => {
+      res.status(299).send(`origin ${req.get("origin") ?? "none"}`);
+    };
+    const origin = await start({ assets: echoOrigin });
+    const fromHere = await fetch(`${origin}/account/appointments/1/cancel`, { method: "POST", headers: { origin: "null", "sec-fetch-site": "same-origin" }, body: "a=1" });
+    expect(await fromHere.text()).toBe("origin none");
+    const fromElsewhere = await fetch(`${origin}/account/appointments/1/cancel`, { method: "POST", headers: { origin: "null", "sec-fetch-site": "cross-site" }, body: "a=1" });
+    expect(fromElsewhere.status).toBe(403);
+  });
 });

@@ -122,6 +122,10 @@ export function createApp({ env, mode, build, assets, sandbox, services, service
       res.status(403).type("html").send('<!doctype html><meta charset="utf-8"><title>Not allowed</title><h1>That form came from another site</h1><p>For your safety we did not act on it. <a href="/">Go to the home page</a>.</p>');
       return;
     }
+    // A browser sends `Origin: null` from a page with a strict referrer policy or privacy settings;
+    // judged above as from this site, it is dropped so that React Router's own origin check, which
+    // would refuse "null" with an error, sees a request with no origin.
+    if (origin === "null") delete req.headers.origin;
     next();
   });
 

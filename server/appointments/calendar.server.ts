@@ -59,7 +59,7 @@ export function calendarResponse(ics: string): Response {
       "content-type": "text/calendar; charset=utf-8",
       "content-disposition": 'attachment; filename="glow-clinic-appointment.ics"',
       "cache-control": "private, no-store",
-      "referrer-policy": "no-referrer",
+      "referrer-policy": "same-origin",
     },
   });
 }

@@ -57,3 +57,45 @@ export async function bookVisitInBackEnd(
   const items = confirmed.invoice.items;
   return { invoiceId: confirmed.invoice.invoice_id, appointmentId: items[0].appointment_id, start: items[0].start_time, end: items.at(-1)!.end_time, serviceName: items[0].item.name };
 }
+
+/** Moves a visit to another clinic-local start (the sandbox's own control; the past allowed). */
+export async function moveVisitInBackEnd(sandboxApi: APIRequestContext, invoiceId: string, start: string): Promise<void> {
+  const moved = (await (await sandboxApi.post(`/spa-sandbox/v1/sandbox/appointments/${invoiceId}/move`, { data: { start } })).json()) as { success?: boolean };
+  expect(moved.success).toBe(true);
+}
+
+/** The front desk closes the visit: the guest has been (status 1). */
+export async function closeVisitInBackEnd(sandboxApi: APIRequestContext, invoiceId: string): Promise<void> {
+  expect(((await (await sandboxApi.post(`/spa-sandbox/v1/invoices/${invoiceId}/close`)).json()) as { success?: boolean }).success).toBe(true);
+}
+
+/** The front desk marks a no-show (status -2). */
+export async function noShowInBackEnd(sandboxApi: APIRequestContext, invoiceId: string): Promise<void> {
+  expect(((await (await sandboxApi.put(`/spa-sandbox/v1/appointments/${invoiceId}/no_show`, { data: { comments: "did not arrive" } })).json()) as { error?: unknown }).error).toBeNull();
+}
+
+/** Cancels the visit in the back end with the first reason a guest may give. */
+export async function cancelInBackEnd(sandboxApi: APIRequestContext, invoiceId: string): Promise<void> {
+  const reasons = ((await (await sandboxApi.get("/spa-sandbox/v1/reasons")).json()) as { reasons: { id: string; object_type: number; action_type: number; active: boolean; show_in_online_booking: boolean }[] }).reasons;
+  const reason = reasons.find((r) => r.object_type === 2 && r.action_type === 0 && r.active && r.show_in_online_booking)!;
+  const cancelled = (await (await sandboxApi.put(`/spa-sandbox/v1/invoices/${invoiceId}/cancel`, { data: { reason_id: reason.id, comments: "test" } })).json()) as { success?: boolean };
+  expect(cancelled.success).toBe(true);
+}
+
+/** The statuses of a guest's visit in the back end, by its invoice. */
+export async function visitStatuses(sandboxApi: APIRequestContext, guestId: string, invoiceId: string): Promise<{ start: string; status: number }[]> {
+  const body = (await (await sandboxApi.get(`/spa-sandbox/v1/guests/${guestId}/appointments?include_no_show_cancel=true&page=1&size=100`)).json()) as {
+    appointments: { invoice_id: string; appointment_services: { start_time: string; appointment_status: number }[] }[];
+  };
+  const visit = body.appointments.find((a) => a.invoice_id === invoiceId);
+  return (visit?.appointment_services ?? []).map((s) => ({ start: s.start_time, status: s.appointment_status }));
+}
+
+/** A second account's guest with a visit: for tests that another guest's visit stays out of reach. */
+export async function otherGuestVisit(sandboxApi: APIRequestContext, clinic: Clinic, date: string, email: string, phone: string): Promise<{ guestId: string; visit: BookedVisit }> {
+  const created = await sandboxApi.post("/spa-sandbox/v1/guests", {
+    data: { center_id: clinic.centerId, personal_info: { first_name: "Other", last_name: "Guest", email, mobile_phone: { country_code: 225, number: phone } } },
+  });
+  const guestId = ((await created.json()) as { id: string }).id;
+  return { guestId, visit: await bookVisitInBackEnd(sandboxApi, { guestId, clinic, date }) };
+}

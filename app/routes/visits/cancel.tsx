@@ -6,7 +6,7 @@ import { LATE_CHANGE_FEE_CENTS, LATE_CHANGE_HOURS } from "~/domain/appointments"
 import { CANCEL_MESSAGES, CancelVisitSchema } from "~/domain/cancel-forms";
 import { formatMoney } from "~/lib/money";
 import { formatPhone } from "~/lib/phone";
-import { requireVisitAccess } from "#server/appointments/access.server";
+import { requireVisitAccess, VISIT_PAGE_HEADERS } from "#server/appointments/access.server";
 import { cancelPage, cancelVisit, type CancelPolicy } from "#server/appointments/cancel.server";
 import { toVisitView } from "#server/appointments/visits.server";
 import { formDataOf, parseSubmission, refuseForm } from "#server/forms.server";
@@ -17,8 +17,7 @@ import type { Route } from "./+types/cancel";
 
 export const meta: Route.MetaFunction = () => [{ title: "Cancel your appointment | Glow Clinic" }, { name: "robots", content: "noindex" }];
 
-/** The manage link's token is in the address: it is never sent on as a referrer, nor cached. */
-export const headers: Route.HeadersFunction = () => ({ "Referrer-Policy": "no-referrer", "Cache-Control": "private, no-store" });
+export const headers: Route.HeadersFunction = () => VISIT_PAGE_HEADERS;
 
 const NOT_CANCELLABLE = {
   cancelled: "This appointment is already cancelled.",

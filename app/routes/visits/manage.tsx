@@ -4,14 +4,13 @@ import { VisitError } from "~/components/visit-error";
 import { VisitSummary } from "~/components/visit-summary";
 import { LATE_CHANGE_FEE_CENTS, LATE_CHANGE_HOURS } from "~/domain/appointments";
 import { formatMoney } from "~/lib/money";
-import { requireVisitAccess } from "#server/appointments/access.server";
+import { requireVisitAccess, VISIT_PAGE_HEADERS } from "#server/appointments/access.server";
 import { isChangeable, toVisitView } from "#server/appointments/visits.server";
 import type { Route } from "./+types/manage";
 
 export const meta: Route.MetaFunction = () => [{ title: "Your appointment | Glow Clinic" }, { name: "robots", content: "noindex" }];
 
-/** The token is in the address: it is never sent on as a referrer, nor kept in a shared cache. */
-export const headers: Route.HeadersFunction = () => ({ "Referrer-Policy": "no-referrer", "Cache-Control": "private, no-store" });
+export const headers: Route.HeadersFunction = () => VISIT_PAGE_HEADERS;
 
 /**
  * One visit, opened by the link in its confirmation, without signing in: only that visit, with what

@@ -10,7 +10,7 @@ import { SLOT_TAKEN } from "~/domain/booking";
 import { ConfirmNewTimeSchema } from "~/domain/reschedule-forms";
 import { formatSlot } from "~/lib/dates";
 import { formatMoney } from "~/lib/money";
-import { requireVisitAccess } from "#server/appointments/access.server";
+import { requireVisitAccess, VISIT_PAGE_HEADERS } from "#server/appointments/access.server";
 import {
   confirmNewTime,
   getRescheduleHold,
@@ -32,8 +32,7 @@ import type { Route } from "./+types/reschedule";
 
 export const meta: Route.MetaFunction = () => [{ title: "Reschedule your appointment | Glow Clinic" }, { name: "robots", content: "noindex" }];
 
-/** A manage link's token may be in the address: it is never sent on as a referrer, nor cached. */
-export const headers: Route.HeadersFunction = () => ({ "Referrer-Policy": "no-referrer", "Cache-Control": "private, no-store" });
+export const headers: Route.HeadersFunction = () => VISIT_PAGE_HEADERS;
 
 const NOT_MOVABLE = {
   cancelled: "This appointment is cancelled, so it can't be moved. You can book a new one.",
