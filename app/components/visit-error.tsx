@@ -1,4 +1,4 @@
-import { href, isRouteErrorResponse, Link } from "react-router";
+import { href, isRouteErrorResponse, Link, useRouteLoaderData } from "react-router";
 import { ErrorMessage } from "./error-message";
 
 /**
@@ -6,16 +6,25 @@ import { ErrorMessage } from "./error-message";
  * there, say so and where to go; anything else is the usual error page.
  */
 export function VisitError({ error }: { error: unknown }) {
+  const signedIn = Boolean((useRouteLoaderData("root") as { signedIn?: boolean } | undefined)?.signedIn);
   if (isRouteErrorResponse(error) && error.status === 404) {
     const message = typeof error.data === "string" ? error.data : "We can't find that appointment.";
     return (
       <section className="page narrow">
         <h1>{message}</h1>
-        <p>Links in your confirmation email open your appointment for a week after it. Sign in to see all your appointments, or call your clinic and we'll help.</p>
+        <p>
+          Links in your confirmation email open your appointment for a week after it. {signedIn ? "Your account lists" : "Sign in to see"} all your appointments, or call your clinic and we'll help.
+        </p>
         <p className="actions">
-          <Link className="button" to={href("/login")}>
-            Sign in
-          </Link>
+          {signedIn ? (
+            <Link className="button" to={`${href("/account/appointments")}?tab=upcoming`}>
+              Your appointments
+            </Link>
+          ) : (
+            <Link className="button" to={href("/login")}>
+              Sign in
+            </Link>
+          )}
           <Link className="button button-secondary" to={href("/locations")}>
             Find your clinic
           </Link>
