@@ -4,7 +4,7 @@ import { dayjs } from "../../app/lib/dates";
 import { campaignDiscounts, toCents, toDollars, type CampaignBenefit, type LineKind } from "./campaigns";
 import { toIanaTimeZone } from "../spa/time-zones.server";
 import { normalizeId, type SandboxDb } from "./db";
-import { dotNetError, v1Error } from "./errors";
+import { dotNetError, isRefusal, refusal, v1Error, type Refusal } from "./errors";
 
 /** Slots start every 15 minutes (Zenoti's "Appointment Time Slot" setting). */
 const SLOT_MINUTES = 15;
@@ -153,68 +153,184 @@ export function repriceInvoice(db: SandboxDb, invoice: InvoiceRow) {
   discounts.forEach((cents, index) => db.prepare("UPDATE invoice_items SET discount = ? WHERE id = ?").run(toDollars(cents), items[index].id));
 }
 
+/** Zenoti's create-a-booking request body (one guest; a reschedule names the visit's invoice and lines). */
+export type BookingRequest = {
+  center_id?: string;
+  date?: string;
+  guests?: { id?: string; invoice_id?: string; items?: { item?: { id?: string }; therapist?: { id?: string }; add_ons?: { item?: { id?: string } }[]; invoice_item_id?: string }[] }[];
+};
+
+/** Zenoti's create-a-booking: the request checked as Zenoti checks it, then a booking written; its id, or why not. */
+export function createBooking(db: SandboxDb, body: BookingRequest, now: number): { id: string } | Refusal {
+  const center = body.center_id ? (findRow(db, "centers", body.center_id) as (CenterRow & { id: string }) | undefined) : undefined;
+  if (!center) return refusal(502, "Invalid center_id");
+  if (!body.date || !/^\d{4}-\d{2}-\d{2}$/.test(body.date) || !dayjs(body.date, "YYYY-MM-DD", true).isValid()) {
+    return refusal(400, "Invalid date");
+  }
+  const guest = body.guests?.[0];
+  if (!guest?.id || !findRow(db, "guests", guest.id)) return refusal(414, "Guest not found");
+  const items: BookingItem[] = [];
+  for (const item of guest.items ?? []) {
+    const serviceId = item.item?.id ?? "";
+    const addOnIds = (item.add_ons ?? []).map((a) => a.item?.id ?? "");
+    const found = servicesAt(db, center.id, [serviceId, ...addOnIds]);
+    if (!found.has(normalizeId(serviceId)) || addOnIds.some((a) => !found.has(normalizeId(a)))) {
+      return refusal(500, "Invalid service id for the center");
+    }
+    const therapistId = item.therapist?.id || null;
+    if (therapistId) {
+      const therapist = findRow<{ center_id: string }>(db, "therapists", therapistId);
+      if (!therapist || therapist.center_id !== center.id) return refusal(500, "Invalid therapist id");
+    }
+    items.push({
+      service_id: found.get(normalizeId(serviceId))!.id,
+      therapist_id: therapistId ? findRow<{ id: string }>(db, "therapists", therapistId)!.id : null,
+      add_on_ids: addOnIds.map((a) => found.get(normalizeId(a))!.id),
+      invoice_item_id: item.invoice_item_id ?? null,
+    });
+  }
+  if (items.length === 0) return refusal(503, "items are required");
+  const guestRow = findRow<{ id: string }>(db, "guests", guest.id)!;
+  let invoiceId: string | null = null;
+  if (guest.invoice_id) {
+    // A reschedule (Zenoti's recipe): the visit's own invoice and a line of it still booked.
+    const invoice = findRow<{ id: string; guest_id: string; is_closed: number; is_cancelled: number }>(db, "invoices", guest.invoice_id);
+    if (!invoice || invoice.guest_id !== guestRow.id) return refusal(438, "cannot access");
+    const itemIds = items.map((i) => i.invoice_item_id).filter((i): i is string => Boolean(i));
+    const booked = itemIds.map(
+      (itemId) =>
+        db.prepare("SELECT a.status FROM appointments a JOIN invoice_items ii ON ii.id = a.invoice_item_id WHERE ii.id_key = ? AND a.invoice_id = ?").get(normalizeId(itemId), invoice.id) as
+          | { status: number }
+          | undefined,
+    );
+    if (itemIds.length === 0) return refusal(503, "invoice_item_id is missing");
+    if (invoice.is_closed || invoice.is_cancelled || booked.some((a) => !a || a.status !== 0)) {
+      return refusal(5001, "Appointment cannot be rescheduled");
+    }
+    invoiceId = invoice.id;
+    for (const item of items) if (item.invoice_item_id) item.invoice_item_id = findRow<{ id: string }>(db, "invoice_items", item.invoice_item_id)!.id;
+  }
+  const id = uuid();
+  db.prepare(
+    "INSERT INTO bookings (id, id_key, center_id, date, guest_id, items, invoice_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+  ).run(id, normalizeId(id), center.id, body.date, guestRow.id, JSON.stringify(items), invoiceId, now);
+  return { id };
+}
+
+/**
+ * Zenoti's reserve: holds the start for the booking when a nurse is free then. The hold's id and its
+ * expiry (like every other Zenoti time, the clinic's wall clock without an offset), or why not.
+ */
+export function reserveSlot(db: SandboxDb, bookingId: string, slotTime: string, options: BookingOptions): { reservationId: string; expiryTime: string } | Refusal {
+  const { now } = options;
+  const booking = findRow<BookingRow>(db, "bookings", bookingId);
+  if (!booking) return refusal(404, "Invalid booking id");
+  if (booking.confirmed_invoice_id) return refusal(4071, "Booking is already confirmed");
+  const start = dayjs(slotTime, LOCAL_FORMAT, true);
+  if (!start.isValid() || start.format("YYYY-MM-DD") !== booking.date) return refusal(400, "Invalid slot_time");
+  const minutes = bookingMinutes(db, booking);
+  const end = start.add(minutes, "minute").format(LOCAL_FORMAT);
+  // One immediate transaction: the availability check and the hold are one step, so of many
+  // requests for one slot exactly one wins, in this process or another.
+  const reserve = db.transaction(() => {
+    const offered = daySlots(db, booking, booking.date, now()).some((s) => s.Time === slotTime);
+    const free = offered ? freeTherapists(db, booking, slotTime, end, now()).therapistIds : [];
+    if (free.length === 0) return null;
+    const reservationId = uuid();
+    const expiresAt = now() + options.holdSeconds * 1000;
+    db.prepare("DELETE FROM holds WHERE booking_id = ?").run(booking.id);
+    db.prepare(
+      "INSERT INTO holds (booking_id, reservation_id, center_id, therapist_id, start_local, end_local, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    ).run(booking.id, reservationId, booking.center_id, free[0], slotTime, end, expiresAt);
+    return { reservationId, expiresAt };
+  });
+  const held = reserve.immediate();
+  if (!held) return refusal(4073, "The selected slot is not available");
+  const center = db.prepare("SELECT * FROM centers WHERE id = ?").get(booking.center_id) as CenterRow;
+  return { reservationId: held.reservationId, expiryTime: dayjs(held.expiresAt).tz(centerZone(center)).format(LOCAL_FORMAT) };
+}
+
+/**
+ * Zenoti's confirm: the held time becomes the visit's appointments on a new invoice, or, for a
+ * reschedule, the visit's appointments move to it. The invoice (the same one for a second confirm),
+ * or why not.
+ */
+export function confirmBooking(db: SandboxDb, bookingId: string, now: number): { invoiceId: string } | Refusal {
+  const booking = findRow<BookingRow>(db, "bookings", bookingId);
+  if (!booking) return refusal(404, "Invalid booking id");
+  const confirm = db.transaction(() => {
+    const current = db.prepare("SELECT * FROM bookings WHERE id = ?").get(booking.id) as BookingRow;
+    // Idempotent: a second confirm returns the same invoice and appointments.
+    if (current.confirmed_invoice_id) return current.confirmed_invoice_id;
+    const hold = db.prepare("SELECT * FROM holds WHERE booking_id = ? AND expires_at > ?").get(booking.id, now) as HoldRow | undefined;
+    if (!hold) return null;
+    const items = JSON.parse(current.items) as BookingItem[];
+    const services = servicesAt(db, current.center_id, items.flatMap((i) => [i.service_id, ...i.add_on_ids]));
+    if (current.invoice_id) {
+      // Reschedule: the visit's appointments move to the new time on the same invoice, keeping
+      // their ids and lines, back to back in their order, with the nurse the hold found.
+      const invoice = findRow<{ is_closed: number; is_cancelled: number }>(db, "invoices", current.invoice_id);
+      const moving = db
+        .prepare("SELECT id, start_local, end_local FROM appointments WHERE invoice_id = ? AND status = 0 ORDER BY start_local")
+        .all(current.invoice_id) as { id: string; start_local: string; end_local: string }[];
+      if (!invoice || invoice.is_closed || invoice.is_cancelled || moving.length === 0) return null;
+      let cursor = dayjs(hold.start_local, LOCAL_FORMAT);
+      for (const appointment of moving) {
+        const minutes = dayjs(appointment.end_local, LOCAL_FORMAT).diff(dayjs(appointment.start_local, LOCAL_FORMAT), "minute");
+        const end = cursor.add(minutes, "minute");
+        db.prepare("UPDATE appointments SET start_local = ?, end_local = ?, therapist_id = ? WHERE id = ?").run(
+          cursor.format(LOCAL_FORMAT), end.format(LOCAL_FORMAT), hold.therapist_id, appointment.id,
+        );
+        cursor = end;
+      }
+      db.prepare("DELETE FROM holds WHERE booking_id = ?").run(current.id);
+      db.prepare("UPDATE bookings SET confirmed_invoice_id = ? WHERE id = ?").run(current.invoice_id, current.id);
+      return current.invoice_id;
+    }
+    const invoiceId = uuid();
+    const number = (db.prepare("SELECT COUNT(*) AS n FROM invoices").get() as { n: number }).n + 1001;
+    db.prepare(
+      "INSERT INTO invoices (id, id_key, number, center_id, guest_id, booking_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    ).run(invoiceId, normalizeId(invoiceId), number, current.center_id, current.guest_id, current.id, now);
+    let cursor = dayjs(hold.start_local, LOCAL_FORMAT);
+    let position = 0;
+    for (const item of items) {
+      for (const [serviceId, isAddOn] of [[item.service_id, false], ...item.add_on_ids.map((a) => [a, true] as const)] as const) {
+        const service = services.get(normalizeId(serviceId))!;
+        const itemId = uuid();
+        db.prepare(
+          "INSERT INTO invoice_items (id, id_key, invoice_id, service_id, name, kind, price, position) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        ).run(itemId, normalizeId(itemId), invoiceId, service.id, service.name, lineKind(service, isAddOn), service.sale_price, position++);
+        const end = cursor.add(service.duration + (isAddOn ? 0 : service.recovery_time), "minute");
+        const appointmentId = uuid();
+        db.prepare(
+          `INSERT INTO appointments (id, id_key, invoice_id, invoice_item_id, center_id, guest_id, service_id, therapist_id, start_local, end_local)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        ).run(appointmentId, normalizeId(appointmentId), invoiceId, itemId, current.center_id, current.guest_id, service.id, hold.therapist_id, cursor.format(LOCAL_FORMAT), end.format(LOCAL_FORMAT));
+        cursor = end;
+      }
+    }
+    db.prepare("DELETE FROM holds WHERE booking_id = ?").run(current.id);
+    db.prepare("UPDATE bookings SET confirmed_invoice_id = ? WHERE id = ?").run(invoiceId, current.id);
+    return invoiceId;
+  });
+  const invoiceId = confirm.immediate();
+  if (!invoiceId) {
+    return refusal(
+      4072,
+      "Sorry, we weren't able to confirm your appointment due to some technical issues. Please try selecting your desired date & time again",
+    );
+  }
+  return { invoiceId };
+}
+
 export function mountBooking(router: Router, db: SandboxDb, options: BookingOptions) {
   const { now } = options;
 
   router.post("/v1/bookings", (req, res) => {
-    const body = req.body as {
-      center_id?: string;
-      date?: string;
-      guests?: { id?: string; invoice_id?: string; items?: { item?: { id?: string }; therapist?: { id?: string }; add_ons?: { item?: { id?: string } }[]; invoice_item_id?: string }[] }[];
-    };
-    const center = body.center_id ? (findRow(db, "centers", body.center_id) as (CenterRow & { id: string }) | undefined) : undefined;
-    if (!center) return v1Error(res, 200, 502, "Invalid center_id");
-    if (!body.date || !/^\d{4}-\d{2}-\d{2}$/.test(body.date) || !dayjs(body.date, "YYYY-MM-DD", true).isValid()) {
-      return v1Error(res, 200, 400, "Invalid date");
-    }
-    const guest = body.guests?.[0];
-    if (!guest?.id || !findRow(db, "guests", guest.id)) return v1Error(res, 200, 414, "Guest not found");
-    const items: BookingItem[] = [];
-    for (const item of guest.items ?? []) {
-      const serviceId = item.item?.id ?? "";
-      const addOnIds = (item.add_ons ?? []).map((a) => a.item?.id ?? "");
-      const found = servicesAt(db, center.id, [serviceId, ...addOnIds]);
-      if (!found.has(normalizeId(serviceId)) || addOnIds.some((a) => !found.has(normalizeId(a)))) {
-        return v1Error(res, 200, 500, "Invalid service id for the center");
-      }
-      const therapistId = item.therapist?.id || null;
-      if (therapistId) {
-        const therapist = findRow<{ center_id: string }>(db, "therapists", therapistId);
-        if (!therapist || therapist.center_id !== center.id) return v1Error(res, 200, 500, "Invalid therapist id");
-      }
-      items.push({
-        service_id: found.get(normalizeId(serviceId))!.id,
-        therapist_id: therapistId ? findRow<{ id: string }>(db, "therapists", therapistId)!.id : null,
-        add_on_ids: addOnIds.map((a) => found.get(normalizeId(a))!.id),
-        invoice_item_id: item.invoice_item_id ?? null,
-      });
-    }
-    if (items.length === 0) return v1Error(res, 200, 503, "items are required");
-    const guestRow = findRow<{ id: string }>(db, "guests", guest.id)!;
-    let invoiceId: string | null = null;
-    if (guest.invoice_id) {
-      // A reschedule (Zenoti's recipe): the visit's own invoice and a line of it still booked.
-      const invoice = findRow<{ id: string; guest_id: string; is_closed: number; is_cancelled: number }>(db, "invoices", guest.invoice_id);
-      if (!invoice || invoice.guest_id !== guestRow.id) return v1Error(res, 200, 438, "cannot access");
-      const itemIds = items.map((i) => i.invoice_item_id).filter((i): i is string => Boolean(i));
-      const booked = itemIds.map(
-        (itemId) =>
-          db.prepare("SELECT a.status FROM appointments a JOIN invoice_items ii ON ii.id = a.invoice_item_id WHERE ii.id_key = ? AND a.invoice_id = ?").get(normalizeId(itemId), invoice.id) as
-            | { status: number }
-            | undefined,
-      );
-      if (itemIds.length === 0) return v1Error(res, 200, 503, "invoice_item_id is missing");
-      if (invoice.is_closed || invoice.is_cancelled || booked.some((a) => !a || a.status !== 0)) {
-        return v1Error(res, 200, 5001, "Appointment cannot be rescheduled");
-      }
-      invoiceId = invoice.id;
-      for (const item of items) if (item.invoice_item_id) item.invoice_item_id = findRow<{ id: string }>(db, "invoice_items", item.invoice_item_id)!.id;
-    }
-    const id = uuid();
-    db.prepare(
-      "INSERT INTO bookings (id, id_key, center_id, date, guest_id, items, invoice_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-    ).run(id, normalizeId(id), center.id, body.date, guestRow.id, JSON.stringify(items), invoiceId, now());
-    res.json({ id, error: null });
+    const created = createBooking(db, req.body as BookingRequest, now());
+    if (isRefusal(created)) return v1Error(res, 200, created.code, created.message);
+    res.json({ id: created.id, error: null });
   });
 
   router.get("/v1/bookings/:bookingId/slots", (req, res) => {
@@ -241,106 +357,16 @@ export function mountBooking(router: Router, db: SandboxDb, options: BookingOpti
   });
 
   router.post("/v1/bookings/:bookingId/slots/reserve", (req, res) => {
-    const booking = findRow<BookingRow>(db, "bookings", req.params.bookingId);
-    if (!booking) return v1Error(res, 200, 404, "Invalid booking id", { is_reserved: false });
-    if (booking.confirmed_invoice_id) return v1Error(res, 200, 4071, "Booking is already confirmed", { is_reserved: false });
     const slotTime = String((req.body as { slot_time?: string }).slot_time ?? "");
-    const start = dayjs(slotTime, LOCAL_FORMAT, true);
-    if (!start.isValid() || start.format("YYYY-MM-DD") !== booking.date) return v1Error(res, 200, 400, "Invalid slot_time", { is_reserved: false });
-    const minutes = bookingMinutes(db, booking);
-    const end = start.add(minutes, "minute").format(LOCAL_FORMAT);
-    // One immediate transaction: the availability check and the hold are one step, so of many
-    // requests for one slot exactly one wins, in this process or another.
-    const reserve = db.transaction(() => {
-      const offered = daySlots(db, booking, booking.date, now()).some((s) => s.Time === slotTime);
-      const free = offered ? freeTherapists(db, booking, slotTime, end, now()).therapistIds : [];
-      if (free.length === 0) return null;
-      const reservationId = uuid();
-      const expiresAt = now() + options.holdSeconds * 1000;
-      db.prepare("DELETE FROM holds WHERE booking_id = ?").run(booking.id);
-      db.prepare(
-        "INSERT INTO holds (booking_id, reservation_id, center_id, therapist_id, start_local, end_local, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-      ).run(booking.id, reservationId, booking.center_id, free[0], slotTime, end, expiresAt);
-      return { reservationId, expiresAt };
-    });
-    const held = reserve.immediate();
-    if (!held) return v1Error(res, 200, 4073, "The selected slot is not available", { is_reserved: false });
-    // Like every other Zenoti time, the expiry is the clinic's wall clock, without an offset.
-    const center = db.prepare("SELECT * FROM centers WHERE id = ?").get(booking.center_id) as CenterRow;
-    const expiry = dayjs(held.expiresAt).tz(centerZone(center)).format(LOCAL_FORMAT);
-    res.json({ is_reserved: true, reservation_id: held.reservationId, expiry_time: expiry, error: null });
+    const held = reserveSlot(db, req.params.bookingId, slotTime, options);
+    if (isRefusal(held)) return v1Error(res, 200, held.code, held.message, { is_reserved: false });
+    res.json({ is_reserved: true, reservation_id: held.reservationId, expiry_time: held.expiryTime, error: null });
   });
 
   router.post("/v1/bookings/:bookingId/slots/confirm", (req, res) => {
-    const booking = findRow<BookingRow>(db, "bookings", req.params.bookingId);
-    if (!booking) return v1Error(res, 200, 404, "Invalid booking id", { is_confirmed: false });
-    const confirm = db.transaction(() => {
-      const current = db.prepare("SELECT * FROM bookings WHERE id = ?").get(booking.id) as BookingRow;
-      // Idempotent: a second confirm returns the same invoice and appointments.
-      if (current.confirmed_invoice_id) return current.confirmed_invoice_id;
-      const hold = db.prepare("SELECT * FROM holds WHERE booking_id = ? AND expires_at > ?").get(booking.id, now()) as HoldRow | undefined;
-      if (!hold) return null;
-      const items = JSON.parse(current.items) as BookingItem[];
-      const services = servicesAt(db, current.center_id, items.flatMap((i) => [i.service_id, ...i.add_on_ids]));
-      if (current.invoice_id) {
-        // Reschedule: the visit's appointments move to the new time on the same invoice, keeping
-        // their ids and lines, back to back in their order, with the nurse the hold found.
-        const invoice = findRow<{ is_closed: number; is_cancelled: number }>(db, "invoices", current.invoice_id);
-        const moving = db
-          .prepare("SELECT id, start_local, end_local FROM appointments WHERE invoice_id = ? AND status = 0 ORDER BY start_local")
-          .all(current.invoice_id) as { id: string; start_local: string; end_local: string }[];
-        if (!invoice || invoice.is_closed || invoice.is_cancelled || moving.length === 0) return null;
-        let cursor = dayjs(hold.start_local, LOCAL_FORMAT);
-        for (const appointment of moving) {
-          const minutes = dayjs(appointment.end_local, LOCAL_FORMAT).diff(dayjs(appointment.start_local, LOCAL_FORMAT), "minute");
-          const end = cursor.add(minutes, "minute");
-          db.prepare("UPDATE appointments SET start_local = ?, end_local = ?, therapist_id = ? WHERE id = ?").run(
-            cursor.format(LOCAL_FORMAT), end.format(LOCAL_FORMAT), hold.therapist_id, appointment.id,
-          );
-          cursor = end;
-        }
-        db.prepare("DELETE FROM holds WHERE booking_id = ?").run(current.id);
-        db.prepare("UPDATE bookings SET confirmed_invoice_id = ? WHERE id = ?").run(current.invoice_id, current.id);
-        return current.invoice_id;
-      }
-      const invoiceId = uuid();
-      const number = (db.prepare("SELECT COUNT(*) AS n FROM invoices").get() as { n: number }).n + 1001;
-      db.prepare(
-        "INSERT INTO invoices (id, id_key, number, center_id, guest_id, booking_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-      ).run(invoiceId, normalizeId(invoiceId), number, current.center_id, current.guest_id, current.id, now());
-      let cursor = dayjs(hold.start_local, LOCAL_FORMAT);
-      let position = 0;
-      for (const item of items) {
-        for (const [serviceId, isAddOn] of [[item.service_id, false], ...item.add_on_ids.map((a) => [a, true] as const)] as const) {
-          const service = services.get(normalizeId(serviceId))!;
-          const itemId = uuid();
-          db.prepare(
-            "INSERT INTO invoice_items (id, id_key, invoice_id, service_id, name, kind, price, position) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-          ).run(itemId, normalizeId(itemId), invoiceId, service.id, service.name, lineKind(service, isAddOn), service.sale_price, position++);
-          const end = cursor.add(service.duration + (isAddOn ? 0 : service.recovery_time), "minute");
-          const appointmentId = uuid();
-          db.prepare(
-            `INSERT INTO appointments (id, id_key, invoice_id, invoice_item_id, center_id, guest_id, service_id, therapist_id, start_local, end_local)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          ).run(appointmentId, normalizeId(appointmentId), invoiceId, itemId, current.center_id, current.guest_id, service.id, hold.therapist_id, cursor.format(LOCAL_FORMAT), end.format(LOCAL_FORMAT));
-          cursor = end;
-        }
-      }
-      db.prepare("DELETE FROM holds WHERE booking_id = ?").run(current.id);
-      db.prepare("UPDATE bookings SET confirmed_invoice_id = ? WHERE id = ?").run(invoiceId, current.id);
-      return invoiceId;
-    });
-    const invoiceId = confirm.immediate();
-    if (!invoiceId) {
-      return v1Error(
-        res,
-        200,
-        4072,
-        "Sorry, we weren't able to confirm your appointment due to some technical issues. Please try selecting your desired date & time again",
-        { is_confirmed: false },
-      );
-    }
-    const invoice = db.prepare("SELECT * FROM invoices WHERE id = ?").get(invoiceId) as InvoiceRow;
+    const confirmed = confirmBooking(db, req.params.bookingId, now());
+    if (isRefusal(confirmed)) return v1Error(res, 200, confirmed.code, confirmed.message, { is_confirmed: false });
+    const invoice = db.prepare("SELECT * FROM invoices WHERE id = ?").get(confirmed.invoiceId) as InvoiceRow;
     const guest = db.prepare("SELECT id, first_name, last_name FROM guests WHERE id = ?").get(invoice.guest_id) as { id: string; first_name: string; last_name: string };
     const rows = db
       .prepare(
@@ -348,11 +374,11 @@ export function mountBooking(router: Router, db: SandboxDb, options: BookingOpti
          JOIN services s ON s.id = a.service_id JOIN therapists t ON t.id = a.therapist_id
          WHERE a.invoice_id = ? ORDER BY a.start_local`,
       )
-      .all(invoiceId) as { id: string; invoice_item_id: string; service_id: string; service_name: string; therapist_id: string; first_name: string; last_name: string; start_local: string; end_local: string }[];
+      .all(confirmed.invoiceId) as { id: string; invoice_item_id: string; service_id: string; service_name: string; therapist_id: string; first_name: string; last_name: string; start_local: string; end_local: string }[];
     res.json({
       is_confirmed: true,
       invoice: {
-        invoice_id: invoiceId,
+        invoice_id: confirmed.invoiceId,
         guest: { Id: guest.id, FirstName: guest.first_name, LastName: guest.last_name },
         items: rows.map((a) => ({
           appointment_id: a.id,

@@ -122,14 +122,20 @@ const timeZoneIds: Record<string, number> = {
   "Pacific Standard Time": 4,
 };
 
-export function openSandboxDb(file: string): SandboxDb {
+/**
+ * Opens the sandbox's database, migrated and seeded. `seedNew` runs once, on a database this call
+ * created: what is seeded only into a new sandbox (the demo guest's history).
+ */
+export function openSandboxDb(file: string, seedNew?: (db: SandboxDb) => void): SandboxDb {
   if (file !== ":memory:") preparePrivateFile(file);
   const db = new Database(file);
   db.pragma("journal_mode = WAL");
   db.pragma("foreign_keys = ON");
   db.pragma("busy_timeout = 5000");
+  const created = db.pragma("user_version", { simple: true }) === 0;
   migrate(db);
   seed(db);
+  if (created) seedNew?.(db);
   return db;
 }
 

@@ -20,3 +20,14 @@ export function dotNetError(res: Response, httpStatus: number, code: number, mes
 export function aspNetMessage(res: Response, httpStatus: number, message: string) {
   res.status(httpStatus).json({ Message: message });
 }
+
+/** Why the sandbox refuses a request: Zenoti's code and message, answered by the route in its shape. */
+export type Refusal = { refused: true; code: number; message: string };
+
+export function refusal(code: number, message: string): Refusal {
+  return { refused: true, code, message };
+}
+
+export function isRefusal(value: unknown): value is Refusal {
+  return typeof value === "object" && value !== null && (value as { refused?: unknown }).refused === true;
+}

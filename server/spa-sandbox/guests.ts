@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { normalizeId, type SandboxDb } from "./db";
 import { findRow } from "./booking";
 import { readPaging } from "./catalog";
-import { v1Error } from "./errors";
+import { isRefusal, refusal, v1Error, type Refusal } from "./errors";
 
 type GuestRow = { id: string; center_id: string; code: string; first_name: string; last_name: string; email: string | null; phone: string | null; payload: string; created_at: number };
 
@@ -72,21 +72,31 @@ function checkProfile(db: SandboxDb, settings: GuestSettings, body: unknown, sel
   return { first, last, email, phone };
 }
 
+/**
+ * Zenoti's create-a-guest: the profile checked as Zenoti checks it, then written with a new id (or
+ * the one given, for the seed); the guest, or why not.
+ */
+export function createGuest(db: SandboxDb, settings: GuestSettings, body: unknown, options: { now: number; id?: string }): GuestRow | Refusal {
+  const centerId = (body as { center_id?: string } | null)?.center_id;
+  const center = centerId ? findRow<{ id: string }>(db, "centers", centerId) : undefined;
+  if (!center) return refusal(484, "Invalid center");
+  const checked = checkProfile(db, settings, body, null);
+  if ("code" in checked) return refusal(checked.code, checked.message);
+  const { first, last, email, phone } = checked;
+  const id = options.id ?? randomUUID();
+  const code = `G${String((db.prepare("SELECT COUNT(*) AS n FROM guests").get() as { n: number }).n + 10001)}`;
+  db.prepare(
+    `INSERT INTO guests (id, id_key, center_id, code, first_name, last_name, email, email_key, phone, payload, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(id, normalizeId(id), center.id, code, first, last, email || null, email ? email.toLowerCase() : null, phone || null, JSON.stringify(body), options.now);
+  return findRow<GuestRow>(db, "guests", id)!;
+}
+
 export function mountGuests(router: Router, db: SandboxDb, options: { now: () => number; guestSettings: GuestSettings }) {
   router.post("/v1/guests", (req, res) => {
-    const body = req.body as { center_id?: string };
-    const center = body.center_id ? findRow<{ id: string }>(db, "centers", body.center_id) : undefined;
-    if (!center) return v1Error(res, 200, 484, "Invalid center");
-    const checked = checkProfile(db, options.guestSettings, req.body, null);
-    if ("code" in checked) return v1Error(res, 200, checked.code, checked.message);
-    const { first, last, email, phone } = checked;
-    const id = randomUUID();
-    const code = `G${String((db.prepare("SELECT COUNT(*) AS n FROM guests").get() as { n: number }).n + 10001)}`;
-    db.prepare(
-      `INSERT INTO guests (id, id_key, center_id, code, first_name, last_name, email, email_key, phone, payload, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(id, normalizeId(id), center.id, code, first, last, email || null, email ? email.toLowerCase() : null, phone || null, JSON.stringify(req.body), options.now());
-    res.json(guestJson(findRow<GuestRow>(db, "guests", id)!));
+    const guest = createGuest(db, options.guestSettings, req.body, { now: options.now() });
+    if (isRefusal(guest)) return v1Error(res, 200, guest.code, guest.message);
+    res.json(guestJson(guest));
   });
 
   // Replace, not patch, as Zenoti's update does: the whole profile is sent.

@@ -4,6 +4,7 @@ import { isFromThisMachine } from "../loopback.server";
 import { mountBooking } from "./booking";
 import { mountCatalog } from "./catalog";
 import { openSandboxDb, type SandboxDb } from "./db";
+import { seedDemoGuest } from "./demo-guest";
 import { aspNetMessage, v1Error } from "./errors";
 import { mountGuests, type MandatoryGuestField } from "./guests";
 import { mountPayments } from "./payments";
@@ -69,8 +70,8 @@ export function onlyFromThisMachine(req: Request, res: Response, next: NextFunct
 const TOKEN_LIFETIME_SECONDS = 86_400;
 
 export function createSpaSandbox(options: SandboxOptions): SpaSandbox {
-  const db = openSandboxDb(options.file);
   const now = options.now ?? Date.now;
+  const db = openSandboxDb(options.file, (created) => seedDemoGuest(created, now()));
   const users = options.users ?? [];
   const faults: SandboxFaults = { delayMs: 0, failWithStatus: null, remaining: 0 };
   let calls = 0;

@@ -3,7 +3,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { centsFromDollars, dollarsFromCents } from "../../app/domain/money";
 import { normalizeId, type SandboxDb } from "./db";
 import { findRow, invoiceTotals, repriceInvoice } from "./booking";
-import { v1Error } from "./errors";
+import { isRefusal, refusal, v1Error, type Refusal } from "./errors";
 
 /** Test cards: this one is always declined; any other number passing the checks is accepted. */
 export const DECLINED_TEST_CARD = "4000000000000002";
@@ -103,6 +103,29 @@ function webUrl(value: unknown): URL | null {
 }
 
 type PaymentOptions = { now: () => number; hostedPagesOnCallerOrigin: boolean };
+
+/**
+ * Zenoti's campaign discount on an invoice: the offer code's campaign, valid on the visit's date,
+ * reprices the invoice's lines. The campaign's id, or why not.
+ */
+export function applyCampaign(db: SandboxDb, invoiceId: string, offerCode: string): { campaignId: string } | Refusal {
+  const invoice = findRow<InvoiceRow>(db, "invoices", invoiceId);
+  if (!invoice) return refusal(428, "Invoice not found");
+  const code = offerCode.trim().toUpperCase();
+  if (!code) return refusal(503, "Offer code is required");
+  const campaign = db.prepare("SELECT * FROM campaigns WHERE code = ?").get(code) as { valid_from: string | null; valid_to: string | null } | undefined;
+  if (!campaign) return refusal(4045, "Invalid offer code");
+  const firstVisit = db.prepare("SELECT MIN(start_local) AS start FROM appointments WHERE invoice_id = ?").get(invoice.id) as { start: string | null };
+  const day = (firstVisit.start ?? "").slice(0, 10);
+  if ((campaign.valid_from && day < campaign.valid_from) || (campaign.valid_to && day > campaign.valid_to)) {
+    return refusal(4046, "Offer code is not valid for the appointment date");
+  }
+  db.transaction(() => {
+    db.prepare("UPDATE invoices SET campaign_code = ?, status = 2 WHERE id = ?").run(code, invoice.id);
+    repriceInvoice(db, { ...invoice, campaign_code: code });
+  })();
+  return { campaignId: normalizeId(code) };
+}
 
 export function mountPayments(router: Router, hostedRouter: Router, db: SandboxDb, options: PaymentOptions) {
   const { now } = options;
@@ -291,22 +314,10 @@ export function mountPayments(router: Router, hostedRouter: Router, db: SandboxD
   });
 
   router.post("/v1/invoices/:invoiceId/campaign_discount/apply", (req, res) => {
-    const invoice = findRow<InvoiceRow>(db, "invoices", req.params.invoiceId);
-    if (!invoice) return v1Error(res, 200, 428, "Invoice not found", { discount_applied: false });
-    const code = String((req.body as { offer_code?: string }).offer_code ?? "").trim().toUpperCase();
-    if (!code) return v1Error(res, 200, 503, "Offer code is required", { discount_applied: false });
-    const campaign = db.prepare("SELECT * FROM campaigns WHERE code = ?").get(code) as { valid_from: string | null; valid_to: string | null } | undefined;
-    if (!campaign) return v1Error(res, 200, 4045, "Invalid offer code", { discount_applied: false });
-    const firstVisit = db.prepare("SELECT MIN(start_local) AS start FROM appointments WHERE invoice_id = ?").get(invoice.id) as { start: string | null };
-    const day = (firstVisit.start ?? "").slice(0, 10);
-    if ((campaign.valid_from && day < campaign.valid_from) || (campaign.valid_to && day > campaign.valid_to)) {
-      return v1Error(res, 200, 4046, "Offer code is not valid for the appointment date", { discount_applied: false });
-    }
-    db.transaction(() => {
-      db.prepare("UPDATE invoices SET campaign_code = ?, status = 2 WHERE id = ?").run(code, invoice.id);
-      repriceInvoice(db, { ...invoice, campaign_code: code });
-    })();
-    res.json({ discount_applied: true, campaign_id: normalizeId(code), error: null });
+    const code = String((req.body as { offer_code?: string }).offer_code ?? "");
+    const applied = applyCampaign(db, req.params.invoiceId, code);
+    if (isRefusal(applied)) return v1Error(res, 200, applied.code, applied.message, { discount_applied: false });
+    res.json({ discount_applied: true, campaign_id: applied.campaignId, error: null });
   });
 
   router.delete("/v1/invoices/:invoiceId/invoiceitems/:itemId", (req, res) => {

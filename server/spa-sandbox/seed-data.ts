@@ -162,3 +162,39 @@ export const SEED_AVAILABILITY_GUEST = {
 
 /** The organisation's configured referral sources (Zenoti: a GUID and a name each). */
 export const seedReferralSources = ["Friend or family", "Instagram", "Google search", "Webstore referral code"];
+
+/**
+ * A client of the Austin clinic with a history, to try the account pages with: the app's embedded
+ * stores get her account (seed-store.ts). Her profile is what registering on the webstore sends.
+ */
+export const SEED_DEMO_GUEST = {
+  centerCode: "ATX",
+  firstName: "Sofia",
+  lastName: "Marshall",
+  email: "demo@glowclinic.example",
+  phone: "5125550163",
+  dateOfBirth: "1991-04-18",
+  address: { line1: "1100 S Lamar Blvd, Apt 214", city: "Austin", zip: "78704" },
+  consents: { marketingEmail: true, marketingSms: false },
+} as const;
+
+export type SeedDemoVisit = {
+  /** Days from the day the sandbox is seeded; a Sunday (closed) becomes the Saturday before a past visit, the Monday after a coming one. */
+  days: number;
+  /** Clinic-local start, one every open day has (Saturdays open 10:00 to 16:00). */
+  time: string;
+  service: string;
+  addOns: string[];
+  /** A campaign applied to the visit's invoice. */
+  offerCode?: string;
+  outcome: { kind: "closed" } | { kind: "cancelled"; /** One of seedReasons. */ reason: string; comments: string } | { kind: "no-show"; comments: string } | { kind: "booked" };
+};
+
+/** The demo guest's visits, oldest first: a new client's first facial, then as a returning client. */
+export const seedDemoVisits: SeedDemoVisit[] = [
+  { days: -89, time: "10:00", service: "FT-NEW", addOns: ["ADD-LED"], outcome: { kind: "closed" } },
+  { days: -59, time: "14:00", service: "FT-RET", addOns: [], outcome: { kind: "cancelled", reason: "Stuck at work", comments: "A meeting moved; I will book another day." } },
+  { days: -41, time: "11:30", service: "FT-RET", addOns: ["ADD-MASK"], offerCode: "ADDON20", outcome: { kind: "closed" } },
+  { days: -22, time: "13:00", service: "FT-RET", addOns: [], outcome: { kind: "no-show", comments: "No call, no show." } },
+  { days: 7, time: "14:30", service: "FT-RET", addOns: ["ADD-DERMA"], outcome: { kind: "booked" } },
+];

@@ -1,16 +1,25 @@
+import { randomUUID } from "node:crypto";
 import { ruleFromDollars, type PromoCode } from "~/domain/discounts";
 import { centsFromDollars } from "~/domain/money";
+import { hashPassword } from "../accounts/passwords.server";
 import type { Stores } from "../store/stores.server";
 import { seedGuid } from "./db";
-import { seedCenters, seedPromos, seedServices } from "./seed-data";
+import { DEMO_GUEST_ID } from "./demo-guest";
+import { SEED_DEMO_GUEST, seedCenters, seedPromos, seedServices } from "./seed-data";
+
+/** The demo guest's password: the README gives it, to sign in with straight after the first start. */
+export const DEMO_ACCOUNT_PASSWORD = "Glow!Demo2026";
 
 /**
  * With the sandbox as the back end, the embedded stores get the first-party records that belong
- * with the seeded chain: the promo codes and, for prepaid clinics, their center pricing. The seed
- * lists prices in dollars, as the sandbox's catalog serves them; the stores keep cents.
+ * with the seeded chain: the promo codes, for prepaid clinics their center pricing, and the demo
+ * guest's account. The seed lists prices in dollars, as the sandbox's catalog serves them; the
+ * stores keep cents. Seeded on the stores' first start, as the sandbox seeds a new database: a
+ * sandbox from before has no demo guest for the account to open.
  */
-export async function seedEmbeddedStores(stores: Pick<Stores, "promoCodes" | "centerPricing">): Promise<void> {
+export async function seedEmbeddedStores(stores: Pick<Stores, "promoCodes" | "centerPricing" | "accounts" | "guestDetails">): Promise<void> {
   if (await stores.promoCodes.get(seedPromos[0].code)) return;
+  await seedDemoAccount(stores);
   for (const promo of seedPromos) {
     const record: PromoCode = {
       code: promo.code,
@@ -38,4 +47,27 @@ export async function seedEmbeddedStores(stores: Pick<Stores, "promoCodes" | "ce
       });
     }
   }
+}
+
+/**
+ * The demo guest's account, as registering makes one (docs/decisions/006): linked to her guest,
+ * her home clinic, a hashed password, and her guest details marked as having set one. Left as it
+ * is when the email already has an account.
+ */
+async function seedDemoAccount(stores: Pick<Stores, "accounts" | "guestDetails">): Promise<void> {
+  const { email } = SEED_DEMO_GUEST;
+  if (await stores.accounts.getByEmail(email)) return;
+  const createdAt = Date.now();
+  await stores.accounts.create({
+    id: randomUUID(),
+    email,
+    guestId: DEMO_GUEST_ID,
+    centerId: seedGuid(`center:${SEED_DEMO_GUEST.centerCode}`),
+    passwordHash: await hashPassword(DEMO_ACCOUNT_PASSWORD),
+    createdAt,
+    passwordChangedAt: createdAt,
+    referralCode: null,
+  });
+  if (await stores.guestDetails.get(email)) await stores.guestDetails.update(email, { is_password_set: true });
+  else await stores.guestDetails.create({ email, guest_id: DEMO_GUEST_ID, is_password_set: true, is_return_user: false });
 }

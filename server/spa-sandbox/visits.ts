@@ -3,7 +3,7 @@ import { dayjs } from "../../app/lib/dates";
 import { toIanaTimeZone } from "../spa/time-zones.server";
 import { findRow } from "./booking";
 import type { SandboxDb } from "./db";
-import { v1Error } from "./errors";
+import { isRefusal, refusal, v1Error, type Refusal } from "./errors";
 
 /**
  * What happens to a visit after it is booked: the guest cancels it (Zenoti cancels a whole
@@ -70,36 +70,40 @@ export function markNoShow(db: SandboxDb, invoiceId: string, comments: string): 
   return true;
 }
 
+/**
+ * Zenoti's cancel of an invoice: "This cancels every appointment and purchase on the invoice", for a
+ * reason a guest may give; an invoice with payments cannot be cancelled this way. Whether the late
+ * fee applies (inside 12 hours of the start), or why not.
+ */
+export function cancelVisit(db: SandboxDb, invoiceId: string, reasonId: string, comments: string, now: number): { chargeApplied: boolean } | Refusal {
+  const invoice = findRow<InvoiceRow>(db, "invoices", invoiceId);
+  if (!invoice) return refusal(428, "Request invoices are invalid");
+  const reason = reasonId
+    ? (db.prepare("SELECT object_type, action_type, active FROM reasons WHERE lower(id) = lower(?)").get(reasonId) as { object_type: number; action_type: number; active: number } | undefined)
+    : undefined;
+  if (!reason || reason.object_type !== 2 || reason.action_type !== 0 || !reason.active) return refusal(400, "request is invalid");
+  const paid = db.prepare("SELECT COUNT(*) AS n FROM transactions WHERE invoice_id = ?").get(invoice.id) as { n: number };
+  if (paid.n > 0) return refusal(502, "payments are added to invoice, delete payments and retry");
+  const live = liveAppointments(db, invoice.id);
+  if (invoice.is_cancelled || invoice.is_closed || live.length === 0) return refusal(502, "invoice doesn't have any appointments");
+  const startsAt = dayjs.tz(live[0].start_local, LOCAL_FORMAT, centerZoneOf(db, invoice.center_id)).valueOf();
+  db.transaction(() => {
+    db.prepare(`UPDATE appointments SET status = -1 WHERE invoice_id = ? AND ${LIVE}`).run(invoice.id);
+    db.prepare("UPDATE invoices SET is_cancelled = 1, cancel_reason_id = ?, cancel_comments = ? WHERE id = ?").run(reasonId, comments.slice(0, 1000), invoice.id);
+  })();
+  return { chargeApplied: startsAt - now < LATE_CANCEL_HOURS * 3_600_000 };
+}
+
 export function mountVisits(router: Router, db: SandboxDb, options: { now: () => number }) {
   const { now } = options;
 
-  // Zenoti: "This cancels every appointment and purchase on the invoice"; an invoice with payments
-  // cannot be cancelled this way.
   router.put("/v1/invoices/:invoiceId/cancel", (req, res) => {
-    const invoice = findRow<InvoiceRow>(db, "invoices", req.params.invoiceId);
-    if (!invoice) return v1Error(res, 200, 428, "Request invoices are invalid", { success: false, is_charge_applied: false });
     const body = (req.body ?? {}) as { reason_id?: unknown; comments?: unknown };
     const reasonId = typeof body.reason_id === "string" ? body.reason_id : "";
-    const reason = reasonId
-      ? (db.prepare("SELECT object_type, action_type, active FROM reasons WHERE lower(id) = lower(?)").get(reasonId) as { object_type: number; action_type: number; active: number } | undefined)
-      : undefined;
-    if (!reason || reason.object_type !== 2 || reason.action_type !== 0 || !reason.active) {
-      return v1Error(res, 200, 400, "request is invalid", { success: false, is_charge_applied: false });
-    }
-    const paid = db.prepare("SELECT COUNT(*) AS n FROM transactions WHERE invoice_id = ?").get(invoice.id) as { n: number };
-    if (paid.n > 0) return v1Error(res, 200, 502, "payments are added to invoice, delete payments and retry", { success: false, is_charge_applied: false });
-    const live = liveAppointments(db, invoice.id);
-    if (invoice.is_cancelled || invoice.is_closed || live.length === 0) {
-      return v1Error(res, 200, 502, "invoice doesn't have any appointments", { success: false, is_charge_applied: false });
-    }
-    const startsAt = dayjs.tz(live[0].start_local, LOCAL_FORMAT, centerZoneOf(db, invoice.center_id)).valueOf();
-    const chargeApplied = startsAt - now() < LATE_CANCEL_HOURS * 3_600_000;
-    const comments = typeof body.comments === "string" ? body.comments.slice(0, 1000) : "";
-    db.transaction(() => {
-      db.prepare(`UPDATE appointments SET status = -1 WHERE invoice_id = ? AND ${LIVE}`).run(invoice.id);
-      db.prepare("UPDATE invoices SET is_cancelled = 1, cancel_reason_id = ?, cancel_comments = ? WHERE id = ?").run(reasonId, comments, invoice.id);
-    })();
-    res.json({ success: true, is_charge_applied: chargeApplied, error: null });
+    const comments = typeof body.comments === "string" ? body.comments : "";
+    const cancelled = cancelVisit(db, req.params.invoiceId, reasonId, comments, now());
+    if (isRefusal(cancelled)) return v1Error(res, 200, cancelled.code, cancelled.message, { success: false, is_charge_applied: false });
+    res.json({ success: true, is_charge_applied: cancelled.chargeApplied, error: null });
   });
 
   router.put("/v1/appointments/:groupId/no_show", (req, res) => {

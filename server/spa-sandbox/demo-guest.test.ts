@@ -1,0 +1,116 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startSandbox, TEST_API_KEY } from "../../tests/helpers/sandbox-server";
+import { createSpaClient, type SpaClient } from "../spa/client.server";
+import { seedGuid } from "./db";
+import { DEMO_GUEST_ID } from "./demo-guest";
+import { createSpaSandbox } from "./index";
+import { SEED_DEMO_GUEST } from "./seed-data";
+
+/** The demo guest a new sandbox is seeded with, and her history around the day it is seeded. */
+
+const AUSTIN = seedGuid("center:ATX");
+const FACIAL = seedGuid("service:FT-RET");
+const ZONE = "America/Chicago";
+// Seeded at 09:00 in Austin on Monday 30 November 2026.
+const now = Date.parse("2026-11-30T15:00:00Z");
+
+let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+let client: SpaClient;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ now: () => now, holdSeconds: 600 });
+  client = createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY }, clock: () => now });
+});
+afterAll(async () => {
+  await sandbox.stop();
+});
+
+/** Another guest of Austin, to book beside the demo guest. */
+async function otherGuestId(): Promise<string> {
+  const guest = await client.createGuest({
+    centerId: AUSTIN, firstName: "Ona", lastName: "Other", email: `other.${crypto.randomUUID().slice(0, 8)}@example.com`, phone: "5125550299",
+    consents: { marketingEmail: false, marketingSms: false, transactionalEmail: true, transactionalSms: true }, tags: [],
+  });
+  return guest.id;
+}
+
+describe("the demo guest", () => {
+  it("is a client of Austin with an email, a mobile number and a home address", async () => {
+    expect(await client.getGuest(DEMO_GUEST_ID)).toMatchObject({
+      id: DEMO_GUEST_ID, centerId: AUSTIN, firstName: SEED_DEMO_GUEST.firstName, lastName: SEED_DEMO_GUEST.lastName,
+      email: "demo@glowclinic.example", phone: SEED_DEMO_GUEST.phone, address: { city: "Austin", zip: "78704" },
+    });
+    expect((await client.findGuestsByEmail("DEMO@glowclinic.example")).map((g) => g.id)).toEqual([DEMO_GUEST_ID]);
+  });
+
+  it("has a history around the day of seeding: completed, cancelled, completed, no-show, then one booked a week ahead", async () => {
+    const { appointments, total } = await client.guestAppointmentsPage(DEMO_GUEST_ID, { includeNoShowCancel: true, size: 100 });
+    expect(total).toBe(5);
+    expect(appointments.map((a) => [a.centerId, a.services.map((s) => [s.start, s.name, s.status])])).toEqual([
+      [AUSTIN, [["2026-09-02T10:00:00", "Signature Laser Facial - New Client", 1], ["2026-09-02T10:45:00", "LED Light Therapy Enhancement (Addon)", 1]]],
+      [AUSTIN, [["2026-10-02T14:00:00", "Signature Laser Facial", -1]]],
+      [AUSTIN, [["2026-10-20T11:30:00", "Signature Laser Facial", 1], ["2026-10-20T12:00:00", "Hydrating Mask Enhancement (Addon)", 1]]],
+      // Three weeks back is a Sunday, when the clinics are closed: the Saturday before.
+      [AUSTIN, [["2026-11-07T13:00:00", "Signature Laser Facial", -2]]],
+      [AUSTIN, [["2026-12-07T14:30:00", "Signature Laser Facial", 0], ["2026-12-07T15:00:00", "Dermaplaning Enhancement (Addon)", 0]]],
+    ]);
+    // Without asking for them, the cancelled and the no-show visit are left out.
+    expect((await client.listGuestAppointments(DEMO_GUEST_ID, { size: 100 })).map((a) => a.services[0].status)).toEqual([1, 1, 0]);
+  });
+
+  it("had each visit with a nurse who works that weekday (her regular nurse, another on her day off)", async () => {
+    const visits = await client.listGuestAppointments(DEMO_GUEST_ID, { includeNoShowCancel: true, size: 100 });
+    const nurses = visits.map((v) => v.services[0].therapistId);
+    // Dana Whitfield has Fridays off; the cancelled visit was on a Friday, with Priya Raman.
+    expect(nurses).toEqual([3, 2, 3, 3, 3].map((place) => seedGuid(`therapist:ATX:${place}`)));
+  });
+
+  it("kept the campaign of the discounted visit on its invoice, and the reason of the cancelled one", async () => {
+    const visits = await client.listGuestAppointments(DEMO_GUEST_ID, { includeNoShowCancel: true, size: 100 });
+    const discounted = await client.getInvoice(visits[2].invoiceId!);
+    // ADDON20: $20 off the $45 mask.
+    expect(discounted.items.map((i) => [i.name, i.price, i.discount])).toEqual([
+      ["Signature Laser Facial", 19900, 0],
+      ["Hydrating Mask Enhancement (Addon)", 4500, 2000],
+    ]);
+    expect(discounted.total).toBe(22400);
+    const cancelled = sandbox.db.prepare("SELECT cancel_reason_id, cancel_comments FROM invoices WHERE id = ?").get(visits[1].invoiceId) as { cancel_reason_id: string; cancel_comments: string };
+    expect(cancelled).toEqual({ cancel_reason_id: seedGuid("reason:Stuck at work"), cancel_comments: "A meeting moved; I will book another day." });
+  });
+
+  it("keeps her nurse busy at the coming visit's time, and leaves that time open with the others", async () => {
+    const guestId = await otherGuestId();
+    const withHerNurse = await client.createBooking({ centerId: AUSTIN, date: "2026-12-07", guestId, serviceId: FACIAL, therapistId: seedGuid("therapist:ATX:3"), addOnIds: [] });
+    expect((await client.listSlots(withHerNurse, "2026-12-07")).times).not.toContain("2026-12-07T14:30:00");
+    expect(await client.reserveSlot(withHerNurse, "2026-12-07T14:30:00", ZONE)).toBeNull();
+    const withAnyNurse = await client.createBooking({ centerId: AUSTIN, date: "2026-12-07", guestId, serviceId: FACIAL, therapistId: null, addOnIds: [] });
+    expect(await client.reserveSlot(withAnyNurse, "2026-12-07T14:30:00", ZONE)).not.toBeNull();
+  });
+});
+
+describe("seeding", () => {
+  it("happens once, on a new database: opened again, the sandbox keeps the history it has", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sandbox-demo-"));
+    const file = path.join(dir, "spa-sandbox.sqlite");
+    const count = (db: import("./db").SandboxDb) => ({
+      guests: (db.prepare("SELECT COUNT(*) AS n FROM guests WHERE email_key = ?").get("demo@glowclinic.example") as { n: number }).n,
+      appointments: (db.prepare("SELECT COUNT(*) AS n FROM appointments WHERE guest_id = ?").get(DEMO_GUEST_ID) as { n: number }).n,
+      first: (db.prepare("SELECT MIN(start_local) AS start FROM appointments WHERE guest_id = ?").get(DEMO_GUEST_ID) as { start: string }).start,
+    });
+    try {
+      const first = createSpaSandbox({ file, apiKeys: [TEST_API_KEY], now: () => now });
+      const seeded = count(first.db);
+      first.close();
+      // A month later the same file is opened again: nothing is added or moved.
+      const again = createSpaSandbox({ file, apiKeys: [TEST_API_KEY], now: () => now + 30 * 86_400_000 });
+      expect(count(again.db)).toEqual(seeded);
+      expect(seeded).toEqual({ guests: 1, appointments: 8, first: "2026-09-02T10:00:00" });
+      again.close();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,114 @@
+import type { Dayjs } from "dayjs";
+import { BASE_TAGS } from "~/domain/guest";
+import { dayjs } from "~/lib/dates";
+import { toIanaTimeZone } from "../spa/time-zones.server";
+import { confirmBooking, createBooking, findRow, reserveSlot } from "./booking";
+import { seedGuid, type SandboxDb } from "./db";
+import { isRefusal, type Refusal } from "./errors";
+import { createGuest } from "./guests";
+import { applyCampaign } from "./payments";
+import { SEED_DEMO_GUEST, seedDemoVisits, type SeedDemoVisit } from "./seed-data";
+import { cancelVisit, closeVisit, markNoShow, moveVisit } from "./visits";
+
+/** The demo guest's id, the same on every machine: the account seeded in the app's stores names it. */
+export const DEMO_GUEST_ID = seedGuid("guest:demo");
+
+const DAY_FORMAT = "YYYY-MM-DD";
+const SUNDAY = 0;
+
+/**
+ * Seeds the demo guest and her visits into a new sandbox, relative to the day it is seeded, through
+ * the sandbox's own calls: a guest created as the webstore creates one, each visit booked, reserved
+ * and confirmed, then cancelled, moved back, closed or marked a no-show as the clinic would. All or
+ * nothing; a refusal is a fault of the seed and is thrown.
+ */
+export function seedDemoGuest(db: SandboxDb, now: number): void {
+  const guest = SEED_DEMO_GUEST;
+  const centerId = seedGuid(`center:${guest.centerCode}`);
+  const center = findRow<{ time_zone_name: string }>(db, "centers", centerId)!;
+  const today = dayjs.utc(dayjs(now).tz(toIanaTimeZone(center.time_zone_name)).format(DAY_FORMAT), DAY_FORMAT);
+  const profile = {
+    center_id: centerId,
+    personal_info: {
+      first_name: guest.firstName,
+      last_name: guest.lastName,
+      user_name: guest.email,
+      email: guest.email,
+      date_of_birth: guest.dateOfBirth,
+      mobile_phone: { country_code: 225, number: guest.phone },
+    },
+    address_info: { address_1: guest.address.line1, address_2: "", city: guest.address.city, country_id: 225, state_id: -1, state_other: "", zip_code: guest.address.zip },
+    preferences: {
+      receive_marketing_email: guest.consents.marketingEmail,
+      receive_marketing_sms: guest.consents.marketingSms,
+      receive_transactional_email: true,
+      receive_transactional_sms: true,
+    },
+    tags: [...BASE_TAGS, "Webstore"],
+  };
+  db.transaction(() => {
+    accepted(createGuest(db, { mandatoryFields: ["email", "mobile_phone"] }, profile, { now, id: DEMO_GUEST_ID }), "the guest");
+    for (const visit of seedDemoVisits) seedVisit(db, centerId, today, visit, now);
+  })();
+}
+
+function seedVisit(db: SandboxDb, centerId: string, today: Dayjs, visit: SeedDemoVisit, now: number) {
+  const day = openDay(today.add(visit.days, "day"), visit.days < 0 ? -1 : 1);
+  // The sandbox books only times to come, as Zenoti does: a past visit is booked on the same
+  // weekday ahead (the same nurse works then), then moved back to its day.
+  let bookedDay = day;
+  while (!bookedDay.isAfter(today, "day")) bookedDay = bookedDay.add(1, "week");
+  const date = bookedDay.format(DAY_FORMAT);
+  const what = `the ${visit.service} visit of ${day.format(DAY_FORMAT)}`;
+  const booking = accepted(
+    createBooking(
+      db,
+      {
+        center_id: centerId,
+        date,
+        guests: [
+          {
+            id: DEMO_GUEST_ID,
+            items: [{ item: { id: seedGuid(`service:${visit.service}`) }, therapist: { id: regularNurse(db, centerId, day.day()) }, add_ons: visit.addOns.map((code) => ({ item: { id: seedGuid(`service:${code}`) } })) }],
+          },
+        ],
+      },
+      now,
+    ),
+    what,
+  );
+  accepted(reserveSlot(db, booking.id, `${date}T${visit.time}:00`, { now: () => now, holdSeconds: 60 }), what);
+  const { invoiceId } = accepted(confirmBooking(db, booking.id, now), what);
+  if (visit.offerCode) accepted(applyCampaign(db, invoiceId, visit.offerCode), what);
+  // Cancelled while it was still ahead, days before it, as guests cancel.
+  if (visit.outcome.kind === "cancelled") accepted(cancelVisit(db, invoiceId, seedGuid(`reason:${visit.outcome.reason}`), visit.outcome.comments, now), what);
+  if (!bookedDay.isSame(day, "day")) done(moveVisit(db, invoiceId, `${day.format(DAY_FORMAT)}T${visit.time}:00`), what);
+  if (visit.outcome.kind === "closed") done(closeVisit(db, invoiceId), what);
+  if (visit.outcome.kind === "no-show") done(markNoShow(db, invoiceId, visit.outcome.comments), what);
+}
+
+/** The day itself, or the nearest open one in that direction: the clinics close on Sundays. */
+function openDay(day: Dayjs, direction: 1 | -1): Dayjs {
+  return day.day() === SUNDAY ? day.add(direction, "day") : day;
+}
+
+/**
+ * The guest's regular nurse: the clinic's last nurse who works that weekday. A booking for any nurse
+ * gets the first free one, so the demo's visits leave those times open to others.
+ */
+function regularNurse(db: SandboxDb, centerId: string, weekday: number): string {
+  const nurse = db.prepare("SELECT id FROM therapists WHERE center_id = ? AND (day_off IS NULL OR day_off != ?) ORDER BY code DESC LIMIT 1").get(centerId, weekday) as
+    | { id: string }
+    | undefined;
+  if (!nurse) throw new Error(`The demo guest's history cannot be seeded: no nurse works on weekday ${weekday}`);
+  return nurse.id;
+}
+
+function accepted<T>(result: T | Refusal, what: string): T {
+  if (isRefusal(result)) throw new Error(`The demo guest's history cannot be seeded: ${what} was refused (${result.code} ${result.message})`);
+  return result;
+}
+
+function done(ok: boolean, what: string) {
+  if (!ok) throw new Error(`The demo guest's history cannot be seeded: ${what} could not be changed`);
+}
