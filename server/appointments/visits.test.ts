@@ -27,8 +27,8 @@ async function newGuestId(name: string): Promise<string> {
   return guest.id;
 }
 
-async function book(guestId: string, date: string, addOnCodes: string[] = []): Promise<string> {
-  const bookingId = await spa.createBooking({ centerId: AUSTIN, date, guestId, serviceId: FACIAL, therapistId: null, addOnIds: addOnCodes.map((c) => seedGuid(`service:${c}`)) });
+async function book(guestId: string, date: string, addOnCodes: string[] = [], therapistId: string | null = null): Promise<string> {
+  const bookingId = await spa.createBooking({ centerId: AUSTIN, date, guestId, serviceId: FACIAL, therapistId, addOnIds: addOnCodes.map((c) => seedGuid(`service:${c}`)) });
   const { times } = await spa.listSlots(bookingId, date);
   expect(await spa.reserveSlot(bookingId, times[0], "America/Chicago")).not.toBeNull();
   const confirmed = await spa.confirmBooking(bookingId, "America/Chicago");
@@ -47,14 +47,18 @@ afterAll(async () => {
 describe("a guest's visits", () => {
   it("come with their clinic, nurse, services in order, and an end over the total duration", async () => {
     const guestId = await newGuestId("Ana");
-    const appointmentId = await book(guestId, "2026-12-07", ["ADD-LED"]);
+    const [nurse] = await spa.listTherapists(AUSTIN);
+    const appointmentId = await book(guestId, "2026-12-07", ["ADD-LED"], nurse.id);
     const visits = await loadGuestVisits(services, guestId, NOW);
     expect(visits).toHaveLength(1);
     const [visit] = visits;
     expect(visit.center?.id).toBe(AUSTIN);
     expect(visit.appointmentId).toBe(appointmentId);
     expect(visit.services.map((s) => s.isAddOn)).toEqual([false, true]);
-    expect(visit.nurse).toMatch(/\w+ \w+/);
+    // The nurse the guest asked for; a visit booked with any nurse names none.
+    expect(visit.nurse).toBe(nurse.displayName);
+    await book(guestId, "2026-12-08");
+    expect((await loadGuestVisits(services, guestId, NOW)).find((v) => v.id !== visit.id)?.nurse).toBeNull();
     expect(visit.status).toBe(0);
     expect(visit.statusLabel).toBe("Booked");
     expect(visit.upcoming).toBe(true);

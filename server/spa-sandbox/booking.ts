@@ -278,8 +278,8 @@ export function confirmBooking(db: SandboxDb, bookingId: string, now: number): {
       for (const appointment of moving) {
         const minutes = dayjs(appointment.end_local, LOCAL_FORMAT).diff(dayjs(appointment.start_local, LOCAL_FORMAT), "minute");
         const end = cursor.add(minutes, "minute");
-        db.prepare("UPDATE appointments SET start_local = ?, end_local = ?, therapist_id = ? WHERE id = ?").run(
-          cursor.format(LOCAL_FORMAT), end.format(LOCAL_FORMAT), hold.therapist_id, appointment.id,
+        db.prepare("UPDATE appointments SET start_local = ?, end_local = ?, therapist_id = ?, therapist_requested = ? WHERE id = ?").run(
+          cursor.format(LOCAL_FORMAT), end.format(LOCAL_FORMAT), hold.therapist_id, items.some((i) => i.therapist_id) ? 1 : 0, appointment.id,
         );
         cursor = end;
       }
@@ -304,9 +304,9 @@ export function confirmBooking(db: SandboxDb, bookingId: string, now: number): {
         const end = cursor.add(service.duration + (isAddOn ? 0 : service.recovery_time), "minute");
         const appointmentId = uuid();
         db.prepare(
-          `INSERT INTO appointments (id, id_key, invoice_id, invoice_item_id, center_id, guest_id, service_id, therapist_id, start_local, end_local)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        ).run(appointmentId, normalizeId(appointmentId), invoiceId, itemId, current.center_id, current.guest_id, service.id, hold.therapist_id, cursor.format(LOCAL_FORMAT), end.format(LOCAL_FORMAT));
+          `INSERT INTO appointments (id, id_key, invoice_id, invoice_item_id, center_id, guest_id, service_id, therapist_id, therapist_requested, start_local, end_local)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        ).run(appointmentId, normalizeId(appointmentId), invoiceId, itemId, current.center_id, current.guest_id, service.id, hold.therapist_id, item.therapist_id ? 1 : 0, cursor.format(LOCAL_FORMAT), end.format(LOCAL_FORMAT));
         cursor = end;
       }
     }

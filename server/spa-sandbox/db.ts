@@ -111,6 +111,8 @@ const migrations: string[] = [
    ALTER TABLE invoices ADD COLUMN cancel_reason_id TEXT;
    ALTER TABLE invoices ADD COLUMN cancel_comments TEXT;
    ALTER TABLE appointments ADD COLUMN comments TEXT;`,
+  // Whether the guest asked for the appointment's nurse: Zenoti reports only a requested nurse.
+  `ALTER TABLE appointments ADD COLUMN therapist_requested INTEGER NOT NULL DEFAULT 0;`,
 ];
 
 /** Time-zone ids as Zenoti numbers them, for the names the seed uses. */

@@ -151,7 +151,7 @@ export function mountGuests(router: Router, db: SandboxDb, options: { now: () =>
       .all(guest.id, start, end, withCancelled ? 1 : 0) as {
       id: string; invoice_id: string; invoice_item_id: string; center_id: string; service_id: string; service_name: string;
       service_duration: number; is_add_on: number; start_local: string; end_local: string; status: number; progress: number; t_first: string; t_last: string;
-      therapist_id: string; sale_price: number;
+      therapist_id: string; therapist_requested: number; sale_price: number;
     }[];
     const price = (sales: number) => ({ currency_id: 148, sales, tax: 0, final: sales });
     const byInvoice = new Map<string, typeof rows>();
@@ -190,7 +190,8 @@ export function mountGuests(router: Router, db: SandboxDb, options: { now: () =>
           room: null,
           equipment: null,
           appointment_status: s.status,
-          requested_therapist_id: s.therapist_id,
+          // The nurse the guest asked for; the empty id when any nurse would do (the one assigned is not told).
+          requested_therapist_id: s.therapist_requested ? s.therapist_id : "00000000-0000-0000-0000-000000000000",
           quantity: 0,
           service_custom_data_indicator: "",
           actual_start_time: null,

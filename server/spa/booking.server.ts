@@ -316,6 +316,9 @@ const AppointmentsSchema = z.object({
   page_info: z.object({ total: z.number().nullish() }).nullish(),
 });
 
+/** Zenoti's way of saying "none" in an id field. */
+const EMPTY_ID = /^0{8}-0{4}-0{4}-0{4}-0{12}$/;
+
 /** One visit: the services booked together on one invoice, with their times on the clinic's clock. */
 export type GuestAppointment = {
   /** Zenoti's appointment group; the invoice id when the back end leaves it out. */
@@ -365,7 +368,8 @@ function toGuestAppointment(a: z.infer<typeof AppointmentsSchema>["appointments"
       durationMinutes: s.service.duration ?? s.duration ?? 0,
       name: s.service.display_name || s.service.name,
       isAddOn: Boolean(s.is_addon ?? s.service.is_addon),
-      therapistId: lower(s.requested_therapist_id),
+      // A nurse the guest asked for; an empty id, as some Zenoti answers carry, is none.
+      therapistId: EMPTY_ID.test(s.requested_therapist_id ?? "") ? null : lower(s.requested_therapist_id),
       itemActions: s.item_actions ?? "",
     })),
   };

@@ -55,12 +55,11 @@ async function calendarOf(page: Page, link: string): Promise<string> {
 
 /** Chooses a date on a time step and holds its first open time; returns the time held ("YYYY-MM-DDTHH:mm:ss"). */
 async function holdFirstTime(page: Page, date: string): Promise<string> {
-  const times = await showDate(page, date);
-  const first = times.first();
-  const label = (await first.textContent())!.trim();
-  await first.click();
-  await expect(page.getByRole("heading", { level: 2, name: /^New time: / })).toBeVisible();
-  const [, hm, ampm] = /(\d{1,2}:\d{2}) ([AP]M)/.exec(label)!;
+  await (await showDate(page, date)).first().click();
+  // The time held is read from the page's own words ("New time: Thu Nov 26 @ 9:15 AM").
+  const heading = page.getByRole("heading", { level: 2, name: /^New time: / });
+  await expect(heading).toBeVisible();
+  const [, hm, ampm] = /@ (\d{1,2}:\d{2}) ([AP]M)/.exec((await heading.textContent())!)!;
   const [h, m] = hm.split(":").map(Number);
   return `${date}T${String((h % 12) + (ampm === "PM" ? 12 : 0)).padStart(2, "0")}:${String(m).padStart(2, "0")}:00`;
 }

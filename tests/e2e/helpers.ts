@@ -38,6 +38,9 @@ export async function showDate(page: Page, date: string) {
   await page.getByLabel("Date").selectOption(date);
   await page.getByRole("button", { name: "Show times" }).click();
   await expect(page).toHaveURL(new RegExp(`date=${date}`));
+  // The day's own heading: with JavaScript the address changes a moment before the list does.
+  const day = new Date(`${date}T12:00:00Z`).toLocaleDateString("en-US", { weekday: "long", month: "long", day: "numeric", timeZone: "UTC" });
+  await expect(page.getByRole("heading", { level: 2, name: day, exact: true })).toBeVisible();
   return page.getByRole("form", { name: "Open times" }).getByRole("button");
 }
 
