@@ -1,4 +1,6 @@
 import type { APIRequestContext, Page } from "@playwright/test";
+import { seedCenters } from "../../server/spa-sandbox/seed-data";
+import { toIanaTimeZone } from "../../server/spa/time-zones.server";
 import { expect, test } from "./fixtures";
 import { addCard, chooseFacialWithAddOn, fillBillingAndAgree, fillDetails, showDate, startBooking, uniqueEmail, uniquePhone } from "./helpers";
 import {
@@ -23,6 +25,17 @@ import {
 /** A clinic-local start `days` before today, at 10:00 (the sandbox moves visits into the past). */
 function daysAgo(days: number, time = "10:00:00"): string {
   return `${new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10)}T${time}`;
+}
+
+/** The clinic's wall clock `hours` from now ("YYYY-MM-DDTHH:mm:00"): the sandbox moves visits to any time. */
+function clinicClockIn(clinicName: string, hours: number): string {
+  const timeZone = toIanaTimeZone(seedCenters.find((c) => `Glow Clinic ${c.name}` === clinicName)!.timeZone);
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat("en-US", { timeZone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23" })
+      .formatToParts(new Date(Date.now() + hours * 3_600_000))
+      .map((p) => [p.type, p.value]),
+  );
+  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:00`;
 }
 
 /** "2026-12-01T09:30:00" as the account pages write it: "December 1, 2026 9:30 AM". */
@@ -183,6 +196,28 @@ test("a signed-in guest cancels a visit with a reason and a comment", async ({ p
   const again = await page.goto(`/account/appointments/${visit.invoiceId}/cancel`);
   expect(again!.status()).toBe(409);
   await expect(page.getByText("This appointment is already cancelled.")).toBeVisible();
+});
+
+test("inside 12 hours the $25 fee is stated before moving or cancelling, and applied; a cancelled visit can't be moved", async ({ page, signedIn, sandboxApi, bookingDay }) => {
+  const { clinic, date } = bookingDay();
+  const guestId = await guestIdOf(sandboxApi, signedIn.email);
+  const visit = await bookVisitInBackEnd(sandboxApi, { guestId, clinic, date });
+  const soon = clinicClockIn(clinic.name, 6);
+  await moveVisitInBackEnd(sandboxApi, visit.invoiceId, soon);
+
+  await page.goto(`/account/appointments/${visit.invoiceId}/reschedule`);
+  await expect(page.getByText(/less than 12 hours away: moving it now costs the \$25 late-change fee/)).toBeVisible();
+  await page.goto(`/account/appointments/${visit.invoiceId}/cancel`);
+  await expect(page.getByText(/less than 12 hours away: cancelling now costs the \$25 late-cancellation fee/)).toBeVisible();
+  await page.getByLabel("Why are you cancelling?").selectOption({ label: "Health issues" });
+  await page.getByLabel("Comment").fill("Running a fever.");
+  await page.getByRole("button", { name: "Cancel and pay the $25 fee" }).click();
+  await expect(page.getByText(/the \$25 late-cancellation fee applies/)).toBeVisible();
+  expect(await visitStatuses(sandboxApi, guestId, visit.invoiceId)).toEqual([{ start: soon, status: -1 }]);
+
+  const moved = await page.goto(`/account/appointments/${visit.invoiceId}/reschedule`);
+  expect(moved!.status()).toBe(409);
+  await expect(page.getByText("This appointment is cancelled, so it can't be moved. You can book a new one.")).toBeVisible();
 });
 
 test("a signed-in guest books a past visit again: the journey opens at the time step with it chosen", async ({ page, signedIn, sandboxApi, bookingDay }) => {
