@@ -58,7 +58,8 @@ export function SlotPicker({ view, hold, reserving }: { view: SlotPickerView; ho
         <input type="hidden" name="group" value={group} />
         <label htmlFor="date">Date</label>
         <div className="inline-field">
-          <select id="date" name="date" defaultValue={date} aria-invalid={dateProblem ? true : undefined} aria-describedby={dateProblem ? "date-error" : undefined}>
+          {/* Keyed by the day shown: after "Next available" or a link, the list shows that day, not the one picked before. */}
+          <select key={date} id="date" name="date" defaultValue={date} aria-invalid={dateProblem ? true : undefined} aria-describedby={dateProblem ? "date-error" : undefined}>
             {dates.map((d) => (
               <option key={d.value} value={d.value}>
                 {d.label}

@@ -1,16 +1,24 @@
 import { redirect } from "react-router";
 import { bookingDates, normalizeBookingDate, parseSlotGroup, type SlotGroup } from "~/domain/booking";
 import { clinicToday } from "~/lib/dates";
+import type { SlotList } from "../spa/booking.server";
 
 export const SLOTS_ERROR = "Error while fetching slots, please click to try again";
 const DATE_NOT_BOOKABLE = "That date can't be booked. Please choose one from the list.";
 
 /**
  * The day a time step shows, from its address: the date asked for (a Sunday in a link moves to the
- * Monday after, by a redirect), else `fallback` when bookable, else the first bookable date; and
- * the time-of-day group. A date that can't be booked is said, and the first one shown.
+ * Monday after, by a redirect), else `fallback` (a day the visitor chose before) when bookable, else
+ * `start` when bookable, else the first bookable date; and the time-of-day group. A date that can't
+ * be booked is said, and the first one shown. `chosen` says the visitor picked the day (the address
+ * or the fallback), so it is shown even when it has no open time.
  */
-export function requestedDay(request: Request, timeZone: string, fallback: string | null | undefined): { date: string; dates: string[]; dateProblem: string | null; group: SlotGroup } {
+export function requestedDay(
+  request: Request,
+  timeZone: string,
+  fallback: string | null | undefined,
+  start?: string | null,
+): { date: string; dates: string[]; dateProblem: string | null; group: SlotGroup; chosen: boolean } {
   const url = new URL(request.url);
   const today = clinicToday(timeZone);
   const dates = bookingDates(today);
@@ -21,6 +29,23 @@ export function requestedDay(request: Request, timeZone: string, fallback: strin
     throw redirect(`${url.pathname}${url.search}`);
   }
   const dateProblem = asked && !normalized ? DATE_NOT_BOOKABLE : null;
-  const date = normalized ?? (fallback && dates.includes(fallback) ? fallback : dates[0]);
-  return { date, dates, dateProblem, group: parseSlotGroup(url.searchParams.get("group")) };
+  const remembered = fallback && dates.includes(fallback) ? fallback : null;
+  const date = normalized ?? remembered ?? (start && dates.includes(start) ? start : dates[0]);
+  return { date, dates, dateProblem, group: parseSlotGroup(url.searchParams.get("group")), chosen: Boolean(normalized ?? remembered) };
+}
+
+/**
+ * The open times of the day to show: a day nobody chose that has no time left (an evening, a full
+ * day) gives way to the next day with times, which the back end names in the same answer, so the
+ * step never opens on an empty day. A chosen day is shown as it is, with its "Next available".
+ */
+export async function firstDayWithTimes(
+  day: { date: string; dates: string[]; chosen: boolean },
+  read: (date: string) => Promise<SlotList>,
+): Promise<SlotList & { date: string }> {
+  const first = await read(day.date);
+  const next = first.nextAvailableDay;
+  if (day.chosen || first.times.length > 0 || !next || next === day.date || !day.dates.includes(next)) return { date: day.date, ...first };
+  const later = await read(next);
+  return later.times.length > 0 ? { date: next, ...later } : { date: day.date, ...first };
 }

@@ -10,7 +10,7 @@ import { requireChosenService } from "#server/booking/catalog-view.server";
 import { knownGuest, setDraft } from "#server/booking/draft.server";
 import { chooseTime, holdSlot } from "#server/booking/hold-slot.server";
 import { openTimes, type SlotQuery } from "#server/booking/holds.server";
-import { requestedDay, SLOTS_ERROR } from "#server/booking/time-step.server";
+import { firstDayWithTimes, requestedDay, SLOTS_ERROR } from "#server/booking/time-step.server";
 import { logger } from "#server/observability/logger.server";
 import { isSpaError } from "#server/spa/errors.server";
 import { formDataOf, parseSubmission, refuseForm } from "#server/forms.server";
@@ -25,14 +25,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { services } = context;
   const { session, draft, center, service } = await requireChosenService(context);
 
-  const { date, dates, dateProblem, group } = requestedDay(request, center.timeZone, draft.date);
+  const day = requestedDay(request, center.timeZone, draft.date);
+  const { dates, dateProblem, group } = day;
 
+  let date = day.date;
   let times: string[] = [];
   let nextAvailableDay: string | null = null;
   let slotsError: string | null = null;
   try {
-    const query: SlotQuery = { centerId: center.id, serviceId: service.id, addOnIds: draft.addOnIds, therapistId: draft.therapistId, date };
-    ({ times, nextAvailableDay } = await openTimes(services, query));
+    const query: Omit<SlotQuery, "date"> = { centerId: center.id, serviceId: service.id, addOnIds: draft.addOnIds, therapistId: draft.therapistId };
+    ({ date, times, nextAvailableDay } = await firstDayWithTimes(day, (d) => openTimes(services, { ...query, date: d })));
   } catch (error) {
     if (!isSpaError(error)) throw error;
     logger.warn("slots unavailable", { kind: error.kind, status: error.status });

@@ -20,7 +20,7 @@ import {
   setRescheduleHold,
 } from "#server/appointments/reschedule.server";
 import { toVisitView } from "#server/appointments/visits.server";
-import { requestedDay, SLOTS_ERROR } from "#server/booking/time-step.server";
+import { firstDayWithTimes, requestedDay, SLOTS_ERROR } from "#server/booking/time-step.server";
 import { formDataOf, formText, parseSubmission, refuseForm } from "#server/forms.server";
 import { logger } from "#server/observability/logger.server";
 import { requestSession } from "#server/request-context.server";
@@ -33,6 +33,9 @@ import type { Route } from "./+types/reschedule";
 export const meta: Route.MetaFunction = () => [{ title: "Reschedule your appointment | Glow Clinic" }, { name: "robots", content: "noindex" }];
 
 export const headers: Route.HeadersFunction = () => VISIT_PAGE_HEADERS;
+
+/** The back end refused a reschedule booking for the visit: it can't be moved (any more). */
+class NotMovable extends Error {}
 
 const NOT_MOVABLE = {
   cancelled: "This appointment is cancelled, so it can't be moved. You can book a new one.",
@@ -56,15 +59,22 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     hold = null;
   }
   const timeZone = visit.center!.timeZone;
-  const { date, dates, dateProblem, group } = requestedDay(request, timeZone, hold?.slot.slice(0, 10) ?? visit.start.slice(0, 10));
+  // The visit's own day first, unless it has no other time left.
+  const day = requestedDay(request, timeZone, hold?.slot.slice(0, 10), visit.start.slice(0, 10));
+  const { dates, dateProblem, group } = day;
+  let date = day.date;
   let times: string[] = [];
   let nextAvailableDay: string | null = null;
   let slotsError: string | null = null;
   try {
-    const listed = await rescheduleTimes(services, access, date);
-    if (listed === "not-movable") return data({ visit: view, home: access.paths.home, policy: { kind: "not-movable", why: "over" } as const, picker: null, hold: null }, { status: 409 });
-    ({ times, nextAvailableDay } = listed);
+    const read = async (d: string) => {
+      const listed = await rescheduleTimes(services, access, d);
+      if (listed === "not-movable") throw new NotMovable();
+      return listed;
+    };
+    ({ date, times, nextAvailableDay } = await firstDayWithTimes(day, read));
   } catch (error) {
+    if (error instanceof NotMovable) return data({ visit: view, home: access.paths.home, policy: { kind: "not-movable", why: "over" } as const, picker: null, hold: null }, { status: 409 });
     if (!isSpaError(error)) throw error;
     logger.warn("reschedule slots unavailable", { kind: error.kind, status: error.status });
     slotsError = SLOTS_ERROR;
