@@ -42,6 +42,21 @@ test.describe("error page", () => {
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Glowing skin, booked in a minute");
   });
 
+  test("the countdown can be stopped, and the way back is kept", async ({ page }) => {
+    await page.goto("/locations?zip=78701");
+    await page.goto("/error?error=invalid-mobile&redirect=samesite", { referer: new URL("/locations?zip=78701", page.url()).toString() });
+    await page.getByRole("link", { name: "Stay on this page" }).click();
+    await expect(page.getByText("Take your time: this page stays until you go back.")).toBeVisible();
+    await expect(page.getByText(/Taking you back in/)).toHaveCount(0);
+    // No refresh in the page: nothing will take the visitor away.
+    await expect(page.locator('meta[http-equiv="refresh"]')).toHaveCount(0);
+    await expect(page.getByRole("alert")).toHaveText("Mobile number you entered is not valid. Please check the number and try again");
+    await expect(page.getByRole("link", { name: "Go back" })).toHaveAttribute("href", "/locations?zip=78701");
+    // A way back given in the address is followed only to a page of this site.
+    await page.goto("/error?error=invalid-email&redirect=samesite&stay=1&back=//evil.example/");
+    await expect(page.getByRole("link", { name: "Go back" })).toHaveAttribute("href", "/");
+  });
+
   test("samesite goes back to the page of this site the visitor came from", async ({ page }) => {
     await page.goto("/locations?zip=78701");
     await page.goto("/error?error=invalid-mobile&redirect=samesite", { referer: new URL("/locations?zip=78701", page.url()).toString() });

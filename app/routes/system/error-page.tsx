@@ -1,12 +1,13 @@
 import { data, href, Link } from "react-router";
 import { ERROR_PAGES, ERROR_REDIRECT_SECONDS, toErrorPageCode } from "~/domain/error-codes";
-import { sameSiteReferer } from "#server/redirects.server";
+import { safeLocalPath, sameSiteReferer } from "#server/redirects.server";
 import type { Route } from "./+types/error-page";
 
 export const meta: Route.MetaFunction = ({ data }) => [
   { title: data ? `${data.title} | Glow Clinic` : "Something went wrong | Glow Clinic" },
   { name: "robots", content: "noindex" },
-  ...(data ? [{ httpEquiv: "refresh", content: `${data.seconds};url=${data.target}` } as const] : []),
+  // The countdown's redirect works without JavaScript; a visitor who chose to stay gets none.
+  ...(data?.seconds ? [{ httpEquiv: "refresh", content: `${data.seconds};url=${data.target}` } as const] : []),
 ];
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -14,26 +15,36 @@ export async function loader({ request }: Route.LoaderArgs) {
   const code = toErrorPageCode(url.searchParams.get("error"));
   // Only the two known values mean anything; any other value is ignored, never followed.
   const redirectKind = url.searchParams.get("redirect") === "samesite" ? "samesite" : "webstore";
-  const referer = sameSiteReferer(request);
+  // "Stay on this page" (WCAG 2.2.1): the same page without the countdown, the way back kept in
+  // `back` (a path of this site only) since the Referer is now the error page itself.
+  const staying = url.searchParams.get("stay") === "1";
+  const referer = staying ? safeLocalPath(url.searchParams.get("back"), "") || null : sameSiteReferer(request);
   const target = redirectKind === "samesite" && referer && !referer.startsWith(href("/error")) ? referer : href("/");
   const page = code ? ERROR_PAGES[code] : { title: "Something went wrong", message: "Something went wrong, please try again" };
+  const stay = new URLSearchParams({ ...(code ? { error: code } : {}), redirect: redirectKind, stay: "1", ...(target !== href("/") ? { back: target } : {}) });
   return data(
-    { ...page, code, target, seconds: ERROR_REDIRECT_SECONDS },
+    { ...page, code, target, seconds: staying ? null : ERROR_REDIRECT_SECONDS, stayHref: `${href("/error")}?${stay}` },
     { status: code ? 200 : 400, headers: { "cache-control": "no-store" } },
   );
 }
 
 export default function ErrorPage({ loaderData }: Route.ComponentProps) {
-  const { title, message, target, seconds, code } = loaderData;
+  const { title, message, target, seconds, code, stayHref } = loaderData;
   return (
     <section className="page narrow error-page">
       <h1>{title}</h1>
       <p role="alert">{message}</p>
-      <p className="countdown-line">
-        Taking you back in{" "}
-        <span className="countdown" data-seconds={seconds} aria-hidden="true" /> seconds.
-        <span className="visually-hidden">You will be taken back in {seconds} seconds.</span>
-      </p>
+      {seconds ? (
+        <p className="countdown-line">
+          Taking you back in{" "}
+          <span className="countdown" data-seconds={seconds} aria-hidden="true" /> seconds.
+          <span className="visually-hidden">You will be taken back in {seconds} seconds.</span>{" "}
+          {/* A document load, with or without JavaScript: only a new page drops the refresh. */}
+          <a href={stayHref}>Stay on this page</a>
+        </p>
+      ) : (
+        <p>Take your time: this page stays until you go back.</p>
+      )}
       {code === "duplicate-email" ? (
         // The email has an account here: sign in and the booking goes on, or set a password first.
         <p className="actions">
