@@ -5,17 +5,26 @@ export type MenuItem = { id: string; name: string; description: string; duration
 export type MenuSection = { category: string; items: MenuItem[] };
 
 /**
+ * What a treatment costs, as the clinic page and the booking step both say it: its price; for one
+ * priced by area (laser hair removal), the range of its areas "per area"; else "Free".
+ */
+export function treatmentPriceLabel(service: Service, byId: Map<string, Service>, formatRange: (min: Cents, max: Cents) => string): string {
+  if (service.price > 0) return formatRange(service.price, service.price);
+  const areaPrices = service.addOnIds.map((id) => byId.get(id)?.price).filter((p): p is Cents => typeof p === "number" && p > 0);
+  if (areaPrices.length > 0) return `${formatRange(Math.min(...areaPrices), Math.max(...areaPrices))} per area`;
+  return "Free";
+}
+
+/** What an add-on or a treatment area with no price of its own says: it comes with the treatment. */
+export const INCLUDED_PRICE = "Included";
+
+/**
  * A clinic's treatment menu: bookable treatments grouped by category, each priced. A treatment
  * priced by area (laser hair removal) shows the range of its areas; a free one says so.
  */
 export function buildMenu(services: Service[], formatRange: (min: Cents, max: Cents) => string): { treatments: MenuSection[]; addOns: MenuItem[] } {
   const byId = new Map(services.map((s) => [s.id, s]));
-  const priceOf = (service: Service): string => {
-    if (service.price > 0) return formatRange(service.price, service.price);
-    const areaPrices = service.addOnIds.map((id) => byId.get(id)?.price).filter((p): p is Cents => typeof p === "number" && p > 0);
-    if (areaPrices.length > 0) return `${formatRange(Math.min(...areaPrices), Math.max(...areaPrices))} per area`;
-    return "Free";
-  };
+  const priceOf = (service: Service) => treatmentPriceLabel(service, byId, formatRange);
   const toItem = (s: Service): MenuItem => ({ id: s.id, name: s.displayName, description: s.description, durationMinutes: s.durationMinutes, price: priceOf(s) });
 
   const sections = new Map<string, MenuItem[]>();

@@ -56,3 +56,29 @@ test("a day asked for with no times offers the next available one, and the date 
   expect(new Date(`${shown}T12:00:00Z`).toLocaleDateString("en-US", { weekday: "long", month: "long", day: "numeric", timeZone: "UTC" })).toBe(label);
   await expect(page.getByRole("form", { name: "Open times" }).getByRole("button").first()).toBeVisible();
 });
+
+test("the booking step prices every treatment as the clinic page does, areas included", async ({ page }) => {
+  await page.goto(`/locations/${HOUSTON.slug}`);
+  const onClinicPage = new Map<string, string>();
+  for (const item of await page.locator("ul.menu > li").all()) {
+    onClinicPage.set((await item.locator(".menu-name").textContent())!.trim(), (await item.locator(".menu-meta strong").textContent())!.trim());
+  }
+  await startBooking(page, HOUSTON);
+  const treatments = page.locator("ul.choice-list > li");
+  let compared = 0;
+  for (const item of await treatments.all()) {
+    const name = (await item.locator("strong").first().textContent())!.trim();
+    if (!onClinicPage.has(name)) continue;
+    await expect(item.locator(".price"), name).toHaveText(onClinicPage.get(name)!);
+    compared += 1;
+  }
+  // Laser hair removal, priced by area, among them: never "$0".
+  expect(compared).toBeGreaterThan(5);
+  await expect(page.locator(".price").filter({ hasText: /^\$0$/ })).toHaveCount(0);
+  await expect(treatments.filter({ hasText: "Laser Hair Removal" }).first().locator(".price")).toHaveText(/per area$/);
+
+  // A peel's face area comes with the peel: "Included", not "$0".
+  await page.getByRole("link", { name: "Select Glow Peel" }).click();
+  await expect(page.getByRole("checkbox", { name: /Peel Area - Face/ })).toBeVisible();
+  await expect(page.locator("label").filter({ hasText: "Peel Area - Face" })).toContainText("Included");
+});

@@ -8,6 +8,7 @@ import { isRouteErrorResponse } from "react-router";
 import { isEnhancement, type Service } from "~/domain/catalog";
 import { applyDiscounts, normalizePromoCode } from "~/domain/discounts";
 import { addOnMinutes, coveredByMembership, needsTreatmentArea } from "~/domain/service-kinds";
+import { INCLUDED_PRICE, treatmentPriceLabel } from "~/domain/menu";
 import { INVALID_CLINIC, MAX_ADD_ONS, normalizeBookingDate, TOO_MANY_ADD_ONS } from "~/domain/booking";
 import { clinicToday } from "~/lib/dates";
 import { formatMoney, formatPriceRange } from "~/lib/money";
@@ -88,6 +89,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const byId = new Map(catalog.map((s) => [s.id, s]));
   const rules = await promoRules(services, draft.promoCode);
   const priced = (s: Service, kind: "service" | "addon-service") => {
+    // No price of its own: the clinic page's words (a range per area, "Free"), or included with the treatment.
+    if (s.price === 0) return { price: kind === "service" ? treatmentPriceLabel(s, byId, formatPriceRange) : INCLUDED_PRICE, discounted: null };
     const result = applyDiscounts([{ serviceId: s.id, kind, name: s.name, price: s.price }], rules);
     return { price: formatMoney(s.price), discounted: result.discount > 0 ? formatMoney(result.total) : null };
   };
