@@ -17,12 +17,20 @@ export function formatClock(hhmm: string): string {
   return dayjs(hhmm, "HH:mm").format("h:mm A");
 }
 
+const timeZoneLabels = new Map<string, string>();
+
 /** "America/Chicago" -> "Central Time". */
 export function timeZoneLabel(timeZone: string): string {
-  const part = new Intl.DateTimeFormat("en-US", { timeZone, timeZoneName: "longGeneric" })
-    .formatToParts(new Date())
-    .find((p) => p.type === "timeZoneName");
-  return part?.value ?? timeZone;
+  // A generic name does not change with the date: made once per zone, not per page.
+  let label = timeZoneLabels.get(timeZone);
+  if (label === undefined) {
+    const part = new Intl.DateTimeFormat("en-US", { timeZone, timeZoneName: "longGeneric" })
+      .formatToParts(new Date())
+      .find((p) => p.type === "timeZoneName");
+    label = part?.value ?? timeZone;
+    timeZoneLabels.set(timeZone, label);
+  }
+  return label;
 }
 
 /** Day of week (0 = Sunday) and "HH:mm" at this instant in the given zone. */
