@@ -18,6 +18,8 @@ export type ConfirmationView = {
   services: string[];
   start: string;
   end: string;
+  /** Paid and due as the booking read them from the back end, when it did (else read on the page). */
+  amounts: { paid: Cents; due: Cents } | null;
 };
 
 const NOT_FOUND = "We can't find that booking.";
@@ -46,7 +48,15 @@ export async function loadConfirmation(context: RequestContext, appointmentId: s
     // Just booked: the confirm's answer said what and when; only the clinic is looked up (cached).
     const center = await orUnavailable(() => services.catalog.getCenter(confirmed.centerId));
     if (!center) throw data(NOT_FOUND, { status: 404 });
-    return { appointmentId: confirmed.appointmentId, invoiceId: confirmed.invoiceId, center, services: visit.services.map(displayName), start: visit.start, end: visit.end };
+    return {
+      appointmentId: confirmed.appointmentId,
+      invoiceId: confirmed.invoiceId,
+      center,
+      services: visit.services.map(displayName),
+      start: visit.start,
+      end: visit.end,
+      amounts: confirmed.amounts ?? null,
+    };
   }
   const [center, appointments] = await orUnavailable(() =>
     Promise.all([services.catalog.getCenter(confirmed.centerId), services.spa.listGuestAppointments(confirmed.guestId, { size: 100 })]),
@@ -62,6 +72,7 @@ export async function loadConfirmation(context: RequestContext, appointmentId: s
     services: live.map((s) => displayName(s.name)),
     start,
     end,
+    amounts: null,
   };
 }
 

@@ -42,6 +42,12 @@ describe("confirmedOf", () => {
     });
   });
 
+  it("keeps the back end's paid and due amounts when the booking read them, and none otherwise", () => {
+    expect(confirmedOf({ ...attempt, bookedAmounts: { paid: 27_500, due: 0 } }).amounts).toEqual({ paid: 27_500, due: 0 });
+    expect(confirmedOf({ ...attempt, bookedAmounts: null }).amounts).toBeUndefined();
+    expect(ConfirmedSchema.safeParse(confirmedOf({ ...attempt, bookedAmounts: { paid: 27_500, due: 0 } })).success).toBe(true);
+  });
+
   it("keeps no visit when the booking was found among the guest's appointments (the page reads them)", () => {
     expect(confirmedOf({ ...attempt, visitEnd: null }).visit).toBeUndefined();
     expect(confirmedOf(attempt).visit).toBeUndefined();

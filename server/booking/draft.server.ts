@@ -84,6 +84,8 @@ export const ConfirmedSchema = z.object({
   visit: z
     .object({ start: z.string().max(19), end: z.string().max(19), services: z.array(z.string().max(120)).max(MAX_ADD_ONS + 1) })
     .optional(),
+  /** The back end's paid and due amounts in cents, when the booking read them (a prepaid visit). */
+  amounts: z.object({ paid: z.number().int(), due: z.number().int() }).optional(),
 });
 export type Confirmed = z.infer<typeof ConfirmedSchema>;
 
@@ -107,7 +109,8 @@ export function confirmedOf(attempt: PaymentAttempt): Confirmed {
   const visit = attempt.visitEnd
     ? { start: attempt.slot, end: attempt.visitEnd, services: attempt.serviceNames.slice(0, MAX_ADD_ONS + 1).map((name) => name.slice(0, 120)) }
     : undefined;
-  return { appointmentId: attempt.appointmentId!, invoiceId: attempt.invoiceId!, guestId: attempt.guestId, centerId: attempt.centerId, visit };
+  const amounts = attempt.bookedAmounts ?? undefined;
+  return { appointmentId: attempt.appointmentId!, invoiceId: attempt.invoiceId!, guestId: attempt.guestId, centerId: attempt.centerId, visit, amounts };
 }
 
 export function setConfirmed(session: AppSession, confirmed: Confirmed) {

@@ -405,5 +405,10 @@ describe("what is shown is what is charged", () => {
     const booked = await press(booking, payKey, summary!.dueNow);
     expectConsistent(booked, booking.guestId, true);
     expect(booked.kind).toBe("booked");
+    // What the confirmation shows is kept from the charge, as the back end's invoice now has it.
+    if (booked.kind !== "booked") return;
+    const invoice = await services.spa.getInvoice(booked.attempt.invoiceId!);
+    expect(booked.attempt.bookedAmounts).toEqual({ paid: invoice.paid, due: invoice.balance });
+    expect(booked.attempt.bookedAmounts).toEqual({ paid: 27_500, due: 0 });
   });
 });

@@ -198,6 +198,12 @@ export type PaymentAttempt = {
    * nothing was charged; the guest is shown it and asked again. Absent in older records.
    */
   backEndDue?: number | null;
+  /**
+   * What the back end's invoice said was paid and is still due, in cents, when the attempt read it
+   * on its way to booked (a prepaid visit): the confirmation shows them without reading it again.
+   * Absent when not read (the clinic holds the card) and in older records.
+   */
+  bookedAmounts?: { paid: number; due: number } | null;
   /** The confirmation email and text went out. */
   notified: boolean;
 };

@@ -13,7 +13,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const view = await loadConfirmation(context, params.appointmentId);
   const { center } = view;
   // The amounts are the back end's, as its invoice has them: what was charged, and what is left to pay.
-  const amounts = await bookedAmounts(context.services, view.invoiceId);
+  const amounts = view.amounts ?? (await bookedAmounts(context.services, view.invoiceId));
   const start = clinicTime(view.start, center.timeZone);
   const end = clinicTime(view.end, center.timeZone);
   return {
