@@ -30,3 +30,17 @@ export function VisitActions({ visit, paths, changeable, rebookable }: { visit: 
     </p>
   );
 }
+
+/** Why a visit can't be changed any more, and the way back to it. */
+export function VisitUnchangeable({ message, home }: { message: string; home: string }) {
+  return (
+    <div className="notice" role="status">
+      <p>{message}</p>
+      <p>
+        <Link className="button" to={home}>
+          Back to your appointment
+        </Link>
+      </p>
+    </div>
+  );
+}

@@ -1,5 +1,6 @@
 import { data, Link, useNavigation } from "react-router";
 import { Field, SchemaForm, SelectField, useSchemaForm } from "~/components/forms";
+import { VisitUnchangeable } from "~/components/visit-actions";
 import { VisitError } from "~/components/visit-error";
 import { VisitSummary } from "~/components/visit-summary";
 import { LATE_CHANGE_FEE_CENTS, LATE_CHANGE_HOURS } from "~/domain/appointments";
@@ -78,18 +79,7 @@ export default function CancelVisit({ loaderData, actionData }: Route.ComponentP
 function CancelBody({ policy, reasons, home, lastResult }: { policy: CancelPolicy; reasons: { id: string; name: string }[]; home: string; lastResult: Parameters<typeof useSchemaForm>[1]["lastResult"] }) {
   const navigation = useNavigation();
   const form = useSchemaForm(CancelVisitSchema, { id: "cancel-visit", lastResult });
-  if (policy.kind === "not-cancellable") {
-    return (
-      <div className="notice" role="status">
-        <p>{NOT_CANCELLABLE[policy.why]}</p>
-        <p>
-          <Link className="button" to={home}>
-            Back to your appointment
-          </Link>
-        </p>
-      </div>
-    );
-  }
+  if (policy.kind === "not-cancellable") return <VisitUnchangeable message={NOT_CANCELLABLE[policy.why]} home={home} />;
   if (policy.kind === "call-clinic") {
     return (
       <div className="notice">

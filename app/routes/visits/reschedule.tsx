@@ -2,6 +2,7 @@ import { data, Form, Link, redirect, useNavigation, type ShouldRevalidateFunctio
 import { SchemaForm, useSchemaForm } from "~/components/forms";
 import { HoldBanner, holdViewOf } from "~/components/hold-banner";
 import { SlotPicker, slotPickerView } from "~/components/slot-picker";
+import { VisitUnchangeable } from "~/components/visit-actions";
 import { VisitError } from "~/components/visit-error";
 import { VisitSummary } from "~/components/visit-summary";
 import { LATE_CHANGE_FEE_CENTS, LATE_CHANGE_HOURS } from "~/domain/appointments";
@@ -158,14 +159,7 @@ export default function Reschedule({ loaderData, actionData }: Route.ComponentPr
         <VisitSummary visit={visit} />
       </div>
       {policy.kind === "not-movable" ? (
-        <div className="notice" role="status">
-          <p>{NOT_MOVABLE[policy.why]}</p>
-          <p>
-            <Link className="button" to={home}>
-              Back to your appointment
-            </Link>
-          </p>
-        </div>
+        <VisitUnchangeable message={NOT_MOVABLE[policy.why]} home={home} />
       ) : (
         <>
           <p className={policy.lateFee ? "notice fee-notice" : undefined} role={policy.lateFee ? "alert" : undefined}>
