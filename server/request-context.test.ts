@@ -112,6 +112,7 @@ describe("the session cookies' size", () => {
     const data: Required<SessionData> = { userSessionId: "t".repeat(43), draft, confirmed, reschedule, resetEmail: longestEmail };
     for (const [key, value] of Object.entries(data)) session.set(key as keyof SessionData, value as never);
     session.flash("toast", { id: id(), type: "error", title: "x".repeat(200), description: "y".repeat(100) });
+    session.flash("notBooked", { kind: "payment-failed", slot: "2026-12-01T10:00:00", resume: "service" });
 
     const headers = await sessions.write(session);
     expect(headers).toHaveLength(2);

@@ -17,7 +17,11 @@ export type SessionData = {
   /** The email a one-time code was asked for, between the forgot and reset pages. */
   resetEmail?: string;
 };
-export type SessionFlash = { toast: Toast };
+export type SessionFlash = {
+  toast: Toast;
+  /** Why a booking ended without an appointment (server/booking/not-booked.server.ts). */
+  notBooked: Record<string, unknown>;
+};
 export type AppSession = Session<SessionData, SessionFlash>;
 
 /** The spec's session cookie lasts 90 days. */

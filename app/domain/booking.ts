@@ -90,6 +90,9 @@ export const INVALID_CLINIC = "Invalid Clinic Location";
 /** A reservation refused because another guest got the time first. */
 export const SLOT_TAKEN = "That time was just taken. Please choose another time.";
 
+/** The spec's message when a held time ran out before the booking was made. */
+export const HOLD_EXPIRED_MESSAGE = "Reserved slot has expired. Please select the slot again.";
+
 /**
  * Areas and enhancements one booking may add to its treatment. It bounds the booking draft kept in
  * the session cookie (decision 014).

@@ -5,7 +5,7 @@ import { MAX_ADD_ONS } from "~/domain/booking";
 import { requestSession, type RequestContext } from "../request-context.server";
 import type { AppSession } from "../session.server";
 import type { PaymentAttempt } from "../store/stores.server";
-import { flashToast } from "../toast.server";
+import { flashNotBooked } from "./not-booked.server";
 
 /**
  * The booking in progress, kept in the encrypted session: ids and choices only, never catalog data,
@@ -126,16 +126,16 @@ export function holdIsLive(draft: Draft, now: number): boolean {
   return Boolean(draft.hold && Date.parse(draft.hold.expiresAt) > now);
 }
 
-export const HOLD_EXPIRED_MESSAGE = "Reserved slot has expired. Please select the slot again.";
+export { HOLD_EXPIRED_MESSAGE } from "~/domain/booking";
 
 /**
- * Sends the visitor back to the time step when their hold ran out, keeping every other choice.
+ * Sends the visitor back to the time step when their hold ran out, keeping every other choice, and
+ * says there that nothing was booked.
  */
 function requireLiveHold(context: RequestContext, draft: Draft): void {
   if (holdIsLive(draft, Date.now())) return;
-  const expired = Boolean(draft.hold);
   setDraft(requestSession(context), { ...draft, hold: undefined, payKey: undefined });
-  if (expired) flashToast(context, { type: "error", title: HOLD_EXPIRED_MESSAGE });
+  if (draft.hold) flashNotBooked(context, { kind: "hold-expired", slot: draft.hold.slot, resume: "time" });
   throw redirect(`${href("/appointment/time")}${draft.date ? `?date=${draft.date}` : ""}`);
 }
 

@@ -1,7 +1,7 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import { APP_PORT } from "../../playwright.config";
 import { expect, test } from "./fixtures";
-import { addCard, choosePeelWithFaceArea, fillBillingAndAgree, fillDetails, showDate, startBooking, uniqueEmail } from "./helpers";
+import { addCard, choosePeelWithFaceArea, fillBillingAndAgree, fillDetails, notBookedNotice, showDate, startBooking, uniqueEmail } from "./helpers";
 
 const THREE_DS_CARD = "4000 0000 0000 3220";
 
@@ -54,7 +54,10 @@ for (const host of ["localhost", "127.0.0.1"]) {
       await page.getByRole("button", { name: "Refuse payment" }).click();
 
       await expect(page).toHaveURL(/\/appointment\/time/);
-      await expect(page.getByText("Payment failed")).toBeVisible();
+      const notice = notBookedNotice(page, "Payment failed");
+      await expect(notice).toBeVisible();
+      await expect(notice).toContainText("Your card was not charged and your appointment was not booked");
+      await expect(notice).toContainText(/The time you had chosen, .+, was released/);
       expect(await ledger(sandboxApi, email)).toEqual({ statuses: [-1, -1], paid: 0 });
     });
   });

@@ -1,6 +1,6 @@
 import { SHORT_HOLD_PORT } from "../../playwright.config";
 import { expect, test } from "./fixtures";
-import { chooseFacialWithAddOn, fillDetails, showDate, startBooking, uniqueEmail } from "./helpers";
+import { chooseFacialWithAddOn, fillDetails, notBookedNotice, showDate, startBooking, uniqueEmail } from "./helpers";
 
 // This server's sandbox holds a slot for 4 seconds (SANDBOX_HOLD_SECONDS).
 test.use({ baseURL: `http://localhost:${SHORT_HOLD_PORT}` });
@@ -16,7 +16,11 @@ test("when the hold runs out the visitor is sent back to choose a time, choices 
 
   // With JavaScript the countdown reloads the data at zero; without it the page refreshes itself.
   await expect(page).toHaveURL(/\/appointment\/time/, { timeout: 15_000 });
-  await expect(page.getByText("Reserved slot has expired. Please select the slot again.")).toBeVisible();
+  const notice = notBookedNotice(page, "Reserved slot has expired. Please select the slot again.");
+  await expect(notice).toBeVisible();
+  await expect(notice).toBeFocused();
+  await expect(notice).toContainText("Nothing was booked and your card was not charged.");
+  await expect(notice).toContainText(/The time you had chosen, .+ @ .+, was released when its hold ran out/);
   await expect(page.getByText(`Signature Laser Facial - New Client at ${clinic.name}`)).toBeVisible();
   await expect(page.getByText(/is on hold/)).toHaveCount(0);
 });

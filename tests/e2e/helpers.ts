@@ -81,6 +81,14 @@ export async function addCard(page: Page, number: string) {
   await expect(page.getByRole("heading", { level: 1, name: "Payment" })).toBeVisible();
 }
 
+/**
+ * What the page the visitor is sent back to says when a booking ended without an appointment: a
+ * notice at the top of the page itself (not a toast), named by its heading.
+ */
+export function notBookedNotice(page: Page, title: string) {
+  return page.getByRole("main").getByRole("alert").filter({ has: page.getByRole("heading", { level: 2, name: title, exact: true }) });
+}
+
 export async function fillBillingAndAgree(page: Page) {
   await page.getByLabel("Street address").fill("100 Main St");
   await page.getByLabel("City").fill("Austin");

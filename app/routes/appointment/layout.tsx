@@ -1,17 +1,28 @@
 import { href, NavLink, Outlet } from "react-router";
 import { ErrorMessage } from "~/components/error-message";
 import { HoldBanner, holdViewOf } from "~/components/hold-banner";
+import { NotBookedNotice, notBookedViewOf } from "~/components/not-booked-notice";
 import { getDraft, holdIsLive } from "#server/booking/draft.server";
+import { takeNotBooked } from "#server/booking/not-booked.server";
 import { requestSession } from "#server/request-context.server";
 import type { Route } from "./+types/layout";
 
-export async function loader({ context }: Route.LoaderArgs) {
+/**
+ * The steps a booking that ended without an appointment sends the visitor back to. Only they take
+ * its notice: a step that sends the visitor on (the payment step when a hold ran out) may be the one
+ * leaving it for the next page.
+ */
+const NOTICE_STEPS: string[] = [href("/appointment/time"), href("/appointment/service")];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
   const { services } = context;
+  const notBooked = NOTICE_STEPS.includes(new URL(request.url).pathname) ? takeNotBooked(context) : null;
+  const notice = notBooked ? notBookedViewOf(notBooked) : null;
   const draft = getDraft(requestSession(context));
-  if (!draft?.hold || !holdIsLive(draft, Date.now())) return { hold: null, centerId: draft?.centerId ?? null };
+  if (!draft?.hold || !holdIsLive(draft, Date.now())) return { hold: null, centerId: draft?.centerId ?? null, notice };
   const center = await services.catalog.getCenter(draft.centerId).catch(() => null);
   const timeZone = center?.timeZone ?? "America/Chicago";
-  return { centerId: draft.centerId, hold: holdViewOf(draft.hold.slot, draft.hold.expiresAt, timeZone) };
+  return { centerId: draft.centerId, hold: holdViewOf(draft.hold.slot, draft.hold.expiresAt, timeZone), notice };
 }
 
 const STEPS = [
@@ -22,7 +33,7 @@ const STEPS = [
 ] as const;
 
 export default function AppointmentLayout({ loaderData }: Route.ComponentProps) {
-  const { hold, centerId } = loaderData;
+  const { hold, centerId, notice } = loaderData;
   return (
     <div className="page booking">
       <nav aria-label="Booking steps" className="steps">
@@ -47,6 +58,7 @@ export default function AppointmentLayout({ loaderData }: Route.ComponentProps) 
           <HoldBanner hold={hold} />
         </>
       ) : null}
+      {notice ? <NotBookedNotice notice={notice} /> : null}
       <Outlet />
       {centerId ? (
         <p className="leave-booking">

@@ -11,7 +11,8 @@ import { findService, requireClinic } from "#server/booking/catalog-view.server"
 import { declineBackEndPrice, finishVerification, quote } from "#server/booking/checkout.server";
 import { dropHoldClaim } from "#server/booking/hold-limits.server";
 import { promoAttemptLimit } from "#server/booking/promo-limits.server";
-import { confirmedOf, HOLD_EXPIRED_MESSAGE, newPayKey, requireDraft, setConfirmed, setDraft, type Draft } from "#server/booking/draft.server";
+import { confirmedOf, newPayKey, requireDraft, setConfirmed, setDraft, type Draft } from "#server/booking/draft.server";
+import { flashNotBooked, type NotBooked } from "#server/booking/not-booked.server";
 import { cardCapturePage, cardWasAdded, confirmAndPay, paymentStepState, savedCards, type ConfirmOutcome } from "#server/booking/payment-step.server";
 import { formDataOf, parseSubmission, refuseForm } from "#server/forms.server";
 import { requestSession } from "#server/request-context.server";
@@ -23,7 +24,6 @@ export const CHECKOUT_MESSAGES = {
   busy: "Your booking is still being confirmed. Please wait a moment and press the button again; you won't be charged twice.",
   pending:
     "We haven't heard back from our booking system yet, so we can't say your booking is complete. Nothing is lost and you won't be charged twice: please wait a moment and press the button again.",
-  undone: "We couldn't finish your booking, and your card was not charged. The time was released; please choose a time again.",
   cancelled: "Your booking was cancelled and your card was not charged. The promo code was removed; please choose a time again.",
   repriced: (shown: string, due: string) =>
     `Our booking system prices this booking at ${due}, not the ${shown} we showed you, so nothing has been charged. Your time is kept: pay ${due} to book, or cancel the booking.`,
@@ -35,6 +35,9 @@ export const meta: Route.MetaFunction = () => [{ title: "Payment | Glow Clinic" 
 function paymentStepUrl(request: Request): string {
   return `${new URL(request.url).origin}${href("/appointment/payment")}`;
 }
+
+/** How each way of ending without an appointment is told: a card refused, a hold gone, an attempt undone. */
+const NOT_BOOKED_KINDS = { declined: "payment-failed", "hold-lost": "hold-expired", undone: "not-finished" } as const satisfies Record<string, NotBooked["kind"]>;
 
 /**
  * Where a confirm-and-pay outcome takes the visitor, or null when the payment page is shown again
@@ -64,14 +67,15 @@ function leavePaymentStep(context: Route.LoaderArgs["context"], outcome: Confirm
     setDraft(session, null);
     return redirect(href("/appointment/confirmation/:appointmentId", { appointmentId: attempt.appointmentId! }));
   }
-  if (outcome.kind === "declined") {
-    toast(PAYMENT_MESSAGES.failed);
-    if (draft.doneBy) {
-      // The employee flow: the stored ids are cleared and the employee starts again at the clinic.
-      setDraft(session, { centerId: draft.centerId, addOnIds: [], therapistId: null, doneBy: draft.doneBy });
-      return redirect(`${href("/appointment/service")}?id=${encodeURIComponent(draft.centerId)}`);
-    }
-  } else toast(outcome.kind === "undone" ? CHECKOUT_MESSAGES.undone : HOLD_EXPIRED_MESSAGE);
+  // Not booked: the step the visitor goes back to says so, and what became of the time.
+  const kind = NOT_BOOKED_KINDS[outcome.kind];
+  if (outcome.kind === "declined" && draft.doneBy) {
+    // The employee flow: the stored ids are cleared and the employee starts again at the clinic.
+    flashNotBooked(context, { kind, slot: draft.hold?.slot, resume: "service" });
+    setDraft(session, { centerId: draft.centerId, addOnIds: [], therapistId: null, doneBy: draft.doneBy });
+    return redirect(`${href("/appointment/service")}?id=${encodeURIComponent(draft.centerId)}`);
+  }
+  flashNotBooked(context, { kind, slot: draft.hold?.slot, resume: "time" });
   setDraft(session, { ...draft, hold: undefined, payKey: undefined });
   return redirect(`${href("/appointment/time")}?date=${draft.date ?? ""}`);
 }
