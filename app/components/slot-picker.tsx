@@ -1,12 +1,14 @@
 import { Form, Link } from "react-router";
 import { filterSlots, SLOT_GROUPS, slotGroupOf, type SlotGroup } from "~/domain/booking";
-import { dayjs } from "~/lib/dates";
+import { dayjs, timeZoneLabel } from "~/lib/dates";
 import { ErrorSummary, SchemaForm, type useSchemaForm } from "./forms";
 
 /** The time step's data, as the booking journey and the reschedule page both draw it. */
 export type SlotPickerView = {
   date: string;
   dateLabel: string;
+  /** The clinic's time zone, named: its times are on its own clock. */
+  timeZoneLabel: string;
   dateProblem: string | null;
   dates: { value: string; label: string }[];
   group: string;
@@ -29,11 +31,13 @@ export function slotPickerView(input: {
   nextAvailableDay: string | null;
   slotsError: string | null;
   held: string | null;
+  timeZone: string;
 }): SlotPickerView {
   const { date, dates, group, times, nextAvailableDay } = input;
   return {
     date,
     dateLabel: dayjs(date).format("dddd, MMMM D"),
+    timeZoneLabel: timeZoneLabel(input.timeZone),
     dateProblem: input.dateProblem,
     dates: dates.map((d) => ({ value: d, label: dayjs(d).format("ddd MMM D") })),
     group,
@@ -51,7 +55,7 @@ export function slotPickerView(input: {
  * GET links and a POST form: it works without JavaScript.
  */
 export function SlotPicker({ view, hold, reserving }: { view: SlotPickerView; hold: ReturnType<typeof useSchemaForm>; reserving: string | null }) {
-  const { date, dateLabel, dateProblem, dates, group, groups, slots, anyTimes, nextAvailable, slotsError, held } = view;
+  const { date, dateLabel, timeZoneLabel: zone, dateProblem, dates, group, groups, slots, anyTimes, nextAvailable, slotsError, held } = view;
   return (
     <>
       <Form method="get" className="date-picker">
@@ -87,6 +91,7 @@ export function SlotPicker({ view, hold, reserving }: { view: SlotPickerView; ho
       </nav>
 
       <h2>{dateLabel}</h2>
+      <p className="muted">Times are the clinic's own: {zone}.</p>
       {/* Outside the list of times: after "just taken" the list is read again and may be empty. */}
       <ErrorSummary key={hold.attempt} form={hold.form} />
       {slotsError ? (

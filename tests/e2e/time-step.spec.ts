@@ -38,6 +38,8 @@ test("the time step opens on a day with open times, even when the first date has
   await expect(page.getByRole("heading", { level: 2, name: day, exact: true })).toBeVisible();
   await expect(page.getByRole("form", { name: "Open times" }).getByRole("button").first()).toBeVisible();
   await expect(page.getByText("No times are open on this day.")).toHaveCount(0);
+  // The times are the clinic's, and the page says whose clock that is.
+  await expect(page.getByText("Times are the clinic's own: Central Time.")).toBeVisible();
 });
 
 test("a day asked for with no times offers the next available one, and the date list follows it", async ({ page }) => {

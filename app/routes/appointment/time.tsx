@@ -46,7 +46,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     {
       clinic: { id: center.id, name: center.name },
       service: service.displayName,
-      ...slotPickerView({ date, dates, dateProblem, group, times, nextAvailableDay, slotsError, held: draft.hold?.slot ?? draft.slot ?? null }),
+      ...slotPickerView({ date, dates, dateProblem, group, times, nextAvailableDay, slotsError, held: draft.hold?.slot ?? draft.slot ?? null, timeZone: center.timeZone }),
     },
     { status },
   );

@@ -85,7 +85,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       visit: view,
       home: access.paths.home,
       policy,
-      picker: slotPickerView({ date, dates, dateProblem, group, times, nextAvailableDay, slotsError, held: hold?.slot ?? null }),
+      picker: slotPickerView({ date, dates, dateProblem, group, times, nextAvailableDay, slotsError, held: hold?.slot ?? null, timeZone: timeZone }),
       hold: hold ? { ...holdViewOf(hold.slot, hold.expiresAt, timeZone), slot: hold.slot, label: formatSlot(hold.slot) } : null,
     },
     { status: slotsError ? 503 : dateProblem ? 400 : 200 },
