@@ -18,6 +18,8 @@ export type ConfirmationView = {
   services: string[];
   start: string;
   end: string;
+  /** The nurse the back end named for the visit, when the confirm's answer said. */
+  nurse: string | null;
   /** Paid and due as the booking read them from the back end, when it did (else read on the page). */
   amounts: { paid: Cents; due: Cents } | null;
 };
@@ -55,6 +57,7 @@ export async function loadConfirmation(context: RequestContext, appointmentId: s
       services: visit.services.map(displayName),
       start: visit.start,
       end: visit.end,
+      nurse: visit.nurse ?? null,
       amounts: confirmed.amounts ?? null,
     };
   }
@@ -72,6 +75,7 @@ export async function loadConfirmation(context: RequestContext, appointmentId: s
     services: live.map((s) => displayName(s.name)),
     start,
     end,
+    nurse: null,
     amounts: null,
   };
 }

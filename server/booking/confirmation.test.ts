@@ -39,7 +39,13 @@ describe("confirmedOf", () => {
       start: "2026-12-07T10:00:00",
       end: "2026-12-07T11:00:00",
       services: ["Signature Laser Facial", "LED Light Therapy Enhancement (Addon)"],
+      nurse: null,
     });
+  });
+
+  it("keeps the nurse the confirm's answer named", () => {
+    expect(confirmedOf({ ...attempt, visitEnd: "2026-12-07T11:00:00", nurseName: "Brianna Cole" }).visit?.nurse).toBe("Brianna Cole");
+    expect(confirmedOf({ ...attempt, visitEnd: "2026-12-07T11:00:00" }).visit?.nurse).toBeNull();
   });
 
   it("keeps the back end's paid and due amounts when the booking read them, and none otherwise", () => {

@@ -82,7 +82,12 @@ export const ConfirmedSchema = z.object({
    * for it again (Zenoti meters every call). Absent when the booking was found another way.
    */
   visit: z
-    .object({ start: z.string().max(19), end: z.string().max(19), services: z.array(z.string().max(120)).max(MAX_ADD_ONS + 1) })
+    .object({
+      start: z.string().max(19),
+      end: z.string().max(19),
+      services: z.array(z.string().max(120)).max(MAX_ADD_ONS + 1),
+      nurse: z.string().max(120).nullish(),
+    })
     .optional(),
   /** The back end's paid and due amounts in cents, when the booking read them (a prepaid visit). */
   amounts: z.object({ paid: z.number().int(), due: z.number().int() }).optional(),
@@ -107,7 +112,12 @@ export function getConfirmed(session: AppSession): Confirmed | null {
 /** What the session keeps of a booked attempt for its confirmation page. */
 export function confirmedOf(attempt: PaymentAttempt): Confirmed {
   const visit = attempt.visitEnd
-    ? { start: attempt.slot, end: attempt.visitEnd, services: attempt.serviceNames.slice(0, MAX_ADD_ONS + 1).map((name) => name.slice(0, 120)) }
+    ? {
+        start: attempt.slot,
+        end: attempt.visitEnd,
+        services: attempt.serviceNames.slice(0, MAX_ADD_ONS + 1).map((name) => name.slice(0, 120)),
+        nurse: attempt.nurseName?.slice(0, 120) ?? null,
+      }
     : undefined;
   const amounts = attempt.bookedAmounts ?? undefined;
   return { appointmentId: attempt.appointmentId!, invoiceId: attempt.invoiceId!, guestId: attempt.guestId, centerId: attempt.centerId, visit, amounts };

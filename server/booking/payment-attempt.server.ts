@@ -215,7 +215,7 @@ export function outcomeOfFinal(attempt: PaymentAttempt): AttemptOutcome {
 }
 
 type ConfirmResult =
-  | { kind: "confirmed"; invoiceId: string; appointmentId: string; invoiceItemIds: string[]; serviceNames: string[]; visitEnd: string | null }
+  | { kind: "confirmed"; invoiceId: string; appointmentId: string; invoiceItemIds: string[]; serviceNames: string[]; visitEnd: string | null; nurseName: string | null }
   | { kind: "gone" }
   | { kind: "unknown" };
 
@@ -242,6 +242,7 @@ async function resolveConfirm(ctx: Context, attempt: PaymentAttempt, save: (patc
         invoiceItemIds: confirmed.items.map((i) => i.invoiceItemId),
         serviceNames: confirmed.items.map((i) => i.serviceName),
         visitEnd: confirmed.items.map((i) => i.end).sort().at(-1) ?? null,
+        nurseName: confirmed.items.find((i) => i.therapistName)?.therapistName ?? null,
       };
     }
   } catch (error) {
@@ -272,6 +273,7 @@ async function findConfirmed(services: Services, attempt: PaymentAttempt): Promi
       invoiceItemIds: invoice.items.map((i) => i.invoiceItemId),
       serviceNames: live.map((s) => s.name),
       visitEnd: null,
+      nurseName: null,
     };
   } catch (error) {
     if (!isSpaError(error)) throw error;

@@ -187,6 +187,8 @@ export type PaymentAttempt = {
    * found among the guest's appointments instead; absent in older records).
    */
   visitEnd?: string | null;
+  /** The nurse the confirm's answer named for the visit (null when not known; absent in older records). */
+  nurseName?: string | null;
   /** Why the lines are being removed: the final state once they are gone. */
   undoAs: "declined" | "undone" | null;
   /** When the last charge was sent; a charge whose answer was lost may still land for a while. */

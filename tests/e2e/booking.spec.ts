@@ -33,6 +33,8 @@ test("a new client books a facial with an add-on, a promo code and the test card
   await expect(page.getByText("Signature Laser Facial - New Client")).toBeVisible();
   await expect(page.getByText("LED Light Therapy Enhancement")).toBeVisible();
   await expect(page.getByRole("link", { name: "View dashboard" })).toBeVisible();
+  // The nurse the clinic gave the visit is named.
+  await expect(page.getByRole("term").filter({ hasText: /^Nurse$/ })).toBeVisible();
   const ics = await page.request.get(await page.getByRole("link", { name: "Add to calendar" }).getAttribute("href") as string);
   expect(ics.headers()["content-type"]).toContain("text/calendar");
   // Long lines are folded (RFC 5545): unfolded to read.

@@ -28,6 +28,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       cityLine: `${center.address.city}, ${center.address.state} ${center.address.zip}`,
       phone: center.phone,
     },
+    nurse: view.nurse,
     paid: amounts && amounts.paid > 0 ? formatMoney(amounts.paid) : null,
     dueInClinic: amounts ? formatMoney(amounts.due) : null,
     // Opens this visit to reschedule or cancel it, without signing in (also in the email and text).
@@ -36,7 +37,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 }
 
 export default function Confirmation({ loaderData }: Route.ComponentProps) {
-  const { appointmentId, what, when, timeZone, clinic, paid, dueInClinic, manageUrl } = loaderData;
+  const { appointmentId, what, when, timeZone, clinic, nurse, paid, dueInClinic, manageUrl } = loaderData;
   return (
     <article className="page narrow confirmation">
       <h1>You're booked!</h1>
@@ -62,6 +63,12 @@ export default function Confirmation({ loaderData }: Route.ComponentProps) {
           <br />
           <a href={`tel:+1${clinic.phone}`}>{formatPhone(clinic.phone)}</a>
         </dd>
+        {nurse ? (
+          <>
+            <dt>Nurse</dt>
+            <dd>{nurse}</dd>
+          </>
+        ) : null}
         {paid ? (
           <>
             <dt>Paid</dt>
