@@ -1,6 +1,7 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useRevalidator } from "react-router";
 import { displayedExpiry, formatSlot } from "~/lib/dates";
+import { firstLastSaid, holdWarningDue, holdWarningText } from "~/lib/hold-warnings";
 
 export type HoldView = {
   /** "Mon Dec 7 @ 10:00 AM", in the clinic's time zone. */
@@ -34,12 +35,22 @@ function remainingSeconds(expiresAt: string): number {
 export function HoldBanner({ hold }: { hold: HoldView }) {
   const revalidator = useRevalidator();
   const [seconds, setSeconds] = useState<number | null>(null);
+  // Two minutes and one minute before the end, said politely to screen readers (once each).
+  const [warning, setWarning] = useState("");
+  const lastSaid = useRef(Infinity);
 
   useEffect(() => {
-    setSeconds(remainingSeconds(hold.expiresAt));
+    const start = remainingSeconds(hold.expiresAt);
+    setSeconds(start);
+    lastSaid.current = firstLastSaid(start);
     const timer = setInterval(() => {
       const left = remainingSeconds(hold.expiresAt);
       setSeconds(left);
+      const due = holdWarningDue(left, lastSaid.current);
+      if (due !== null) {
+        lastSaid.current = due;
+        setWarning(holdWarningText(due));
+      }
       if (left <= 0) {
         clearInterval(timer);
         revalidator.revalidate();
@@ -61,6 +72,9 @@ export function HoldBanner({ hold }: { hold: HoldView }) {
           Time left: {Math.floor(seconds / 60)}:{String(seconds % 60).padStart(2, "0")}
         </p>
       ) : null}
+      <p className="visually-hidden" aria-live="polite">
+        {warning}
+      </p>
     </section>
   );
 }

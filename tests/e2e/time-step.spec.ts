@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { CLINICS } from "./booking-days";
 import { expect, test } from "./fixtures";
-import { startBooking } from "./helpers";
+import { chooseFacialWithAddOn, fillDetails, showDate, startBooking, uniqueEmail } from "./helpers";
 
 /**
  * Where the time step opens, and what the date list shows: a day nobody chose that has no time
@@ -83,4 +83,23 @@ test("the booking step prices every treatment as the clinic page does, areas inc
   await page.getByRole("link", { name: "Select Glow Peel" }).click();
   await expect(page.getByRole("checkbox", { name: /Peel Area - Face/ })).toBeVisible();
   await expect(page.locator("label").filter({ hasText: "Peel Area - Face" })).toContainText("Included");
+});
+
+test("the hold's countdown warns politely two minutes and one minute before the time is released", async ({ page, bookingDay }) => {
+  test.skip(test.info().project.name === "no-js", "a live countdown needs JavaScript; without it the banner states when the hold ends");
+  await page.clock.install();
+  const { clinic, date } = bookingDay();
+  await startBooking(page, clinic);
+  await chooseFacialWithAddOn(page);
+  await (await showDate(page, date)).first().click();
+  await fillDetails(page, uniqueEmail("warning"));
+  const banner = page.getByRole("status", { name: "Your reserved time" });
+  await expect(banner).toContainText(/is on hold for the next 10 minutes/);
+  const warning = banner.locator('[aria-live="polite"]');
+  await expect(warning).toHaveText("");
+  // The sandbox holds a time for ten minutes: eight minutes on, less than two are left.
+  await page.clock.fastForward("08:05");
+  await expect(warning).toHaveText("2 minutes left to finish your booking before the time you chose is released.");
+  await page.clock.fastForward("01:00");
+  await expect(warning).toHaveText("1 minute left to finish your booking before the time you chose is released.");
 });
