@@ -20,8 +20,8 @@ export type ConfirmationView = {
   end: string;
   /** The nurse the back end named for the visit, when the confirm's answer said. */
   nurse: string | null;
-  /** Paid and due as the booking read them from the back end, when it did (else read on the page). */
-  amounts: { paid: Cents; due: Cents } | null;
+  /** Paid, due and the invoice's number as the booking read them from the back end, when it did (else read on the page). */
+  invoice: BookedInvoice | null;
 };
 
 const NOT_FOUND = "We can't find that booking.";
@@ -58,7 +58,7 @@ export async function loadConfirmation(context: RequestContext, appointmentId: s
       start: visit.start,
       end: visit.end,
       nurse: visit.nurse ?? null,
-      amounts: confirmed.amounts ?? null,
+      invoice: confirmed.invoice ? { ...confirmed.invoice, reference: confirmed.invoice.reference ?? null } : null,
     };
   }
   const [center, appointments] = await orUnavailable(() =>
@@ -76,7 +76,7 @@ export async function loadConfirmation(context: RequestContext, appointmentId: s
     start,
     end,
     nurse: null,
-    amounts: null,
+    invoice: null,
   };
 }
 
@@ -100,11 +100,13 @@ export function confirmationManageUrl(context: RequestContext, view: Confirmatio
 
 const displayName = (name: string) => name.replace(/\s*\(addon\)\s*/i, " ").trim();
 
-/** What the back end's invoice says was paid and is still due, in cents; null when it can't be read. */
-export async function bookedAmounts(services: Services, invoiceId: string): Promise<{ paid: Cents; due: Cents } | null> {
+export type BookedInvoice = { paid: Cents; due: Cents; reference: string | null };
+
+/** What the back end's invoice says was paid and is still due, in cents, and its number; null when it can't be read. */
+export async function bookedInvoice(services: Services, invoiceId: string): Promise<BookedInvoice | null> {
   try {
     const invoice = await services.spa.getInvoice(invoiceId);
-    return { paid: invoice.paid, due: invoice.balance };
+    return { paid: invoice.paid, due: invoice.balance, reference: invoice.reference };
   } catch (error) {
     // The booking stands either way: the page is shown without the amounts.
     if (!isSpaError(error)) throw error;

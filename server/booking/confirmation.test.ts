@@ -48,10 +48,11 @@ describe("confirmedOf", () => {
     expect(confirmedOf({ ...attempt, visitEnd: "2026-12-07T11:00:00" }).visit?.nurse).toBeNull();
   });
 
-  it("keeps the back end's paid and due amounts when the booking read them, and none otherwise", () => {
-    expect(confirmedOf({ ...attempt, bookedAmounts: { paid: 27_500, due: 0 } }).amounts).toEqual({ paid: 27_500, due: 0 });
-    expect(confirmedOf({ ...attempt, bookedAmounts: null }).amounts).toBeUndefined();
-    expect(ConfirmedSchema.safeParse(confirmedOf({ ...attempt, bookedAmounts: { paid: 27_500, due: 0 } })).success).toBe(true);
+  it("keeps the back end's paid and due amounts and the invoice's number when the booking read them, and none otherwise", () => {
+    const booked = { paid: 27_500, due: 0, reference: "HOU1042" };
+    expect(confirmedOf({ ...attempt, bookedInvoice: booked }).invoice).toEqual(booked);
+    expect(confirmedOf({ ...attempt, bookedInvoice: null }).invoice).toBeUndefined();
+    expect(ConfirmedSchema.safeParse(confirmedOf({ ...attempt, bookedInvoice: booked })).success).toBe(true);
   });
 
   it("keeps no visit when the booking was found among the guest's appointments (the page reads them)", () => {

@@ -89,8 +89,8 @@ export const ConfirmedSchema = z.object({
       nurse: z.string().max(120).nullish(),
     })
     .optional(),
-  /** The back end's paid and due amounts in cents, when the booking read them (a prepaid visit). */
-  amounts: z.object({ paid: z.number().int(), due: z.number().int() }).optional(),
+  /** The back end's paid and due amounts in cents and the invoice's number, when the booking read them (a prepaid visit). */
+  invoice: z.object({ paid: z.number().int(), due: z.number().int(), reference: z.string().max(40).nullish() }).optional(),
 });
 export type Confirmed = z.infer<typeof ConfirmedSchema>;
 
@@ -119,8 +119,9 @@ export function confirmedOf(attempt: PaymentAttempt): Confirmed {
         nurse: attempt.nurseName?.slice(0, 120) ?? null,
       }
     : undefined;
-  const amounts = attempt.bookedAmounts ?? undefined;
-  return { appointmentId: attempt.appointmentId!, invoiceId: attempt.invoiceId!, guestId: attempt.guestId, centerId: attempt.centerId, visit, amounts };
+  const booked = attempt.bookedInvoice;
+  const invoice = booked ? { paid: booked.paid, due: booked.due, reference: booked.reference?.slice(0, 40) ?? null } : undefined;
+  return { appointmentId: attempt.appointmentId!, invoiceId: attempt.invoiceId!, guestId: attempt.guestId, centerId: attempt.centerId, visit, invoice };
 }
 
 export function setConfirmed(session: AppSession, confirmed: Confirmed) {

@@ -112,7 +112,7 @@ export async function advanceAttempt(ctx: Context, start: PaymentAttempt): Promi
       if (!invoice) return await pending();
       const charging = attempt.state === "charging" && attempt.chargeSentAt !== null;
       if (invoice.balance <= 0) {
-        await save({ state: "booked", bookedAmounts: { paid: invoice.paid, due: 0 } });
+        await save({ state: "booked", bookedInvoice: { paid: invoice.paid, due: 0, reference: invoice.reference } });
       } else if (attempt.state === "verifying") {
         // Unpaid while the guest is at their bank's check: a second press sends them there again;
         // coming back unpaid means the check failed or was left.
@@ -134,7 +134,7 @@ export async function advanceAttempt(ctx: Context, start: PaymentAttempt): Promi
         await save({ state: "charging", chargeSentAt: clock(), backEndDue: null });
         const charged = await charge(services, attempt, ctx.returnTo ?? "");
         // Paid: the balance just read was charged, and nothing is left to pay.
-        if (charged.kind === "paid") await save({ state: "booked", bookedAmounts: { paid: invoice.paid + invoice.balance, due: 0 } });
+        if (charged.kind === "paid") await save({ state: "booked", bookedInvoice: { paid: invoice.paid + invoice.balance, due: 0, reference: invoice.reference } });
         else if (charged.kind === "verify") {
           return await handBack({ kind: "verify", uri: charged.uri }, { state: "verifying", verifyUri: charged.uri });
         } else if (charged.kind === "not-processed") {

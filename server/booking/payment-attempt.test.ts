@@ -408,7 +408,7 @@ describe("what is shown is what is charged", () => {
     // What the confirmation shows is kept from the charge, as the back end's invoice now has it.
     if (booked.kind !== "booked") return;
     const invoice = await services.spa.getInvoice(booked.attempt.invoiceId!);
-    expect(booked.attempt.bookedAmounts).toEqual({ paid: invoice.paid, due: invoice.balance });
-    expect(booked.attempt.bookedAmounts).toEqual({ paid: 27_500, due: 0 });
+    expect(booked.attempt.bookedInvoice).toEqual({ paid: invoice.paid, due: invoice.balance, reference: invoice.reference });
+    expect(booked.attempt.bookedInvoice).toMatchObject({ paid: 27_500, due: 0, reference: expect.stringMatching(/^DAL\d+$/) });
   });
 });

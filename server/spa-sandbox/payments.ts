@@ -256,6 +256,8 @@ export function mountPayments(router: Router, hostedRouter: Router, db: SandboxD
       invoice: {
         id: invoice.id,
         invoice_number: String(invoice.number),
+        // Zenoti numbers invoices per organisation with a prefix of the center's; the sandbox uses its code.
+        invoice_number_prefix: (db.prepare("SELECT code FROM centers WHERE id = ?").get(invoice.center_id) as { code: string } | undefined)?.code ?? "",
         center_id: invoice.center_id,
         is_closed: invoice.is_closed === 1,
         invoice_date: new Date(invoice.created_at).toISOString(),

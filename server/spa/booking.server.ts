@@ -253,6 +253,8 @@ export type SavedCard = { accountId: string; brand: string; lastFour: string; ex
 const InvoiceSchema = z.object({
   invoice: z.object({
     id: z.string(),
+    invoice_number: z.union([z.string(), z.number()]).nullish(),
+    invoice_number_prefix: z.string().nullish(),
     invoice_dues: z.object({ total: z.number(), paid: z.number(), balance: z.number() }),
     invoice_items: z
       .array(
@@ -270,6 +272,8 @@ const InvoiceSchema = z.object({
 /** An invoice in cents; Zenoti's decimal dollars are converted when it is read. */
 export type Invoice = {
   id: string;
+  /** The number the clinic knows the invoice by, with its prefix ("CMEMGM117798"); null when none is given. */
+  reference: string | null;
   total: Cents;
   paid: Cents;
   balance: Cents;
@@ -618,6 +622,7 @@ export function bookingCalls(http: SpaHttp) {
       const invoice = body.invoice;
       return {
         id: invoice.id.toLowerCase(),
+        reference: invoice.invoice_number ? `${invoice.invoice_number_prefix ?? ""}${invoice.invoice_number}` : null,
         total: centsFromDollars(invoice.invoice_dues.total),
         paid: centsFromDollars(invoice.invoice_dues.paid),
         balance: centsFromDollars(invoice.invoice_dues.balance),

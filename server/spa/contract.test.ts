@@ -330,7 +330,7 @@ describe("GET /v1/guests/{guest_id}/appointments and GET /v1/invoices/{invoice_i
       expect(first).toMatchObject({ invoiceId: "f0d17b47-aee6-477d-ae92-e160280e8d89", centerId: "03ff6a3b-0bf9-48b7-b01d-cc1a02cfa97c" });
       expect(first.services[0]).toMatchObject({ appointmentId: "3a546747-4d2e-4c81-ab19-2ea1800d9567", status: 1, start: "2019-08-29T10:45:00", name: "Hair cut 1" });
       const invoice = await client.getInvoice("I1");
-      expect(invoice).toMatchObject({ id: "34ca4f0f-c11c-434f-9a36-cba6df701397", total: 301490, paid: 301490, balance: 0 });
+      expect(invoice).toMatchObject({ id: "34ca4f0f-c11c-434f-9a36-cba6df701397", reference: "CMEMGM117798", total: 301490, paid: 301490, balance: 0 });
     } finally {
       await backend.stop();
     }

@@ -201,11 +201,11 @@ export type PaymentAttempt = {
    */
   backEndDue?: number | null;
   /**
-   * What the back end's invoice said was paid and is still due, in cents, when the attempt read it
-   * on its way to booked (a prepaid visit): the confirmation shows them without reading it again.
-   * Absent when not read (the clinic holds the card) and in older records.
+   * What the back end's invoice said was paid and is still due, in cents, and its number, when the
+   * attempt read it on its way to booked (a prepaid visit): the confirmation shows them without
+   * reading it again. Absent when not read (the clinic holds the card) and in older records.
    */
-  bookedAmounts?: { paid: number; due: number } | null;
+  bookedInvoice?: { paid: number; due: number; reference: string | null } | null;
   /** The confirmation email and text went out. */
   notified: boolean;
 };

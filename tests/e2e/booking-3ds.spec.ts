@@ -42,6 +42,8 @@ for (const host of ["localhost", "127.0.0.1"]) {
 
       await expect(page.getByRole("heading", { level: 1, name: "You're booked!" })).toBeVisible();
       await expect(page.getByRole("definition").filter({ hasText: due })).toBeVisible();
+      // Kept from the invoice read before the charge: the clinic's number for the booking.
+      await expect(page.getByRole("definition").filter({ hasText: /^[A-Z]{3}\d+$/ })).toBeVisible();
       const { statuses, paid } = await ledger(sandboxApi, email);
       expect(statuses).toEqual([0, 0]);
       expect(paid).toBeGreaterThan(0);

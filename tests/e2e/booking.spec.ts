@@ -35,6 +35,9 @@ test("a new client books a facial with an add-on, a promo code and the test card
   await expect(page.getByRole("link", { name: "View dashboard" })).toBeVisible();
   // The nurse the clinic gave the visit is named.
   await expect(page.getByRole("term").filter({ hasText: /^Nurse$/ })).toBeVisible();
+  // The reference the clinic knows the booking by: its invoice number.
+  await expect(page.getByRole("term").filter({ hasText: /^Booking reference$/ })).toBeVisible();
+  await expect(page.getByRole("definition").filter({ hasText: /^[A-Z]{3}\d+$/ })).toBeVisible();
   const ics = await page.request.get(await page.getByRole("link", { name: "Add to calendar" }).getAttribute("href") as string);
   expect(ics.headers()["content-type"]).toContain("text/calendar");
   // Long lines are folded (RFC 5545): unfolded to read.

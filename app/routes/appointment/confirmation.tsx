@@ -3,7 +3,7 @@ import { ErrorMessage } from "~/components/error-message";
 import { clinicTime, timeZoneLabel } from "~/lib/dates";
 import { formatPhone } from "~/lib/phone";
 import { formatMoney } from "~/lib/money";
-import { bookedAmounts, confirmationManageUrl, loadConfirmation } from "#server/booking/confirmation.server";
+import { bookedInvoice, confirmationManageUrl, loadConfirmation } from "#server/booking/confirmation.server";
 import { siteOrigin } from "#server/site.server";
 import type { Route } from "./+types/confirmation";
 
@@ -13,7 +13,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const view = await loadConfirmation(context, params.appointmentId);
   const { center } = view;
   // The amounts are the back end's, as its invoice has them: what was charged, and what is left to pay.
-  const amounts = view.amounts ?? (await bookedAmounts(context.services, view.invoiceId));
+  const amounts = view.invoice ?? (await bookedInvoice(context.services, view.invoiceId));
   const start = clinicTime(view.start, center.timeZone);
   const end = clinicTime(view.end, center.timeZone);
   return {
@@ -29,6 +29,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       phone: center.phone,
     },
     nurse: view.nurse,
+    reference: amounts?.reference ?? null,
     paid: amounts && amounts.paid > 0 ? formatMoney(amounts.paid) : null,
     dueInClinic: amounts ? formatMoney(amounts.due) : null,
     // Opens this visit to reschedule or cancel it, without signing in (also in the email and text).
@@ -37,7 +38,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 }
 
 export default function Confirmation({ loaderData }: Route.ComponentProps) {
-  const { appointmentId, what, when, timeZone, clinic, nurse, paid, dueInClinic, manageUrl } = loaderData;
+  const { appointmentId, what, when, timeZone, clinic, nurse, reference, paid, dueInClinic, manageUrl } = loaderData;
   return (
     <article className="page narrow confirmation">
       <h1>You're booked!</h1>
@@ -63,6 +64,12 @@ export default function Confirmation({ loaderData }: Route.ComponentProps) {
           <br />
           <a href={`tel:+1${clinic.phone}`}>{formatPhone(clinic.phone)}</a>
         </dd>
+        {reference ? (
+          <>
+            <dt>Booking reference</dt>
+            <dd>{reference}</dd>
+          </>
+        ) : null}
         {nurse ? (
           <>
             <dt>Nurse</dt>
