@@ -1,0 +1,85 @@
+// `npm run screenshots`: the README's pictures, taken from the running app on a phone-sized screen,
+// so the README shows the product as it is. Starts the built app the way `npm run serve` does, on a
+// fresh data directory (the embedded sandbox seeds itself), books a facial as a new guest with
+// JavaScript off, and saves each step to docs/screenshots/. Needs Chromium (see scripts/ensure-chromium.mjs).
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { chromium } from "@playwright/test";
+
+const PORT = Number(process.env.SCREENSHOTS_PORT ?? 4480);
+const BASE = `http://localhost:${PORT}`;
+const OUT = path.resolve("docs/screenshots");
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "clinic-screenshots-"));
+
+const server = spawn(process.execPath, ["server.js"], {
+  env: { ...process.env, PORT: String(PORT), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "warn" },
+  stdio: ["ignore", "inherit", "inherit"],
+});
+
+async function waitForHealth() {
+  for (let i = 0; i < 120; i++) {
+    try {
+      const answer = await fetch(`${BASE}/healthz`);
+      if (answer.ok && (await answer.json()).status === "ok") return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error(`the app did not start on ${BASE}`);
+}
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+});
+try {
+  await waitForHealth();
+  fs.mkdirSync(OUT, { recursive: true });
+  // A phone: 360 CSS pixels wide at twice the density, without JavaScript, as many guests arrive.
+  const page = await browser.newPage({ viewport: { width: 360, height: 760 }, deviceScaleFactor: 2, javaScriptEnabled: false });
+  const shot = async (name) => {
+    await page.screenshot({ path: path.join(OUT, `${name}.png`) });
+    console.log(`docs/screenshots/${name}.png`);
+  };
+
+  await page.goto(`${BASE}/`);
+  await shot("1-home");
+  await page.goto(`${BASE}/locations/houston-heights`);
+  await shot("2-clinic");
+  await page.getByRole("link", { name: "Book here" }).click();
+  await page.getByRole("link", { name: "Select Signature Laser Facial - New Client" }).click();
+  await page.getByRole("checkbox", { name: /LED Light Therapy Enhancement/ }).check();
+  await page.locator("#options").scrollIntoViewIfNeeded();
+  await shot("3-treatment");
+  await page.getByRole("button", { name: "Continue to date and time" }).click();
+  await shot("4-time");
+  await page.getByRole("form", { name: "Open times" }).getByRole("button").first().click();
+  await page.getByLabel("First name").fill("Ana");
+  await page.getByLabel("Last name").fill("Lopez");
+  await page.getByLabel("Email").fill(`ana.${Date.now()}@example.com`);
+  await page.getByLabel(/Mobile phone/).fill(`512-555-${String(Date.now()).slice(-4)}`);
+  await shot("5-details");
+  await page.getByRole("button", { name: "Continue to payment" }).click();
+  await shot("6-payment");
+  await page.getByRole("button", { name: /Add (a|another) card/ }).click();
+  await page.getByLabel("Name on card").fill("Ana Lopez");
+  await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+  await page.getByLabel("Expiry (MM/YY)").fill("12/30");
+  await page.getByLabel("Security code").fill("123");
+  await page.getByRole("button", { name: "Save card" }).click();
+  await page.getByLabel("Street address").fill("100 Main St");
+  await page.getByLabel("City").fill("Houston");
+  await page.getByLabel("State").selectOption("TX");
+  await page.getByLabel("ZIP code").fill("77008");
+  await page.getByRole("checkbox", { name: "I agree to the cancellation policy" }).check();
+  await page.getByRole("button", { name: "Book appointment" }).click();
+  await page.getByRole("heading", { level: 1, name: "You're booked!" }).waitFor();
+  await shot("7-confirmation");
+} finally {
+  await browser.close();
+  server.kill("SIGTERM");
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
