@@ -2,7 +2,7 @@
 // the sandbox run as a separate back end, and prints the Zenoti calls each completed booking cost
 // (and each page view once the catalog is warm). Zenoti allows about 60 calls a minute for a whole
 // organisation, so this is what bounds how many bookings a minute the chain can take.
-//   tsx bench/calls.ts            (run by `npm run bench` after the speed figures)
+//   tsx bench/calls.ts            (run by bench/run.mjs after the speed figures; `npm run bench:calls` alone)
 // BENCH_BOOKINGS sets how many bookings per kind of clinic (default 3).
 import { chromium, type Page } from "@playwright/test";
 import { spawn, type ChildProcess } from "node:child_process";
@@ -125,7 +125,9 @@ try {
   const VIEWS = 5;
   for (let i = 0; i < VIEWS; i++) for (const url of pages) await fetch(appOrigin + url);
   const viewCalls = total(difference(await callCounts(), beforeViews));
-  console.log(`\nZenoti calls per public page view, catalog warm: ${(viewCalls / (VIEWS * pages.length)).toFixed(2)} (target 0).`);
+  const perView = viewCalls / (VIEWS * pages.length);
+  console.log(`\nZenoti calls per public page view, catalog warm: ${perView.toFixed(2)} (target 0).`);
+  const summary: { perView: number; perBooking: Record<string, number> } = { perView, perBooking: {} };
 
   for (const clinic of CLINICS) {
     const perBooking: number[] = [];
@@ -146,7 +148,10 @@ try {
     const mean = perBooking.reduce((a, b) => a + b, 0) / perBooking.length;
     console.log(`\n${clinic.slug} (${clinic.kind}): ${BOOKINGS} guest bookings, Zenoti calls each: ${perBooking.join(", ")}; mean ${mean.toFixed(1)} (target at most ${TARGET_PER_BOOKING}).`);
     console.table([...byCall].map(([call, count]) => ({ call, "per booking": (count / BOOKINGS).toFixed(2) })));
+    summary.perBooking[`${clinic.slug} (${clinic.kind})`] = mean;
   }
+  // bench/run.mjs runs this bench and puts these figures in its own summary.
+  if (process.env.BENCH_CALLS_JSON) fs.writeFileSync(process.env.BENCH_CALLS_JSON, JSON.stringify(summary));
 } finally {
   await browser.close();
   app?.kill("SIGTERM");

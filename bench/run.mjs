@@ -1,6 +1,10 @@
-// npm run bench: builds the app and a bare React Router page of the same version, serves both,
-// and prints throughput, latency and the gzip size of the JavaScript each page loads, with the
-// bare page's figures from the same run and the ratio. Figures only: nothing here passes or fails.
+// npm run bench: builds the app and a bare React Router page of the same version, starts the app the
+// way the README does (`node server.js` after the build, which sets production mode itself) against
+// the sandbox run as a back end of its own, and prints one table, side by side with the bare page and
+// with the same HTML served as a static file, all measured in this run: throughput, latency, CPU per
+// request, the gzip size of the JavaScript each page loads, and the back-end calls each page view
+// cost. Then memory, and the calls per completed booking from bench/calls.ts. Figures only: nothing
+// here passes or fails (the targets are printed beside them).
 import autocannon from "autocannon";
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
@@ -12,9 +16,15 @@ const root = path.resolve(import.meta.dirname, "..");
 const bareDir = path.join(root, "bench", "bare");
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+/** The memory figure after a load: this long at the clinic page and the time step together. */
+const MEMORY_LOAD_SECONDS = Number(process.env.BENCH_MEMORY_SECONDS ?? 60);
 const APP_PORT = 4301;
 const BARE_PORT = 4302;
-const ROUTES = ["/", "/locations", "/locations/austin-downtown"];
+const STATIC_PORT = 4303;
+const BACKEND_PORT = 4304;
+const BACKEND_KEY = "bench-speed-backend-key";
+const PUBLIC_ROUTES = ["/", "/locations", "/locations/austin-downtown"];
+const CLOCK_TICKS = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
 
 /** The booking steps need a clinic id, a service id and (for the time step) a session with a draft. */
 async function bookingRoutes(origin) {
@@ -27,8 +37,8 @@ async function bookingRoutes(origin) {
   const cookie = (deepLink.headers.get("set-cookie") ?? "").split(";")[0];
   if (!centerId || !facialId || !cookie) throw new Error("could not set up a booking draft for the bench");
   return [
-    { route: servicePath, label: "/appointment/service?id=…", headers: {} },
-    { route: "/appointment/time", label: "/appointment/time", headers: { cookie } },
+    { route: servicePath, label: "/appointment/service?id=…", headers: {}, kind: "booking step" },
+    { route: "/appointment/time", label: "/appointment/time", headers: { cookie }, kind: "booking step" },
   ];
 }
 
@@ -37,12 +47,11 @@ function run(command, args, cwd) {
 }
 
 function start(command, args, env, cwd = root) {
-  const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"] });
-  return child;
+  return spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"] });
 }
 
 async function waitFor(url) {
-  for (let i = 0; i < 200; i++) {
+  for (let i = 0; i < 300; i++) {
     try {
       const response = await fetch(url);
       if (response.ok) return;
@@ -54,10 +63,33 @@ async function waitFor(url) {
   throw new Error(`${url} did not come up`);
 }
 
-async function load(url, headers = {}) {
-  const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION });
+/** CPU time a process has used so far, in milliseconds (user and system). */
+function cpuMs(pid) {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+}
+
+function rssMb(pid) {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+    return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
+  } catch {
+    return NaN;
+  }
+}
+
+async function backendCalls() {
+  const counts = await (await fetch(`http://127.0.0.1:${BACKEND_PORT}/__calls`)).json();
+  return Object.values(counts).reduce((a, b) => a + b, 0);
+}
+
+/** Load at one URL: req/s, latency, and the CPU the serving process spent per request. */
+async function load(url, pid, headers = {}, duration = DURATION) {
+  const cpuBefore = cpuMs(pid);
+  const result = await autocannon({ url, headers, connections: CONNECTIONS, duration });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+  const requests = result.requests.total || 1;
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, cpu: (cpuMs(pid) - cpuBefore) / requests, requests };
 }
 
 /** The gzip size of every script a page loads: module preloads and module scripts. */
@@ -72,15 +104,6 @@ async function jsGzipBytes(origin, pathname, headers = {}) {
   return total;
 }
 
-function rssMb(pid) {
-  try {
-    const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
-    return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
-  } catch {
-    return NaN;
-  }
-}
-
 const fmt = (n, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : "n/a");
 
 console.log("Building the app and the bare baseline...");
@@ -88,54 +111,110 @@ run("npm", ["run", "-s", "build"], root);
 run(path.join(root, "node_modules", ".bin", "react-router"), ["build"], bareDir);
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-data-"));
-// Started as `npm start` does after its build (server.js sets production mode itself); node is run
-// directly so that its memory can be read.
-const app = start("node", ["server.js"], { PORT: String(APP_PORT), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "warn" });
+fs.mkdirSync(path.join(dataDir, "app"));
+const staticDir = path.join(dataDir, "static");
+fs.mkdirSync(staticDir);
+const backend = start(path.join(root, "node_modules", ".bin", "tsx"), ["bench/zenoti-backend.ts"], {
+  BACKEND_PORT: String(BACKEND_PORT), DATA_DIR: path.join(dataDir, "backend"), APP_STORE: path.join(dataDir, "app", "store.sqlite"), SANDBOX_API_KEY: BACKEND_KEY,
+});
+// The guest open times are read through, which the back end seeds (decision 018): read from its source.
+const EMBEDDED_AVAILABILITY_GUEST_ID = /EMBEDDED_AVAILABILITY_GUEST_ID\s*=\s*"([^"]+)"/.exec(fs.readFileSync(path.join(root, "server", "embedded-defaults.ts"), "utf8"))?.[1];
+let app;
+// The bare page as its template serves it: react-router-serve in production mode.
 const bare = start(path.join(root, "node_modules", ".bin", "react-router-serve"), [path.join(bareDir, "build", "server", "index.js")], {
   PORT: String(BARE_PORT),
   HOST: "127.0.0.1",
   NODE_ENV: "production",
 }, bareDir);
+// The home page's HTML as a file, served by Express's static middleware: what a cache hit is measured against.
+const staticServer = start("node", ["-e", `
+  const express = require("express");
+  const app = express();
+  app.disable("x-powered-by");
+  app.use(express.static(${JSON.stringify(staticDir)}));
+  app.listen(${STATIC_PORT}, "127.0.0.1");
+`], { NODE_ENV: "production" });
 
 try {
+  await waitFor(`http://127.0.0.1:${BACKEND_PORT}/__calls`);
+  // As the README starts it after `npm run build` (server.js sets production mode itself), against a
+  // back end of its own like Zenoti; node is run directly so that its memory and CPU can be read.
+  app = start("node", ["server.js"], {
+    PORT: String(APP_PORT), HOST: "127.0.0.1", DATA_DIR: path.join(dataDir, "app"), LOG_LEVEL: "warn",
+    SPA_BASE_URL: `http://127.0.0.1:${BACKEND_PORT}/spa-sandbox`, SPA_API_KEY: BACKEND_KEY,
+    SESSION_SECRETS: "bench-speed-session-secret-0123456789abcdef", SPA_AVAILABILITY_GUEST_ID: EMBEDDED_AVAILABILITY_GUEST_ID,
+  });
   const appOrigin = `http://127.0.0.1:${APP_PORT}`;
   const bareOrigin = `http://127.0.0.1:${BARE_PORT}`;
+  const staticOrigin = `http://127.0.0.1:${STATIC_PORT}`;
   await waitFor(`${appOrigin}/healthz`);
   await waitFor(`${bareOrigin}/`);
-  // Warm both up (the app fills its catalog cache from the sandbox).
-  for (const route of ROUTES) await fetch(appOrigin + route);
-  await fetch(bareOrigin + "/");
+  const targets = [...PUBLIC_ROUTES.map((route) => ({ route, label: route, headers: {}, kind: "public page" })), ...(await bookingRoutes(appOrigin))];
+  // Warm up: the catalog cache, and the render cache of public pages.
+  for (const { route, headers } of targets) for (let i = 0; i < 3; i++) await (await fetch(appOrigin + route, { headers })).text();
+  fs.writeFileSync(path.join(staticDir, "index.html"), await (await fetch(`${appOrigin}/`)).text());
+  await waitFor(`${staticOrigin}/`);
+  await fetch(`${bareOrigin}/`);
   const idle = { app: rssMb(app.pid), bare: rssMb(bare.pid) };
 
-  console.log(`\nEach figure: ${DURATION}s of load at ${CONNECTIONS} connections, on ${os.cpus().length} cores.\n`);
-  const bareLoad = await load(`${bareOrigin}/`);
+  console.log(`\nEach figure: ${DURATION}s of load at ${CONNECTIONS} connections, on ${os.cpus().length} cores; every server in production mode.\n`);
+  const bareLoad = await load(`${bareOrigin}/`, bare.pid);
   const bareJs = await jsGzipBytes(bareOrigin, "/");
-  const rows = [];
-  const targets = [...ROUTES.map((route) => ({ route, label: route, headers: {} })), ...(await bookingRoutes(appOrigin))];
-  for (const { route, label, headers } of targets) {
-    const figures = await load(appOrigin + route, headers);
+  const staticLoad = await load(`${staticOrigin}/`, staticServer.pid);
+  const rows = [
+    { page: "bare React Router page", "req/s": fmt(bareLoad.rps), "x bare": "1.00", "p50 ms": fmt(bareLoad.p50, 1), "p99 ms": fmt(bareLoad.p99, 1), "p99 x bare": "1.00", "CPU ms/req": fmt(bareLoad.cpu, 2), "JS gzip KB": fmt(bareJs / 1024, 1), "JS x bare": "1.00", "spa calls/view": "-", target: "" },
+    { page: "home HTML as a static file", "req/s": fmt(staticLoad.rps), "x bare": fmt(staticLoad.rps / bareLoad.rps, 2), "p50 ms": fmt(staticLoad.p50, 1), "p99 ms": fmt(staticLoad.p99, 1), "p99 x bare": fmt(staticLoad.p99 / Math.max(bareLoad.p99, 0.1), 2), "CPU ms/req": fmt(staticLoad.cpu, 2), "JS gzip KB": "-", "JS x bare": "-", "spa calls/view": "-", target: "" },
+  ];
+  let homeRps = NaN;
+  for (const { route, label, headers, kind } of targets) {
+    const callsBefore = await backendCalls();
+    const figures = await load(appOrigin + route, app.pid, headers);
+    const calls = (await backendCalls()) - callsBefore;
     const js = await jsGzipBytes(appOrigin, route, headers);
+    if (route === "/") homeRps = figures.rps;
     rows.push({
-      route: label,
+      page: label,
       "req/s": fmt(figures.rps),
-      "bare req/s": fmt(bareLoad.rps),
-      "req/s ratio": fmt(figures.rps / bareLoad.rps, 2),
+      "x bare": fmt(figures.rps / bareLoad.rps, 2),
       "p50 ms": fmt(figures.p50, 1),
-      "bare p50": fmt(bareLoad.p50, 1),
       "p99 ms": fmt(figures.p99, 1),
-      "bare p99": fmt(bareLoad.p99, 1),
-      "p99 ratio": fmt(figures.p99 / Math.max(bareLoad.p99, 0.1), 2),
+      "p99 x bare": fmt(figures.p99 / Math.max(bareLoad.p99, 0.1), 2),
+      "CPU ms/req": fmt(figures.cpu, 2),
       "JS gzip KB": fmt(js / 1024, 1),
-      "bare JS KB": fmt(bareJs / 1024, 1),
-      "JS ratio": fmt(js / bareJs, 2),
+      "JS x bare": fmt(js / bareJs, 2),
+      "spa calls/view": fmt(calls / figures.requests, 3),
+      target: kind === "public page" ? ">= 2x bare, p99 <= bare, JS <= 1.05, 0 calls" : ">= 0.6x bare",
     });
   }
   console.table(rows);
+  console.log(`Home page from the render cache against the same HTML as a static file: ${fmt(homeRps / staticLoad.rps, 2)}x the static file's req/s.`);
+
+  // Memory after a long load on pages that are not cached, as a busy day's booking traffic.
+  const [clinicStep, timeStep] = targets.slice(-2);
+  await Promise.all([
+    load(appOrigin + clinicStep.route, app.pid, clinicStep.headers, MEMORY_LOAD_SECONDS),
+    load(appOrigin + timeStep.route, app.pid, timeStep.headers, MEMORY_LOAD_SECONDS),
+    load(`${bareOrigin}/`, bare.pid, {}, MEMORY_LOAD_SECONDS),
+  ]);
   const loaded = { app: rssMb(app.pid), bare: rssMb(bare.pid) };
-  console.log(`\nResident memory, warmed up: app ${idle.app} MB, bare ${idle.bare} MB (ratio ${fmt(idle.app / idle.bare, 2)}).`);
-  console.log(`Resident memory after the load: app ${loaded.app} MB, bare ${loaded.bare} MB (ratio ${fmt(loaded.app / loaded.bare, 2)}).`);
+  console.table([
+    { "resident memory": "warmed up", "app MB": idle.app, "bare MB": idle.bare, "x bare": fmt(idle.app / idle.bare, 2), target: "" },
+    { "resident memory": `after ${MEMORY_LOAD_SECONDS}s of load`, "app MB": loaded.app, "bare MB": loaded.bare, "x bare": fmt(loaded.app / loaded.bare, 2), target: "<= 2x bare" },
+  ]);
 } finally {
-  app.kill("SIGTERM");
+  app?.kill("SIGTERM");
   bare.kill("SIGTERM");
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  staticServer.kill("SIGTERM");
+  backend.kill("SIGTERM");
 }
+
+// The calls per completed booking: real bookings through the pages, by bench/calls.ts.
+const callsJson = path.join(dataDir, "calls.json");
+execFileSync(path.join(root, "node_modules", ".bin", "tsx"), ["bench/calls.ts"], { cwd: root, stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, BENCH_CALLS_JSON: callsJson } });
+const calls = JSON.parse(fs.readFileSync(callsJson, "utf8"));
+console.log("\nSummary of the back-end calls (Zenoti meters about 60 a minute for a whole organisation):");
+console.table([
+  { measure: "calls per public page view, warm", value: fmt(calls.perView, 2), target: "0" },
+  ...Object.entries(calls.perBooking).map(([clinic, mean]) => ({ measure: `calls per completed booking, ${clinic}`, value: fmt(mean, 1), target: "<= 8" })),
+]);
+fs.rmSync(dataDir, { recursive: true, force: true });

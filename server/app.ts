@@ -2,11 +2,13 @@ import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from "express";
 import { randomBytes } from "node:crypto";
-import type { ServerBuild } from "react-router";
+import { createRequestHandler as createRouterHandler, type ServerBuild } from "react-router";
 import type { Services } from "./context.server";
 import type { Env } from "./env.server";
+import { contentSecurityPolicy, nonceSource, type CspOptions } from "./csp.server";
 import { isFromThisMachine } from "./loopback.server";
 import { logger } from "./observability/logger.server";
+import { createPageCache, type PageCache } from "./page-cache.server";
 import { refuseLargeBodies } from "./request-body";
 import { createRequestContext } from "./request-context.server";
 
@@ -37,9 +39,33 @@ function hostOf(origin: string): string | null {
   }
 }
 
+/** The render cache of public pages: each is rendered as a visitor without a session would see it. */
+function createPublicPageCache(
+  build: AppOptions["build"],
+  servicesReady: Promise<Services>,
+  services: () => Services | undefined,
+  csp: () => CspOptions,
+  env: Env,
+): PageCache {
+  const handle = createRouterHandler(build, "production");
+  return createPageCache({
+    async render(url) {
+      const nonce = randomBytes(16).toString("base64");
+      const context = createRequestContext({ services: await servicesReady, nonce, clientIp: "render-cache", fromThisMachine: false, wholeDocument: true });
+      const response = await handle(new Request(url, { headers: { accept: "text/html" } }), context);
+      return { response, nonce };
+    },
+    catalogVersion: () => services()?.catalog.version() ?? -1,
+    csp,
+    maxAgeMs: env.PAGE_CACHE_SECONDS * 1000,
+  });
+}
+
 /** The Express app: the checks every request passes, the sandbox when embedded, then React Router. */
 export function createApp({ env, mode, build, assets, sandbox, services, servicesReady }: AppOptions): Express {
   const isDevelopment = mode === "development";
+  const cspOptions = () => ({ development: isDevelopment, formActionOrigins: services()?.hostedPaymentOrigins ?? [] });
+  const pageCache = isDevelopment || env.PAGE_CACHE_SECONDS === 0 ? undefined : createPublicPageCache(build, servicesReady, services, cspOptions, env);
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", env.TRUST_PROXY);
@@ -84,24 +110,7 @@ export function createApp({ env, mode, build, assets, sandbox, services, service
   app.use((req, res, next) => {
     const nonce = randomBytes(16).toString("base64");
     res.locals.nonce = nonce;
-    const scriptSrc = isDevelopment ? `'self' 'nonce-${nonce}' 'unsafe-eval'` : `'self' 'nonce-${nonce}' 'strict-dynamic'`;
-    res.setHeader(
-      "Content-Security-Policy",
-      [
-        "default-src 'self'",
-        `script-src ${scriptSrc}`,
-        // React Router's dev server injects styles; the built app only links stylesheets.
-        isDevelopment ? "style-src 'self' 'unsafe-inline'" : "style-src 'self'",
-        "img-src 'self' data:",
-        isDevelopment ? "connect-src 'self' ws:" : "connect-src 'self'",
-        "font-src 'self'",
-        "object-src 'none'",
-        "base-uri 'none'",
-        // Adding a card posts to the payment back end's hosted page, which is on its own origin.
-        `form-action 'self' ${services()?.hostedPaymentOrigins.join(" ") ?? ""}`.trim(),
-        "frame-ancestors 'none'",
-      ].join("; "),
-    );
+    res.setHeader("Content-Security-Policy", contentSecurityPolicy([nonceSource(nonce)], cspOptions()));
     res.setHeader("X-Content-Type-Options", "nosniff");
     res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
     res.setHeader("X-Frame-Options", "DENY");
@@ -129,6 +138,8 @@ export function createApp({ env, mode, build, assets, sandbox, services, service
     next();
   });
 
+  // Public pages for visitors without a session, from memory (decision 023); production only.
+  if (pageCache) app.use(pageCache.middleware);
   app.use(compression());
   app.use(assets);
 

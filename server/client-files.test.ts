@@ -50,3 +50,28 @@ describe("the browser build's files", () => {
     expect(await (await fetch(`${origin}/assets/missing.js`)).text()).toBe("next");
   });
 });
+
+describe("which requests reach the disk", () => {
+  it("looks only under its own paths: a page request is passed on without a file lookup", async () => {
+    const files = clientFiles(dir);
+    const looked: string[] = [];
+    const stat = fs.stat;
+    // express.static (send) stats each candidate file: any stat of a page's path would show here.
+    const spy = (original: typeof fs.stat) =>
+      ((file: fs.PathLike, ...rest: unknown[]) => {
+        looked.push(String(file));
+        return (original as (...args: unknown[]) => unknown)(file, ...rest);
+      }) as typeof fs.stat;
+    fs.stat = spy(stat);
+    try {
+      const passedOn = await new Promise<boolean>((resolve) => {
+        const req = { method: "GET", path: "/locations", url: "/locations", originalUrl: "/locations", headers: {} } as unknown as express.Request;
+        files(req, {} as express.Response, () => resolve(true));
+      });
+      expect(passedOn).toBe(true);
+      expect(looked).toEqual([]);
+    } finally {
+      fs.stat = stat;
+    }
+  });
+});

@@ -1,13 +1,38 @@
 import express, { type RequestHandler } from "express";
+import fs from "node:fs";
 import path from "node:path";
+
+/** Every file of the build outside /assets, by its URL path: a page request never touches the disk. */
+function filesOutsideAssets(clientDir: string): Set<string> {
+  const found = new Set<string>();
+  for (const entry of fs.readdirSync(clientDir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const relative = path.relative(clientDir, path.join(entry.parentPath, entry.name)).split(path.sep);
+    if (relative[0] === "assets") continue;
+    found.add(`/${relative.join("/")}`);
+  }
+  return found;
+}
 
 /**
  * The browser build's files: hashed ones under /assets are kept for a year (their names change with
- * their content), the rest (favicon, robots) for an hour.
+ * their content), the rest (favicon, robots) for an hour. Only their own paths reach the disk: the
+ * files outside /assets are listed once at start, and every other request goes straight on.
  */
 export function clientFiles(clientDir: string): RequestHandler {
-  const files = express.Router();
-  files.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }));
-  files.use(express.static(clientDir, { maxAge: "1h", index: false }));
-  return files;
+  const assets = express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false, fallthrough: true });
+  const others = express.static(clientDir, { maxAge: "1h", index: false });
+  const otherPaths = filesOutsideAssets(clientDir);
+  return (req, res, next) => {
+    if (req.method !== "GET" && req.method !== "HEAD") return next();
+    if (req.path.startsWith("/assets/")) {
+      req.url = req.url.slice("/assets".length);
+      return assets(req, res, (error?: unknown) => {
+        req.url = req.originalUrl;
+        next(error);
+      });
+    }
+    if (otherPaths.has(req.path)) return others(req, res, next);
+    next();
+  };
 }

@@ -76,6 +76,8 @@ export const EnvSchema = z
     SPA_REFERRAL_SOURCE_ID: optionalString.pipe(z.guid("SPA_REFERRAL_SOURCE_ID must be a Zenoti referral source id (a GUID)").optional()),
     CATALOG_TTL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
     CATALOG_STALE_SECONDS: z.coerce.number().int().min(0).max(604_800).default(3_600),
+    /** Public pages for visitors without a session are kept rendered this long at most (0: not kept; decision 023). */
+    PAGE_CACHE_SECONDS: z.coerce.number().int().min(0).max(3_600).default(60),
 
     /** Extra origins the hosted card page may live on (Zenoti's payment host), comma-separated. */
     HOSTED_PAYMENT_ORIGINS: z

@@ -13,6 +13,8 @@ export type RequestValues = {
   clientIp: string;
   /** Sent from this machine itself (loopback peer, no proxy in between): opens development pages. */
   fromThisMachine: boolean;
+  /** Render the whole document before answering, with no streaming (a page for the render cache). */
+  wholeDocument?: boolean;
 };
 
 declare module "react-router" {

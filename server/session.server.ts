@@ -107,6 +107,9 @@ export function createEncryptedSessionStorage(options: SessionOptions): SessionS
   };
 }
 
+/** The two cookies a visitor with a session carries: sign-in state, and a booking in progress. */
+export const SESSION_COOKIE_NAMES = ["__session", "__booking"] as const;
+
 /** What the booking cookie holds; everything else goes in the session cookie. */
 const BOOKING_KEYS = new Set<string>(["draft", "confirmed"]);
 
@@ -123,8 +126,8 @@ export type SessionCookies = {
  */
 export function createSessionCookies(options: Omit<SessionOptions, "name">): SessionCookies {
   const parts = [
-    { storage: createEncryptedSessionStorage({ ...options, name: "__session" }), holds: (key: string) => !BOOKING_KEYS.has(key) },
-    { storage: createEncryptedSessionStorage({ ...options, name: "__booking" }), holds: (key: string) => BOOKING_KEYS.has(key) },
+    { storage: createEncryptedSessionStorage({ ...options, name: SESSION_COOKIE_NAMES[0] }), holds: (key: string) => !BOOKING_KEYS.has(key) },
+    { storage: createEncryptedSessionStorage({ ...options, name: SESSION_COOKIE_NAMES[1] }), holds: (key: string) => BOOKING_KEYS.has(key) },
   ];
   const split = (data: Record<string, unknown>) =>
     parts.map((part) => JSON.stringify(Object.fromEntries(Object.entries(data).filter(([key]) => part.holds(key)))));

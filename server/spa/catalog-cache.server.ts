@@ -2,7 +2,7 @@ import type { Center, Service, Therapist } from "~/domain/catalog";
 import { logger } from "../observability/logger.server";
 import type { CatalogCalls } from "./catalog.server";
 
-type Entry<T> = { value: T; storedAt: number };
+type Entry<T> = { value: T; storedAt: number; json?: string };
 
 export type SwrOptions = {
   /** Fresh for this long: served without a call. */
@@ -12,6 +12,8 @@ export type SwrOptions = {
   clock?: () => number;
   /** At most this many entries; the oldest goes first (per-guest keys must not grow without end). */
   maxEntries?: number;
+  /** Keep a version that goes up when a stored value differs from the one it replaces (compared as JSON). */
+  versioned?: boolean;
 };
 
 /**
@@ -23,10 +25,14 @@ export function createSwrCache(options: SwrOptions) {
   const entries = new Map<string, Entry<unknown>>();
   const loading = new Map<string, Promise<unknown>>();
   const maxEntries = options.maxEntries ?? Infinity;
+  let version = 0;
 
   function store(key: string, value: unknown) {
+    // A refresh that brought the same data back leaves the version, and the pages made from it, alone.
+    const json = options.versioned ? (JSON.stringify(value) ?? "") : undefined;
+    if (!options.versioned || entries.get(key)?.json !== json) version++;
     entries.delete(key);
-    entries.set(key, { value, storedAt: clock() });
+    entries.set(key, { value, storedAt: clock(), json });
     if (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
   }
 
@@ -69,16 +75,20 @@ export function createSwrCache(options: SwrOptions) {
     },
     delete(key: string) {
       entries.delete(key);
+      version++;
     },
     clear() {
       entries.clear();
+      version++;
     },
+    /** Goes up whenever a value changes: what was made from the cached values may be out of date. */
+    version: () => version,
   };
 }
 
 /** The catalog reads, cached: Zenoti allows about 60 calls a minute for the whole organisation. */
 export function createCachedCatalog(calls: CatalogCalls, options: SwrOptions) {
-  const cache = createSwrCache(options);
+  const cache = createSwrCache({ ...options, versioned: true });
   const listCenters = () => cache.get<Center[]>("centers", () => calls.listCenters());
   return {
     listCenters,
@@ -95,6 +105,8 @@ export function createCachedCatalog(calls: CatalogCalls, options: SwrOptions) {
     listTherapists: (centerId: string) =>
       cache.get<Therapist[] | null>(`therapists:${centerId.toLowerCase()}`, () => calls.listTherapists(centerId)),
     clear: cache.clear,
+    /** Goes up when a refresh brings changed data (the render cache of public pages keys on it). */
+    version: cache.version,
   };
 }
 

@@ -67,3 +67,21 @@ describe("stale-while-revalidate catalog cache", () => {
     expect(await cache.get("k", loader.load)).toBe("v2");
   });
 });
+
+describe("the catalog's version", () => {
+  it("goes up when a refresh brings changed data, and only then", async () => {
+    let now = 0;
+    let centers = [{ id: "a" }];
+    const cache = createSwrCache({ ttlMs: 1000, staleMs: 0, clock: () => now, versioned: true });
+    const load = async () => centers;
+    await cache.get("centers", load);
+    const first = cache.version();
+    now = 2000;
+    await cache.get("centers", load);
+    expect(cache.version()).toBe(first);
+    centers = [{ id: "a" }, { id: "b" }];
+    now = 4000;
+    await cache.get("centers", load);
+    expect(cache.version()).toBeGreaterThan(first);
+  });
+});
