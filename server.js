@@ -2,9 +2,25 @@
 // React, React Router and Express pick their production code from NODE_ENV when first loaded, so it
 // is set here, whatever the environment says, before the app is imported: a static import would be
 // hoisted above this line. Development is `npm run dev` (server/development.ts).
+import { register } from "node:module";
 import { fileURLToPath } from "node:url";
 
 process.env.NODE_ENV = "production";
+// React Router's package points Node at its development build whatever NODE_ENV says (its exports
+// name no production condition); its production build sits beside it with the same entry files. This
+// hook, registered before anything imports the router, loads that one instead, for every importer
+// alike (the app and @react-router/express), so there is one copy of the router.
+register(
+  "data:text/javascript," +
+    encodeURIComponent(`
+      export async function resolve(specifier, context, nextResolve) {
+        const resolved = await nextResolve(specifier, context);
+        const development = "/node_modules/react-router/dist/development/";
+        if (!resolved.url.includes(development)) return resolved;
+        return { ...resolved, url: resolved.url.replace(development, "/node_modules/react-router/dist/production/") };
+      }
+    `),
+);
 
 const buildDir = fileURLToPath(new URL("./build/", import.meta.url));
 const entry = new URL("./build/server/index.js", import.meta.url);

@@ -36,9 +36,12 @@ async function bookingRoutes(origin) {
   const deepLink = await fetch(`${origin}${servicePath}&service=${facialId}`, { redirect: "manual" });
   const cookie = (deepLink.headers.get("set-cookie") ?? "").split(";")[0];
   if (!centerId || !facialId || !cookie) throw new Error("could not set up a booking draft for the bench");
+  // A guest looking at open times has seen the step once: the day it showed is in their cookie.
+  const shown = await fetch(`${origin}/appointment/time`, { headers: { cookie } });
+  const timeCookie = (shown.headers.get("set-cookie") ?? cookie).split(";")[0];
   return [
     { route: servicePath, label: "/appointment/service?id=…", headers: {}, kind: "booking step" },
-    { route: "/appointment/time", label: "/appointment/time", headers: { cookie }, kind: "booking step" },
+    { route: "/appointment/time", label: "/appointment/time", headers: { cookie: timeCookie }, kind: "booking step" },
   ];
 }
 

@@ -1,6 +1,6 @@
 import { Form, Link } from "react-router";
 import { filterSlots, SLOT_GROUPS, slotGroupOf, type SlotGroup } from "~/domain/booking";
-import { dayjs, timeZoneLabel } from "~/lib/dates";
+import { formatClock, formatDay, timeZoneLabel } from "~/lib/dates";
 import { ErrorSummary, SchemaForm, type useSchemaForm } from "./forms";
 
 /** The time step's data, as the booking journey and the reschedule page both draw it. */
@@ -36,15 +36,16 @@ export function slotPickerView(input: {
   const { date, dates, group, times, nextAvailableDay } = input;
   return {
     date,
-    dateLabel: dayjs(date).format("dddd, MMMM D"),
+    dateLabel: formatDay(date, "dddd, MMMM D"),
     timeZoneLabel: timeZoneLabel(input.timeZone),
     dateProblem: input.dateProblem,
-    dates: dates.map((d) => ({ value: d, label: dayjs(d).format("ddd MMM D") })),
+    dates: dates.map((d) => ({ value: d, label: formatDay(d, "ddd MMM D") })),
     group,
     groups: SLOT_GROUPS.map((g) => ({ ...g, count: g.id === "all" ? times.length : times.filter((t) => slotGroupOf(t) === g.id).length })),
-    slots: filterSlots(times, group).map((t) => ({ value: t, label: dayjs(t).format("h:mm A") })),
+    // A time is local "YYYY-MM-DDTHH:mm:ss": its label is its clock's.
+    slots: filterSlots(times, group).map((t) => ({ value: t, label: formatClock(t.slice(11, 16)) })),
     anyTimes: times.length > 0,
-    nextAvailable: nextAvailableDay && dates.includes(nextAvailableDay) ? { value: nextAvailableDay, label: dayjs(nextAvailableDay).format("dddd, MMMM D") } : null,
+    nextAvailable: nextAvailableDay && dates.includes(nextAvailableDay) ? { value: nextAvailableDay, label: formatDay(nextAvailableDay, "dddd, MMMM D") } : null,
     slotsError: input.slotsError,
     held: input.held,
   };

@@ -12,10 +12,67 @@ export { dayjs };
 
 export const DAY_NAMES = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"] as const;
 
+const clocks = new Map<string, string>();
+
 /** "09:00" -> "9:00 AM". */
 export function formatClock(hhmm: string): string {
-  return dayjs(hhmm, "HH:mm").format("h:mm A");
+  // Parsed once per distinct clock (a day has at most 1,440): pages list the same hours over and over.
+  let clock = clocks.get(hhmm);
+  if (clock === undefined) {
+    clock = dayjs(hhmm, "HH:mm").format("h:mm A");
+    if (clocks.size < 2_000) clocks.set(hhmm, clock);
+  }
+  return clock;
 }
+
+const dayLabels = new Map<string, string>();
+
+/**
+ * A calendar day ("2026-12-07") in one of the pages' patterns: "Mon Dec 7" or "Monday, December 7".
+ * Written once per day and pattern; the time step lists the same four weeks on every view.
+ */
+export function formatDay(date: string, pattern: "ddd MMM D" | "dddd, MMMM D"): string {
+  const key = `${pattern}|${date}`;
+  let label = dayLabels.get(key);
+  if (label === undefined) {
+    label = dayjs(date).format(pattern);
+    if (dayLabels.size >= 2_000) dayLabels.clear();
+    dayLabels.set(key, label);
+  }
+  return label;
+}
+
+const zoneFormats = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * The wall-clock date and time at an instant in a zone. One formatter per zone, made once: dayjs's
+ * `tz` makes a new one on every call, which was a tenth of a booking step's CPU.
+ */
+function wallClock(now: Date, timeZone: string): { date: string; clock: string; dayOfWeek: number } {
+  let format = zoneFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      hourCycle: "h23",
+      weekday: "short",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+    });
+    zoneFormats.set(timeZone, format);
+  }
+  const part: Record<string, string> = {};
+  for (const { type, value } of format.formatToParts(now)) part[type] = value;
+  return {
+    date: `${part.year}-${part.month}-${part.day}`,
+    clock: `${part.hour}:${part.minute}`,
+    dayOfWeek: WEEKDAYS.indexOf(part.weekday as (typeof WEEKDAYS)[number]),
+  };
+}
+
+const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"] as const;
 
 const timeZoneLabels = new Map<string, string>();
 
@@ -35,8 +92,8 @@ export function timeZoneLabel(timeZone: string): string {
 
 /** Day of week (0 = Sunday) and "HH:mm" at this instant in the given zone. */
 export function localDayAndClock(now: Date, timeZone: string): { dayOfWeek: number; clock: string } {
-  const local = dayjs(now).tz(timeZone);
-  return { dayOfWeek: local.day(), clock: local.format("HH:mm") };
+  const { dayOfWeek, clock } = wallClock(now, timeZone);
+  return { dayOfWeek, clock };
 }
 
 /** Zenoti's local wall-clock time ("2026-12-07T10:00:00") in a clinic's zone, as an instant. */
@@ -57,5 +114,5 @@ export function displayedExpiry(expiresAt: string, timeZone: string) {
 
 /** Today's date in a clinic's zone, "YYYY-MM-DD". */
 export function clinicToday(timeZone: string, now = new Date()): string {
-  return dayjs(now).tz(timeZone).format("YYYY-MM-DD");
+  return wallClock(now, timeZone).date;
 }
