@@ -13,11 +13,14 @@ process.env.NODE_ENV = "production";
 register(
   "data:text/javascript," +
     encodeURIComponent(`
+      import { existsSync } from "node:fs";
+      import { fileURLToPath } from "node:url";
+      const DEVELOPMENT = "/node_modules/react-router/dist/development/";
       export async function resolve(specifier, context, nextResolve) {
         const resolved = await nextResolve(specifier, context);
-        const development = "/node_modules/react-router/dist/development/";
-        if (!resolved.url.includes(development)) return resolved;
-        return { ...resolved, url: resolved.url.replace(development, "/node_modules/react-router/dist/production/") };
+        if (!resolved.url.includes(DEVELOPMENT)) return resolved;
+        const url = resolved.url.replace(DEVELOPMENT, "/node_modules/react-router/dist/production/");
+        return existsSync(fileURLToPath(url)) ? { ...resolved, url } : resolved;
       }
     `),
 );

@@ -24,7 +24,7 @@ const PUBLIC_PAGES: ReadonlyArray<{ path: RegExp; params: readonly string[] }> =
 /**
  * What a CDN may do with a kept page: browsers ask again each time (an ETag makes that a 304), a
  * shared cache keeps it a minute and may serve it stale while it asks again. `Vary: Cookie` keeps a
- * shared cache that honours it from answering a visitor with a session (docs/operations.md).
+ * shared cache that honours it from answering a visitor with a session (README, Configuration).
  */
 export const PUBLIC_PAGE_CACHE_CONTROL = "public, max-age=0, s-maxage=60, stale-while-revalidate=300";
 /** Pages made for a visitor with a session are theirs alone. */
