@@ -100,6 +100,7 @@ function SiteFooter() {
         <Link to={href("/terms")}>Terms of Use</Link>
         <Link to={href("/privacy")}>Privacy Policy</Link>
         <Link to={href("/locations")}>All locations</Link>
+        <Link to={href("/memberships")}>Memberships</Link>
       </nav>
       <p>© {new Date().getFullYear()} Glow Clinic. Laser facials, peels and laser hair removal.</p>
     </footer>

@@ -37,6 +37,7 @@ export default [
   route("account", "routes/account/dashboard.tsx"),
   route("account/profile", "routes/account/profile.tsx"),
   route("account/appointments", "routes/account/appointments.tsx"),
+  route("account/memberships", "routes/account/memberships.tsx"),
   // The same visit pages as under a manage link, for a signed-in guest's own visits.
   route("account/appointments/:id/reschedule", "routes/visits/reschedule.tsx", { id: "account-reschedule" }),
   route("account/appointments/:id/cancel", "routes/visits/cancel.tsx", { id: "account-cancel" }),
@@ -44,6 +45,8 @@ export default [
   route("account/appointments/:id/calendar.ics", "routes/visits/calendar.ts", { id: "account-calendar" }),
   route("dev/outbox", "routes/dev/outbox.tsx"),
   route("api/users/*", "routes/api/users.ts"),
+
+  route("memberships", "routes/memberships/plans.tsx"),
 
   route("terms", "routes/legal/terms.tsx"),
   route("privacy", "routes/legal/privacy.tsx"),

@@ -19,6 +19,8 @@ const PUBLIC_PAGES: ReadonlyArray<{ path: RegExp; params: readonly string[] }> =
   { path: /^\/locations$/, params: ["zip", "view"] },
   { path: /^\/locations\/[a-z0-9-]{1,80}$/, params: [] },
   { path: /^\/(?:terms|privacy)$/, params: [] },
+  // Without a session the plans page reads only the clinic asked for (a signed-in guest's home clinic is theirs).
+  { path: /^\/memberships$/, params: ["clinic"] },
 ];
 
 /**

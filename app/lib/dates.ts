@@ -28,10 +28,11 @@ export function formatClock(hhmm: string): string {
 const dayLabels = new Map<string, string>();
 
 /**
- * A calendar day ("2026-12-07") in one of the pages' patterns: "Mon Dec 7" or "Monday, December 7".
+ * A calendar day ("2026-12-07") in one of the pages' patterns: "Mon Dec 7", "Monday, December 7" or
+ * "Dec 7, 2026".
  * Written once per day and pattern; the time step lists the same four weeks on every view.
  */
-export function formatDay(date: string, pattern: "ddd MMM D" | "dddd, MMMM D"): string {
+export function formatDay(date: string, pattern: "ddd MMM D" | "dddd, MMMM D" | "MMM D, YYYY"): string {
   const key = `${pattern}|${date}`;
   let label = dayLabels.get(key);
   if (label === undefined) {

@@ -19,10 +19,13 @@ type ServiceRow = {
 const USD = 148;
 const US = { id: 225, code: "US", name: "United States", phone_code: "+1", nationality: "American" };
 
-/** `page` defaults to 1 and `size` to 10; over 100 is refused with code 422, on HTTP 200. */
-export function readPaging(req: Request, res: Response): { page: number; size: number } | null {
-  const page = req.query.page === undefined ? 1 : Number(req.query.page);
-  const size = req.query.size === undefined ? 10 : Number(req.query.size);
+/**
+ * `page` defaults to 1 and `size` to 10; over 100 is refused with code 422, on HTTP 200. A few
+ * calls name them otherwise (loyalty history: `page_num` and `num_records`).
+ */
+export function readPaging(req: Request, res: Response, names: { page: string; size: string } = { page: "page", size: "size" }): { page: number; size: number } | null {
+  const page = req.query[names.page] === undefined ? 1 : Number(req.query[names.page]);
+  const size = req.query[names.size] === undefined ? 10 : Number(req.query[names.size]);
   if (!Number.isInteger(page) || page < 1 || !Number.isInteger(size) || size < 1) {
     dotNetError(res, 400, 400, "The request is invalid.");
     return null;

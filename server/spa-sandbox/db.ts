@@ -1,7 +1,9 @@
 import Database from "better-sqlite3";
 import { createHash } from "node:crypto";
 import { preparePrivateFile } from "../data-dir.server";
-import { nurseDayOff, SEED_AVAILABILITY_GUEST, seedCenters, seedPromos, seedReasons, seedReferralSources, seedServices, seedStaffReasons, seedWorkingHours } from "./seed-data";
+import {
+  nurseDayOff, SEED_AVAILABILITY_GUEST, seedCenters, seedMembershipPlans, seedPromos, seedReasons, seedReferralSources, seedServices, seedStaffReasons, seedWorkingHours,
+} from "./seed-data";
 
 export type SandboxDb = Database.Database;
 
@@ -113,6 +115,33 @@ const migrations: string[] = [
    ALTER TABLE appointments ADD COLUMN comments TEXT;`,
   // Whether the guest asked for the appointment's nurse: Zenoti reports only a requested nurse.
   `ALTER TABLE appointments ADD COLUMN therapist_requested INTEGER NOT NULL DEFAULT 0;`,
+  // Membership plans and the clinics that sell them; guests' memberships (Zenoti's status codes: 1
+  // Active, 2 InActive, 3 Frozen, 4 Cancelled, 5 Expired, 6 Closed, 7 NotStarted, 8 Suspended, 9
+  // Refund, 10 Deleted, 12 Failed; recurrence_status 1 renewing, 0 not), credits in dollars; and
+  // loyalty points, one row each earned (+) or redeemed (-).
+  `CREATE TABLE membership_plans (
+     id TEXT PRIMARY KEY, id_key TEXT NOT NULL UNIQUE, code TEXT NOT NULL UNIQUE, name TEXT NOT NULL,
+     description TEXT NOT NULL, price REAL NOT NULL, payment_frequency TEXT NOT NULL, is_recurring INTEGER NOT NULL,
+     terms TEXT, covered_services TEXT NOT NULL, display_order INTEGER NOT NULL
+   );
+   CREATE TABLE center_membership_plans (
+     center_id TEXT NOT NULL REFERENCES centers(id), membership_id TEXT NOT NULL REFERENCES membership_plans(id),
+     sale_price REAL NOT NULL, PRIMARY KEY (center_id, membership_id)
+   );
+   CREATE TABLE guest_memberships (
+     user_membership_id TEXT PRIMARY KEY, id_key TEXT NOT NULL UNIQUE, guest_id TEXT NOT NULL REFERENCES guests(id),
+     membership_id TEXT NOT NULL REFERENCES membership_plans(id), center_id TEXT NOT NULL REFERENCES centers(id),
+     status INTEGER NOT NULL, recurrence_status INTEGER NOT NULL, member_since TEXT NOT NULL, expiry_date TEXT,
+     credit_total REAL NOT NULL DEFAULT 0, credit_service REAL NOT NULL DEFAULT 0, credit_product REAL NOT NULL DEFAULT 0,
+     credit_other REAL NOT NULL DEFAULT 0, invoice_id TEXT NOT NULL, invoice_no TEXT NOT NULL, receipt_no TEXT NOT NULL,
+     invoice_item_id TEXT NOT NULL, created_at INTEGER NOT NULL
+   );
+   CREATE INDEX guest_memberships_guest ON guest_memberships(guest_id);
+   CREATE TABLE guest_points (
+     id INTEGER PRIMARY KEY AUTOINCREMENT, guest_id TEXT NOT NULL REFERENCES guests(id), date TEXT NOT NULL,
+     points INTEGER NOT NULL, reason TEXT NOT NULL
+   );
+   CREATE INDEX guest_points_guest ON guest_points(guest_id, date);`,
 ];
 
 /** Time-zone ids as Zenoti numbers them, for the names the seed uses. */
@@ -185,6 +214,33 @@ function seed(db: SandboxDb) {
   seedBooking(db);
   seedGuestSettings(db);
   seedStaffReasonRows(db);
+  seedMembershipPlanRows(db);
+}
+
+/** The membership plans, sold at every clinic at their list price, once. */
+function seedMembershipPlanRows(db: SandboxDb) {
+  const seeded = db.prepare("SELECT COUNT(*) AS n FROM membership_plans").get() as { n: number };
+  if (seeded.n > 0) return;
+  const services = new Map(seedServices.map((s) => [s.code, s]));
+  const insertPlan = db.prepare(
+    `INSERT INTO membership_plans (id, id_key, code, name, description, price, payment_frequency, is_recurring, terms, covered_services, display_order)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const insertSale = db.prepare("INSERT INTO center_membership_plans (center_id, membership_id, sale_price) VALUES (?, ?, ?)");
+  const centers = db.prepare("SELECT id FROM centers ORDER BY sort_order").all() as { id: string }[];
+  db.transaction(() => {
+    seedMembershipPlans.forEach((plan, index) => {
+      for (const cover of plan.covers) {
+        if (!services.has(cover.service)) throw new Error(`Membership plan ${plan.code} covers an unknown service ${cover.service}`);
+      }
+      const id = seedGuid(`membership:${plan.code}`);
+      insertPlan.run(
+        id, normalizeId(id), plan.code, plan.name, plan.description, plan.price, plan.paymentFrequency, plan.recurring ? 1 : 0,
+        plan.terms, JSON.stringify(plan.covers), index + 1,
+      );
+      for (const center of centers) insertSale.run(center.id, id, plan.price);
+    });
+  })();
 }
 
 /** The reasons a guest must not be offered (see seedStaffReasons), once. */

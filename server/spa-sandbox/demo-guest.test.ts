@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox, TEST_API_KEY } from "../../tests/helpers/sandbox-server";
 import { createSpaClient, type SpaClient } from "../spa/client.server";
 import { seedGuid } from "./db";
-import { DEMO_GUEST_ID } from "./demo-guest";
+import { DEMO_GUEST_ID, DEMO_MEMBERSHIP_ID } from "./demo-guest";
 import { createSpaSandbox } from "./index";
 import { SEED_DEMO_GUEST } from "./seed-data";
 
@@ -91,6 +91,29 @@ describe("the demo guest", () => {
   });
 });
 
+describe("the demo guest's membership and points", () => {
+  it("is an active, renewing Glow Monthly member at Austin since her first visit, with a month's service credit", async () => {
+    expect(await client.guestMemberships(DEMO_GUEST_ID)).toEqual([
+      {
+        userMembershipId: DEMO_MEMBERSHIP_ID, membershipId: seedGuid("membership:GLOW-MONTHLY"), name: "Glow Monthly", status: 1, recurring: true,
+        memberSince: "2026-09-02", expiryDate: null, creditCents: { total: 9900, service: 9900, product: 0, other: 0 },
+      },
+    ]);
+    expect(await client.guestMemberships(DEMO_GUEST_ID, AUSTIN)).toHaveLength(1);
+    expect(await client.guestMemberships(DEMO_GUEST_ID, seedGuid("center:DAL"))).toEqual([]);
+  });
+
+  it("has 2,450 points, earned on the days of her completed visits; the history adds up to the balance", async () => {
+    const points = await client.loyaltyPoints(DEMO_GUEST_ID);
+    expect(points?.balance).toBe(2450);
+    expect(points!.history.reduce((sum, row) => sum + row.points, 0)).toBe(2450);
+    expect(points!.history.every((row) => row.points > 0 && row.reason !== "")).toBe(true);
+    const completed = (await client.listGuestAppointments(DEMO_GUEST_ID, { size: 100 })).filter((v) => v.services[0].status === 1).map((v) => v.services[0].start.slice(0, 10));
+    expect(completed).toEqual(["2026-09-02", "2026-10-20"]);
+    expect([...new Set(points!.history.map((row) => row.date))].sort()).toEqual(completed);
+  });
+});
+
 describe("seeding", () => {
   it("happens once, on a new database: opened again, the sandbox keeps the history it has", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sandbox-demo-"));
@@ -99,6 +122,9 @@ describe("seeding", () => {
       guests: (db.prepare("SELECT COUNT(*) AS n FROM guests WHERE email_key = ?").get("demo@glowclinic.example") as { n: number }).n,
       appointments: (db.prepare("SELECT COUNT(*) AS n FROM appointments WHERE guest_id = ?").get(DEMO_GUEST_ID) as { n: number }).n,
       first: (db.prepare("SELECT MIN(start_local) AS start FROM appointments WHERE guest_id = ?").get(DEMO_GUEST_ID) as { start: string }).start,
+      memberships: (db.prepare("SELECT COUNT(*) AS n FROM guest_memberships WHERE guest_id = ?").get(DEMO_GUEST_ID) as { n: number }).n,
+      points: (db.prepare("SELECT COALESCE(SUM(points), 0) AS n FROM guest_points WHERE guest_id = ?").get(DEMO_GUEST_ID) as { n: number }).n,
+      plans: (db.prepare("SELECT COUNT(*) AS n FROM center_membership_plans").get() as { n: number }).n,
     });
     try {
       const first = createSpaSandbox({ file, apiKeys: [TEST_API_KEY], now: () => now });
@@ -107,8 +133,28 @@ describe("seeding", () => {
       // A month later the same file is opened again: nothing is added or moved.
       const again = createSpaSandbox({ file, apiKeys: [TEST_API_KEY], now: () => now + 30 * 86_400_000 });
       expect(count(again.db)).toEqual(seeded);
-      expect(seeded).toEqual({ guests: 1, appointments: 8, first: "2026-09-02T10:00:00" });
+      expect(seeded).toEqual({ guests: 1, appointments: 8, first: "2026-09-02T10:00:00", memberships: 1, points: 2450, plans: 45 });
       again.close();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("adds the membership plans to a sandbox made before them, and leaves its demo guest as she was", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sandbox-plans-"));
+    const file = path.join(dir, "spa-sandbox.sqlite");
+    try {
+      const older = createSpaSandbox({ file, apiKeys: [TEST_API_KEY], now: () => now });
+      // As the file was before the membership migration (the last one).
+      const version = older.db.pragma("user_version", { simple: true }) as number;
+      older.db.exec("DROP TABLE guest_points; DROP TABLE guest_memberships; DROP TABLE center_membership_plans; DROP TABLE membership_plans;");
+      older.db.pragma(`user_version = ${version - 1}`);
+      older.close();
+      const opened = createSpaSandbox({ file, apiKeys: [TEST_API_KEY], now: () => now });
+      expect((opened.db.prepare("SELECT COUNT(*) AS n FROM membership_plans").get() as { n: number }).n).toBe(3);
+      expect((opened.db.prepare("SELECT COUNT(*) AS n FROM guest_memberships").get() as { n: number }).n).toBe(0);
+      expect((opened.db.prepare("SELECT COUNT(*) AS n FROM appointments WHERE guest_id = ?").get(DEMO_GUEST_ID) as { n: number }).n).toBe(8);
+      opened.close();
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

@@ -6,12 +6,16 @@ import { confirmBooking, createBooking, findRow, reserveSlot } from "./booking";
 import { seedGuid, type SandboxDb } from "./db";
 import { isRefusal, type Refusal } from "./errors";
 import { createGuest } from "./guests";
+import { addPoints, giveMembership } from "./memberships";
 import { applyCampaign } from "./payments";
-import { SEED_DEMO_GUEST, seedDemoVisits, type SeedDemoVisit } from "./seed-data";
+import { SEED_DEMO_GUEST, SEED_DEMO_MEMBERSHIP, seedDemoPoints, seedDemoVisits, type SeedDemoVisit } from "./seed-data";
 import { cancelVisit, closeVisit, markNoShow, moveVisit } from "./visits";
 
 /** The demo guest's id, the same on every machine: the account seeded in the app's stores names it. */
 export const DEMO_GUEST_ID = seedGuid("guest:demo");
+
+/** Her Glow Monthly membership's user_membership_id, the same on every machine. */
+export const DEMO_MEMBERSHIP_ID = seedGuid("guest-membership:demo");
 
 const DAY_FORMAT = "YYYY-MM-DD";
 const SUNDAY = 0;
@@ -49,7 +53,37 @@ export function seedDemoGuest(db: SandboxDb, now: number): void {
   db.transaction(() => {
     accepted(createGuest(db, { mandatoryFields: ["email", "mobile_phone"] }, profile, { now, id: DEMO_GUEST_ID }), "the guest");
     for (const visit of seedDemoVisits) seedVisit(db, centerId, today, visit, now);
+    seedMembershipAndPoints(db, centerId, today, now);
   })();
+}
+
+/** The day a past visit of the seed was on (a Sunday becomes the Saturday before). */
+function visitDay(today: Dayjs, index: number): string {
+  const visit = seedDemoVisits[index];
+  return openDay(today.add(visit.days, "day"), visit.days < 0 ? -1 : 1).format(DAY_FORMAT);
+}
+
+/** Her membership since her first visit, and the points she earned at her completed visits. */
+function seedMembershipAndPoints(db: SandboxDb, centerId: string, today: Dayjs, now: number) {
+  const m = SEED_DEMO_MEMBERSHIP;
+  accepted(
+    giveMembership(
+      db,
+      DEMO_GUEST_ID,
+      {
+        membership_id: seedGuid(`membership:${m.plan}`), center_id: centerId, status: m.status, recurrence_status: m.recurrenceStatus,
+        member_since: visitDay(today, m.visit), credit_balance: { service: m.serviceCredit },
+      },
+      now,
+      DEMO_MEMBERSHIP_ID,
+    ),
+    "her membership",
+  );
+  for (const row of seedDemoPoints) {
+    const visit = seedDemoVisits[row.visit];
+    if (visit.outcome.kind !== "closed" || visit.days >= 0) throw new Error(`The demo guest's history cannot be seeded: points on visit ${row.visit}, which is not a completed one`);
+    accepted(addPoints(db, DEMO_GUEST_ID, { points: row.points, reason: row.reason, date: visitDay(today, row.visit) }, now), "her points");
+  }
 }
 
 function seedVisit(db: SandboxDb, centerId: string, today: Dayjs, visit: SeedDemoVisit, now: number) {

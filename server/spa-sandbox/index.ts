@@ -7,6 +7,7 @@ import { openSandboxDb, type SandboxDb } from "./db";
 import { seedDemoGuest } from "./demo-guest";
 import { aspNetMessage, v1Error } from "./errors";
 import { mountGuests, type MandatoryGuestField } from "./guests";
+import { mountMemberships } from "./memberships";
 import { mountPayments } from "./payments";
 import { mountVisits } from "./visits";
 
@@ -155,6 +156,7 @@ export function createSpaSandbox(options: SandboxOptions): SpaSandbox {
   mountBooking(router, db, { now, holdSeconds: options.holdSeconds ?? 600 });
   mountPayments(router, hosted, db, { now, hostedPagesOnCallerOrigin: options.hostedPagesOnCallerOrigin ?? false });
   mountVisits(router, db, { now });
+  mountMemberships(router, db, { now });
 
   router.use((req, res) => {
     aspNetMessage(res, 404, `No HTTP resource was found that matches the request URI '${req.originalUrl.slice(0, 200)}'.`);

@@ -198,3 +198,74 @@ export const seedDemoVisits: SeedDemoVisit[] = [
   { days: -22, time: "13:00", service: "FT-RET", addOns: [], outcome: { kind: "no-show", comments: "No call, no show." } },
   { days: 7, time: "14:30", service: "FT-RET", addOns: ["ADD-DERMA"], outcome: { kind: "booked" } },
 ];
+
+export type SeedMembershipPlan = {
+  code: string;
+  name: string;
+  description: string;
+  /** Dollars per billing cycle, the same at every clinic. */
+  price: number;
+  /** Zenoti's payment_frequency, as it sends it. */
+  paymentFrequency: string;
+  recurring: boolean;
+  terms: string;
+  /**
+   * Service codes (from seedServices) the plan covers, and how many of each per cycle. Never a
+   * sculpting or laser hair removal service: "Membership does not cover sculpting and laser hair
+   * removal".
+   */
+  covers: { service: string; quantity: number }[];
+};
+
+/** The membership plans every clinic sells, in display order. */
+export const seedMembershipPlans: SeedMembershipPlan[] = [
+  {
+    code: "GLOW-MONTHLY",
+    name: "Glow Monthly",
+    description: "One Signature Laser Facial every month, billed monthly.",
+    price: 99,
+    paymentFrequency: "1 Months",
+    recurring: true,
+    terms: "Billed every month until cancelled. One Signature Laser Facial a month; an unused facial does not carry over. Membership does not cover sculpting and laser hair removal.",
+    covers: [{ service: "FT-RET", quantity: 1 }],
+  },
+  {
+    code: "GLOW-PLUS",
+    name: "Glow Plus",
+    description: "A Signature Laser Facial and a Glow Peel every month, billed monthly.",
+    price: 179,
+    paymentFrequency: "1 Months",
+    recurring: true,
+    terms: "Billed every month until cancelled. One Signature Laser Facial and one Glow Peel a month; unused treatments do not carry over. Membership does not cover sculpting and laser hair removal.",
+    covers: [
+      { service: "FT-RET", quantity: 1 },
+      { service: "PEEL-GLOW", quantity: 1 },
+    ],
+  },
+  {
+    code: "GLOW-ANNUAL",
+    name: "Glow Annual",
+    description: "Twelve Signature Laser Facials over a year, paid once.",
+    price: 1068,
+    paymentFrequency: "12 Months",
+    recurring: false,
+    terms: "Paid once for twelve months; it does not renew. Twelve Signature Laser Facials to use within the year. Membership does not cover sculpting and laser hair removal.",
+    covers: [{ service: "FT-RET", quantity: 12 }],
+  },
+];
+
+/**
+ * The demo guest's membership: Glow Monthly at her clinic, active (1) and renewing (recurrence 1),
+ * since her first visit (`visit`, an index into seedDemoVisits), with a month's service credit.
+ */
+export const SEED_DEMO_MEMBERSHIP = { plan: "GLOW-MONTHLY", visit: 0, status: 1, recurrenceStatus: 1, serviceCredit: 99 } as const;
+
+/**
+ * Her loyalty points, earned on the days of her completed visits (`visit`, an index into
+ * seedDemoVisits; each must be a closed one): 2,450 in all.
+ */
+export const seedDemoPoints = [
+  { visit: 0, points: 500, reason: "Welcome bonus: Glow Monthly" },
+  { visit: 0, points: 1100, reason: "Earned at your visit: Signature Laser Facial - New Client" },
+  { visit: 2, points: 850, reason: "Earned at your visit: Signature Laser Facial" },
+] as const;

@@ -6,7 +6,7 @@ import { SpaError } from "./errors.server";
 import type { SpaHttp } from "./http.server";
 import { toIanaTimeZone } from "./time-zones.server";
 
-const PAGE_SIZE = 100;
+export const PAGE_SIZE = 100;
 
 /**
  * Lenient reading (decision 015). Zenoti's element shapes are only partly public, and one list
@@ -212,7 +212,7 @@ function toTherapist(raw: z.infer<typeof TherapistSchema>): Therapist {
 }
 
 /** Reads every page of a paged list; Zenoti pages at 100 items at most. */
-async function readAllPages<T>(readPage: (page: number) => Promise<{ items: T[]; total: number | null }>): Promise<T[]> {
+export async function readAllPages<T>(readPage: (page: number) => Promise<{ items: T[]; total: number | null }>): Promise<T[]> {
   const items: T[] = [];
   for (let page = 1; page <= 50; page++) {
     const result = await readPage(page);
@@ -225,7 +225,7 @@ async function readAllPages<T>(readPage: (page: number) => Promise<{ items: T[];
 /** Zenoti's code for an unknown center id. */
 const INVALID_CENTER = 502;
 
-function isInvalidCenter(error: unknown): boolean {
+export function isInvalidCenter(error: unknown): boolean {
   return error instanceof SpaError && (error.code === INVALID_CENTER || error.code === String(INVALID_CENTER));
 }
 

@@ -1,6 +1,7 @@
 import { bookingCalls } from "./booking.server";
 import { catalogCalls } from "./catalog.server";
 import { createSpaHttp, type SpaHttpOptions } from "./http.server";
+import { membershipCalls } from "./memberships.server";
 
 /**
  * The one client for the spa back end, used for the embedded sandbox and for Zenoti alike.
@@ -8,7 +9,7 @@ import { createSpaHttp, type SpaHttpOptions } from "./http.server";
  */
 export function createSpaClient(options: SpaHttpOptions) {
   const http = createSpaHttp(options);
-  return { ...catalogCalls(http), ...bookingCalls(http) };
+  return { ...catalogCalls(http), ...bookingCalls(http), ...membershipCalls(http) };
 }
 
 export type SpaClient = ReturnType<typeof createSpaClient>;

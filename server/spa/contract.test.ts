@@ -343,6 +343,26 @@ describe("GET /v1/guests/{guest_id}/appointments and GET /v1/invoices/{invoice_i
   });
 });
 
+describe("GET /v1/centers/{center_id}/memberships", () => {
+  it("(a) the client reads each plan, its price in cents and its billing cycle as sent", async () => {
+    const { client, backend } = await clientOnSample("center-memberships", "/v1/centers/C1/memberships");
+    try {
+      expect(await client.listMembershipPlans("C1")).toEqual([
+        {
+          id: "bf6da36a-f402-4f66-b6d1-953829288a83", name: "Guest Pass MEmbership Two - Cloned", description: "", priceCents: 15000,
+          billingCycle: "12 Months", recurring: true, coveredServices: [], terms: null,
+        },
+      ]);
+    } finally {
+      await backend.stop();
+    }
+  });
+
+  it("(b) the sandbox answers in the sample's shape", async () => {
+    expectSandboxShape("center-memberships", await sandboxAnswer("GET", `/v1/centers/${AUSTIN}/memberships?show_in_catalog=true`));
+  });
+});
+
 // The raw sandbox answers above go past the client; this keeps the client's own path honest too.
 it("the sandbox's answers still parse with the client", async () => {
   const http = createSpaHttp({ baseUrl: sandbox.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY } });

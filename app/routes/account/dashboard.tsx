@@ -5,6 +5,10 @@ import { VisitActions } from "~/components/visit-actions";
 import { VisitSummary } from "~/components/visit-summary";
 import { requireUser } from "#server/accounts/current-user.server";
 import { nextVisit } from "#server/appointments/appointment-list.server";
+import { accountLoyalty, accountMemberships } from "#server/memberships/memberships.server";
+import { orUnavailable } from "#server/unavailable.server";
+import { LOYALTY_RULES, NON_MEMBER_POINTS_NOTE } from "~/domain/memberships";
+import { formatDay } from "~/lib/dates";
 import type { Route } from "./+types/dashboard";
 
 export const meta: Route.MetaFunction = () => [{ title: "Your account | Glow Clinic" }, { name: "robots", content: "noindex" }];
@@ -12,12 +16,17 @@ export const meta: Route.MetaFunction = () => [{ title: "Your account | Glow Cli
 /** The account's home: the next visit and what can be done with it, and the account's sections. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = await requireUser(request, context);
-  const { next, more } = await nextVisit(context.services, user.guestId);
-  return { email: user.email, homeClinicId: user.centerId || null, next, more };
+  const [{ next, more }, { member, memberships }] = await Promise.all([
+    nextVisit(context.services, user.guestId),
+    orUnavailable(() => accountMemberships(context.services, user)),
+  ]);
+  const loyalty = await orUnavailable(() => accountLoyalty(context.services, user, member));
+  const active = memberships.filter((m) => m.active).map((m) => ({ name: m.name, status: m.status }));
+  return { email: user.email, homeClinicId: user.centerId || null, next, more, active, loyalty };
 }
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
-  const { email, homeClinicId, next, more } = loaderData;
+  const { email, homeClinicId, next, more, active, loyalty } = loaderData;
   const bookLink = homeClinicId ? `${href("/appointment/service")}?id=${encodeURIComponent(homeClinicId)}` : href("/locations");
   return (
     <section className="page narrow">
@@ -54,10 +63,57 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           <Link to={href("/locations")}>Find another clinic</Link>.
         </li>
       </ul>
+      <section aria-labelledby="membership-and-points">
+        <h2 id="membership-and-points">Membership and loyalty points</h2>
+        {active.length > 0 ? (
+          <p>
+            {active.map((m) => `${m.name} (${m.status})`).join(", ")}. <Link to={href("/account/memberships")}>Your memberships</Link>
+          </p>
+        ) : (
+          <p>
+            You have no membership. <Link to={href("/memberships")}>See the plans</Link>
+          </p>
+        )}
+        {loyalty.member ? (
+          <>
+            <p className="price">
+              {loyalty.balance.toLocaleString("en-US")} points, worth {loyalty.value}
+            </p>
+            {loyalty.history.length > 0 ? (
+              <table className="points-history">
+                <caption className="visually-hidden">Latest points</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Date</th>
+                    <th scope="col">Points</th>
+                    <th scope="col">For</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {loyalty.history.map((h, i) => (
+                    <tr key={`${h.date}-${i}`}>
+                      <td>{formatDay(h.date, "MMM D, YYYY")}</td>
+                      <td>{h.points > 0 ? `+${h.points.toLocaleString("en-US")}` : h.points.toLocaleString("en-US")}</td>
+                      <td>{h.reason}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            ) : null}
+            <ul>
+              {LOYALTY_RULES.map((rule) => (
+                <li key={rule}>{rule}</li>
+              ))}
+            </ul>
+          </>
+        ) : (
+          <p>{NON_MEMBER_POINTS_NOTE}</p>
+        )}
+      </section>
       <section aria-labelledby="at-the-clinic">
         <h2 id="at-the-clinic">At the clinic</h2>
         <p>
-          {COMING_SECTIONS.map((s) => s.label).join(", ")}: these are not online yet. Your clinic can tell you about yours, and loyalty points are used in clinic.
+          {COMING_SECTIONS.map((s) => s.label).join(", ")}: these are not online yet. Your clinic can tell you about yours.
         </p>
       </section>
     </section>

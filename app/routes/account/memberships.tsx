@@ -1,0 +1,70 @@
+import { href, Link } from "react-router";
+import { AccountNav } from "~/components/account-nav";
+import { ErrorMessage } from "~/components/error-message";
+import { MEMBERSHIP_EXCLUSION } from "~/domain/memberships";
+import { formatDay } from "~/lib/dates";
+import { requireUser } from "#server/accounts/current-user.server";
+import { accountMemberships } from "#server/memberships/memberships.server";
+import { orUnavailable } from "#server/unavailable.server";
+import type { Route } from "./+types/memberships";
+
+export const meta: Route.MetaFunction = () => [{ title: "Your memberships | Glow Clinic" }, { name: "robots", content: "noindex" }];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { user } = await requireUser(request, context);
+  const { memberships } = await orUnavailable(() => accountMemberships(context.services, user));
+  return { memberships };
+}
+
+export default function AccountMemberships({ loaderData }: Route.ComponentProps) {
+  const { memberships } = loaderData;
+  return (
+    <section className="page narrow">
+      <AccountNav />
+      <h1>Your memberships</h1>
+      {memberships.length === 0 ? (
+        <div className="notice">
+          <p>You have no membership yet.</p>
+          <p>
+            <Link to={href("/memberships")}>See the plans at your clinic</Link>
+          </p>
+        </div>
+      ) : (
+        <ul className="visit-list">
+          {memberships.map((m) => (
+            <li key={m.id} className="visit-card">
+              <h2>{m.name}</h2>
+              <dl className="facts">
+                <dt>Status</dt>
+                <dd>
+                  <span className={`status ${m.active ? "status-booked" : "status-cancelled"}`}>{m.status}</span>
+                </dd>
+                <dt>Billing</dt>
+                <dd>{m.recurring ? "Renews automatically" : "Does not renew"}</dd>
+                {m.memberSince ? (
+                  <>
+                    <dt>Member since</dt>
+                    <dd>{formatDay(m.memberSince, "MMM D, YYYY")}</dd>
+                  </>
+                ) : null}
+                {m.expires ? (
+                  <>
+                    <dt>{m.active ? "Ends" : "Ended"}</dt>
+                    <dd>{formatDay(m.expires, "MMM D, YYYY")}</dd>
+                  </>
+                ) : null}
+                <dt>Credit balance</dt>
+                <dd>{m.credit ? `${m.credit.total} (treatments ${m.credit.service}, products ${m.credit.product}, other ${m.credit.other})` : "None"}</dd>
+              </dl>
+            </li>
+          ))}
+        </ul>
+      )}
+      <p className="notice">{MEMBERSHIP_EXCLUSION} Credits and member prices are used at the clinic.</p>
+    </section>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <ErrorMessage error={error} />;
+}

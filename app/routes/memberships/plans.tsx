@@ -1,0 +1,125 @@
+import { data, Form, href, Link } from "react-router";
+import { ErrorMessage } from "~/components/error-message";
+import { MEMBERSHIP_EXCLUSION } from "~/domain/memberships";
+import { formatPhone } from "~/lib/phone";
+import { clinicPlans } from "#server/memberships/memberships.server";
+import { currentUser } from "#server/request-context.server";
+import { orUnavailable } from "#server/unavailable.server";
+import type { Route } from "./+types/plans";
+
+const SLUG_PATTERN = /^[a-z0-9-]{1,80}$/;
+
+export const meta: Route.MetaFunction = ({ data }) => [
+  { title: data?.clinic ? `Memberships at ${data.clinic.name} | Glow Clinic` : "Memberships | Glow Clinic" },
+  { name: "description", content: "Glow Clinic memberships: a facial every month, member prices and credits, and loyalty points." },
+];
+
+/** A clinic's membership plans: the one asked for (?clinic=<slug>), else the signed-in guest's home clinic. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { services } = context;
+  const url = new URL(request.url);
+  const asked = url.searchParams.get("clinic");
+  const centers = await orUnavailable(() => services.catalog.listCenters());
+  const clinics = [...centers].sort((a, b) => a.name.localeCompare(b.name)).map((c) => ({ slug: c.slug, name: c.name }));
+  const user = await currentUser(context);
+  const homeId = user?.centerId?.replace(/-/g, "").toLowerCase();
+  const center = asked
+    ? SLUG_PATTERN.test(asked)
+      ? centers.find((c) => c.slug === asked)
+      : undefined
+    : centers.find((c) => c.id.replace(/-/g, "").toLowerCase() === homeId);
+  if (asked && !center) {
+    return data({ clinics, clinic: null, plans: null, unknownClinic: true }, { status: 404 });
+  }
+  const plans = center ? await orUnavailable(() => clinicPlans(services, center.id)) : null;
+  return {
+    clinics,
+    clinic: center ? { slug: center.slug, name: center.name, phone: center.phone } : null,
+    plans: plans ?? [],
+    unknownClinic: false,
+  };
+}
+
+export default function Memberships({ loaderData }: Route.ComponentProps) {
+  const { clinics, clinic, plans, unknownClinic } = loaderData;
+  return (
+    <section className="page">
+      <h1>Memberships</h1>
+      <p>
+        A membership brings you a treatment every billing period, member prices and credits you use at the clinic, and loyalty points
+        on every visit.
+      </p>
+      <Form method="get" className="inline-form zip-search" aria-label="Choose a clinic">
+        <label htmlFor="clinic">Clinic</label>
+        <div className="inline-field">
+          <select id="clinic" name="clinic" defaultValue={clinic?.slug ?? ""} key={clinic?.slug ?? ""} aria-invalid={unknownClinic || undefined} aria-describedby={unknownClinic ? "clinic-error" : undefined}>
+            <option value="" disabled>
+              Choose a clinic
+            </option>
+            {clinics.map((c) => (
+              <option key={c.slug} value={c.slug}>
+                {c.name}
+              </option>
+            ))}
+          </select>
+          <button type="submit" className="button">
+            Show plans
+          </button>
+        </div>
+        {unknownClinic ? (
+          <p id="clinic-error" className="field-error" role="alert">
+            No clinic has that address. Please choose one from the list.
+          </p>
+        ) : null}
+      </Form>
+
+      {clinic ? (
+        <>
+          <h2>At {clinic.name}</h2>
+          {plans && plans.length > 0 ? (
+            <ul className="card-grid" aria-label={`Membership plans at ${clinic.name}`}>
+              {plans.map((plan) => (
+                <li key={plan.id} className="location-card">
+                  <h3>{plan.name}</h3>
+                  <p className="price">{plan.price}</p>
+                  <p>{plan.recurring ? "Renews automatically; cancel with the clinic." : "Paid once for the whole term."}</p>
+                  {plan.description ? <p>{plan.description}</p> : null}
+                  {plan.covers.length > 0 ? (
+                    <>
+                      <p>Covers:</p>
+                      <ul>
+                        {plan.covers.map((s) => (
+                          <li key={s.name}>
+                            {s.quantity > 1 ? `${s.quantity} × ` : ""}
+                            {s.name}
+                          </li>
+                        ))}
+                      </ul>
+                    </>
+                  ) : null}
+                  {plan.terms ? <p className="muted">{plan.terms}</p> : null}
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p>This clinic has no membership plans online. Please ask the clinic.</p>
+          )}
+          <p className="notice">{MEMBERSHIP_EXCLUSION}</p>
+          <p>
+            To join, call {clinic.name} at <a href={`tel:+1${clinic.phone}`}>{formatPhone(clinic.phone)}</a> or ask at your next visit.
+            Joining online is coming soon.
+          </p>
+        </>
+      ) : (
+        <p>Choose a clinic to see its plans and prices.</p>
+      )}
+      <p>
+        <Link to={href("/account/memberships")}>Your memberships</Link> · <Link to={href("/locations")}>All locations</Link>
+      </p>
+    </section>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <ErrorMessage error={error} />;
+}

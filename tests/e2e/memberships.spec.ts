@@ -1,0 +1,66 @@
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+
+// The demo account the README names: a member at Austin with loyalty points (server/spa-sandbox/demo-guest.ts).
+const DEMO = { email: "demo@glowclinic.example", password: "Glow!Demo2026" };
+
+async function signInAsDemo(page: Page) {
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(DEMO.email);
+  await page.getByLabel("Password", { exact: true }).fill(DEMO.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).not.toHaveURL(/\/login/);
+}
+
+test("a clinic's membership plans show their price, term and cover, never sculpting or laser hair removal", async ({ page }) => {
+  await page.goto("/memberships");
+  await expect(page.getByText("Choose a clinic to see its plans and prices.")).toBeVisible();
+  await page.getByRole("combobox", { name: "Clinic" }).selectOption({ label: "Glow Clinic Austin Downtown" });
+  await page.getByRole("button", { name: "Show plans" }).click();
+  await expect(page).toHaveURL(/\/memberships\?clinic=austin-downtown$/);
+
+  const plans = page.getByRole("list", { name: /Membership plans at/ });
+  await expect(plans.getByRole("heading", { name: "Glow Monthly" })).toBeVisible();
+  await expect(plans.getByText("$99 a month")).toBeVisible();
+  await expect(plans.getByText("$1,068 a year")).toBeVisible();
+  const covered = plans.locator("li li");
+  await expect(covered.first()).toBeVisible();
+  await expect(covered.filter({ hasText: /sculpt|laser hair removal/i })).toHaveCount(0);
+  await expect(page.getByText("Membership does not cover sculpting and laser hair removal.", { exact: true })).toBeVisible();
+});
+
+test("an unknown clinic in a memberships link is a 404 with the clinic list", async ({ page }) => {
+  const response = await page.goto("/memberships?clinic=no-such-clinic");
+  expect(response?.status()).toBe(404);
+  await expect(page.getByText("No clinic has that address. Please choose one from the list.")).toBeVisible();
+  await expect(page.getByRole("combobox", { name: "Clinic" })).toBeVisible();
+});
+
+test("a member sees their membership, its credit, and their points with what they are worth", async ({ page }) => {
+  await signInAsDemo(page);
+  await page.goto("/account");
+  const points = page.getByRole("region", { name: "Membership and loyalty points" });
+  await expect(points.getByText("Glow Monthly (Active)")).toBeVisible();
+  await expect(points.getByText("2,450 points, worth $24.50")).toBeVisible();
+  await expect(points.getByText("100 points are worth $1.")).toBeVisible();
+
+  await page.getByRole("navigation", { name: "Your account" }).getByRole("link", { name: "Memberships" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Your memberships" })).toBeVisible();
+  const card = page.locator(".visit-card", { has: page.getByRole("heading", { name: "Glow Monthly" }) });
+  await expect(card.getByText("Active", { exact: true })).toBeVisible();
+  await expect(card.getByText("Renews automatically")).toBeVisible();
+  await expect(card.getByText("$99 (treatments $99, products $0, other $0)")).toBeVisible();
+});
+
+test("a guest with no membership is told why they have no points, and where the plans are", async ({ page, signedIn }) => {
+  expect(signedIn.email).toBeTruthy();
+  await page.goto("/account");
+  const points = page.getByRole("region", { name: "Membership and loyalty points" });
+  await expect(points.getByText(/Loyalty points are for members/)).toBeVisible();
+  await expect(points.getByText(/points, worth/)).toHaveCount(0);
+  await page.goto("/account/memberships");
+  await expect(page.getByText("You have no membership yet.")).toBeVisible();
+  await page.getByRole("link", { name: "See the plans at your clinic" }).click();
+  // The account's home clinic is Austin: its plans show at once.
+  await expect(page.getByRole("heading", { level: 2, name: "At Glow Clinic Austin Downtown" })).toBeVisible();
+});
