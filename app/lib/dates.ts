@@ -45,11 +45,14 @@ export function formatDay(date: string, pattern: "ddd MMM D" | "dddd, MMMM D" | 
 
 const zoneFormats = new Map<string, Intl.DateTimeFormat>();
 
+export type ZoneParts = { year: string; month: string; day: string; hour: string; minute: string; second: string; weekday: string };
+
 /**
- * The wall-clock date and time at an instant in a zone. One formatter per zone, made once: dayjs's
- * `tz` makes a new one on every call, which was a tenth of a booking step's CPU.
+ * An instant's wall clock in a zone, part by part ("2026", "12", "07", "09", "30", "00", "Mon"). One
+ * formatter per zone, made once and shared by every page and the spa client: dayjs's `tz` makes a new
+ * one on every call, which was a tenth of a booking step's CPU.
  */
-function wallClock(now: Date, timeZone: string): { date: string; clock: string; dayOfWeek: number } {
+export function zoneParts(instant: Date | number, timeZone: string): ZoneParts {
   let format = zoneFormats.get(timeZone);
   if (!format) {
     format = new Intl.DateTimeFormat("en-US", {
@@ -61,11 +64,19 @@ function wallClock(now: Date, timeZone: string): { date: string; clock: string; 
       day: "2-digit",
       hour: "2-digit",
       minute: "2-digit",
+      second: "2-digit",
     });
     zoneFormats.set(timeZone, format);
   }
   const part: Record<string, string> = {};
-  for (const { type, value } of format.formatToParts(now)) part[type] = value;
+  for (const { type, value } of format.formatToParts(instant)) part[type] = value;
+  // Some engines write midnight as 24 even in the 23-hour cycle.
+  return { year: part.year, month: part.month, day: part.day, hour: part.hour === "24" ? "00" : part.hour, minute: part.minute, second: part.second, weekday: part.weekday };
+}
+
+/** The wall-clock date, clock and weekday at an instant in a zone. */
+function wallClock(now: Date, timeZone: string): { date: string; clock: string; dayOfWeek: number } {
+  const part = zoneParts(now, timeZone);
   return {
     date: `${part.year}-${part.month}-${part.day}`,
     clock: `${part.hour}:${part.minute}`,
