@@ -11,6 +11,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
+// The guest open times are read through, which the back end seeds (decision 018). Run with tsx,
+// which loads the TypeScript module.
+import { EMBEDDED_AVAILABILITY_GUEST_ID } from "../server/embedded-defaults";
 
 const root = path.resolve(import.meta.dirname, "..");
 const bareDir = path.join(root, "bench", "bare");
@@ -120,8 +123,6 @@ fs.mkdirSync(staticDir);
 const backend = start(path.join(root, "node_modules", ".bin", "tsx"), ["bench/zenoti-backend.ts"], {
   BACKEND_PORT: String(BACKEND_PORT), DATA_DIR: path.join(dataDir, "backend"), APP_STORE: path.join(dataDir, "app", "store.sqlite"), SANDBOX_API_KEY: BACKEND_KEY,
 });
-// The guest open times are read through, which the back end seeds (decision 018): read from its source.
-const EMBEDDED_AVAILABILITY_GUEST_ID = /EMBEDDED_AVAILABILITY_GUEST_ID\s*=\s*"([^"]+)"/.exec(fs.readFileSync(path.join(root, "server", "embedded-defaults.ts"), "utf8"))?.[1];
 let app;
 // The bare page as its template serves it: react-router-serve in production mode.
 const bare = start(path.join(root, "node_modules", ".bin", "react-router-serve"), [path.join(bareDir, "build", "server", "index.js")], {

@@ -20,19 +20,10 @@ function filesOutsideAssets(clientDir: string): Set<string> {
  * files outside /assets are listed once at start, and every other request goes straight on.
  */
 export function clientFiles(clientDir: string): RequestHandler {
-  const assets = express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false, fallthrough: true });
+  const files = express.Router();
+  files.use("/assets", express.static(path.join(clientDir, "assets"), { immutable: true, maxAge: "1y", index: false }));
   const others = express.static(clientDir, { maxAge: "1h", index: false });
   const otherPaths = filesOutsideAssets(clientDir);
-  return (req, res, next) => {
-    if (req.method !== "GET" && req.method !== "HEAD") return next();
-    if (req.path.startsWith("/assets/")) {
-      req.url = req.url.slice("/assets".length);
-      return assets(req, res, (error?: unknown) => {
-        req.url = req.originalUrl;
-        next(error);
-      });
-    }
-    if (otherPaths.has(req.path)) return others(req, res, next);
-    next();
-  };
+  files.use((req, res, next) => (otherPaths.has(req.path) ? others(req, res, next) : next()));
+  return files;
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSandbox, TEST_API_KEY } from "../../tests/helpers/sandbox-server";
+import { createTestGuest, startSandbox, TEST_API_KEY } from "../../tests/helpers/sandbox-server";
 import type { Services } from "../context.server";
 import { seedGuid } from "../spa-sandbox/db";
 import { createCachedCatalog } from "../spa/catalog-cache.server";
@@ -14,18 +14,7 @@ let sandbox: Awaited<ReturnType<typeof startSandbox>>;
 let spa: SpaClient;
 let services: Services;
 
-async function newGuestId(name: string): Promise<string> {
-  const guest = await spa.createGuest({
-    centerId: AUSTIN,
-    firstName: name,
-    lastName: "Visits",
-    email: `${name.toLowerCase()}.${crypto.randomUUID().slice(0, 8)}@example.com`,
-    phone: `512555${String(Math.floor(Math.random() * 10_000)).padStart(4, "0")}`,
-    consents: { marketingEmail: false, marketingSms: false, transactionalEmail: true, transactionalSms: true },
-    tags: [],
-  });
-  return guest.id;
-}
+const newGuestId = (name: string) => createTestGuest(spa, AUSTIN, name, "Visits");
 
 async function book(guestId: string, date: string, addOnCodes: string[] = [], therapistId: string | null = null): Promise<string> {
   const bookingId = await spa.createBooking({ centerId: AUSTIN, date, guestId, serviceId: FACIAL, therapistId, addOnIds: addOnCodes.map((c) => seedGuid(`service:${c}`)) });

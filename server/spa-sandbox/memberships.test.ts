@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { coveredByMembership } from "~/domain/service-kinds";
-import { startSandbox, TEST_API_KEY } from "../../tests/helpers/sandbox-server";
+import { createTestGuest, startSandbox, TEST_API_KEY } from "../../tests/helpers/sandbox-server";
 import { createSpaClient, type SpaClient } from "../spa/client.server";
 import { isSpaError } from "../spa/errors.server";
 import { seedGuid } from "./db";
@@ -18,7 +18,6 @@ const now = Date.parse("2026-11-30T15:00:00Z");
 
 let sandbox: Awaited<ReturnType<typeof startSandbox>>;
 let client: SpaClient;
-let guests = 0;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ now: () => now });
@@ -28,14 +27,7 @@ afterAll(async () => {
   await sandbox.stop();
 });
 
-async function newGuestId() {
-  guests += 1;
-  const guest = await client.createGuest({
-    centerId: AUSTIN, firstName: "Mem", lastName: `Ber${guests}`, email: `member${guests}@example.com`, phone: `51255503${String(guests).padStart(2, "0")}`,
-    consents: { marketingEmail: false, marketingSms: false, transactionalEmail: true, transactionalSms: true }, tags: [],
-  });
-  return guest.id;
-}
+const newGuestId = () => createTestGuest(client, AUSTIN, "Mem", "Ber");
 
 const api = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
   fetch(`${sandbox.baseUrl}${path}`, {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSandbox, TEST_API_KEY } from "../../tests/helpers/sandbox-server";
+import { createTestGuest, startSandbox, TEST_API_KEY } from "../../tests/helpers/sandbox-server";
 import { createSpaClient, type SpaClient } from "../spa/client.server";
 import { isSpaError } from "../spa/errors.server";
 import { seedGuid } from "./db";
@@ -17,7 +17,6 @@ const now = Date.parse("2026-11-30T15:00:00Z");
 
 let sandbox: Awaited<ReturnType<typeof startSandbox>>;
 let client: SpaClient;
-let guests = 0;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ now: () => now, holdSeconds: 600 });
@@ -27,14 +26,7 @@ afterAll(async () => {
   await sandbox.stop();
 });
 
-async function newGuestId() {
-  guests += 1;
-  const guest = await client.createGuest({
-    centerId: AUSTIN, firstName: "Vi", lastName: `Sit${guests}`, email: `visit${guests}@example.com`, phone: `51255502${String(guests).padStart(2, "0")}`,
-    consents: { marketingEmail: false, marketingSms: false, transactionalEmail: true, transactionalSms: true }, tags: [],
-  });
-  return guest.id;
-}
+const newGuestId = () => createTestGuest(client, AUSTIN, "Vi", "Sit");
 
 async function book(guestId: string, date: string, time?: string) {
   const bookingId = await client.createBooking({ centerId: AUSTIN, date, guestId, serviceId: FACIAL, therapistId: null, addOnIds: [LED] });

@@ -1,5 +1,7 @@
 import express from "express";
+import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
+import type { SpaClient } from "../../server/spa/client.server";
 import { createSpaSandbox, type SandboxOptions, type SpaSandbox } from "../../server/spa-sandbox/index";
 
 export const TEST_API_KEY = "test-api-key-123";
@@ -24,4 +26,21 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
       sandbox.close();
     },
   });
+}
+
+let testGuests = 0;
+
+/** A new guest at a clinic, through the client, with an email and a mobile no other test guest has. */
+export async function createTestGuest(client: Pick<SpaClient, "createGuest">, centerId: string, firstName: string, lastName: string): Promise<string> {
+  testGuests += 1;
+  const guest = await client.createGuest({
+    centerId,
+    firstName,
+    lastName,
+    email: `${firstName.toLowerCase()}.${testGuests}.${randomUUID().slice(0, 8)}@example.com`,
+    phone: `512555${String(testGuests % 10_000).padStart(4, "0")}`,
+    consents: { marketingEmail: false, marketingSms: false, transactionalEmail: true, transactionalSms: true },
+    tags: [],
+  });
+  return guest.id;
 }
