@@ -73,6 +73,7 @@ export default defineConfig({
         PORT: String(NO_BACKEND_PORT), HOST: "127.0.0.1", DATA_DIR: ".e2e-data-no-backend", LOG_LEVEL: "error",
         // Nothing listens on port 9 here: every call to the back end fails at once.
         SPA_BASE_URL: "http://127.0.0.1:9", SPA_API_KEY: "unused", SPA_AVAILABILITY_GUEST_ID: EMBEDDED_AVAILABILITY_GUEST_ID, SESSION_SECRETS: "e2e-outage-secret-0123456789abcdef0123", SPA_TIMEOUT_MS: "1000",
+        SMS_WEBHOOK_URL: `http://127.0.0.1:${FAULT_BACKEND_PORT}/__sms`,
       },
       url: `http://localhost:${NO_BACKEND_PORT}/healthz`,
       reuseExistingServer: false,
@@ -94,6 +95,8 @@ export default defineConfig({
         // The fault back end is a sandbox: it seeds the same availability guest.
         SPA_AVAILABILITY_GUEST_ID: EMBEDDED_AVAILABILITY_GUEST_ID,
         SESSION_SECRETS: "e2e-faults-secret-0123456789abcdef012345",
+        // A real back end needs a way to send one-time codes: the fault proxy takes texts and forgets them.
+        SMS_WEBHOOK_URL: `http://127.0.0.1:${FAULT_BACKEND_PORT}/__sms`,
       },
       url: `http://localhost:${FAULTS_PORT}/healthz`,
       reuseExistingServer: false,

@@ -115,6 +115,7 @@ try {
     SPA_BASE_URL: `${backendOrigin}/spa-sandbox`, SPA_API_KEY: API_KEY, SESSION_SECRETS: "bench-call-budget-secret-0123456789abcdef",
     // The sandbox back end seeds the guest open times are read through (decision 018).
     SPA_AVAILABILITY_GUEST_ID: EMBEDDED_AVAILABILITY_GUEST_ID,
+    SMS_WEBHOOK_URL: `${backendOrigin}/__sms`,
   });
   await waitFor(`${appOrigin}/healthz`);
 

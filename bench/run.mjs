@@ -147,6 +147,7 @@ try {
     PORT: String(APP_PORT), HOST: "127.0.0.1", DATA_DIR: path.join(dataDir, "app"), LOG_LEVEL: "warn",
     SPA_BASE_URL: `http://127.0.0.1:${BACKEND_PORT}/spa-sandbox`, SPA_API_KEY: BACKEND_KEY,
     SESSION_SECRETS: "bench-speed-session-secret-0123456789abcdef", SPA_AVAILABILITY_GUEST_ID: EMBEDDED_AVAILABILITY_GUEST_ID,
+    SMS_WEBHOOK_URL: `http://127.0.0.1:${BACKEND_PORT}/__sms`,
   });
   const appOrigin = `http://127.0.0.1:${APP_PORT}`;
   const bareOrigin = `http://127.0.0.1:${BARE_PORT}`;

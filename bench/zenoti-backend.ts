@@ -21,6 +21,11 @@ const app = express();
 app.get("/__calls", (_req, res) => {
   res.json(Object.fromEntries(calls));
 });
+// The app's SMS provider in the bench (a real back end needs one to start): takes the text, forgets it.
+app.post("/__sms", (req, res) => {
+  req.resume();
+  req.on("end", () => res.status(202).end());
+});
 app.use("/spa-sandbox", (req, _res, next) => {
   // An API call carries credentials; the hosted card page is the guest's browser, not a call.
   const key = req.get("authorization");

@@ -81,7 +81,7 @@ async function createStores(env: Env): Promise<Stores> {
 }
 
 async function createNotifier(env: Env): Promise<Notifier> {
-  if (env.SMTP_URL) {
+  if (env.SMTP_URL || env.SMS_WEBHOOK_URL) {
     const { createSmtpNotifier } = await import("./notify/smtp-notifier.server");
     return createSmtpNotifier({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, smsWebhookUrl: env.SMS_WEBHOOK_URL, timeoutMs: env.SPA_TIMEOUT_MS });
   }

@@ -126,6 +126,34 @@ export const EnvSchema = z
 
     /** Clinic shown when no clinic is within the search radius; defaults to the first clinic. */
     DEFAULT_CENTER_ID: optionalString,
+
+    /**
+     * Shared counters (the abuse limits) in Redis, for several instances: redis:// or rediss://.
+     * Unset: in this process's memory (one instance only).
+     */
+    REDIS_URL: optionalString.pipe(
+      z
+        .string()
+        .refine((value) => /^rediss?:\/\/[^\s]+$/.test(value), "expected a redis:// or rediss:// URL")
+        .optional(),
+    ),
+
+    /** Analytics: the collector batches are posted to. Unset: JSON lines under DATA_DIR/analytics/. */
+    ANALYTICS_URL: z.url().optional(),
+    /** Sent as a bearer token to the collector, when it wants one. */
+    ANALYTICS_WRITE_KEY: optionalString,
+    /** Emails and phone numbers go into events only when the collector is meant to receive them. */
+    ANALYTICS_CONTACT_FIELDS: booleanFlag,
+
+    /** Lead webhooks: a new registration or a new guest's booking is posted to each one set. */
+    LEAD_WEBHOOK_AUTOMATION_URL: z.url().optional(),
+    LEAD_WEBHOOK_HOOKS_URL: z.url().optional(),
+    LEAD_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
+
+    /** Error reporting to Sentry (server and browser). Unset: errors are only logged. */
+    SENTRY_DSN: z.url().optional(),
+    SENTRY_ENVIRONMENT: optionalString,
+    SENTRY_TRACES_SAMPLE_RATE: z.coerce.number().min(0).max(1).default(0),
   });
 
 export const DEFAULT_TRUST_PROXY = ["loopback", "linklocal", "uniquelocal"];
@@ -192,11 +220,17 @@ function crossFieldProblems(source: Source): string[] {
   if ((source.NODE_ENV ?? "production") === "production" && set("SPA_BASE_URL") && !set("SESSION_SECRETS")) {
     problems.push("SESSION_SECRETS: required in production with a real spa back end");
   }
+  if ((source.NODE_ENV ?? "production") === "production" && set("SPA_BASE_URL") && !set("SMTP_URL") && !set("SMS_WEBHOOK_URL")) {
+    problems.push(
+      "SMTP_URL or SMS_WEBHOOK_URL: required in production with a real spa back end; without one no one-time code (sign-in, password reset, existing clients) can reach a customer",
+    );
+  }
   return problems;
 }
 
-export type Env = Omit<z.infer<typeof EnvSchema>, "DEV_OUTBOX" | "DEV_OUTBOX_ALLOW_REMOTE" | "SPA_AVAILABILITY_GUEST_ID"> & {
+export type Env = Omit<z.infer<typeof EnvSchema>, "DEV_OUTBOX" | "DEV_OUTBOX_ALLOW_REMOTE" | "SPA_AVAILABILITY_GUEST_ID" | "ANALYTICS_CONTACT_FIELDS"> & {
   DEV_OUTBOX: boolean;
+  ANALYTICS_CONTACT_FIELDS: boolean;
   DEV_OUTBOX_ALLOW_REMOTE: boolean;
   SPA_AVAILABILITY_GUEST_ID: string;
 };
@@ -220,6 +254,7 @@ export function parseEnv(source: Source = process.env): Env {
     ...result.data,
     DEV_OUTBOX: !result.data.SPA_BASE_URL && (result.data.DEV_OUTBOX ?? true),
     DEV_OUTBOX_ALLOW_REMOTE: result.data.DEV_OUTBOX_ALLOW_REMOTE ?? false,
+    ANALYTICS_CONTACT_FIELDS: result.data.ANALYTICS_CONTACT_FIELDS ?? false,
     // Required with a real back end (checked above); the embedded sandbox seeds this guest.
     SPA_AVAILABILITY_GUEST_ID: result.data.SPA_AVAILABILITY_GUEST_ID ?? EMBEDDED_AVAILABILITY_GUEST_ID,
   };

@@ -27,7 +27,7 @@ describe("configuration", () => {
   it("requires credentials for the real back end", () => {
     expect(() => parseEnv({ SPA_BASE_URL: "https://api.zenoti.com", SESSION_SECRETS: "x".repeat(32) })).toThrow(/SPA_API_KEY/);
     expect(() => parseEnv({ SPA_BASE_URL: "https://api.zenoti.com", SPA_AUTH: "token", SESSION_SECRETS: "x".repeat(32) })).toThrow(/SPA_USERNAME/);
-    const env = parseEnv({ SPA_BASE_URL: "https://api.zenoti.com", SPA_API_KEY: "key", SPA_AVAILABILITY_GUEST_ID: AVAILABILITY_GUEST, SESSION_SECRETS: `${"x".repeat(32)}, ${"y".repeat(32)}` });
+    const env = parseEnv({ SPA_BASE_URL: "https://api.zenoti.com", SPA_API_KEY: "key", SPA_AVAILABILITY_GUEST_ID: AVAILABILITY_GUEST, SESSION_SECRETS: `${"x".repeat(32)}, ${"y".repeat(32)}`, SMS_WEBHOOK_URL: "https://sms.example.com/send" });
     expect(env.SESSION_SECRETS).toEqual(["x".repeat(32), "y".repeat(32)]);
     expect(env.SPA_AVAILABILITY_GUEST_ID).toBe(AVAILABILITY_GUEST);
   });
@@ -44,7 +44,7 @@ describe("configuration", () => {
   });
 
   it("chooses the token endpoint: legacy by default, v1 with its account name and app secret", () => {
-    const token = { SPA_BASE_URL: "https://api.zenoti.com", SPA_AUTH: "token", SPA_USERNAME: "u", SPA_PASSWORD: "p", SPA_CLIENT_ID: "app", SPA_AVAILABILITY_GUEST_ID: AVAILABILITY_GUEST, SESSION_SECRETS: "x".repeat(32) };
+    const token = { SPA_BASE_URL: "https://api.zenoti.com", SPA_AUTH: "token", SPA_USERNAME: "u", SPA_PASSWORD: "p", SPA_CLIENT_ID: "app", SPA_AVAILABILITY_GUEST_ID: AVAILABILITY_GUEST, SESSION_SECRETS: "x".repeat(32), SMTP_URL: "smtp://mail.example.com:587" };
     expect(parseEnv(token).SPA_TOKEN_ENDPOINT).toBe("legacy");
     expect(() => parseEnv({ ...token, SPA_TOKEN_ENDPOINT: "v1" })).toThrow(/SPA_ACCOUNT_NAME[\s\S]*SPA_APP_SECRET/);
     expect(() => parseEnv({ ...token, SPA_TOKEN_ENDPOINT: "v2" })).toThrow(/SPA_TOKEN_ENDPOINT/);
@@ -60,7 +60,7 @@ describe("configuration", () => {
   });
 
   it("never has the outbox with a real back end, and says so when asked for it", () => {
-    const real = { SPA_BASE_URL: "https://api.zenoti.com", SPA_API_KEY: "key", SPA_AVAILABILITY_GUEST_ID: AVAILABILITY_GUEST, SESSION_SECRETS: "x".repeat(32) };
+    const real = { SPA_BASE_URL: "https://api.zenoti.com", SPA_API_KEY: "key", SPA_AVAILABILITY_GUEST_ID: AVAILABILITY_GUEST, SESSION_SECRETS: "x".repeat(32), SMTP_URL: "smtp://mail.example.com:587" };
     expect(parseEnv(real).DEV_OUTBOX).toBe(false);
     expect(() => parseEnv({ ...real, DEV_OUTBOX: "true" })).toThrow(/DEV_OUTBOX: .*never available with a real back end/);
   });
@@ -111,5 +111,28 @@ describe("TRUST_PROXY", () => {
     const problems = problemsOf({ TRUST_PROXY: value });
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(/^TRUST_PROXY: /);
+  });
+
+  it("refuses a production start with a real back end when no one-time code could be delivered", () => {
+    const real = { SPA_BASE_URL: "https://api.zenoti.com", SPA_API_KEY: "key", SPA_AVAILABILITY_GUEST_ID: AVAILABILITY_GUEST, SESSION_SECRETS: "x".repeat(32) };
+    expect(() => parseEnv(real)).toThrow(/SMTP_URL or SMS_WEBHOOK_URL: required in production with a real spa back end/);
+    expect(() => parseEnv({ ...real, SMTP_URL: "smtp://mail.example.com:587" })).not.toThrow();
+    expect(() => parseEnv({ ...real, SMS_WEBHOOK_URL: "https://sms.example.com/send" })).not.toThrow();
+    // Development against a real back end, and the embedded sandbox, may run without one (the outbox).
+    expect(() => parseEnv({ ...real, NODE_ENV: "development" })).not.toThrow();
+    expect(() => parseEnv({})).not.toThrow();
+  });
+
+  it("takes Redis, analytics, lead webhook and error-reporting settings, all optional", () => {
+    const env = parseEnv({
+      REDIS_URL: "redis://127.0.0.1:6379/0",
+      ANALYTICS_URL: "https://collector.example.com/batch",
+      ANALYTICS_CONTACT_FIELDS: "true",
+      LEAD_WEBHOOK_AUTOMATION_URL: "https://automation.example.com/lead",
+      SENTRY_DSN: "https://public@sentry.example.com/1",
+    });
+    expect(env).toMatchObject({ REDIS_URL: "redis://127.0.0.1:6379/0", ANALYTICS_CONTACT_FIELDS: true, LEAD_WEBHOOK_TIMEOUT_MS: 5_000, SENTRY_TRACES_SAMPLE_RATE: 0 });
+    expect(parseEnv({}).ANALYTICS_CONTACT_FIELDS).toBe(false);
+    expect(() => parseEnv({ REDIS_URL: "http://cache.example.com" })).toThrow(/REDIS_URL: expected a redis:\/\/ or rediss:\/\/ URL/);
   });
 });

@@ -4,10 +4,11 @@ import type { Message, Notifier } from "./notifier.server";
 
 /**
  * Production messages: email through SMTP (nodemailer), texts through the SMS provider's HTTP
- * webhook. Every call has a timeout; a failure is logged without the recipient or the content.
+ * webhook; either may be the only one configured. Every call has a timeout; a failure is logged
+ * without the recipient or the content.
  */
 export function createSmtpNotifier(options: {
-  smtpUrl: string;
+  smtpUrl?: string;
   from: string;
   smsWebhookUrl?: string;
   timeoutMs?: number;
@@ -16,12 +17,17 @@ export function createSmtpNotifier(options: {
 }): Notifier {
   const timeoutMs = options.timeoutMs ?? 8_000;
   const transport =
-    options.transport ?? nodemailer.createTransport(options.smtpUrl, { connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs });
+    options.transport ??
+    (options.smtpUrl ? nodemailer.createTransport(options.smtpUrl, { connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs }) : null);
   const doFetch = options.fetch ?? fetch;
   return {
     kind: "smtp",
     async send(message: Message) {
       if (message.channel === "email") {
+        if (!transport) {
+          logger.warn("email not sent: no SMTP server configured", { kind: message.kind });
+          return { id: "" };
+        }
         const info = await transport.sendMail({ from: options.from, to: message.to, subject: message.subject, text: message.body });
         logger.info("email sent", { kind: message.kind, id: String(info.messageId ?? "") });
         return { id: String(info.messageId ?? "") };

@@ -18,6 +18,8 @@ export type FaultRule = { method: string; path: RegExp; mode: FaultMode; times?:
 
 /** The control path: POST a rule as JSON ({ method, path, mode, times, centerId }, path a regex source). */
 export const FAULTS_PATH = "/__faults";
+/** A stand-in SMS provider for the test servers with a real back end (they need one to start, decision 029). */
+export const MESSAGES_PATH = "/__sms";
 
 export type FaultProxy = {
   /** The target's base URL, through the proxy. */
@@ -64,6 +66,12 @@ export async function startFaultProxy(target: string, options: { port?: number }
   const server = http.createServer((req, res) => {
     const path = (req.url ?? "/").split("?")[0];
     if (path === FAULTS_PATH) return control(req, res);
+    if (path === MESSAGES_PATH) {
+      // The test servers' SMS provider: takes the text and forgets it.
+      req.resume();
+      req.on("end", () => res.writeHead(202, { "x-message-id": `sink-${Date.now()}` }).end());
+      return;
+    }
     calls.push(`${req.method} ${path}`);
     const sent: Buffer[] = [];
     req.on("data", (chunk: Buffer) => sent.push(chunk));
