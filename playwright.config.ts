@@ -14,6 +14,14 @@ export const FAULTS_PORT = PORT + 4;
 export const FAULT_BACKEND_KEY = "fault-backend-api-key";
 /** A server whose sandbox allows Zenoti's 60 calls a minute; its spec spends them all itself. */
 export const RATE_LIMITED_PORT = PORT + 5;
+/**
+ * Several instances: one Redis, and two app servers on one data directory (one SQLite store, one
+ * embedded sandbox file, one outbox) sharing their counters through that Redis.
+ */
+export const REDIS_PORT = PORT + 6;
+export const MULTI_A_PORT = PORT + 7;
+export const MULTI_B_PORT = PORT + 8;
+const MULTI_SESSION_SECRETS = "e2e-multi-instance-secret-0123456789abcdef";
 /** The test servers' sandbox key, so tests can look records up in the back end (from this machine only). */
 export const E2E_SANDBOX_API_KEY = "e2e-sandbox-api-key";
 const chromium = {
@@ -112,5 +120,23 @@ export default defineConfig({
       reuseExistingServer: false,
       timeout: 60_000,
     },
+    {
+      command: `redis-server --port ${REDIS_PORT} --bind 127.0.0.1 --save "" --appendonly no`,
+      port: REDIS_PORT,
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    ...[MULTI_A_PORT, MULTI_B_PORT].map((port, place) => ({
+      // The first starts on a fresh directory and makes the sandbox's database; the second opens it.
+      command: place === 0 ? `rm -rf .e2e-data-multi && node server.js` : `node server.js`,
+      env: {
+        PORT: String(port), HOST: "127.0.0.1", DATA_DIR: ".e2e-data-multi", LOG_LEVEL: "error",
+        SANDBOX_API_KEY: E2E_SANDBOX_API_KEY, SESSION_SECRETS: MULTI_SESSION_SECRETS,
+        REDIS_URL: `redis://127.0.0.1:${REDIS_PORT}`,
+      },
+      url: `http://localhost:${port}/healthz`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+    })),
   ],
 });

@@ -4,19 +4,21 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
 import { isRouteErrorResponse, ServerRouter } from "react-router";
-import { logger } from "#server/observability/logger.server";
+import { errorReporter } from "#server/observability/error-reporter.server";
+import { scrubUrl } from "~/lib/error-scrub";
 import { NonceProvider } from "~/lib/nonce";
 
 export const streamTimeout = 5_000;
 
 /**
- * Unexpected errors of loaders, actions and rendering, logged once here. A thrown answer (a
- * redirect, a 404, a 503 page) is not an error, and neither is a visitor who left mid-request. The
- * path is logged without its query, which may carry personal data.
+ * Unexpected errors of loaders, actions and rendering, reported once here (logged, and sent to
+ * Sentry when it is configured; decision 027). A thrown answer (a redirect, a 404, a 503 page) is
+ * not an error, and neither is a visitor who left mid-request. The path goes without its query,
+ * which may carry personal data.
  */
 export const handleError: HandleErrorFunction = (error, { request }) => {
   if (request.signal.aborted || isRouteErrorResponse(error) || error instanceof Response) return;
-  logger.error("unexpected error", { path: new URL(request.url).pathname, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  errorReporter().captureException(error, { where: "request", method: request.method, path: scrubUrl(new URL(request.url).pathname) });
 };
 
 export default function handleRequest(
@@ -49,8 +51,8 @@ export default function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          // Errors before the shell are handed to handleError by the router; later ones are logged here.
-          if (shellRendered) logger.error("render error", { error: error instanceof Error ? error.message : String(error) });
+          // Errors before the shell are handed to handleError by the router; later ones are reported here.
+          if (shellRendered) errorReporter().captureException(error, { where: "render", path: scrubUrl(new URL(request.url).pathname) });
         },
       },
     );

@@ -10,6 +10,7 @@ import {
   ScrollRestoration,
   useRouteLoaderData,
 } from "react-router";
+import { browserErrorReporting } from "#server/observability/error-reporter.server";
 import { currentUser, sessionMiddleware } from "#server/request-context.server";
 import { takeToast } from "#server/toast.server";
 import type { Route } from "./+types/root";
@@ -28,7 +29,12 @@ export const links: Route.LinksFunction = () => [
 export const middleware: Route.MiddlewareFunction[] = [sessionMiddleware];
 
 export async function loader({ context }: Route.LoaderArgs) {
-  return { toast: takeToast(context), signedIn: Boolean(await currentUser(context)) };
+  return {
+    toast: takeToast(context),
+    signedIn: Boolean(await currentUser(context)),
+    // The same for every visitor, so pages in the render cache may carry it (decision 027).
+    errorReporting: browserErrorReporting(context.services.env),
+  };
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
@@ -42,6 +48,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="theme-color" content="#7a3e5d" />
         <Meta />
         <Links />
+        {/* Read by entry.client.tsx, which loads Sentry only when this is here. */}
+        {rootData?.errorReporting ? <meta name="error-reporting" content={JSON.stringify(rootData.errorReporting)} /> : null}
       </head>
       <body>
         <a className="skip-link" href="#main">

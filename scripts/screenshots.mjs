@@ -1,7 +1,7 @@
 // `npm run screenshots`: the README's pictures, taken from the running app on a phone-sized screen,
 // so the README shows the product as it is. Starts the built app the way `npm run serve` does, on a
 // fresh data directory (the embedded sandbox seeds itself), books a facial as a new guest with
-// JavaScript off, and saves each step to docs/screenshots/. Needs Chromium (see scripts/ensure-chromium.mjs).
+// JavaScript off, and saves each step to docs/screenshots/. Needs Chromium (see scripts/ensure-test-tools.mjs).
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";

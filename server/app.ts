@@ -1,16 +1,21 @@
 import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from "express";
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { createRequestHandler as createRouterHandler, type ServerBuild } from "react-router";
 import type { Services } from "./context.server";
 import type { Env } from "./env.server";
 import { contentSecurityPolicy, nonceSource, type CspOptions } from "./csp.server";
 import { isFromThisMachine } from "./loopback.server";
-import { logger } from "./observability/logger.server";
+import { browserReportingOrigins, errorReporter } from "./observability/error-reporter.server";
+import { loggablePath, logger, withRequestId } from "./observability/logger.server";
+import { checkReadiness } from "./observability/readiness.server";
 import { createPageCache, type PageCache } from "./page-cache.server";
 import { refuseLargeBodies } from "./request-body";
 import { createRequestContext } from "./request-context.server";
+
+/** A request id a proxy in front already gave is kept when it looks like one; otherwise one is made. */
+const REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/;
 
 /** Longer request targets get a 414 page before any routing (the spec's "huge query string"). */
 const MAX_URL_LENGTH = 4096;
@@ -64,11 +69,31 @@ function createPublicPageCache(
 /** The Express app: the checks every request passes, the sandbox when embedded, then React Router. */
 export function createApp({ env, mode, build, assets, sandbox, services, servicesReady }: AppOptions): Express {
   const isDevelopment = mode === "development";
-  const cspOptions = () => ({ development: isDevelopment, formActionOrigins: services()?.hostedPaymentOrigins ?? [] });
+  const cspOptions = () => ({ development: isDevelopment, formActionOrigins: services()?.hostedPaymentOrigins ?? [], connectOrigins: browserReportingOrigins(env) });
   const pageCache = isDevelopment || env.PAGE_CACHE_SECONDS === 0 ? undefined : createPublicPageCache(build, servicesReady, services, cspOptions, env);
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", env.TRUST_PROXY);
+
+  // Every request has an id: in the X-Request-Id header of its answer and in every log line written
+  // while it is answered, ending with one line for the request itself (path without its query, and
+  // without any segment that could be a secret).
+  app.use((req, res, next) => {
+    const given = req.get("x-request-id");
+    const requestId = given && REQUEST_ID.test(given) ? given : randomUUID();
+    res.setHeader("X-Request-Id", requestId);
+    const started = process.hrtime.bigint();
+    res.once("finish", () => {
+      logger.info("request", {
+        requestId,
+        method: req.method,
+        path: loggablePath(req.path),
+        status: res.statusCode,
+        ms: Math.round(Number(process.hrtime.bigint() - started) / 1e5) / 10,
+      });
+    });
+    withRequestId(requestId, next);
+  });
 
   app.use((req, res, next) => {
     if (req.originalUrl.length > MAX_URL_LENGTH) {
@@ -102,6 +127,19 @@ export function createApp({ env, mode, build, assets, sandbox, services, service
 
   app.get("/healthz", (_req, res) => {
     res.set("cache-control", "no-store").json({ status: services() ? "ok" : "starting", uptimeSeconds: Math.round(process.uptime()) });
+  });
+
+  // Whether this instance should get traffic: the back end, the store and the shared counters
+  // answer. /healthz says only that the process is up (a liveness probe must not restart an
+  // instance because Zenoti is slow).
+  app.get("/readyz", async (_req, res) => {
+    const current = services();
+    if (!current) {
+      res.status(503).set("cache-control", "no-store").json({ ready: false, status: "starting" });
+      return;
+    }
+    const readiness = await checkReadiness(current);
+    res.status(readiness.ready ? 200 : 503).set("cache-control", "no-store").json(readiness);
   });
 
   // The embedded spa back end, reached by the app over HTTP exactly like Zenoti.
@@ -160,7 +198,7 @@ export function createApp({ env, mode, build, assets, sandbox, services, service
     }),
   );
 
-  app.use((error: unknown, _req: Request, res: Response, next: NextFunction) => {
+  app.use((error: unknown, req: Request, res: Response, next: NextFunction) => {
     // Express and its parsers mark the client's mistakes (a bad escape, a body too large) with a 4xx.
     const status = (error as { status?: unknown }).status;
     if (typeof status === "number" && status >= 400 && status < 500) {
@@ -171,7 +209,7 @@ export function createApp({ env, mode, build, assets, sandbox, services, service
         .send('<!doctype html><meta charset="utf-8"><title>Bad request</title><h1>We could not read that request</h1><p><a href="/">Home</a></p>');
       return;
     }
-    logger.error("unhandled request error", { error: error instanceof Error ? error.message : String(error) });
+    errorReporter().captureException(error, { where: "express", method: req.method, path: loggablePath(req.path) });
     if (res.headersSent) return next(error);
     res
       .status(500)

@@ -10,10 +10,13 @@ import type { SpaAuth } from "./spa/http.server";
 import { createSqliteStores } from "./store/sqlite-store.server";
 import type { Stores } from "./store/stores.server";
 import { createOutboxNotifier, type Notifier } from "./notify/notifier.server";
+import { createLeadWebhooks, type LeadWebhooks } from "./leads/lead-webhooks.server";
+import { createAnalytics, type Analytics } from "./analytics/analytics.server";
+import { currentRequestId } from "./observability/logger.server";
 import { createManageLinks, type ManageLinks } from "./appointments/manage-link.server";
 import { createLinkSigner, type LinkSigner } from "./booking/sms-link.server";
 import { createAccountService, type AccountService } from "./accounts/account-service.server";
-import { createMemoryRateLimiter, type RateLimiter } from "./accounts/rate-limit.server";
+import { createRateLimiter, type RateLimiter } from "./accounts/rate-limit.server";
 
 /** Everything a loader or action may reach, built once at start from the configuration. */
 export type Services = {
@@ -35,6 +38,10 @@ export type Services = {
   /** Signs and reads the links that open one visit for a guest without an account. */
   manageLinks: ManageLinks;
   accounts: AccountService;
+  /** New leads (a registration, a new guest's booking) for the chain's marketing webhooks. */
+  leads: LeadWebhooks;
+  /** The funnel's events, recorded on the server so they exist without JavaScript (decision 026). */
+  analytics: Analytics;
   rateLimiter: RateLimiter;
   sessions: SessionCookies;
 };
@@ -96,6 +103,17 @@ async function createGeocoder(env: Env): Promise<Geocoder> {
   return createZipTableGeocoder();
 }
 
+/** Each event carries the id of the request it was recorded in, as the log lines do. */
+function withRequestIds(analytics: Analytics): Analytics {
+  return {
+    kind: analytics.kind,
+    record: (event) => analytics.record({ ...event, requestId: event.requestId ?? currentRequestId() }),
+    flush: () => analytics.flush(),
+    close: (timeoutMs) => analytics.close(timeoutMs),
+    stats: () => analytics.stats(),
+  };
+}
+
 export async function createServices(env: Env, options: { sandboxBaseUrl: string }): Promise<Services> {
   const spa = createSpaClient({
     baseUrl: env.SPA_BASE_URL ?? options.sandboxBaseUrl,
@@ -126,7 +144,9 @@ export async function createServices(env: Env, options: { sandboxBaseUrl: string
       secrets,
       secure: env.COOKIE_SECURE ?? env.NODE_ENV === "production",
     }),
-    rateLimiter: createMemoryRateLimiter(),
+    rateLimiter: await createRateLimiter(env),
+    leads: createLeadWebhooks(env),
+    analytics: withRequestIds(createAnalytics(env, env.DATA_DIR)),
     // Set just below: the account service works through the other services.
     accounts: undefined as unknown as AccountService,
   };

@@ -4,6 +4,8 @@ export type CspOptions = {
   development: boolean;
   /** Adding a card posts to the payment back end's hosted page, which is on its own origin. */
   formActionOrigins: readonly string[];
+  /** The browser posts its error reports to Sentry's host when a DSN is set (decision 027). */
+  connectOrigins?: readonly string[];
 };
 
 /**
@@ -11,15 +13,16 @@ export type CspOptions = {
  * made for this response, or the hashes of the scripts of a page kept in the render cache
  * (decision 023). Scripts those load are trusted through 'strict-dynamic'.
  */
-export function contentSecurityPolicy(scriptSources: readonly string[], { development, formActionOrigins }: CspOptions): string {
+export function contentSecurityPolicy(scriptSources: readonly string[], { development, formActionOrigins, connectOrigins = [] }: CspOptions): string {
   const scriptSrc = development ? ["'self'", ...scriptSources, "'unsafe-eval'"] : ["'self'", ...scriptSources, "'strict-dynamic'"];
+  const connectSrc = ["'self'", ...(development ? ["ws:"] : []), ...connectOrigins];
   return [
     "default-src 'self'",
     `script-src ${scriptSrc.join(" ")}`,
     // React Router's dev server injects styles; the built app only links stylesheets.
     development ? "style-src 'self' 'unsafe-inline'" : "style-src 'self'",
     "img-src 'self' data:",
-    development ? "connect-src 'self' ws:" : "connect-src 'self'",
+    `connect-src ${connectSrc.join(" ")}`,
     "font-src 'self'",
     "object-src 'none'",
     "base-uri 'none'",

@@ -8,7 +8,11 @@ import { createServices, type Services } from "./context.server";
 import { sandboxApiKey, secureDataDir } from "./data-dir.server";
 import { EnvError, parseEnv, type Env } from "./env.server";
 import { logger } from "./observability/logger.server";
+import { createErrorReporter, errorReporter, setErrorReporter } from "./observability/error-reporter.server";
 import type { SpaSandbox } from "./spa-sandbox/index";
+
+/** How long shutdown waits for the analytics queue and the lead webhooks in flight to drain. */
+const SHUTDOWN_DRAIN_MS = 5_000;
 
 export type StartOptions = {
   mode: "development" | "production";
@@ -53,6 +57,8 @@ async function openSandbox(env: Env): Promise<SpaSandbox> {
 export async function startServer({ mode, build, assets, onClose }: StartOptions): Promise<void> {
   const env = readEnv();
   secureDataDir(env.DATA_DIR);
+  // First, so that anything failing from here on is reported (decision 027).
+  setErrorReporter(await createErrorReporter(env));
 
   let services: Services | undefined;
   let resolveServices: (services: Services) => void = () => {};
@@ -85,10 +91,13 @@ export async function startServer({ mode, build, assets, onClose }: StartOptions
     if (shuttingDown) return;
     shuttingDown = true;
     logger.info("shutting down", { signal });
-    const force = setTimeout(() => process.exit(1), 10_000);
+    const force = setTimeout(() => process.exit(1), 10_000 + SHUTDOWN_DRAIN_MS);
     force.unref();
     server.close(async () => {
       reconciler?.stop();
+      // What the requests just finished left in the background: events, leads, error reports.
+      await Promise.all([services?.analytics.close(SHUTDOWN_DRAIN_MS), services?.leads.close(SHUTDOWN_DRAIN_MS), errorReporter().flush(2_000)]);
+      await services?.rateLimiter.close();
       await services?.stores.close();
       sandbox?.close();
       await onClose?.();

@@ -115,6 +115,17 @@ export function createAccountService(services: Services, clock: () => number = D
       if (await guestDetails.get(input.email)) await guestDetails.update(input.email, { is_password_set: true });
       else await guestDetails.create({ email: input.email, guest_id: guestId, is_password_set: true, is_return_user: false });
       const token = await startSession(account);
+      // A new guest made here is a lead for the chain's marketing (in the background; never blocks).
+      services.leads.send({
+        kind: "registration",
+        firstName: input.firstName,
+        lastName: input.lastName,
+        email: input.email,
+        phone: input.phone,
+        centerId: input.centerId,
+        guestId,
+        tags,
+      });
       return { ok: true, value: { token, user: { id: account.id, email: account.email, guestId, centerId: account.centerId } } };
     },
 

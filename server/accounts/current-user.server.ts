@@ -1,5 +1,6 @@
 import { data, href, redirect } from "react-router";
 import type { Services } from "../context.server";
+import type { HitOptions } from "./rate-limit.server";
 import { safeLocalPath } from "../redirects.server";
 import { currentUser, requestSession, type RequestContext } from "../request-context.server";
 import type { CurrentUser } from "./account-service.server";
@@ -28,9 +29,10 @@ export function tooManyAttempts(retryAfterSeconds: number) {
 }
 
 /**
- * Counts an attempt against a limit; over it, a 429 with Retry-After and a friendly message.
+ * Counts an attempt against a limit; over it, a 429 with Retry-After and a friendly message. A
+ * limit that guards guessing a secret (a one-time code) passes `{ failClosed: true }` (decision 028).
  */
-export function enforceRateLimit(services: Services, key: string, limit: number, windowMs: number): void {
-  const result = services.rateLimiter.hit(key, limit, windowMs);
+export async function enforceRateLimit(services: Services, key: string, limit: number, windowMs: number, options?: HitOptions): Promise<void> {
+  const result = await services.rateLimiter.hit(key, limit, windowMs, options);
   if (result.limited) throw tooManyAttempts(result.retryAfterSeconds);
 }

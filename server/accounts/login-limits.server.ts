@@ -19,20 +19,24 @@ const keys = (email: string, clientIp: string) => {
 
 /**
  * Counts a sign-in attempt before the password is checked; every attempt counts at once, so
- * parallel guesses cannot slip past the limit while the password hash is computed.
+ * parallel guesses cannot slip past the limit while the password hash is computed. These limits
+ * guard a secret, so they refuse while the shared counters are unreachable (decision 028).
  */
-export function countLoginAttempt(limiter: RateLimiter, email: string, clientIp: string): Verdict {
+export async function countLoginAttempt(limiter: RateLimiter, email: string, clientIp: string): Promise<Verdict> {
   const k = keys(email, clientIp);
-  const verdicts = [
-    limiter.hit(k.pair, LOGIN_LIMITS.perAccountAndAddress.limit, LOGIN_LIMITS.perAccountAndAddress.windowMs),
-    limiter.hit(k.address, LOGIN_LIMITS.perAddress.limit, LOGIN_LIMITS.perAddress.windowMs),
-    limiter.hit(k.account, LOGIN_LIMITS.perAccount.limit, LOGIN_LIMITS.perAccount.windowMs),
-  ].filter((verdict) => verdict.limited);
+  const failClosed = { failClosed: true };
+  const verdicts = (
+    await Promise.all([
+      limiter.hit(k.pair, LOGIN_LIMITS.perAccountAndAddress.limit, LOGIN_LIMITS.perAccountAndAddress.windowMs, failClosed),
+      limiter.hit(k.address, LOGIN_LIMITS.perAddress.limit, LOGIN_LIMITS.perAddress.windowMs, failClosed),
+      limiter.hit(k.account, LOGIN_LIMITS.perAccount.limit, LOGIN_LIMITS.perAccount.windowMs, failClosed),
+    ])
+  ).filter((verdict) => verdict.limited);
   if (verdicts.length === 0) return { limited: false, retryAfterSeconds: 0 };
   return { limited: true, retryAfterSeconds: Math.max(...verdicts.map((verdict) => verdict.retryAfterSeconds)) };
 }
 
 /** A right password clears that address's failures on the account. */
-export function loginSucceeded(limiter: RateLimiter, email: string, clientIp: string): void {
-  limiter.reset(keys(email, clientIp).pair);
+export async function loginSucceeded(limiter: RateLimiter, email: string, clientIp: string): Promise<void> {
+  await limiter.reset(keys(email, clientIp).pair);
 }

@@ -52,13 +52,13 @@ describe("password rules", () => {
 });
 
 describe("rate limiter", () => {
-  it("allows the limit in a window and refuses the next, until the window ends", () => {
+  it("allows the limit in a window and refuses the next, until the window ends", async () => {
     let now = 0;
     const limiter = createMemoryRateLimiter(() => now);
-    for (let i = 0; i < 5; i++) expect(limiter.hit("ip", 5, 60_000).limited).toBe(false);
-    const sixth = limiter.hit("ip", 5, 60_000);
+    for (let i = 0; i < 5; i++) expect((await limiter.hit("ip", 5, 60_000)).limited).toBe(false);
+    const sixth = await limiter.hit("ip", 5, 60_000);
     expect(sixth).toEqual({ limited: true, retryAfterSeconds: 60 });
     now = 60_000;
-    expect(limiter.hit("ip", 5, 60_000).limited).toBe(false);
+    expect((await limiter.hit("ip", 5, 60_000)).limited).toBe(false);
   });
 });

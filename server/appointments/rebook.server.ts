@@ -28,7 +28,7 @@ export async function rebookVisit(services: Services, access: VisitAccess, previ
   const treatments = bookableTreatments(catalog, await clientTypeFor(services, access.user));
   const had = visit.services.find((s) => !s.isAddOn);
   const service = pickTreatment(treatments, had?.serviceId ?? null, had?.name ?? "");
-  dropDraftHold(services, previous);
+  await dropDraftHold(services, previous);
   const base: Draft = { id: crypto.randomUUID(), centerId: center.id, addOnIds: [], therapistId: null };
   const serviceStep = `${href("/appointment/service")}?id=${encodeURIComponent(center.id)}`;
   if (!service) return { kind: "choose-service", draft: base, to: serviceStep, message: "That treatment isn't offered online there now. Please choose one." };

@@ -110,7 +110,7 @@ export async function confirmNewTime(services: Services, access: VisitAccess, ho
   const confirmed = await services.spa.confirmBooking(hold.bookingId, visit.center!.timeZone);
   if (!confirmed) return { kind: "expired", message: HOLD_EXPIRED_MESSAGE };
   // Counted once per reschedule booking, whichever request gets here first.
-  const first = !services.rateLimiter.hit(`reschedule-confirmed:${hold.bookingId}`, 1, 24 * 3_600_000).limited;
+  const first = !(await services.rateLimiter.hit(`reschedule-confirmed:${hold.bookingId}`, 1, 24 * 3_600_000)).limited;
   if (first && !alreadyMoved) {
     await services.stores.visitRevisions.bump(calendarKey(visit), now);
     const moved: Visit = {

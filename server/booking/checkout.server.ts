@@ -3,6 +3,7 @@ import { priceLines } from "~/domain/booking";
 import { applyDiscounts, checkPromo, type PromoCode } from "~/domain/discounts";
 import type { Cents } from "~/domain/money";
 import type { Services } from "../context.server";
+import { errorReporter } from "../observability/error-reporter.server";
 import { isSpaError } from "../spa/errors.server";
 import type { PaymentAttempt } from "../store/stores.server";
 import type { Draft } from "./draft.server";
@@ -117,12 +118,18 @@ export async function checkout(
   let attempt = claim.attempt;
   if (attempt.state === "started" && attempt.confirmSentAt === null && attempt.promoCode && !attempt.promoClaimed && attempt.contact) {
     // A once-per-guest code is counted before the booking, so two bookings at once cannot both use it.
-    const claimed = await services.stores.guestDetails.claimPromoUse({
-      email: attempt.contact.email,
-      guestId: attempt.guestId,
-      code: attempt.promoCode,
-      maxUses: summary.promo?.maxUsesPerGuest ?? null,
-    });
+    const claimed = await services.stores.guestDetails
+      .claimPromoUse({
+        email: attempt.contact.email,
+        guestId: attempt.guestId,
+        code: attempt.promoCode,
+        maxUses: summary.promo?.maxUsesPerGuest ?? null,
+      })
+      .catch((error: unknown) => {
+        // The request still fails as it did; the report says it was the promo count that failed.
+        errorReporter().captureException(error, { where: "promo-count", change: "claim" });
+        throw error;
+      });
     if (!claimed) {
       await services.stores.paymentAttempts.save({ ...attempt, state: "released", leaseUntil: 0, updatedAt: clock() });
       return { kind: "promo-used", code: attempt.promoCode };

@@ -5,6 +5,7 @@ import { TEST_API_KEY } from "../../tests/helpers/sandbox-server";
 import { createAccountService } from "../accounts/account-service.server";
 import { createMemoryRateLimiter } from "../accounts/rate-limit.server";
 import type { Services } from "../context.server";
+import type { Lead } from "../leads/lead-webhooks.server";
 import { parseEnv } from "../env.server";
 import { createOutboxNotifier } from "../notify/notifier.server";
 import { seedGuid } from "../spa-sandbox/db";
@@ -29,6 +30,8 @@ let services: Services;
 let facial: Service;
 let notifier: ReturnType<typeof createOutboxNotifier>;
 let n = 0;
+/** The leads the lead webhooks were given. */
+const leads: Lead[] = [];
 
 beforeAll(async () => {
   sandbox = await startSandbox({ now: () => Date.parse("2026-11-30T15:00:00Z"), holdSeconds: 3600 });
@@ -41,6 +44,7 @@ beforeAll(async () => {
     catalog: createCachedCatalog(spa, { ttlMs: 600_000, staleMs: 0 }),
     notifier,
     rateLimiter: createMemoryRateLimiter(),
+    leads: { kind: "http", send: (lead: Lead) => leads.push(lead), close: async () => {}, stats: () => ({ sent: 0, failed: 0, dropped: 0, inFlight: 0 }) },
   } as unknown as Services;
   services.accounts = createAccountService(services);
   facial = (await services.catalog.listServices(AUSTIN))!.find((s) => s.name === "Signature Laser Facial - New Client")!;
@@ -94,6 +98,10 @@ describe("the details step", () => {
     const guest = await services.spa.getGuest(outcome.draft.guestId!);
     expect(guest).toMatchObject({ firstName: "Ana", email: details.email, phone: details.phone });
     expect(await services.stores.guestDetails.get(details.email)).toMatchObject({ guest_id: guest!.id, is_password_set: false });
+    // The new guest is one lead for the marketing webhooks, with the time they chose.
+    expect(leads.filter((lead) => lead.email === details.email)).toEqual([
+      expect.objectContaining({ kind: "booking", firstName: "Ana", lastName: "Lopez", phone: details.phone, centerId: AUSTIN, guestId: guest!.id, booking: { start: draft.slot, services: [facial.name] } }),
+    ]);
   });
 
   it("an existing client proves the record with a code to the contact on file and books as that guest", async () => {
@@ -118,6 +126,8 @@ describe("the details step", () => {
     expect(done.draft).toMatchObject({ guestId: known.id, details: { email: existing.email, phone: existing.phone }, hold: { slot: draft.slot } });
     expect(done.draft.verification).toBeUndefined();
     expect(guestCount()).toBe(before);
+    // A client the clinics already had is no new lead.
+    expect(leads.filter((lead) => lead.email === existing.email)).toEqual([]);
     // A password set later links the account to the same guest.
     expect(await services.stores.guestDetails.get(existing.email)).toMatchObject({ guest_id: known.id, is_password_set: false });
   });
@@ -167,6 +177,8 @@ describe("existing clients and accounts", () => {
     const result = await services.accounts.register(registration);
     expect(result).toMatchObject({ ok: false, existingGuest: true });
     expect(guestCount()).toBe(before);
+    // A client the clinics already had is no new lead.
+    expect(leads.filter((lead) => lead.email === existing.email)).toEqual([]);
     const login = await services.accounts.login(existing.email, "Glow!Skin2026");
     expect(login).toMatchObject({ ok: false, message: "Invalid credentials. Please try resetting your password", existingGuest: true });
     expect((await services.accounts.resetPassword(existing.email, await lastCode(existing.email), "Glow!Skin2026")).ok).toBe(true);
@@ -188,5 +200,10 @@ describe("existing clients and accounts", () => {
     });
     expect(result.ok).toBe(true);
     expect(await services.stores.accounts.getByEmail(details.email)).toMatchObject({ referralCode: "FRIEND-ANA" });
+    // A new registration is a lead for the marketing webhooks, with the guest record made for it.
+    const guestId = result.ok ? result.value.user.guestId : "";
+    expect(leads.filter((lead) => lead.email === details.email)).toEqual([
+      expect.objectContaining({ kind: "registration", firstName: "Ana", lastName: "Lopez", phone: details.phone, centerId: AUSTIN, guestId }),
+    ]);
   });
 });

@@ -33,34 +33,36 @@ function liveHoldsKey(clientIp: string): string {
  * Checks the limits before anything is made in the back end, and takes a place among the
  * address's live holds. `previous` is the booking's current hold, which the new one replaces.
  */
-export function startHoldAttempt(limiter: RateLimiter, clientIp: string, bookingKey: string, previous?: HoldClaim): HoldGate {
-  const perAddress = limiter.hit(`hold-ip:${clientIp}`, HOLD_LIMITS.attemptsPerAddress.limit, HOLD_LIMITS.attemptsPerAddress.windowMs);
-  const perBooking = limiter.hit(`hold-booking:${bookingKey}`, HOLD_LIMITS.attemptsPerBooking.limit, HOLD_LIMITS.attemptsPerBooking.windowMs);
+export async function startHoldAttempt(limiter: RateLimiter, clientIp: string, bookingKey: string, previous?: HoldClaim): Promise<HoldGate> {
+  const [perAddress, perBooking] = await Promise.all([
+    limiter.hit(`hold-ip:${clientIp}`, HOLD_LIMITS.attemptsPerAddress.limit, HOLD_LIMITS.attemptsPerAddress.windowMs),
+    limiter.hit(`hold-booking:${bookingKey}`, HOLD_LIMITS.attemptsPerBooking.limit, HOLD_LIMITS.attemptsPerBooking.windowMs),
+  ]);
   if (perAddress.limited || perBooking.limited) {
     return { ok: false, reason: "attempts", retryAfterSeconds: Math.max(perAddress.limited ? perAddress.retryAfterSeconds : 0, perBooking.limited ? perBooking.retryAfterSeconds : 0) };
   }
   const key = liveHoldsKey(clientIp);
   const claim = { key, id: randomUUID() };
   const replacing = previous?.key === key ? previous.id : undefined;
-  const place = limiter.claim(key, claim.id, HOLD_LIMITS.liveHoldsPerAddress, HOLD_LIMITS.holdLifetimeMs, replacing);
+  const place = await limiter.claim(key, claim.id, HOLD_LIMITS.liveHoldsPerAddress, HOLD_LIMITS.holdLifetimeMs, replacing);
   if (place.limited) return { ok: false, reason: "holds", retryAfterSeconds: place.retryAfterSeconds };
   return { ok: true, claim };
 }
 
 /** Counts a guest record about to be made for a new booking; false over the limit. */
-export function mayCreateGuest(limiter: RateLimiter, clientIp: string): { ok: true } | Extract<HoldGate, { ok: false }> {
-  const verdict = limiter.hit(`hold-guest-ip:${clientIp}`, HOLD_LIMITS.newGuestsPerAddress.limit, HOLD_LIMITS.newGuestsPerAddress.windowMs);
+export async function mayCreateGuest(limiter: RateLimiter, clientIp: string): Promise<{ ok: true } | Extract<HoldGate, { ok: false }>> {
+  const verdict = await limiter.hit(`hold-guest-ip:${clientIp}`, HOLD_LIMITS.newGuestsPerAddress.limit, HOLD_LIMITS.newGuestsPerAddress.windowMs);
   return verdict.limited ? { ok: false, reason: "holds", retryAfterSeconds: verdict.retryAfterSeconds } : { ok: true };
 }
 
 /** The hold is taken: its place lasts as long as the hold. */
-export function keepHoldClaim(limiter: RateLimiter, claim: HoldClaim, expiresAt: string, now = Date.now()): void {
-  limiter.claim(claim.key, claim.id, HOLD_LIMITS.liveHoldsPerAddress, Math.max(1, Date.parse(expiresAt) - now));
+export async function keepHoldClaim(limiter: RateLimiter, claim: HoldClaim, expiresAt: string, now = Date.now()): Promise<void> {
+  await limiter.claim(claim.key, claim.id, HOLD_LIMITS.liveHoldsPerAddress, Math.max(1, Date.parse(expiresAt) - now));
 }
 
 /** The hold was not taken, was replaced, or the booking was left: its place is free again. */
-export function dropHoldClaim(limiter: RateLimiter, claim: HoldClaim | undefined): void {
-  if (claim) limiter.release(claim.key, claim.id);
+export async function dropHoldClaim(limiter: RateLimiter, claim: HoldClaim | undefined): Promise<void> {
+  if (claim) await limiter.release(claim.key, claim.id);
 }
 
 export function tooManyHoldsMessage(gate: Extract<HoldGate, { ok: false }>): string {

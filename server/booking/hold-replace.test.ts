@@ -3,6 +3,7 @@ import type { Service } from "~/domain/catalog";
 import { startSandbox, TEST_API_KEY } from "../../tests/helpers/sandbox-server";
 import { createMemoryRateLimiter, type RateLimiter } from "../accounts/rate-limit.server";
 import type { Services } from "../context.server";
+import { createNoLeadWebhooks } from "../leads/lead-webhooks.server";
 import { parseEnv } from "../env.server";
 import { seedGuid } from "../spa-sandbox/db";
 import type { NewGuest } from "../spa/booking.server";
@@ -32,7 +33,7 @@ let limiter: RateLimiter;
 beforeAll(async () => {
   sandbox = await startSandbox({ now: () => Date.parse("2026-11-30T15:00:00Z"), holdSeconds: 600 });
   spa = createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY } });
-  services = { env: parseEnv({ NODE_ENV: "test" }), spa } as unknown as Services;
+  services = { env: parseEnv({ NODE_ENV: "test" }), spa, leads: createNoLeadWebhooks() } as unknown as Services;
   facial = (await spa.listServices(AUSTIN))!.find((s) => s.id === FACIAL)!;
 });
 beforeEach(() => {
@@ -68,11 +69,11 @@ async function othersCanHold(slot: string): Promise<boolean> {
 }
 
 /** How many live holds the address is counted for (a probe with room for any number). */
-function liveHoldsOfAddress(draft: Draft): number {
+async function liveHoldsOfAddress(draft: Draft): Promise<number> {
   const key = draft.hold!.claim!.key;
   let count = 0;
-  while (limiter.claim(key, `probe-${count}`, count + 1, 1_000).limited) count += 1;
-  for (let i = 0; i <= count; i++) limiter.release(key, `probe-${i}`);
+  while ((await limiter.claim(key, `probe-${count}`, count + 1, 1_000)).limited) count += 1;
+  for (let i = 0; i <= count; i++) await limiter.release(key, `probe-${i}`);
   return count;
 }
 
@@ -86,7 +87,7 @@ describe("changing the held time", () => {
     expect(second.draft.hold!.bookingId).toBe(first.draft.hold!.bookingId);
     expect(Date.parse(second.draft.hold!.expiresAt)).toBe(Date.parse("2026-11-30T15:10:00Z"));
     expect(await othersCanHold(`${MONDAY}T10:00:00`)).toBe(true);
-    expect(liveHoldsOfAddress(second.draft)).toBe(1);
+    expect(await liveHoldsOfAddress(second.draft)).toBe(1);
   });
 
   it("the same time picked again is held again, not refused as taken by the visitor's own hold", async () => {
@@ -94,7 +95,7 @@ describe("changing the held time", () => {
     const first = await hold(start, `${MONDAY}T16:00:00`);
     const again = await hold(first.draft, `${MONDAY}T16:00:00`);
     expect(again.kind).toBe("held");
-    expect(liveHoldsOfAddress(again.draft)).toBe(1);
+    expect(await liveHoldsOfAddress(again.draft)).toBe(1);
   });
 
   it("a time on another day is a new booking; the first hold runs out by itself, but its place is given back", async () => {
@@ -104,6 +105,6 @@ describe("changing the held time", () => {
     expect(moved.kind).toBe("held");
     expect(moved.draft.hold!.bookingId).not.toBe(first.draft.hold!.bookingId);
     expect(await othersCanHold(`${TUESDAY}T10:00:00`)).toBe(false);
-    expect(liveHoldsOfAddress(moved.draft)).toBe(1);
+    expect(await liveHoldsOfAddress(moved.draft)).toBe(1);
   });
 });

@@ -55,7 +55,7 @@ export async function holdSlot(services: Services, request: HoldRequest): Promis
   const query: SlotQuery = { centerId, serviceId: service.id, addOnIds: draft.addOnIds, therapistId: draft.therapistId, date };
 
   // The limits come before anything is made in the back end: a refused attempt leaves nothing behind.
-  const gate = startHoldAttempt(services.rateLimiter, clientIp, draft.id!, draft.hold?.claim);
+  const gate = await startHoldAttempt(services.rateLimiter, clientIp, draft.id!, draft.hold?.claim);
   if (!gate.ok) return { kind: "too-many", message: tooManyHoldsMessage(gate), retryAfterSeconds: gate.retryAfterSeconds, draft };
   const { claim } = gate;
   let held = false;
@@ -74,11 +74,24 @@ export async function holdSlot(services: Services, request: HoldRequest): Promis
     }
     if (!draft.guestId) {
       if (!request.newGuest) throw new Error("A time is held only for a known guest or with the visitor's details");
-      const allowed = mayCreateGuest(services.rateLimiter, clientIp);
+      const allowed = await mayCreateGuest(services.rateLimiter, clientIp);
       if (!allowed.ok) return { kind: "too-many", message: tooManyHoldsMessage(allowed), retryAfterSeconds: allowed.retryAfterSeconds, draft };
       const created = await createVisitorGuest(services, request.newGuest);
       if ("refused" in created) return { kind: "refused", code: created.code, message: created.refused, draft };
       draft.guestId = created.id;
+      // A new guest booking is a lead for the chain's marketing (decision 029), sent once: the
+      // record is made once per visitor, and later tries of this booking reuse it.
+      services.leads.send({
+        kind: "booking",
+        firstName: request.newGuest.firstName,
+        lastName: request.newGuest.lastName,
+        email: request.newGuest.email,
+        phone: request.newGuest.phone,
+        centerId,
+        guestId: created.id,
+        booking: { start: slot, services: [service.name] },
+        tags: request.newGuest.tags,
+      });
     }
     // Zenoti has no call to drop a hold. Another time on the same day is reserved on the same
     // booking, which replaces its hold, so the visitor's first choice does not block the second.
@@ -93,9 +106,9 @@ export async function holdSlot(services: Services, request: HoldRequest): Promis
     forgetOpenTimes(query);
     if (!hold) return { kind: "taken", draft: { ...draft, date } };
     held = true;
-    keepHoldClaim(services.rateLimiter, claim, hold.expiresAt);
+    await keepHoldClaim(services.rateLimiter, claim, hold.expiresAt);
     // The replaced hold's place among the address's live holds is ours to give back.
-    if (draft.hold) dropHoldClaim(services.rateLimiter, draft.hold.claim);
+    if (draft.hold) await dropHoldClaim(services.rateLimiter, draft.hold.claim);
     return {
       kind: "held",
       draft: { ...draft, date, slot: undefined, hold: { bookingId, slot, reservationId: hold.reservationId, expiresAt: hold.expiresAt, claim }, payKey: undefined },
@@ -105,7 +118,7 @@ export async function holdSlot(services: Services, request: HoldRequest): Promis
     logger.warn("reserve failed", { kind: error.kind, status: error.status });
     return { kind: "unavailable", draft };
   } finally {
-    if (!held) dropHoldClaim(services.rateLimiter, claim);
+    if (!held) await dropHoldClaim(services.rateLimiter, claim);
   }
 }
 
@@ -129,7 +142,7 @@ export async function chooseTime(
     return { kind: "unavailable" };
   }
   // A hold this draft had is not carried over: its place among the address's live holds is freed.
-  dropDraftHold(services, draft);
+  await dropDraftHold(services, draft);
   return { kind: "chosen", draft: { ...draft, id: draft.id ?? crypto.randomUUID(), date, slot, hold: undefined, payKey: undefined } };
 }
 

@@ -8,8 +8,8 @@ import { dropHoldClaim } from "./hold-limits.server";
  * Lets go of the draft's hold on our side: its place among the address's live holds is free at
  * once. Zenoti has no call to drop a hold, so in the back end it runs out by itself.
  */
-export function dropDraftHold(services: Services, draft: Draft | null): void {
-  if (draft?.hold) dropHoldClaim(services.rateLimiter, draft.hold.claim);
+export async function dropDraftHold(services: Services, draft: Draft | null): Promise<void> {
+  if (draft?.hold) await dropHoldClaim(services.rateLimiter, draft.hold.claim);
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Cents } from "~/domain/money";
 import { dayjs } from "~/lib/dates";
 import type { Services } from "../context.server";
 import { manageLinkUrl } from "../appointments/visit-messages.server";
+import { errorReporter } from "../observability/error-reporter.server";
 import { logger } from "../observability/logger.server";
 import { isSpaError, type SpaError } from "../spa/errors.server";
 import { isFinalAttempt, type PaymentAttempt } from "../store/stores.server";
@@ -193,8 +194,9 @@ async function charge(services: Services, attempt: PaymentAttempt, returnTo: str
 
 async function givePromoBack(services: Services, attempt: PaymentAttempt): Promise<void> {
   if (!attempt.promoClaimed || !attempt.promoCode || !attempt.contact) return;
-  await services.stores.guestDetails.releasePromoUse(attempt.contact.email, attempt.promoCode).catch((error: Error) => {
-    logger.error("promo use not given back", { error: error.message });
+  await services.stores.guestDetails.releasePromoUse(attempt.contact.email, attempt.promoCode).catch((error: unknown) => {
+    // The guest is left one use short; the report lets someone give it back by hand.
+    errorReporter().captureException(error, { where: "promo-count", change: "release" });
   });
 }
 

@@ -4,16 +4,21 @@ import type { Services } from "../context.server";
 export const PROMO_TRIES_PER_BOOKING = { limit: 5, windowMs: 10 * 60_000 };
 export const PROMO_TRIES_PER_ADDRESS = { limit: 20, windowMs: 60 * 60_000 };
 
+/** Codes are secrets worth guessing: these limits refuse while the shared counters are unreachable (decision 028). */
+const failClosed = { failClosed: true };
+
 /**
  * Counts one promo-code try; over either limit, the message to show next to the field. Guessing
  * codes is then a matter of hours per handful, not dozens a second.
  */
-export function promoAttemptLimit(
+export async function promoAttemptLimit(
   services: Pick<Services, "rateLimiter">,
   who: { clientIp: string; bookingId: string },
-): { message: string; retryAfterSeconds: number } | null {
-  const byBooking = services.rateLimiter.hit(`promo-booking:${who.bookingId}`, PROMO_TRIES_PER_BOOKING.limit, PROMO_TRIES_PER_BOOKING.windowMs);
-  const byAddress = services.rateLimiter.hit(`promo-ip:${who.clientIp}`, PROMO_TRIES_PER_ADDRESS.limit, PROMO_TRIES_PER_ADDRESS.windowMs);
+): Promise<{ message: string; retryAfterSeconds: number } | null> {
+  const [byBooking, byAddress] = await Promise.all([
+    services.rateLimiter.hit(`promo-booking:${who.bookingId}`, PROMO_TRIES_PER_BOOKING.limit, PROMO_TRIES_PER_BOOKING.windowMs, failClosed),
+    services.rateLimiter.hit(`promo-ip:${who.clientIp}`, PROMO_TRIES_PER_ADDRESS.limit, PROMO_TRIES_PER_ADDRESS.windowMs, failClosed),
+  ]);
   const over = [byBooking, byAddress].filter((r) => r.limited);
   if (over.length === 0) return null;
   const retryAfterSeconds = Math.max(...over.map((r) => r.retryAfterSeconds));
@@ -25,6 +30,6 @@ export function promoAttemptLimit(
 }
 
 /** A promo code from a link counts against the address's tries too; over the limit it is ignored. */
-export function linkedPromoAllowed(services: Pick<Services, "rateLimiter">, clientIp: string): boolean {
-  return !services.rateLimiter.hit(`promo-ip:${clientIp}`, PROMO_TRIES_PER_ADDRESS.limit, PROMO_TRIES_PER_ADDRESS.windowMs).limited;
+export async function linkedPromoAllowed(services: Pick<Services, "rateLimiter">, clientIp: string): Promise<boolean> {
+  return !(await services.rateLimiter.hit(`promo-ip:${clientIp}`, PROMO_TRIES_PER_ADDRESS.limit, PROMO_TRIES_PER_ADDRESS.windowMs, failClosed)).limited;
 }

@@ -37,9 +37,9 @@ export async function adoptSignedInGuest(services: Services, draft: Draft, user:
   const claim = draft.hold.claim;
   const hold = await services.spa.reserveSlot(bookingId, draft.hold.slot, center.timeZone);
   if (!hold) {
-    dropHoldClaim(services.rateLimiter, claim);
+    await dropHoldClaim(services.rateLimiter, claim);
     return "taken";
   }
-  if (claim) keepHoldClaim(services.rateLimiter, claim, hold.expiresAt);
+  if (claim) await keepHoldClaim(services.rateLimiter, claim, hold.expiresAt);
   return { ...draft, guestId: user.guestId, details, hold: { bookingId, slot: draft.hold.slot, reservationId: hold.reservationId, expiresAt: hold.expiresAt, claim }, payKey: undefined };
 }

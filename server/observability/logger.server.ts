@@ -1,7 +1,22 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+
 /**
  * One JSON line per event on stdout. Callers pass facts, never personal data: no emails, phone
- * numbers, names, card data, tokens or query strings (which may carry any of those).
+ * numbers, names, card data, tokens or query strings (which may carry any of those). A line written
+ * while a request is being answered carries that request's id, which the response's X-Request-Id
+ * header also shows, so one customer's report leads to every line of their request.
  */
+const requestScope = new AsyncLocalStorage<{ requestId: string }>();
+
+/** Runs `fn` (and everything it starts) as part of the request `requestId`. */
+export function withRequestId<T>(requestId: string, fn: () => T): T {
+  return requestScope.run({ requestId }, fn);
+}
+
+export function currentRequestId(): string | undefined {
+  return requestScope.getStore()?.requestId;
+}
+
 type Level = "debug" | "info" | "warn" | "error";
 type Fields = Record<string, string | number | boolean | null | undefined>;
 
@@ -15,7 +30,7 @@ function threshold(): number {
 
 function write(level: Level, message: string, fields: Fields = {}) {
   if (order[level] < threshold()) return;
-  const line = JSON.stringify({ time: new Date().toISOString(), level, message, ...fields });
+  const line = JSON.stringify({ time: new Date().toISOString(), level, message, requestId: currentRequestId(), ...fields });
   if (level === "error" || level === "warn") process.stderr.write(`${line}\n`);
   else process.stdout.write(`${line}\n`);
 }
@@ -34,4 +49,21 @@ export function pathOnly(url: string): string {
   } catch {
     return "(unparseable url)";
   }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * A request path fit for a log line: a segment that may be a secret or personal (a signed manage
+ * link's token, anything with an "@", any long opaque string) is replaced; ids of records stay.
+ */
+export function loggablePath(path: string): string {
+  return path
+    .split("/")
+    .map((segment) => {
+      if (UUID.test(segment)) return segment;
+      if (segment.includes("@") || segment.includes("%40") || segment.length > 24) return ":redacted";
+      return segment;
+    })
+    .join("/");
 }

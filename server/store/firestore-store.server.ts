@@ -407,6 +407,10 @@ export function createFirestoreStores(db: Firestore, close: () => Promise<void> 
     oneTimeCodes: oneTimeCodeStore(db),
     paymentAttempts: paymentAttemptStore(db),
     visitRevisions: visitRevisionStore(db),
+    async ping() {
+      // One document read by id (absent or not): the least a round trip to Firestore can cost.
+      await db.collection(GUESTS).doc("__readiness").get();
+    },
     close,
   };
 }

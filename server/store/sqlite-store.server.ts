@@ -386,6 +386,9 @@ export function createSqliteStores(file: string): Stores {
     oneTimeCodes: oneTimeCodeStore(db),
     paymentAttempts: paymentAttemptStore(db),
     visitRevisions: visitRevisionStore(db),
+    async ping() {
+      db.prepare("SELECT 1").get();
+    },
     async close() {
       db.close();
     },

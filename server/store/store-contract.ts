@@ -17,6 +17,10 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
       await stores.close();
     });
 
+    it("answers a readiness ping", async () => {
+      await expect(stores.ping()).resolves.toBeUndefined();
+    });
+
     describe("guest details", () => {
       const ana = { email: "Ana@Example.com", guest_id: "g-1", is_password_set: false, is_return_user: false };
 

@@ -19,6 +19,8 @@ export type Stores = {
   oneTimeCodes: OneTimeCodeStore;
   paymentAttempts: PaymentAttemptStore;
   visitRevisions: VisitRevisionStore;
+  /** One cheap read, for the readiness endpoint: throws when the store cannot be reached. */
+  ping(): Promise<void>;
   close(): Promise<void>;
 };
 

@@ -18,8 +18,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const submission = parseSubmission(formData, ForgotPasswordSchema);
   if (submission.status !== "success") return refuseForm(submission);
   const { email } = submission.value;
-  enforceRateLimit(services, `code-send-ip:${context.clientIp}`, 10, 10 * 60_000);
-  enforceRateLimit(services, `code-send:${email.toLowerCase()}`, 3, 10 * 60_000);
+  await enforceRateLimit(services, `code-send-ip:${context.clientIp}`, 10, 10 * 60_000);
+  await enforceRateLimit(services, `code-send:${email.toLowerCase()}`, 3, 10 * 60_000);
   // The answer is the same whether or not an account exists; a filled honeypot sends nothing.
   if (!formData.getAll("website").some((value) => value !== "")) await services.accounts.sendResetCode(email);
   requestSession(context).set("resetEmail", email);

@@ -26,7 +26,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const submission = parseSubmission(formData, LoginSchema);
   if (submission.status !== "success") return refuseForm(submission);
   const { email, password } = submission.value;
-  const attempt = countLoginAttempt(services.rateLimiter, email, context.clientIp);
+  const attempt = await countLoginAttempt(services.rateLimiter, email, context.clientIp);
   if (attempt.limited) throw tooManyAttempts(attempt.retryAfterSeconds);
   const result = await services.accounts.login(email, password);
   if (!result.ok) {
@@ -34,7 +34,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     // A client we know who has no password here yet is offered a code to set one.
     return result.existingGuest ? data({ ...refused.data, codeFor: email }, refused.init ?? undefined) : refused;
   }
-  loginSucceeded(services.rateLimiter, email, context.clientIp);
+  await loginSucceeded(services.rateLimiter, email, context.clientIp);
   // A new session: the cookie's value changes at sign-in; the booking draft carries on.
   requestSession(context).set("userSessionId", result.value.token);
   return redirect(redirectTarget(formText(formData, "redirectTo")));

@@ -34,7 +34,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { services } = context;
   const formData = await formDataOf(request);
   const submission = parseSubmission(formData, RegisterSchema);
-  enforceRateLimit(services, `register-ip:${context.clientIp}`, 10, 10 * 60_000);
+  await enforceRateLimit(services, `register-ip:${context.clientIp}`, 10, 10 * 60_000);
   // A filled honeypot is a robot: answer as if it worked, do nothing.
   if (formData.getAll("website").some((value) => value !== "")) return redirect(href("/"));
   if (submission.status !== "success") return refuseForm(submission);

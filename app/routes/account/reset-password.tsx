@@ -35,7 +35,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   if (formText(formData, "intent") === "resend") {
     const submission = parseSubmission(formData, ResendCodeSchema);
-    enforceRateLimit(services, `code-send:${email.toLowerCase()}`, 3, 10 * 60_000);
+    await enforceRateLimit(services, `code-send:${email.toLowerCase()}`, 3, 10 * 60_000);
     const sent = await services.accounts.sendResetCode(email);
     if (sent === "cooldown") {
       return refuseForm(submission, { intent: "resend", status: 429, formErrors: ["Please wait 30 seconds before asking for another code."], headers: { "Retry-After": "30" } });
@@ -44,7 +44,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 
   const submission = parseSubmission(formData, ResetPasswordSchema);
-  enforceRateLimit(services, `code-check-ip:${context.clientIp}`, 20, 10 * 60_000);
+  await enforceRateLimit(services, `code-check-ip:${context.clientIp}`, 20, 10 * 60_000, { failClosed: true });
   if (submission.status !== "success") return refuseForm(submission, { intent: "reset" });
   const { code, password } = submission.value;
   const result = await services.accounts.resetPassword(email, code, password);

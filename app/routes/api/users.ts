@@ -54,8 +54,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     const parsed = ForgotPasswordSchema.safeParse({ email: new URL(request.url).searchParams.get("email") ?? "" });
     if (!parsed.success) return data({ error: parsed.error.issues[0].message }, { status: 400 });
     const { email } = parsed.data;
-    enforceRateLimit(services, `code-send-ip:${context.clientIp}`, 10, 10 * 60_000);
-    enforceRateLimit(services, `code-send:${email.toLowerCase()}`, 3, 10 * 60_000);
+    await enforceRateLimit(services, `code-send-ip:${context.clientIp}`, 10, 10 * 60_000);
+    await enforceRateLimit(services, `code-send:${email.toLowerCase()}`, 3, 10 * 60_000);
     await services.accounts.sendResetCode(email);
     return data({ message: "If an account exists for that email, a code is on its way." }, { status: 202 });
   }
@@ -69,7 +69,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
   if (route === "POST ") {
     const body = await jsonBody(request);
-    enforceRateLimit(services, `register-ip:${context.clientIp}`, 10, 10 * 60_000);
+    await enforceRateLimit(services, `register-ip:${context.clientIp}`, 10, 10 * 60_000);
     const parsed = RegisterSchema.safeParse({
       ...body,
       marketingEmail: asCheckbox(body.marketingEmail),
@@ -90,11 +90,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (route === "POST login") {
     const parsed = LoginSchema.safeParse(await jsonBody(request));
     if (!parsed.success) return data({ errors: fieldErrors(parsed.error) }, { status: 400 });
-    const attempt = countLoginAttempt(services.rateLimiter, parsed.data.email, context.clientIp);
+    const attempt = await countLoginAttempt(services.rateLimiter, parsed.data.email, context.clientIp);
     if (attempt.limited) throw tooManyAttempts(attempt.retryAfterSeconds);
     const result = await services.accounts.login(parsed.data.email, parsed.data.password);
     if (!result.ok) return data({ error: result.message }, { status: 401 });
-    loginSucceeded(services.rateLimiter, parsed.data.email, context.clientIp);
+    await loginSucceeded(services.rateLimiter, parsed.data.email, context.clientIp);
     return data({ sessionToken: result.value.token, user: result.value.user });
   }
 
@@ -107,7 +107,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     const parsed = ResetPasswordByEmailSchema.safeParse(await jsonBody(request));
     if (!parsed.success) return data({ errors: fieldErrors(parsed.error) }, { status: 400 });
     const { email, code, password } = parsed.data;
-    enforceRateLimit(services, `code-check-ip:${context.clientIp}`, 20, 10 * 60_000);
+    await enforceRateLimit(services, `code-check-ip:${context.clientIp}`, 20, 10 * 60_000, { failClosed: true });
     const result = await services.accounts.resetPassword(email, code, password);
     if (!result.ok) return data({ errors: { [result.field]: result.message } }, { status: 400 });
     return data({ message: "Your password has been changed." });

@@ -15,7 +15,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 export async function action({ context }: Route.ActionArgs) {
   const session = requestSession(context);
   const draft = getDraft(session);
-  dropDraftHold(context.services, draft);
+  await dropDraftHold(context.services, draft);
   setDraft(session, null);
   return redirectWithToast(context, href("/"), {
     type: "info",

@@ -61,7 +61,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const submission = parseSubmission(await formDataOf(request), GuestDetailsSchema);
   if (submission.status !== "success") return refuseForm(submission);
   // Each submission looks the visitor up in the back end (and may send a code): a generous cap per address.
-  enforceRateLimit(context.services, `details-ip:${context.clientIp}`, 30, 10 * 60_000);
+  await enforceRateLimit(context.services, `details-ip:${context.clientIp}`, 30, 10 * 60_000);
   const outcome = await submitBookingDetails(context.services, { draft, details: submission.value, service, timeZone: center.timeZone, clientIp: context.clientIp });
   switch (outcome.kind) {
     case "refused":

@@ -43,7 +43,7 @@ const NOT_BOOKED_KINDS = { declined: "payment-failed", "hold-lost": "hold-expire
  * Where a confirm-and-pay outcome takes the visitor, or null when the payment page is shown again
  * with a message (not known yet, or still being worked on). `draft` is the draft to keep on failure.
  */
-function leavePaymentStep(context: Route.LoaderArgs["context"], outcome: ConfirmOutcome, draft: Draft): Response | null {
+async function leavePaymentStep(context: Route.LoaderArgs["context"], outcome: ConfirmOutcome, draft: Draft): Promise<Response | null> {
   const { services } = context;
   const session = requestSession(context);
   const toast = (title: string) => flashToast(context, { type: "error", title });
@@ -60,7 +60,7 @@ function leavePaymentStep(context: Route.LoaderArgs["context"], outcome: Confirm
     return redirect(href("/appointment/payment"));
   }
   // Booked or not, the hold is used up: its place under the address's cap is free again.
-  dropHoldClaim(services.rateLimiter, draft.hold?.claim);
+  await dropHoldClaim(services.rateLimiter, draft.hold?.claim);
   if (outcome.kind === "booked") {
     const { attempt } = outcome;
     setConfirmed(session, confirmedOf(attempt));
@@ -85,7 +85,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   const { session, draft } = await requireDraft(context, "details");
   // Back from a 3-D Secure page (or any visit while a check is under way): the invoice says how it went.
   const returned = draft.payKey ? await finishVerification(services, draft.payKey) : null;
-  const left = returned && leavePaymentStep(context, returned, draft);
+  const left = returned && (await leavePaymentStep(context, returned, draft));
   if (left) throw left;
   const notice = returned ? CHECKOUT_MESSAGES[returned.kind === "busy" ? "busy" : "pending"] : null;
 
@@ -147,7 +147,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   if (intent === "apply-promo") {
     const code = normalizePromoCode(promo ?? "");
-    const limited = promoAttemptLimit(services, { clientIp: context.clientIp, bookingId: draft.hold!.bookingId });
+    const limited = await promoAttemptLimit(services, { clientIp: context.clientIp, bookingId: draft.hold!.bookingId });
     if (limited) return refuseForm(submission, { status: 429, fieldErrors: { promo: [limited.message] }, headers: { "Retry-After": String(limited.retryAfterSeconds) } });
     const trial = await quote(services, center, catalog, { ...draft, promoCode: code });
     if (!trial.promo?.applied) return refuseForm(submission, { fieldErrors: { promo: [trial.promo?.message ?? PROMO_MESSAGES.unknown] } });
@@ -162,14 +162,14 @@ export async function action({ request, context }: Route.ActionArgs) {
     // A back end that cannot be reached leaves the attempt as it was ("not known yet"): nothing is lost.
     const cancelled = await declineBackEndPrice(services, payKey);
     if (cancelled?.kind === "undone") {
-      dropHoldClaim(services.rateLimiter, draft.hold?.claim);
+      await dropHoldClaim(services.rateLimiter, draft.hold?.claim);
       flashToast(context, { type: "info", title: CHECKOUT_MESSAGES.cancelled });
       setDraft(session, { ...withBilling, hold: undefined, payKey: undefined, promoCode: undefined });
       return redirect(`${href("/appointment/time")}?date=${draft.date ?? ""}`);
     }
     // Nothing to cancel (a page out of date): the step is shown as it now is.
     if (!cancelled) return redirect(href("/appointment/payment"));
-    return leavePaymentStep(context, cancelled, withBilling) ?? refuseForm(submission, { status: 503, formErrors: [CHECKOUT_MESSAGES.pending] });
+    return (await leavePaymentStep(context, cancelled, withBilling)) ?? refuseForm(submission, { status: 503, formErrors: [CHECKOUT_MESSAGES.pending] });
   }
 
   const shownDue = submission.value.shownDue === undefined ? undefined : Number(submission.value.shownDue);
@@ -185,7 +185,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   if (outcome.kind === "busy") return refuseForm(submission, { status: 409, formErrors: [CHECKOUT_MESSAGES.busy] });
   if (outcome.kind === "pending") return refuseForm(submission, { status: 503, formErrors: [CHECKOUT_MESSAGES.pending] });
-  return leavePaymentStep(context, outcome, withBilling)!;
+  return (await leavePaymentStep(context, outcome, withBilling))!;
 }
 
 export default function PaymentStep({ loaderData, actionData }: Route.ComponentProps) {

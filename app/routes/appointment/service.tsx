@@ -40,7 +40,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const clientType = await clientTypeFor(services, await currentUser(context));
   const previous = getDraft(session);
   let draft: Draft = previous?.centerId === center.id ? previous : { centerId: center.id, addOnIds: [], therapistId: null };
-  if (previous && previous.centerId !== center.id) dropDraftHold(services, previous);
+  if (previous && previous.centerId !== center.id) await dropDraftHold(services, previous);
 
   // Deep links from clinic staff: ?service=&therapist=&date=&promo= fill in the choices.
   const treatments = bookableTreatments(catalog, clientType);
@@ -49,10 +49,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const linkedTherapist = therapists.find((t) => t.id === url.searchParams.get("therapist")?.toLowerCase());
   const linkedDate = normalizeBookingDate(url.searchParams.get("date"), clinicToday(center.timeZone));
   const linkedPromo = url.searchParams.get("promo");
-  const acceptLinkedPromo = (raw: string) => {
+  const acceptLinkedPromo = async (raw: string) => {
     const code = normalizePromoCode(raw);
-    return code.length > 0 && code.length <= 32 && (code === draft.promoCode || linkedPromoAllowed(services, context.clientIp));
+    return code.length > 0 && code.length <= 32 && (code === draft.promoCode || (await linkedPromoAllowed(services, context.clientIp)));
   };
+  const linkedPromoAccepted = linkedPromo ? await acceptLinkedPromo(linkedPromo) : false;
   // A staff link may name the employee booking for the guest (the spec's done_by); only a nurse
   // of this clinic counts.
   const doneBy = therapists.find((t) => t.id === url.searchParams.get("done_by")?.toLowerCase());
@@ -65,7 +66,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     ...(linkedTherapist ? { therapistId: linkedTherapist.id } : {}),
     ...(doneBy ? { doneBy: doneBy.id } : {}),
     ...(linkedDate ? { date: linkedDate } : {}),
-    ...(linkedPromo && acceptLinkedPromo(linkedPromo) ? { promoCode: normalizePromoCode(linkedPromo) } : {}),
+    ...(linkedPromo && linkedPromoAccepted ? { promoCode: normalizePromoCode(linkedPromo) } : {}),
     ...(texted?.email
       ? {
           guestId: texted.id,
@@ -74,7 +75,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       : {}),
   };
   if (!sameChoice(next, draft)) {
-    dropDraftHold(services, draft);
+    await dropDraftHold(services, draft);
     next.hold = undefined;
   }
   draft = next;
@@ -154,7 +155,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const base: Draft = previous?.centerId === center.id ? previous : { centerId: center.id, addOnIds: [], therapistId: null };
   const next: Draft = { ...base, serviceId: service.id, addOnIds, therapistId };
   if (!sameChoice(next, base) || (previous && previous.centerId !== center.id)) {
-    if (previous) dropDraftHold(services, previous);
+    if (previous) await dropDraftHold(services, previous);
     next.hold = undefined;
     next.payKey = undefined;
   }

@@ -42,7 +42,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   if (formText(formData, "intent") === "resend") {
     const submission = parseSubmission(formData, ResendGuestCodeSchema);
-    enforceRateLimit(services, `code-send:${verification.guestId}`, 3, 10 * 60_000);
+    await enforceRateLimit(services, `code-send:${verification.guestId}`, 3, 10 * 60_000);
     const sent = await resendVerificationCode(services, draft);
     if (sent === "cooldown") {
       return refuseForm(submission, { intent: "resend", status: 429, formErrors: ["Please wait 30 seconds before asking for another code."], headers: { "Retry-After": "30" } });
@@ -51,7 +51,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 
   const submission = parseSubmission(formData, VerifyGuestSchema);
-  enforceRateLimit(services, `code-check-ip:${context.clientIp}`, 20, 10 * 60_000);
+  await enforceRateLimit(services, `code-check-ip:${context.clientIp}`, 20, 10 * 60_000, { failClosed: true });
   if (submission.status !== "success") return refuseForm(submission, { intent: "verify" });
   const outcome = await completeVerification(services, { draft, code: submission.value.code, service, timeZone: center.timeZone, clientIp: context.clientIp });
   switch (outcome.kind) {

@@ -47,7 +47,7 @@ describe("the outbox page", () => {
     expect(await statusOf(load({ fromThisMachine: true, env: { DEV_OUTBOX: "false" } }))).toBe(404);
   });
   it("never exists with a real back end", async () => {
-    const real = { SPA_BASE_URL: "https://api.zenoti.com", SPA_API_KEY: "key", SPA_AVAILABILITY_GUEST_ID: "0b6c2f7e-1d2a-4c3b-9e8f-7a6b5c4d3e2f", SESSION_SECRETS: "x".repeat(32) };
+    const real = { SPA_BASE_URL: "https://api.zenoti.com", SPA_API_KEY: "key", SPA_AVAILABILITY_GUEST_ID: "0b6c2f7e-1d2a-4c3b-9e8f-7a6b5c4d3e2f", SESSION_SECRETS: "x".repeat(32), SMTP_URL: "smtp://mail.example.com:587" };
     expect(await statusOf(load({ fromThisMachine: true, env: { ...real, DEV_OUTBOX_ALLOW_REMOTE: "true" } }))).toBe(404);
     expect(() => parseEnv({ ...real, DEV_OUTBOX: "true" })).toThrow(/DEV_OUTBOX/);
   });

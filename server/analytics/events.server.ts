@@ -1,0 +1,200 @@
+import { randomUUID } from "node:crypto";
+
+/**
+ * What an analytics event may say, and the one place that makes sure it says nothing else: the
+ * names are a closed list, the properties an allow-list, and whatever reaches an adapter passes
+ * through `prepareEvent` first (decision 026).
+ */
+export const EVENT_NAMES = [
+  "page_viewed",
+  "service_chosen",
+  "time_held",
+  "hold_expired",
+  "details_entered",
+  "payment_started",
+  "booked",
+  "booking_failed",
+  "account_registered",
+  "signed_in",
+  "purchase_started",
+  "purchase_completed",
+  "purchase_failed",
+] as const;
+
+export type EventName = (typeof EVENT_NAMES)[number];
+
+/** Every key an event may carry. Anything else is dropped, whatever the caller's types said. */
+export type EventProperties = {
+  /** The page's path, never its query string (which may carry a token or a code). */
+  path?: string;
+  /** The path of the page the visitor came from, not its host or query. */
+  referrerPath?: string;
+  centerId?: string;
+  serviceIds?: readonly string[];
+  serviceCount?: number;
+  bookingId?: string;
+  appointmentId?: string;
+  amountCents?: number;
+  prepaid?: boolean;
+  /** Whether a promo code was applied; the code itself is never recorded. */
+  promoApplied?: boolean;
+  /** A short machine reason ("slot_taken", "card_declined"), not a message someone typed. */
+  reason?: string;
+  kind?: string;
+  method?: string;
+  status?: string | number;
+  durationMs?: number;
+  userAgentFamily?: string;
+  /** Kept only when the adapter was made with `includeContact` (ANALYTICS_CONTACT_FIELDS). */
+  email?: string;
+  /** Kept only when the adapter was made with `includeContact` (ANALYTICS_CONTACT_FIELDS). */
+  phone?: string;
+};
+
+type PropertyKind = "string" | "strings" | "number" | "boolean" | "path" | "status" | "contact";
+
+/** The runtime allow-list; `satisfies` keeps it and `EventProperties` the same set of keys. */
+const PROPERTY_KINDS = {
+  path: "path",
+  referrerPath: "path",
+  centerId: "string",
+  serviceIds: "strings",
+  serviceCount: "number",
+  bookingId: "string",
+  appointmentId: "string",
+  amountCents: "number",
+  prepaid: "boolean",
+  promoApplied: "boolean",
+  reason: "string",
+  kind: "string",
+  method: "string",
+  status: "status",
+  durationMs: "number",
+  userAgentFamily: "string",
+  email: "contact",
+  phone: "contact",
+} as const satisfies Record<keyof EventProperties, PropertyKind>;
+
+/**
+ * An event as a caller records it. The second half of the type refuses keys outside the allow-list
+ * even when the properties come from a variable or a spread, where TypeScript's excess-property
+ * check does not look.
+ */
+export type AnalyticsEvent<P extends EventProperties = EventProperties> = {
+  name: EventName;
+  properties: P & Record<Exclude<keyof P, keyof EventProperties>, never>;
+  anonymousId?: string;
+  userId?: string;
+  requestId?: string;
+};
+
+/** An event as an adapter sends or writes it. */
+export type RecordedEvent = {
+  name: EventName;
+  properties: EventProperties;
+  anonymousId?: string;
+  userId?: string;
+  requestId?: string;
+  messageId: string;
+  timestamp: string;
+};
+
+/** An event ready for a queue: its JSON is made once, when it is recorded, so later changes to the caller's objects do not reach it. */
+export type PreparedEvent = { json: string; bytes: number; timestamp: string };
+
+/** Larger than this, an event is dropped and counted: it would not fit in one 64 KB chunk of a collector request (decision 026). */
+export const MAX_EVENT_BYTES = 64 * 1024;
+
+export type SanitizeOptions = { includeContact: boolean };
+
+const NAMES = new Set<string>(EVENT_NAMES);
+
+/** 13 digits or more in a row, single spaces or dashes between them allowed: the shape of a card number. */
+const CARD_LIKE = /\d(?:[ -]?\d){12,}/;
+
+/** Longer than any id or slug of ours; the signed link that opens a visit carries its token as a path segment. */
+const MAX_PATH_SEGMENT = 40;
+
+function safeString(value: unknown): string | undefined {
+  return typeof value === "string" && !CARD_LIKE.test(value) ? value : undefined;
+}
+
+/** Numbers as large as a card number are no amount or duration of ours. */
+function safeNumber(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isFinite(value) && Math.abs(value) < 1e12 ? value : undefined;
+}
+
+function pathOf(value: unknown): string | undefined {
+  if (typeof value !== "string") return undefined;
+  let pathname: string;
+  try {
+    pathname = new URL(value, "http://local").pathname;
+  } catch {
+    return undefined;
+  }
+  const redacted = pathname
+    .split("/")
+    .map((segment) => (segment.length > MAX_PATH_SEGMENT ? ":token" : segment))
+    .join("/");
+  return safeString(redacted);
+}
+
+function sanitizeValue(kind: PropertyKind, value: unknown, options: SanitizeOptions): unknown {
+  switch (kind) {
+    case "string":
+      return safeString(value);
+    case "contact":
+      return options.includeContact ? safeString(value) : undefined;
+    case "path":
+      return pathOf(value);
+    case "number":
+      return safeNumber(value);
+    case "boolean":
+      return typeof value === "boolean" ? value : undefined;
+    case "status":
+      return typeof value === "number" ? safeNumber(value) : safeString(value);
+    case "strings":
+      return Array.isArray(value) ? value.map(safeString).filter((item) => item !== undefined) : undefined;
+  }
+}
+
+/**
+ * The allow-listed properties of `properties`, each of its expected type: any other key is
+ * dropped (a password, a one-time code, a token, card data), so is a value that looks like a card
+ * number, and so are email and phone unless `includeContact`.
+ */
+export function sanitizeProperties(properties: unknown, options: SanitizeOptions): EventProperties {
+  const clean: Record<string, unknown> = {};
+  if (!properties || typeof properties !== "object") return clean;
+  const source = properties as Record<string, unknown>;
+  for (const key of Object.keys(PROPERTY_KINDS) as (keyof EventProperties)[]) {
+    if (!Object.hasOwn(source, key)) continue;
+    const value = sanitizeValue(PROPERTY_KINDS[key], source[key], options);
+    if (value !== undefined) clean[key] = value;
+  }
+  return clean as EventProperties;
+}
+
+/** The event as it will be sent, with its id and time; null for a name outside the list. */
+export function sanitizeEvent(event: AnalyticsEvent, options: SanitizeOptions & { clock: () => number }): RecordedEvent | null {
+  if (!event || !NAMES.has(event.name)) return null;
+  const recorded: RecordedEvent = {
+    name: event.name,
+    properties: sanitizeProperties(event.properties, options),
+    messageId: randomUUID(),
+    timestamp: new Date(options.clock()).toISOString(),
+  };
+  for (const key of ["anonymousId", "userId", "requestId"] as const) {
+    const value = safeString(event[key]);
+    if (value !== undefined) recorded[key] = value;
+  }
+  return recorded;
+}
+
+/** The sanitised event as JSON, with its size in bytes; null for a name outside the list. */
+export function prepareEvent(event: AnalyticsEvent, options: SanitizeOptions & { clock: () => number }): PreparedEvent | null {
+  const recorded = sanitizeEvent(event, options);
+  if (!recorded) return null;
+  const json = JSON.stringify(recorded);
+  return { json, bytes: Buffer.byteLength(json), timestamp: recorded.timestamp };
+}

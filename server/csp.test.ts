@@ -1,0 +1,20 @@
+import { describe, expect, it } from "vitest";
+import { contentSecurityPolicy } from "./csp.server";
+import { parseEnv } from "./env.server";
+import { browserReportingOrigins } from "./observability/error-reporter.server";
+
+const connectSrc = (policy: string) => policy.split("; ").find((directive) => directive.startsWith("connect-src "));
+
+describe("the page's connect-src", () => {
+  it("is the site itself when error reporting is off", () => {
+    const origins = browserReportingOrigins(parseEnv({ NODE_ENV: "test" }));
+    expect(connectSrc(contentSecurityPolicy([], { development: false, formActionOrigins: [], connectOrigins: origins }))).toBe("connect-src 'self'");
+    expect(connectSrc(contentSecurityPolicy([], { development: true, formActionOrigins: [] }))).toBe("connect-src 'self' ws:");
+  });
+
+  it("lets the browser post its error reports to the DSN's host, and nowhere else, when a DSN is set", () => {
+    const origins = browserReportingOrigins(parseEnv({ NODE_ENV: "test", SENTRY_DSN: "https://public@o123.ingest.sentry.io/456" }));
+    expect(origins).toEqual(["https://o123.ingest.sentry.io"]);
+    expect(connectSrc(contentSecurityPolicy([], { development: false, formActionOrigins: [], connectOrigins: origins }))).toBe("connect-src 'self' https://o123.ingest.sentry.io");
+  });
+});

@@ -1,0 +1,132 @@
+import type { RequestHandler } from "express";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { createApp, type AppOptions } from "../app";
+import type { Services } from "../context.server";
+import { parseEnv } from "../env.server";
+import { loggablePath, logger } from "./logger.server";
+import { checkReadiness } from "./readiness.server";
+
+const servers: http.Server[] = [];
+afterEach(async () => {
+  vi.restoreAllMocks();
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+async function start(options: Partial<AppOptions> = {}): Promise<string> {
+  const answer: RequestHandler = (_req, res) => {
+    logger.warn("inside the request");
+    res.status(299).send("reached");
+  };
+  const app = createApp({
+    env: parseEnv({ NODE_ENV: "test" }),
+    mode: "production",
+    build: () => Promise.reject(new Error("the router is not reached in these tests")),
+    assets: answer,
+    services: () => undefined,
+    servicesReady: new Promise(() => {}),
+    ...options,
+  });
+  const server = await new Promise<http.Server>((resolve) => {
+    const s = app.listen(0, "127.0.0.1", () => resolve(s));
+  });
+  servers.push(server);
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** The JSON lines written to stderr and stdout while `run` runs. */
+async function captureLines(run: () => Promise<void>): Promise<Record<string, unknown>[]> {
+  const lines: string[] = [];
+  const capture = (chunk: string | Uint8Array) => {
+    lines.push(String(chunk));
+    return true;
+  };
+  vi.spyOn(process.stderr, "write").mockImplementation(capture);
+  vi.spyOn(process.stdout, "write").mockImplementation(capture);
+  const level = process.env.LOG_LEVEL;
+  process.env.LOG_LEVEL = "info";
+  try {
+    await run();
+    // The request's own line is written when the answer has finished.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  } finally {
+    process.env.LOG_LEVEL = level;
+  }
+  return lines.flatMap((line) => line.trim().split("\n")).filter((line) => line.startsWith("{")).map((line) => JSON.parse(line));
+}
+
+describe("request ids in answers and logs", () => {
+  it("gives every answer an id, and every line written while answering it carries the id", async () => {
+    const origin = await start();
+    let id = "";
+    const lines = await captureLines(async () => {
+      const response = await fetch(`${origin}/locations/houston-heights?zip=77008&email=ana@example.com`);
+      id = response.headers.get("x-request-id") ?? "";
+    });
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(lines).toContainEqual(expect.objectContaining({ message: "inside the request", requestId: id }));
+    const request = lines.find((line) => line.message === "request");
+    expect(request).toMatchObject({ requestId: id, method: "GET", path: "/locations/houston-heights", status: 299 });
+    expect(JSON.stringify(lines)).not.toContain("ana@example.com");
+    expect(JSON.stringify(lines)).not.toContain("77008");
+  });
+
+  it("keeps an id a proxy in front gave, and refuses one that does not look like an id", async () => {
+    const origin = await start();
+    const kept = await fetch(`${origin}/assets/app.css`, { headers: { "x-request-id": "lb-0123456789abcdef" } });
+    expect(kept.headers.get("x-request-id")).toBe("lb-0123456789abcdef");
+    const refused = await fetch(`${origin}/assets/app.css`, { headers: { "x-request-id": "<script>alert(1)</script>" } });
+    expect(refused.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("logs paths without the segments that could be secrets or personal", () => {
+    expect(loggablePath("/appointment/manage/eyJndWVzdCI6ImctMSJ9.c2lnbmF0dXJlLXRoYXQtaXMtbG9uZw")).toBe("/appointment/manage/:redacted");
+    expect(loggablePath("/account/appointments/0b6c2f7e-1d2a-4c3b-9e8f-7a6b5c4d3e2f")).toBe("/account/appointments/0b6c2f7e-1d2a-4c3b-9e8f-7a6b5c4d3e2f");
+    expect(loggablePath("/api/users/ana@example.com")).toBe("/api/users/:redacted");
+    expect(loggablePath("/locations/houston-heights")).toBe("/locations/houston-heights");
+  });
+});
+
+describe("readiness", () => {
+  const healthy = () =>
+    ({
+      catalog: { listCenters: async () => [] },
+      stores: { ping: async () => undefined },
+      rateLimiter: {},
+    }) as unknown as Services;
+
+  it("is ready when the back end and the store answer", async () => {
+    expect(await checkReadiness(healthy())).toEqual({ ready: true, checks: { backEnd: "ok", store: "ok", sharedCounters: "not configured" } });
+  });
+
+  it("is not ready when the back end fails, the store hangs past the timeout, or Redis does not answer", async () => {
+    vi.spyOn(logger, "warn").mockImplementation(() => {});
+    const services = {
+      catalog: { listCenters: async () => Promise.reject(new Error("503")) },
+      stores: { ping: () => new Promise(() => {}) },
+      rateLimiter: { kind: "redis", ready: async () => false },
+    } as unknown as Services;
+    expect(await checkReadiness(services, 50)).toEqual({ ready: false, checks: { backEnd: "failing", store: "failing", sharedCounters: "failing" } });
+  });
+
+  it("answers /readyz with 503 while starting or failing and 200 when ready, never cached", async () => {
+    let services: Services | undefined;
+    const origin = await start({ services: () => services });
+    const starting = await fetch(`${origin}/readyz`);
+    expect(starting.status).toBe(503);
+    services = healthy();
+    const ready = await fetch(`${origin}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(ready.headers.get("cache-control")).toBe("no-store");
+    expect(await ready.json()).toMatchObject({ ready: true, checks: { backEnd: "ok", store: "ok" } });
+    vi.spyOn(logger, "warn").mockImplementation(() => {});
+    services = { ...healthy(), stores: { ping: async () => Promise.reject(new Error("closed")) } } as unknown as Services;
+    const failing = await fetch(`${origin}/readyz`);
+    expect(failing.status).toBe(503);
+    expect(await failing.json()).toMatchObject({ ready: false, checks: { store: "failing" } });
+  });
+});
