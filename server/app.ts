@@ -17,6 +17,13 @@ import { createRequestContext } from "./request-context.server";
 /** A request id a proxy in front already gave is kept when it looks like one; otherwise one is made. */
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/;
 
+/** A document a visitor asked for and got: not a file, not a data request of the client router, not a probe. */
+function isPageView(req: Request, res: Response): boolean {
+  if (req.method !== "GET" || res.statusCode !== 200) return false;
+  if (!String(res.getHeader("content-type") ?? "").startsWith("text/html")) return false;
+  return !/\.data$|^\/(assets|spa-sandbox|dev)\//.test(req.path);
+}
+
 /** Longer request targets get a 414 page before any routing (the spec's "huge query string"). */
 const MAX_URL_LENGTH = 4096;
 export const SANDBOX_MOUNT = "/spa-sandbox";
@@ -84,6 +91,7 @@ export function createApp({ env, mode, build, assets, sandbox, services, service
     res.setHeader("X-Request-Id", requestId);
     const started = process.hrtime.bigint();
     res.once("finish", () => {
+      if (isPageView(req, res)) services()?.analytics.record({ name: "page_viewed", requestId, properties: { path: loggablePath(req.path), status: res.statusCode } });
       logger.info("request", {
         requestId,
         method: req.method,

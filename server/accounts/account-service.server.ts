@@ -115,6 +115,7 @@ export function createAccountService(services: Services, clock: () => number = D
       if (await guestDetails.get(input.email)) await guestDetails.update(input.email, { is_password_set: true });
       else await guestDetails.create({ email: input.email, guest_id: guestId, is_password_set: true, is_return_user: false });
       const token = await startSession(account);
+      services.analytics.record({ name: "account_registered", userId: account.id, properties: { centerId: account.centerId, email: account.email, phone: input.phone } });
       // A new guest made here is a lead for the chain's marketing (in the background; never blocks).
       services.leads.send({
         kind: "registration",
@@ -146,6 +147,7 @@ export function createAccountService(services: Services, clock: () => number = D
           .catch((error: Error) => logger.warn("password hash not upgraded", { error: error.message }));
       }
       const token = await startSession(account);
+      services.analytics.record({ name: "signed_in", userId: account.id, properties: { method: "password" } });
       return { ok: true, value: { token, user: { id: account.id, email: account.email, guestId: account.guestId, centerId: account.centerId } } };
     },
 

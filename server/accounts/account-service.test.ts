@@ -2,6 +2,7 @@ import { randomBytes, scryptSync } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { Services } from "../context.server";
 import { createSqliteStores } from "../store/sqlite-store.server";
+import { createNoAnalytics } from "../analytics/analytics.server";
 import { createAccountService } from "./account-service.server";
 
 /** A hash as the earlier parameters (N=2^15) made it. */
@@ -14,7 +15,7 @@ function oldHash(password: string): string {
 describe("sign-in with a hash from the earlier scrypt parameters", () => {
   it("signs in, and replaces the hash with one at today's cost, keeping the change date", async () => {
     const stores = createSqliteStores(":memory:");
-    const accounts = createAccountService({ stores } as unknown as Services);
+    const accounts = createAccountService({ stores, analytics: createNoAnalytics() } as unknown as Services);
     await stores.accounts.create({ id: "a1", email: "mia@example.com", guestId: "g1", centerId: "c1", passwordHash: oldHash("Glow!Skin2026"), createdAt: 1, passwordChangedAt: 2 });
 
     expect((await accounts.login("mia@example.com", "Wrong!Skin2026")).ok).toBe(false);

@@ -116,6 +116,13 @@ export async function checkout(
   if (claim.state === "final") return outcomeOfFinal(claim.attempt);
 
   let attempt = claim.attempt;
+  if (attempt.createdAt === now && attempt.state === "started") {
+    services.analytics.record({
+      name: "payment_started",
+      userId: input.accountId || undefined,
+      properties: { bookingId: attempt.bookingId, centerId: attempt.centerId, prepaid: attempt.prepaid, amountCents: summary.dueNow, promoApplied: attempt.promoCode !== null },
+    });
+  }
   if (attempt.state === "started" && attempt.confirmSentAt === null && attempt.promoCode && !attempt.promoClaimed && attempt.contact) {
     // A once-per-guest code is counted before the booking, so two bookings at once cannot both use it.
     const claimed = await services.stores.guestDetails

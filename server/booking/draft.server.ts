@@ -146,7 +146,10 @@ export { HOLD_EXPIRED_MESSAGE } from "~/domain/booking";
 function requireLiveHold(context: RequestContext, draft: Draft): void {
   if (holdIsLive(draft, Date.now())) return;
   setDraft(requestSession(context), { ...draft, hold: undefined, payKey: undefined });
-  if (draft.hold) flashNotBooked(context, { kind: "hold-expired", slot: draft.hold.slot, resume: "time" });
+  if (draft.hold) {
+    flashNotBooked(context, { kind: "hold-expired", slot: draft.hold.slot, resume: "time" });
+    context.services.analytics.record({ name: "hold_expired", properties: { bookingId: draft.hold.bookingId, centerId: draft.centerId } });
+  }
   throw redirect(`${href("/appointment/time")}${draft.date ? `?date=${draft.date}` : ""}`);
 }
 

@@ -6,6 +6,7 @@ import { createAccountService } from "../accounts/account-service.server";
 import { createMemoryRateLimiter } from "../accounts/rate-limit.server";
 import type { Services } from "../context.server";
 import type { Lead } from "../leads/lead-webhooks.server";
+import { createRecordingAnalytics } from "../../tests/helpers/recording-analytics";
 import { parseEnv } from "../env.server";
 import { createOutboxNotifier } from "../notify/notifier.server";
 import { seedGuid } from "../spa-sandbox/db";
@@ -44,6 +45,7 @@ beforeAll(async () => {
     catalog: createCachedCatalog(spa, { ttlMs: 600_000, staleMs: 0 }),
     notifier,
     rateLimiter: createMemoryRateLimiter(),
+    analytics: createRecordingAnalytics(),
     leads: { kind: "http", send: (lead: Lead) => leads.push(lead), close: async () => {}, stats: () => ({ sent: 0, failed: 0, dropped: 0, inFlight: 0 }) },
   } as unknown as Services;
   services.accounts = createAccountService(services);

@@ -4,6 +4,7 @@ import { startSandbox, TEST_API_KEY } from "../../tests/helpers/sandbox-server";
 import { createMemoryRateLimiter, type RateLimiter } from "../accounts/rate-limit.server";
 import type { Services } from "../context.server";
 import { createNoLeadWebhooks } from "../leads/lead-webhooks.server";
+import { createNoAnalytics } from "../analytics/analytics.server";
 import { parseEnv } from "../env.server";
 import { seedGuid } from "../spa-sandbox/db";
 import type { NewGuest } from "../spa/booking.server";
@@ -33,7 +34,7 @@ let limiter: RateLimiter;
 beforeAll(async () => {
   sandbox = await startSandbox({ now: () => Date.parse("2026-11-30T15:00:00Z"), holdSeconds: 600 });
   spa = createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY } });
-  services = { env: parseEnv({ NODE_ENV: "test" }), spa, leads: createNoLeadWebhooks() } as unknown as Services;
+  services = { env: parseEnv({ NODE_ENV: "test" }), spa, leads: createNoLeadWebhooks(), analytics: createNoAnalytics() } as unknown as Services;
   facial = (await spa.listServices(AUSTIN))!.find((s) => s.id === FACIAL)!;
 });
 beforeEach(() => {

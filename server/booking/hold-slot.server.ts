@@ -106,6 +106,11 @@ export async function holdSlot(services: Services, request: HoldRequest): Promis
     forgetOpenTimes(query);
     if (!hold) return { kind: "taken", draft: { ...draft, date } };
     held = true;
+    services.analytics.record({
+      name: "time_held",
+      userId: user?.id,
+      properties: { bookingId, centerId, serviceIds: [service.id, ...draft.addOnIds], serviceCount: 1 + draft.addOnIds.length },
+    });
     await keepHoldClaim(services.rateLimiter, claim, hold.expiresAt);
     // The replaced hold's place among the address's live holds is ours to give back.
     if (draft.hold) await dropHoldClaim(services.rateLimiter, draft.hold.claim);

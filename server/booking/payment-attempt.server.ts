@@ -159,6 +159,10 @@ export async function advanceAttempt(ctx: Context, start: PaymentAttempt): Promi
       await removeLines(services, attempt, attempt.undoAs === "declined" ? PAYMENT_FAILED_COMMENT : NOT_FINISHED_COMMENT);
       await givePromoBack(services, attempt);
       await save({ state: attempt.undoAs ?? "undone", promoClaimed: false });
+      services.analytics.record({
+        name: "booking_failed",
+        properties: { bookingId: attempt.bookingId, centerId: attempt.centerId, prepaid: attempt.prepaid, reason: attempt.undoAs === "declined" ? "payment_declined" : "not_finished" },
+      });
     }
   } catch (error) {
     if (!isSpaError(error)) throw error;
@@ -167,6 +171,19 @@ export async function advanceAttempt(ctx: Context, start: PaymentAttempt): Promi
   }
 
   if (attempt.state === "booked" && !attempt.notified) {
+    services.analytics.record({
+      name: "booked",
+      userId: attempt.accountId || undefined,
+      properties: {
+        bookingId: attempt.bookingId,
+        appointmentId: attempt.appointmentId ?? undefined,
+        centerId: attempt.centerId,
+        serviceCount: attempt.serviceNames.length,
+        prepaid: attempt.prepaid,
+        promoApplied: attempt.promoApplied,
+        amountCents: attempt.bookedInvoice?.paid,
+      },
+    });
     await notifyBooked(services, attempt, publicOrigin(services, ctx.returnTo));
     await save({ notified: true });
   }

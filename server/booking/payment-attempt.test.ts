@@ -5,6 +5,7 @@ import { startFaultProxy, type FaultMode, type FaultProxy } from "../../tests/he
 import { startSandbox, TEST_API_KEY } from "../../tests/helpers/sandbox-server";
 import { createMemoryRateLimiter } from "../accounts/rate-limit.server";
 import type { Services } from "../context.server";
+import { createRecordingAnalytics } from "../../tests/helpers/recording-analytics";
 import { parseEnv } from "../env.server";
 import { createOutboxNotifier } from "../notify/notifier.server";
 import { seedGuid } from "../spa-sandbox/db";
@@ -40,6 +41,7 @@ let sandboxNow = Date.parse("2026-11-30T15:00:00Z");
 let clock = Date.now();
 const centers = new Map<string, Center>();
 let dayIndex = 0;
+const analytics = createRecordingAnalytics();
 
 beforeAll(async () => {
   sandbox = await startSandbox({ now: () => sandboxNow, holdSeconds: 3600 });
@@ -54,6 +56,7 @@ beforeAll(async () => {
     catalog: createCachedCatalog(spa, { ttlMs: 600_000, staleMs: 0 }),
     notifier: createOutboxNotifier(":memory:"),
     rateLimiter: createMemoryRateLimiter(),
+    analytics,
   } as unknown as Services;
   for (const center of await direct.listCenters()) centers.set(center.id, center);
 });
@@ -165,6 +168,9 @@ describe("a prepaid clinic: each back-end answer of confirm and pay goes missing
         const { last } = await payUntilKnown(booking, randomUUID(), true);
         expect(last.kind).toBe("booked");
         expectConsistent(last, booking.guestId, true);
+        // However many presses it took, the funnel saw one payment start and one booking.
+        const ofThisBooking = analytics.events.filter((event) => event.properties.bookingId === booking.draft.hold!.bookingId).map((event) => event.name);
+        expect(ofThisBooking).toEqual(["payment_started", "booked"]);
       });
     }
   }

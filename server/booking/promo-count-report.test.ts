@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Center } from "~/domain/catalog";
 import type { Services } from "../context.server";
+import { createNoAnalytics } from "../analytics/analytics.server";
 import { parseEnv } from "../env.server";
 import { setErrorReporter, type ErrorReporter, type ReportContext } from "../observability/error-reporter.server";
 import { createSqliteStores } from "../store/sqlite-store.server";
@@ -30,7 +31,7 @@ afterEach(async () => {
 const holdGone = { confirmBooking: async () => null, listGuestAppointments: async () => [] };
 
 function pay() {
-  const services = { env: parseEnv({ NODE_ENV: "test" }), stores, spa: holdGone } as unknown as Services;
+  const services = { env: parseEnv({ NODE_ENV: "test" }), stores, spa: holdGone, analytics: createNoAnalytics() } as unknown as Services;
   const draft = {
     centerId: "c-1",
     serviceId: "s-1",

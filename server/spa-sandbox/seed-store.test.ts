@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox, TEST_API_KEY } from "../../tests/helpers/sandbox-server";
 import { createAccountService } from "../accounts/account-service.server";
+import { createNoAnalytics } from "../analytics/analytics.server";
 import { createMemoryRateLimiter } from "../accounts/rate-limit.server";
 import { loadGuestVisits, visitsOfTab } from "../appointments/visits.server";
 import type { Services } from "../context.server";
@@ -32,6 +33,7 @@ beforeAll(async () => {
     stores: createSqliteStores(":memory:"),
     catalog: createCachedCatalog(spa, { ttlMs: 60_000, staleMs: 0 }),
     rateLimiter: createMemoryRateLimiter(),
+    analytics: createNoAnalytics(),
   } as unknown as Services;
   services.accounts = createAccountService(services, () => NOW);
 });

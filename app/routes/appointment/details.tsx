@@ -63,6 +63,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   // Each submission looks the visitor up in the back end (and may send a code): a generous cap per address.
   await enforceRateLimit(context.services, `details-ip:${context.clientIp}`, 30, 10 * 60_000);
   const outcome = await submitBookingDetails(context.services, { draft, details: submission.value, service, timeZone: center.timeZone, clientIp: context.clientIp });
+  if (outcome.kind === "saved" || outcome.kind === "verify") {
+    context.services.analytics.record({
+      name: "details_entered",
+      properties: { centerId: center.id, kind: outcome.kind === "verify" ? "existing_client" : "guest", email: submission.value.email, phone: submission.value.phone },
+    });
+  }
   switch (outcome.kind) {
     case "refused":
       return redirect(outcome.errorPage);

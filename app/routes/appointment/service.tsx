@@ -160,6 +160,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     next.payKey = undefined;
   }
   setDraft(session, next);
+  context.services.analytics.record({ name: "service_chosen", properties: { centerId: center.id, serviceIds: [service.id, ...addOnIds], serviceCount: 1 + addOnIds.length } });
   return redirect(`${href("/appointment/time")}${next.date ? `?date=${next.date}` : ""}`);
 }
 
