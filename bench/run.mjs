@@ -148,6 +148,9 @@ try {
     SPA_BASE_URL: `http://127.0.0.1:${BACKEND_PORT}/spa-sandbox`, SPA_API_KEY: BACKEND_KEY,
     SESSION_SECRETS: "bench-speed-session-secret-0123456789abcdef", SPA_AVAILABILITY_GUEST_ID: EMBEDDED_AVAILABILITY_GUEST_ID,
     SMS_WEBHOOK_URL: `http://127.0.0.1:${BACKEND_PORT}/__sms`,
+    // Analytics on, as in production: every page view is an event batched to a collector
+    // (BENCH_ANALYTICS=off measures the app without any, for comparison).
+    ...(process.env.BENCH_ANALYTICS === "off" ? { ANALYTICS: "off" } : { ANALYTICS_URL: `http://127.0.0.1:${BACKEND_PORT}/__analytics` }),
   });
   const appOrigin = `http://127.0.0.1:${APP_PORT}`;
   const bareOrigin = `http://127.0.0.1:${BARE_PORT}`;
@@ -202,6 +205,8 @@ try {
     load(`${bareOrigin}/`, bare.pid, {}, MEMORY_LOAD_SECONDS),
   ]);
   const loaded = { app: rssMb(app.pid), bare: rssMb(bare.pid) };
+  const { events } = await (await fetch(`http://127.0.0.1:${BACKEND_PORT}/__analytics`)).json();
+  console.log(`Analytics on: the collector received ${events} events from the app during the run.`);
   console.table([
     { "resident memory": "warmed up", "app MB": idle.app, "bare MB": idle.bare, "x bare": fmt(idle.app / idle.bare, 2), target: "" },
     { "resident memory": `after ${MEMORY_LOAD_SECONDS}s of load`, "app MB": loaded.app, "bare MB": loaded.bare, "x bare": fmt(loaded.app / loaded.bare, 2), target: "<= 2x bare" },

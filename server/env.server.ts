@@ -138,6 +138,8 @@ export const EnvSchema = z
         .optional(),
     ),
 
+    /** "off" records no analytics event at all (the bench compares the two). */
+    ANALYTICS: z.enum(["on", "off"]).default("on"),
     /** Analytics: the collector batches are posted to. Unset: JSON lines under DATA_DIR/analytics/. */
     ANALYTICS_URL: z.url().optional(),
     /** Sent as a bearer token to the collector, when it wants one. */

@@ -45,8 +45,9 @@ export function createNoAnalytics(): Analytics {
   };
 }
 
-/** The collector when ANALYTICS_URL is set; otherwise JSON lines under `<dataDir>/analytics`. */
-export function createAnalytics(env: Pick<Env, "ANALYTICS_URL" | "ANALYTICS_WRITE_KEY" | "ANALYTICS_CONTACT_FIELDS">, dataDir: string): Analytics {
+/** Nothing with ANALYTICS=off; the collector when ANALYTICS_URL is set; otherwise JSON lines under `<dataDir>/analytics`. */
+export function createAnalytics(env: Pick<Env, "ANALYTICS" | "ANALYTICS_URL" | "ANALYTICS_WRITE_KEY" | "ANALYTICS_CONTACT_FIELDS">, dataDir: string): Analytics {
+  if (env.ANALYTICS === "off") return createNoAnalytics();
   const includeContact = env.ANALYTICS_CONTACT_FIELDS;
   if (env.ANALYTICS_URL) return createHttpAnalytics({ url: env.ANALYTICS_URL, writeKey: env.ANALYTICS_WRITE_KEY, includeContact });
   return createFileAnalytics(path.join(dataDir, "analytics"), { includeContact });

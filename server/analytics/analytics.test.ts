@@ -19,6 +19,14 @@ function tempDir(): string {
 }
 
 describe("createAnalytics", () => {
+  it("records nothing with ANALYTICS=off, even with a collector configured, and writes no file", () => {
+    const dir = tempDir();
+    const analytics = createAnalytics(parseEnv({ NODE_ENV: "test", ANALYTICS: "off", ANALYTICS_URL: "http://127.0.0.1:9/batch" }), dir);
+    expect(analytics.kind).toBe("off");
+    analytics.record({ name: "page_viewed", properties: { path: "/" } });
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
+
   it("posts to the collector when ANALYTICS_URL is set, with the write key and contact fields as configured", async () => {
     const bodies: { authorization?: string; body: { batch: { properties: Record<string, unknown> }[] } }[] = [];
     const server = http.createServer((req, res) => {
