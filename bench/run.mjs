@@ -24,6 +24,7 @@ const MEMORY_LOAD_SECONDS = Number(process.env.BENCH_MEMORY_SECONDS ?? 60);
 const APP_PORT = 4301;
 const BARE_PORT = 4302;
 const STATIC_PORT = 4303;
+const APP_OFF_PORT = 4305;
 const BACKEND_PORT = 4304;
 const BACKEND_KEY = "bench-speed-backend-key";
 const PUBLIC_ROUTES = ["/", "/locations", "/locations/austin-downtown"];
@@ -124,6 +125,7 @@ const backend = start(path.join(root, "node_modules", ".bin", "tsx"), ["bench/ze
   BACKEND_PORT: String(BACKEND_PORT), DATA_DIR: path.join(dataDir, "backend"), APP_STORE: path.join(dataDir, "app", "store.sqlite"), SANDBOX_API_KEY: BACKEND_KEY,
 });
 let app;
+let appOff;
 // The bare page as its template serves it: react-router-serve in production mode.
 const bare = start(path.join(root, "node_modules", ".bin", "react-router-serve"), [path.join(bareDir, "build", "server", "index.js")], {
   PORT: String(BARE_PORT),
@@ -148,18 +150,28 @@ try {
     SPA_BASE_URL: `http://127.0.0.1:${BACKEND_PORT}/spa-sandbox`, SPA_API_KEY: BACKEND_KEY,
     SESSION_SECRETS: "bench-speed-session-secret-0123456789abcdef", SPA_AVAILABILITY_GUEST_ID: EMBEDDED_AVAILABILITY_GUEST_ID,
     SMS_WEBHOOK_URL: `http://127.0.0.1:${BACKEND_PORT}/__sms`,
-    // Analytics on, as in production: every page view is an event batched to a collector
-    // (BENCH_ANALYTICS=off measures the app without any, for comparison).
-    ...(process.env.BENCH_ANALYTICS === "off" ? { ANALYTICS: "off" } : { ANALYTICS_URL: `http://127.0.0.1:${BACKEND_PORT}/__analytics` }),
+    // Analytics on, as in production: every page view is an event batched to a collector.
+    ANALYTICS_URL: `http://127.0.0.1:${BACKEND_PORT}/__analytics`,
+  });
+  // The same app with analytics off, on the same data and back end: what analytics costs, measured
+  // in the same run.
+  appOff = start("node", ["server.js"], {
+    PORT: String(APP_OFF_PORT), HOST: "127.0.0.1", DATA_DIR: path.join(dataDir, "app"), LOG_LEVEL: "warn",
+    SPA_BASE_URL: `http://127.0.0.1:${BACKEND_PORT}/spa-sandbox`, SPA_API_KEY: BACKEND_KEY,
+    SESSION_SECRETS: "bench-speed-session-secret-0123456789abcdef", SPA_AVAILABILITY_GUEST_ID: EMBEDDED_AVAILABILITY_GUEST_ID,
+    SMS_WEBHOOK_URL: `http://127.0.0.1:${BACKEND_PORT}/__sms`,
+    ANALYTICS: "off",
   });
   const appOrigin = `http://127.0.0.1:${APP_PORT}`;
   const bareOrigin = `http://127.0.0.1:${BARE_PORT}`;
   const staticOrigin = `http://127.0.0.1:${STATIC_PORT}`;
+  const appOffOrigin = `http://127.0.0.1:${APP_OFF_PORT}`;
   await waitFor(`${appOrigin}/healthz`);
+  await waitFor(`${appOffOrigin}/healthz`);
   await waitFor(`${bareOrigin}/`);
   const targets = [...PUBLIC_ROUTES.map((route) => ({ route, label: route, headers: {}, kind: "public page" })), ...(await bookingRoutes(appOrigin))];
   // Warm up: the catalog cache, and the render cache of public pages.
-  for (const { route, headers } of targets) for (let i = 0; i < 3; i++) await (await fetch(appOrigin + route, { headers })).text();
+  for (const origin of [appOrigin, appOffOrigin]) for (const { route, headers } of targets) for (let i = 0; i < 3; i++) await (await fetch(origin + route, { headers })).text();
   fs.writeFileSync(path.join(staticDir, "index.html"), await (await fetch(`${appOrigin}/`)).text());
   await waitFor(`${staticOrigin}/`);
   await fetch(`${bareOrigin}/`);
@@ -197,6 +209,22 @@ try {
   console.table(rows);
   console.log(`Home page from the render cache against the same HTML as a static file: ${fmt(homeRps / staticLoad.rps, 2)}x the static file's req/s.`);
 
+  // What analytics costs: the home page and the time step on the app with it and on its twin without.
+  const analyticsRows = [];
+  for (const { route, label, headers } of [targets[0], targets[targets.length - 1]]) {
+    const on = await load(appOrigin + route, app.pid, headers);
+    const off = await load(appOffOrigin + route, appOff.pid, headers);
+    analyticsRows.push({
+      page: label,
+      "req/s on": fmt(on.rps), "req/s off": fmt(off.rps), "req/s on/off": fmt(on.rps / off.rps, 2),
+      "CPU ms/req on": fmt(on.cpu, 3), "CPU ms/req off": fmt(off.cpu, 3), "CPU on/off": fmt(on.cpu / off.cpu, 2),
+    });
+  }
+  const { events } = await (await fetch(`http://127.0.0.1:${BACKEND_PORT}/__analytics`)).json();
+  console.log(`\nAnalytics on against off, each measured just after the other (the collector received ${events} events from the app during the run):`);
+  console.table(analyticsRows);
+  appOff.kill("SIGTERM");
+
   // Memory after a long load on pages that are not cached, as a busy day's booking traffic.
   const [clinicStep, timeStep] = targets.slice(-2);
   await Promise.all([
@@ -205,14 +233,13 @@ try {
     load(`${bareOrigin}/`, bare.pid, {}, MEMORY_LOAD_SECONDS),
   ]);
   const loaded = { app: rssMb(app.pid), bare: rssMb(bare.pid) };
-  const { events } = await (await fetch(`http://127.0.0.1:${BACKEND_PORT}/__analytics`)).json();
-  console.log(`Analytics on: the collector received ${events} events from the app during the run.`);
   console.table([
     { "resident memory": "warmed up", "app MB": idle.app, "bare MB": idle.bare, "x bare": fmt(idle.app / idle.bare, 2), target: "" },
     { "resident memory": `after ${MEMORY_LOAD_SECONDS}s of load`, "app MB": loaded.app, "bare MB": loaded.bare, "x bare": fmt(loaded.app / loaded.bare, 2), target: "<= 2x bare" },
   ]);
 } finally {
   app?.kill("SIGTERM");
+  appOff?.kill("SIGTERM");
   bare.kill("SIGTERM");
   staticServer.kill("SIGTERM");
   backend.kill("SIGTERM");

@@ -51,21 +51,43 @@ export type CollectorRequest = (post: CollectorPost) => Promise<number>;
  * The default transport: node:http(s), the body written chunk by chunk (waiting for the socket to
  * drain between them), the answer read to its end so the connection can be reused.
  */
+/** Connections to the collector are kept open between batches: a new connection per batch costs more than the batch. */
+const keepAliveAgents = { http: new http.Agent({ keepAlive: true, maxSockets: 4 }), https: new https.Agent({ keepAlive: true, maxSockets: 4 }) };
+const parsedUrls = new Map<string, URL>();
+
 export const streamToCollector: CollectorRequest = ({ url, headers, chunks, signal }) =>
   new Promise<number>((resolve, reject) => {
-    const target = new URL(url);
+    let target = parsedUrls.get(url);
+    if (!target) parsedUrls.set(url, (target = new URL(url)));
     const length = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
-    const client = target.protocol === "https:" ? https : http;
-    const request = client.request(target, { method: "POST", headers: { ...headers, "content-length": String(length) }, signal });
-    request.on("error", reject);
+    const secure = target.protocol === "https:";
+    const request = (secure ? https : http).request(target, {
+      method: "POST",
+      headers: { ...headers, "content-length": String(length) },
+      agent: secure ? keepAliveAgents.https : keepAliveAgents.http,
+    });
+    // Aborting destroys the request; one listener on the signal is cheaper than handing it to http.
+    const abort = () => request.destroy(new Error("aborted"));
+    if (signal.aborted) return abort();
+    signal.addEventListener("abort", abort, { once: true });
+    const settle = () => signal.removeEventListener("abort", abort);
+    request.on("error", (error) => {
+      settle();
+      reject(error);
+    });
     request.on("response", (response) => {
       response.on("error", reject);
       response.on("close", () => {
+        settle();
         if (!response.complete) reject(new Error("answer cut short"));
       });
       response.on("end", () => resolve(response.statusCode ?? 0));
       response.resume();
     });
+    if (chunks.length === 1) {
+      request.end(chunks[0]);
+      return;
+    }
     (async () => {
       for (const chunk of chunks) {
         if (!request.write(chunk)) await once(request, "drain", { signal });
