@@ -1,40 +1,10 @@
 import type { RequestHandler } from "express";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { createApp, type AppOptions } from "./app";
 import type { Services } from "./context.server";
-import { parseEnv } from "./env.server";
+import { closeTestApps, startTestApp } from "../tests/helpers/test-app";
 
-const servers: http.Server[] = [];
-afterEach(async () => {
-  for (const server of servers.splice(0)) {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
-});
-
-/** Answers every request that gets past the checks, so the router (and a build) is never needed. */
-const reachedAssets: RequestHandler = (req, res) => {
-  res.status(299).send(`assets ${req.method} ${req.path}`);
-};
-
-async function start(options: Partial<AppOptions> = {}): Promise<string> {
-  const app = createApp({
-    env: parseEnv({ NODE_ENV: "test" }),
-    mode: "production",
-    build: () => Promise.reject(new Error("the router is not reached in these tests")),
-    assets: reachedAssets,
-    services: () => undefined,
-    servicesReady: new Promise(() => {}),
-    ...options,
-  });
-  const server = await new Promise<http.Server>((resolve) => {
-    const s = app.listen(0, "127.0.0.1", () => resolve(s));
-  });
-  servers.push(server);
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
+afterEach(closeTestApps);
+const start = startTestApp;
 
 describe("the Express app", () => {
   it("answers a link longer than 4,096 characters with a 414 page", async () => {

@@ -43,3 +43,22 @@ export function violatesDowntime(
     return window > 0 && daysBetween(date, visit.start) < window;
   });
 }
+
+/** The fixer is a touch-up of a laser facial: booked alone, only this many days after one. */
+export const FIXER_WINDOW_DAYS = 30;
+
+export const FIXER_NEEDS_FACIAL =
+  "The Fixer is a touch-up within 30 days of a laser facial. Add it to your facial, or sign in if you had a facial with us in the last 30 days.";
+
+/**
+ * Whether a fixer on its own may be booked on `date`: the guest had (or has booked) a laser facial
+ * on that day or in the 30 days before. Cancelled and no-show visits do not count.
+ */
+export function fixerAllowedAlone(date: string, history: { name: string; start: string; status: number }[]): boolean {
+  const day = Date.parse(`${date.slice(0, 10)}T00:00:00Z`);
+  return history.some((visit) => {
+    if (visit.status < 0 || serviceKind(visit.name) !== "facial") return false;
+    const facialDay = Date.parse(`${visit.start.slice(0, 10)}T00:00:00Z`);
+    return facialDay <= day && day - facialDay <= FIXER_WINDOW_DAYS * 86_400_000;
+  });
+}

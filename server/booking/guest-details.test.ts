@@ -106,6 +106,17 @@ describe("the details step", () => {
     ]);
   });
 
+  it("a fixer on its own is not held for a new visitor, and no guest record is made for it", async () => {
+    const fixer = (await services.catalog.listServices(AUSTIN))!.find((s) => s.name === "Fixer")!;
+    const { times } = await openTimes(services, { centerId: AUSTIN, serviceId: fixer.id, addOnIds: [], therapistId: null, date: DATE });
+    const picked = await chooseTime(services, { draft: { centerId: AUSTIN, serviceId: fixer.id, addOnIds: [], therapistId: null }, centerId: AUSTIN, service: fixer, slot: times[0], date: DATE });
+    if (picked.kind !== "chosen") throw new Error(picked.kind);
+    const before = guestCount();
+    const outcome = await submitBookingDetails(services, { draft: picked.draft, details: person(), service: fixer, timeZone: "America/Chicago", clientIp: "10.1.9.9" });
+    expect(outcome).toMatchObject({ kind: "not-held", outcome: { kind: "fixer-alone" } });
+    expect(guestCount()).toBe(before);
+  });
+
   it("an existing client proves the record with a code to the contact on file and books as that guest", async () => {
     const existing = person();
     const known = await services.spa.createGuest({ centerId: AUSTIN, ...existing, consents: { marketingEmail: false, marketingSms: false, transactionalEmail: true, transactionalSms: true }, tags: [] });

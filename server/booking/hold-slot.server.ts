@@ -1,5 +1,6 @@
 import type { Service } from "~/domain/catalog";
-import { violatesDowntime } from "~/domain/downtime";
+import { fixerAllowedAlone, violatesDowntime } from "~/domain/downtime";
+import { serviceKind } from "~/domain/service-kinds";
 import type { CurrentUser } from "../accounts/account-service.server";
 import type { Services } from "../context.server";
 import { logger } from "../observability/logger.server";
@@ -19,6 +20,8 @@ export type HoldOutcome = { draft: Draft } & (
   | { kind: "held" }
   | { kind: "too-many"; message: string; retryAfterSeconds: number }
   | { kind: "downtime" }
+  /** The fixer booked on its own by a visitor with no laser facial in the 30 days before. */
+  | { kind: "fixer-alone" }
   | { kind: "taken" }
   /** The back end refused the visitor's details for a new guest record (its legacy code). */
   | { kind: "refused"; code: string; message: string }
@@ -60,6 +63,7 @@ export async function holdSlot(services: Services, request: HoldRequest): Promis
   const { claim } = gate;
   let held = false;
   const guestBefore = draft.guestId;
+  const fixerAlone = serviceKind(service.name) === "fixer";
   try {
     if (user && draft.guestId !== user.guestId) {
       // Signed in: book under the account's own guest, with its details.
@@ -71,7 +75,10 @@ export async function holdSlot(services: Services, request: HoldRequest): Promis
       const history = await services.spa.listGuestAppointments(draft.guestId, { size: 100 });
       const visits = history.flatMap((a) => a.services.map((s) => ({ name: s.name, start: s.start, status: s.status })));
       if (violatesDowntime(service.name, date, visits, services.env.MEDICAL_DOWNTIME_DAYS)) return { kind: "downtime", draft };
+      if (fixerAlone && !fixerAllowedAlone(date, visits)) return { kind: "fixer-alone", draft };
     }
+    // A visitor not yet known has had no facial with us: no guest record is made for a fixer alone.
+    if (fixerAlone && !draft.guestId) return { kind: "fixer-alone", draft };
     if (!draft.guestId) {
       if (!request.newGuest) throw new Error("A time is held only for a known guest or with the visitor's details");
       const allowed = await mayCreateGuest(services.rateLimiter, clientIp);

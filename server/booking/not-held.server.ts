@@ -1,7 +1,7 @@
 import type { Submission } from "@conform-to/react";
 import { href } from "react-router";
 import { SLOT_TAKEN } from "~/domain/booking";
-import { DOWNTIME_MESSAGE } from "~/domain/downtime";
+import { DOWNTIME_MESSAGE, FIXER_NEEDS_FACIAL } from "~/domain/downtime";
 import { refuseForm } from "../forms.server";
 import type { RequestContext } from "../request-context.server";
 import type { AppSession } from "../session.server";
@@ -36,6 +36,10 @@ export function afterNotHeld(
     case "downtime":
       setDraft(session, draft);
       return redirectWithToast(context, timeStep, { type: "error", title: DOWNTIME_MESSAGE });
+    case "fixer-alone":
+      // Back to the treatments, where the fixer can be added to a facial.
+      setDraft(session, draft);
+      return redirectWithToast(context, `${href("/appointment/service")}?id=${encodeURIComponent(draft.centerId)}`, { type: "error", title: FIXER_NEEDS_FACIAL });
   }
 }
 
@@ -48,6 +52,8 @@ export function notHeldMessage(outcome: Exclude<HoldOutcome, { kind: "held" }>):
       return SLOT_TAKEN;
     case "downtime":
       return DOWNTIME_MESSAGE;
+    case "fixer-alone":
+      return FIXER_NEEDS_FACIAL;
     case "refused":
     case "unavailable":
       return OUTAGE_MESSAGE;

@@ -1,41 +1,23 @@
 import type { RequestHandler } from "express";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createApp, type AppOptions } from "../app";
+import type { AppOptions } from "../app";
+import { closeTestApps, startTestApp } from "../../tests/helpers/test-app";
 import type { Services } from "../context.server";
-import { parseEnv } from "../env.server";
 import { loggablePath, logger } from "./logger.server";
 import { checkReadiness } from "./readiness.server";
 
-const servers: http.Server[] = [];
 afterEach(async () => {
   vi.restoreAllMocks();
-  for (const server of servers.splice(0)) {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
+  await closeTestApps();
 });
 
-async function start(options: Partial<AppOptions> = {}): Promise<string> {
+/** The app, whose every request past its own checks writes one log line and answers 299. */
+function start(options: Partial<AppOptions> = {}): Promise<string> {
   const answer: RequestHandler = (_req, res) => {
     logger.warn("inside the request");
     res.status(299).send("reached");
   };
-  const app = createApp({
-    env: parseEnv({ NODE_ENV: "test" }),
-    mode: "production",
-    build: () => Promise.reject(new Error("the router is not reached in these tests")),
-    assets: answer,
-    services: () => undefined,
-    servicesReady: new Promise(() => {}),
-    ...options,
-  });
-  const server = await new Promise<http.Server>((resolve) => {
-    const s = app.listen(0, "127.0.0.1", () => resolve(s));
-  });
-  servers.push(server);
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return startTestApp({ assets: answer, ...options });
 }
 
 /** The JSON lines written to stderr and stdout while `run` runs. */

@@ -67,7 +67,8 @@ export type SeedService = {
   addOns?: string[];
 };
 
-const facialAddOns = ["ADD-DERMA", "ADD-LED", "ADD-MASK", "ADD-EYE"];
+/** A facial's enhancements, and the fixer the spec lists beside them. */
+const facialAddOns = ["ADD-DERMA", "ADD-LED", "ADD-MASK", "ADD-EYE", "FIXER"];
 const lhrAreas = ["LHR-UNDERARM", "LHR-BIKINI", "LHR-LOWERLEG", "LHR-BACK"];
 const partialFaceAreas = ["LHR-PF-LIP", "LHR-PF-CHIN", "LHR-PF-SIDEBURNS"];
 

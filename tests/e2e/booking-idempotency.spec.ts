@@ -1,4 +1,5 @@
 import { expect, test } from "./fixtures";
+import { backEndRecordsOf } from "./visits";
 import { addCard, choosePeelWithFaceArea, fillBillingAndAgree, fillDetails, showDate, uniqueEmail } from "./helpers";
 
 test("confirming twice at a prepaid clinic makes one appointment and one charge, and both answers show it", async ({ page, playwright, baseURL, extraHTTPHeaders, sandboxApi, bookingDay }) => {
@@ -38,13 +39,9 @@ test("confirming twice at a prepaid clinic makes one appointment and one charge,
   await page.context().addCookies((await taps[1].storageState()).cookies);
   await Promise.all(taps.map((tap) => tap.dispose()));
 
-  const api = (path: string) => sandboxApi.get(`/spa-sandbox${path}`).then((r) => r.json());
-  const { guests } = await api(`/v1/guests/search?email=${encodeURIComponent(email)}`);
-  expect(guests).toHaveLength(1);
-  const { appointments } = await api(`/v1/guests/${guests[0].id}/appointments`);
+  const { appointments, invoice } = await backEndRecordsOf(sandboxApi, email);
   expect(appointments).toHaveLength(1);
   expect(appointments[0].appointment_services).toHaveLength(2);
-  const { invoice } = await api(`/v1/invoices/${appointments[0].invoice_id}`);
   expect(invoice.transactions).toHaveLength(1);
   expect(invoice.invoice_dues).toMatchObject({ total: price, paid: price, balance: 0 });
 

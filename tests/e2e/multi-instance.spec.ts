@@ -1,6 +1,7 @@
 import { MULTI_A_PORT, MULTI_B_PORT } from "../../playwright.config";
 import { claimBookingDays } from "./booking-days";
 import { expect, registerAccount, signIn, test } from "./fixtures";
+import { backEndRecordsOf } from "./visits";
 import { addCard, choosePeelWithFaceArea, fillBillingAndAgree, fillDetails, otherClientAddress, showDate, uniqueEmail } from "./helpers";
 
 /**
@@ -76,12 +77,8 @@ test("a confirm sent to both instances at once makes one appointment and one cha
   }
   await Promise.all(taps.map((tap) => tap.dispose()));
 
-  const api = (path: string) => sandboxApi.get(`/spa-sandbox${path}`).then((r) => r.json());
-  const { guests } = await api(`/v1/guests/search?email=${encodeURIComponent(email)}`);
-  expect(guests).toHaveLength(1);
-  const { appointments } = await api(`/v1/guests/${guests[0].id}/appointments`);
+  const { appointments, invoice } = await backEndRecordsOf(sandboxApi, email);
   expect(appointments).toHaveLength(1);
-  const { invoice } = await api(`/v1/invoices/${appointments[0].invoice_id}`);
   expect(invoice.transactions).toHaveLength(1);
   expect(invoice.invoice_dues.balance).toBe(0);
 });

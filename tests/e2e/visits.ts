@@ -17,6 +17,20 @@ export async function guestIdOf(sandboxApi: APIRequestContext, email: string): P
   return body.guests[0].id;
 }
 
+/**
+ * What the back end holds for the one guest with this email: their appointments (cancelled and
+ * no-show ones too) and the first one's invoice with its transactions, for tests that count what a
+ * booking made.
+ */
+export async function backEndRecordsOf(sandboxApi: APIRequestContext, email: string) {
+  const api = (path: string) => sandboxApi.get(`/spa-sandbox${path}`).then((r) => r.json());
+  const { guests } = await api(`/v1/guests/search?email=${encodeURIComponent(email)}`);
+  expect(guests, `one guest record for ${email}`).toHaveLength(1);
+  const { appointments } = await api(`/v1/guests/${guests[0].id}/appointments`);
+  const invoice = appointments[0] ? (await api(`/v1/invoices/${appointments[0].invoice_id}`)).invoice : null;
+  return { guestId: guests[0].id as string, appointments, invoice };
+}
+
 export type BookedVisit = { invoiceId: string; appointmentId: string; start: string; end: string; serviceName: string };
 
 /**

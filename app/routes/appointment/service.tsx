@@ -7,7 +7,7 @@ import { AREA_REQUIRED, CHOOSE_SHOWN, NURSE_FROM_LIST, SERVICE_REQUIRED, Service
 import { isRouteErrorResponse } from "react-router";
 import { isEnhancement, type Service } from "~/domain/catalog";
 import { applyDiscounts, normalizePromoCode } from "~/domain/discounts";
-import { addOnMinutes, coveredByMembership, needsTreatmentArea } from "~/domain/service-kinds";
+import { addOnMinutes, coveredByMembership, needsTreatmentArea, serviceKind } from "~/domain/service-kinds";
 import { INCLUDED_PRICE, treatmentPriceLabel } from "~/domain/menu";
 import { INVALID_CLINIC, MAX_ADD_ONS, normalizeBookingDate, TOO_MANY_ADD_ONS } from "~/domain/booking";
 import { clinicToday } from "~/lib/dates";
@@ -89,15 +89,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const selected = findService(treatments, url.searchParams.get("choose") ?? url.searchParams.get("service") ?? draft.serviceId);
   const byId = new Map(catalog.map((s) => [s.id, s]));
   const rules = await promoRules(services, draft.promoCode);
-  const priced = (s: Service, kind: "service" | "addon-service") => {
+  const priced = (s: Service, kind: "service" | "addon-service" | "addon-fixer") => {
     // No price of its own: the clinic page's words (a range per area, "Free"), or included with the treatment.
-    if (s.price === 0) return { price: kind === "service" ? treatmentPriceLabel(s, byId, formatPriceRange) : INCLUDED_PRICE, discounted: null };
+    if (s.price === 0) return { price: kind === "addon-service" ? INCLUDED_PRICE : treatmentPriceLabel(s, byId, formatPriceRange), discounted: null };
     const result = applyDiscounts([{ serviceId: s.id, kind, name: s.name, price: s.price }], rules);
     return { price: formatMoney(s.price), discounted: result.discount > 0 ? formatMoney(result.total) : null };
   };
   const option = (s: Service) => ({ id: s.id, name: s.displayName, description: s.description, minutes: s.durationMinutes, ...priced(s, "addon-service") });
   const selectedAddOns = selected ? selected.addOnIds.map((id) => byId.get(id)).filter((s): s is Service => Boolean(s)) : [];
   const enhancements = selectedAddOns.filter(isEnhancement);
+  // The spec lists the fixer with a facial's enhancements: a touch-up booked with the facial.
+  const fixers = selectedAddOns.filter((s) => serviceKind(s.name) === "fixer");
   const areas = selected && needsTreatmentArea(selected.name) ? selectedAddOns.filter((s) => !isEnhancement(s)) : [];
   const enhancementPrices = enhancements.map((e) => e.price);
 
@@ -115,6 +117,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
             name: selected.displayName,
             needsArea: needsTreatmentArea(selected.name),
             enhancements: enhancements.map(option),
+            fixers: fixers.map((s) => ({ ...option(s), ...priced(s, "addon-fixer") })),
             enhancementRange: enhancementPrices.length ? formatPriceRange(Math.min(...enhancementPrices), Math.max(...enhancementPrices)) : null,
             extraMinutes: addOnMinutes(clientType),
             areas: areas.map(option),
@@ -249,6 +252,23 @@ export default function ServiceStep({ loaderData, actionData }: Route.ComponentP
                         <input {...props} />
                         {addOn.name} <Price price={addOn.price} discounted={addOn.discounted} />
                         {selected.extraMinutes > 0 ? <span className="muted"> +{selected.extraMinutes} min</span> : null}
+                      </label>
+                    );
+                  })}
+                </fieldset>
+              ) : null}
+              {selected.fixers.length > 0 ? (
+                <fieldset>
+                  <legend>
+                    Fixer <span className="muted">(optional)</span>
+                  </legend>
+                  {getCollectionProps(fields.addOn, { type: "checkbox", options: selected.fixers.map((fixer) => fixer.id) }).map(({ key, ...props }, index) => {
+                    const fixer = selected.fixers[index];
+                    return (
+                      <label key={key} className="check">
+                        <input {...props} />
+                        {fixer.name} <Price price={fixer.price} discounted={fixer.discounted} />
+                        <span className="muted"> {fixer.description}</span>
                       </label>
                     );
                   })}

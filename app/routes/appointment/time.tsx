@@ -3,7 +3,7 @@ import { useSchemaForm } from "~/components/forms";
 import { SlotPicker, slotPickerView } from "~/components/slot-picker";
 import { CHOOSE_TIME, HoldSlotSchema } from "~/domain/booking-forms";
 import { normalizeBookingDate } from "~/domain/booking";
-import { DOWNTIME_MESSAGE } from "~/domain/downtime";
+import { DOWNTIME_MESSAGE, FIXER_NEEDS_FACIAL } from "~/domain/downtime";
 import { SLOT_TAKEN } from "~/domain/booking";
 import { clinicToday } from "~/lib/dates";
 import { requireChosenService } from "#server/booking/catalog-view.server";
@@ -85,6 +85,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       return refuseForm(submission, { status: 429, formErrors: [outcome.message], headers: { "Retry-After": String(outcome.retryAfterSeconds) } });
     case "downtime":
       return refuseForm(submission, { formErrors: [DOWNTIME_MESSAGE] });
+    case "fixer-alone":
+      return refuseForm(submission, { formErrors: [FIXER_NEEDS_FACIAL] });
     case "taken":
       return refuseForm(submission, { status: 409, formErrors: [SLOT_TAKEN] });
     case "unavailable":
