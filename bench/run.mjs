@@ -8,6 +8,7 @@
 import autocannon from "autocannon";
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
@@ -25,6 +26,8 @@ const APP_PORT = 4301;
 const BARE_PORT = 4302;
 const STATIC_PORT = 4303;
 const APP_OFF_PORT = 4305;
+const HUNG_APP_PORT = 4306;
+const HUNG_COLLECTOR_PORT = 4307;
 const BACKEND_PORT = 4304;
 const BACKEND_KEY = "bench-speed-backend-key";
 const PUBLIC_ROUTES = ["/", "/locations", "/locations/austin-downtown"];
@@ -126,6 +129,7 @@ const backend = start(path.join(root, "node_modules", ".bin", "tsx"), ["bench/ze
 });
 let app;
 let appOff;
+let hungApp;
 // The bare page as its template serves it: react-router-serve in production mode.
 const bare = start(path.join(root, "node_modules", ".bin", "react-router-serve"), [path.join(bareDir, "build", "server", "index.js")], {
   PORT: String(BARE_PORT),
@@ -237,9 +241,36 @@ try {
     { "resident memory": "warmed up", "app MB": idle.app, "bare MB": idle.bare, "x bare": fmt(idle.app / idle.bare, 2), target: "" },
     { "resident memory": `after ${MEMORY_LOAD_SECONDS}s of load`, "app MB": loaded.app, "bare MB": loaded.bare, "x bare": fmt(loaded.app / loaded.bare, 2), target: "<= 2x bare" },
   ]);
+
+  // A collector that never answers: the app keeps serving and its memory stays flat (the analytics
+  // queue is bounded), over the same load as above, on the locations page (one event per view).
+  const hungCollector = http.createServer(() => {});
+  await new Promise((resolve) => hungCollector.listen(HUNG_COLLECTOR_PORT, "127.0.0.1", resolve));
+  hungApp = start("node", ["server.js"], {
+    PORT: String(HUNG_APP_PORT), HOST: "127.0.0.1", DATA_DIR: path.join(dataDir, "app"), LOG_LEVEL: "error",
+    SPA_BASE_URL: `http://127.0.0.1:${BACKEND_PORT}/spa-sandbox`, SPA_API_KEY: BACKEND_KEY,
+    SESSION_SECRETS: "bench-speed-session-secret-0123456789abcdef", SPA_AVAILABILITY_GUEST_ID: EMBEDDED_AVAILABILITY_GUEST_ID,
+    SMS_WEBHOOK_URL: `http://127.0.0.1:${BACKEND_PORT}/__sms`,
+    ANALYTICS_URL: `http://127.0.0.1:${HUNG_COLLECTOR_PORT}/batch`,
+  });
+  const hungOrigin = `http://127.0.0.1:${HUNG_APP_PORT}`;
+  await waitFor(`${hungOrigin}/healthz`);
+  for (let i = 0; i < 20; i++) await (await fetch(`${hungOrigin}/locations`)).text();
+  const hungRows = [{ after: "warmed up", "app MB": rssMb(hungApp.pid), "req/s": "-", "non-2xx": "-" }];
+  const third = Math.max(1, Math.round(MEMORY_LOAD_SECONDS / 3));
+  for (let round = 1; round <= 3; round++) {
+    const result = await autocannon({ url: `${hungOrigin}/locations`, connections: CONNECTIONS, duration: third });
+    hungRows.push({ after: `${round * third}s of load`, "app MB": rssMb(hungApp.pid), "req/s": fmt(result.requests.average), "non-2xx": result.non2xx + result.errors });
+  }
+  console.log("\nWith an analytics collector that never answers (target: every answer a 200, memory flat):");
+  console.table(hungRows);
+  hungApp.kill("SIGTERM");
+  hungCollector.closeAllConnections();
+  hungCollector.close();
 } finally {
   app?.kill("SIGTERM");
   appOff?.kill("SIGTERM");
+  hungApp?.kill("SIGTERM");
   bare.kill("SIGTERM");
   staticServer.kill("SIGTERM");
   backend.kill("SIGTERM");
