@@ -49,8 +49,8 @@ try {
   await shot("1-home");
   await page.goto(`${BASE}/locations/houston-heights`);
   await shot("2-clinic");
-  await page.getByRole("link", { name: "Book here" }).click();
-  await page.getByRole("link", { name: "Select Signature Laser Facial - New Client" }).click();
+  await page.getByRole("button", { name: "Book here" }).click();
+  await page.getByRole("button", { name: "Select Signature Laser Facial - New Client" }).click();
   await page.getByRole("checkbox", { name: /LED Light Therapy Enhancement/ }).check();
   await page.locator("#options").scrollIntoViewIfNeeded();
   await shot("3-treatment");

@@ -24,29 +24,114 @@ function project(longitude: number, latitude: number): [number, number] {
   return [Math.round((longitude - WEST) * LON_FACTOR * SCALE * 10) / 10, Math.round((NORTH - latitude) * SCALE * 10) / 10];
 }
 
+const [MAP_WIDTH] = project(-66, 0);
+const [, MAP_HEIGHT] = project(0, 24);
+
 /**
- * The clinics on a map drawn on the server as SVG: no map service, no JavaScript. Each numbered
- * pin links to its clinic page; the numbered list beside it carries the same links in text.
+ * A pin's side in map units. The map is drawn at least 720 CSS pixels wide (controls.css, the
+ * frame scrolls sideways on a narrower screen), where 60 units are 46 pixels: every pin is a
+ * touch target of at least 44 by 44 pixels, whatever the screen.
  */
-export function ClinicMap({ pins }: { pins: MapPin[] }) {
+export const PIN_SIZE = 60;
+/** The room kept between two pins, so that neither covers the other's number. */
+export const PIN_GAP = 8;
+
+/**
+ * Where each pin is drawn: on its clinic, unless that would make it overlap another; then the two
+ * are pushed apart, along the axis where they overlap least, until none overlap, and a line joins
+ * each moved pin to its true place. Pure and deterministic: the server and the browser draw the
+ * same map.
+ */
+export function placePins(points: [number, number][], { size = PIN_SIZE, gap = PIN_GAP, width = MAP_WIDTH, height = MAP_HEIGHT } = {}): [number, number][] {
+  const placed = points.map(([x, y]) => ({ x, y }));
+  const apart = size + gap;
+  const half = size / 2;
+  for (let round = 0; round < 500; round++) {
+    let moved = false;
+    for (let i = 0; i < placed.length; i++) {
+      for (let j = i + 1; j < placed.length; j++) {
+        const a = placed[i];
+        const b = placed[j];
+        const dx = b.x - a.x;
+        const dy = b.y - a.y;
+        const overlapX = apart - Math.abs(dx);
+        const overlapY = apart - Math.abs(dy);
+        if (overlapX <= 0 || overlapY <= 0) continue;
+        moved = true;
+        if (overlapX <= overlapY) {
+          const shift = (overlapX / 2 + 0.5) * (dx < 0 ? -1 : 1);
+          a.x -= shift;
+          b.x += shift;
+        } else {
+          const shift = (overlapY / 2 + 0.5) * (dy < 0 ? -1 : 1);
+          a.y -= shift;
+          b.y += shift;
+        }
+      }
+    }
+    for (const p of placed) {
+      p.x = Math.min(Math.max(p.x, half), width - half);
+      p.y = Math.min(Math.max(p.y, half), height - half);
+    }
+    if (!moved) break;
+  }
+  return placed.map((p) => [Math.round(p.x * 10) / 10, Math.round(p.y * 10) / 10]);
+}
+
+/**
+ * The clinics on a map drawn on the server as SVG: no map service, no JavaScript, no inline styles
+ * (the CSP allows none). The outline is an image; the pins are a separate group of links over it,
+ * one per clinic, named for it and in the order of the numbered list (`listId`), which stays the
+ * main way through: a link before the map skips the pins to it.
+ */
+export function ClinicMap({ pins, listId }: { pins: MapPin[]; listId: string }) {
   const outline = US_OUTLINE.map(([lon, lat]) => project(lon, lat).join(",")).join(" ");
-  const [width] = project(-66, 0);
-  const [, height] = project(0, 24);
+  const ordered = [...pins].sort((a, b) => a.number - b.number);
+  const spots = ordered.map((pin) => project(pin.longitude, pin.latitude));
+  const places = placePins(spots);
+  const viewBox = `0 0 ${MAP_WIDTH} ${MAP_HEIGHT}`;
+  const half = PIN_SIZE / 2;
   return (
-    <svg className="clinic-map" viewBox={`0 0 ${width} ${height}`} role="img" aria-labelledby="map-title">
-      <title id="map-title">Map of our clinics in the United States</title>
-      <polygon points={outline} className="land" />
-      {pins.map((pin) => {
-        const [x, y] = project(pin.longitude, pin.latitude);
-        return (
-          <a key={pin.id} href={href("/locations/:slug", { slug: pin.slug })} aria-label={`${pin.number}. ${pin.name}`}>
-            <circle cx={x} cy={y} r={13} className="pin" />
-            <text x={x} y={y + 5} textAnchor="middle" className="pin-label">
-              {pin.number}
-            </text>
-          </a>
-        );
-      })}
-    </svg>
+    <>
+      <a className="map-skip" href={`#${listId}`}>
+        Skip the map to the list of clinics
+      </a>
+      <div className="map-frame">
+        <div className="map-canvas">
+          <svg className="clinic-map" viewBox={viewBox} role="img" aria-labelledby="map-title">
+            <title id="map-title">Map of our clinics in the United States</title>
+            <polygon points={outline} className="land" />
+          </svg>
+          <svg className="map-pins" viewBox={viewBox} role="group" aria-label="Pins on the map">
+            <g aria-hidden="true">
+              {ordered.map((pin, i) => {
+                const [x, y] = spots[i];
+                const [px, py] = places[i];
+                if (x === px && y === py) return null;
+                return (
+                  <g key={pin.id}>
+                    <line x1={x} y1={y} x2={px} y2={py} className="map-pin-leader" />
+                    <circle cx={x} cy={y} r={5} className="map-pin-spot" />
+                  </g>
+                );
+              })}
+            </g>
+            {ordered.map((pin, i) => {
+              const [x, y] = places[i];
+              return (
+                <a key={pin.id} href={href("/locations/:slug", { slug: pin.slug })} aria-label={`${pin.number}. ${pin.name}`} className="map-pin">
+                  {/* The whole square takes the tap, not only the round marker inside it. */}
+                  <rect x={x - half} y={y - half} width={PIN_SIZE} height={PIN_SIZE} fill="transparent" className="map-pin-area" />
+                  <circle cx={x} cy={y} r={half - 2} className="map-pin-marker" />
+                  <text x={x} y={y} textAnchor="middle" dominantBaseline="central" className="map-pin-number">
+                    {pin.number}
+                  </text>
+                </a>
+              );
+            })}
+          </svg>
+        </div>
+      </div>
+    </>
   );
 }

@@ -1,4 +1,5 @@
-import { href, Link } from "react-router";
+import { href } from "react-router";
+import { ButtonLink } from "./button-link";
 
 /** A clinic that is not there: say so, and offer the list of locations. */
 export function ClinicNotFound({ title, text }: { title: string; text: string }) {
@@ -6,11 +7,11 @@ export function ClinicNotFound({ title, text }: { title: string; text: string })
     <section className="page narrow">
       <h1>{title}</h1>
       <p>{text}</p>
-      <p>
-        <Link className="button" to={href("/locations")}>
+      <div className="button-row">
+        <ButtonLink className="button" to={href("/locations")}>
           See all locations
-        </Link>
-      </p>
+        </ButtonLink>
+      </div>
     </section>
   );
 }

@@ -1,7 +1,9 @@
-import { href, isRouteErrorResponse, Link } from "react-router";
+import { href, isRouteErrorResponse, useLocation } from "react-router";
+import { ButtonLink } from "./button-link";
 
 /** The page shown for an error thrown by a loader or action: a clear message, never a stack trace. */
 export function ErrorMessage({ error }: { error: unknown }) {
+  const location = useLocation();
   let title = "Something went wrong, please try again";
   let detail = "We could not show this page. Please try again in a moment.";
   if (isRouteErrorResponse(error)) {
@@ -27,17 +29,17 @@ export function ErrorMessage({ error }: { error: unknown }) {
     <section className="page narrow">
       <h1>{title}</h1>
       <p>{detail}</p>
-      <p className="actions">
+      <div className="actions">
         {isRouteErrorResponse(error) && error.status === 503 ? (
-          // A plain link reloads the same address: a retry that works without JavaScript.
-          <a className="button" href="">
+          // The same address loaded again, the whole page: a retry that works without JavaScript.
+          <ButtonLink className="button" to={`${location.pathname}${location.search}`} reloadDocument>
             Try again
-          </a>
+          </ButtonLink>
         ) : null}
-        <Link to={href("/")} className="button button-secondary">
+        <ButtonLink to={href("/")} className="button button-secondary">
           Go to the home page
-        </Link>
-      </p>
+        </ButtonLink>
+      </div>
     </section>
   );
 }

@@ -28,23 +28,35 @@ function remainingSeconds(expiresAt: string): number {
   return Math.max(0, Math.ceil((Date.parse(expiresAt) - Date.now()) / 1000));
 }
 
+export type HoldCountdownState = {
+  /** Seconds left, or null until the browser counts (the server renders none). */
+  seconds: number | null;
+  /** The polite warning said last, two minutes and one minute before the end. */
+  warning: string;
+};
+
 /**
- * "Your previously selected slot ... is on hold": rendered by the server; with JavaScript a live
- * countdown, and at zero the page reloads its data so the server can send the visitor back.
+ * The live countdown of a hold ending at `expiresAt` (none when null); at zero the page reloads its
+ * data so the server can send the visitor back. One per page: whoever shows the time left and the
+ * warnings shares this one count.
  */
-export function HoldBanner({ hold }: { hold: HoldView }) {
+export function useHoldCountdown(expiresAt: string | null): HoldCountdownState {
   const revalidator = useRevalidator();
   const [seconds, setSeconds] = useState<number | null>(null);
-  // Two minutes and one minute before the end, said politely to screen readers (once each).
   const [warning, setWarning] = useState("");
   const lastSaid = useRef(Infinity);
 
   useEffect(() => {
-    const start = remainingSeconds(hold.expiresAt);
+    if (!expiresAt) {
+      setSeconds(null);
+      setWarning("");
+      return;
+    }
+    const start = remainingSeconds(expiresAt);
     setSeconds(start);
     lastSaid.current = firstLastSaid(start);
     const timer = setInterval(() => {
-      const left = remainingSeconds(hold.expiresAt);
+      const left = remainingSeconds(expiresAt);
       setSeconds(left);
       const due = holdWarningDue(left, lastSaid.current);
       if (due !== null) {
@@ -59,22 +71,49 @@ export function HoldBanner({ hold }: { hold: HoldView }) {
     return () => clearInterval(timer);
     // The revalidator object changes identity on every render.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [hold.expiresAt]);
+  }, [expiresAt]);
 
+  return { seconds, warning };
+}
+
+/**
+ * "Your previously selected slot ... is on hold": rendered by the server; with JavaScript a live
+ * countdown, and at zero the page reloads its data so the server can send the visitor back.
+ */
+export function HoldBanner({ hold }: { hold: HoldView }) {
+  const { seconds, warning } = useHoldCountdown(hold.expiresAt);
+  return (
+    <HoldStatus hold={hold} warning={warning}>
+      <HoldCountdown seconds={seconds} />
+    </HoldStatus>
+  );
+}
+
+/**
+ * The banner's sentence and its polite warnings, without the countdown when a page shows that
+ * elsewhere (the booking summary); `children` go between the two.
+ */
+export function HoldStatus({ hold, warning, children }: { hold: HoldView; warning: string; children?: React.ReactNode }) {
   return (
     <section className="hold-banner" aria-label="Your reserved time" role="status">
       <p>
         Your previously selected slot, <strong>{hold.slotLabel}</strong>, is on hold for the next{" "}
         {hold.minutesLeft} {hold.minutesLeft === 1 ? "minute" : "minutes"}, until {hold.untilLabel}.
       </p>
-      {seconds !== null ? (
-        <p className="countdown-live" aria-live="off">
-          Time left: {Math.floor(seconds / 60)}:{String(seconds % 60).padStart(2, "0")}
-        </p>
-      ) : null}
+      {children}
       <p className="visually-hidden" aria-live="polite">
         {warning}
       </p>
     </section>
+  );
+}
+
+/** "Time left: 9:41" once the browser counts; not read out each second (the warnings are). */
+export function HoldCountdown({ seconds }: { seconds: number | null }) {
+  if (seconds === null) return null;
+  return (
+    <p className="countdown-live" aria-live="off">
+      Time left: {Math.floor(seconds / 60)}:{String(seconds % 60).padStart(2, "0")}
+    </p>
   );
 }

@@ -1,5 +1,6 @@
 import { Form, href, Link } from "react-router";
 import { bookingUrl, type LocationCardView, type ZipSearchView } from "~/lib/location-views";
+import { ButtonLink } from "./button-link";
 import { formatPhone } from "~/lib/phone";
 
 export function LocationCard({ location, headingLevel = 3 }: { location: LocationCardView; headingLevel?: 2 | 3 }) {
@@ -18,12 +19,12 @@ export function LocationCard({ location, headingLevel = 3 }: { location: Locatio
         <a href={`tel:+1${location.phone}`}>{formatPhone(location.phone)}</a>
         {location.distanceMiles !== null ? <span className="distance"> · {location.distanceMiles} mi away</span> : null}
       </p>
-      <p className="actions">
-        <a className="button" href={bookingUrl(location.id)}>
+      <div className="actions">
+        <ButtonLink className="button" to={bookingUrl(location.id)}>
           Book here<span className="visually-hidden"> at {location.name}</span>
-        </a>
+        </ButtonLink>
         <Link to={href("/locations/:slug", { slug: location.slug })}>Clinic details</Link>
-      </p>
+      </div>
     </article>
   );
 }

@@ -1,6 +1,7 @@
-import { Form, Link } from "react-router";
+import { Form } from "react-router";
 import { filterSlots, SLOT_GROUPS, slotGroupOf, type SlotGroup } from "~/domain/booking";
 import { formatClock, formatDay, timeZoneLabel } from "~/lib/dates";
+import { ButtonLink } from "./button-link";
 import { ErrorSummary, SchemaForm, type useSchemaForm } from "./forms";
 
 /** The time step's data, as the booking journey and the reschedule page both draw it. */
@@ -52,8 +53,8 @@ export function slotPickerView(input: {
 }
 
 /**
- * The date list, the time-of-day tabs and the open times as buttons of one form (`slot`). Plain
- * GET links and a POST form: it works without JavaScript.
+ * The date list, the time-of-day tabs and the open times as buttons of one form (`slot`). GET forms
+ * and a POST form: it works without JavaScript.
  */
 export function SlotPicker({ view, hold, reserving }: { view: SlotPickerView; hold: ReturnType<typeof useSchemaForm>; reserving: string | null }) {
   const { date, dateLabel, timeZoneLabel: zone, dateProblem, dates, group, groups, slots, anyTimes, nextAvailable, slotsError, held } = view;
@@ -63,7 +64,7 @@ export function SlotPicker({ view, hold, reserving }: { view: SlotPickerView; ho
         <input type="hidden" name="group" value={group} />
         <label htmlFor="date">Date</label>
         <div className="inline-field">
-          {/* Keyed by the day shown: after "Next available" or a link, the list shows that day, not the one picked before. */}
+          {/* Keyed by the day shown: after "Next available" or another address, the list shows that day, not the one picked before. */}
           <select key={date} id="date" name="date" defaultValue={date} aria-invalid={dateProblem ? true : undefined} aria-describedby={dateProblem ? "date-error" : undefined}>
             {dates.map((d) => (
               <option key={d.value} value={d.value}>
@@ -85,9 +86,9 @@ export function SlotPicker({ view, hold, reserving }: { view: SlotPickerView; ho
 
       <nav aria-label="Time of day" className="view-toggle">
         {groups.map((g) => (
-          <Link key={g.id} to={`?date=${date}&group=${g.id}`} aria-current={g.id === group ? "page" : undefined} preventScrollReset>
+          <ButtonLink key={g.id} to={`?date=${date}&group=${g.id}`} aria-current={g.id === group ? "page" : undefined} preventScrollReset>
             {g.label} <span className="muted">({g.count})</span>
-          </Link>
+          </ButtonLink>
         ))}
       </nav>
 
@@ -98,21 +99,21 @@ export function SlotPicker({ view, hold, reserving }: { view: SlotPickerView; ho
       {slotsError ? (
         <div role="alert" className="notice">
           <p>{slotsError}</p>
-          {/* A link to the same address: a retry that works without JavaScript. */}
-          <a className="button" href={`?date=${date}&group=${group}`}>
+          {/* The same address again: a retry that works without JavaScript. */}
+          <ButtonLink className="button" to={`?date=${date}&group=${group}`}>
             Try again
-          </a>
+          </ButtonLink>
         </div>
       ) : !anyTimes ? (
         <div className="notice">
           <p>No times are open on this day.</p>
           {nextAvailable ? (
-            <p>
+            <div className="button-row">
               Next available:{" "}
-              <Link className="button" to={`?date=${nextAvailable.value}&group=all`}>
+              <ButtonLink className="button" to={`?date=${nextAvailable.value}&group=all`}>
                 {nextAvailable.label}
-              </Link>
-            </p>
+              </ButtonLink>
+            </div>
           ) : null}
         </div>
       ) : slots.length === 0 ? (

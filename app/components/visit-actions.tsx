@@ -1,33 +1,34 @@
-import { Link } from "react-router";
 import type { VisitPaths } from "#server/appointments/access.server";
 import type { VisitView } from "#server/appointments/visits.server";
+import { ButtonLink } from "./button-link";
 
 /** What a guest can do with a visit: move, cancel or add to a calendar while booked; book again after. */
 export function VisitActions({ visit, paths, changeable, rebookable }: { visit: VisitView; paths: VisitPaths; changeable: boolean; rebookable: boolean }) {
   if (!changeable && !rebookable && visit.status !== 0) return null;
   return (
-    <p className="actions visit-actions">
+    <div className="actions visit-actions">
       {changeable ? (
         <>
-          <Link className="button" to={paths.reschedule} aria-label={`Reschedule the appointment on ${visit.when}`}>
+          <ButtonLink className="button" to={paths.reschedule} aria-label={`Reschedule the appointment on ${visit.when}`}>
             Reschedule
-          </Link>
-          <Link className="button button-secondary" to={paths.cancel} aria-label={`Cancel the appointment on ${visit.when}`}>
+          </ButtonLink>
+          <ButtonLink className="button button-secondary" to={paths.cancel} aria-label={`Cancel the appointment on ${visit.when}`}>
             Cancel
-          </Link>
+          </ButtonLink>
         </>
       ) : null}
       {visit.status === 0 ? (
-        <a className="button button-secondary" href={paths.calendar} download="glow-clinic-appointment.ics">
+        // The calendar file is sent as an attachment: the browser saves it and stays on this page.
+        <ButtonLink className="button button-secondary" to={paths.calendar} reloadDocument>
           Add to calendar
-        </a>
+        </ButtonLink>
       ) : null}
       {rebookable ? (
-        <Link className="button" to={paths.rebook} aria-label={`Book again: ${visit.services.join(", ")}`}>
+        <ButtonLink className="button" to={paths.rebook} aria-label={`Book again: ${visit.services.join(", ")}`}>
           Book again
-        </Link>
+        </ButtonLink>
       ) : null}
-    </p>
+    </div>
   );
 }
 
@@ -36,11 +37,11 @@ export function VisitUnchangeable({ message, home }: { message: string; home: st
   return (
     <div className="notice" role="status">
       <p>{message}</p>
-      <p>
-        <Link className="button" to={home}>
+      <div className="button-row">
+        <ButtonLink className="button" to={home}>
           Back to your appointment
-        </Link>
-      </p>
+        </ButtonLink>
+      </div>
     </div>
   );
 }

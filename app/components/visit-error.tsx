@@ -1,4 +1,5 @@
-import { href, isRouteErrorResponse, Link, useRouteLoaderData } from "react-router";
+import { href, isRouteErrorResponse, useRouteLoaderData } from "react-router";
+import { ButtonLink } from "./button-link";
 import { ErrorMessage } from "./error-message";
 
 /**
@@ -15,20 +16,20 @@ export function VisitError({ error }: { error: unknown }) {
         <p>
           Links in your confirmation email open your appointment for a week after it. {signedIn ? "Your account lists" : "Sign in to see"} all your appointments, or call your clinic and we'll help.
         </p>
-        <p className="actions">
+        <div className="actions">
           {signedIn ? (
-            <Link className="button" to={`${href("/account/appointments")}?tab=upcoming`}>
+            <ButtonLink className="button" to={`${href("/account/appointments")}?tab=upcoming`}>
               Your appointments
-            </Link>
+            </ButtonLink>
           ) : (
-            <Link className="button" to={href("/login")}>
+            <ButtonLink className="button" to={href("/login")}>
               Sign in
-            </Link>
+            </ButtonLink>
           )}
-          <Link className="button button-secondary" to={href("/locations")}>
+          <ButtonLink className="button button-secondary" to={href("/locations")}>
             Find your clinic
-          </Link>
-        </p>
+          </ButtonLink>
+        </div>
       </section>
     );
   }

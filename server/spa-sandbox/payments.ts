@@ -59,14 +59,14 @@ function cardPage(options: { action: string; error?: string; name?: string; expi
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Add a card | Secure payment</title>
 <style>body{font:16px system-ui,sans-serif;max-width:28rem;margin:2rem auto;padding:0 1rem;color:#1f1a1d}label{display:block;font-weight:600;margin:.8rem 0 .2rem}input{font:inherit;width:100%;padding:.6rem;border:1px solid #999;border-radius:8px;box-sizing:border-box}button{margin-top:1rem;font:inherit;font-weight:600;padding:.7rem 1.2rem;border:0;border-radius:8px;background:#234;color:#fff}.error{color:#a4161a;font-weight:600}.note{color:#555;font-size:.9rem}</style></head>
-<body><h1>Add a card</h1><p class="note">Secure card page of the spa sandbox. Test cards: 4242 4242 4242 4242 is accepted, 4000 0000 0000 0002 is declined, 4000 0000 0000 0341 is saved but its charges are declined, 4000 0000 0000 3220 is saved and its charges ask for 3-D Secure verification.</p>
+<body><main><h1>Add a card</h1><p class="note">Secure card page of the spa sandbox. Test cards: 4242 4242 4242 4242 is accepted, 4000 0000 0000 0002 is declined, 4000 0000 0000 0341 is saved but its charges are declined, 4000 0000 0000 3220 is saved and its charges ask for 3-D Secure verification.</p>
 ${options.error ? `<p class="error" role="alert">${escapeHtml(options.error)}</p>` : ""}
 <form method="post" action="${escapeHtml(options.action)}">
 <label for="name">Name on card</label><input id="name" name="name" autocomplete="cc-name" required value="${escapeHtml(options.name ?? "")}">
 <label for="number">Card number</label><input id="number" name="number" inputmode="numeric" autocomplete="cc-number" required>
 <label for="expiry">Expiry (MM/YY)</label><input id="expiry" name="expiry" autocomplete="cc-exp" placeholder="MM/YY" required value="${escapeHtml(options.expiry ?? "")}">
 <label for="cvc">Security code</label><input id="cvc" name="cvc" inputmode="numeric" autocomplete="cc-csc" required>
-<button type="submit">Save card</button></form></body></html>`;
+<button type="submit">Save card</button></form></main></body></html>`;
 }
 
 const PAGE_STYLE = "body{font:16px system-ui,sans-serif;max-width:28rem;margin:2rem auto;padding:0 1rem;color:#1f1a1d}button{margin:1rem .5rem 0 0;font:inherit;font-weight:600;padding:.7rem 1.2rem;border:0;border-radius:8px;background:#234;color:#fff}button.secondary{background:#eee;color:#234}.error{color:#a4161a;font-weight:600}.note{color:#555;font-size:.9rem}";
@@ -75,16 +75,17 @@ const PAGE_STYLE = "body{font:16px system-ui,sans-serif;max-width:28rem;margin:2
 function verifyPage(options: { action: string; amount: number; lastFour: string; error?: string }) {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Verify your payment | Secure payment</title><style>${PAGE_STYLE}</style></head>
-<body><h1>Verify your payment</h1><p class="note">3-D Secure check of the spa sandbox, standing in for your bank's page.</p>
+<body><main><h1>Verify your payment</h1><p class="note">3-D Secure check of the spa sandbox, standing in for your bank's page.</p>
 ${options.error ? `<p class="error" role="alert">${escapeHtml(options.error)}</p>` : ""}
 <p>Your bank asks you to confirm a payment of <strong>$${options.amount.toFixed(2)}</strong> with the card ending ${escapeHtml(options.lastFour)}.</p>
 <form method="post" action="${escapeHtml(options.action)}">
 <button type="submit" name="result" value="approve">Approve payment</button>
-<button type="submit" name="result" value="refuse" class="secondary">Refuse payment</button></form></body></html>`;
+<button type="submit" name="result" value="refuse" class="secondary">Refuse payment</button></form></main></body></html>`;
 }
 
 const expiredPage = (what: string) =>
-  `<!doctype html><title>Link expired</title><h1>This ${what} link has expired</h1><p>Please go back and start again.</p>`;
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Link expired</title></head>
+<body><main><h1>This ${what} link has expired</h1><p>Please go back and start again.</p></main></body></html>`;
 
 function withStatus(uri: string, status: string): string {
   const url = new URL(uri);

@@ -2,7 +2,7 @@ import type { APIRequestContext, Page } from "@playwright/test";
 import { seedCenters } from "../../server/spa-sandbox/seed-data";
 import { toIanaTimeZone } from "../../server/spa/time-zones.server";
 import { expect, test } from "./fixtures";
-import { addCard, chooseFacialWithAddOn, fillBillingAndAgree, fillDetails, showDate, startBooking, uniqueEmail, uniquePhone } from "./helpers";
+import { addCard, buttonTarget, chooseFacialWithAddOn, fillBillingAndAgree, fillDetails, showDate, startBooking, uniqueEmail, uniquePhone } from "./helpers";
 import {
   bookVisitInBackEnd,
   closeVisitInBackEnd,
@@ -96,7 +96,7 @@ test("a signed-in guest sees upcoming and past visits with their statuses, and t
   await expect(next.getByRole("heading", { name: new RegExp(`^${pageTime(upcoming.start)}`) })).toBeVisible();
   await expect(next.getByText(clinic.name)).toBeVisible();
   await expect(next.getByText("LED Light Therapy Enhancement")).toBeVisible();
-  await expect(next.getByRole("link", { name: /^Reschedule/ })).toBeVisible();
+  await expect(next.getByRole("button", { name: /^Reschedule/ })).toBeVisible();
   // Every section of the account by the spec's keys; none leads nowhere.
   const sections = page.getByRole("navigation", { name: "Your account" });
   await expect(sections.getByRole("link", { name: "Dashboard" })).toHaveAttribute("aria-current", "page");
@@ -105,23 +105,29 @@ test("a signed-in guest sees upcoming and past visits with their statuses, and t
     if (!target || target.startsWith("tel:") || target.endsWith(".ics")) continue;
     expect((await page.request.get(target)).status(), `${await link.textContent()} (${target})`).toBeLessThan(400);
   }
+  // And every button that goes somewhere: a GET form of its own.
+  for (const button of await page.getByRole("main").locator('form[method="get"] button[type="submit"]').all()) {
+    const target = await buttonTarget(button);
+    if (target.endsWith(".ics")) continue;
+    expect((await page.request.get(target)).status(), `${await button.textContent()} (${target})`).toBeLessThan(400);
+  }
 
   await sections.getByRole("link", { name: "Appointments" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Your appointments" })).toBeVisible();
   const tabs = page.getByRole("navigation", { name: "Appointments" });
-  await expect(tabs.getByRole("link", { name: "Upcoming (1)" })).toHaveAttribute("aria-current", "page");
+  await expect(tabs.getByRole("button", { name: "Upcoming (1)" })).toHaveAttribute("aria-current", "page");
   await expect(visitCard(page, upcoming.start).getByText("Booked", { exact: true })).toBeVisible();
   await expect(visitCard(page, completed.start)).toHaveCount(0);
 
-  await tabs.getByRole("link", { name: "Past (3)" }).click();
+  await tabs.getByRole("button", { name: "Past (3)" }).click();
   await expect(page).toHaveURL(/tab=past/);
   await expect(visitCard(page, daysAgo(40)).getByText("Completed", { exact: true })).toBeVisible();
   await expect(visitCard(page, daysAgo(20)).getByText("No show", { exact: true })).toBeVisible();
   await expect(visitCard(page, cancelled.start).getByText("Cancelled", { exact: true })).toBeVisible();
   // A visit over or cancelled is booked again, never moved.
-  await expect(visitCard(page, daysAgo(40)).getByRole("link", { name: /^Book again/ })).toBeVisible();
-  await expect(page.getByRole("link", { name: /^Reschedule/ })).toHaveCount(0);
-  await expect(page.getByRole("link", { name: /^Cancel the/ })).toHaveCount(0);
+  await expect(visitCard(page, daysAgo(40)).getByRole("button", { name: /^Book again/ })).toBeVisible();
+  await expect(page.getByRole("button", { name: /^Reschedule/ })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: /^Cancel the/ })).toHaveCount(0);
 });
 
 test("a signed-in guest moves a visit: the new time is booked on the same visit and the old one freed", async ({ page, signedIn, sandboxApi, bookingDay, thisMachine }) => {
@@ -132,7 +138,7 @@ test("a signed-in guest moves a visit: the new time is booked on the same visit 
   expect(calendarBefore).toContain("SEQUENCE:0");
 
   await page.goto("/account/appointments?tab=upcoming");
-  await visitCard(page, visit.start).getByRole("link", { name: /^Reschedule/ }).click();
+  await visitCard(page, visit.start).getByRole("button", { name: /^Reschedule/ }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Reschedule your appointment" })).toBeVisible();
   await expect(page.getByText("Your current time stays booked until you confirm the new one.")).toBeVisible();
   const newStart = await holdFirstTime(page, dates[1]);
@@ -165,7 +171,7 @@ test("a signed-in guest cancels a visit with a reason and a comment", async ({ p
   const visit = await bookVisitInBackEnd(sandboxApi, { guestId, clinic, date });
 
   await page.goto("/account/appointments?tab=upcoming");
-  await visitCard(page, visit.start).getByRole("link", { name: /^Cancel the appointment/ }).click();
+  await visitCard(page, visit.start).getByRole("button", { name: /^Cancel the appointment/ }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Cancel your appointment" })).toBeVisible();
   await expect(page.getByText(/Cancelling is free until 12 hours before your appointment; after that it costs \$25/)).toBeVisible();
   const reason = page.getByLabel("Why are you cancelling?");
@@ -185,7 +191,7 @@ test("a signed-in guest cancels a visit with a reason and a comment", async ({ p
   await expect(page).toHaveURL(/\/account\/appointments\?tab=upcoming$/);
   await expect(page.getByText("Your appointment is cancelled.")).toBeVisible();
   expect(await visitStatuses(sandboxApi, guestId, visit.invoiceId)).toEqual([{ start: visit.start, status: -1 }]);
-  await page.getByRole("navigation", { name: "Appointments" }).getByRole("link", { name: /^Past/ }).click();
+  await page.getByRole("navigation", { name: "Appointments" }).getByRole("button", { name: /^Past/ }).click();
   await expect(visitCard(page, visit.start).getByText("Cancelled", { exact: true })).toBeVisible();
   expect((await outboxFor(thisMachine, signedIn.email)).filter((m) => m.includes("is cancelled"))).not.toHaveLength(0);
   const calendar = await calendarOf(page, `/account/appointments/${visit.invoiceId}/calendar.ics`);
@@ -228,7 +234,7 @@ test("a signed-in guest books a past visit again: the journey opens at the time 
   await closeVisitInBackEnd(sandboxApi, visit.invoiceId);
 
   await page.goto("/account/appointments?tab=past");
-  await visitCard(page, daysAgo(30)).getByRole("link", { name: /^Book again/ }).click();
+  await visitCard(page, daysAgo(30)).getByRole("button", { name: /^Book again/ }).click();
   await expect(page).toHaveURL(/\/appointment\/time/);
   await expect(page.getByRole("heading", { level: 1, name: "Choose a date and time" })).toBeVisible();
   await expect(page.getByText(`Glow Peel at ${clinic.name}.`)).toBeVisible();
@@ -275,7 +281,7 @@ async function bookAsGuestAndOpenManageLink(page: Page, clinicSlug: string, date
   await fillBillingAndAgree(page);
   await page.getByRole("button", { name: "Book appointment" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "You're booked!" })).toBeVisible();
-  const manage = (await page.getByRole("link", { name: "Manage this appointment" }).getAttribute("href"))!;
+  const manage = await buttonTarget(page.getByRole("button", { name: "Manage this appointment" }));
   expect(manage).toMatch(/^\/appointment\/manage\/[\w-]+\.[\w-]+$/);
   return manage;
 }
@@ -297,7 +303,7 @@ test("a guest without an account moves, cancels and books again through the link
   await page.goto(manage);
   await expect(page.getByRole("heading", { level: 1, name: "Your appointment" })).toBeVisible();
   await expect(page.getByText("This page shows this appointment only.")).toBeVisible();
-  await page.getByRole("link", { name: /^Reschedule/ }).click();
+  await page.getByRole("button", { name: /^Reschedule/ }).click();
   const newStart = await holdFirstTime(page, dates[1]);
   await page.getByRole("button", { name: "Confirm new time" }).click();
   await expect(page).toHaveURL(manage);
@@ -307,7 +313,7 @@ test("a guest without an account moves, cancels and books again through the link
   expect(first).toEqual({ start: newStart, status: 0 });
   expect(await invoiceOf()).toBe(invoiceId);
 
-  await page.getByRole("link", { name: /^Cancel the appointment/ }).click();
+  await page.getByRole("button", { name: /^Cancel the appointment/ }).click();
   await page.getByLabel("Why are you cancelling?").selectOption({ label: "Personal" });
   await page.getByLabel("Comment").fill("Plans changed.");
   await page.getByRole("button", { name: "Cancel appointment" }).click();
@@ -316,7 +322,7 @@ test("a guest without an account moves, cancels and books again through the link
   await expect(page.getByText("Cancelled", { exact: true })).toBeVisible();
   expect((await visitStatuses(sandboxApi, guestId, invoiceId)).every((s) => s.status === -1)).toBe(true);
 
-  await page.getByRole("link", { name: /^Book again/ }).click();
+  await page.getByRole("button", { name: /^Book again/ }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Choose a date and time" })).toBeVisible();
   await expect(page.getByText(`Signature Laser Facial - New Client at ${clinic.name}.`)).toBeVisible();
 });

@@ -70,7 +70,7 @@ test("reset the password with the one-time code from the outbox; a used code fai
   await page.getByLabel("New password").fill("Reset!Pass99");
   await page.getByRole("button", { name: "Set new password" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Your password has been changed" })).toBeVisible();
-  await page.getByRole("link", { name: "Back to login" }).click();
+  await page.getByRole("button", { name: "Back to login" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Sign in" })).toBeVisible();
   await page.getByLabel("Email", { exact: true }).fill(email);
   await page.getByLabel("Password", { exact: true }).fill("Reset!Pass99");
@@ -209,7 +209,7 @@ test("a signed-in user books without the guest form", async ({ page, signedIn, b
   await fillBillingAndAgree(page);
   await page.getByRole("button", { name: "Book appointment" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "You're booked!" })).toBeVisible();
-  await page.getByRole("link", { name: "View dashboard" }).click();
+  await page.getByRole("button", { name: "View dashboard" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Your account" })).toBeVisible();
   await expect(page.getByText(`Signed in as ${email}`)).toBeVisible();
   await page.getByRole("link", { name: "Your profile" }).click();

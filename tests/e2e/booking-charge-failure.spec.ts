@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { addCard, choosePeelWithFaceArea, fillBillingAndAgree, fillDetails, notBookedNotice, showDate, uniqueEmail } from "./helpers";
+import { addCard, buttonTarget, choosePeelWithFaceArea, fillBillingAndAgree, fillDetails, notBookedNotice, showDate, uniqueEmail } from "./helpers";
 
 /** At a clinic that takes payment at booking: the card saves but its charge is declined. Returns the time chosen ("10:00 AM"). */
 async function bookPeelAndFailTheCharge(page: Page, email: string, date: string) {
@@ -35,7 +35,7 @@ test("a charge declined after confirming removes the appointment and says Paymen
   const { clinic, date } = bookingDay({ prepaid: true });
   const email = uniqueEmail("charge");
   await page.goto(`/locations/${clinic.slug}`);
-  await page.getByRole("link", { name: "Book here" }).click();
+  await page.getByRole("button", { name: "Book here" }).click();
   const chosen = await bookPeelAndFailTheCharge(page, email, date);
   await expect(page).toHaveURL(/\/appointment\/time/);
   const notice = await expectPaymentFailedNotice(page, chosen);
@@ -55,8 +55,8 @@ test("in the employee flow (done_by) a failed payment returns to the clinic's se
   const { clinic, date } = bookingDay({ prepaid: true });
   const email = uniqueEmail("employee");
   await page.goto(`/locations/${clinic.slug}`);
-  const book = await page.getByRole("link", { name: "Book here" }).getAttribute("href");
-  const centerId = new URL(book!, "http://x").searchParams.get("id")!;
+  const book = await buttonTarget(page.getByRole("button", { name: "Book here" }));
+  const centerId = new URL(book, "http://x").searchParams.get("id")!;
   const { therapists } = await (await sandboxApi.get(`/spa-sandbox/v1/centers/${centerId}/therapists`)).json();
   await page.goto(`/appointment/service?id=${centerId}&done_by=${therapists[0].id}`);
   const chosen = await bookPeelAndFailTheCharge(page, email, date);

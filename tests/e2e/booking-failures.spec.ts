@@ -1,6 +1,6 @@
 import { expect, test } from "./fixtures";
 import { nurseWorkingOn } from "./booking-days";
-import { addCard, chooseFacialWithAddOn, enterDetails, fillBillingAndAgree, fillDetails, otherClientAddress, showDate, startBooking, uniqueEmail, uniquePhone } from "./helpers";
+import { addCard, buttonTarget, chooseFacialWithAddOn, enterDetails, fillBillingAndAgree, fillDetails, otherClientAddress, showDate, startBooking, uniqueEmail, uniquePhone } from "./helpers";
 
 test("a declined card says Payment failed, keeps the hold, and another card can be used", async ({ page, bookingDay }) => {
   const { clinic, date } = bookingDay();
@@ -24,7 +24,7 @@ test("a slot taken by someone else between viewing and choosing gets a clear mes
   const nurse = nurseWorkingOn(clinic, date);
   const chooseWithNurse = async (p: typeof page) => {
     await startBooking(p, clinic);
-    await p.getByRole("link", { name: "Select Signature Laser Facial - New Client" }).click();
+    await p.getByRole("button", { name: "Select Signature Laser Facial - New Client" }).click();
     await p.getByLabel("Nurse").selectOption({ label: nurse });
     await p.getByRole("button", { name: "Continue to date and time" }).click();
     return showDate(p, date);
@@ -71,8 +71,8 @@ test("an unknown clinic in a booking link says Invalid Clinic Location", async (
 test("a staff deep link fills in the choices and lands on the first open step", async ({ page, bookingDay }) => {
   const { clinic, date } = bookingDay();
   await page.goto(`/locations/${clinic.slug}`);
-  const book = await page.getByRole("link", { name: "Book here" }).getAttribute("href");
-  const centerId = new URL(book!, "http://x").searchParams.get("id");
+  const book = await buttonTarget(page.getByRole("button", { name: "Book here" }));
+  const centerId = new URL(book, "http://x").searchParams.get("id");
   await page.goto(`/appointment/service?id=${centerId}&service=${await facialId(page, centerId!)}&date=${date}&promo=glow50`);
   await expect(page).toHaveURL(new RegExp(`/appointment/time\\?date=${date}`));
   await expect(page.getByText(`Signature Laser Facial - New Client at ${clinic.name}`)).toBeVisible();
@@ -93,11 +93,11 @@ test("leaving the booking releases the hold after a confirmation step", async ({
   await expect(page).toHaveURL(/\/locations$/);
 });
 
-/** The new-client facial's id, read from the service page's links. */
+/** The new-client facial's id, read from the service page's "Select" button. */
 async function facialId(page: import("@playwright/test").Page, centerId: string) {
   await page.goto(`/appointment/service?id=${centerId}`);
-  const link = await page.getByRole("link", { name: "Select Signature Laser Facial - New Client" }).getAttribute("href");
-  return new URL(link!, "http://x").searchParams.get("choose");
+  const target = await buttonTarget(page.getByRole("button", { name: "Select Signature Laser Facial - New Client" }));
+  return new URL(target, "http://x").searchParams.get("choose");
 }
 
 test("an email with an account here leads to the duplicate-email page, which offers sign-in; bad details stay in the form", async ({ page, account, bookingDay }) => {
@@ -123,8 +123,8 @@ test("an email with an account here leads to the duplicate-email page, which off
   await page.getByRole("button", { name: "Continue to payment" }).click();
   await expect(page).toHaveURL(/\/error\?error=duplicate-email&redirect=samesite/);
   await expect(page.getByRole("alert")).toHaveText("It looks like you have an account with us. Please click login to continue");
-  await expect(page.getByRole("link", { name: "Set or reset your password" })).toHaveAttribute("href", "/forgot-password");
-  await page.getByRole("main").getByRole("link", { name: "Sign in" }).click();
+  expect(await buttonTarget(page.getByRole("button", { name: "Set or reset your password" }))).toBe("/forgot-password");
+  await page.getByRole("main").getByRole("button", { name: "Sign in" }).click();
   await page.getByLabel("Email", { exact: true }).fill(account.email);
   await page.getByLabel("Password", { exact: true }).fill(account.password);
   await page.getByRole("button", { name: "Sign in" }).click();

@@ -8,7 +8,7 @@ test("confirming twice at a prepaid clinic makes one appointment and one charge,
   // The peel's price at this clinic (its face area is included).
   const peel = page.getByRole("region", { name: "Peels" }).getByRole("listitem").filter({ hasText: "Glow Peel" });
   const price = Number(/\$(\d+)/.exec((await peel.textContent()) ?? "")![1]);
-  await page.getByRole("link", { name: "Book here" }).click();
+  await page.getByRole("button", { name: "Book here" }).click();
   await choosePeelWithFaceArea(page);
   await (await showDate(page, date)).first().click();
   const email = uniqueEmail("twice");

@@ -2,7 +2,7 @@ import type { APIRequestContext, Page } from "@playwright/test";
 import { FAULT_BACKEND_KEY, FAULT_BACKEND_PORT, FAULTS_PORT } from "../../playwright.config";
 import type { BookingDay } from "./booking-days";
 import { expect, test } from "./fixtures";
-import { addCard, chooseFacialWithAddOn, fillBillingAndAgree, fillDetails, showDate, uniqueEmail } from "./helpers";
+import { addCard, buttonTarget, chooseFacialWithAddOn, fillBillingAndAgree, fillDetails, showDate, uniqueEmail } from "./helpers";
 
 /**
  * The server on FAULTS_PORT talks to the sandbox through a fault-injecting proxy. Each test breaks
@@ -17,8 +17,8 @@ const API = `http://127.0.0.1:${FAULT_BACKEND_PORT}/spa-sandbox`;
 /** Up to the "Pay ... and book" button at the clinic (a prepaid one) on the date; returns the clinic's id. */
 async function readyToPay(page: Page, { clinic, date }: BookingDay, email: string): Promise<string> {
   await page.goto(`/locations/${clinic.slug}`);
-  const book = page.getByRole("link", { name: "Book here" });
-  const centerId = new URL((await book.getAttribute("href"))!, "http://x").searchParams.get("id")!;
+  const book = page.getByRole("button", { name: "Book here" });
+  const centerId = new URL(await buttonTarget(book), "http://x").searchParams.get("id")!;
   await book.click();
   await chooseFacialWithAddOn(page);
   await (await showDate(page, date)).first().click();

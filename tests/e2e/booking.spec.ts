@@ -1,5 +1,5 @@
 import { expect, test } from "./fixtures";
-import { addCard, chooseFacialWithAddOn, fillBillingAndAgree, fillDetails, showDate, startBooking, uniqueEmail } from "./helpers";
+import { addCard, buttonTarget, chooseFacialWithAddOn, fillBillingAndAgree, fillDetails, showDate, startBooking, uniqueEmail } from "./helpers";
 
 test("a new client books a facial with an add-on, a promo code and the test card", async ({ page, bookingDay }) => {
   // At list prices: the facial is $275 and the LED add-on $50.
@@ -32,14 +32,21 @@ test("a new client books a facial with an add-on, a promo code and the test card
   await expect(page.getByRole("heading", { level: 1, name: "You're booked!" })).toBeVisible();
   await expect(page.getByText("Signature Laser Facial - New Client")).toBeVisible();
   await expect(page.getByText("LED Light Therapy Enhancement")).toBeVisible();
-  await expect(page.getByRole("link", { name: "View dashboard" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "View dashboard" })).toBeVisible();
   // The nurse the clinic gave the visit is named.
   await expect(page.getByRole("term").filter({ hasText: /^Nurse$/ })).toBeVisible();
   // The reference the clinic knows the booking by: its invoice number.
   await expect(page.getByRole("term").filter({ hasText: /^Booking reference$/ })).toBeVisible();
   await expect(page.getByRole("definition").filter({ hasText: /^[A-Z]{3}\d+$/ })).toBeVisible();
-  const ics = await page.request.get(await page.getByRole("link", { name: "Add to calendar" }).getAttribute("href") as string);
+  const addToCalendar = page.getByRole("button", { name: "Add to calendar" });
+  const ics = await page.request.get(await buttonTarget(addToCalendar));
   expect(ics.headers()["content-type"]).toContain("text/calendar");
+  expect(ics.headers()["content-disposition"]).toMatch(/^attachment/);
+  // The button saves the file, and the confirmation stays on screen.
+  const download = page.waitForEvent("download");
+  await addToCalendar.click();
+  expect((await download).suggestedFilename()).toBe("glow-clinic-appointment.ics");
+  await expect(page.getByRole("heading", { level: 1, name: "You're booked!" })).toBeVisible();
   // Long lines are folded (RFC 5545): unfolded to read.
   const calendar = (await ics.text()).replace(/\r\n[ \t]/g, "");
   expect(calendar).toContain(`SUMMARY:Signature Laser Facial - New Client\\, LED Light Therapy Enhancement at ${clinic.name}`);

@@ -1,4 +1,5 @@
 import { expect, test } from "./fixtures";
+import { buttonTarget } from "./helpers";
 
 test("a clinic page shows address, hours in the clinic's time zone, prices and nurses", async ({ page }) => {
   await page.goto("/locations/austin-downtown");
@@ -13,7 +14,7 @@ test("a clinic page shows address, hours in the clinic's time zone, prices and n
   await expect(page.getByRole("region", { name: "Laser Hair Removal" })).toContainText("per area");
   await expect(page.getByRole("region", { name: "Enhancements" })).toContainText("Dermaplaning Enhancement");
   await expect(page.getByRole("region", { name: "Our nurses" }).getByRole("listitem")).toHaveCount(4);
-  await expect(page.getByRole("link", { name: "Book here" })).toHaveAttribute("href", /^\/appointment\/service\?id=[0-9a-f-]{36}$/);
+  expect(await buttonTarget(page.getByRole("button", { name: "Book here" }))).toMatch(/^\/appointment\/service\?id=[0-9a-f-]{36}$/);
 });
 
 test("a clinic page carries what search engines read", async ({ page }) => {
@@ -38,7 +39,7 @@ test("an unknown clinic gets a helpful 404", async ({ page }) => {
   const response = await page.goto("/locations/atlantis");
   expect(response?.status()).toBe(404);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("We can't find that clinic");
-  await page.getByRole("link", { name: "See all locations" }).click();
+  await page.getByRole("button", { name: "See all locations" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Our locations");
 });
 

@@ -3,10 +3,9 @@ import { FIXER_NEEDS_FACIAL } from "../../app/domain/downtime";
 import { expect, test } from "./fixtures";
 import { enterDetails, fillDetails, showDate, uniqueEmail } from "./helpers";
 
-/** "Select <treatment>" on the treatment step, whether it is drawn as a link or a button. */
+/** "Select <treatment>" on the treatment step. */
 function selectControl(page: Page, treatment: string) {
-  const name = `Select ${treatment}`;
-  return page.getByRole("link", { name, exact: true }).or(page.getByRole("button", { name, exact: true }));
+  return page.getByRole("button", { name: `Select ${treatment}`, exact: true });
 }
 
 test("the fixer is offered beside a facial, Free as on the clinic page, and booked with it", async ({ page, bookingDay }) => {

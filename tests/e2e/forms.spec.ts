@@ -1,3 +1,4 @@
+import { HOME_CLINIC } from "./booking-days";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { fillRegistration, uniqueEmail } from "./helpers";
@@ -43,8 +44,7 @@ test("a failed registration focuses the first invalid field and announces the er
 
 test("an error only the server can find (a registered email) focuses that field, once announced", async ({ page, request }) => {
   const email = uniqueEmail("focus.dup");
-  const clinic = await (await request.get("/locations/austin-downtown")).text();
-  const centerId = /appointment\/service\?id=([0-9a-f-]{36})/.exec(clinic)![1];
+  const centerId = HOME_CLINIC.centerId;
   const registration = {
     firstName: "Mia", lastName: "Rivera", email, phone: "5125550177", centerId, address: "12 Oak St", city: "Austin", zip: "78701",
     password: "Glow!Skin2026", ageConfirmed: true,

@@ -1,4 +1,4 @@
-import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, type APIRequestContext, type Locator, type Page } from "@playwright/test";
 import Database from "better-sqlite3";
 import { HOME_CLINIC, type Clinic } from "./booking-days";
 
@@ -10,16 +10,31 @@ export function uniqueEmail(prefix: string): string {
   return `${prefix}.${Date.now().toString(36)}${process.pid}${counter}@example.com`;
 }
 
-/** The clinic's booking link, straight from its clinic page (Austin's by default). */
+/**
+ * Where a button that goes somewhere leads, as a link's href would say: the action of its GET form
+ * (its own, or the one its `form` attribute names) with the form's fields as the query; a path on
+ * this site, or the whole address when it leads elsewhere.
+ */
+export async function buttonTarget(button: Locator): Promise<string> {
+  return button.evaluate((element) => {
+    const form = (element as HTMLButtonElement).form!;
+    const action = new URL(form.getAttribute("action") ?? "", document.baseURI);
+    const query = new URLSearchParams([...new FormData(form)].map(([name, value]) => [name, String(value)])).toString();
+    const origin = action.origin === location.origin ? "" : action.origin;
+    return `${origin}${action.pathname}${query ? `?${query}` : ""}${action.hash}`;
+  });
+}
+
+/** The clinic's booking button, straight from its clinic page (Austin's by default). */
 export async function startBooking(page: Page, clinic: Pick<Clinic, "slug"> = HOME_CLINIC) {
   await page.goto(`/locations/${clinic.slug}`);
-  await page.getByRole("link", { name: "Book here" }).click();
+  await page.getByRole("button", { name: "Book here" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Choose your treatment" })).toBeVisible();
 }
 
 /** Picks the facial with the LED enhancement and moves to the time step. */
 export async function chooseFacialWithAddOn(page: Page) {
-  await page.getByRole("link", { name: "Select Signature Laser Facial - New Client" }).click();
+  await page.getByRole("button", { name: "Select Signature Laser Facial - New Client" }).click();
   await page.getByRole("checkbox", { name: /LED Light Therapy Enhancement/ }).check();
   await page.getByRole("button", { name: "Continue to date and time" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Choose a date and time" })).toBeVisible();
@@ -27,7 +42,7 @@ export async function chooseFacialWithAddOn(page: Page) {
 
 /** Picks the Glow Peel with its face area (included in its price) and moves to the time step. */
 export async function choosePeelWithFaceArea(page: Page) {
-  await page.getByRole("link", { name: "Select Glow Peel" }).click();
+  await page.getByRole("button", { name: "Select Glow Peel" }).click();
   await page.getByRole("checkbox", { name: /Peel Area - Face/ }).check();
   await page.getByRole("button", { name: "Continue to date and time" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Choose a date and time" })).toBeVisible();

@@ -50,7 +50,7 @@ test("a session made on one instance is valid on the other", async ({ playwright
 test("a confirm sent to both instances at once makes one appointment and one charge", async ({ page, playwright, extraHTTPHeaders, sandboxApi }, testInfo) => {
   const { clinic, date } = claimBookingDays(testInfo, A, { prepaid: true });
   await page.goto(`/locations/${clinic.slug}`);
-  await page.getByRole("link", { name: "Book here" }).click();
+  await page.getByRole("button", { name: "Book here" }).click();
   await choosePeelWithFaceArea(page);
   await (await showDate(page, date)).first().click();
   const email = uniqueEmail("two-instances");

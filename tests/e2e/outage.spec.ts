@@ -10,7 +10,7 @@ for (const path of ["/", "/locations", "/locations/austin-downtown", "/appointme
     expect(response?.status()).toBe(503);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("We can't reach our booking system right now");
     await expect(page.getByText("Nothing you chose is lost.")).toBeVisible();
-    await expect(page.getByRole("link", { name: "Try again" })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Try again" })).toBeVisible();
   });
 }
 

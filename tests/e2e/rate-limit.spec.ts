@@ -27,5 +27,5 @@ test("a guest at the chain's call limit gets a clear busy page with a retry, not
   expect(status).toBe(503);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("We're very busy right now");
   await expect(page.getByText("Nothing you chose is lost. Please try again in a minute.")).toBeVisible();
-  await expect(page.getByRole("link", { name: "Try again" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Try again" })).toBeVisible();
 });

@@ -16,7 +16,7 @@ const weekday = (date: string) => new Date(`${date}T12:00:00Z`).getUTCDay();
 /** Opens the time step for the new-client facial with a nurse, and returns the dates it offers. */
 async function openTimeStep(page: Page, nurse: string | null): Promise<string[]> {
   await startBooking(page, HOUSTON);
-  await page.getByRole("link", { name: "Select Signature Laser Facial - New Client" }).click();
+  await page.getByRole("button", { name: "Select Signature Laser Facial - New Client" }).click();
   if (nurse) await page.getByLabel("Nurse").selectOption({ label: nurse });
   await page.getByRole("button", { name: "Continue to date and time" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Choose a date and time" })).toBeVisible();
@@ -49,7 +49,7 @@ test("a day asked for with no times offers the next available one, and the date 
   await page.getByLabel("Date").selectOption(dayOff);
   await page.getByRole("button", { name: "Show times" }).click();
   await expect(page.getByText("No times are open on this day.")).toBeVisible();
-  const next = page.getByRole("link", { name: /day, \w+ \d+$/ });
+  const next = page.getByRole("button", { name: /day, \w+ \d+$/ });
   const label = (await next.textContent())!.trim();
   await next.click();
   await expect(page.getByRole("heading", { level: 2, name: label, exact: true })).toBeVisible();
@@ -83,7 +83,7 @@ test("the booking step prices every treatment as the clinic page does, areas inc
   await expect(treatments.filter({ hasText: "Laser Hair Removal" }).first().locator(".price")).toHaveText(/per area$/);
 
   // A peel's face area comes with the peel: "Included", not "$0".
-  await page.getByRole("link", { name: "Select Glow Peel" }).click();
+  await page.getByRole("button", { name: "Select Glow Peel" }).click();
   await expect(page.getByRole("checkbox", { name: /Peel Area - Face/ })).toBeVisible();
   await expect(page.locator("label").filter({ hasText: "Peel Area - Face" })).toContainText("Included");
 });

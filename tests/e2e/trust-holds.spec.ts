@@ -1,7 +1,7 @@
 import type { APIRequestContext, Page, PlaywrightWorkerArgs } from "@playwright/test";
 import type { BookingDay } from "./booking-days";
 import { expect, test } from "./fixtures";
-import { otherClientAddress, sandboxGuestCount, uniqueEmail, uniquePhone } from "./helpers";
+import { buttonTarget, otherClientAddress, sandboxGuestCount, uniqueEmail, uniquePhone } from "./helpers";
 
 // The tests count one clinic's guest records: each takes its clinic from bookingDay, so no test
 // running at the same time books there, and its dates, so no test before it left holds on them.
@@ -20,8 +20,8 @@ type Day = { centerId: string; date: string; slots: string[]; bookingLink: strin
 async function openDay(page: Page, { clinic, dates }: BookingDay): Promise<Day> {
   const centerId = clinic.centerId;
   await page.goto(`/appointment/service?id=${centerId}`);
-  const select = await page.getByRole("link", { name: "Select Signature Laser Facial - New Client" }).getAttribute("href");
-  const serviceId = new URL(select!, "http://x").searchParams.get("choose")!;
+  const select = await buttonTarget(page.getByRole("button", { name: "Select Signature Laser Facial - New Client" }));
+  const serviceId = new URL(select, "http://x").searchParams.get("choose")!;
   await page.goto(`/appointment/service?id=${centerId}&service=${serviceId}`);
   await expect(page.getByRole("heading", { level: 1, name: "Choose a date and time" })).toBeVisible();
   const slots: string[] = [];

@@ -1,5 +1,6 @@
 import { href, Link } from "react-router";
 import { AccountNav } from "~/components/account-nav";
+import { ButtonLink } from "~/components/button-link";
 import { ErrorMessage } from "~/components/error-message";
 import { VisitActions } from "~/components/visit-actions";
 import { VisitSummary } from "~/components/visit-summary";
@@ -30,19 +31,19 @@ export default function Appointments({ loaderData }: Route.ComponentProps) {
       <h1>Your appointments</h1>
       <nav aria-label="Appointments" className="view-toggle">
         {APPOINTMENT_TABS.map((t) => (
-          <Link key={t.key} id={`tab-${t.id}`} data-view={t.view} to={`?tab=${t.key}`} aria-current={t.key === tab ? "page" : undefined}>
+          <ButtonLink key={t.key} id={`tab-${t.id}`} data-view={t.view} to={`?tab=${t.key}`} aria-current={t.key === tab ? "page" : undefined}>
             {t.label} <span className="muted">({counts[t.key]})</span>
-          </Link>
+          </ButtonLink>
         ))}
       </nav>
       {visits.length === 0 ? (
         <div className="notice">
           <p>{tab === "upcoming" ? "You have no upcoming appointments." : "No past appointments yet."}</p>
-          <p>
-            <Link className="button" to={bookLink}>
+          <div className="button-row">
+            <ButtonLink className="button" to={bookLink}>
               Book a treatment
-            </Link>
-          </p>
+            </ButtonLink>
+          </div>
         </div>
       ) : (
         months.map((month) => (

@@ -1,5 +1,6 @@
 import { href, Link } from "react-router";
 import { AccountNav, COMING_SECTIONS } from "~/components/account-nav";
+import { ButtonLink } from "~/components/button-link";
 import { ErrorMessage } from "~/components/error-message";
 import { VisitActions } from "~/components/visit-actions";
 import { VisitSummary } from "~/components/visit-summary";
@@ -46,12 +47,12 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         ) : (
           <>
             <p>You have no upcoming appointments.</p>
-            <p>
-              <Link className="button" to={bookLink}>
+            <div className="button-row">
+              <ButtonLink className="button" to={bookLink}>
                 {homeClinicId ? "Book at your home clinic" : "Book a treatment"}
-              </Link>{" "}
+              </ButtonLink>{" "}
               <Link to={`${href("/account/appointments")}?tab=past`}>Past appointments</Link>
-            </p>
+            </div>
           </>
         )}
       </section>

@@ -1,4 +1,5 @@
 import { href, Link, redirect, useNavigation } from "react-router";
+import { ButtonLinkForm } from "~/components/button-link";
 import { ErrorMessage } from "~/components/error-message";
 import { CheckboxField, Field, SchemaForm, SelectField, useSchemaForm } from "~/components/forms";
 import { PhoneInput } from "~/components/phone-input";
@@ -62,16 +63,19 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
   const register = useSchemaForm(RegisterSchema, { id: "register", lastResult: actionData?.result, defaultValue: { referralCode: loaderData.referralCode } });
   const { fields } = register;
   const loginLink = `${href("/login")}?redirectTo=${encodeURIComponent(loaderData.redirectTo)}`;
+  const registered = fields.email.errors?.includes(ACCOUNT_MESSAGES.duplicate);
   return (
     <section className="page narrow">
       <h1>Create your account</h1>
       <p className="muted">{ACCOUNT_MESSAGES.allRequired}, except the referral code.</p>
+      {/* "Log in" sits in the registration form, and forms do not nest: its own form is here. */}
+      {registered ? <ButtonLinkForm id="log-in-instead" to={loginLink} /> : null}
       <SchemaForm schemaForm={register} className="form">
-        {fields.email.errors?.includes(ACCOUNT_MESSAGES.duplicate) ? (
+        {registered ? (
           <p>
-            <Link className="button" to={loginLink}>
+            <button type="submit" form="log-in-instead" className="button">
               Log in
-            </Link>
+            </button>
           </p>
         ) : null}
         <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />

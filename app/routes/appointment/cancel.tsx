@@ -1,4 +1,5 @@
-import { Form, href, Link } from "react-router";
+import { Form, href } from "react-router";
+import { ButtonLink, ButtonLinkForm } from "~/components/button-link";
 import { firstOpenStep, getDraft, setDraft } from "#server/booking/draft.server";
 import { dropDraftHold } from "#server/booking/holds.server";
 import { requestSession } from "#server/request-context.server";
@@ -30,11 +31,11 @@ export default function CancelBooking({ loaderData }: Route.ComponentProps) {
     return (
       <section className="narrow">
         <h1>There's no booking in progress</h1>
-        <p>
-          <Link className="button" to={href("/locations")}>
+        <div className="button-row">
+          <ButtonLink className="button" to={href("/locations")}>
             Find a clinic
-          </Link>
-        </p>
+          </ButtonLink>
+        </div>
       </section>
     );
   }
@@ -42,11 +43,13 @@ export default function CancelBooking({ loaderData }: Route.ComponentProps) {
     <section className="narrow">
       <h1>Leave this booking?</h1>
       <p>{held ? "We'll release the time we're holding for you and forget your choices." : "We'll forget the choices you made so far."}</p>
+      {/* "No, keep booking" sits beside the cancel button, in its form; forms do not nest, so its own form is here. */}
+      <ButtonLinkForm id="keep-booking" to={backTo} />
       <Form method="post" className="actions">
         <button type="submit">Yes, cancel my booking</button>
-        <Link className="button button-secondary" to={backTo}>
+        <button type="submit" form="keep-booking" className="button button-secondary">
           No, keep booking
-        </Link>
+        </button>
       </Form>
     </section>
   );

@@ -1,4 +1,5 @@
 import { href, isRouteErrorResponse, Link } from "react-router";
+import { ButtonLink } from "~/components/button-link";
 import { ErrorMessage } from "~/components/error-message";
 import { clinicTime, timeZoneLabel } from "~/lib/dates";
 import { formatPhone } from "~/lib/phone";
@@ -97,17 +98,18 @@ export default function Confirmation({ loaderData }: Route.ComponentProps) {
           Need to change plans? <Link to={manageUrl}>Reschedule or cancel</Link> at least 12 hours ahead to avoid the $25 fee.
         </li>
       </ul>
-      <p className="actions">
-        <a className="button" href={href("/appointment/confirmation/:appointmentId/calendar.ics", { appointmentId })} download="glow-clinic-appointment.ics">
+      <div className="actions">
+        {/* The calendar file is sent as an attachment: the browser saves it and stays on this page. */}
+        <ButtonLink className="button" to={href("/appointment/confirmation/:appointmentId/calendar.ics", { appointmentId })} reloadDocument>
           Add to calendar
-        </a>
-        <Link className="button button-secondary" to={manageUrl}>
+        </ButtonLink>
+        <ButtonLink className="button button-secondary" to={manageUrl}>
           Manage this appointment
-        </Link>
-        <Link className="button button-secondary" to={href("/account")}>
+        </ButtonLink>
+        <ButtonLink className="button button-secondary" to={href("/account")}>
           View dashboard
-        </Link>
-      </p>
+        </ButtonLink>
+      </div>
     </article>
   );
 }
@@ -118,11 +120,11 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
       <section className="page narrow">
         <h1>We can't find that booking</h1>
         <p>Confirmations open in the browser the booking was made in. Your confirmation email has every detail.</p>
-        <p>
-          <Link className="button" to={href("/")}>
+        <div className="button-row">
+          <ButtonLink className="button" to={href("/")}>
             Go to the home page
-          </Link>
-        </p>
+          </ButtonLink>
+        </div>
       </section>
     );
   }

@@ -1,8 +1,14 @@
 import { href, NavLink, Outlet } from "react-router";
 import { ErrorMessage } from "~/components/error-message";
-import { HoldBanner, holdViewOf } from "~/components/hold-banner";
+import { HoldCountdown, HoldStatus, holdViewOf, useHoldCountdown, type HoldView } from "~/components/hold-banner";
 import { NotBookedNotice, notBookedViewOf } from "~/components/not-booked-notice";
-import { getDraft, holdIsLive } from "#server/booking/draft.server";
+import { priceLines } from "~/domain/booking";
+import type { Center, Service } from "~/domain/catalog";
+import { treatmentPriceLabel } from "~/domain/menu";
+import { formatSlot } from "~/lib/dates";
+import { formatMoney, formatPriceRange } from "~/lib/money";
+import { findService } from "#server/booking/catalog-view.server";
+import { getDraft, holdIsLive, type Draft } from "#server/booking/draft.server";
 import { takeNotBooked } from "#server/booking/not-booked.server";
 import { requestSession } from "#server/request-context.server";
 import type { Route } from "./+types/layout";
@@ -14,15 +20,53 @@ import type { Route } from "./+types/layout";
  */
 const NOTICE_STEPS: string[] = [href("/appointment/time"), href("/appointment/service")];
 
+type BookingSummaryView = {
+  clinic: string;
+  treatment: string;
+  addOns: string[];
+  /** The list price of the treatment and its add-ons; a promo code is taken off at payment. */
+  price: string;
+  /** The time chosen or held, when there is one. */
+  time: string | null;
+};
+
+/** What the booking summary shows of the draft: the treatment chosen, its price and its time. */
+function bookingSummaryOf(center: Center, catalog: Service[], draft: Draft, holdLive: boolean): BookingSummaryView | null {
+  const service = findService(catalog, draft.serviceId);
+  if (!service) return null;
+  const addOns = draft.addOnIds.map((id) => findService(catalog, id)).filter((s): s is Service => Boolean(s));
+  const total = priceLines(service, addOns).reduce((sum, line) => sum + line.price, 0);
+  const byId = new Map(catalog.map((s) => [s.id, s]));
+  const slot = holdLive ? draft.hold!.slot : draft.slot;
+  return {
+    clinic: center.name,
+    treatment: service.displayName,
+    addOns: addOns.map((a) => a.displayName),
+    price: total > 0 ? formatMoney(total) : treatmentPriceLabel(service, byId, formatPriceRange),
+    time: slot ? formatSlot(slot) : null,
+  };
+}
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { services } = context;
-  const notBooked = NOTICE_STEPS.includes(new URL(request.url).pathname) ? takeNotBooked(context) : null;
+  const url = new URL(request.url);
+  const notBooked = NOTICE_STEPS.includes(url.pathname) ? takeNotBooked(context) : null;
   const notice = notBooked ? notBookedViewOf(notBooked) : null;
   const draft = getDraft(requestSession(context));
-  if (!draft?.hold || !holdIsLive(draft, Date.now())) return { hold: null, centerId: draft?.centerId ?? null, notice };
-  const center = await services.catalog.getCenter(draft.centerId).catch(() => null);
+  const holdLive = Boolean(draft && holdIsLive(draft, Date.now()));
+  if (!draft || (!holdLive && !draft.serviceId)) return { hold: null, centerId: draft?.centerId ?? null, notice, summary: null };
+  // Another clinic's treatment step starts a new booking there: the one in the draft is not summed up on it.
+  const asked = url.pathname === href("/appointment/service") ? url.searchParams.get("id") : null;
+  const otherClinic = asked !== null && asked.replace(/-/g, "").toLowerCase() !== draft.centerId.replace(/-/g, "").toLowerCase();
+  // Both cached and shared with the step's own loader; the step shows any outage itself.
+  const [center, catalog] = await Promise.all([
+    services.catalog.getCenter(draft.centerId).catch(() => null),
+    draft.serviceId && !otherClinic ? services.catalog.listServices(draft.centerId).catch(() => null) : null,
+  ]);
+  const summary = center && catalog ? bookingSummaryOf(center, catalog, draft, holdLive) : null;
   const timeZone = center?.timeZone ?? "America/Chicago";
-  return { centerId: draft.centerId, hold: holdViewOf(draft.hold.slot, draft.hold.expiresAt, timeZone), notice };
+  const hold = holdLive ? holdViewOf(draft.hold!.slot, draft.hold!.expiresAt, timeZone) : null;
+  return { centerId: draft.centerId, hold, notice, summary };
 }
 
 const STEPS = [
@@ -33,9 +77,11 @@ const STEPS = [
 ] as const;
 
 export default function AppointmentLayout({ loaderData }: Route.ComponentProps) {
-  const { hold, centerId, notice } = loaderData;
+  const { hold, centerId, notice, summary } = loaderData;
+  // One count for the page: the summary shows the time left, the banner says the warnings.
+  const countdown = useHoldCountdown(hold?.expiresAt ?? null);
   return (
-    <div className="page booking">
+    <div className={summary ? "page booking with-summary" : "page booking"}>
       <nav aria-label="Booking steps" className="steps">
         <ol>
           {STEPS.map((step, index) => (
@@ -47,25 +93,75 @@ export default function AppointmentLayout({ loaderData }: Route.ComponentProps) 
           ))}
         </ol>
       </nav>
-      {hold ? (
-        <>
-          {/* Without JavaScript the page reloads itself when the hold runs out, and the server
-              sends the visitor back to choose a time; with it, the countdown does that. (Not in
-              meta(): a child route's meta replaces its parent's.) */}
-          <noscript>
-            <meta httpEquiv="refresh" content={String(hold.secondsLeft + 1)} />
-          </noscript>
-          <HoldBanner hold={hold} />
-        </>
-      ) : null}
-      {notice ? <NotBookedNotice notice={notice} /> : null}
-      <Outlet />
-      {centerId ? (
-        <p className="leave-booking">
-          <a href={href("/appointment/cancel")}>Cancel this booking</a>
-        </p>
-      ) : null}
+      <div className="booking-main">
+        {hold ? (
+          <>
+            {/* With JavaScript the countdown sends the visitor back to choose a time when the hold
+                runs out. Without it the page says until when the time is held, and the next
+                request finds the hold gone: a page that reloads itself on a timer would take the
+                visitor away unasked (WCAG 2.2.1). */}
+            <HoldStatus hold={hold} warning={countdown.warning}>
+              {summary ? null : <HoldCountdown seconds={countdown.seconds} />}
+            </HoldStatus>
+          </>
+        ) : null}
+        {notice ? <NotBookedNotice notice={notice} /> : null}
+        <Outlet />
+        {centerId ? (
+          <p className="leave-booking">
+            <a href={href("/appointment/cancel")}>Cancel this booking</a>
+          </p>
+        ) : null}
+      </div>
+      {summary ? <BookingSummary summary={summary} hold={hold} seconds={countdown.seconds} /> : null}
     </div>
+  );
+}
+
+/**
+ * What is being booked, kept in view: a side column on a wide screen, a compact bar at the top of a
+ * phone's screen. After the page in the document, so the page's heading is read first.
+ */
+function BookingSummary({ summary, hold, seconds }: { summary: BookingSummaryView; hold: HoldView | null; seconds: number | null }) {
+  return (
+    <aside className="booking-summary" aria-labelledby="booking-summary-heading">
+      <h2 id="booking-summary-heading">Your booking</h2>
+      <dl>
+        <div className="summary-treatment">
+          <dt>Treatment</dt>
+          <dd>
+            {summary.treatment}
+            {summary.addOns.map((name) => (
+              <span key={name} className="summary-add-on">
+                {" "}
+                + {name}
+              </span>
+            ))}
+          </dd>
+        </div>
+        <div className="summary-clinic">
+          <dt>Clinic</dt>
+          <dd>{summary.clinic}</dd>
+        </div>
+        {summary.time ? (
+          <div className="summary-time">
+            <dt>Time</dt>
+            <dd>{summary.time}</dd>
+          </div>
+        ) : null}
+        <div className="summary-price">
+          <dt>Price</dt>
+          <dd>{summary.price}</dd>
+        </div>
+        {hold ? (
+          <div className="summary-hold">
+            <dt>Reserved for you</dt>
+            {/* The server says until when; the browser counts down. */}
+            <dd>{seconds === null ? `Held until ${hold.untilLabel}` : <HoldCountdown seconds={seconds} />}</dd>
+          </div>
+        ) : null}
+      </dl>
+    </aside>
   );
 }
 

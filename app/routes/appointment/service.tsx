@@ -1,5 +1,6 @@
 import { getCollectionProps } from "@conform-to/react";
 import { href, Link, redirect, useNavigation } from "react-router";
+import { ButtonLink } from "~/components/button-link";
 import { ClinicNotFound } from "~/components/clinic-not-found";
 import { ErrorMessage } from "~/components/error-message";
 import { FieldMessage, SchemaForm, SelectField, useFocusFirst, useSchemaForm } from "~/components/forms";
@@ -202,7 +203,7 @@ export default function ServiceStep({ loaderData, actionData }: Route.ComponentP
                   </div>
                   <div className="choice-side">
                     <Price price={item.price} discounted={item.discounted} />
-                    <Link
+                    <ButtonLink
                       className={selected?.id === item.id ? "button" : "button button-secondary"}
                       to={`?id=${clinic.id}&choose=${item.id}#options`}
                       aria-current={selected?.id === item.id ? "true" : undefined}
@@ -210,7 +211,7 @@ export default function ServiceStep({ loaderData, actionData }: Route.ComponentP
                     >
                       {selected?.id === item.id ? "Selected" : "Select"}
                       <span className="visually-hidden"> {item.name}</span>
-                    </Link>
+                    </ButtonLink>
                   </div>
                 </li>
               ))}
@@ -301,7 +302,12 @@ function Price({ price, discounted }: { price: string; discounted: string | null
   if (!discounted) return <span className="price">{price}</span>;
   return (
     <span className="price">
-      <s aria-label={`was ${price}`}>{price}</s> <strong>{discounted}</strong>
+      {/* A name on <s> is not read (its role takes none): the word is said as text instead. */}
+      <s>
+        <span className="visually-hidden">was </span>
+        {price}
+      </s>{" "}
+      <strong>{discounted}</strong>
     </span>
   );
 }

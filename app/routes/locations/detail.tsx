@@ -1,4 +1,5 @@
 import { data, href, isRouteErrorResponse, Link } from "react-router";
+import { ButtonLink } from "~/components/button-link";
 import { ClinicNotFound } from "~/components/clinic-not-found";
 import { ErrorMessage } from "~/components/error-message";
 import { buildMenu } from "~/domain/menu";
@@ -109,11 +110,11 @@ export default function ClinicPage({ loaderData }: Route.ComponentProps) {
             <br />
             <a href={`mailto:${clinic.email}`}>{clinic.email}</a>
           </p>
-          <p>
-            <a className="button button-large" href={bookingUrl(clinic.id)}>
+          <div className="button-row">
+            <ButtonLink className="button button-large" to={bookingUrl(clinic.id)}>
               Book here
-            </a>
-          </p>
+            </ButtonLink>
+          </div>
         </section>
         <section aria-labelledby="hours-heading">
           <h2 id="hours-heading">Hours</h2>

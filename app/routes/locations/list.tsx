@@ -1,4 +1,5 @@
 import { data, href, Link } from "react-router";
+import { ButtonLink } from "~/components/button-link";
 import { ClinicMap } from "~/components/clinic-map";
 import { LocationCard, ZipSearchForm, ZipSearchResults } from "~/components/locations";
 import { searchByZip, toLocationCard, zipSearchStatus } from "#server/locations.server";
@@ -54,25 +55,29 @@ export default function Locations({ loaderData }: Route.ComponentProps) {
         extra={view === "map" ? <input type="hidden" name="view" value="map" /> : null}
       />
       <nav className="view-toggle" aria-label="Show locations as">
-        <Link to={listUrl} aria-current={view === "list" ? "page" : undefined}>
+        <ButtonLink to={listUrl} aria-current={view === "list" ? "page" : undefined}>
           List
-        </Link>
-        <Link to={mapUrl} aria-current={view === "map" ? "page" : undefined}>
+        </ButtonLink>
+        <ButtonLink to={mapUrl} aria-current={view === "map" ? "page" : undefined}>
           Map
-        </Link>
+        </ButtonLink>
       </nav>
       <ZipSearchResults search={search} />
       {view === "map" ? (
         <section aria-labelledby="map-heading">
           <h2 id="map-heading">All clinics on the map</h2>
-          <ClinicMap pins={pins} />
-          <ol className="map-legend">
-            {pins.map((pin) => (
-              <li key={pin.id}>
-                <Link to={href("/locations/:slug", { slug: pin.slug })}>{pin.name}</Link>
-              </li>
-            ))}
-          </ol>
+          <div className="map-layout">
+            <div>
+              <ClinicMap pins={pins} listId="map-list" />
+            </div>
+            <ol className="map-legend" id="map-list" aria-label="Clinics on the map">
+              {pins.map((pin) => (
+                <li key={pin.id}>
+                  <Link to={href("/locations/:slug", { slug: pin.slug })}>{pin.name}</Link>
+                </li>
+              ))}
+            </ol>
+          </div>
         </section>
       ) : (
         <section aria-labelledby="all-heading">

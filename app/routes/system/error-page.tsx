@@ -1,4 +1,5 @@
-import { data, href, Link } from "react-router";
+import { data, href } from "react-router";
+import { ButtonLink } from "~/components/button-link";
 import { ERROR_PAGES, ERROR_REDIRECT_SECONDS, toErrorPageCode } from "~/domain/error-codes";
 import { safeLocalPath, sameSiteReferer } from "#server/redirects.server";
 import type { Route } from "./+types/error-page";
@@ -47,20 +48,20 @@ export default function ErrorPage({ loaderData }: Route.ComponentProps) {
       )}
       {code === "duplicate-email" ? (
         // The email has an account here: sign in and the booking goes on, or set a password first.
-        <p className="actions">
-          <Link className="button" to={`${href("/login")}?redirectTo=${encodeURIComponent(href("/appointment/details"))}`}>
+        <div className="actions">
+          <ButtonLink className="button" to={`${href("/login")}?redirectTo=${encodeURIComponent(href("/appointment/details"))}`}>
             Sign in
-          </Link>
-          <Link className="button button-secondary" to={href("/forgot-password")}>
+          </ButtonLink>
+          <ButtonLink className="button button-secondary" to={href("/forgot-password")}>
             Set or reset your password
-          </Link>
-        </p>
+          </ButtonLink>
+        </div>
       ) : null}
-      <p className="actions">
-        <Link className={code === "duplicate-email" ? "button-secondary button" : "button"} to={target}>
+      <div className="actions">
+        <ButtonLink className={code === "duplicate-email" ? "button-secondary button" : "button"} to={target}>
           Go back
-        </Link>
-      </p>
+        </ButtonLink>
+      </div>
     </section>
   );
 }

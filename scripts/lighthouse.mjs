@@ -1,0 +1,118 @@
+// `npm run lighthouse`: Lighthouse on the public pages, against the targets (performance 95 or more;
+// accessibility, best practices and SEO 100). Starts the built app the way `npm run serve` does, on
+// a fresh data directory (the embedded sandbox seeds itself), and audits each page as a phone on a
+// slow network would see it (Lighthouse's mobile defaults, simulated throttling). Works offline: the
+// app and its sandbox are on this machine and no audit asked for needs the internet. Prints a table
+// of scores and the audits that cost points, and exits with 1 when a target is missed.
+// LIGHTHOUSE_RUNS (default 3) runs each page that many times and keeps the median run, since one
+// run's performance score moves by a few points.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import * as chromeLauncher from "chrome-launcher";
+import lighthouse from "lighthouse";
+import { computeMedianRun } from "lighthouse/core/lib/median-run.js";
+
+const PORT = Number(process.env.LIGHTHOUSE_PORT ?? 4490);
+const BASE = `http://localhost:${PORT}`;
+const RUNS = Math.max(1, Number(process.env.LIGHTHOUSE_RUNS ?? 3));
+const PAGES = ["/", "/locations", "/locations/austin-downtown", "/memberships?clinic=austin-downtown", "/terms"];
+const TARGETS = { performance: 95, accessibility: 100, "best-practices": 100, seo: 100 };
+const CATEGORIES = Object.keys(TARGETS);
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "clinic-lighthouse-"));
+
+const server = spawn(process.execPath, ["server.js"], {
+  env: { ...process.env, PORT: String(PORT), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "warn" },
+  stdio: ["ignore", "inherit", "inherit"],
+});
+
+async function waitForHealth() {
+  for (let i = 0; i < 120; i++) {
+    try {
+      const answer = await fetch(`${BASE}/healthz`);
+      if (answer.ok && (await answer.json()).status === "ok") return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error(`the app did not start on ${BASE}`);
+}
+
+/** The audits of a category that cost it points, as "title (display value)". */
+function auditsMissed(lhr, category) {
+  return lhr.categories[category].auditRefs
+    .map((ref) => lhr.audits[ref.id])
+    .filter((audit) => audit && typeof audit.score === "number" && audit.score < 1 && ["binary", "numeric", "metricSavings"].includes(audit.scoreDisplayMode))
+    .map((audit) => `${audit.title}${audit.displayValue ? ` (${audit.displayValue})` : ""} [${audit.id}, score ${Math.round(audit.score * 100)}]`);
+}
+
+let chrome;
+let missed = false;
+try {
+  await waitForHealth();
+  chrome = await chromeLauncher.launch({
+    chromePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu"],
+    logLevel: "error",
+  });
+  const rows = [];
+  for (const page of PAGES) {
+    const url = `${BASE}${page}`;
+    // The first request renders the page into the render cache, as on a live server (decision 023).
+    await (await fetch(url)).arrayBuffer();
+    const lhrs = [];
+    for (let run = 0, tries = 0; run < RUNS; tries++) {
+      const result = await lighthouse(url, {
+        port: chrome.port,
+        output: "json",
+        logLevel: "error",
+        onlyCategories: CATEGORIES,
+        disableFullPageScreenshot: true,
+      });
+      if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
+      const failure = result.lhr.runtimeError;
+      // A trace Chromium failed to record (NO_NAVSTART and the like) says nothing of the page: try again, twice at most.
+      if (failure && tries < RUNS + 2) continue;
+      if (failure) throw new Error(`Lighthouse failed on ${url}: ${failure.code} ${failure.message}`);
+      lhrs.push(result.lhr);
+      run += 1;
+    }
+    const lhr = RUNS > 1 ? computeMedianRun(lhrs) : lhrs[0];
+    const scores = Object.fromEntries(CATEGORIES.map((c) => [c, Math.round((lhr.categories[c].score ?? 0) * 100)]));
+    const failed = CATEGORIES.filter((c) => scores[c] < TARGETS[c]);
+    rows.push({ page, scores, failed, lhr, warnings: lhr.runWarnings });
+    console.log(`${page}: ${CATEGORIES.map((c) => `${c} ${scores[c]}`).join(", ")}`);
+  }
+
+  const width = Math.max(...PAGES.map((p) => p.length), 4);
+  const column = (text) => String(text).padStart(16);
+  console.log(`\nLighthouse (mobile, simulated throttling, median of ${RUNS} ${RUNS === 1 ? "run" : "runs"})\n`);
+  console.log(`${"page".padEnd(width)}${CATEGORIES.map(column).join("")}`);
+  console.log(`${"target".padEnd(width)}${CATEGORIES.map((c) => column(c === "performance" ? `>= ${TARGETS[c]}` : TARGETS[c])).join("")}`);
+  for (const row of rows) {
+    console.log(`${row.page.padEnd(width)}${CATEGORIES.map((c) => column(`${row.failed.includes(c) ? "✗ " : ""}${row.scores[c]}`)).join("")}`);
+  }
+  for (const row of rows) {
+    for (const category of row.failed) {
+      missed = true;
+      console.log(`\n${row.page}: ${category} ${row.scores[category]}, target ${TARGETS[category]}`);
+      for (const line of auditsMissed(row.lhr, category)) console.log(`  - ${line}`);
+    }
+    for (const warning of row.warnings ?? []) console.log(`\n${row.page}: warning: ${warning}`);
+  }
+  console.log(missed ? "\nSome targets were missed." : "\nEvery target is met.");
+} catch (error) {
+  console.error(error);
+  missed = true;
+} finally {
+  await chrome?.kill();
+  // The data directory goes once the app has closed its files.
+  const exited = new Promise((resolve) => server.once("exit", resolve));
+  server.kill("SIGTERM");
+  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
+// Lighthouse may leave timers behind: the run is over.
+process.exit(missed ? 1 : 0);
