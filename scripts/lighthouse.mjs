@@ -6,10 +6,8 @@
 // of scores and the audits that cost points, and exits with 1 when a target is missed.
 // LIGHTHOUSE_RUNS (default 3) runs each page that many times and keeps the median run, since one
 // run's performance score moves by a few points.
-import { spawn } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
+import { startBuiltApp } from "./built-app.mjs";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { computeMedianRun } from "lighthouse/core/lib/median-run.js";
@@ -20,25 +18,8 @@ const RUNS = Math.max(1, Number(process.env.LIGHTHOUSE_RUNS ?? 3));
 const PAGES = ["/", "/locations", "/locations/austin-downtown", "/memberships?clinic=austin-downtown", "/terms"];
 const TARGETS = { performance: 95, accessibility: 100, "best-practices": 100, seo: 100 };
 const CATEGORIES = Object.keys(TARGETS);
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "clinic-lighthouse-"));
 
-const server = spawn(process.execPath, ["server.js"], {
-  env: { ...process.env, PORT: String(PORT), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "warn" },
-  stdio: ["ignore", "inherit", "inherit"],
-});
-
-async function waitForHealth() {
-  for (let i = 0; i < 120; i++) {
-    try {
-      const answer = await fetch(`${BASE}/healthz`);
-      if (answer.ok && (await answer.json()).status === "ok") return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  throw new Error(`the app did not start on ${BASE}`);
-}
+const { server, dataDir, ready: waitForHealth } = startBuiltApp(PORT, "lighthouse");
 
 /** The audits of a category that cost it points, as "title (display value)". */
 function auditsMissed(lhr, category) {

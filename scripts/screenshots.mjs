@@ -2,34 +2,16 @@
 // so the README shows the product as it is. Starts the built app the way `npm run serve` does, on a
 // fresh data directory (the embedded sandbox seeds itself), books a facial as a new guest with
 // JavaScript off, and saves each step to docs/screenshots/. Needs Chromium (see scripts/ensure-test-tools.mjs).
-import { spawn } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
+import { startBuiltApp } from "./built-app.mjs";
 import path from "node:path";
 import { chromium } from "@playwright/test";
 
 const PORT = Number(process.env.SCREENSHOTS_PORT ?? 4480);
 const BASE = `http://localhost:${PORT}`;
 const OUT = path.resolve("docs/screenshots");
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "clinic-screenshots-"));
 
-const server = spawn(process.execPath, ["server.js"], {
-  env: { ...process.env, PORT: String(PORT), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "warn" },
-  stdio: ["ignore", "inherit", "inherit"],
-});
-
-async function waitForHealth() {
-  for (let i = 0; i < 120; i++) {
-    try {
-      const answer = await fetch(`${BASE}/healthz`);
-      if (answer.ok && (await answer.json()).status === "ok") return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  throw new Error(`the app did not start on ${BASE}`);
-}
+const { server, dataDir, ready: waitForHealth } = startBuiltApp(PORT, "screenshots");
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
