@@ -85,7 +85,8 @@ function CancelBody({ policy, reasons, home, lastResult }: { policy: CancelPolic
       <div className="notice">
         <p>This appointment is paid. To cancel it, and for your refund, please call the clinic:</p>
         <p>
-          <a className="button" href={`tel:+1${policy.phone}`}>
+          {/* A plain link: a tel: address cannot be a form's target, so it does not look like a button. */}
+          <a href={`tel:+1${policy.phone}`}>
             Call {formatPhone(policy.phone)}
           </a>
         </p>
