@@ -64,8 +64,8 @@ let guestNumber = 0;
 async function book(page: Page, slug: string) {
   guestNumber += 1;
   await page.goto(`${appOrigin}/locations/${slug}`);
-  await page.getByRole("link", { name: "Book here" }).click();
-  await page.getByRole("link", { name: "Select Signature Laser Facial - New Client" }).click();
+  await page.getByRole("button", { name: "Book here" }).click();
+  await page.getByRole("button", { name: "Select Signature Laser Facial - New Client" }).click();
   await page.getByRole("button", { name: "Continue to date and time" }).click();
   const times = page.getByRole("form", { name: "Open times" }).getByRole("button");
   const dates = await page.getByLabel("Date").locator("option").evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));

@@ -15,6 +15,7 @@ import { gzipSync } from "node:zlib";
 // The guest open times are read through, which the back end seeds (decision 018). Run with tsx,
 // which loads the TypeScript module.
 import { EMBEDDED_AVAILABILITY_GUEST_ID } from "../server/embedded-defaults";
+import { seedGuid } from "../server/spa-sandbox/db";
 
 const root = path.resolve(import.meta.dirname, "..");
 const bareDir = path.join(root, "bench", "bare");
@@ -33,13 +34,14 @@ const BACKEND_KEY = "bench-speed-backend-key";
 const PUBLIC_ROUTES = ["/", "/locations", "/locations/austin-downtown"];
 const CLOCK_TICKS = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
 
-/** The booking steps need a clinic id, a service id and (for the time step) a session with a draft. */
+/**
+ * The booking steps need a clinic id, a service id and (for the time step) a session with a draft:
+ * the sandbox back end's seed ids for Austin and its new-client facial.
+ */
 async function bookingRoutes(origin) {
-  const clinic = await (await fetch(`${origin}/locations/austin-downtown`)).text();
-  const centerId = /\/appointment\/service\?id=([0-9a-f-]{36})/.exec(clinic)?.[1];
+  const centerId = seedGuid("center:ATX");
+  const facialId = seedGuid("service:FT-NEW");
   const servicePath = `/appointment/service?id=${centerId}`;
-  const menu = await (await fetch(origin + servicePath)).text();
-  const facialId = /choose=([0-9a-f-]{36})[^>]*>Select<span[^>]*>\s*(?:<!-- -->)?\s*Signature Laser Facial - New Client</.exec(menu)?.[1];
   const deepLink = await fetch(`${origin}${servicePath}&service=${facialId}`, { redirect: "manual" });
   const cookie = (deepLink.headers.get("set-cookie") ?? "").split(";")[0];
   if (!centerId || !facialId || !cookie) throw new Error("could not set up a booking draft for the bench");
