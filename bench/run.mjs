@@ -54,6 +54,21 @@ async function bookingRoutes(origin) {
   ];
 }
 
+/**
+ * The app as the README starts it after `npm run build` (server.js sets production mode itself),
+ * against the bench's back end like Zenoti, on the bench's data; node is run directly so that its
+ * memory and CPU can be read. `env` adds or overrides settings (analytics, log level).
+ */
+function startApp(port, env) {
+  return start("node", ["server.js"], {
+    PORT: String(port), HOST: "127.0.0.1", DATA_DIR: path.join(dataDir, "app"), LOG_LEVEL: "warn",
+    SPA_BASE_URL: `http://127.0.0.1:${BACKEND_PORT}/spa-sandbox`, SPA_API_KEY: BACKEND_KEY,
+    SESSION_SECRETS: "bench-speed-session-secret-0123456789abcdef", SPA_AVAILABILITY_GUEST_ID: EMBEDDED_AVAILABILITY_GUEST_ID,
+    SMS_WEBHOOK_URL: `http://127.0.0.1:${BACKEND_PORT}/__sms`,
+    ...env,
+  });
+}
+
 function run(command, args, cwd) {
   execFileSync(command, args, { cwd, stdio: ["ignore", "ignore", "inherit"] });
 }
@@ -149,25 +164,11 @@ const staticServer = start("node", ["-e", `
 
 try {
   await waitFor(`http://127.0.0.1:${BACKEND_PORT}/__calls`);
-  // As the README starts it after `npm run build` (server.js sets production mode itself), against a
-  // back end of its own like Zenoti; node is run directly so that its memory and CPU can be read.
-  app = start("node", ["server.js"], {
-    PORT: String(APP_PORT), HOST: "127.0.0.1", DATA_DIR: path.join(dataDir, "app"), LOG_LEVEL: "warn",
-    SPA_BASE_URL: `http://127.0.0.1:${BACKEND_PORT}/spa-sandbox`, SPA_API_KEY: BACKEND_KEY,
-    SESSION_SECRETS: "bench-speed-session-secret-0123456789abcdef", SPA_AVAILABILITY_GUEST_ID: EMBEDDED_AVAILABILITY_GUEST_ID,
-    SMS_WEBHOOK_URL: `http://127.0.0.1:${BACKEND_PORT}/__sms`,
-    // Analytics on, as in production: every page view is an event batched to a collector.
-    ANALYTICS_URL: `http://127.0.0.1:${BACKEND_PORT}/__analytics`,
-  });
+  // Analytics on, as in production: every page view is an event batched to a collector.
+  app = startApp(APP_PORT, { ANALYTICS_URL: `http://127.0.0.1:${BACKEND_PORT}/__analytics` });
   // The same app with analytics off, on the same data and back end: what analytics costs, measured
   // in the same run.
-  appOff = start("node", ["server.js"], {
-    PORT: String(APP_OFF_PORT), HOST: "127.0.0.1", DATA_DIR: path.join(dataDir, "app"), LOG_LEVEL: "warn",
-    SPA_BASE_URL: `http://127.0.0.1:${BACKEND_PORT}/spa-sandbox`, SPA_API_KEY: BACKEND_KEY,
-    SESSION_SECRETS: "bench-speed-session-secret-0123456789abcdef", SPA_AVAILABILITY_GUEST_ID: EMBEDDED_AVAILABILITY_GUEST_ID,
-    SMS_WEBHOOK_URL: `http://127.0.0.1:${BACKEND_PORT}/__sms`,
-    ANALYTICS: "off",
-  });
+  appOff = startApp(APP_OFF_PORT, { ANALYTICS: "off" });
   const appOrigin = `http://127.0.0.1:${APP_PORT}`;
   const bareOrigin = `http://127.0.0.1:${BARE_PORT}`;
   const staticOrigin = `http://127.0.0.1:${STATIC_PORT}`;
@@ -248,13 +249,7 @@ try {
   // queue is bounded), over the same load as above, on the locations page (one event per view).
   const hungCollector = http.createServer(() => {});
   await new Promise((resolve) => hungCollector.listen(HUNG_COLLECTOR_PORT, "127.0.0.1", resolve));
-  hungApp = start("node", ["server.js"], {
-    PORT: String(HUNG_APP_PORT), HOST: "127.0.0.1", DATA_DIR: path.join(dataDir, "app"), LOG_LEVEL: "error",
-    SPA_BASE_URL: `http://127.0.0.1:${BACKEND_PORT}/spa-sandbox`, SPA_API_KEY: BACKEND_KEY,
-    SESSION_SECRETS: "bench-speed-session-secret-0123456789abcdef", SPA_AVAILABILITY_GUEST_ID: EMBEDDED_AVAILABILITY_GUEST_ID,
-    SMS_WEBHOOK_URL: `http://127.0.0.1:${BACKEND_PORT}/__sms`,
-    ANALYTICS_URL: `http://127.0.0.1:${HUNG_COLLECTOR_PORT}/batch`,
-  });
+  hungApp = startApp(HUNG_APP_PORT, { ANALYTICS_URL: `http://127.0.0.1:${HUNG_COLLECTOR_PORT}/batch`, LOG_LEVEL: "error" });
   const hungOrigin = `http://127.0.0.1:${HUNG_APP_PORT}`;
   await waitFor(`${hungOrigin}/healthz`);
   for (let i = 0; i < 20; i++) await (await fetch(`${hungOrigin}/locations`)).text();

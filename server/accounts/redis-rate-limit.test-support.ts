@@ -2,7 +2,7 @@
 // machine, with nothing kept on disk. It can be killed and started again on the same port, to
 // test an outage and the reconnection after it.
 import { spawn, type ChildProcess } from "node:child_process";
-import net from "node:net";
+import { freePort } from "../../tests/helpers/free-port";
 import type { RateLimiter } from "./rate-limit.server";
 import { createRedisRateLimiter } from "./redis-rate-limit.server";
 
@@ -18,14 +18,6 @@ export type LocalRedis = {
 };
 
 const START_TIMEOUT_MS = 10_000;
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 function launch(port: number): Promise<ChildProcess | string> {
   const child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {

@@ -34,15 +34,15 @@ export async function checkReadiness(
   services: Pick<Services, "catalog" | "stores" | "rateLimiter">,
   timeoutMs = READINESS_CHECK_TIMEOUT_MS,
 ): Promise<Readiness> {
-  const limiter = services.rateLimiter as { ready?: () => Promise<boolean>; kind?: string };
+  const limiter = services.rateLimiter;
   const [backEnd, store, sharedCounters] = await Promise.all([
     check("back end", () => services.catalog.listCenters(), timeoutMs),
     check("store", () => services.stores.ping(), timeoutMs),
-    limiter.ready && limiter.kind === "redis"
+    limiter.kind === "redis"
       ? check(
           "shared counters",
           async () => {
-            if (!(await limiter.ready!())) throw new Error("no answer");
+            if (!(await limiter.ready())) throw new Error("no answer");
           },
           timeoutMs,
         )

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { coveredByMembership } from "~/domain/service-kinds";
-import { createTestGuest, startSandbox, TEST_API_KEY } from "../../tests/helpers/sandbox-server";
+import { createTestGuest, refusal, startSandbox, TEST_API_KEY } from "../../tests/helpers/sandbox-server";
 import { createSpaClient, type SpaClient } from "../spa/client.server";
-import { isSpaError } from "../spa/errors.server";
 import { seedGuid } from "./db";
 import { seedMembershipPlans, seedServices } from "./seed-data";
 
@@ -35,16 +34,6 @@ const api = (method: string, path: string, body?: unknown, headers: Record<strin
     headers: { authorization: `apikey ${TEST_API_KEY}`, "content-type": "application/json", ...headers },
     body: body ? JSON.stringify(body) : undefined,
   }).then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, unknown> }));
-
-async function refusal(promise: Promise<unknown>): Promise<number | string | null> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isSpaError(error)) return error.code;
-    throw error;
-  }
-  throw new Error("expected a refusal");
-}
 
 describe("the plans a clinic sells", () => {
   it("are the three seeded plans at every clinic, in cents, with Zenoti's billing cycle as sent", async () => {

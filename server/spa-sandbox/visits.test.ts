@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestGuest, startSandbox, TEST_API_KEY } from "../../tests/helpers/sandbox-server";
+import { createTestGuest, refusal, startSandbox, TEST_API_KEY } from "../../tests/helpers/sandbox-server";
 import { createSpaClient, type SpaClient } from "../spa/client.server";
-import { isSpaError } from "../spa/errors.server";
 import { seedGuid } from "./db";
 import { seedReasons } from "./seed-data";
 
@@ -40,16 +39,6 @@ const api = (method: string, path: string, body?: unknown) =>
   fetch(`${sandbox.baseUrl}${path}`, { method, headers: { authorization: `apikey ${TEST_API_KEY}`, "content-type": "application/json" }, body: body ? JSON.stringify(body) : undefined }).then(
     (r) => r.json() as Promise<Record<string, unknown>>,
   );
-
-async function refusal(promise: Promise<unknown>): Promise<number | string | null> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isSpaError(error)) return error.code;
-    throw error;
-  }
-  throw new Error("expected a refusal");
-}
 
 describe("reasons", () => {
   it("answers every reason; the guest's picker keeps the active, online appointment cancels only", async () => {

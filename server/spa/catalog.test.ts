@@ -1,30 +1,13 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { startJsonBackend } from "../../tests/helpers/json-backend";
-import { createSpaClient } from "./client.server";
+import { clientOnJsonBackend } from "../../tests/helpers/json-backend";
+import { captureWarnings } from "../../tests/helpers/log-lines";
 import { readClockTime, readDayOfWeek } from "./catalog.server";
 
-const stops: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  await Promise.all(stops.splice(0).map((stop) => stop()));
+afterEach(() => {
   vi.restoreAllMocks();
 });
 
-async function clientFor(answers: Parameters<typeof startJsonBackend>[0]) {
-  const backend = await startJsonBackend(answers);
-  stops.push(backend.stop);
-  return createSpaClient({ baseUrl: backend.baseUrl, auth: { type: "apikey", apiKey: "k" } });
-}
-
-/** What the client logged, as parsed JSON lines. */
-function captureWarnings() {
-  const lines: Record<string, unknown>[] = [];
-  vi.stubEnv("LOG_LEVEL", "warn");
-  vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
-    lines.push(JSON.parse(String(chunk)));
-    return true;
-  });
-  return lines;
-}
+const clientFor = async (answers: Parameters<typeof clientOnJsonBackend>[0]) => (await clientOnJsonBackend(answers)).client;
 
 const center = (overrides: Record<string, unknown> = {}) => ({
   id: "C1",

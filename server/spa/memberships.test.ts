@@ -1,31 +1,15 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { startJsonBackend } from "../../tests/helpers/json-backend";
-import { createSpaClient } from "./client.server";
+import { clientOnJsonBackend } from "../../tests/helpers/json-backend";
+import { captureWarnings } from "../../tests/helpers/log-lines";
 import { isSpaError } from "./errors.server";
 
 /** The client's membership and points calls on answers the sandbox never gives. */
 
-const stops: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  await Promise.all(stops.splice(0).map((stop) => stop()));
+afterEach(() => {
   vi.restoreAllMocks();
 });
 
-async function backendFor(answers: Parameters<typeof startJsonBackend>[0]) {
-  const backend = await startJsonBackend(answers);
-  stops.push(backend.stop);
-  return { backend, client: createSpaClient({ baseUrl: backend.baseUrl, auth: { type: "apikey", apiKey: "k" } }) };
-}
-
-function quietWarnings() {
-  const lines: Record<string, unknown>[] = [];
-  vi.stubEnv("LOG_LEVEL", "warn");
-  vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
-    lines.push(JSON.parse(String(chunk)));
-    return true;
-  });
-  return lines;
-}
+const backendFor = clientOnJsonBackend;
 
 const plan = (id: string, overrides: Record<string, unknown> = {}) => ({
   id,
@@ -91,7 +75,7 @@ describe("listMembershipPlans", () => {
   });
 
   it("prefers a plan's own benefits, drops a plan without a price and leaves out one that cannot be booked", async () => {
-    const warnings = quietWarnings();
+    const warnings = captureWarnings();
     const { client } = await backendFor({
       "/v1/centers/C1/memberships": {
         body: {
@@ -113,7 +97,7 @@ describe("listMembershipPlans", () => {
   });
 
   it("is null for a clinic Zenoti does not know, and throws on an outage", async () => {
-    quietWarnings();
+    captureWarnings();
     const { client } = await backendFor({
       "/v1/centers/NOPE/memberships": { body: { memberships: null, page_info: null, error: { code: 502, message: "Invalid center_id" } } },
       "/v1/centers/DOWN/memberships": { status: 503, body: { Message: "Service unavailable" } },
@@ -181,7 +165,7 @@ describe("loyaltyPoints", () => {
       },
       "/v1/guests/G2/points": { body: { Balance: 40, History: null } },
     });
-    quietWarnings();
+    captureWarnings();
     expect(await client.loyaltyPoints("G1")).toEqual({
       balance: 750,
       history: [
@@ -193,7 +177,7 @@ describe("loyaltyPoints", () => {
   });
 
   it("is null when the back end gives no balance or refuses, and throws for an unknown guest", async () => {
-    const warnings = quietWarnings();
+    const warnings = captureWarnings();
     const { client } = await backendFor({
       "/v1/guests/G1/points": { body: { points: null, error: null } },
       "/v1/guests/G2/points": { body: { points: null, error: { code: 400, message: "Loyalty program is not enabled" } } },

@@ -4,19 +4,11 @@
 // (docs/decisions/012).
 import { spawn } from "node:child_process";
 import { generateKeyPairSync } from "node:crypto";
-import net from "node:net";
+import { freePort } from "./free-port";
 
 export type FirestoreEmulator = { host: string; stop(): Promise<void> };
 
 const START_TIMEOUT_MS = 60_000;
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** The emulator, or why there is none. */
 export async function startFirestoreEmulator(): Promise<FirestoreEmulator | { unavailable: string }> {

@@ -1,5 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { onTestFinished } from "vitest";
+import { createSpaClient } from "../../server/spa/client.server";
 
 export type CannedAnswer = { status?: number; headers?: Record<string, string>; body: unknown };
 
@@ -29,4 +31,11 @@ export async function startJsonBackend(answers: Record<string, CannedAnswer | ((
     requests,
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** The spa client on a JSON back end of this test's own, stopped when the test ends. */
+export async function clientOnJsonBackend(answers: Parameters<typeof startJsonBackend>[0]) {
+  const backend = await startJsonBackend(answers);
+  onTestFinished(() => backend.stop());
+  return { backend, client: createSpaClient({ baseUrl: backend.baseUrl, auth: { type: "apikey", apiKey: "k" } }) };
 }

@@ -2,6 +2,7 @@ import express from "express";
 import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import type { SpaClient } from "../../server/spa/client.server";
+import { isSpaError } from "../../server/spa/errors.server";
 import { createSpaSandbox, type SandboxOptions, type SpaSandbox } from "../../server/spa-sandbox/index";
 
 export const TEST_API_KEY = "test-api-key-123";
@@ -43,4 +44,15 @@ export async function createTestGuest(client: Pick<SpaClient, "createGuest">, ce
     tags: [],
   });
   return guest.id;
+}
+
+/** The back end's error code for a call that must be refused (a call that succeeds fails the test). */
+export async function refusal(promise: Promise<unknown>): Promise<number | string | null> {
+  try {
+    await promise;
+  } catch (error) {
+    if (isSpaError(error)) return error.code;
+    throw error;
+  }
+  throw new Error("expected a refusal");
 }
