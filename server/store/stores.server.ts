@@ -19,6 +19,7 @@ export type Stores = {
   oneTimeCodes: OneTimeCodeStore;
   paymentAttempts: PaymentAttemptStore;
   visitRevisions: VisitRevisionStore;
+  purchases: PurchaseStore;
   /** One cheap read, for the readiness endpoint: throws when the store cannot be reached. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -245,6 +246,105 @@ export function decideClaim(existing: PaymentAttempt | null, fresh: PaymentAttem
   if (existing.leaseUntil > now) return { state: "busy", attempt: existing, write: null };
   const taken = { ...existing, leaseUntil: fresh.leaseUntil, updatedAt: now };
   return { state: "claimed", attempt: taken, write: taken };
+}
+
+/* ---------- purchases (memberships, packages, gift cards) ---------- */
+
+/**
+ * Where one online purchase stands (docs/decisions/031). "started": the record exists, no sale
+ * invoice asked for yet. "invoiced": the back end's sale invoice exists, unpaid; the guest is sent
+ * to the hosted card page. "charging": a charge was sent, its answer not yet known. "verifying": the
+ * charge answered with a 3-D Secure page. "paid": the invoice owes nothing; closing it (and, for a
+ * gift card, sending it) is left. "declined": the card or the charge was refused and nothing was
+ * paid; the guest may try another card on the same invoice. Final: "completed".
+ */
+export type PurchaseState = "started" | "invoiced" | "charging" | "verifying" | "paid" | "declined" | "completed";
+
+export type PurchaseKind = "membership" | "package" | "gift-card";
+
+export type GiftCardOrder = {
+  templateId: string;
+  /** The card's value in cents (a preset's, or the custom amount). */
+  valueCents: Cents;
+  custom: boolean;
+  occasionId: string;
+  recipientName: string;
+  recipientEmail: string;
+  message: string;
+  /** YYYY-MM-DD on the clinic's calendar; the card is emailed that day. */
+  deliveryDate: string;
+};
+
+export type Purchase = {
+  /** Random, unguessable: it is in the purchase's URLs. */
+  id: string;
+  /** The idempotency key: the signed-in user's id and the key the form carried. One purchase per key. */
+  key: string;
+  state: PurchaseState;
+  /** Milliseconds since the epoch until which one request owns the purchase. */
+  leaseUntil: number;
+  createdAt: number;
+  updatedAt: number;
+  userId: string;
+  guestId: string;
+  centerId: string;
+  kind: PurchaseKind;
+  /** The plan, package or gift-card template sold. */
+  itemId: string;
+  itemName: string;
+  /** What the guest was shown as the price, in cents. */
+  shownCents: Cents;
+  giftCard: GiftCardOrder | null;
+  invoiceId: string | null;
+  /** The invoice's number as the clinic prints it, once read. */
+  reference: string | null;
+  /** When the sale invoice was asked for (its answer may have been lost). */
+  invoiceRequestedAt: number | null;
+  /** When the guest was last sent to the hosted card page: a card saved after it is the one to charge. */
+  cardRequestedAt: number | null;
+  accountId: string | null;
+  /** When the last charge was sent; a charge whose answer was lost may still land for a while. */
+  chargeSentAt: number | null;
+  verifyUri: string | null;
+  /** What was paid, in cents, once the invoice owed nothing. */
+  paidCents: Cents | null;
+  /** The invoice was closed (the sale is final at the back end). */
+  closed: boolean;
+  /** For a gift card: the back end was asked to email it to the recipient. */
+  giftCardSent: boolean;
+  /** Why the last card or charge was refused, in the guest's words. */
+  declineMessage: string | null;
+};
+
+export type PurchaseClaim =
+  | { state: "claimed"; purchase: Purchase }
+  | { state: "busy"; purchase: Purchase }
+  | { state: "final"; purchase: Purchase };
+
+export interface PurchaseStore {
+  /**
+   * Creates the purchase unless one with the same `key` exists, atomically: the one that exists
+   * (a double submit or a retry gets the first) or the new one.
+   */
+  createOnce(fresh: Purchase): Promise<{ created: boolean; purchase: Purchase }>;
+  /**
+   * Takes the purchase for one request until `leaseUntil`: "busy" while another request holds it,
+   * "final" once it has completed; atomically.
+   */
+  claim(id: string, leaseUntil: number, now: number): Promise<PurchaseClaim | null>;
+  /** Writes the purchase (state, what is known, and its lease). */
+  save(purchase: Purchase): Promise<void>;
+  get(id: string): Promise<Purchase | null>;
+  /** A user's purchases, newest first, at most `limit`. */
+  listForUser(userId: string, limit: number): Promise<Purchase[]>;
+}
+
+/** The rule both adapters apply inside their transaction. */
+export function decidePurchaseClaim(existing: Purchase, leaseUntil: number, now: number): PurchaseClaim & { write: Purchase | null } {
+  if (existing.state === "completed") return { state: "final", purchase: existing, write: null };
+  if (existing.leaseUntil > now) return { state: "busy", purchase: existing, write: null };
+  const taken = { ...existing, leaseUntil, updatedAt: now };
+  return { state: "claimed", purchase: taken, write: taken };
 }
 
 /** Emails identify guests case-insensitively. */
