@@ -13,6 +13,7 @@ import { normalizePromoCode, ruleFromDollars, ruleToDollars, type PromoCode } fr
 import { centsFromDollars, dollarsFromCents } from "~/domain/money";
 import {
   decideClaim,
+  decidePurchaseClaim,
   DuplicateAccountError,
   emailKey,
   isFinalAttempt,
@@ -27,6 +28,8 @@ import {
   type PaymentAttempt,
   type PaymentAttemptStore,
   type PromoCodeStore,
+  type Purchase,
+  type PurchaseStore,
   type VisitRevisionStore,
   type Stores,
   type UserSessionRecord,
@@ -67,6 +70,10 @@ const ACCOUNTS = "accounts";
 const USER_SESSIONS = "userSessions";
 const ONE_TIME_CODES = "oneTimeCodes";
 const VISIT_REVISIONS = "visitRevisions";
+/** Our own collection, read by no other client: its amounts stay cents, as their names say (`shownCents`). */
+const PURCHASES = "purchases";
+/** A purchase's idempotency key to its id: what makes the key unique, as a document id can be. */
+const PURCHASE_KEYS = "purchaseKeys";
 
 /** gRPC status codes Firestore answers with. */
 const ALREADY_EXISTS = 6;
@@ -395,6 +402,51 @@ function visitRevisionStore(db: Firestore): VisitRevisionStore {
   };
 }
 
+function purchaseStore(db: Firestore): PurchaseStore {
+  const purchaseRef = (id: string) => db.collection(PURCHASES).doc(documentId(id));
+  const keyRef = (key: string) => db.collection(PURCHASE_KEYS).doc(documentId(key));
+  return {
+    async createOnce(fresh) {
+      return inTransaction(db, async (tx) => {
+        const pointer = await tx.get(keyRef(fresh.key));
+        if (pointer.exists) {
+          const existing = await tx.get(purchaseRef(String(pointer.get("purchaseId"))));
+          if (existing.exists) return { created: false, purchase: existing.data() as Purchase };
+        }
+        // A new key, or one whose purchase is gone: the pointer and the purchase are written together.
+        tx.set(keyRef(fresh.key), { purchaseId: fresh.id, createdAt: fresh.createdAt });
+        tx.create(purchaseRef(fresh.id), fresh);
+        return { created: true, purchase: fresh };
+      });
+    },
+    async claim(id, leaseUntil, now) {
+      const ref = purchaseRef(id);
+      return inTransaction(db, async (tx) => {
+        const snapshot = await tx.get(ref);
+        if (!snapshot.exists) return null;
+        const { write, ...claim } = decidePurchaseClaim(snapshot.data() as Purchase, leaseUntil, now);
+        if (write) tx.set(ref, write);
+        return claim;
+      });
+    },
+    async save(purchase) {
+      await purchaseRef(purchase.id).set(purchase);
+    },
+    async get(id) {
+      const snapshot = await purchaseRef(id).get();
+      return snapshot.exists ? (snapshot.data() as Purchase) : null;
+    },
+    async listForUser(userId, limit) {
+      // One equality filter needs no composite index; a user's purchases are few, so they are sorted here.
+      const snapshot = await db.collection(PURCHASES).where("userId", "==", userId).get();
+      return snapshot.docs
+        .map((doc) => doc.data() as Purchase)
+        .sort((a, b) => b.createdAt - a.createdAt)
+        .slice(0, limit);
+    },
+  };
+}
+
 /** The production stores, one collection per kind of record. */
 export function createFirestoreStores(db: Firestore, close: () => Promise<void> = async () => {}): Stores {
   return {
@@ -407,6 +459,7 @@ export function createFirestoreStores(db: Firestore, close: () => Promise<void> 
     oneTimeCodes: oneTimeCodeStore(db),
     paymentAttempts: paymentAttemptStore(db),
     visitRevisions: visitRevisionStore(db),
+    purchases: purchaseStore(db),
     async ping() {
       // One document read by id (absent or not): the least a round trip to Firestore can cost.
       await db.collection(GUESTS).doc("__readiness").get();

@@ -5,6 +5,7 @@ import { normalizePromoCode, ruleFromDollars, type PromoCode } from "~/domain/di
 import { centsFromDollars } from "~/domain/money";
 import {
   decideClaim,
+  decidePurchaseClaim,
   DuplicateAccountError,
   emailKey,
   FINAL_ATTEMPT_STATES,
@@ -18,6 +19,9 @@ import {
   type PaymentAttemptClaim,
   type PaymentAttemptStore,
   type PromoCodeStore,
+  type Purchase,
+  type PurchaseClaim,
+  type PurchaseStore,
   type VisitRevisionStore,
   type Stores,
   type UserSessionStore,
@@ -84,6 +88,11 @@ const migrations: Migration[] = [
   },
   `ALTER TABLE accounts ADD COLUMN referral_code TEXT;`,
   `CREATE TABLE visit_revisions (visit_id TEXT PRIMARY KEY, sequence INTEGER NOT NULL, updated_at INTEGER NOT NULL);`,
+  // The record is JSON (its amounts in cents, as its field names say); the columns are what it is found by.
+  `CREATE TABLE purchases (
+     id TEXT PRIMARY KEY, key TEXT NOT NULL UNIQUE, user_id TEXT NOT NULL, created_at INTEGER NOT NULL, data TEXT NOT NULL
+   );
+   CREATE INDEX purchases_user ON purchases(user_id, created_at);`,
 ];
 
 /** SQLite's answer to a second row for a unique key. */
@@ -351,6 +360,51 @@ function paymentAttemptStore(db: Database.Database): PaymentAttemptStore {
   };
 }
 
+function purchaseStore(db: Database.Database): PurchaseStore {
+  const byId = db.prepare("SELECT data FROM purchases WHERE id = ?");
+  const byKey = db.prepare("SELECT data FROM purchases WHERE key = ?");
+  const write = db.prepare(
+    `INSERT INTO purchases (id, key, user_id, created_at, data) VALUES (@id, @key, @userId, @createdAt, @data)
+     ON CONFLICT (id) DO UPDATE SET key = excluded.key, user_id = excluded.user_id, created_at = excluded.created_at, data = excluded.data`,
+  );
+  const parse = (row: unknown) => (row ? (JSON.parse((row as { data: string }).data) as Purchase) : null);
+  const read = (id: string) => parse(byId.get(id));
+  const save = (purchase: Purchase) =>
+    write.run({ id: purchase.id, key: purchase.key, userId: purchase.userId, createdAt: purchase.createdAt, data: JSON.stringify(purchase) });
+  const createOnce = db.transaction((fresh: Purchase): { created: boolean; purchase: Purchase } => {
+    const existing = parse(byKey.get(fresh.key));
+    if (existing) return { created: false, purchase: existing };
+    save(fresh);
+    return { created: true, purchase: fresh };
+  });
+  const claim = db.transaction((id: string, leaseUntil: number, now: number): PurchaseClaim | null => {
+    const existing = read(id);
+    if (!existing) return null;
+    const { write: next, ...claimed } = decidePurchaseClaim(existing, leaseUntil, now);
+    if (next) save(next);
+    return claimed;
+  });
+
+  return {
+    async createOnce(fresh) {
+      return createOnce.immediate(fresh);
+    },
+    async claim(id, leaseUntil, now) {
+      return claim.immediate(id, leaseUntil, now);
+    },
+    async save(purchase) {
+      save(purchase);
+    },
+    async get(id) {
+      return read(id);
+    },
+    async listForUser(userId, limit) {
+      const rows = db.prepare("SELECT data FROM purchases WHERE user_id = ? ORDER BY created_at DESC, id LIMIT ?").all(userId, limit) as { data: string }[];
+      return rows.map((row) => JSON.parse(row.data) as Purchase);
+    },
+  };
+}
+
 function visitRevisionStore(db: Database.Database): VisitRevisionStore {
   return {
     async get(visitId) {
@@ -386,6 +440,7 @@ export function createSqliteStores(file: string): Stores {
     oneTimeCodes: oneTimeCodeStore(db),
     paymentAttempts: paymentAttemptStore(db),
     visitRevisions: visitRevisionStore(db),
+    purchases: purchaseStore(db),
     async ping() {
       db.prepare("SELECT 1").get();
     },

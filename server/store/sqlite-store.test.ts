@@ -38,7 +38,8 @@ describe("money in cents", () => {
         DROP TABLE add_on_lhr_prices;
         CREATE TABLE add_on_lhr_prices (service_id TEXT PRIMARY KEY, price REAL NOT NULL);
         ALTER TABLE accounts DROP COLUMN referral_code;
-        DROP TABLE visit_revisions;`);
+        DROP TABLE visit_revisions;
+        DROP TABLE purchases;`);
       old.prepare("INSERT INTO center_pricing VALUES (?, ?, ?, ?)").run("c-1", "s-1", 19.99, 1);
       old.prepare("INSERT INTO add_on_lhr_prices VALUES (?, ?)").run("a-1", 59.5);
       old.prepare("INSERT INTO partner_pricing VALUES (?, ?)").run("GROUPON", JSON.stringify({ s1: 49.99, s2: 275 }));

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { PromoCode } from "~/domain/discounts";
-import { DuplicateAccountError, type PaymentAttempt, type Stores } from "./stores.server";
+import { DuplicateAccountError, type PaymentAttempt, type Purchase, type Stores } from "./stores.server";
 
 /**
  * What every adapter of the store ports promises, run against each of them (SQLite in
@@ -282,6 +282,92 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         expect(await stores.paymentAttempts.get("a/b/c")).toEqual(attempt("a/b/c", 1_000));
         expect(await stores.paymentAttempts.get("__k__")).toEqual(attempt("__k__", 1_000));
         expect(await stores.paymentAttempts.get("a")).toBeNull();
+      });
+    });
+
+    describe("purchases", () => {
+      const purchase = (id: string, overrides: Partial<Purchase> = {}): Purchase => ({
+        id, key: `u-1:${id}`, state: "started", leaseUntil: 0, createdAt: 100, updatedAt: 100, userId: "u-1", guestId: "g-1", centerId: "c-1",
+        kind: "membership", itemId: "plan-1", itemName: "Glow membership", shownCents: 9900, giftCard: null, invoiceId: null, reference: null,
+        invoiceRequestedAt: null, knownCards: null, accountId: null, chargeSentAt: null, verifyUri: null, paidCents: null, closed: false,
+        giftCardSent: false, declineMessage: null, ...overrides,
+      });
+
+      it("creates one purchase per key and gives the first back for the same key", async () => {
+        const first = purchase("p-1", { key: "u-1:form-1" });
+        expect(await stores.purchases.createOnce(first)).toEqual({ created: true, purchase: first });
+        const again = await stores.purchases.createOnce(purchase("p-2", { key: "u-1:form-1", itemId: "plan-2", shownCents: 1 }));
+        expect(again).toEqual({ created: false, purchase: first });
+        expect(await stores.purchases.get("p-1")).toEqual(first);
+        expect(await stores.purchases.get("p-2")).toBeNull();
+      });
+
+      it("makes one purchase of two created at once with one key", async () => {
+        const results = await Promise.all([
+          stores.purchases.createOnce(purchase("p-1", { key: "u-1:form-1" })),
+          stores.purchases.createOnce(purchase("p-2", { key: "u-1:form-1" })),
+        ]);
+        expect(results.map((r) => r.created).sort()).toEqual([false, true]);
+        expect(results[0].purchase.id).toBe(results[1].purchase.id);
+        expect(await stores.purchases.listForUser("u-1", 10)).toEqual([results[0].purchase]);
+      });
+
+      it("finds nothing and claims nothing under an unknown id, whatever it looks like", async () => {
+        for (const id of ["p-unknown", "a/b", "..", "__p__"]) {
+          expect(await stores.purchases.get(id)).toBeNull();
+          expect(await stores.purchases.claim(id, 1_000, 0)).toBeNull();
+        }
+      });
+
+      it("gives a purchase to one request at a time, hands over a lapsed one, and keeps a completed one", async () => {
+        await stores.purchases.createOnce(purchase("p-1"));
+        const claimed = await stores.purchases.claim("p-1", 1_000, 200);
+        expect(claimed).toEqual({ state: "claimed", purchase: { ...purchase("p-1"), leaseUntil: 1_000, updatedAt: 200 } });
+        expect(await stores.purchases.get("p-1")).toEqual(claimed!.purchase);
+        expect(await stores.purchases.claim("p-1", 2_000, 500)).toEqual({ state: "busy", purchase: claimed!.purchase });
+        await stores.purchases.save({ ...claimed!.purchase, state: "invoiced", invoiceId: "i-1" });
+        const takeover = await stores.purchases.claim("p-1", 3_000, 1_500);
+        expect(takeover).toMatchObject({ state: "claimed", purchase: { state: "invoiced", invoiceId: "i-1", leaseUntil: 3_000, updatedAt: 1_500 } });
+        const completed = { ...takeover!.purchase, state: "completed" as const, leaseUntil: 0 };
+        await stores.purchases.save(completed);
+        expect(await stores.purchases.claim("p-1", 9_000, 9_999)).toEqual({ state: "final", purchase: completed });
+        expect(await stores.purchases.get("p-1")).toEqual(completed);
+        await stores.purchases.save(purchase("p-2", { state: "cancelled", leaseUntil: 0 }));
+        expect(await stores.purchases.claim("p-2", 9_000, 9_999)).toEqual({ state: "final", purchase: purchase("p-2", { state: "cancelled", leaseUntil: 0 }) });
+      });
+
+      it("keeps every field of a purchase, a gift card's order and nulls included", async () => {
+        const giftCard = purchase("p-gift", {
+          kind: "gift-card", itemId: "tpl-1", itemName: "Birthday card", shownCents: 12_550, leaseUntil: 5_000, updatedAt: 4_000,
+          giftCard: {
+            templateId: "tpl-1", valueCents: 12_550, custom: true, occasionId: "birthday", recipientName: "Bo Lee", recipientEmail: "bo@example.com",
+            message: "Happy birthday!\nLove, Ana", deliveryDate: "2026-12-24",
+          },
+          state: "paid", invoiceId: "i-9", reference: "GC-0009", invoiceRequestedAt: 1_000, knownCards: { count: 2, digest: "d-12" }, accountId: "acct-1",
+          chargeSentAt: 3_000, verifyUri: "https://bank.example/3ds?x=1", paidCents: 12_550, closed: true, giftCardSent: true, declineMessage: "Try another card",
+        });
+        await stores.purchases.save(giftCard);
+        expect(await stores.purchases.get("p-gift")).toEqual(giftCard);
+        const cleared = { ...giftCard, giftCard: null, knownCards: null, invoiceId: null, reference: null, verifyUri: null, paidCents: null, declineMessage: null, closed: false };
+        await stores.purchases.save(cleared);
+        expect(await stores.purchases.get("p-gift")).toEqual(cleared);
+      });
+
+      it("lists a user's purchases only, newest first, at most as many as asked", async () => {
+        for (const [id, createdAt] of [["p-1", 100], ["p-3", 300], ["p-2", 200]] as const) await stores.purchases.createOnce(purchase(id, { createdAt }));
+        await stores.purchases.createOnce(purchase("p-other", { key: "u-2:p-other", userId: "u-2", createdAt: 400 }));
+        expect((await stores.purchases.listForUser("u-1", 10)).map((p) => p.id)).toEqual(["p-3", "p-2", "p-1"]);
+        expect((await stores.purchases.listForUser("u-1", 2)).map((p) => p.id)).toEqual(["p-3", "p-2"]);
+        expect(await stores.purchases.listForUser("u-2", 10)).toEqual([purchase("p-other", { key: "u-2:p-other", userId: "u-2", createdAt: 400 })]);
+        expect(await stores.purchases.listForUser("u-3", 10)).toEqual([]);
+      });
+
+      it("takes any key, slashes and dots included, as a key", async () => {
+        for (const [i, key] of ["a/b", "a/b/c", "..", "__k__", "%2F"].entries()) {
+          expect((await stores.purchases.createOnce(purchase(`p-${i}`, { key }))).created).toBe(true);
+        }
+        expect(await stores.purchases.createOnce(purchase("p-9", { key: "a/b/c" }))).toEqual({ created: false, purchase: purchase("p-1", { key: "a/b/c" }) });
+        expect(await stores.purchases.listForUser("u-1", 10)).toHaveLength(5);
       });
     });
   });

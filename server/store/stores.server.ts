@@ -256,9 +256,14 @@ export function decideClaim(existing: PaymentAttempt | null, fresh: PaymentAttem
  * to the hosted card page. "charging": a charge was sent, its answer not yet known. "verifying": the
  * charge answered with a 3-D Secure page. "paid": the invoice owes nothing; closing it (and, for a
  * gift card, sending it) is left. "declined": the card or the charge was refused and nothing was
- * paid; the guest may try another card on the same invoice. Final: "completed".
+ * paid; the guest may try another card on the same invoice. Final: "completed", and "cancelled"
+ * (the back end asked another price than the page showed: nothing was charged, the guest buys again).
  */
-export type PurchaseState = "started" | "invoiced" | "charging" | "verifying" | "paid" | "declined" | "completed";
+export type PurchaseState = "started" | "invoiced" | "charging" | "verifying" | "paid" | "declined" | "completed" | "cancelled";
+
+export function isFinalPurchase(purchase: Pick<Purchase, "state">): boolean {
+  return purchase.state === "completed" || purchase.state === "cancelled";
+}
 
 export type PurchaseKind = "membership" | "package" | "gift-card";
 
@@ -300,8 +305,11 @@ export type Purchase = {
   reference: string | null;
   /** When the sale invoice was asked for (its answer may have been lost). */
   invoiceRequestedAt: number | null;
-  /** When the guest was last sent to the hosted card page: a card saved after it is the one to charge. */
-  cardRequestedAt: number | null;
+  /**
+   * The guest's saved cards when they were last sent to the hosted card page (how many, and a
+   * digest of their ids): a different set on return is how we know a card was added.
+   */
+  knownCards: { count: number; digest: string } | null;
   accountId: string | null;
   /** When the last charge was sent; a charge whose answer was lost may still land for a while. */
   chargeSentAt: number | null;
@@ -329,7 +337,7 @@ export interface PurchaseStore {
   createOnce(fresh: Purchase): Promise<{ created: boolean; purchase: Purchase }>;
   /**
    * Takes the purchase for one request until `leaseUntil`: "busy" while another request holds it,
-   * "final" once it has completed; atomically.
+   * "final" once it has ended; atomically.
    */
   claim(id: string, leaseUntil: number, now: number): Promise<PurchaseClaim | null>;
   /** Writes the purchase (state, what is known, and its lease). */
@@ -341,7 +349,7 @@ export interface PurchaseStore {
 
 /** The rule both adapters apply inside their transaction. */
 export function decidePurchaseClaim(existing: Purchase, leaseUntil: number, now: number): PurchaseClaim & { write: Purchase | null } {
-  if (existing.state === "completed") return { state: "final", purchase: existing, write: null };
+  if (isFinalPurchase(existing)) return { state: "final", purchase: existing, write: null };
   if (existing.leaseUntil > now) return { state: "busy", purchase: existing, write: null };
   const taken = { ...existing, leaseUntil, updatedAt: now };
   return { state: "claimed", purchase: taken, write: taken };
