@@ -47,6 +47,13 @@ export default [
   route("api/users/*", "routes/api/users.ts"),
 
   route("memberships", "routes/memberships/plans.tsx"),
+  route("packages", "routes/packages/list.tsx"),
+  route("gift-cards", "routes/gift-cards/buy.tsx"),
+  route("purchases/:id", "routes/purchases/status.tsx"),
+  route("purchases/:id/card", "routes/purchases/card-return.ts"),
+  route("purchases/:id/verified", "routes/purchases/verify-return.ts"),
+  route("account/packages", "routes/account/packages.tsx"),
+  route("account/gift-cards", "routes/account/gift-cards.tsx"),
 
   route("terms", "routes/legal/terms.tsx"),
   route("privacy", "routes/legal/privacy.tsx"),

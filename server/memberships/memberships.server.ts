@@ -11,6 +11,7 @@ const plansCache = createSwrCache({ ttlMs: 5 * 60_000, staleMs: 60 * 60_000, max
 
 export type PlanView = {
   id: string;
+  priceCents: number;
   name: string;
   description: string;
   /** "$99 a month", "$1,068 a year". */
@@ -24,6 +25,7 @@ export type PlanView = {
 export function planView(plan: MembershipPlan): PlanView {
   return {
     id: plan.id,
+    priceCents: plan.priceCents,
     name: plan.name,
     description: plan.description,
     price: `${formatMoney(plan.priceCents)} a ${billingCycleLabel(plan.billingCycle)}`,
@@ -33,9 +35,14 @@ export function planView(plan: MembershipPlan): PlanView {
   };
 }
 
+/** The membership plans a clinic sells as the back end gives them (cached), or null for a clinic it does not know. */
+export function clinicPlanList(services: Services, centerId: string): Promise<MembershipPlan[] | null> {
+  return plansCache.get(`plans:${centerId.toLowerCase()}`, () => services.spa.listMembershipPlans(centerId));
+}
+
 /** The membership plans a clinic sells, or null when the back end knows no such clinic. */
 export async function clinicPlans(services: Services, centerId: string): Promise<PlanView[] | null> {
-  const plans = await plansCache.get(`plans:${centerId.toLowerCase()}`, () => services.spa.listMembershipPlans(centerId));
+  const plans = await clinicPlanList(services, centerId);
   return plans ? plans.map(planView) : null;
 }
 

@@ -111,10 +111,19 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           <p>{NON_MEMBER_POINTS_NOTE}</p>
         )}
       </section>
-      <section aria-labelledby="at-the-clinic">
-        <h2 id="at-the-clinic">At the clinic</h2>
-        <p>
-          {COMING_SECTIONS.map((s) => s.label).join(", ")}: these are not online yet. Your clinic can tell you about yours.
+      <section aria-labelledby="packages-and-gift-cards">
+        <h2 id="packages-and-gift-cards">Packages and gift cards</h2>
+        <ul>
+          <li>
+            <Link to={href("/account/packages")}>Your packages</Link>: sessions used and left. <Link to={href("/packages")}>Buy a package</Link>
+          </li>
+          <li>
+            <Link to={href("/account/gift-cards")}>Your gift cards</Link>: the ones you bought and received, with their balances.{" "}
+            <Link to={href("/gift-cards")}>Send a gift card</Link>
+          </li>
+        </ul>
+        <p className="muted">
+          {COMING_SECTIONS.map((s) => s.label).join(", ")} is not online yet. Your clinic can tell you about it.
         </p>
       </section>
     </section>

@@ -1,8 +1,10 @@
 import { data, Form, href, Link } from "react-router";
+import { BuyItemForm } from "~/components/buy-item-form";
 import { ErrorMessage } from "~/components/error-message";
 import { MEMBERSHIP_EXCLUSION } from "~/domain/memberships";
 import { formatPhone } from "~/lib/phone";
 import { clinicPlans } from "#server/memberships/memberships.server";
+import { buyItemAction } from "#server/purchases/buy.server";
 import { currentUser } from "#server/request-context.server";
 import { orUnavailable } from "#server/unavailable.server";
 import type { Route } from "./+types/plans";
@@ -29,7 +31,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       : undefined
     : centers.find((c) => c.id.replace(/-/g, "").toLowerCase() === homeId);
   if (asked && !center) {
-    return data({ clinics, clinic: null, plans: null, unknownClinic: true }, { status: 404 });
+    return data({ clinics, clinic: null, plans: null, unknownClinic: true, purchaseKey: "" }, { status: 404 });
   }
   const plans = center ? await orUnavailable(() => clinicPlans(services, center.id)) : null;
   return {
@@ -37,11 +39,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     clinic: center ? { slug: center.slug, name: center.name, phone: center.phone } : null,
     plans: plans ?? [],
     unknownClinic: false,
+    // One key per page shown: a purchase is one per key and item, so a double press buys once.
+    purchaseKey: crypto.randomUUID(),
   };
 }
 
-export default function Memberships({ loaderData }: Route.ComponentProps) {
-  const { clinics, clinic, plans, unknownClinic } = loaderData;
+/** "Join" on a plan: sign in first, then the back end's sale, paid on its hosted card page. */
+export async function action({ request, context }: Route.ActionArgs) {
+  return buyItemAction(request, context, "membership", href("/memberships"));
+}
+
+export default function Memberships({ loaderData, actionData }: Route.ComponentProps) {
+  const { clinics, clinic, plans, unknownClinic, purchaseKey } = loaderData;
   return (
     <section className="page">
       <h1>Memberships</h1>
@@ -98,6 +107,15 @@ export default function Memberships({ loaderData }: Route.ComponentProps) {
                     </>
                   ) : null}
                   {plan.terms ? <p className="muted">{plan.terms}</p> : null}
+                  <BuyItemForm
+                    action={`${href("/memberships")}?clinic=${clinic.slug}`}
+                    clinic={clinic.slug}
+                    itemId={plan.id}
+                    priceCents={plan.priceCents}
+                    purchaseKey={purchaseKey}
+                    label={`Join ${plan.name}`}
+                    lastResult={actionData && "intent" in actionData && actionData.intent === plan.id ? actionData.result : null}
+                  />
                 </li>
               ))}
             </ul>
@@ -106,8 +124,8 @@ export default function Memberships({ loaderData }: Route.ComponentProps) {
           )}
           <p className="notice">{MEMBERSHIP_EXCLUSION}</p>
           <p>
-            To join, call {clinic.name} at <a href={`tel:+1${clinic.phone}`}>{formatPhone(clinic.phone)}</a> or ask at your next visit.
-            Joining online is coming soon.
+            You pay the first term online on the clinic&rsquo;s secure card page; {clinic.name} keeps the card for the renewals. Questions? Call{" "}
+            <a href={`tel:+1${clinic.phone}`}>{formatPhone(clinic.phone)}</a>.
           </p>
         </>
       ) : (

@@ -1,0 +1,68 @@
+import { href, Link } from "react-router";
+import { AccountNav } from "~/components/account-nav";
+import { ErrorMessage } from "~/components/error-message";
+import { formatDay } from "~/lib/dates";
+import { requireUser } from "#server/accounts/current-user.server";
+import { accountGiftCards, type GiftCardView } from "#server/purchases/gift-cards.server";
+import { orUnavailable } from "#server/unavailable.server";
+import type { Route } from "./+types/gift-cards";
+
+export const meta: Route.MetaFunction = () => [{ title: "Your gift cards | Glow Clinic" }, { name: "robots", content: "noindex" }];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { user } = await requireUser(request, context);
+  return await orUnavailable(() => accountGiftCards(context.services, user));
+}
+
+function CardList({ cards, label }: { cards: GiftCardView[]; label: string }) {
+  return (
+    <ul className="visit-list" aria-label={label}>
+      {cards.map((card) => (
+        <li key={card.number} className="visit-card">
+          <h3>
+            {card.value} gift card ending {card.number.slice(-4)}
+          </h3>
+          <dl className="facts">
+            <dt>Balance</dt>
+            <dd>{card.balance}</dd>
+            <dt>Status</dt>
+            <dd>{card.status}</dd>
+            {card.expires ? (
+              <>
+                <dt>Valid until</dt>
+                <dd>{formatDay(card.expires.slice(0, 10), "MMM D, YYYY")}</dd>
+              </>
+            ) : null}
+            {card.recipient ? (
+              <>
+                <dt>For</dt>
+                <dd>{card.recipient}</dd>
+              </>
+            ) : null}
+          </dl>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export default function AccountGiftCards({ loaderData }: Route.ComponentProps) {
+  const { bought, received } = loaderData;
+  return (
+    <section className="page narrow">
+      <AccountNav />
+      <h1>Your gift cards</h1>
+      <h2>Received</h2>
+      {received.length ? <CardList cards={received} label="Gift cards you received" /> : <p>No gift card has been sent to your email yet.</p>}
+      <h2>Bought</h2>
+      {bought.length ? <CardList cards={bought} label="Gift cards you bought" /> : <p>You have not bought a gift card yet.</p>}
+      <p>
+        <Link to={href("/gift-cards")}>Send a gift card</Link> or check any card&rsquo;s balance.
+      </p>
+    </section>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <ErrorMessage error={error} />;
+}

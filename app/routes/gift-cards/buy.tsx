@@ -1,0 +1,213 @@
+import { getInputProps } from "@conform-to/react";
+import { data, Form, href, Link, useNavigation } from "react-router";
+import { ErrorMessage } from "~/components/error-message";
+import { Field, FieldMessage, SchemaForm, useFocusFirst, useSchemaForm } from "~/components/forms";
+import { GIFT_CARD_MAX_DAYS_AHEAD, GIFT_MESSAGE_MAX_LENGTH, GiftCardBalanceSchema, GiftCardSchema } from "~/domain/purchases";
+import { clinicToday, dayjs, formatDay } from "~/lib/dates";
+import { enforceRateLimit } from "#server/accounts/current-user.server";
+import { formDataOf, formText, parseSubmission, refuseForm } from "#server/forms.server";
+import { buyOffer, signInToBuy } from "#server/purchases/buy.server";
+import { amountChoices, giftCardBalance, giftCardOffer, type BalanceView } from "#server/purchases/gift-cards.server";
+import { clinicChoice, giftCardOccasions, giftCardTemplates, homeClinic } from "#server/purchases/offers.server";
+import { currentUser } from "#server/request-context.server";
+import { OUTAGE_MESSAGE, orUnavailable, unlessUnavailable } from "#server/unavailable.server";
+import type { Route } from "./+types/buy";
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Gift cards | Glow Clinic" },
+  { name: "description", content: "Send a Glow Clinic gift card by email, on the day you choose, and check a card's balance." },
+];
+
+/** Guessing card numbers is slowed: a few balance checks a minute from one address. */
+const BALANCE_CHECKS = { limit: 10, windowMs: 10 * 60_000 };
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { services } = context;
+  const asked = new URL(request.url).searchParams.get("clinic");
+  const { clinics, center: askedCenter } = await orUnavailable(() => clinicChoice(services, asked));
+  if (asked && !askedCenter) return data({ clinics, clinic: null, amounts: [], occasions: [], unknownClinic: true, purchaseKey: "", today: "", lastDay: "" }, { status: 404 });
+  const user = asked ? null : await currentUser(context);
+  const center = askedCenter ?? (await orUnavailable(() => homeClinic(services, user?.centerId)));
+  const [templates, occasions] = center ? await orUnavailable(() => Promise.all([giftCardTemplates(services, center.id), giftCardOccasions(services)])) : [null, []];
+  const today = center ? clinicToday(center.timeZone) : "";
+  return {
+    clinics,
+    clinic: center ? { slug: center.slug, name: center.name } : null,
+    amounts: templates ? amountChoices(templates) : [],
+    occasions,
+    unknownClinic: false,
+    purchaseKey: crypto.randomUUID(),
+    today,
+    lastDay: today ? dayjs(today).add(GIFT_CARD_MAX_DAYS_AHEAD, "day").format("YYYY-MM-DD") : "",
+  };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { services } = context;
+  const formData = await formDataOf(request);
+  const intent = formText(formData, "intent");
+
+  if (intent === "balance") {
+    const submission = parseSubmission(formData, GiftCardBalanceSchema);
+    if (submission.status !== "success") return refuseForm(submission, { intent });
+    await enforceRateLimit(services, `gift-balance:${context.clientIp}`, BALANCE_CHECKS.limit, BALANCE_CHECKS.windowMs, { failClosed: true });
+    const found = await unlessUnavailable(() => giftCardBalance(services, submission.value.number), () => "outage" as const);
+    if (found === "outage") return refuseForm(submission, { intent, status: 503, formErrors: [OUTAGE_MESSAGE] });
+    if (!found) return refuseForm(submission, { intent, status: 404, fieldErrors: { number: ["We could not find a gift card with that number. Please check it and try again."] } });
+    return { intent, result: submission.reply(), balance: found };
+  }
+
+  const submission = parseSubmission(formData, GiftCardSchema);
+  if (submission.status !== "success") return refuseForm(submission, { intent: "buy" });
+  const user = await currentUser(context);
+  if (!user) return signInToBuy(context, `${href("/gift-cards")}?clinic=${encodeURIComponent(submission.value.clinic)}`);
+  const checked = await unlessUnavailable(
+    async () => {
+      const { center } = await clinicChoice(services, submission.value.clinic);
+      return center ? giftCardOffer(services, center, submission.value) : null;
+    },
+    () => "outage" as const,
+  );
+  if (checked === "outage") return refuseForm(submission, { intent: "buy", status: 503, formErrors: [OUTAGE_MESSAGE] });
+  if (!checked) return refuseForm(submission, { intent: "buy", status: 404, formErrors: ["No clinic has that address. Please choose one from the list."] });
+  if (checked.kind === "invalid") return refuseForm(submission, { intent: "buy", fieldErrors: checked.fieldErrors });
+  return buyOffer(request, context, { user, formKey: `${submission.value.purchaseKey}:gift-card`, offer: checked.offer, submission, intent: "buy" });
+}
+
+/** The occasion's design: a colour scheme of the design system, by its place in the list. */
+const DESIGNS = ["design-rose", "design-gold", "design-sage", "design-plum"];
+
+export default function GiftCards({ loaderData, actionData }: Route.ComponentProps) {
+  const { clinics, clinic, amounts, occasions, unknownClinic, purchaseKey, today, lastDay } = loaderData;
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle";
+  const buyAnswer = actionData && "intent" in actionData && actionData.intent === "buy" ? actionData.result : null;
+  const balanceAnswer = actionData && "intent" in actionData && actionData.intent === "balance" ? actionData : null;
+  const buyForm = useSchemaForm(GiftCardSchema, {
+    id: "gift-card",
+    lastResult: buyAnswer,
+    defaultValue: { templateId: amounts[1]?.templateId ?? amounts[0]?.templateId ?? null, occasionId: occasions[0]?.id ?? null, deliveryDate: today },
+  });
+  const balanceForm = useSchemaForm(GiftCardBalanceSchema, { id: "gift-balance", lastResult: balanceAnswer?.result ?? null });
+  const { fields } = buyForm;
+  const focusAmount = useFocusFirst("templateId");
+  const focusDesign = useFocusFirst("occasionId");
+  const balance = balanceAnswer && "balance" in balanceAnswer ? (balanceAnswer.balance as BalanceView) : null;
+  return (
+    <section className="page">
+      <h1>Gift cards</h1>
+      <p>Send a Glow Clinic gift card by email, on the day you choose. It pays for treatments at the clinic.</p>
+      <Form method="get" className="inline-form zip-search" aria-label="Choose a clinic">
+        <label htmlFor="clinic">Clinic</label>
+        <div className="inline-field">
+          <select id="clinic" name="clinic" defaultValue={clinic?.slug ?? ""} key={clinic?.slug ?? ""} aria-invalid={unknownClinic || undefined} aria-describedby={unknownClinic ? "clinic-error" : undefined}>
+            <option value="" disabled>
+              Choose a clinic
+            </option>
+            {clinics.map((c) => (
+              <option key={c.slug} value={c.slug}>
+                {c.name}
+              </option>
+            ))}
+          </select>
+          <button type="submit" className="button">
+            Show gift cards
+          </button>
+        </div>
+        {unknownClinic ? (
+          <p id="clinic-error" className="field-error" role="alert">
+            No clinic has that address. Please choose one from the list.
+          </p>
+        ) : null}
+      </Form>
+
+      {clinic && amounts.length > 0 ? (
+        <section aria-labelledby="buy-heading" className="narrow">
+          <h2 id="buy-heading">Send a gift card from {clinic.name}</h2>
+          <SchemaForm schemaForm={buyForm} className="form" action={`${href("/gift-cards")}?clinic=${clinic.slug}`}>
+            <input type="hidden" name="clinic" value={clinic.slug} />
+            <input type="hidden" name="purchaseKey" value={purchaseKey} />
+            <fieldset className="choice-group" aria-describedby={fields.templateId.errors ? fields.templateId.errorId : undefined}>
+              <legend>Amount</legend>
+              {amounts.map((a, index) => (
+                <label key={a.templateId} className="check">
+                  <input
+                    {...getInputProps(fields.templateId, { type: "radio", value: a.templateId })}
+                    id={`amount-${a.templateId}`}
+                    autoFocus={index === 0 ? focusAmount : undefined}
+                  />
+                  <span>{a.label}</span>
+                </label>
+              ))}
+              <FieldMessage meta={fields.templateId} />
+            </fieldset>
+            {amounts.some((a) => a.custom) ? (
+              <Field
+                meta={fields.customAmount}
+                label="Another amount, in dollars"
+                inputMode="decimal"
+                hint={`From ${amounts.find((a) => a.custom)!.custom!.min} to ${amounts.find((a) => a.custom)!.custom!.max}, when you choose "Another amount".`}
+              />
+            ) : null}
+            <fieldset className="choice-group designs" aria-describedby={fields.occasionId.errors ? fields.occasionId.errorId : undefined}>
+              <legend>Design</legend>
+              {occasions.map((o, index) => (
+                <label key={o.id} className={`check design ${DESIGNS[index % DESIGNS.length]}`}>
+                  <input {...getInputProps(fields.occasionId, { type: "radio", value: o.id })} id={`design-${o.id}`} autoFocus={index === 0 ? focusDesign : undefined} />
+                  <span>{o.name}</span>
+                </label>
+              ))}
+              <FieldMessage meta={fields.occasionId} />
+            </fieldset>
+            <Field meta={fields.recipientName} label="Recipient's name" autoComplete="off" />
+            <Field meta={fields.recipientEmail} label="Recipient's email" type="email" autoComplete="off" />
+            <div className="field">
+              <label htmlFor={fields.message.id}>Message (optional)</label>
+              <textarea {...getInputProps(fields.message, { type: "text" })} rows={3} maxLength={GIFT_MESSAGE_MAX_LENGTH} autoFocus={useFocusFirst("message")} />
+              <FieldMessage meta={fields.message} />
+            </div>
+            <Field
+              meta={fields.deliveryDate}
+              label="Send it on"
+              type="date"
+              min={today}
+              max={lastDay}
+              hint={`We email the card that morning, ${clinic.name} time. Today is ${formatDay(today, "MMM D, YYYY")}.`}
+            />
+            <p className="muted">You pay on the clinic&rsquo;s secure card page. Gift cards cannot be bought with loyalty points.</p>
+            <button type="submit" name="intent" value="buy" disabled={busy}>
+              Continue to payment
+            </button>
+          </SchemaForm>
+        </section>
+      ) : clinic ? (
+        <p>This clinic does not sell gift cards online. Please ask the clinic.</p>
+      ) : (
+        <p>Choose a clinic to send one of its gift cards.</p>
+      )}
+
+      <section aria-labelledby="balance-heading" className="narrow">
+        <h2 id="balance-heading">Check a balance</h2>
+        <SchemaForm schemaForm={balanceForm} className="form">
+          <Field meta={balanceForm.fields.number} label="Gift card number" inputMode="numeric" autoComplete="off" />
+          <button type="submit" name="intent" value="balance" className="button-secondary" disabled={busy}>
+            Check balance
+          </button>
+        </SchemaForm>
+        {balance ? (
+          <p className="notice" role="status">
+            Gift card ending {balance.number.slice(-4)}: {balance.balance} left of {balance.value}
+            {balance.expires ? `, valid until ${formatDay(balance.expires.slice(0, 10), "MMM D, YYYY")}` : ""} ({balance.status}).
+          </p>
+        ) : null}
+      </section>
+      <p>
+        <Link to={href("/account/gift-cards")}>Your gift cards</Link> · <Link to={href("/packages")}>Packages</Link> · <Link to={href("/memberships")}>Memberships</Link>
+      </p>
+    </section>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <ErrorMessage error={error} />;
+}

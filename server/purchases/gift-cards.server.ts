@@ -1,0 +1,98 @@
+import type { Center } from "~/domain/catalog";
+import { deliveryDateProblem, PURCHASE_MESSAGES, type GiftCardForm } from "~/domain/purchases";
+import { clinicToday } from "~/lib/dates";
+import { formatMoney } from "~/lib/money";
+import type { CurrentUser } from "../accounts/account-service.server";
+import type { Services } from "../context.server";
+import type { GiftCardTemplate, GuestGiftCard } from "../spa/sales.server";
+import { giftCardOccasions, giftCardTemplates } from "./offers.server";
+import type { Offer } from "./purchase.server";
+
+export type AmountChoice = { templateId: string; label: string; custom: { min: string; max: string } | null };
+
+/** The amounts a clinic sells, presets by value and then the one that takes any amount. */
+export function amountChoices(templates: GiftCardTemplate[]): AmountChoice[] {
+  const presets = templates.filter((t) => !t.custom && t.valueCents !== null).sort((a, b) => a.valueCents! - b.valueCents!);
+  const custom = templates.filter((t) => t.custom);
+  return [
+    ...presets.map((t) => ({ templateId: t.id, label: formatMoney(t.valueCents!), custom: null })),
+    ...custom.map((t) => ({ templateId: t.id, label: "Another amount", custom: { min: formatMoney(t.custom!.minCents), max: formatMoney(t.custom!.maxCents) } })),
+  ];
+}
+
+/** The gift card form checked against what only the back end knows: the template, its limits, the design, the clinic's today. */
+export async function giftCardOffer(
+  services: Services,
+  center: Center,
+  form: GiftCardForm,
+): Promise<{ kind: "offer"; offer: Offer } | { kind: "invalid"; fieldErrors: Record<string, string[]> }> {
+  const [templates, occasions] = await Promise.all([giftCardTemplates(services, center.id), giftCardOccasions(services)]);
+  const same = (a: string, b: string) => a.replace(/-/g, "").toLowerCase() === b.replace(/-/g, "").toLowerCase();
+  const template = templates?.find((t) => same(t.id, form.templateId));
+  const occasion = occasions.find((o) => same(o.id, form.occasionId));
+  const fieldErrors: Record<string, string[]> = {};
+  if (!template) fieldErrors.templateId = [PURCHASE_MESSAGES.unknownTemplate];
+  if (!occasion) fieldErrors.occasionId = [PURCHASE_MESSAGES.unknownOccasion];
+  let valueCents = template?.valueCents ?? null;
+  if (template?.custom) {
+    const { minCents, maxCents } = template.custom;
+    valueCents = form.customAmount;
+    if (valueCents === null || valueCents < minCents || valueCents > maxCents) {
+      fieldErrors.customAmount = [PURCHASE_MESSAGES.customAmount(formatMoney(minCents), formatMoney(maxCents))];
+    }
+  }
+  const dateProblem = deliveryDateProblem(form.deliveryDate, clinicToday(center.timeZone));
+  if (dateProblem) fieldErrors.deliveryDate = [dateProblem];
+  if (Object.keys(fieldErrors).length > 0 || !template || !occasion || valueCents === null) return { kind: "invalid", fieldErrors };
+  return {
+    kind: "offer",
+    offer: {
+      kind: "gift-card",
+      centerId: center.id,
+      itemId: template.id,
+      itemName: `${formatMoney(valueCents)} gift card (${occasion.name})`,
+      priceCents: template.custom ? valueCents : (template.priceCents ?? valueCents),
+      giftCard: {
+        templateId: template.id,
+        valueCents,
+        custom: Boolean(template.custom),
+        occasionId: occasion.id,
+        recipientName: form.recipientName,
+        recipientEmail: form.recipientEmail,
+        message: form.message,
+        deliveryDate: form.deliveryDate,
+      },
+    },
+  };
+}
+
+export type GiftCardView = { number: string; value: string; balance: string; expires: string | null; status: string; recipient: string | null };
+
+function giftCardView(card: GuestGiftCard): GiftCardView {
+  return {
+    number: card.number,
+    value: formatMoney(card.valueCents),
+    balance: formatMoney(card.balanceCents),
+    expires: card.expiryDate,
+    status: card.status,
+    recipient: card.recipientName ? `${card.recipientName}${card.recipientEmail ? ` (${card.recipientEmail})` : ""}` : null,
+  };
+}
+
+/** The signed-in guest's gift cards: the ones they bought, and the ones sent to them. */
+export async function accountGiftCards(services: Services, user: CurrentUser): Promise<{ bought: GiftCardView[]; received: GiftCardView[] }> {
+  const cards = await services.spa.guestGiftCards(user.guestId);
+  const mine = (card: GuestGiftCard) => card.boughtByGuestId !== null && card.boughtByGuestId.replace(/-/g, "").toLowerCase() === user.guestId.replace(/-/g, "").toLowerCase();
+  const toMe = (card: GuestGiftCard) => card.recipientEmail !== null && card.recipientEmail.trim().toLowerCase() === user.email.trim().toLowerCase();
+  return { bought: cards.filter(mine).map(giftCardView), received: cards.filter(toMe).map(giftCardView) };
+}
+
+export type BalanceView = { number: string; value: string; balance: string; expires: string | null; status: string };
+
+/** A balance looked up by card number; guessing numbers is slowed by the caller's rate limit. */
+export async function giftCardBalance(services: Services, number: string): Promise<BalanceView | null> {
+  const found = await services.spa.giftCardBalance(number);
+  return found
+    ? { number: found.number, value: formatMoney(found.valueCents), balance: formatMoney(found.balanceCents), expires: found.expiryDate, status: found.status }
+    : null;
+}

@@ -1,0 +1,327 @@
+import { randomUUID } from "node:crypto";
+import type { Cents } from "~/domain/money";
+import { formatMoney } from "~/lib/money";
+import { cardCapturePage, cardWasAdded, isHostedPageAllowed } from "../booking/payment-step.server";
+import type { Services } from "../context.server";
+import { logger } from "../observability/logger.server";
+import { isSpaError, type SpaError } from "../spa/errors.server";
+import { isFinalPurchase, type GiftCardOrder, type Purchase, type PurchaseKind } from "../store/stores.server";
+
+/**
+ * One online purchase of a membership, a package or a gift card (docs/decisions/031), driven by the
+ * record in the store: every step is written before the back-end call it leads to, so a retry, a
+ * double submit or a reload carries on from where the last request stopped and never sells or
+ * charges twice. The back end prices the sale; the guest pays it through its hosted card page, the
+ * charge goes to the card saved there, and the paid invoice is closed (which makes the sale final).
+ */
+
+export const PURCHASE_OUTCOME_MESSAGES = {
+  declined: "Your card was declined, and nothing was charged. Please try another card.",
+  noCard: "We did not receive a card from the secure page, and nothing was charged. Please try again.",
+  verifyFailed: "Your bank did not approve the payment, and nothing was charged. Please try again or use another card.",
+  notStarted: "The clinic's system could not start this purchase, and nothing was charged. Please try again.",
+  checking: "We are checking your payment with the clinic's system. Please check again in a moment; you will not be charged twice.",
+} as const;
+
+/** One request owns a purchase this long between two writes: longer than any one back-end call. */
+export function purchaseLeaseMs(services: Pick<Services, "env">): number {
+  return services.env.SPA_TIMEOUT_MS * 2 + 2_000;
+}
+
+/** What is being bought, as the back end's catalog priced it when the page was shown. */
+export type Offer = {
+  kind: PurchaseKind;
+  centerId: string;
+  itemId: string;
+  itemName: string;
+  priceCents: Cents;
+  giftCard: GiftCardOrder | null;
+};
+
+export type StepOutcome =
+  /** Send the guest to a back-end page (the hosted card page, their bank's check). */
+  | { kind: "redirect"; uri: string }
+  /** Show the purchase's page: it says where the purchase stands (done, declined, checking). */
+  | { kind: "status"; purchase: Purchase }
+  /** The back end's invoice asks another amount than the page showed: nothing was charged. */
+  | { kind: "price-changed"; priceCents: Cents; purchase: Purchase };
+
+type Ctx = { services: Services; clock: () => number; origin: string };
+
+/** Where the back end's pages send the guest back to, on the origin they use. */
+export const purchaseReturn = (origin: string, id: string, step: "card" | "verified") => `${origin}/purchases/${id}/${step}`;
+
+/** The back end said no and did nothing: safe to act on as a refusal. */
+const isRefusal = (error: SpaError) => error.kind === "rejected";
+
+/**
+ * Starts the purchase for this form key, or carries on with the one the key already started (a
+ * double submit gets the first purchase's next step, never a second sale).
+ */
+export async function startPurchase(
+  services: Services,
+  input: { userId: string; guestId: string; formKey: string; offer: Offer; origin: string; clock?: () => number },
+): Promise<StepOutcome> {
+  const clock = input.clock ?? Date.now;
+  const now = clock();
+  const { offer } = input;
+  const fresh: Purchase = {
+    id: randomUUID(),
+    key: `${input.userId}:${input.formKey}`,
+    state: "started",
+    leaseUntil: now + purchaseLeaseMs(services),
+    createdAt: now,
+    updatedAt: now,
+    userId: input.userId,
+    guestId: input.guestId,
+    centerId: offer.centerId,
+    kind: offer.kind,
+    itemId: offer.itemId,
+    itemName: offer.itemName,
+    shownCents: offer.priceCents,
+    giftCard: offer.giftCard,
+    invoiceId: null,
+    reference: null,
+    invoiceRequestedAt: null,
+    knownCards: null,
+    accountId: null,
+    chargeSentAt: null,
+    verifyUri: null,
+    paidCents: null,
+    closed: false,
+    giftCardSent: false,
+    declineMessage: null,
+  };
+  const { created, purchase } = await services.stores.purchases.createOnce(fresh);
+  if (!created) return { kind: "status", purchase };
+  services.analytics.record({ name: "purchase_started", properties: { kind: offer.kind, centerId: offer.centerId, amountCents: offer.priceCents } });
+  return drive({ services, clock, origin: input.origin }, purchase, "card");
+}
+
+/** "Try again" on the purchase's page: another card on the same invoice, or the sale asked for again. */
+export async function retryPurchase(services: Services, id: string, origin: string, clock: () => number = Date.now): Promise<StepOutcome | null> {
+  return withClaim(services, id, clock, (purchase) => drive({ services, clock, origin }, purchase, "card"));
+}
+
+/** Back from the hosted card page: charge the card that was saved there, once. */
+export async function cardReturned(services: Services, id: string, status: string | null, origin: string, clock: () => number = Date.now): Promise<StepOutcome | null> {
+  return withClaim(services, id, clock, async (purchase) => {
+    const ctx = { services, clock, origin };
+    if (purchase.state !== "invoiced") return handBack(ctx, purchase, {});
+    if (status === "declined") return decline(ctx, purchase, PURCHASE_OUTCOME_MESSAGES.declined);
+    return drive(ctx, purchase, "charge");
+  });
+}
+
+/** Back from the bank's 3-D Secure page: what the invoice says is the answer; nothing is charged here. */
+export async function verificationReturned(services: Services, id: string, origin: string, clock: () => number = Date.now): Promise<StepOutcome | null> {
+  return withClaim(services, id, clock, (purchase) => drive({ services, clock, origin }, purchase, "returned"));
+}
+
+/** The purchase's page: finishes what is paid (closing, sending the card) and reads a lost charge's answer. */
+export async function purchaseStatus(services: Services, id: string, origin: string, clock: () => number = Date.now): Promise<Purchase | null> {
+  const purchase = await services.stores.purchases.get(id);
+  if (!purchase) return null;
+  if (purchase.state !== "paid" && purchase.state !== "charging") return purchase;
+  const outcome = await withClaim(services, id, clock, (claimed) => drive({ services, clock, origin }, claimed, "returned"));
+  return outcome?.purchase ?? (await services.stores.purchases.get(id));
+}
+
+/** Runs `step` on the purchase while this request holds it; the purchase as it is when another request does. */
+async function withClaim(
+  services: Services,
+  id: string,
+  clock: () => number,
+  step: (purchase: Purchase) => Promise<StepOutcome>,
+): Promise<(StepOutcome & { purchase: Purchase }) | { kind: "status"; purchase: Purchase } | null> {
+  const claim = await services.stores.purchases.claim(id, clock() + purchaseLeaseMs(services), clock());
+  if (!claim) return null;
+  if (claim.state !== "claimed") return { kind: "status", purchase: claim.purchase };
+  const outcome = await step(claim.purchase);
+  return outcome.kind === "redirect" ? { ...outcome, purchase: (await services.stores.purchases.get(id))! } : outcome;
+}
+
+async function save(ctx: Ctx, purchase: Purchase, patch: Partial<Purchase>, keepLease = true): Promise<Purchase> {
+  const now = ctx.clock();
+  const next = { ...purchase, ...patch, updatedAt: now, leaseUntil: keepLease && patch.state !== "completed" ? now + purchaseLeaseMs(ctx.services) : 0 };
+  await ctx.services.stores.purchases.save(next);
+  return next;
+}
+
+/** Stops here and lets the next request in at once. */
+async function handBack(ctx: Ctx, purchase: Purchase, patch: Partial<Purchase>): Promise<StepOutcome> {
+  return { kind: "status", purchase: await save(ctx, purchase, patch, false) };
+}
+
+async function decline(ctx: Ctx, purchase: Purchase, message: string): Promise<StepOutcome> {
+  ctx.services.analytics.record({ name: "purchase_failed", properties: { kind: purchase.kind, centerId: purchase.centerId, reason: "declined" } });
+  return handBack(ctx, purchase, { state: "declined", declineMessage: message, verifyUri: null });
+}
+
+/**
+ * Moves the purchase forward. "card": make sure a sale invoice of the right amount exists, then
+ * send the guest to the hosted card page. "charge": the guest is back from that page. "returned":
+ * read what happened to a charge (a lost answer, the bank's check) and finish what is paid.
+ */
+async function drive(ctx: Ctx, start: Purchase, step: "card" | "charge" | "returned"): Promise<StepOutcome> {
+  const { services } = ctx;
+  let purchase = start;
+  try {
+    if (isFinalPurchase(purchase)) return { kind: "status", purchase };
+
+    if (step === "card") {
+      if (purchase.state === "charging" || purchase.state === "verifying" || purchase.state === "paid") return drive(ctx, purchase, "returned");
+      if (!purchase.invoiceId) {
+        purchase = await save(ctx, purchase, { invoiceRequestedAt: ctx.clock(), declineMessage: null });
+        const { invoiceId } = await sell(services, purchase);
+        purchase = await save(ctx, purchase, { invoiceId });
+        const invoice = await services.spa.getInvoice(invoiceId);
+        purchase = await save(ctx, purchase, { reference: invoice.reference });
+        if (invoice.balance !== purchase.shownCents) {
+          // The page showed another price: this sale is never paid, and the guest decides again.
+          logger.warn("purchase price differs from the back end's", { kind: purchase.kind, shown: purchase.shownCents, due: invoice.balance });
+          await removeSaleLines(services, invoiceId, invoice.items.map((i) => i.invoiceItemId));
+          const changed = await save(ctx, purchase, { state: "cancelled", declineMessage: null }, false);
+          return { kind: "price-changed", priceCents: invoice.balance, purchase: changed };
+        }
+      }
+      const page = await cardCapturePage(services, { guestId: purchase.guestId, centerId: purchase.centerId, returnTo: purchaseReturn(ctx.origin, purchase.id, "card") });
+      if (page.kind !== "page") return handBack(ctx, purchase, { declineMessage: PURCHASE_OUTCOME_MESSAGES.notStarted });
+      await save(ctx, purchase, { state: "invoiced", knownCards: page.knownCards, declineMessage: null }, false);
+      return { kind: "redirect", uri: page.uri };
+    }
+
+    if (step === "charge") {
+      const cards = await services.spa.listCards(purchase.guestId, purchase.centerId);
+      if (!purchase.knownCards || !cardWasAdded(purchase.knownCards, cards)) return decline(ctx, purchase, PURCHASE_OUTCOME_MESSAGES.noCard);
+      const accountId = cards.at(-1)!.accountId;
+      purchase = await save(ctx, purchase, { state: "charging", accountId, chargeSentAt: ctx.clock() });
+      const returnTo = purchaseReturn(ctx.origin, purchase.id, "verified");
+      try {
+        const result = await services.spa.payInvoice(purchase.invoiceId!, purchase.centerId, accountId, returnTo);
+        if (result.kind === "verify") {
+          if (!isHostedPageAllowed(services, result.uri, returnTo)) return decline(ctx, purchase, PURCHASE_OUTCOME_MESSAGES.verifyFailed);
+          await save(ctx, purchase, { state: "verifying", verifyUri: result.uri }, false);
+          return { kind: "redirect", uri: result.uri };
+        }
+      } catch (error) {
+        if (!isSpaError(error)) throw error;
+        // A refused charge did nothing; a lost answer is read from the invoice below.
+        if (isRefusal(error)) return decline(ctx, purchase, PURCHASE_OUTCOME_MESSAGES.declined);
+      }
+      return drive(ctx, purchase, "returned");
+    }
+
+    // "returned": the invoice says whether it was paid.
+    if (purchase.state === "charging" || purchase.state === "verifying") {
+      const invoice = await services.spa.getInvoice(purchase.invoiceId!);
+      if (invoice.balance > 0) {
+        if (purchase.state === "verifying") return decline(ctx, purchase, PURCHASE_OUTCOME_MESSAGES.verifyFailed);
+        // A charge whose answer was lost may still land for a while: not "declined" until it cannot.
+        const settled = ctx.clock() - (purchase.chargeSentAt ?? 0) > services.env.SPA_TIMEOUT_MS * 2;
+        if (settled) return decline(ctx, purchase, PURCHASE_OUTCOME_MESSAGES.declined);
+        return handBack(ctx, purchase, {});
+      }
+      purchase = await save(ctx, purchase, { state: "paid", paidCents: invoice.paid, reference: invoice.reference ?? purchase.reference, verifyUri: null });
+    }
+    if (purchase.state === "paid") return finish(ctx, purchase);
+    return handBack(ctx, purchase, {});
+  } catch (error) {
+    if (!isSpaError(error)) throw error;
+    logger.warn("purchase step stopped", { kind: purchase.kind, state: purchase.state, error: error.kind });
+    // The sale could not be asked for: nothing exists to pay; the guest may try again.
+    if (purchase.state === "started") return handBack(ctx, purchase, { declineMessage: PURCHASE_OUTCOME_MESSAGES.notStarted });
+    return handBack(ctx, purchase, {});
+  }
+}
+
+/** The paid sale made final: the invoice closed and, for a gift card, the card sent to its recipient. */
+async function finish(ctx: Ctx, start: Purchase): Promise<StepOutcome> {
+  const { services } = ctx;
+  let purchase = start;
+  if (!purchase.closed) {
+    const closed = await services.spa.closeInvoice(purchase.invoiceId!);
+    if (closed === "not-paid") return handBack(ctx, purchase, { state: "charging" });
+    purchase = await save(ctx, purchase, { closed: true });
+  }
+  if (purchase.kind === "gift-card" && !purchase.giftCardSent) {
+    await services.spa.sendGiftCardEmail(purchase.invoiceId!);
+    purchase = await save(ctx, purchase, { giftCardSent: true });
+  }
+  services.analytics.record({ name: "purchase_completed", properties: { kind: purchase.kind, centerId: purchase.centerId, amountCents: purchase.paidCents ?? purchase.shownCents } });
+  return handBack(ctx, purchase, { state: "completed" });
+}
+
+export const PRICE_CHANGED_COMMENT = "Removing item: online purchase stopped because the price changed before payment";
+
+/** An unpaid sale the guest will not pay: its lines removed, best effort (an open unpaid invoice owes nothing). */
+async function removeSaleLines(services: Services, invoiceId: string, itemIds: string[]) {
+  for (const itemId of itemIds) {
+    try {
+      await services.spa.removeInvoiceItem(invoiceId, itemId, PRICE_CHANGED_COMMENT);
+    } catch (error) {
+      if (!isSpaError(error)) throw error;
+      logger.warn("unpaid sale line not removed", { error: error.kind });
+    }
+  }
+}
+
+/** The back end's sale invoice for what is being bought. */
+function sell(services: Services, purchase: Purchase): Promise<{ invoiceId: string }> {
+  const { spa } = services;
+  if (purchase.kind === "membership") return spa.sellMembership(purchase.centerId, purchase.guestId, purchase.itemId);
+  if (purchase.kind === "package") return spa.sellPackage(purchase.centerId, purchase.guestId, purchase.itemId);
+  const card = purchase.giftCard!;
+  return spa.sellGiftCard(purchase.centerId, purchase.guestId, {
+    templateId: card.templateId,
+    customAmountCents: card.custom ? card.valueCents : null,
+    occasionId: card.occasionId,
+    message: card.message,
+    recipientName: card.recipientName,
+    recipientEmail: card.recipientEmail,
+    scheduleTime: `${card.deliveryDate}T09:00:00`,
+  });
+}
+
+/** What the purchase's page says, by where it stands. */
+export type PurchaseView = {
+  id: string;
+  kind: Purchase["kind"];
+  itemName: string;
+  price: string;
+  paid: string | null;
+  reference: string | null;
+  state: "completed" | "paid" | "declined" | "checking" | "card" | "not-started" | "cancelled";
+  message: string | null;
+  giftCard: { recipientName: string; recipientEmail: string; deliveryDate: string } | null;
+};
+
+export function purchaseView(purchase: Purchase): PurchaseView {
+  const state: PurchaseView["state"] =
+    purchase.state === "completed" || purchase.state === "cancelled"
+      ? purchase.state
+      : purchase.state === "paid"
+        ? "paid"
+        : purchase.state === "declined"
+          ? "declined"
+          : purchase.state === "charging" || purchase.state === "verifying"
+            ? "checking"
+            : purchase.state === "invoiced"
+              ? "card"
+              : "not-started";
+  const message =
+    purchase.declineMessage ?? (state === "checking" ? PURCHASE_OUTCOME_MESSAGES.checking : state === "not-started" && purchase.invoiceRequestedAt ? PURCHASE_OUTCOME_MESSAGES.notStarted : null);
+  return {
+    id: purchase.id,
+    kind: purchase.kind,
+    itemName: purchase.itemName,
+    price: formatMoney(purchase.shownCents),
+    paid: purchase.paidCents === null ? null : formatMoney(purchase.paidCents),
+    reference: purchase.reference,
+    state,
+    message,
+    giftCard: purchase.giftCard
+      ? { recipientName: purchase.giftCard.recipientName, recipientEmail: purchase.giftCard.recipientEmail, deliveryDate: purchase.giftCard.deliveryDate }
+      : null,
+  };
+}
