@@ -126,8 +126,30 @@ function campaignBenefits(db: SandboxDb, code: string): { rules: CampaignBenefit
   return row ? { rules: JSON.parse(row.rules), validFrom: row.valid_from, validTo: row.valid_to } : null;
 }
 
-type InvoiceItemRow = { id: string; service_id: string; name: string; kind: LineKind; price: number; discount: number; removed: number; comments: string | null; position: number };
+/** What a sale invoice's line sells (`invoice_items.kind`; a visit's lines are a LineKind), its `service_id` the item sold. */
+export type SaleKind = "membership" | "package" | "giftcard";
+const SALE_KINDS: readonly string[] = ["membership", "package", "giftcard"] satisfies SaleKind[];
+export const isSaleKind = (kind: string): kind is SaleKind => SALE_KINDS.includes(kind);
+
+/**
+ * Zenoti's invoice item `type`: 0 service, 2 product, 3 membership, 4 package, 6 gift or prepaid
+ * card (its published invoice sample shows 4 on a class pack).
+ */
+export function invoiceItemType(kind: string): number {
+  return kind === "membership" ? 3 : kind === "package" ? 4 : kind === "giftcard" ? 6 : 0;
+}
+
+type InvoiceItemRow = {
+  id: string; service_id: string; name: string; kind: LineKind | SaleKind; price: number; discount: number; removed: number; comments: string | null; position: number;
+  /** The guest package a service line was redeemed from: it owes nothing. */
+  redeemed_user_package_id: string | null;
+};
 type InvoiceRow = { id: string; number: number; center_id: string; guest_id: string; booking_id: string | null; status: number; is_closed: number; campaign_code: string | null; created_at: number };
+
+/** Invoices are numbered in the order they are made, visits and sales alike. */
+export function nextInvoiceNumber(db: SandboxDb): number {
+  return (db.prepare("SELECT COUNT(*) AS n FROM invoices").get() as { n: number }).n + 1001;
+}
 
 /** An invoice's dues in Zenoti's decimal dollars, added up in whole cents so they do not drift. */
 export function invoiceTotals(db: SandboxDb, invoiceId: string) {
@@ -144,10 +166,13 @@ export function invoiceTotals(db: SandboxDb, invoiceId: string) {
  * discount is kept in dollars, worked out in cents.
  */
 export function repriceInvoice(db: SandboxDb, invoice: InvoiceRow) {
-  const items = db.prepare("SELECT * FROM invoice_items WHERE invoice_id = ? AND removed = 0 ORDER BY position").all(invoice.id) as InvoiceItemRow[];
+  // A campaign prices treatments only: a sale's line, or a line a package pays for, keeps its price.
+  const items = (db.prepare("SELECT * FROM invoice_items WHERE invoice_id = ? AND removed = 0 ORDER BY position").all(invoice.id) as InvoiceItemRow[]).filter(
+    (i) => !isSaleKind(i.kind) && !i.redeemed_user_package_id,
+  );
   const campaign = invoice.campaign_code ? campaignBenefits(db, invoice.campaign_code) : null;
   const discounts = campaignDiscounts(
-    items.map((i) => ({ serviceId: i.service_id, kind: i.kind, priceCents: toCents(i.price) })),
+    items.map((i) => ({ serviceId: i.service_id, kind: i.kind as LineKind, priceCents: toCents(i.price) })),
     campaign?.rules ?? [],
   );
   discounts.forEach((cents, index) => db.prepare("UPDATE invoice_items SET discount = ? WHERE id = ?").run(toDollars(cents), items[index].id));
@@ -288,7 +313,7 @@ export function confirmBooking(db: SandboxDb, bookingId: string, now: number): {
       return current.invoice_id;
     }
     const invoiceId = uuid();
-    const number = (db.prepare("SELECT COUNT(*) AS n FROM invoices").get() as { n: number }).n + 1001;
+    const number = nextInvoiceNumber(db);
     db.prepare(
       "INSERT INTO invoices (id, id_key, number, center_id, guest_id, booking_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
     ).run(invoiceId, normalizeId(invoiceId), number, current.center_id, current.guest_id, current.id, now);

@@ -2,7 +2,8 @@ import Database from "better-sqlite3";
 import { createHash } from "node:crypto";
 import { preparePrivateFile } from "../data-dir.server";
 import {
-  nurseDayOff, SEED_AVAILABILITY_GUEST, seedCenters, seedMembershipPlans, seedPromos, seedReasons, seedReferralSources, seedServices, seedStaffReasons, seedWorkingHours,
+  GIFT_CARD_VALIDITY_DAYS, nurseDayOff, SEED_AVAILABILITY_GUEST, seedCenters, seedGiftCardOccasions, seedGiftCardTemplates, seedMembershipPlans, seedPackages, seedPromos,
+  seedReasons, seedReferralSources, seedServices, seedStaffReasons, seedWorkingHours,
 } from "./seed-data";
 
 export type SandboxDb = Database.Database;
@@ -142,6 +143,69 @@ const migrations: string[] = [
      points INTEGER NOT NULL, reason TEXT NOT NULL
    );
    CREATE INDEX guest_points_guest ON guest_points(guest_id, date);`,
+  // Sales: the packages and gift-card templates the clinics sell and the occasions a card is for;
+  // a sale invoice's lines are invoice_items of kind membership, package or giftcard. A gift card's
+  // order (recipient, message, when to send it) waits on its line until the invoice is closed,
+  // which issues the card, the guest's package (sessions per service, redeemed on visit lines) or
+  // the membership (the card that paid for a renewing one kept for its renewals). The gift-card
+  // emails are the sandbox's outbox, one per card.
+  `CREATE TABLE packages (
+     id TEXT PRIMARY KEY, id_key TEXT NOT NULL UNIQUE, code TEXT NOT NULL UNIQUE, name TEXT NOT NULL,
+     description TEXT NOT NULL, validity_days INTEGER, covered_services TEXT NOT NULL, display_order INTEGER NOT NULL
+   );
+   CREATE TABLE center_packages (
+     center_id TEXT NOT NULL REFERENCES centers(id), package_id TEXT NOT NULL REFERENCES packages(id),
+     sale_price REAL NOT NULL, PRIMARY KEY (center_id, package_id)
+   );
+   CREATE TABLE giftcard_templates (
+     id TEXT PRIMARY KEY, id_key TEXT NOT NULL UNIQUE, code TEXT NOT NULL UNIQUE, name TEXT NOT NULL,
+     value REAL, min_amount REAL, max_amount REAL, validity_days INTEGER, display_order INTEGER NOT NULL
+   );
+   CREATE TABLE center_giftcard_templates (
+     center_id TEXT NOT NULL REFERENCES centers(id), template_id TEXT NOT NULL REFERENCES giftcard_templates(id),
+     PRIMARY KEY (center_id, template_id)
+   );
+   CREATE TABLE giftcard_occasions (
+     id TEXT PRIMARY KEY, id_key TEXT NOT NULL UNIQUE, name TEXT NOT NULL, display_order INTEGER NOT NULL
+   );
+   ALTER TABLE invoices ADD COLUMN notes TEXT;
+   ALTER TABLE invoice_items ADD COLUMN redeemed_user_package_id TEXT;
+   ALTER TABLE guest_memberships ADD COLUMN recurring_account_id TEXT;
+   CREATE TABLE giftcard_orders (
+     invoice_item_id TEXT PRIMARY KEY REFERENCES invoice_items(id), invoice_id TEXT NOT NULL REFERENCES invoices(id),
+     template_id TEXT NOT NULL REFERENCES giftcard_templates(id), value REAL NOT NULL, recipient_name TEXT NOT NULL,
+     recipient_email TEXT NOT NULL, message TEXT NOT NULL, occasion_id TEXT NOT NULL REFERENCES giftcard_occasions(id),
+     image_id TEXT, schedule_time TEXT
+   );
+   CREATE TABLE guest_packages (
+     user_package_id TEXT PRIMARY KEY, id_key TEXT NOT NULL UNIQUE, guest_id TEXT NOT NULL REFERENCES guests(id),
+     center_id TEXT NOT NULL REFERENCES centers(id), package_id TEXT NOT NULL REFERENCES packages(id),
+     invoice_id TEXT NOT NULL REFERENCES invoices(id), invoice_item_id TEXT NOT NULL, start_date TEXT NOT NULL, end_date TEXT,
+     price REAL NOT NULL, created_at INTEGER NOT NULL
+   );
+   CREATE INDEX guest_packages_guest ON guest_packages(guest_id);
+   CREATE TABLE guest_package_services (
+     user_package_id TEXT NOT NULL REFERENCES guest_packages(user_package_id), service_id TEXT NOT NULL REFERENCES services(id),
+     quantity INTEGER NOT NULL, redeemed INTEGER NOT NULL DEFAULT 0, position INTEGER NOT NULL,
+     PRIMARY KEY (user_package_id, service_id)
+   );
+   CREATE TABLE gift_cards (
+     id TEXT PRIMARY KEY, id_key TEXT NOT NULL UNIQUE, number TEXT NOT NULL UNIQUE, template_id TEXT NOT NULL REFERENCES giftcard_templates(id),
+     center_id TEXT NOT NULL REFERENCES centers(id), value REAL NOT NULL, balance REAL NOT NULL,
+     buyer_guest_id TEXT NOT NULL REFERENCES guests(id), recipient_name TEXT NOT NULL, recipient_email TEXT NOT NULL,
+     recipient_email_key TEXT NOT NULL, message TEXT NOT NULL, occasion_id TEXT NOT NULL, schedule_time TEXT,
+     issued_on TEXT NOT NULL, expiry_date TEXT, invoice_id TEXT NOT NULL REFERENCES invoices(id), invoice_item_id TEXT NOT NULL,
+     created_at INTEGER NOT NULL
+   );
+   CREATE INDEX gift_cards_buyer ON gift_cards(buyer_guest_id);
+   CREATE INDEX gift_cards_recipient ON gift_cards(recipient_email_key);
+   CREATE INDEX gift_cards_invoice ON gift_cards(invoice_id);
+   CREATE TABLE giftcard_emails (
+     gift_card_id TEXT PRIMARY KEY REFERENCES gift_cards(id), to_email TEXT NOT NULL, to_email_key TEXT NOT NULL,
+     to_name TEXT NOT NULL, card_number TEXT NOT NULL, value REAL NOT NULL, message TEXT NOT NULL, occasion_name TEXT NOT NULL,
+     buyer_name TEXT NOT NULL, deliver_at INTEGER NOT NULL, queued_at INTEGER NOT NULL
+   );
+   CREATE INDEX giftcard_emails_to ON giftcard_emails(to_email_key, deliver_at);`,
 ];
 
 /** Time-zone ids as Zenoti numbers them, for the names the seed uses. */
@@ -215,6 +279,53 @@ function seed(db: SandboxDb) {
   seedGuestSettings(db);
   seedStaffReasonRows(db);
   seedMembershipPlanRows(db);
+  seedSaleRows(db);
+}
+
+/**
+ * The packages (priced per clinic as its treatments are), gift-card templates and occasions, sold
+ * at every clinic; each list once, when it is absent.
+ */
+function seedSaleRows(db: SandboxDb) {
+  const count = (table: string) => (db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+  const services = new Set(seedServices.map((s) => s.code));
+  const centers = db.prepare("SELECT id, code FROM centers ORDER BY sort_order").all() as { id: string; code: string }[];
+  const priceLevel = new Map(seedCenters.map((c) => [c.code, c.priceLevel]));
+  db.transaction(() => {
+    if (count("packages") === 0) {
+      const insert = db.prepare(
+        "INSERT INTO packages (id, id_key, code, name, description, validity_days, covered_services, display_order) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+      );
+      const sell = db.prepare("INSERT INTO center_packages (center_id, package_id, sale_price) VALUES (?, ?, ?)");
+      seedPackages.forEach((pkg, index) => {
+        for (const cover of pkg.covers) {
+          if (!services.has(cover.service)) throw new Error(`Package ${pkg.code} covers an unknown service ${cover.service}`);
+        }
+        const id = seedGuid(`package:${pkg.code}`);
+        insert.run(id, normalizeId(id), pkg.code, pkg.name, pkg.description, pkg.validityDays, JSON.stringify(pkg.covers), index + 1);
+        for (const center of centers) sell.run(center.id, id, roundPrice(pkg.price * (priceLevel.get(center.code) ?? 1)));
+      });
+    }
+    if (count("giftcard_templates") === 0) {
+      const insert = db.prepare(
+        "INSERT INTO giftcard_templates (id, id_key, code, name, value, min_amount, max_amount, validity_days, display_order) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      );
+      const sell = db.prepare("INSERT INTO center_giftcard_templates (center_id, template_id) VALUES (?, ?)");
+      seedGiftCardTemplates.forEach((template, index) => {
+        const id = seedGuid(`giftcard-template:${template.code}`);
+        const custom = "custom" in template ? template.custom : null;
+        insert.run(id, normalizeId(id), template.code, template.name, "value" in template ? template.value : null, custom?.min ?? null, custom?.max ?? null, GIFT_CARD_VALIDITY_DAYS, index + 1);
+        for (const center of centers) sell.run(center.id, id);
+      });
+    }
+    if (count("giftcard_occasions") === 0) {
+      const insert = db.prepare("INSERT INTO giftcard_occasions (id, id_key, name, display_order) VALUES (?, ?, ?, ?)");
+      seedGiftCardOccasions.forEach((name, index) => {
+        const id = seedGuid(`giftcard-occasion:${name}`);
+        insert.run(id, normalizeId(id), name, index + 1);
+      });
+    }
+  })();
 }
 
 /** The membership plans, sold at every clinic at their list price, once. */

@@ -140,20 +140,29 @@ describe("seeding", () => {
     }
   });
 
-  it("adds the membership plans to a sandbox made before them, and leaves its demo guest as she was", () => {
+  it("adds the membership plans, packages and gift cards to a sandbox made before them, and leaves its demo guest as she was", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sandbox-plans-"));
     const file = path.join(dir, "spa-sandbox.sqlite");
     try {
       const older = createSpaSandbox({ file, apiKeys: [TEST_API_KEY], now: () => now });
-      // As the file was before the membership migration (the last one).
+      // As the file was before the membership migration and the sales one after it (the last two).
       const version = older.db.pragma("user_version", { simple: true }) as number;
-      older.db.exec("DROP TABLE guest_points; DROP TABLE guest_memberships; DROP TABLE center_membership_plans; DROP TABLE membership_plans;");
-      older.db.pragma(`user_version = ${version - 1}`);
+      older.db.exec(
+        `DROP TABLE giftcard_emails; DROP TABLE gift_cards; DROP TABLE guest_package_services; DROP TABLE guest_packages; DROP TABLE giftcard_orders;
+         DROP TABLE giftcard_occasions; DROP TABLE center_giftcard_templates; DROP TABLE giftcard_templates; DROP TABLE center_packages; DROP TABLE packages;
+         ALTER TABLE invoices DROP COLUMN notes; ALTER TABLE invoice_items DROP COLUMN redeemed_user_package_id;
+         DROP TABLE guest_points; DROP TABLE guest_memberships; DROP TABLE center_membership_plans; DROP TABLE membership_plans;`,
+      );
+      older.db.pragma(`user_version = ${version - 2}`);
       older.close();
       const opened = createSpaSandbox({ file, apiKeys: [TEST_API_KEY], now: () => now });
-      expect((opened.db.prepare("SELECT COUNT(*) AS n FROM membership_plans").get() as { n: number }).n).toBe(3);
-      expect((opened.db.prepare("SELECT COUNT(*) AS n FROM guest_memberships").get() as { n: number }).n).toBe(0);
-      expect((opened.db.prepare("SELECT COUNT(*) AS n FROM appointments WHERE guest_id = ?").get(DEMO_GUEST_ID) as { n: number }).n).toBe(8);
+      const count = (sql: string, ...params: string[]) => (opened.db.prepare(sql).get(...params) as { n: number }).n;
+      expect(count("SELECT COUNT(*) AS n FROM membership_plans")).toBe(3);
+      expect(count("SELECT COUNT(*) AS n FROM guest_memberships")).toBe(0);
+      expect(count("SELECT COUNT(*) AS n FROM center_packages")).toBe(45);
+      expect(count("SELECT COUNT(*) AS n FROM center_giftcard_templates")).toBe(75);
+      expect(count("SELECT COUNT(*) AS n FROM giftcard_occasions")).toBe(4);
+      expect(count("SELECT COUNT(*) AS n FROM appointments WHERE guest_id = ?", DEMO_GUEST_ID)).toBe(8);
       opened.close();
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });

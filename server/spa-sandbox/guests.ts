@@ -7,7 +7,7 @@ import { isRefusal, refusal, v1Error, type Refusal } from "./errors";
 
 type GuestRow = { id: string; center_id: string; code: string; first_name: string; last_name: string; email: string | null; phone: string | null; payload: string; created_at: number };
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
+export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
 const EMPTY_DATE = "0001-01-01T00:00:00";
 
 function guestJson(row: GuestRow) {

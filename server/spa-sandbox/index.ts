@@ -9,6 +9,7 @@ import { aspNetMessage, v1Error } from "./errors";
 import { mountGuests, type MandatoryGuestField } from "./guests";
 import { mountMemberships } from "./memberships";
 import { mountPayments } from "./payments";
+import { mountSales } from "./sales";
 import { mountVisits } from "./visits";
 
 /** An employee login; `/v1/tokens` also checks the account name and app secret when they are set. */
@@ -157,6 +158,7 @@ export function createSpaSandbox(options: SandboxOptions): SpaSandbox {
   mountPayments(router, hosted, db, { now, hostedPagesOnCallerOrigin: options.hostedPagesOnCallerOrigin ?? false });
   mountVisits(router, db, { now });
   mountMemberships(router, db, { now });
+  mountSales(router, db, { now });
 
   router.use((req, res) => {
     aspNetMessage(res, 404, `No HTTP resource was found that matches the request URI '${req.originalUrl.slice(0, 200)}'.`);

@@ -10,8 +10,8 @@ import { isRefusal, refusal, v1Error, type Refusal } from "./errors";
 /**
  * Memberships and loyalty points: the plans a clinic sells (`/v1/centers/{id}/memberships`), a
  * guest's memberships and points, and the sandbox's own controls that give a guest a membership or
- * points for tests (a sale through `POST /v1/invoices/memberships` is not modelled: the invoice a
- * membership names is a reference only).
+ * points for tests (a membership given that way names a made-up invoice; one sold through `POST
+ * /v1/invoices/memberships` names its sale invoice, see sales.ts).
  */
 
 const USD = 148;
@@ -35,7 +35,7 @@ type GuestMembershipRow = {
 };
 type PointsRow = { date: string; points: number; reason: string };
 
-function clinicToday(db: SandboxDb, centerId: string, now: number): string {
+export function clinicToday(db: SandboxDb, centerId: string, now: number): string {
   const center = db.prepare("SELECT time_zone_name FROM centers WHERE id = ?").get(centerId) as { time_zone_name: string };
   return dayjs(now).tz(toIanaTimeZone(center.time_zone_name)).format(DAY);
 }
@@ -159,11 +159,17 @@ export type MembershipGrant = {
   credit_balance?: { service?: unknown; product?: unknown; other?: unknown } | null;
 };
 
+/** The sale invoice a membership came from, and the card that renews a renewing one. */
+export type MembershipInvoice = { id: string; no: string; receiptNo: string; itemId: string; recurringAccountId: string | null };
+
 /**
- * Gives a guest a membership, as a paid sale would (not a Zenoti call): the new user membership's
- * id (`id`, for the seed, or a new one), or why not.
+ * Gives a guest a membership, as a paid sale does: the closing of a sale invoice names it in
+ * `invoice`; the sandbox's control (not a Zenoti call) leaves a made-up invoice reference. The new
+ * user membership's id (`id`, for the seed, or a new one), or why not.
  */
-export function giveMembership(db: SandboxDb, guestId: string, grant: MembershipGrant, now: number, id: string = randomUUID()): { userMembershipId: string } | Refusal {
+export function giveMembership(
+  db: SandboxDb, guestId: string, grant: MembershipGrant, now: number, id: string = randomUUID(), invoice?: MembershipInvoice,
+): { userMembershipId: string } | Refusal {
   const guest = findRow<GuestRow>(db, "guests", guestId);
   if (!guest) return refusal(414, "Guest not found");
   const center = findRow<{ id: string; code: string }>(db, "centers", typeof grant.center_id === "string" && grant.center_id ? grant.center_id : guest.center_id);
@@ -194,14 +200,16 @@ export function giveMembership(db: SandboxDb, guestId: string, grant: Membership
     credit[kind] = value;
   }
   const count = (db.prepare("SELECT COUNT(*) AS n FROM guest_memberships").get() as { n: number }).n;
+  const from = invoice ?? { id: randomUUID(), no: `${center.code}M${1001 + count}`, receiptNo: `${center.code}MR${1001 + count}`, itemId: randomUUID(), recurringAccountId: null };
   db.prepare(
     `INSERT INTO guest_memberships (user_membership_id, id_key, guest_id, membership_id, center_id, status, recurrence_status, member_since,
-       expiry_date, credit_total, credit_service, credit_product, credit_other, invoice_id, invoice_no, receipt_no, invoice_item_id, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       expiry_date, credit_total, credit_service, credit_product, credit_other, invoice_id, invoice_no, receipt_no, invoice_item_id, created_at,
+       recurring_account_id)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
     id, normalizeId(id), guest.id, plan.id, center.id, status, recurrence, since, expiry,
     credit.service + credit.product + credit.other, credit.service, credit.product, credit.other,
-    randomUUID(), `${center.code}M${1001 + count}`, `${center.code}MR${1001 + count}`, randomUUID(), now,
+    from.id, from.no, from.receiptNo, from.itemId, now, plan.is_recurring ? from.recurringAccountId : null,
   );
   return { userMembershipId: id };
 }

@@ -2,7 +2,7 @@ import express, { type Request, type Router } from "express";
 import { randomBytes, randomUUID } from "node:crypto";
 import { centsFromDollars, dollarsFromCents } from "../../app/domain/money";
 import { normalizeId, type SandboxDb } from "./db";
-import { findRow, invoiceTotals, repriceInvoice } from "./booking";
+import { findRow, invoiceItemType, invoiceTotals, repriceInvoice } from "./booking";
 import { isRefusal, refusal, v1Error, type Refusal } from "./errors";
 
 /** Test cards: this one is always declined; any other number passing the checks is accepted. */
@@ -267,7 +267,7 @@ export function mountPayments(router: Router, hostedRouter: Router, db: SandboxD
         total_price: { currency_id: 148, net_price: totals.total, tax: 0, rounding_adjustment: 0, sum_total: totals.total },
         guest: { id: invoice.guest_id },
         invoice_items: totals.items.map((i) => ({
-          invoice_item_id: i.id, id: i.service_id, name: i.name, type: 0,
+          invoice_item_id: i.id, id: i.service_id, name: i.name, type: invoiceItemType(i.kind),
           price: { currency_id: 148, sales: i.price, tax: 0, final: dollarsFromCents(centsFromDollars(i.price) - centsFromDollars(i.discount)), discount: i.discount },
           quantity: 1,
         })),

@@ -255,6 +255,70 @@ export const seedMembershipPlans: SeedMembershipPlan[] = [
   },
 ];
 
+export type SeedPackage = {
+  code: string;
+  name: string;
+  description: string;
+  /** Whole dollars at a clinic of price level 1, below the sessions' single prices added up. */
+  price: number;
+  /** Days from the sale the sessions can be used in. */
+  validityDays: number;
+  /** Service codes (from seedServices) and how many sessions of each. */
+  covers: { service: string; quantity: number }[];
+};
+
+/**
+ * The packages every clinic sells, in display order, priced per clinic as its treatments are. The
+ * facial series is of the returning client's facial: a first visit is the new client's one.
+ */
+export const seedPackages: SeedPackage[] = [
+  {
+    code: "PKG-FACIAL-3",
+    name: "Signature Facial Series: 3 sessions",
+    description: "Three Signature Laser Facials, to use within a year.",
+    price: 537,
+    validityDays: 365,
+    covers: [{ service: "FT-RET", quantity: 3 }],
+  },
+  {
+    code: "PKG-PEEL-4",
+    name: "Glow Peel Series: 4 sessions",
+    description: "Four Glow Peels, to use within a year.",
+    price: 520,
+    validityDays: 365,
+    covers: [{ service: "PEEL-GLOW", quantity: 4 }],
+  },
+  {
+    code: "PKG-LHR-SMALL-6",
+    name: "Laser Hair Removal Small Area: 6 sessions",
+    description: "Six laser hair removal sessions for a small area, the underarms, to use within a year.",
+    price: 479,
+    validityDays: 365,
+    covers: [{ service: "LHR-UNDERARM", quantity: 6 }],
+  },
+];
+
+/**
+ * Gift cards last five years from the day they are issued (the US CARD Act's floor for gift
+ * cards), as the clinics' templates set them.
+ */
+export const GIFT_CARD_VALIDITY_DAYS = 1825;
+
+/**
+ * The gift-card templates every clinic sells, in display order: presets whose price is their value,
+ * and one the buyer names the amount of (dollars, cents allowed) between its minimum and maximum.
+ */
+export const seedGiftCardTemplates: ({ code: string; name: string } & ({ value: number } | { custom: { min: number; max: number } }))[] = [
+  { code: "GC-50", name: "$50 Gift Card", value: 50 },
+  { code: "GC-100", name: "$100 Gift Card", value: 100 },
+  { code: "GC-150", name: "$150 Gift Card", value: 150 },
+  { code: "GC-250", name: "$250 Gift Card", value: 250 },
+  { code: "GC-ANY", name: "Any amount", custom: { min: 25, max: 1000 } },
+];
+
+/** The organisation's gift-card occasions (no card images are set up). */
+export const seedGiftCardOccasions = ["Birthday", "Thank you", "Holidays", "Just because"];
+
 /**
  * The demo guest's membership: Glow Monthly at her clinic, active (1) and renewing (recurrence 1),
  * since her first visit (`visit`, an index into seedDemoVisits), with a month's service credit.

@@ -51,7 +51,10 @@ export function moveVisit(db: SandboxDb, invoiceId: string, start: string): bool
   return true;
 }
 
-/** Closes the invoice: the guest has been, the visit's live appointments are closed (status 1). */
+/**
+ * Closes the invoice: the guest has been, the visit's live appointments are closed (status 1). The
+ * close call (sales.ts) checks it as Zenoti does first; the demo guest's seed calls this directly.
+ */
 export function closeVisit(db: SandboxDb, invoiceId: string): boolean {
   const invoice = findRow<InvoiceRow>(db, "invoices", invoiceId);
   if (!invoice || invoice.is_cancelled || invoice.is_closed || liveAppointments(db, invoice.id).length === 0) return false;
@@ -110,12 +113,6 @@ export function mountVisits(router: Router, db: SandboxDb, options: { now: () =>
     const comments = String((req.body as { comments?: unknown } | undefined)?.comments ?? "").slice(0, 1000);
     if (!markNoShow(db, req.params.groupId, comments)) return v1Error(res, 200, 502, "Appointment cannot be marked as no show");
     res.json({ error: null });
-  });
-
-  router.post("/v1/invoices/:invoiceId/close", (req, res) => {
-    if (!findRow(db, "invoices", req.params.invoiceId)) return v1Error(res, 200, 428, "Request invoices are invalid");
-    if (!closeVisit(db, req.params.invoiceId)) return v1Error(res, 200, 502, "Invoice cannot be closed");
-    res.json({ success: true, error: null });
   });
 
   // The sandbox's own control, not a Zenoti call: moves a visit in time (into the past, too).

@@ -255,6 +255,7 @@ const InvoiceSchema = z.object({
     id: z.string(),
     invoice_number: z.union([z.string(), z.number()]).nullish(),
     invoice_number_prefix: z.string().nullish(),
+    is_closed: z.boolean().nullish(),
     invoice_dues: z.object({ total: z.number(), paid: z.number(), balance: z.number() }),
     invoice_items: z
       .array(
@@ -262,6 +263,7 @@ const InvoiceSchema = z.object({
           invoice_item_id: z.string(),
           id: z.string(),
           name: z.string(),
+          type: z.number().nullish(),
           price: z.object({ sales: z.number(), final: z.number(), discount: z.number().nullish() }),
         }),
       )
@@ -274,10 +276,13 @@ export type Invoice = {
   id: string;
   /** The number the clinic knows the invoice by, with its prefix ("CMEMGM117798"); null when none is given. */
   reference: string | null;
+  /** Closed: paid and final (Zenoti's is_closed; false when it is not sent). */
+  closed: boolean;
   total: Cents;
   paid: Cents;
   balance: Cents;
-  items: { invoiceItemId: string; serviceId: string; name: string; price: Cents; discount: Cents; final: Cents }[];
+  /** `type` is Zenoti's item type (INVOICE_ITEM_TYPE in sales.server.ts: 0 service, 3 membership, 4 package, 6 gift card), null when not sent. */
+  items: { invoiceItemId: string; serviceId: string; name: string; type: number | null; price: Cents; discount: Cents; final: Cents }[];
 };
 
 /** Either a transaction (paid) or a hosted page (3-D Secure); an empty string counts as absent. */
@@ -623,6 +628,7 @@ export function bookingCalls(http: SpaHttp) {
       return {
         id: invoice.id.toLowerCase(),
         reference: invoice.invoice_number ? `${invoice.invoice_number_prefix ?? ""}${invoice.invoice_number}` : null,
+        closed: invoice.is_closed ?? false,
         total: centsFromDollars(invoice.invoice_dues.total),
         paid: centsFromDollars(invoice.invoice_dues.paid),
         balance: centsFromDollars(invoice.invoice_dues.balance),
@@ -630,6 +636,7 @@ export function bookingCalls(http: SpaHttp) {
           invoiceItemId: i.invoice_item_id.toLowerCase(),
           serviceId: i.id.toLowerCase(),
           name: i.name,
+          type: i.type ?? null,
           price: centsFromDollars(i.price.sales),
           discount: centsFromDollars(i.price.discount ?? 0),
           final: centsFromDollars(i.price.final),

@@ -2,6 +2,7 @@ import { bookingCalls } from "./booking.server";
 import { catalogCalls } from "./catalog.server";
 import { createSpaHttp, type SpaHttpOptions } from "./http.server";
 import { membershipCalls } from "./memberships.server";
+import { salesCalls } from "./sales.server";
 
 /**
  * The one client for the spa back end, used for the embedded sandbox and for Zenoti alike.
@@ -9,7 +10,7 @@ import { membershipCalls } from "./memberships.server";
  */
 export function createSpaClient(options: SpaHttpOptions) {
   const http = createSpaHttp(options);
-  return { ...catalogCalls(http), ...bookingCalls(http), ...membershipCalls(http) };
+  return { ...catalogCalls(http), ...bookingCalls(http), ...membershipCalls(http), ...salesCalls(http) };
 }
 
 export type SpaClient = ReturnType<typeof createSpaClient>;

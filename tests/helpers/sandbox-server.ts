@@ -46,6 +46,20 @@ export async function createTestGuest(client: Pick<SpaClient, "createGuest">, ce
   return guest.id;
 }
 
+/**
+ * Saves a card for the guest through the sandbox's hosted card page, as the guest's browser would
+ * (a number from the sandbox's test cards decides how its charges go); its account id.
+ */
+export async function saveTestCard(
+  client: Pick<SpaClient, "startCardCapture" | "listCards">, guestId: string, centerId: string, number = "4242424242424242",
+): Promise<string> {
+  const page = await client.startCardCapture(guestId, centerId, "https://shop.example/card");
+  await fetch(page, { method: "POST", body: new URLSearchParams({ name: "Test Guest", number, expiry: "12/30", cvc: "123" }), redirect: "manual" });
+  const saved = (await client.listCards(guestId, centerId)).at(-1);
+  if (!saved) throw new Error("the sandbox did not save the card");
+  return saved.accountId;
+}
+
 /** The back end's error code for a call that must be refused (a call that succeeds fails the test). */
 export async function refusal(promise: Promise<unknown>): Promise<number | string | null> {
   try {
