@@ -93,6 +93,7 @@ describe("the session cookies' size", () => {
       therapistId: id(),
       date: "2026-12-01",
       promoCode: "P".repeat(40),
+      pkg: 1,
       slot: "2026-12-01T10:00:00",
       guestId: id(),
       details: { firstName: wide(50), lastName: wide(50), email: longestEmail, phone: "5125550101" },

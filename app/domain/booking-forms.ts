@@ -33,7 +33,7 @@ const LOCAL_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;
 /** The time step: the time is the button pressed, in the clinic's local time. */
 export const HoldSlotSchema = z.object({ slot: z.unknown().optional() }).refine(({ slot }) => typeof slot === "string" && LOCAL_TIME.test(slot), CHOOSE_TIME);
 
-export const PAYMENT_INTENTS = ["add-card", "apply-promo", "remove-promo", "confirm", "cancel-booking"] as const;
+export const PAYMENT_INTENTS = ["add-card", "apply-promo", "remove-promo", "use-package", "stop-package", "confirm", "cancel-booking"] as const;
 export const PAGE_OUT_OF_DATE = "This page was out of date. Please check the details and confirm again.";
 const CHOOSE_ACTION = "Please choose an action.";
 

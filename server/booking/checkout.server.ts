@@ -9,6 +9,7 @@ import type { PaymentAttempt } from "../store/stores.server";
 import type { Draft } from "./draft.server";
 import { advanceAttempt, attemptTiming, outcomeOfFinal, type AttemptOutcome, type AttemptTiming } from "./payment-attempt.server";
 import { findService } from "./catalog-view.server";
+import { packageForTreatment } from "./packages.server";
 
 /** A price summary; every amount in cents. */
 export type Quote = {
@@ -20,6 +21,8 @@ export type Quote = {
   dueNow: Cents;
   dueInClinic: Cents;
   promo: { code: string; applied: boolean; message: string | null; maxUsesPerGuest: number | null } | null;
+  /** The guest's package that pays for the treatment, and what it covers (the treatment's price after any promo). */
+  package: { userPackageId: string; name: string; covers: Cents } | null;
 };
 
 /** The price summary of a draft: treatment and add-ons, the promo's discount, what is due when. */
@@ -39,15 +42,21 @@ export async function quote(services: Services, center: Center, catalog: Service
   const priced = applyDiscounts(lines, rules);
   const [pricing] = await services.stores.centerPricing.get(center.id, [service.id]);
   const prepaid = pricing?.isPrepaidService ?? false;
+  // A package session pays for the treatment itself (the first line); add-ons are still paid.
+  const treatment = priced.lines[0];
+  const held = draft.pkg && draft.guestId ? await packageForTreatment(services, { guestId: draft.guestId, centerId: center.id, serviceId: service.id }) : null;
+  const covers = held && treatment ? treatment.price - treatment.discount : 0;
+  const total = priced.total - covers;
   return {
     lines: priced.lines.map((l) => ({ name: l.name, price: l.price, discount: l.discount })),
     subtotal: priced.subtotal,
     discount: priced.discount,
-    total: priced.total,
+    total,
     prepaid,
-    dueNow: prepaid ? priced.total : 0,
-    dueInClinic: prepaid ? 0 : priced.total,
+    dueNow: prepaid ? total : 0,
+    dueInClinic: prepaid ? 0 : total,
     promo,
+    package: held ? { userPackageId: held.userPackageId, name: held.name, covers } : null,
   };
 }
 
@@ -109,6 +118,8 @@ export async function checkout(
     notified: false,
     verifyUri: null,
     backEndDue: null,
+    packageUse: summary.package ? { userPackageId: summary.package.userPackageId } : null,
+    packageRedeemed: false,
   };
 
   const claim = await claimAttempt(services, fresh, { clock, timing, busyWaitMs: options.busyWaitMs });
@@ -205,6 +216,7 @@ export async function backEndQuote(services: Services, attempt: PaymentAttempt, 
   try {
     const invoice = await services.spa.getInvoice(attempt.invoiceId!);
     const subtotal = invoice.items.reduce((sum, item) => sum + item.price, 0);
+    // The back end's discounts include what a redeemed package paid; shown as the promo's here.
     return {
       lines: invoice.items.map((item) => ({ name: item.name, price: item.price, discount: item.discount })),
       subtotal,
@@ -214,6 +226,7 @@ export async function backEndQuote(services: Services, attempt: PaymentAttempt, 
       dueNow: attempt.prepaid ? invoice.balance : 0,
       dueInClinic: attempt.prepaid ? 0 : invoice.balance,
       promo: shown.promo,
+      package: null,
     };
   } catch (error) {
     if (!isSpaError(error)) throw error;

@@ -21,6 +21,12 @@ export const DraftSchema = z.object({
   date: z.string().optional(),
   promoCode: z.string().optional(),
   /**
+   * 1: a session of the signed-in guest's package pays for the treatment (the spec's packageId). Which
+   * package is read from the back end when needed; a short key, because the worst-case draft is
+   * within a few bytes of the cookie's 4096.
+   */
+  pkg: z.literal(1).optional(),
+  /**
    * The time a visitor not yet known chose: held only when their details come (the details step),
    * because a Zenoti hold belongs to one guest and cannot be moved to another.
    */

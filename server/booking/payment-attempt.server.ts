@@ -2,6 +2,7 @@ import type { Cents } from "~/domain/money";
 import { dayjs } from "~/lib/dates";
 import type { Services } from "../context.server";
 import { manageLinkUrl } from "../appointments/visit-messages.server";
+import { forgetGuestPackages } from "./packages.server";
 import { errorReporter } from "../observability/error-reporter.server";
 import { logger } from "../observability/logger.server";
 import { isSpaError, type SpaError } from "../spa/errors.server";
@@ -104,6 +105,11 @@ export async function advanceAttempt(ctx: Context, start: PaymentAttempt): Promi
     if (attempt.state === "confirmed" && attempt.promoCode && !attempt.promoApplied) {
       await applyPromo(services, attempt);
       await save({ promoApplied: true });
+    }
+
+    if (attempt.state === "confirmed" && attempt.packageUse && !attempt.packageRedeemed) {
+      await redeemPackage(services, attempt);
+      await save({ packageRedeemed: true });
     }
 
     if (attempt.state === "confirmed" && !attempt.prepaid) await save({ state: "booked" });
@@ -308,6 +314,18 @@ async function readInvoice(services: Services, invoiceId: string) {
     logger.warn("invoice could not be read", { kind: error.kind, status: error.status });
     return null;
   }
+}
+
+/**
+ * Redeems a session of the guest's package on the treatment's line. A refusal (no session left, a
+ * package that does not cover it) leaves the line to be paid as shown by the invoice's balance: at a
+ * prepaid clinic the back end's price is then shown before any charge.
+ */
+async function redeemPackage(services: Services, attempt: PaymentAttempt) {
+  const treatmentLine = attempt.invoiceItemIds[0];
+  const redeemed = treatmentLine ? await services.spa.redeemPackage(attempt.invoiceId!, attempt.packageUse!.userPackageId, treatmentLine) : false;
+  if (!redeemed) logger.warn("package not redeemed", { centerId: attempt.centerId });
+  forgetGuestPackages(attempt.guestId, attempt.centerId);
 }
 
 /** The offer code on the invoice; a refusal or a lost answer is logged, the charge follows the invoice. */

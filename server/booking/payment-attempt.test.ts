@@ -114,7 +114,7 @@ async function heldBooking(centerId: string, card = GOOD_CARD) {
 }
 
 function quoteFor(prepaid: boolean, promo: Quote["promo"] = null): Quote {
-  return { lines: [{ name: "Signature Laser Facial - New Client", price: 27500, discount: 0 }], subtotal: 27500, discount: 0, total: 27500, prepaid, dueNow: prepaid ? 27500 : 0, dueInClinic: prepaid ? 0 : 27500, promo };
+  return { lines: [{ name: "Signature Laser Facial - New Client", price: 27500, discount: 0 }], subtotal: 27500, discount: 0, total: 27500, prepaid, dueNow: prepaid ? 27500 : 0, dueInClinic: prepaid ? 0 : 27500, promo, package: null };
 }
 
 /** What the back end holds for the guest: live appointments and charges. */

@@ -24,6 +24,11 @@ function listCards(services: Services, guestId: string, centerId: string, fresh 
   return cardLists.get(key, () => services.spa.listCards(guestId, centerId));
 }
 
+/** The guest's saved cards read afresh (a card was just saved elsewhere, e.g. buying online); kept for the payment step. */
+export function freshCards(services: Services, guestId: string, centerId: string): Promise<SavedCard[]> {
+  return listCards(services, guestId, centerId, true);
+}
+
 /** A guest made a moment ago has no saved cards: their payment step need not ask. */
 export function noCardsYet(guestId: string, centerId: string): void {
   cardLists.set(cardsKey(guestId, centerId), []);

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Cents } from "~/domain/money";
 import { formatMoney } from "~/lib/money";
-import { cardCapturePage, cardWasAdded, isHostedPageAllowed } from "../booking/payment-step.server";
+import { cardCapturePage, cardWasAdded, freshCards, isHostedPageAllowed } from "../booking/payment-step.server";
 import type { Services } from "../context.server";
 import { logger } from "../observability/logger.server";
 import { isSpaError, type SpaError } from "../spa/errors.server";
@@ -192,7 +192,8 @@ async function drive(ctx: Ctx, start: Purchase, step: "card" | "charge" | "retur
     }
 
     if (step === "charge") {
-      const cards = await services.spa.listCards(purchase.guestId, purchase.centerId);
+      // Read afresh, and kept for the booking's payment step, which then lists the card saved here.
+      const cards = await freshCards(services, purchase.guestId, purchase.centerId);
       if (!purchase.knownCards || !cardWasAdded(purchase.knownCards, cards)) return decline(ctx, purchase, PURCHASE_OUTCOME_MESSAGES.noCard);
       const accountId = cards.at(-1)!.accountId;
       purchase = await save(ctx, purchase, { state: "charging", accountId, chargeSentAt: ctx.clock() });

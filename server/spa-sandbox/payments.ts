@@ -326,12 +326,16 @@ export function mountPayments(router: Router, hostedRouter: Router, db: SandboxD
   router.delete("/v1/invoices/:invoiceId/invoiceitems/:itemId", (req, res) => {
     const invoice = findRow<InvoiceRow>(db, "invoices", req.params.invoiceId);
     if (!invoice) return v1Error(res, 200, 428, "Invoice not found");
-    const item = findRow<{ id: string; invoice_id: string }>(db, "invoice_items", req.params.itemId);
+    const item = findRow<{ id: string; invoice_id: string; removed: number; service_id: string; redeemed_user_package_id: string | null }>(db, "invoice_items", req.params.itemId);
     if (!item || item.invoice_id !== invoice.id) return v1Error(res, 200, 429, "Invoice item not found");
     const comments = String((req.body as { comments?: string } | undefined)?.comments ?? "").slice(0, 500);
     db.transaction(() => {
       db.prepare("UPDATE invoice_items SET removed = 1, comments = ? WHERE id = ?").run(comments, item.id);
       db.prepare("UPDATE appointments SET status = -1 WHERE invoice_item_id = ?").run(item.id);
+      // A line paid by a package session gives the session back when it is removed.
+      if (item.redeemed_user_package_id && !item.removed) {
+        db.prepare("UPDATE guest_package_services SET redeemed = MAX(0, redeemed - 1) WHERE user_package_id = ? AND service_id = ?").run(item.redeemed_user_package_id, item.service_id);
+      }
     })();
     res.json({ success: true, error: null });
   });

@@ -344,8 +344,14 @@ describe("redeeming a package on a visit", () => {
     await api("POST", `/v1/invoices/${visit}/campaign_discount/apply`, { offer_code: "WELCOME10", center_id: AUSTIN });
     expect((await invoiceJson(visit)).invoice_items.map((i) => i.price.discount)).toEqual([199, 5]);
 
-    const [owned] = (await api("GET", `/v1/guests/${guestId}/Packages`)).body.packages as { services: { redeemed_quantity: number; balance_quantity: number }[] }[];
-    expect(owned.services).toEqual([expect.objectContaining({ total_quantity: 3, redeemed_quantity: 1, balance_quantity: 2 })]);
+    const sessions = async () => ((await api("GET", `/v1/guests/${guestId}/Packages`)).body.packages as { services: { redeemed_quantity: number }[] }[])[0].services[0];
+    expect(await sessions()).toEqual(expect.objectContaining({ total_quantity: 3, redeemed_quantity: 1, balance_quantity: 2 }));
+
+    // The visit's line removed (a payment that failed): the session is given back, once.
+    const remove = () => api("DELETE", `/v1/invoices/${visit}/invoiceitems/${facialLine.invoice_item_id}`, { comments: "Removing appointment due to payment failed" });
+    await remove();
+    await remove();
+    expect(await sessions()).toEqual(expect.objectContaining({ redeemed_quantity: 0, balance_quantity: 3 }));
   });
 
   it("refuses a package with no session left or past its end, which are no longer redeemable", async () => {

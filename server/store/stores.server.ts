@@ -211,6 +211,10 @@ export type PaymentAttempt = {
   bookedInvoice?: { paid: number; due: number; reference: string | null } | null;
   /** The confirmation email and text went out. */
   notified: boolean;
+  /** A session of the guest's package pays for the treatment (absent in older records). */
+  packageUse?: { userPackageId: string } | null;
+  /** The redemption was sent to the invoice (whatever the answer); absent in older records. */
+  packageRedeemed?: boolean;
 };
 
 export type PaymentAttemptClaim =

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { uniqueEmail } from "./helpers";
+import { choosePeelWithFaceArea, fillBillingAndAgree, showDate, startBooking, uniqueEmail } from "./helpers";
 import { expect, test } from "./fixtures";
 
 // Buying a membership, a package and a gift card on the sandbox's hosted card page, with
@@ -139,4 +139,29 @@ test("a tampered price is refused with the clinic's price, and a double submit i
   expect(first.headers()["location"]).toContain("/hosted/card/");
   expect(second.status()).toBe(302);
   expect(second.headers()["location"]).toMatch(/\/purchases\/[0-9a-f-]{36}$/);
+});
+
+test("a package bought online pays for the treatment it covers when booking, and the session is counted", async ({ page, signedIn, bookingDay }) => {
+  expect(signedIn.email).toBeTruthy();
+  const { clinic, date } = bookingDay({ prepaid: true });
+  await page.goto(`/packages?clinic=${clinic.slug}`);
+  await page.getByRole("button", { name: "Buy Glow Peel Series: 4 sessions" }).click();
+  await onCardPage(page, "4242 4242 4242 4242");
+  await expect(thanks(page)).toBeVisible();
+
+  await startBooking(page, clinic);
+  await choosePeelWithFaceArea(page);
+  await (await showDate(page, date)).first().click();
+  await expect(page.getByRole("heading", { level: 1, name: "Payment" })).toBeVisible();
+  await expect(page.getByText("You have 4 sessions of Glow Peel Series: 4 sessions left for this treatment.")).toBeVisible();
+  await page.getByRole("button", { name: "Use a package session" }).click();
+  await expect(page.getByRole("row", { name: /Paid by your package \(Glow Peel Series: 4 sessions\)/ })).toBeVisible();
+  await expect(page.getByRole("radio", { name: /VISA ending 4242/ })).toBeChecked();
+  await fillBillingAndAgree(page);
+  await page.getByRole("button", { name: "Pay $0 and book" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "You're booked!" })).toBeVisible();
+
+  await page.goto("/account/packages");
+  const held = page.locator(".visit-card", { has: page.getByRole("heading", { name: "Glow Peel Series: 4 sessions" }) });
+  await expect(held.getByText("Glow Peel: 1 of 4 used, 3 left")).toBeVisible();
 });

@@ -15,7 +15,8 @@ import { confirmedOf, newPayKey, requireDraft, setConfirmed, setDraft, type Draf
 import { flashNotBooked, type NotBooked } from "#server/booking/not-booked.server";
 import { cardCapturePage, cardWasAdded, confirmAndPay, paymentStepState, savedCards, type ConfirmOutcome } from "#server/booking/payment-step.server";
 import { formDataOf, parseSubmission, refuseForm } from "#server/forms.server";
-import { requestSession } from "#server/request-context.server";
+import { packageForTreatment } from "#server/booking/packages.server";
+import { currentUser, requestSession, type RequestContext } from "#server/request-context.server";
 import { flashToast } from "#server/toast.server";
 import type { Route } from "./+types/payment";
 
@@ -28,6 +29,8 @@ export const CHECKOUT_MESSAGES = {
   repriced: (shown: string, due: string) =>
     `Our booking system prices this booking at ${due}, not the ${shown} we showed you, so nothing has been charged. Your time is kept: pay ${due} to book, or cancel the booking.`,
 } as const;
+
+const PACKAGE_GONE = "Your package has no session left for this treatment. Please pay for it as shown.";
 
 export const meta: Route.MetaFunction = () => [{ title: "Payment | Glow Clinic" }, { name: "robots", content: "noindex" }];
 
@@ -80,6 +83,16 @@ async function leavePaymentStep(context: Route.LoaderArgs["context"], outcome: C
   return redirect(`${href("/appointment/time")}?date=${draft.date ?? ""}`);
 }
 
+/**
+ * The signed-in guest's package with a session left for this treatment: offered only to the
+ * account's own guest (not to a visitor booking through a texted link or as a new guest).
+ */
+async function packageOffer(context: RequestContext, draft: Draft) {
+  const user = await currentUser(context);
+  if (!user || !draft.guestId || !draft.serviceId || user.guestId.toLowerCase() !== draft.guestId.toLowerCase()) return null;
+  return packageForTreatment(context.services, { guestId: draft.guestId, centerId: draft.centerId, serviceId: draft.serviceId });
+}
+
 export async function loader({ context }: Route.LoaderArgs) {
   const { services } = context;
   const { session, draft } = await requireDraft(context, "details");
@@ -107,7 +120,9 @@ export async function loader({ context }: Route.LoaderArgs) {
   const changed = next.payKey !== draft.payKey || next.cardsBefore !== draft.cardsBefore;
   if (changed) setDraft(session, next);
   const service = findService(catalog, draft.serviceId)!;
+  const offer = draft.pkg || state.kind === "repriced" ? null : await packageOffer(context, draft);
   return {
+      packageOffer: offer ? { name: offer.name, left: offer.left } : null,
       clinic: center.name,
       service: service.displayName,
       summary,
@@ -138,6 +153,17 @@ export async function action({ request, context }: Route.ActionArgs) {
     setDraft(session, { ...withBilling, cardsBefore: page.knownCards });
     // The card page is a document of its own, on this origin or the provider's: never fetched as route data.
     return redirectDocument(page.uri);
+  }
+
+  if (intent === "use-package") {
+    if (!(await packageOffer(context, draft))) return refuseForm(submission, { status: 409, formErrors: [PACKAGE_GONE] });
+    setDraft(session, { ...withBilling, pkg: 1 });
+    return redirect(href("/appointment/payment"));
+  }
+
+  if (intent === "stop-package") {
+    setDraft(session, { ...withBilling, pkg: undefined });
+    return redirect(href("/appointment/payment"));
   }
 
   if (intent === "remove-promo") {
@@ -189,7 +215,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function PaymentStep({ loaderData, actionData }: Route.ComponentProps) {
-  const { clinic, service, summary, repriced, notice, cards, cardError, cardFailed, payKey } = loaderData;
+  const { clinic, service, summary, repriced, notice, cards, cardError, cardFailed, payKey, packageOffer } = loaderData;
   const navigation = useNavigation();
   const confirming = navigation.state === "submitting" && navigation.formData?.get("intent") === "confirm";
   const payment = useSchemaForm(PaymentSchema, {
@@ -235,6 +261,12 @@ export default function PaymentStep({ loaderData, actionData }: Route.ComponentP
               <tr>
                 <th scope="row">Discount ({summary.promo?.code})</th>
                 <td>−{formatMoney(summary.discount)}</td>
+              </tr>
+            ) : null}
+            {summary.package ? (
+              <tr>
+                <th scope="row">Paid by your package ({summary.package.name})</th>
+                <td>−{formatMoney(summary.package.covers)}</td>
               </tr>
             ) : null}
             <tr className="total">
@@ -301,6 +333,28 @@ export default function PaymentStep({ loaderData, actionData }: Route.ComponentP
           </SelectField>
           <Field meta={fields.zip} label="ZIP code" inputMode="numeric" autoComplete="billing postal-code" required />
         </fieldset>
+
+        {summary.package || packageOffer ? (
+          <fieldset>
+            <legend>Your package</legend>
+            {summary.package ? (
+              <p>
+                A session of <strong>{summary.package.name}</strong> pays for this treatment.{" "}
+                <button type="submit" name="intent" value="stop-package" className="link-button">
+                  Pay for it instead
+                </button>
+              </p>
+            ) : packageOffer ? (
+              <p>
+                You have {packageOffer.left} {packageOffer.left === 1 ? "session" : "sessions"} of <strong>{packageOffer.name}</strong> left for this
+                treatment.{" "}
+                <button type="submit" name="intent" value="use-package" className="button-secondary">
+                  Use a package session
+                </button>
+              </p>
+            ) : null}
+          </fieldset>
+        ) : null}
 
         <fieldset>
           <legend>Promo code</legend>
