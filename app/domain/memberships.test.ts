@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { billingCycleLabel, isActiveMembership, isMember, membershipStatusLabel, pointsValueCents } from "./memberships";
+import { billingCycleLabel, isActiveMembership, isMember, membershipStatusLabel, membershipSaving, pointsValueCents } from "./memberships";
 import { coveredByMembership } from "./service-kinds";
 
 describe("membership statuses", () => {
@@ -53,5 +53,17 @@ describe("billing cycles", () => {
     expect(billingCycleLabel("3 Months")).toBe("3 months");
     expect(billingCycleLabel("1 Year")).toBe("year");
     expect(billingCycleLabel("Quarterly")).toBe("Quarterly");
+  });
+});
+
+
+describe("membershipSaving", () => {
+  it("is the treatment's price less the plan's price shared among what it covers", () => {
+    expect(membershipSaving(19900, 9900, 1)).toBe(10000);
+    expect(membershipSaving(19900, 106800, 12)).toBe(19900 - 8900);
+  });
+  it("is never negative, and nothing for a plan that covers nothing", () => {
+    expect(membershipSaving(5000, 9900, 1)).toBe(0);
+    expect(membershipSaving(19900, 9900, 0)).toBe(0);
   });
 });

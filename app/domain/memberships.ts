@@ -62,3 +62,12 @@ export function billingCycleLabel(paymentFrequency: string): string {
   if (unit === "month" && count === 12) return "year";
   return count === 1 ? unit : `${count} ${unit}s`;
 }
+
+/**
+ * What a plan saves on one treatment it covers, in cents: the treatment's price less the plan's price
+ * shared among the treatments it covers each billing period; never negative.
+ */
+export function membershipSaving(treatmentPrice: number, planPrice: number, coveredPerPeriod: number): number {
+  if (coveredPerPeriod <= 0) return 0;
+  return Math.max(0, treatmentPrice - Math.round(planPrice / coveredPerPeriod));
+}

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { choosePeelWithFaceArea, fillBillingAndAgree, showDate, startBooking, uniqueEmail } from "./helpers";
+import { chooseFacialWithAddOn, choosePeelWithFaceArea, fillBillingAndAgree, showDate, startBooking, uniqueEmail } from "./helpers";
 import { expect, test } from "./fixtures";
 
 // Buying a membership, a package and a gift card on the sandbox's hosted card page, with
@@ -16,7 +16,7 @@ async function onCardPage(page: Page, number: string) {
 
 const thanks = (page: Page) => page.getByRole("heading", { level: 1, name: "Thank you" });
 
-test("a guest joins a membership with a card, sees it in the account, and as a member sees points", async ({ page, signedIn }) => {
+test("a guest joins a membership with a card, sees it in the account, and as a member sees points and member prices while booking", async ({ page, signedIn, bookingDay }) => {
   expect(signedIn.email).toBeTruthy();
   await page.goto("/memberships?clinic=austin-downtown");
   await page.getByRole("button", { name: "Join Glow Monthly" }).click();
@@ -34,6 +34,13 @@ test("a guest joins a membership with a card, sees it in the account, and as a m
   const points = page.getByRole("region", { name: "Membership and loyalty points" });
   await expect(points.getByText("Glow Monthly (Active)")).toBeVisible();
   await expect(points.getByText("0 points, worth $0")).toBeVisible();
+
+  const { clinic, date } = bookingDay();
+  await startBooking(page, clinic);
+  await chooseFacialWithAddOn(page);
+  await (await showDate(page, date)).first().click();
+  await expect(page.getByRole("heading", { level: 1, name: "Payment" })).toBeVisible();
+  await expect(page.getByText("Your Glow Monthly membership gives you member prices at the clinic.", { exact: false })).toBeVisible();
 });
 
 test("a declined card charges nothing, and another card buys the package, which the account lists with its sessions", async ({ page, signedIn }) => {

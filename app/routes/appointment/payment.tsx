@@ -1,5 +1,5 @@
 import { getCollectionProps, getInputProps } from "@conform-to/react";
-import { href, redirect, redirectDocument, useNavigation } from "react-router";
+import { href, Link, redirect, redirectDocument, useNavigation } from "react-router";
 import { CheckboxField, ErrorSummary, Field, FieldMessage, SchemaForm, SelectField, useFocusFirst, useSchemaForm } from "~/components/forms";
 import { NO_SHOW_FEE, NO_SHOW_WINDOW_HOURS, LATE_ARRIVAL_MINUTES } from "~/domain/booking";
 import { PAGE_OUT_OF_DATE, PaymentSchema, placePaymentProblems } from "~/domain/booking-forms";
@@ -16,6 +16,7 @@ import { flashNotBooked, type NotBooked } from "#server/booking/not-booked.serve
 import { cardCapturePage, cardWasAdded, confirmAndPay, paymentStepState, savedCards, type ConfirmOutcome } from "#server/booking/payment-step.server";
 import { formDataOf, parseSubmission, refuseForm } from "#server/forms.server";
 import { packageForTreatment } from "#server/booking/packages.server";
+import { membershipNote } from "#server/memberships/booking-note.server";
 import { currentUser, requestSession, type RequestContext } from "#server/request-context.server";
 import { flashToast } from "#server/toast.server";
 import type { Route } from "./+types/payment";
@@ -120,8 +121,13 @@ export async function loader({ context }: Route.LoaderArgs) {
   const changed = next.payKey !== draft.payKey || next.cardsBefore !== draft.cardsBefore;
   if (changed) setDraft(session, next);
   const service = findService(catalog, draft.serviceId)!;
-  const offer = draft.pkg || state.kind === "repriced" ? null : await packageOffer(context, draft);
+  const [offer, membership] = await Promise.all([
+    draft.pkg || state.kind === "repriced" ? null : packageOffer(context, draft),
+    currentUser(context).then((user) => membershipNote(services, { user, centerId: center.id, service })),
+  ]);
   return {
+      membership,
+      clinicSlug: center.slug,
       packageOffer: offer ? { name: offer.name, left: offer.left } : null,
       clinic: center.name,
       service: service.displayName,
@@ -215,7 +221,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function PaymentStep({ loaderData, actionData }: Route.ComponentProps) {
-  const { clinic, service, summary, repriced, notice, cards, cardError, cardFailed, payKey, packageOffer } = loaderData;
+  const { clinic, service, summary, repriced, notice, cards, cardError, cardFailed, payKey, packageOffer, membership, clinicSlug } = loaderData;
   const navigation = useNavigation();
   const confirming = navigation.state === "submitting" && navigation.formData?.get("intent") === "confirm";
   const payment = useSchemaForm(PaymentSchema, {
@@ -288,6 +294,18 @@ export default function PaymentStep({ loaderData, actionData }: Route.ComponentP
             ? "This clinic takes payment when you book."
             : "Your card holds the appointment; you pay in the clinic after your treatment."}
         </p>
+        {membership?.kind === "member" ? (
+          <p className="notice">
+            Your {membership.plan} membership {membership.covers ? "covers this treatment" : "gives you member prices at the clinic"}.
+            {membership.credit ? ` You have ${membership.credit} of treatment credit to use.` : ""} Member prices and credits are applied when you pay
+            at the clinic.
+          </p>
+        ) : membership?.kind === "offer" ? (
+          <p className="notice">
+            Members of {membership.plan} ({membership.price}) save {membership.saving} on this treatment.{" "}
+            <Link to={`${href("/memberships")}?clinic=${clinicSlug}`}>See memberships</Link>
+          </p>
+        ) : null}
       </section>
 
       <SchemaForm schemaForm={payment} summary={false} className="form">
