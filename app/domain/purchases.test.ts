@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BuyItemSchema, deliveryDateProblem, GiftCardBalanceSchema, GiftCardSchema, packageSaving, parseDollars, PURCHASE_MESSAGES, sessionsLeft } from "./purchases";
+import { BuyItemSchema, deliveryDateProblem, GiftCardBalanceSchema, GiftCardSchema, packageSaving, parseDollars, paymentTag, PURCHASE_MESSAGES, sessionsLeft } from "./purchases";
 
 const KEY = "5f0c6a4e-8d1b-4c3a-9e2f-1a2b3c4d5e6f";
 
@@ -79,5 +79,14 @@ describe("package arithmetic", () => {
   it("saves against single visits, never a negative saving", () => {
     expect(packageSaving(45000, [{ unitPrice: 17500, quantity: 3 }])).toBe(7500);
     expect(packageSaving(60000, [{ unitPrice: 17500, quantity: 3 }])).toBe(0);
+  });
+});
+
+describe("the payment tags", () => {
+  it("follow the prepaid, postpaid and prepaid-package cases", () => {
+    expect(paymentTag({ prepaid: true, packageUsed: false })).toBe("PPD-A");
+    expect(paymentTag({ prepaid: false, packageUsed: false })).toBe("PPD-B");
+    expect(paymentTag({ prepaid: true, packageUsed: true })).toBe("PPD-C");
+    expect(paymentTag({ prepaid: false, packageUsed: true })).toBe("PPD-C");
   });
 });

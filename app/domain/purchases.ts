@@ -113,3 +113,14 @@ export function packageSaving(packagePrice: Cents, sessions: { unitPrice: Cents;
   const single = sessions.reduce((sum, s) => sum + s.unitPrice * s.quantity, 0);
   return Math.max(0, single - packagePrice);
 }
+
+/**
+ * The spec's user tags for how a booking is paid: PPD-A prepaid (paid when booking), PPD-B
+ * postpaid (the card holds it, paid at the clinic), PPD-C paid by a prepaid package.
+ */
+export type PaymentTag = "PPD-A" | "PPD-B" | "PPD-C";
+
+export function paymentTag(booking: { prepaid: boolean; packageUsed: boolean }): PaymentTag {
+  if (booking.packageUsed) return "PPD-C";
+  return booking.prepaid ? "PPD-A" : "PPD-B";
+}

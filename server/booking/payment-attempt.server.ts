@@ -1,4 +1,5 @@
 import type { Cents } from "~/domain/money";
+import { paymentTag } from "~/domain/purchases";
 import { dayjs } from "~/lib/dates";
 import type { Services } from "../context.server";
 import { manageLinkUrl } from "../appointments/visit-messages.server";
@@ -187,6 +188,8 @@ export async function advanceAttempt(ctx: Context, start: PaymentAttempt): Promi
         serviceCount: attempt.serviceNames.length,
         prepaid: attempt.prepaid,
         promoApplied: attempt.promoApplied,
+        // The spec's user tag for how it is paid (PPD-A, PPD-B, PPD-C).
+        kind: paymentTag({ prepaid: attempt.prepaid, packageUsed: Boolean(attempt.packageUse) }),
         amountCents: attempt.bookedInvoice?.paid,
       },
     });
