@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import type { Cents } from "~/domain/money";
 import { formatMoney } from "~/lib/money";
 import { cardCapturePage, cardWasAdded, freshCards, isHostedPageAllowed } from "../booking/payment-step.server";
@@ -20,6 +20,7 @@ export const PURCHASE_OUTCOME_MESSAGES = {
   noCard: "We did not receive a card from the secure page, and nothing was charged. Please try again.",
   verifyFailed: "Your bank did not approve the payment, and nothing was charged. Please try again or use another card.",
   notStarted: "The clinic's system could not start this purchase, and nothing was charged. Please try again.",
+  atBank: "Your bank asked to check this payment. Please finish the check on your bank's page; nothing is charged until you approve it.",
   checking: "We are checking your payment with the clinic's system. Please check again in a moment; you will not be charged twice.",
 } as const;
 
@@ -55,6 +56,16 @@ export const purchaseReturn = (origin: string, id: string, step: "card" | "verif
 const isRefusal = (error: SpaError) => error.kind === "rejected";
 
 /**
+ * The idempotency key: the user, the form's key and what is bought (a gift card's order too), so a
+ * double press of one form is one purchase, and another item or another order from the same page
+ * is another purchase.
+ */
+function purchaseKey(userId: string, formKey: string, offer: Offer): string {
+  const order = offer.giftCard ? createHash("sha256").update(JSON.stringify(offer.giftCard)).digest("base64url").slice(0, 16) : "";
+  return [userId, formKey, offer.kind, offer.itemId.toLowerCase(), order].join(":");
+}
+
+/**
  * Starts the purchase for this form key, or carries on with the one the key already started (a
  * double submit gets the first purchase's next step, never a second sale).
  */
@@ -67,7 +78,7 @@ export async function startPurchase(
   const { offer } = input;
   const fresh: Purchase = {
     id: randomUUID(),
-    key: `${input.userId}:${input.formKey}`,
+    key: purchaseKey(input.userId, input.formKey, offer),
     state: "started",
     leaseUntil: now + purchaseLeaseMs(services),
     createdAt: now,
@@ -83,6 +94,7 @@ export async function startPurchase(
     invoiceId: null,
     reference: null,
     invoiceRequestedAt: null,
+    priceChecked: false,
     knownCards: null,
     accountId: null,
     chargeSentAt: null,
@@ -118,12 +130,16 @@ export async function verificationReturned(services: Services, id: string, origi
   return withClaim(services, id, clock, (purchase) => drive({ services, clock, origin }, purchase, "returned"));
 }
 
-/** The purchase's page: finishes what is paid (closing, sending the card) and reads a lost charge's answer. */
+/**
+ * The purchase's page: finishes what is paid (closing, sending the card) and reads what became of a
+ * charge whose answer is not known, including one approved at the bank after it was given up on.
+ */
 export async function purchaseStatus(services: Services, id: string, origin: string, clock: () => number = Date.now): Promise<Purchase | null> {
   const purchase = await services.stores.purchases.get(id);
   if (!purchase) return null;
-  if (purchase.state !== "paid" && purchase.state !== "charging") return purchase;
-  const outcome = await withClaim(services, id, clock, (claimed) => drive({ services, clock, origin }, claimed, "returned"));
+  const lateApproval = purchase.state === "declined" && purchase.chargeSentAt !== null && clock() - purchase.chargeSentAt <= VERIFY_WINDOW_MS;
+  if (purchase.state !== "paid" && purchase.state !== "charging" && purchase.state !== "verifying" && !lateApproval) return purchase;
+  const outcome = await withClaim(services, id, clock, (claimed) => drive({ services, clock, origin }, claimed, "view"));
   return outcome?.purchase ?? (await services.stores.purchases.get(id));
 }
 
@@ -158,81 +174,103 @@ async function decline(ctx: Ctx, purchase: Purchase, message: string): Promise<S
   return handBack(ctx, purchase, { state: "declined", declineMessage: message, verifyUri: null });
 }
 
+/** A bank's 3-D Secure check left open this long has timed out: its charge can no longer land. */
+const VERIFY_WINDOW_MS = 15 * 60_000;
+
 /**
- * Moves the purchase forward. "card": make sure a sale invoice of the right amount exists, then
- * send the guest to the hosted card page. "charge": the guest is back from that page. "returned":
- * read what happened to a charge (a lost answer, the bank's check) and finish what is paid.
+ * Moves the purchase forward. "card": make sure a sale invoice of the shown price exists, then send
+ * the guest to the hosted card page (or back to their bank's check while it is open). "charge": the
+ * guest is back from the card page. "returned": back from the bank's check. "view": the purchase's
+ * page, which reads what became of a charge. A charge that may have been made is always read from
+ * the invoice before anything else happens: a paid invoice is finished, never charged again.
  */
-async function drive(ctx: Ctx, start: Purchase, step: "card" | "charge" | "returned"): Promise<StepOutcome> {
+async function drive(ctx: Ctx, start: Purchase, step: "card" | "charge" | "returned" | "view"): Promise<StepOutcome> {
   const { services } = ctx;
   let purchase = start;
   try {
     if (isFinalPurchase(purchase)) return { kind: "status", purchase };
+    if (purchase.state === "paid") return await finish(ctx, purchase);
+
+    const chargeMayHaveLanded = purchase.invoiceId !== null && purchase.chargeSentAt !== null && ["charging", "verifying", "declined"].includes(purchase.state);
+    if (chargeMayHaveLanded && step !== "charge") {
+      const invoice = await services.spa.getInvoice(purchase.invoiceId!);
+      if (invoice.balance <= 0) {
+        purchase = await save(ctx, purchase, { state: "paid", paidCents: invoice.paid, reference: invoice.reference ?? purchase.reference, verifyUri: null, declineMessage: null });
+        return await finish(ctx, purchase);
+      }
+      const since = ctx.clock() - purchase.chargeSentAt!;
+      if (purchase.state === "verifying") {
+        if (step === "returned" || since > VERIFY_WINDOW_MS) return await decline(ctx, purchase, PURCHASE_OUTCOME_MESSAGES.verifyFailed);
+        // The guest's bank check is still open: "Try again" takes them back to it, the page waits.
+        if (step === "card") {
+          await save(ctx, purchase, {}, false);
+          return { kind: "redirect", uri: purchase.verifyUri! };
+        }
+        return await handBack(ctx, purchase, {});
+      }
+      if (purchase.state === "charging") {
+        // A charge whose answer was lost may still land for a while: not "declined" until it cannot.
+        if (since <= services.env.SPA_TIMEOUT_MS * 2) return await handBack(ctx, purchase, {});
+        if (step !== "card") return await decline(ctx, purchase, PURCHASE_OUTCOME_MESSAGES.declined);
+      }
+    }
+    if (step === "returned" || step === "view") return await handBack(ctx, purchase, {});
 
     if (step === "card") {
-      if (purchase.state === "charging" || purchase.state === "verifying" || purchase.state === "paid") return drive(ctx, purchase, "returned");
       if (!purchase.invoiceId) {
         purchase = await save(ctx, purchase, { invoiceRequestedAt: ctx.clock(), declineMessage: null });
         const { invoiceId } = await sell(services, purchase);
-        purchase = await save(ctx, purchase, { invoiceId });
-        const invoice = await services.spa.getInvoice(invoiceId);
-        purchase = await save(ctx, purchase, { reference: invoice.reference });
+        purchase = await save(ctx, purchase, { invoiceId, priceChecked: false });
+      }
+      if (!purchase.priceChecked) {
+        const invoice = await services.spa.getInvoice(purchase.invoiceId!);
         if (invoice.balance !== purchase.shownCents) {
           // The page showed another price: this sale is never paid, and the guest decides again.
           logger.warn("purchase price differs from the back end's", { kind: purchase.kind, shown: purchase.shownCents, due: invoice.balance });
-          await removeSaleLines(services, invoiceId, invoice.items.map((i) => i.invoiceItemId));
+          await removeSaleLines(services, purchase.invoiceId!, invoice.items.map((i) => i.invoiceItemId));
           const changed = await save(ctx, purchase, { state: "cancelled", declineMessage: null }, false);
           return { kind: "price-changed", priceCents: invoice.balance, purchase: changed };
         }
+        purchase = await save(ctx, purchase, { priceChecked: true, reference: invoice.reference });
       }
       const page = await cardCapturePage(services, { guestId: purchase.guestId, centerId: purchase.centerId, returnTo: purchaseReturn(ctx.origin, purchase.id, "card") });
-      if (page.kind !== "page") return handBack(ctx, purchase, { declineMessage: PURCHASE_OUTCOME_MESSAGES.notStarted });
-      await save(ctx, purchase, { state: "invoiced", knownCards: page.knownCards, declineMessage: null }, false);
+      if (page.kind !== "page") return await handBack(ctx, purchase, { declineMessage: PURCHASE_OUTCOME_MESSAGES.notStarted });
+      await save(ctx, purchase, { state: "invoiced", knownCards: page.knownCards, declineMessage: null, verifyUri: null }, false);
       return { kind: "redirect", uri: page.uri };
     }
 
-    if (step === "charge") {
-      // Read afresh, and kept for the booking's payment step, which then lists the card saved here.
-      const cards = await freshCards(services, purchase.guestId, purchase.centerId);
-      if (!purchase.knownCards || !cardWasAdded(purchase.knownCards, cards)) return decline(ctx, purchase, PURCHASE_OUTCOME_MESSAGES.noCard);
-      const accountId = cards.at(-1)!.accountId;
-      purchase = await save(ctx, purchase, { state: "charging", accountId, chargeSentAt: ctx.clock() });
-      const returnTo = purchaseReturn(ctx.origin, purchase.id, "verified");
-      try {
-        const result = await services.spa.payInvoice(purchase.invoiceId!, purchase.centerId, accountId, returnTo);
-        if (result.kind === "verify") {
-          if (!isHostedPageAllowed(services, result.uri, returnTo)) return decline(ctx, purchase, PURCHASE_OUTCOME_MESSAGES.verifyFailed);
-          await save(ctx, purchase, { state: "verifying", verifyUri: result.uri }, false);
-          return { kind: "redirect", uri: result.uri };
-        }
-      } catch (error) {
-        if (!isSpaError(error)) throw error;
-        // A refused charge did nothing; a lost answer is read from the invoice below.
-        if (isRefusal(error)) return decline(ctx, purchase, PURCHASE_OUTCOME_MESSAGES.declined);
+    // "charge": back from the hosted card page.
+    // Read afresh, and kept for the booking's payment step, which then lists the card saved here.
+    const cards = await freshCards(services, purchase.guestId, purchase.centerId);
+    if (!purchase.knownCards || !cardWasAdded(purchase.knownCards, cards)) return await decline(ctx, purchase, PURCHASE_OUTCOME_MESSAGES.noCard);
+    const accountId = cards.at(-1)!.accountId;
+    purchase = await save(ctx, purchase, { state: "charging", accountId, chargeSentAt: ctx.clock() });
+    const returnTo = purchaseReturn(ctx.origin, purchase.id, "verified");
+    try {
+      const result = await services.spa.payInvoice(purchase.invoiceId!, purchase.centerId, accountId, returnTo);
+      if (result.kind === "verify") {
+        if (!isHostedPageAllowed(services, result.uri, returnTo)) return await decline(ctx, purchase, PURCHASE_OUTCOME_MESSAGES.verifyFailed);
+        await save(ctx, purchase, { state: "verifying", verifyUri: result.uri }, false);
+        return { kind: "redirect", uri: result.uri };
       }
-      return drive(ctx, purchase, "returned");
-    }
-
-    // "returned": the invoice says whether it was paid.
-    if (purchase.state === "charging" || purchase.state === "verifying") {
-      const invoice = await services.spa.getInvoice(purchase.invoiceId!);
-      if (invoice.balance > 0) {
-        if (purchase.state === "verifying") return decline(ctx, purchase, PURCHASE_OUTCOME_MESSAGES.verifyFailed);
-        // A charge whose answer was lost may still land for a while: not "declined" until it cannot.
-        const settled = ctx.clock() - (purchase.chargeSentAt ?? 0) > services.env.SPA_TIMEOUT_MS * 2;
-        if (settled) return decline(ctx, purchase, PURCHASE_OUTCOME_MESSAGES.declined);
-        return handBack(ctx, purchase, {});
+    } catch (error) {
+      if (!isSpaError(error)) throw error;
+      if (isRefusal(error)) {
+        // Refused: nothing was charged now, unless the invoice was already paid (a late bank approval).
+        const invoice = await services.spa.getInvoice(purchase.invoiceId!);
+        if (invoice.balance > 0) return await decline(ctx, purchase, PURCHASE_OUTCOME_MESSAGES.declined);
       }
-      purchase = await save(ctx, purchase, { state: "paid", paidCents: invoice.paid, reference: invoice.reference ?? purchase.reference, verifyUri: null });
+      // A lost answer is read from the invoice below.
     }
-    if (purchase.state === "paid") return finish(ctx, purchase);
-    return handBack(ctx, purchase, {});
+    return await drive(ctx, purchase, "view");
   } catch (error) {
     if (!isSpaError(error)) throw error;
-    logger.warn("purchase step stopped", { kind: purchase.kind, state: purchase.state, error: error.kind });
+    // What the steps before the failure wrote (finishing saves its own progress) is kept as stored.
+    const current = (await services.stores.purchases.get(purchase.id)) ?? purchase;
+    logger.warn("purchase step stopped", { kind: current.kind, state: current.state, error: error.kind });
     // The sale could not be asked for: nothing exists to pay; the guest may try again.
-    if (purchase.state === "started") return handBack(ctx, purchase, { declineMessage: PURCHASE_OUTCOME_MESSAGES.notStarted });
-    return handBack(ctx, purchase, {});
+    if (current.state === "started") return handBack(ctx, current, { declineMessage: PURCHASE_OUTCOME_MESSAGES.notStarted });
+    return handBack(ctx, current, {});
   }
 }
 
@@ -294,6 +332,8 @@ export type PurchaseView = {
   reference: string | null;
   state: "completed" | "paid" | "declined" | "checking" | "card" | "not-started" | "cancelled";
   message: string | null;
+  /** The guest's bank check is open: they can go back to it. */
+  atBank: boolean;
   giftCard: { recipientName: string; recipientEmail: string; deliveryDate: string } | null;
 };
 
@@ -311,7 +351,8 @@ export function purchaseView(purchase: Purchase): PurchaseView {
               ? "card"
               : "not-started";
   const message =
-    purchase.declineMessage ?? (state === "checking" ? PURCHASE_OUTCOME_MESSAGES.checking : state === "not-started" && purchase.invoiceRequestedAt ? PURCHASE_OUTCOME_MESSAGES.notStarted : null);
+    purchase.declineMessage ??
+    (purchase.state === "verifying" ? PURCHASE_OUTCOME_MESSAGES.atBank : state === "checking" ? PURCHASE_OUTCOME_MESSAGES.checking : state === "not-started" && purchase.invoiceRequestedAt ? PURCHASE_OUTCOME_MESSAGES.notStarted : null);
   return {
     id: purchase.id,
     kind: purchase.kind,
@@ -321,6 +362,7 @@ export function purchaseView(purchase: Purchase): PurchaseView {
     reference: purchase.reference,
     state,
     message,
+    atBank: purchase.state === "verifying",
     giftCard: purchase.giftCard
       ? { recipientName: purchase.giftCard.recipientName, recipientEmail: purchase.giftCard.recipientEmail, deliveryDate: purchase.giftCard.deliveryDate }
       : null,

@@ -289,7 +289,7 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
       const purchase = (id: string, overrides: Partial<Purchase> = {}): Purchase => ({
         id, key: `u-1:${id}`, state: "started", leaseUntil: 0, createdAt: 100, updatedAt: 100, userId: "u-1", guestId: "g-1", centerId: "c-1",
         kind: "membership", itemId: "plan-1", itemName: "Glow membership", shownCents: 9900, giftCard: null, invoiceId: null, reference: null,
-        invoiceRequestedAt: null, knownCards: null, accountId: null, chargeSentAt: null, verifyUri: null, paidCents: null, closed: false,
+        invoiceRequestedAt: null, priceChecked: false, knownCards: null, accountId: null, chargeSentAt: null, verifyUri: null, paidCents: null, closed: false,
         giftCardSent: false, declineMessage: null, ...overrides,
       });
 

@@ -309,6 +309,8 @@ export type Purchase = {
   reference: string | null;
   /** When the sale invoice was asked for (its answer may have been lost). */
   invoiceRequestedAt: number | null;
+  /** The sale invoice's balance was read and is the price the guest was shown. */
+  priceChecked: boolean;
   /**
    * The guest's saved cards when they were last sent to the hosted card page (how many, and a
    * digest of their ids): a different set on return is how we know a card was added.

@@ -71,7 +71,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (checked === "outage") return refuseForm(submission, { intent: "buy", status: 503, formErrors: [OUTAGE_MESSAGE] });
   if (!checked) return refuseForm(submission, { intent: "buy", status: 404, formErrors: ["No clinic has that address. Please choose one from the list."] });
   if (checked.kind === "invalid") return refuseForm(submission, { intent: "buy", fieldErrors: checked.fieldErrors });
-  return buyOffer(request, context, { user, formKey: `${submission.value.purchaseKey}:gift-card`, offer: checked.offer, submission, intent: "buy" });
+  return buyOffer(request, context, { user, formKey: submission.value.purchaseKey, offer: checked.offer, submission, intent: "buy" });
 }
 
 /** The occasion's design: a colour scheme of the design system, by its place in the list. */

@@ -97,6 +97,7 @@ export default function PurchaseStatus({ loaderData, actionData }: Route.Compone
             </>
           ) : null}
           {purchase.state === "not-started" ? again("Try again") : null}
+          {purchase.atBank ? again("Back to your bank's check") : null}
           {purchase.state === "checking" || purchase.state === "paid" ? <ButtonLink to={href("/purchases/:id", { id: purchase.id })}>Check again</ButtonLink> : null}
           {purchase.state === "cancelled" ? (
             <p>
