@@ -115,6 +115,8 @@ function SiteFooter() {
         <Link to={href("/privacy")}>Privacy Policy</Link>
         <Link to={href("/locations")}>All locations</Link>
         <Link to={href("/memberships")}>Memberships</Link>
+        <Link to={href("/packages")}>Packages</Link>
+        <Link to={href("/gift-cards")}>Gift cards</Link>
       </nav>
       <p>© {new Date().getFullYear()} Glow Clinic. Laser facials, peels and laser hair removal.</p>
     </footer>

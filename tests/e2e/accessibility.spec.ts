@@ -97,6 +97,10 @@ test.describe("public pages", () => {
     await visit(page, "/memberships?clinic=austin-downtown", "Memberships");
     await expect(page.getByRole("heading", { level: 2, name: /^At / })).toBeVisible();
     await expectAccessible(page, "memberships");
+    await visit(page, "/packages?clinic=austin-downtown", "Packages");
+    await expectAccessible(page, "packages");
+    await visit(page, "/gift-cards?clinic=austin-downtown", "Gift cards");
+    await expectAccessible(page, "gift cards");
     await visit(page, "/terms", "Terms of Use");
     await expectAccessible(page, "terms");
     await visit(page, "/privacy", "Privacy Policy");
@@ -245,6 +249,14 @@ test("the account pages signed in, and a visit's reschedule and cancel pages", a
   await expectAccessible(page, "appointments, past");
   await visit(page, "/account/memberships", "Your memberships");
   await expectAccessible(page, "memberships of the account");
+  await visit(page, "/account/packages", "Your packages");
+  await expectAccessible(page, "packages of the account");
+  await visit(page, "/account/gift-cards", "Your gift cards");
+  await expectAccessible(page, "gift cards of the account");
+  await visit(page, "/gift-cards?clinic=austin-downtown", "Gift cards");
+  await page.getByRole("button", { name: "Continue to payment" }).click();
+  await expect(correctErrors(page)).toBeVisible();
+  await expectAccessible(page, "gift cards, empty form refused");
 
   await visit(page, "/account/profile", "Your profile");
   await expectAccessible(page, "profile");
