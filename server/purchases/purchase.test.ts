@@ -5,6 +5,7 @@ import { clinicToday } from "~/lib/dates";
 import { formatMoney } from "~/lib/money";
 import { createRecordingAnalytics } from "../../tests/helpers/recording-analytics";
 import { createTestGuest, startSandbox, TEST_API_KEY } from "../../tests/helpers/sandbox-server";
+import { reconcilePurchases } from "../booking/reconcile.server";
 import type { Services } from "../context.server";
 import { parseEnv } from "../env.server";
 import { normalizeId, seedGuid } from "../spa-sandbox/db";
@@ -561,6 +562,29 @@ describe("finishing a paid sale", () => {
     expect(chargesOn(purchase.invoiceId!).n).toBe(1);
     expect(await membershipsOf(buyer.guestId, MONTHLY)).toHaveLength(1);
     expect(eventNames()).toEqual(["purchase_started", "purchase_completed"]);
+  });
+
+  it("a paid sale nobody came back to is finished by the reconciler once it has been idle a while", async () => {
+    const offer = await itemOffer("membership", MONTHLY);
+    const buyer = await newBuyer();
+    const closeLost = withSpa({
+      async closeInvoice(invoiceId) {
+        await spa.closeInvoice(invoiceId);
+        throw lostAnswer(`/v1/invoices/${invoiceId}/close`);
+      },
+    });
+    const { outcome, purchase } = await start(offer, { buyer });
+    await backFromCardPage(purchase.id, await fillCardPage(pageOf(outcome), GOOD_CARD), closeLost);
+    expect(await stored(purchase.id)).toMatchObject({ state: "paid", closed: false });
+
+    // Not yet idle: left alone (other tests' purchases may be reconciled meanwhile).
+    await reconcilePurchases(services, { clock: at, idleMs: 60_000 });
+    expect(await stored(purchase.id)).toMatchObject({ state: "paid", closed: false });
+    clock += 60_001;
+    await reconcilePurchases(services, { clock: at, idleMs: 60_000 });
+    expect(await stored(purchase.id)).toMatchObject({ state: "completed", closed: true });
+    expect(await membershipsOf(buyer.guestId, MONTHLY)).toHaveLength(1);
+    expect(chargesOn(purchase.invoiceId!).n).toBe(1);
   });
 });
 

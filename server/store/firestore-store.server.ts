@@ -14,6 +14,7 @@ import { centsFromDollars, dollarsFromCents } from "~/domain/money";
 import {
   decideClaim,
   decidePurchaseClaim,
+  UNFINISHED_PURCHASE_STATES,
   DuplicateAccountError,
   emailKey,
   isFinalAttempt,
@@ -442,6 +443,15 @@ function purchaseStore(db: Firestore): PurchaseStore {
       return snapshot.docs
         .map((doc) => doc.data() as Purchase)
         .sort((a, b) => b.createdAt - a.createdAt)
+        .slice(0, limit);
+    },
+    async listUnfinished(now, idleBefore, limit) {
+      // One "in" filter needs no composite index; unfinished purchases are few, so the rest is here.
+      const snapshot = await db.collection(PURCHASES).where("state", "in", [...UNFINISHED_PURCHASE_STATES]).get();
+      return snapshot.docs
+        .map((doc) => doc.data() as Purchase)
+        .filter((p) => p.leaseUntil <= now && p.updatedAt <= idleBefore)
+        .sort((a, b) => a.updatedAt - b.updatedAt)
         .slice(0, limit);
     },
   };

@@ -6,6 +6,7 @@ import { centsFromDollars } from "~/domain/money";
 import {
   decideClaim,
   decidePurchaseClaim,
+  UNFINISHED_PURCHASE_STATES,
   DuplicateAccountError,
   emailKey,
   FINAL_ATTEMPT_STATES,
@@ -400,6 +401,18 @@ function purchaseStore(db: Database.Database): PurchaseStore {
     },
     async listForUser(userId, limit) {
       const rows = db.prepare("SELECT data FROM purchases WHERE user_id = ? ORDER BY created_at DESC, id LIMIT ?").all(userId, limit) as { data: string }[];
+      return rows.map((row) => JSON.parse(row.data) as Purchase);
+    },
+    async listUnfinished(now, idleBefore, limit) {
+      // Few purchases are ever unfinished: the record's own fields are read, no extra columns.
+      const states = UNFINISHED_PURCHASE_STATES.map(() => "?").join(",");
+      const rows = db
+        .prepare(
+          `SELECT data FROM purchases WHERE json_extract(data, '$.state') IN (${states})
+             AND json_extract(data, '$.leaseUntil') <= ? AND json_extract(data, '$.updatedAt') <= ?
+           ORDER BY json_extract(data, '$.updatedAt') LIMIT ?`,
+        )
+        .all(...UNFINISHED_PURCHASE_STATES, now, idleBefore, limit) as { data: string }[];
       return rows.map((row) => JSON.parse(row.data) as Purchase);
     },
   };

@@ -353,6 +353,22 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         expect(await stores.purchases.get("p-gift")).toEqual(cleared);
       });
 
+      it("lists the unfinished purchases nobody holds and idle long enough, oldest first", async () => {
+        const rows: [string, Partial<Purchase>][] = [
+          ["u-paid", { state: "paid", updatedAt: 300 }],
+          ["u-charging", { state: "charging", updatedAt: 100 }],
+          ["u-verifying", { state: "verifying", updatedAt: 200 }],
+          ["u-held", { state: "paid", updatedAt: 100, leaseUntil: 9_000 }],
+          ["u-recent", { state: "charging", updatedAt: 950 }],
+          ["u-declined", { state: "declined", updatedAt: 100 }],
+          ["u-done", { state: "completed", updatedAt: 100 }],
+        ];
+        for (const [id, overrides] of rows) await stores.purchases.createOnce(purchase(id, overrides));
+        expect((await stores.purchases.listUnfinished(1_000, 900, 10)).map((p) => p.id)).toEqual(["u-charging", "u-verifying", "u-paid"]);
+        expect((await stores.purchases.listUnfinished(1_000, 900, 2)).map((p) => p.id)).toEqual(["u-charging", "u-verifying"]);
+        expect((await stores.purchases.listUnfinished(10_000, 900, 10)).map((p) => p.id)).toContain("u-held");
+      });
+
       it("lists a user's purchases only, newest first, at most as many as asked", async () => {
         for (const [id, createdAt] of [["p-1", 100], ["p-3", 300], ["p-2", 200]] as const) await stores.purchases.createOnce(purchase(id, { createdAt }));
         await stores.purchases.createOnce(purchase("p-other", { key: "u-2:p-other", userId: "u-2", createdAt: 400 }));

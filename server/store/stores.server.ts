@@ -351,7 +351,15 @@ export interface PurchaseStore {
   get(id: string): Promise<Purchase | null>;
   /** A user's purchases, newest first, at most `limit`. */
   listForUser(userId: string, limit: number): Promise<Purchase[]>;
+  /**
+   * Purchases whose charge may have been made but which are not finished ("charging", "verifying",
+   * "paid"), that nobody holds and that have been idle since before `idleBefore`, oldest first.
+   */
+  listUnfinished(now: number, idleBefore: number, limit: number): Promise<Purchase[]>;
 }
+
+/** The states the reconciler finishes: a charge may have been made. */
+export const UNFINISHED_PURCHASE_STATES: readonly PurchaseState[] = ["charging", "verifying", "paid"];
 
 /** The rule both adapters apply inside their transaction. */
 export function decidePurchaseClaim(existing: Purchase, leaseUntil: number, now: number): PurchaseClaim & { write: Purchase | null } {
