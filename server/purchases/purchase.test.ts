@@ -528,15 +528,19 @@ describe("a gift card", () => {
 });
 
 describe("finishing a paid sale", () => {
-  // A lost answer while finishing hands the purchase back as "paid", to be finished when its page is opened.
-  it("a lost answer while closing the paid sale answers the purchase's page", async () => {
-    const offer = await itemOffer("membership", MONTHLY);
-    const closeLost = withSpa({
+  /** The back end closes the sale, and its answer is lost. */
+  const closeAnswerLost = () =>
+    withSpa({
       async closeInvoice(invoiceId) {
         await spa.closeInvoice(invoiceId);
         throw lostAnswer(`/v1/invoices/${invoiceId}/close`);
       },
     });
+
+  // A lost answer while finishing hands the purchase back as "paid", to be finished when its page is opened.
+  it("a lost answer while closing the paid sale answers the purchase's page", async () => {
+    const offer = await itemOffer("membership", MONTHLY);
+    const closeLost = closeAnswerLost();
     const { returned } = await buyWith(offer, GOOD_CARD, { via: closeLost });
     expect(returned).toMatchObject({ kind: "status", purchase: { state: "paid", leaseUntil: 0 } });
   });
@@ -544,12 +548,7 @@ describe("finishing a paid sale", () => {
   it("a sale closed while its answer was lost is finished when the purchase's page is opened: closed once, the membership once", async () => {
     const offer = await itemOffer("membership", MONTHLY);
     const buyer = await newBuyer();
-    const closeLost = withSpa({
-      async closeInvoice(invoiceId) {
-        await spa.closeInvoice(invoiceId);
-        throw lostAnswer(`/v1/invoices/${invoiceId}/close`);
-      },
-    });
+    const closeLost = closeAnswerLost();
     const { outcome, purchase } = await start(offer, { buyer });
     const back = await fillCardPage(pageOf(outcome), GOOD_CARD);
     await backFromCardPage(purchase.id, back, closeLost).catch(() => null);
@@ -567,12 +566,7 @@ describe("finishing a paid sale", () => {
   it("a paid sale nobody came back to is finished by the reconciler once it has been idle a while", async () => {
     const offer = await itemOffer("membership", MONTHLY);
     const buyer = await newBuyer();
-    const closeLost = withSpa({
-      async closeInvoice(invoiceId) {
-        await spa.closeInvoice(invoiceId);
-        throw lostAnswer(`/v1/invoices/${invoiceId}/close`);
-      },
-    });
+    const closeLost = closeAnswerLost();
     const { outcome, purchase } = await start(offer, { buyer });
     await backFromCardPage(purchase.id, await fillCardPage(pageOf(outcome), GOOD_CARD), closeLost);
     expect(await stored(purchase.id)).toMatchObject({ state: "paid", closed: false });

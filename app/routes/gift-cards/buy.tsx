@@ -1,5 +1,6 @@
 import { getInputProps } from "@conform-to/react";
-import { data, Form, href, Link, useNavigation } from "react-router";
+import { data, href, Link, useNavigation } from "react-router";
+import { ClinicPicker } from "~/components/clinic-picker";
 import { ErrorMessage } from "~/components/error-message";
 import { Field, FieldMessage, SchemaForm, useFocusFirst, useSchemaForm } from "~/components/forms";
 import { GIFT_CARD_MAX_DAYS_AHEAD, GIFT_MESSAGE_MAX_LENGTH, GiftCardBalanceSchema, GiftCardSchema } from "~/domain/purchases";
@@ -97,29 +98,7 @@ export default function GiftCards({ loaderData, actionData }: Route.ComponentPro
     <section className="page">
       <h1>Gift cards</h1>
       <p>Send a Glow Clinic gift card by email, on the day you choose. It pays for treatments at the clinic.</p>
-      <Form method="get" className="inline-form zip-search" aria-label="Choose a clinic">
-        <label htmlFor="clinic">Clinic</label>
-        <div className="inline-field">
-          <select id="clinic" name="clinic" defaultValue={clinic?.slug ?? ""} key={clinic?.slug ?? ""} aria-invalid={unknownClinic || undefined} aria-describedby={unknownClinic ? "clinic-error" : undefined}>
-            <option value="" disabled>
-              Choose a clinic
-            </option>
-            {clinics.map((c) => (
-              <option key={c.slug} value={c.slug}>
-                {c.name}
-              </option>
-            ))}
-          </select>
-          <button type="submit" className="button">
-            Show gift cards
-          </button>
-        </div>
-        {unknownClinic ? (
-          <p id="clinic-error" className="field-error" role="alert">
-            No clinic has that address. Please choose one from the list.
-          </p>
-        ) : null}
-      </Form>
+      <ClinicPicker clinics={clinics} selected={clinic?.slug ?? null} unknownClinic={unknownClinic} submitLabel="Show gift cards" />
 
       {clinic && amounts.length > 0 ? (
         <section aria-labelledby="buy-heading" className="narrow">

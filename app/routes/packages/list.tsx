@@ -1,5 +1,6 @@
-import { data, Form, href, Link } from "react-router";
+import { data, href, Link } from "react-router";
 import { BuyItemForm } from "~/components/buy-item-form";
+import { ClinicPicker } from "~/components/clinic-picker";
 import { ErrorMessage } from "~/components/error-message";
 import { currentUser } from "#server/request-context.server";
 import { buyItemAction } from "#server/purchases/buy.server";
@@ -41,29 +42,7 @@ export default function Packages({ loaderData, actionData }: Route.ComponentProp
     <section className="page">
       <h1>Packages</h1>
       <p>A package is a series of the same treatment, paid once at a lower price per session. Book each session as usual; the package pays for it.</p>
-      <Form method="get" className="inline-form zip-search" aria-label="Choose a clinic">
-        <label htmlFor="clinic">Clinic</label>
-        <div className="inline-field">
-          <select id="clinic" name="clinic" defaultValue={clinic?.slug ?? ""} key={clinic?.slug ?? ""} aria-invalid={unknownClinic || undefined} aria-describedby={unknownClinic ? "clinic-error" : undefined}>
-            <option value="" disabled>
-              Choose a clinic
-            </option>
-            {clinics.map((c) => (
-              <option key={c.slug} value={c.slug}>
-                {c.name}
-              </option>
-            ))}
-          </select>
-          <button type="submit" className="button">
-            Show packages
-          </button>
-        </div>
-        {unknownClinic ? (
-          <p id="clinic-error" className="field-error" role="alert">
-            No clinic has that address. Please choose one from the list.
-          </p>
-        ) : null}
-      </Form>
+      <ClinicPicker clinics={clinics} selected={clinic?.slug ?? null} unknownClinic={unknownClinic} submitLabel="Show packages" />
 
       {clinic ? (
         <>
