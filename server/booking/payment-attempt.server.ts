@@ -19,6 +19,8 @@ import { isFinalAttempt, type PaymentAttempt } from "../store/stores.server";
  */
 
 export const PAYMENT_FAILED_COMMENT = "Removing appointment due to payment failed";
+/** The spec's comment for the package when a payment fails: here, the treatment line a package session paid. */
+export const PACKAGE_PAYMENT_FAILED_COMMENT = "Removing package due to payment failed";
 export const NOT_FINISHED_COMMENT = "Removing appointment: online booking was not finished and nothing was paid";
 
 export type AttemptOutcome =
@@ -342,11 +344,15 @@ async function applyPromo(services: Services, attempt: PaymentAttempt): Promise<
   }
 }
 
-/** Every appointment line goes, so nothing half-booked is left behind. */
+/**
+ * Every appointment line goes, so nothing half-booked is left behind. After a failed payment, the
+ * line a package session paid for is removed as the package's (the back end gives the session back).
+ */
 async function removeLines(services: Services, attempt: PaymentAttempt, comment: string): Promise<void> {
-  for (const itemId of attempt.invoiceItemIds) {
+  for (const [index, itemId] of attempt.invoiceItemIds.entries()) {
+    const packageLine = index === 0 && attempt.packageRedeemed && comment === PAYMENT_FAILED_COMMENT;
     try {
-      await services.spa.removeInvoiceItem(attempt.invoiceId!, itemId, comment);
+      await services.spa.removeInvoiceItem(attempt.invoiceId!, itemId, packageLine ? PACKAGE_PAYMENT_FAILED_COMMENT : comment);
     } catch (error) {
       // A refusal here means the line is already gone (an earlier try removed it); a lost answer
       // stops the undo, to be finished by the next try.

@@ -16,7 +16,7 @@ import { createSqliteStores } from "../store/sqlite-store.server";
 import type { PaymentAttempt, Stores } from "../store/stores.server";
 import { backEndQuote, checkout, declineBackEndPrice, finishVerification, type CheckoutOutcome, type Quote } from "./checkout.server";
 import type { Draft } from "./draft.server";
-import type { AttemptTiming } from "./payment-attempt.server";
+import { PACKAGE_PAYMENT_FAILED_COMMENT, PAYMENT_FAILED_COMMENT, type AttemptTiming } from "./payment-attempt.server";
 import { reconcilePaymentAttempts } from "./reconcile.server";
 
 /**
@@ -416,5 +416,64 @@ describe("what is shown is what is charged", () => {
     const invoice = await services.spa.getInvoice(booked.attempt.invoiceId!);
     expect(booked.attempt.bookedInvoice).toEqual({ paid: invoice.paid, due: invoice.balance, reference: invoice.reference });
     expect(booked.attempt.bookedInvoice).toMatchObject({ paid: 27_500, due: 0, reference: expect.stringMatching(/^DAL\d+$/) });
+  });
+});
+
+describe("a treatment paid by a package session", () => {
+  const PEEL = seedGuid("service:PEEL-GLOW");
+  const NECK = seedGuid("service:PEEL-ADD-NECK");
+  const PEEL_SERIES = seedGuid("package:PKG-PEEL-4");
+
+  /** A guest at the prepaid clinic who bought the peel series, then saved the card this booking is charged to. */
+  async function packageOwner(card: string) {
+    const email = `pkg.${randomUUID().slice(0, 8)}@example.com`;
+    const guest = await direct.createGuest({
+      centerId: DALLAS, firstName: "Ana", lastName: "Lopez", email, phone: "5125550199",
+      consents: { marketingEmail: false, marketingSms: false, transactionalEmail: true, transactionalSms: true }, tags: [],
+    });
+    const saveCard = async (number: string) => {
+      const uri = await direct.startCardCapture(guest.id, DALLAS, RETURN_TO);
+      await fetch(uri, { method: "POST", body: new URLSearchParams({ name: "Ana Lopez", number, expiry: "12/30", cvc: "123" }), redirect: "manual" });
+      return (await direct.listCards(guest.id, DALLAS)).at(-1)!.accountId;
+    };
+    const { invoiceId } = await direct.sellPackage(DALLAS, guest.id, PEEL_SERIES);
+    await direct.payInvoice(invoiceId, DALLAS, await saveCard(GOOD_CARD), RETURN_TO);
+    expect(await direct.closeInvoice(invoiceId)).toBe("closed");
+    const [owned] = await direct.guestPackages(guest.id, { centerId: DALLAS });
+    return { guest, email, userPackageId: owned.userPackageId, accountId: await saveCard(card) };
+  }
+
+  it("a failed payment removes the line the session paid as the package's, and gives the session back", async () => {
+    const { guest, email, userPackageId, accountId } = await packageOwner(CHARGE_DECLINED_TEST_CARD);
+    const date = nextDay();
+    const bookingId = await direct.createBooking({ centerId: DALLAS, date, guestId: guest.id, serviceId: PEEL, therapistId: null, addOnIds: [NECK] });
+    const { times } = await direct.listSlots(bookingId, date);
+    const hold = (await direct.reserveSlot(bookingId, times[0], centers.get(DALLAS)!.timeZone))!;
+    const draft: Draft = {
+      centerId: DALLAS, serviceId: PEEL, addOnIds: [NECK], therapistId: null, date, guestId: guest.id, pkg: 1,
+      details: { firstName: "Ana", lastName: "Lopez", email, phone: "5125550199" },
+      hold: { bookingId, slot: times[0], reservationId: hold.reservationId, expiresAt: new Date(Date.now() + 600_000).toISOString() },
+    };
+    const menu = (await direct.listServices(DALLAS))!;
+    const price = (id: string) => menu.find((s) => s.id === id)!.price;
+    const quote: Quote = {
+      lines: [{ name: "Glow Peel", price: price(PEEL), discount: 0 }, { name: "Peel Area - Neck", price: price(NECK), discount: 0 }],
+      subtotal: price(PEEL) + price(NECK), discount: 0, total: price(NECK), prepaid: true, dueNow: price(NECK), dueInClinic: 0, promo: null,
+      package: { userPackageId, name: "Glow Peel Series: 4 sessions", covers: price(PEEL) },
+    };
+    const outcome = await checkout(services, { payKey: randomUUID(), draft, center: centers.get(DALLAS)!, quote, accountId, returnTo: RETURN_TO }, { clock: () => clock, timing: TIMING, busyWaitMs: 0 });
+
+    expect(outcome.kind).toBe("declined");
+    const lines = sandbox.db.prepare("SELECT i.service_id, i.removed, i.comments FROM invoice_items i JOIN appointments a ON a.invoice_item_id = i.id WHERE a.guest_id = ? ORDER BY i.position").all(guest.id) as { service_id: string; removed: number; comments: string }[];
+    expect(lines).toEqual([
+      { service_id: PEEL, removed: 1, comments: PACKAGE_PAYMENT_FAILED_COMMENT },
+      { service_id: NECK, removed: 1, comments: PAYMENT_FAILED_COMMENT },
+    ]);
+    const [owned] = await direct.guestPackages(guest.id, { centerId: DALLAS });
+    expect(owned.services[0]).toMatchObject({ redeemed: 0, left: 4 });
+    // The package's own sale was paid; the visit's invoice was not charged.
+    expect(ledger(guest.id).charges).toBe(1);
+    const visitCharges = sandbox.db.prepare("SELECT COUNT(*) AS n FROM transactions t JOIN appointments a ON a.invoice_id = t.invoice_id WHERE a.guest_id = ?").get(guest.id) as { n: number };
+    expect(visitCharges.n).toBe(0);
   });
 });
