@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applyDiscounts, checkPromo, discountFor, PROMO_MESSAGES, ruleFromDollars, ruleToDollars, type DiscountRule, type PriceLine, type PromoCode } from "./discounts";
+import { applyDiscounts, checkPromo, withMemberPrices, discountFor, PROMO_MESSAGES, ruleFromDollars, ruleToDollars, type DiscountRule, type PriceLine, type PromoCode } from "./discounts";
 
 const facial: PriceLine = { serviceId: "FT", kind: "service", name: "Facial", price: 27500 };
 const led: PriceLine = { serviceId: "LED", kind: "addon-service", name: "LED", price: 5000 };
@@ -91,5 +91,34 @@ describe("promo checks", () => {
     expect(checkPromo({ ...base, appointmentDate: "2027-01-04" })).toEqual({ ok: false, message: "promo not available for the selected date" });
     expect(checkPromo({ ...base, usesByGuest: 1 })).toEqual({ ok: false, message: "Promo code GLOW50 is not valid" });
     expect(checkPromo({ ...base, lines: [led] })).toEqual({ ok: false, message: "Promo code GLOW50 cannot be applied" });
+  });
+});
+
+describe("member prices with a promo", () => {
+  const lines: PriceLine[] = [
+    { serviceId: "facial", kind: "service", name: "Facial", price: 19_900 },
+    { serviceId: "led", kind: "addon-service", name: "LED", price: 4_950 },
+    { serviceId: "lhr", kind: "addon-service", name: "LHR", price: 9_900 },
+  ];
+  const percent = (serviceId: string) => (serviceId === "lhr" ? 0 : 10);
+
+  it("takes the plan's percent off each line it covers, to the cent, half up", () => {
+    const { lines: priced, promoDiscount, memberDiscount } = withMemberPrices(applyDiscounts(lines, []).lines, percent);
+    expect(priced.map((l) => l.discount)).toEqual([1_990, 495, 0]);
+    expect(withMemberPrices(applyDiscounts([{ ...lines[0], price: 4_995 }], []).lines, percent).memberDiscount).toBe(500);
+    expect(promoDiscount).toBe(0);
+    expect(memberDiscount).toBe(2_485);
+  });
+
+  it("never stacks on a promo: each line takes the larger discount, counted as the promo's or the member's", () => {
+    const promo: DiscountRule[] = [{ discount_type: "amount", discount_value: 5_000, service_id: "facial", service_type: "service" }];
+    const { lines: priced, promoDiscount, memberDiscount } = withMemberPrices(applyDiscounts(lines, promo).lines, percent);
+    expect(priced.map((l) => l.discount)).toEqual([5_000, 495, 0]);
+    expect(promoDiscount).toBe(5_000);
+    expect(memberDiscount).toBe(495);
+  });
+
+  it("is nothing for a non-member", () => {
+    expect(withMemberPrices(applyDiscounts(lines, []).lines, () => 0)).toMatchObject({ promoDiscount: 0, memberDiscount: 0 });
   });
 });

@@ -115,3 +115,27 @@ export function checkPromo(input: {
   }
   return { ok: true, promo };
 }
+
+/**
+ * A member's prices on top of a promo's: each line takes the larger of the two discounts, never
+ * both (the back end does not stack them). `memberPercent` gives the plan's percent off a service
+ * (0 when the plan gives none). What each line's discount is, and how much of the total is the
+ * member's and how much the promo's.
+ */
+export function withMemberPrices(
+  lines: DiscountedLine[],
+  memberPercent: (serviceId: string) => number,
+): { lines: DiscountedLine[]; promoDiscount: Cents; memberDiscount: Cents } {
+  let promoDiscount = 0;
+  let memberDiscount = 0;
+  const priced = lines.map((line) => {
+    const member = line.price > 0 ? Math.min(line.price, percentOf(line.price, memberPercent(line.serviceId))) : 0;
+    if (member > line.discount) {
+      memberDiscount += member;
+      return { ...line, discount: member, final: line.price - member };
+    }
+    promoDiscount += line.discount;
+    return line;
+  });
+  return { lines: priced, promoDiscount, memberDiscount };
+}

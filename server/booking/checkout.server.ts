@@ -1,6 +1,6 @@
 import type { Center, Service } from "~/domain/catalog";
 import { priceLines } from "~/domain/booking";
-import { applyDiscounts, checkPromo, type PromoCode } from "~/domain/discounts";
+import { applyDiscounts, checkPromo, withMemberPrices, type PromoCode } from "~/domain/discounts";
 import type { Cents } from "~/domain/money";
 import type { Services } from "../context.server";
 import { errorReporter } from "../observability/error-reporter.server";
@@ -9,6 +9,7 @@ import type { PaymentAttempt } from "../store/stores.server";
 import type { Draft } from "./draft.server";
 import { advanceAttempt, attemptTiming, outcomeOfFinal, type AttemptOutcome, type AttemptTiming } from "./payment-attempt.server";
 import { findService } from "./catalog-view.server";
+import { memberPrices } from "./member-prices.server";
 import { packageForTreatment } from "./packages.server";
 
 /** A price summary; every amount in cents. */
@@ -21,6 +22,8 @@ export type Quote = {
   dueNow: Cents;
   dueInClinic: Cents;
   promo: { code: string; applied: boolean; message: string | null; maxUsesPerGuest: number | null } | null;
+  /** What the guest's membership takes off (member prices), when it is more than the promo on a line. */
+  member: { plan: string; discount: Cents } | null;
   /** The guest's package that pays for the treatment, and what it covers (the treatment's price after any promo). */
   package: { userPackageId: string; name: string; covers: Cents } | null;
 };
@@ -39,7 +42,11 @@ export async function quote(services: Services, center: Center, catalog: Service
     promo = { code: draft.promoCode, applied: check.ok, message: check.ok ? null : check.message, maxUsesPerGuest: found?.maxUsesPerGuest ?? null };
     if (check.ok) rules = check.promo.rules;
   }
-  const priced = applyDiscounts(lines, rules);
+  const promoPriced = applyDiscounts(lines, rules);
+  // A member's prices, as the back end applies them to a member's visit (not stacked on a promo).
+  const members = draft.guestId ? await memberPrices(services, draft.guestId, center.id) : null;
+  const withMember = withMemberPrices(promoPriced.lines, members ? members.percentOf : () => 0);
+  const priced = { lines: withMember.lines, subtotal: promoPriced.subtotal, discount: withMember.promoDiscount, total: promoPriced.subtotal - withMember.promoDiscount - withMember.memberDiscount };
   const [pricing] = await services.stores.centerPricing.get(center.id, [service.id]);
   const prepaid = pricing?.isPrepaidService ?? false;
   // A package session pays for the treatment itself (the first line); add-ons are still paid.
@@ -56,6 +63,7 @@ export async function quote(services: Services, center: Center, catalog: Service
     dueNow: prepaid ? total : 0,
     dueInClinic: prepaid ? 0 : total,
     promo,
+    member: members && withMember.memberDiscount > 0 ? { plan: members.plan, discount: withMember.memberDiscount } : null,
     package: held ? { userPackageId: held.userPackageId, name: held.name, covers } : null,
   };
 }
@@ -226,6 +234,7 @@ export async function backEndQuote(services: Services, attempt: PaymentAttempt, 
       dueNow: attempt.prepaid ? invoice.balance : 0,
       dueInClinic: attempt.prepaid ? 0 : invoice.balance,
       promo: shown.promo,
+      member: null,
       package: null,
     };
   } catch (error) {

@@ -6,6 +6,7 @@ import type { Services } from "../context.server";
 import { logger } from "../observability/logger.server";
 import type { NewGuest } from "../spa/booking.server";
 import { isSpaError } from "../spa/errors.server";
+import { noMembershipsYet } from "./member-prices.server";
 import { noCardsYet } from "./payment-step.server";
 import type { Draft } from "./draft.server";
 import { dropHoldClaim, keepHoldClaim, mayCreateGuest, startHoldAttempt, tooManyHoldsMessage } from "./hold-limits.server";
@@ -163,6 +164,7 @@ async function createVisitorGuest(services: Services, guest: NewGuest): Promise<
   try {
     const created = await services.spa.createGuest(guest);
     noCardsYet(created.id, guest.centerId);
+    noMembershipsYet(created.id);
     return created;
   } catch (error) {
     if (isSpaError(error) && error.kind === "rejected") return { refused: error.message, code: String(error.code) };

@@ -114,7 +114,7 @@ async function heldBooking(centerId: string, card = GOOD_CARD) {
 }
 
 function quoteFor(prepaid: boolean, promo: Quote["promo"] = null): Quote {
-  return { lines: [{ name: "Signature Laser Facial - New Client", price: 27500, discount: 0 }], subtotal: 27500, discount: 0, total: 27500, prepaid, dueNow: prepaid ? 27500 : 0, dueInClinic: prepaid ? 0 : 27500, promo, package: null };
+  return { lines: [{ name: "Signature Laser Facial - New Client", price: 27500, discount: 0 }], subtotal: 27500, discount: 0, total: 27500, prepaid, dueNow: prepaid ? 27500 : 0, dueInClinic: prepaid ? 0 : 27500, promo, member: null, package: null };
 }
 
 /** What the back end holds for the guest: live appointments and charges. */
@@ -458,7 +458,7 @@ describe("a treatment paid by a package session", () => {
     const price = (id: string) => menu.find((s) => s.id === id)!.price;
     const quote: Quote = {
       lines: [{ name: "Glow Peel", price: price(PEEL), discount: 0 }, { name: "Peel Area - Neck", price: price(NECK), discount: 0 }],
-      subtotal: price(PEEL) + price(NECK), discount: 0, total: price(NECK), prepaid: true, dueNow: price(NECK), dueInClinic: 0, promo: null,
+      subtotal: price(PEEL) + price(NECK), discount: 0, total: price(NECK), prepaid: true, dueNow: price(NECK), dueInClinic: 0, promo: null, member: null,
       package: { userPackageId, name: "Glow Peel Series: 4 sessions", covers: price(PEEL) },
     };
     const outcome = await checkout(services, { payKey: randomUUID(), draft, center: centers.get(DALLAS)!, quote, accountId, returnTo: RETURN_TO }, { clock: () => clock, timing: TIMING, busyWaitMs: 0 });

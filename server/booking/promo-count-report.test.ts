@@ -51,6 +51,7 @@ function pay() {
     dueNow: 0,
     dueInClinic: 13750,
     promo: { code: "GLOW50", applied: true, message: null, maxUsesPerGuest: 1 },
+    member: null,
     package: null,
   };
   return checkout(services, { payKey: randomUUID(), draft, center: { id: "c-1" } as Center, quote, accountId: "a-1", returnTo: "http://shop.example/appointment/payment" }, { timing: { leaseMs: 5_000, settleMs: 10_000 } });

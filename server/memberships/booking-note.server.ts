@@ -1,5 +1,6 @@
 import { billingCycleLabel, isActiveMembership, membershipSaving } from "~/domain/memberships";
 import { coveredByMembership } from "~/domain/service-kinds";
+import { percentOf } from "~/domain/money";
 import { formatMoney } from "~/lib/money";
 import type { CurrentUser } from "../accounts/account-service.server";
 import type { Services } from "../context.server";
@@ -8,9 +9,10 @@ import { clinicPlanList } from "./memberships.server";
 
 /**
  * What membership means for the treatment being booked: for a member, their plan, whether it covers
- * this treatment and the credit they can use at the clinic; for anyone else, what the best plan here
- * would save on it. Member prices and credits are used at the clinic (the spec), so this is told, not
- * charged online. Null when there is nothing to say or the back end cannot say.
+ * this treatment and the credit they can use at the clinic (their member prices are in the price
+ * summary, as the back end applies them); for anyone else, what the best plan here would save on it
+ * (the treatment it covers, or its member price). Null when there is nothing to say or the back end
+ * cannot say.
  */
 export type MembershipNote =
   | { kind: "member"; plan: string; covers: boolean; credit: string | null }
@@ -37,8 +39,10 @@ export async function membershipNote(
     }
     const best = plans
       .map((plan) => {
+        // Covered: the treatment comes with the plan; otherwise the plan's member price, if any.
         const cover = plan.coveredServices.find((s) => sameId(s.serviceId, service.id));
-        return { plan, saving: cover ? membershipSaving(service.price, plan.priceCents, cover.quantity) : 0 };
+        const percent = plan.serviceDiscounts.find((d) => sameId(d.serviceId, service.id))?.percent ?? 0;
+        return { plan, saving: cover ? membershipSaving(service.price, plan.priceCents, cover.quantity) : percentOf(service.price, percent) };
       })
       .filter((o) => o.saving > 0)
       .sort((a, b) => b.saving - a.saving)[0];

@@ -8,6 +8,7 @@ const facial = { id: "svc-facial", name: "Signature Laser Facial", price: 19_900
 const monthly: MembershipPlan = {
   id: "plan-monthly", name: "Glow Monthly", description: "", priceCents: 9_900, billingCycle: "1 Months", recurring: true,
   coveredServices: [{ serviceId: "svc-facial", name: "Signature Laser Facial", quantity: 1 }], terms: null,
+  serviceDiscounts: [{ serviceId: "svc-peel", percent: 10 }],
 };
 const annual: MembershipPlan = { ...monthly, id: "plan-annual", name: "Glow Annual", priceCents: 106_800, billingCycle: "12 Months", recurring: false, coveredServices: [{ serviceId: "svc-facial", name: "Signature Laser Facial", quantity: 12 }] };
 const membership: GuestMembership = {
@@ -49,6 +50,12 @@ describe("what membership means for the treatment being booked", () => {
     // A cancelled membership is not a member's.
     const lapsed = servicesWith([monthly], [{ ...membership, status: 4 }]);
     expect(await membershipNote(lapsed.services, { user, centerId: lapsed.centerId, service: facial })).toMatchObject({ kind: "offer", plan: "Glow Monthly", saving: "$100" });
+  });
+
+  it("shows a treatment no plan covers at the member price the best plan gives", async () => {
+    const { services, centerId } = servicesWith([monthly], []);
+    const peel = { id: "svc-peel", name: "Glow Peel", price: 15_000 };
+    expect(await membershipNote(services, { user: null, centerId, service: peel })).toEqual({ kind: "offer", plan: "Glow Monthly", price: "$99 a month", saving: "$15" });
   });
 
   it("says nothing of laser hair removal or sculpting, which no membership covers", async () => {

@@ -16,6 +16,7 @@ const plan: MembershipPlan = {
     { serviceId: "d", name: "Glow Peel", quantity: 2 },
   ],
   terms: null,
+  serviceDiscounts: [],
 };
 
 describe("a plan as shown", () => {

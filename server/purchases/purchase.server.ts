@@ -1,6 +1,8 @@
 import { createHash, randomUUID } from "node:crypto";
 import type { Cents } from "~/domain/money";
 import { formatMoney } from "~/lib/money";
+import { forgetMemberships } from "../booking/member-prices.server";
+import { forgetGuestPackages } from "../booking/packages.server";
 import { cardCapturePage, cardWasAdded, freshCards, isHostedPageAllowed } from "../booking/payment-step.server";
 import type { Services } from "../context.server";
 import { logger } from "../observability/logger.server";
@@ -287,6 +289,9 @@ async function finish(ctx: Ctx, start: Purchase): Promise<StepOutcome> {
     await services.spa.sendGiftCardEmail(purchase.invoiceId!);
     purchase = await save(ctx, purchase, { giftCardSent: true });
   }
+  // What the booking steps keep of the guest's memberships and packages is out of date now.
+  if (purchase.kind === "membership") forgetMemberships(purchase.guestId);
+  if (purchase.kind === "package") forgetGuestPackages(purchase.guestId, purchase.centerId);
   services.analytics.record({ name: "purchase_completed", properties: { kind: purchase.kind, centerId: purchase.centerId, amountCents: purchase.paidCents ?? purchase.shownCents } });
   return handBack(ctx, purchase, { state: "completed" });
 }

@@ -5,6 +5,7 @@ import { campaignDiscounts, toCents, toDollars, type CampaignBenefit, type LineK
 import { toIanaTimeZone } from "../spa/time-zones.server";
 import { normalizeId, type SandboxDb } from "./db";
 import { dotNetError, isRefusal, refusal, v1Error, type Refusal } from "./errors";
+import { memberPercents, percentOffCents } from "./member-prices";
 
 /** Slots start every 15 minutes (Zenoti's "Appointment Time Slot" setting). */
 const SLOT_MINUTES = 15;
@@ -161,12 +162,14 @@ export function invoiceTotals(db: SandboxDb, invoiceId: string) {
 }
 
 /**
- * Re-prices an invoice's lines with its campaign, if any, by the sandbox's own campaign pricing
- * (as Zenoti prices an invoice by its campaign, not by what the storefront showed). Each line's
- * discount is kept in dollars, worked out in cents.
+ * Prices an invoice's lines with its campaign, if any, by the sandbox's own campaign pricing (as
+ * Zenoti prices an invoice by its campaign, not by what the storefront showed), and with the
+ * guest's member prices (member-prices.ts): the two do not stack, each line takes the larger
+ * discount. Each line's discount is kept in dollars, worked out in cents. Run when a visit's lines
+ * are made and whenever a campaign is applied.
  */
 export function repriceInvoice(db: SandboxDb, invoice: InvoiceRow) {
-  // A campaign prices treatments only: a sale's line, or a line a package pays for, keeps its price.
+  // Treatments only: a sale's line, or a line a package pays for (its whole price), keeps its price.
   const items = (db.prepare("SELECT * FROM invoice_items WHERE invoice_id = ? AND removed = 0 ORDER BY position").all(invoice.id) as InvoiceItemRow[]).filter(
     (i) => !isSaleKind(i.kind) && !i.redeemed_user_package_id,
   );
@@ -175,7 +178,12 @@ export function repriceInvoice(db: SandboxDb, invoice: InvoiceRow) {
     items.map((i) => ({ serviceId: i.service_id, kind: i.kind as LineKind, priceCents: toCents(i.price) })),
     campaign?.rules ?? [],
   );
-  discounts.forEach((cents, index) => db.prepare("UPDATE invoice_items SET discount = ? WHERE id = ?").run(toDollars(cents), items[index].id));
+  const members = memberPercents(db, invoice.guest_id, invoice.center_id);
+  discounts.forEach((promoCents, index) => {
+    const item = items[index];
+    const memberCents = percentOffCents(toCents(item.price), members.get(normalizeId(item.service_id)) ?? 0);
+    db.prepare("UPDATE invoice_items SET discount = ? WHERE id = ?").run(toDollars(Math.max(promoCents, memberCents)), item.id);
+  });
 }
 
 /** Zenoti's create-a-booking request body (one guest; a reschedule names the visit's invoice and lines). */
@@ -335,6 +343,8 @@ export function confirmBooking(db: SandboxDb, bookingId: string, now: number): {
         cursor = end;
       }
     }
+    // The back end prices the new lines at once: a member's visit has the member prices.
+    repriceInvoice(db, db.prepare("SELECT * FROM invoices WHERE id = ?").get(invoiceId) as InvoiceRow);
     db.prepare("DELETE FROM holds WHERE booking_id = ?").run(current.id);
     db.prepare("UPDATE bookings SET confirmed_invoice_id = ? WHERE id = ?").run(invoiceId, current.id);
     return invoiceId;

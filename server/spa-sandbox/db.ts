@@ -206,6 +206,9 @@ const migrations: string[] = [
      buyer_name TEXT NOT NULL, deliver_at INTEGER NOT NULL, queued_at INTEGER NOT NULL
    );
    CREATE INDEX giftcard_emails_to ON giftcard_emails(to_email_key, deliver_at);`,
+  // Member prices: a plan's percent off its members' other treatments and add-ons (the seed sets it
+  // on the plans a sandbox made before this has).
+  `ALTER TABLE membership_plans ADD COLUMN service_discount_percent INTEGER NOT NULL DEFAULT 0;`,
 ];
 
 /** Time-zone ids as Zenoti numbers them, for the names the seed uses. */
@@ -328,14 +331,24 @@ function seedSaleRows(db: SandboxDb) {
   })();
 }
 
-/** The membership plans, sold at every clinic at their list price, once. */
+/**
+ * The membership plans, sold at every clinic at their list price, once; and their member prices,
+ * which plans seeded before them get too.
+ */
 function seedMembershipPlanRows(db: SandboxDb) {
   const seeded = db.prepare("SELECT COUNT(*) AS n FROM membership_plans").get() as { n: number };
-  if (seeded.n > 0) return;
+  if (seeded.n > 0) {
+    const setPercent = db.prepare("UPDATE membership_plans SET service_discount_percent = ? WHERE code = ? AND service_discount_percent != ?");
+    db.transaction(() => {
+      for (const plan of seedMembershipPlans) setPercent.run(plan.serviceDiscountPercent, plan.code, plan.serviceDiscountPercent);
+    })();
+    return;
+  }
   const services = new Map(seedServices.map((s) => [s.code, s]));
   const insertPlan = db.prepare(
-    `INSERT INTO membership_plans (id, id_key, code, name, description, price, payment_frequency, is_recurring, terms, covered_services, display_order)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO membership_plans (id, id_key, code, name, description, price, payment_frequency, is_recurring, terms, covered_services, display_order,
+       service_discount_percent)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const insertSale = db.prepare("INSERT INTO center_membership_plans (center_id, membership_id, sale_price) VALUES (?, ?, ?)");
   const centers = db.prepare("SELECT id FROM centers ORDER BY sort_order").all() as { id: string }[];
@@ -344,10 +357,12 @@ function seedMembershipPlanRows(db: SandboxDb) {
       for (const cover of plan.covers) {
         if (!services.has(cover.service)) throw new Error(`Membership plan ${plan.code} covers an unknown service ${cover.service}`);
       }
+      const percent = plan.serviceDiscountPercent;
+      if (!Number.isInteger(percent) || percent < 0 || percent > 100) throw new Error(`Membership plan ${plan.code} has a member discount of ${percent}%`);
       const id = seedGuid(`membership:${plan.code}`);
       insertPlan.run(
         id, normalizeId(id), plan.code, plan.name, plan.description, plan.price, plan.paymentFrequency, plan.recurring ? 1 : 0,
-        plan.terms, JSON.stringify(plan.covers), index + 1,
+        plan.terms, JSON.stringify(plan.covers), index + 1, plan.serviceDiscountPercent,
       );
       for (const center of centers) insertSale.run(center.id, id, plan.price);
     });

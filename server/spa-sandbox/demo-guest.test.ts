@@ -81,6 +81,19 @@ describe("the demo guest", () => {
     expect(cancelled).toEqual({ cancel_reason_id: seedGuid("reason:Stuck at work"), cancel_comments: "A meeting moved; I will book another day." });
   });
 
+  it("has member prices on the visit she booked as a member: 10% off the add-on, none on the facial her plan covers", async () => {
+    const visits = await client.listGuestAppointments(DEMO_GUEST_ID, { includeNoShowCancel: true, size: 100 });
+    const coming = await client.getInvoice(visits[4].invoiceId!);
+    expect(coming.items.map((i) => [i.name, i.price, i.discount])).toEqual([
+      ["Signature Laser Facial", 19900, 0],
+      ["Dermaplaning Enhancement (Addon)", 7500, 750],
+    ]);
+    expect(coming.total).toBe(26650);
+    // Her first visit, where she joined, was priced before she was a member.
+    const first = await client.getInvoice(visits[0].invoiceId!);
+    expect(first.items.map((i) => i.discount)).toEqual([0, 0]);
+  });
+
   it("keeps her nurse busy at the coming visit's time, and leaves that time open with the others", async () => {
     const guestId = await otherGuestId();
     const withHerNurse = await client.createBooking({ centerId: AUSTIN, date: "2026-12-07", guestId, serviceId: FACIAL, therapistId: seedGuid("therapist:ATX:3"), addOnIds: [] });
@@ -145,7 +158,7 @@ describe("seeding", () => {
     const file = path.join(dir, "spa-sandbox.sqlite");
     try {
       const older = createSpaSandbox({ file, apiKeys: [TEST_API_KEY], now: () => now });
-      // As the file was before the membership migration and the sales one after it (the last two).
+      // As the file was before the membership migration, the sales one and the member prices one after them (the last three).
       const version = older.db.pragma("user_version", { simple: true }) as number;
       older.db.exec(
         `DROP TABLE giftcard_emails; DROP TABLE gift_cards; DROP TABLE guest_package_services; DROP TABLE guest_packages; DROP TABLE giftcard_orders;
@@ -153,7 +166,7 @@ describe("seeding", () => {
          ALTER TABLE invoices DROP COLUMN notes; ALTER TABLE invoice_items DROP COLUMN redeemed_user_package_id;
          DROP TABLE guest_points; DROP TABLE guest_memberships; DROP TABLE center_membership_plans; DROP TABLE membership_plans;`,
       );
-      older.db.pragma(`user_version = ${version - 2}`);
+      older.db.pragma(`user_version = ${version - 3}`);
       older.close();
       const opened = createSpaSandbox({ file, apiKeys: [TEST_API_KEY], now: () => now });
       const count = (sql: string, ...params: string[]) => (opened.db.prepare(sql).get(...params) as { n: number }).n;

@@ -52,8 +52,12 @@ export function seedDemoGuest(db: SandboxDb, now: number): void {
   };
   db.transaction(() => {
     accepted(createGuest(db, { mandatoryFields: ["email", "mobile_phone"] }, profile, { now, id: DEMO_GUEST_ID }), "the guest");
-    for (const visit of seedDemoVisits) seedVisit(db, centerId, today, visit, now);
-    seedMembershipAndPoints(db, centerId, today, now);
+    seedDemoVisits.forEach((visit, index) => {
+      seedVisit(db, centerId, today, visit, now);
+      // She joined at that visit: the visits booked after it have member prices, as the back end gives them.
+      if (index === SEED_DEMO_MEMBERSHIP.visit) seedMembership(db, centerId, today, now);
+    });
+    seedPoints(db, today, now);
   })();
 }
 
@@ -63,8 +67,8 @@ function visitDay(today: Dayjs, index: number): string {
   return openDay(today.add(visit.days, "day"), visit.days < 0 ? -1 : 1).format(DAY_FORMAT);
 }
 
-/** Her membership since her first visit, and the points she earned at her completed visits. */
-function seedMembershipAndPoints(db: SandboxDb, centerId: string, today: Dayjs, now: number) {
+/** Her membership, since the visit she joined at. */
+function seedMembership(db: SandboxDb, centerId: string, today: Dayjs, now: number) {
   const m = SEED_DEMO_MEMBERSHIP;
   accepted(
     giveMembership(
@@ -79,6 +83,10 @@ function seedMembershipAndPoints(db: SandboxDb, centerId: string, today: Dayjs, 
     ),
     "her membership",
   );
+}
+
+/** The points she earned at her completed visits. */
+function seedPoints(db: SandboxDb, today: Dayjs, now: number) {
   for (const row of seedDemoPoints) {
     const visit = seedDemoVisits[row.visit];
     if (visit.outcome.kind !== "closed" || visit.days >= 0) throw new Error(`The demo guest's history cannot be seeded: points on visit ${row.visit}, which is not a completed one`);

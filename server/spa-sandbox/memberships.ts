@@ -6,6 +6,7 @@ import { findRow } from "./booking";
 import { readPaging } from "./catalog";
 import { normalizeId, seedGuid, type SandboxDb } from "./db";
 import { isRefusal, refusal, v1Error, type Refusal } from "./errors";
+import { planDiscountedServices } from "./member-prices";
 
 /**
  * Memberships and loyalty points: the plans a clinic sells (`/v1/centers/{id}/memberships`), a
@@ -25,6 +26,8 @@ export const MEMBERSHIP_STATUS_CODES = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12] as co
 type PlanRow = {
   id: string; code: string; name: string; description: string; price: number; payment_frequency: string;
   is_recurring: number; terms: string | null; covered_services: string; display_order: number;
+  /** Member prices: the percent off the clinic's other treatments and add-ons (member-prices.ts). */
+  service_discount_percent: number;
 };
 type Cover = { service: string; quantity: number };
 type GuestRow = { id: string; center_id: string; first_name: string; last_name: string; email: string | null };
@@ -59,7 +62,7 @@ function coveredServices(db: SandboxDb, plan: PlanRow) {
   });
 }
 
-function planJson(db: SandboxDb, plan: PlanRow, salePrice: number) {
+function planJson(db: SandboxDb, plan: PlanRow, centerId: string, salePrice: number) {
   const services = coveredServices(db, plan);
   return {
     id: plan.id,
@@ -88,7 +91,11 @@ function planJson(db: SandboxDb, plan: PlanRow, salePrice: number) {
       classes: [],
       workshops: [],
       products: [],
-      discounts: { classes: [], services: [] },
+      // Member prices: the plan's percent off each other treatment and add-on the clinic sells.
+      discounts: {
+        classes: [],
+        services: planDiscountedServices(db, plan, centerId).map((s) => ({ id: s.id, name: s.name, discount_percentage: plan.service_discount_percent })),
+      },
     },
   };
 }
@@ -253,7 +260,7 @@ export function mountMemberships(router: Router, db: SandboxDb, options: { now: 
       )
       .all(center.id, paging.size, (paging.page - 1) * paging.size) as (PlanRow & { sale_price: number })[];
     res.json({
-      memberships: rows.map((plan) => planJson(db, plan, plan.sale_price)),
+      memberships: rows.map((plan) => planJson(db, plan, center.id, plan.sale_price)),
       total_no_of_memberships: total,
       // Zenoti's published sample lists the benefits of the page's plans here, each naming its plan.
       benefits: {
@@ -261,6 +268,7 @@ export function mountMemberships(router: Router, db: SandboxDb, options: { now: 
         classes: [],
         workshops: [],
         products: [],
+        // The member prices are listed with each plan, in `benefits.discounts`, as the client reads them.
         discounts: { classes: [], services: [] },
       },
       page_info: { total, page: paging.page, size: paging.size },

@@ -216,6 +216,12 @@ export type SeedMembershipPlan = {
    * removal".
    */
   covers: { service: string; quantity: number }[];
+  /**
+   * Member prices: the percent off every other treatment and add-on of the clinic a member's visit
+   * is priced with (the back end applies it to the invoice); never on sculpting or laser hair
+   * removal, nor on what the plan covers.
+   */
+  serviceDiscountPercent: number;
 };
 
 /** The membership plans every clinic sells, in display order. */
@@ -229,6 +235,7 @@ export const seedMembershipPlans: SeedMembershipPlan[] = [
     recurring: true,
     terms: "Billed every month until cancelled. One Signature Laser Facial a month; an unused facial does not carry over. Membership does not cover sculpting and laser hair removal.",
     covers: [{ service: "FT-RET", quantity: 1 }],
+    serviceDiscountPercent: 10,
   },
   {
     code: "GLOW-PLUS",
@@ -242,6 +249,7 @@ export const seedMembershipPlans: SeedMembershipPlan[] = [
       { service: "FT-RET", quantity: 1 },
       { service: "PEEL-GLOW", quantity: 1 },
     ],
+    serviceDiscountPercent: 10,
   },
   {
     code: "GLOW-ANNUAL",
@@ -252,6 +260,7 @@ export const seedMembershipPlans: SeedMembershipPlan[] = [
     recurring: false,
     terms: "Paid once for twelve months; it does not renew. Twelve Signature Laser Facials to use within the year. Membership does not cover sculpting and laser hair removal.",
     covers: [{ service: "FT-RET", quantity: 12 }],
+    serviceDiscountPercent: 15,
   },
 ];
 
@@ -321,7 +330,8 @@ export const seedGiftCardOccasions = ["Birthday", "Thank you", "Holidays", "Just
 
 /**
  * The demo guest's membership: Glow Monthly at her clinic, active (1) and renewing (recurrence 1),
- * since her first visit (`visit`, an index into seedDemoVisits), with a month's service credit.
+ * since her first visit (`visit`, an index into seedDemoVisits), with a month's service credit. The
+ * visits after that one are priced as a member's (the plan's member prices, where a promo is not more).
  */
 export const SEED_DEMO_MEMBERSHIP = { plan: "GLOW-MONTHLY", visit: 0, status: 1, recurrenceStatus: 1, serviceCredit: 99 } as const;
 

@@ -350,7 +350,8 @@ describe("GET /v1/centers/{center_id}/memberships", () => {
       expect(await client.listMembershipPlans("C1")).toEqual([
         {
           id: "bf6da36a-f402-4f66-b6d1-953829288a83", name: "Guest Pass MEmbership Two - Cloned", description: "", priceCents: 15000,
-          billingCycle: "12 Months", recurring: true, coveredServices: [], terms: null,
+          // The sample's discounts are empty: no member prices.
+          billingCycle: "12 Months", recurring: true, coveredServices: [], serviceDiscounts: [], terms: null,
         },
       ]);
     } finally {

@@ -15,6 +15,11 @@ export type MembershipPlan = {
   billingCycle: string;
   recurring: boolean;
   coveredServices: { serviceId: string; name: string; quantity: number }[];
+  /**
+   * Member prices: the percent off (0 to 100) a member's visit has on each service listed, from the
+   * plan's `benefits.discounts.services`; a service not listed has none.
+   */
+  serviceDiscounts: { serviceId: string; percent: number }[];
   terms: string | null;
 };
 
@@ -61,7 +66,18 @@ const BenefitSchema = z.object({
 });
 type Benefit = z.infer<typeof BenefitSchema>;
 
-const BenefitsSchema = optional(z.object({ services: optional(z.array(z.unknown())) }));
+/** A plan's discount on a service (member prices): `{ id, name, discount_percentage }`. */
+const ServiceDiscountSchema = z.object({
+  id: z.string().min(1),
+  discount_percentage: z.number().min(0).max(100),
+});
+
+const BenefitsSchema = optional(
+  z.object({
+    services: optional(z.array(z.unknown())),
+    discounts: optional(z.object({ services: optional(z.array(z.unknown())) })),
+  }),
+);
 
 /** A plan of Zenoti's centre memberships list: its published shape, element by element. */
 const PlanSchema = z.object({
@@ -143,6 +159,10 @@ function toPlan(raw: RawPlan, shared: Benefit[]): MembershipPlan {
     billingCycle: raw.payment_frequency ?? "",
     recurring: raw.is_recurring_membership ?? false,
     coveredServices: benefits.map(toCoveredService).filter((s) => s !== null),
+    serviceDiscounts: parseEach(raw.benefits?.discounts?.services ?? [], ServiceDiscountSchema, "membership_discount", { membership: raw.id }).map((d) => ({
+      serviceId: d.id.toLowerCase(),
+      percent: d.discount_percentage,
+    })),
     terms: raw.terms_and_conditions || null,
   };
 }

@@ -67,7 +67,7 @@ describe("listMembershipPlans", () => {
     expect(plans![100]).toEqual({
       id: "p100", name: "Plan P100", description: "", priceCents: 1999, billingCycle: "1 Months", recurring: true,
       // A whole category is not one service.
-      coveredServices: [{ serviceId: "s-facial", name: "Facial", quantity: 2 }], terms: null,
+      coveredServices: [{ serviceId: "s-facial", name: "Facial", quantity: 2 }], serviceDiscounts: [], terms: null,
     });
     // The benefits of the first page's plans are read from the first page's list.
     expect(plans![7].coveredServices).toEqual([{ serviceId: "s-peel", name: "Peel", quantity: 1 }]);
@@ -91,9 +91,73 @@ describe("listMembershipPlans", () => {
       },
     });
     expect(await client.listMembershipPlans("C1")).toEqual([
-      { id: "a", name: "Plan A", description: "", priceCents: 1999, billingCycle: "", recurring: false, coveredServices: [{ serviceId: "s1", name: "Facial", quantity: 1 }], terms: null },
+      {
+        id: "a", name: "Plan A", description: "", priceCents: 1999, billingCycle: "", recurring: false, coveredServices: [{ serviceId: "s1", name: "Facial", quantity: 1 }],
+        serviceDiscounts: [], terms: null,
+      },
     ]);
     expect(warnings.filter((w) => w.kind === "membership").map((w) => w.id)).toEqual(["B", null]);
+  });
+
+  it("reads each plan's member prices from its discounts, ids lower-cased, dropping what it cannot read with a warning", async () => {
+    const warnings = captureWarnings();
+    const { client } = await backendFor({
+      "/v1/centers/C1/memberships": {
+        body: {
+          memberships: [
+            plan("A", {
+              benefits: {
+                services: [],
+                discounts: {
+                  classes: [{ membership_id: "A", category: { id: "K", name: "Yoga" }, is_category: false }],
+                  services: [
+                    { id: "S-PEEL", name: "Glow Peel", discount_percentage: 10 },
+                    { id: "S-LED", discount_percentage: 12.5 },
+                    { id: "S-FREE", name: "Consultation", discount_percentage: 0 },
+                    { id: "S-ALL", name: "Everything", discount_percentage: 100 },
+                    { id: "S-MORE", name: "Too much", discount_percentage: 101 },
+                    { id: "S-LESS", name: "Negative", discount_percentage: -5 },
+                    { id: "S-TEXT", name: "As text", discount_percentage: "10" },
+                    { id: 7, name: "Numeric id", discount_percentage: 10 },
+                    { id: "", name: "No id", discount_percentage: 10 },
+                    { name: "Missing id", discount_percentage: 10 },
+                    { id: "S-NONE", name: "No percent" },
+                    "junk",
+                  ],
+                },
+              },
+            }),
+            // No discounts block, a null one, a list of the wrong type, a block of the wrong shape.
+            plan("B"),
+            plan("C", { benefits: { services: null, discounts: null } }),
+            plan("D", { benefits: { discounts: { services: "all" } } }),
+            plan("E", { benefits: { discounts: [1, 2] } }),
+          ],
+          benefits: { services: [], discounts: { classes: [], services: [] } },
+          page_info: { total: 5 },
+        },
+      },
+    });
+    const plans = (await client.listMembershipPlans("C1"))!;
+    expect(plans.map((p) => [p.id, p.serviceDiscounts])).toEqual([
+      [
+        "a",
+        [
+          { serviceId: "s-peel", percent: 10 },
+          { serviceId: "s-led", percent: 12.5 },
+          { serviceId: "s-free", percent: 0 },
+          { serviceId: "s-all", percent: 100 },
+        ],
+      ],
+      ["b", []],
+      ["c", []],
+      ["d", []],
+      ["e", []],
+    ]);
+    const dropped = warnings.filter((w) => w.kind === "membership_discount");
+    expect(dropped).toHaveLength(8);
+    expect(dropped.map((w) => w.id)).toEqual(["S-MORE", "S-LESS", "S-TEXT", null, "", null, "S-NONE", null]);
+    expect(dropped.every((w) => w.membership === "A")).toBe(true);
   });
 
   it("is null for a clinic Zenoti does not know, and throws on an outage", async () => {

@@ -55,6 +55,8 @@ test.describe("buttons that go somewhere answer Enter and Space", () => {
     // The nurse's day off has no times: "Next available" offers the next day that has some.
     const dates = await page.getByLabel("Date").locator("option").evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
     const dayOff = dates.find((d, i) => i > 0 && new Date(`${d}T12:00:00Z`).getUTCDay() === nurse.dayOff)!;
+    // Once seen empty in a full run and not again: the list is named so a repeat says what it held.
+    expect(dayOff, `weekday ${nurse.dayOff} among the date list [${dates.join(", ")}] at ${page.url()}`).toBeTruthy();
     await page.getByLabel("Date").selectOption(dayOff);
     await page.getByRole("button", { name: "Show times" }).click();
     await expect(page.getByText("No times are open on this day.")).toBeVisible();

@@ -40,7 +40,9 @@ test("a guest joins a membership with a card, sees it in the account, and as a m
   await chooseFacialWithAddOn(page);
   await (await showDate(page, date)).first().click();
   await expect(page.getByRole("heading", { level: 1, name: "Payment" })).toBeVisible();
-  await expect(page.getByText("Your Glow Monthly membership gives you member prices at the clinic.", { exact: false })).toBeVisible();
+  await expect(page.getByText("Your Glow Monthly membership gives you member prices.", { exact: false })).toBeVisible();
+  // The back end prices a member's visit with the plan's member price; the summary shows it before any charge.
+  await expect(page.getByRole("row", { name: /Member price \(Glow Monthly\)/ })).toBeVisible();
 });
 
 test("a declined card charges nothing, and another card buys the package, which the account lists with its sessions", async ({ page, signedIn }) => {

@@ -269,6 +269,12 @@ export default function PaymentStep({ loaderData, actionData }: Route.ComponentP
                 <td>−{formatMoney(summary.discount)}</td>
               </tr>
             ) : null}
+            {summary.member ? (
+              <tr>
+                <th scope="row">Member price ({summary.member.plan})</th>
+                <td>−{formatMoney(summary.member.discount)}</td>
+              </tr>
+            ) : null}
             {summary.package ? (
               <tr>
                 <th scope="row">Paid by your package ({summary.package.name})</th>
@@ -296,9 +302,9 @@ export default function PaymentStep({ loaderData, actionData }: Route.ComponentP
         </p>
         {membership?.kind === "member" ? (
           <p className="notice">
-            Your {membership.plan} membership {membership.covers ? "covers this treatment" : "gives you member prices at the clinic"}.
-            {membership.credit ? ` You have ${membership.credit} of treatment credit to use.` : ""} Member prices and credits are applied when you pay
-            at the clinic.
+            Your {membership.plan} membership {membership.covers ? "covers this treatment" : "gives you member prices"}.
+            {summary.member ? " Your member price is in the summary above." : ""}
+            {membership.credit ? ` You have ${membership.credit} of treatment credit to use at the clinic.` : ""}
           </p>
         ) : membership?.kind === "offer" ? (
           <p className="notice">

@@ -1,0 +1,48 @@
+import { isActiveMembership } from "~/domain/memberships";
+import type { Services } from "../context.server";
+import { clinicPlanList } from "../memberships/memberships.server";
+import { createSwrCache } from "../spa/catalog-cache.server";
+import { isSpaError } from "../spa/errors.server";
+import type { GuestMembership } from "../spa/memberships.server";
+
+/**
+ * A guest's memberships, read once for a booking's steps (Zenoti meters every call): kept briefly in
+ * this process. A guest made a moment ago has none, and is not asked about.
+ */
+const membershipLists = createSwrCache({ ttlMs: 2 * 60_000, staleMs: 0, maxEntries: 5_000 });
+const listKey = (guestId: string) => `memberships:${guestId.replace(/-/g, "").toLowerCase()}`;
+
+export function noMembershipsYet(guestId: string): void {
+  membershipLists.set(listKey(guestId), []);
+}
+
+/** After a membership is bought the kept list is out of date. */
+export function forgetMemberships(guestId: string): void {
+  membershipLists.delete(listKey(guestId));
+}
+
+export type MemberPrices = { plan: string; percentOf: (serviceId: string) => number };
+
+const sameId = (a: string, b: string) => a.replace(/-/g, "").toLowerCase() === b.replace(/-/g, "").toLowerCase();
+
+/**
+ * What the guest's active memberships take off each service at this clinic (the best plan's percent),
+ * as the back end prices a member's visit; null for a non-member, or when the back end cannot say
+ * (the booking is then quoted without it, and a prepaid clinic's invoice shows the difference before
+ * any charge).
+ */
+export async function memberPrices(services: Services, guestId: string, centerId: string): Promise<MemberPrices | null> {
+  try {
+    const memberships = await membershipLists.get<GuestMembership[]>(listKey(guestId), () => services.spa.guestMemberships(guestId));
+    const active = memberships.filter((m) => isActiveMembership(m.status));
+    if (active.length === 0) return null;
+    const plans = ((await clinicPlanList(services, centerId)) ?? []).filter((p) => active.some((m) => sameId(m.membershipId, p.id)));
+    if (plans.length === 0) return null;
+    const percentOf = (serviceId: string) =>
+      Math.max(0, ...plans.flatMap((p) => p.serviceDiscounts.filter((d) => sameId(d.serviceId, serviceId)).map((d) => d.percent)));
+    return { plan: active[0].name, percentOf };
+  } catch (error) {
+    if (!isSpaError(error)) throw error;
+    return null;
+  }
+}
