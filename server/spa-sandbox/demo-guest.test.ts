@@ -2,8 +2,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSandbox, TEST_API_KEY } from "../../tests/helpers/sandbox-server";
-import { createSpaClient, type SpaClient } from "../spa/client.server";
+import { startSandboxAndClient, TEST_API_KEY, type TestSandbox } from "../../tests/helpers/sandbox-server";
+import type { SpaClient } from "../spa/client.server";
 import { seedGuid } from "./db";
 import { DEMO_GUEST_ID, DEMO_MEMBERSHIP_ID } from "./demo-guest";
 import { createSpaSandbox } from "./index";
@@ -17,16 +17,11 @@ const ZONE = "America/Chicago";
 // Seeded at 09:00 in Austin on Monday 30 November 2026.
 const now = Date.parse("2026-11-30T15:00:00Z");
 
-let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+let sandbox: TestSandbox;
 let client: SpaClient;
 
-beforeAll(async () => {
-  sandbox = await startSandbox({ now: () => now, holdSeconds: 600 });
-  client = createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY }, clock: () => now });
-});
-afterAll(async () => {
-  await sandbox.stop();
-});
+beforeAll(async () => ({ sandbox, client } = await startSandboxAndClient(() => now)));
+afterAll(() => sandbox.stop());
 
 /** Another guest of Austin, to book beside the demo guest. */
 async function otherGuestId(): Promise<string> {

@@ -3,8 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { coveredByMembership } from "~/domain/service-kinds";
-import { createTestGuest, saveTestCard, startSandbox, TEST_API_KEY } from "../../tests/helpers/sandbox-server";
-import { createSpaClient, type SpaClient } from "../spa/client.server";
+import { createTestGuest, saveTestCard, startSandboxAndClient, TEST_API_KEY, type TestSandbox } from "../../tests/helpers/sandbox-server";
+import type { SpaClient } from "../spa/client.server";
 import { seedGuid } from "./db";
 import { createSpaSandbox } from "./index";
 import { percentOffCents } from "./member-prices";
@@ -32,16 +32,11 @@ const ZONE = "America/Chicago";
 // 09:00 in Austin on Monday 30 November 2026.
 const now = Date.parse("2026-11-30T15:00:00Z");
 
-let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+let sandbox: TestSandbox;
 let client: SpaClient;
 
-beforeAll(async () => {
-  sandbox = await startSandbox({ now: () => now, holdSeconds: 600 });
-  client = createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY }, clock: () => now });
-});
-afterAll(async () => {
-  await sandbox.stop();
-});
+beforeAll(async () => ({ sandbox, client } = await startSandboxAndClient(() => now)));
+afterAll(() => sandbox.stop());
 
 const api = (method: string, path: string, body?: unknown) =>
   fetch(`${sandbox.baseUrl}${path}`, {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestGuest, saveTestCard, startSandbox, TEST_API_KEY } from "../../tests/helpers/sandbox-server";
-import { createSpaClient, type SpaClient } from "../spa/client.server";
+import { createTestGuest, saveTestCard, startSandboxAndClient, TEST_API_KEY, type TestSandbox } from "../../tests/helpers/sandbox-server";
+import type { SpaClient } from "../spa/client.server";
 import { seedGuid } from "./db";
 import { CHARGE_DECLINED_TEST_CARD, THREE_DS_TEST_CARD } from "./payments";
 import { seedCenters, seedPackages, seedServices } from "./seed-data";
@@ -25,16 +25,11 @@ const SHOP = "https://shop.example/purchases/1/verified";
 const START = Date.parse("2026-11-30T15:00:00Z");
 let now = START;
 
-let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+let sandbox: TestSandbox;
 let client: SpaClient;
 
-beforeAll(async () => {
-  sandbox = await startSandbox({ now: () => now, holdSeconds: 600 });
-  client = createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY }, clock: () => now });
-});
-afterAll(async () => {
-  await sandbox.stop();
-});
+beforeAll(async () => ({ sandbox, client } = await startSandboxAndClient(() => now)));
+afterAll(() => sandbox.stop());
 
 type Body = Record<string, unknown> & { error: { code: number; message: string } | null };
 

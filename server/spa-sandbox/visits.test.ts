@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestGuest, refusal, startSandbox, TEST_API_KEY } from "../../tests/helpers/sandbox-server";
-import { createSpaClient, type SpaClient } from "../spa/client.server";
+import { createTestGuest, refusal, startSandboxAndClient, TEST_API_KEY, type TestSandbox } from "../../tests/helpers/sandbox-server";
+import type { SpaClient } from "../spa/client.server";
 import { seedGuid } from "./db";
 import { seedReasons } from "./seed-data";
 
@@ -14,16 +14,11 @@ const PERSONAL = seedGuid(`reason:${seedReasons[0]}`);
 // 09:00 in Austin on Monday 30 November 2026.
 const now = Date.parse("2026-11-30T15:00:00Z");
 
-let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+let sandbox: TestSandbox;
 let client: SpaClient;
 
-beforeAll(async () => {
-  sandbox = await startSandbox({ now: () => now, holdSeconds: 600 });
-  client = createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY }, clock: () => now });
-});
-afterAll(async () => {
-  await sandbox.stop();
-});
+beforeAll(async () => ({ sandbox, client } = await startSandboxAndClient(() => now)));
+afterAll(() => sandbox.stop());
 
 const newGuestId = () => createTestGuest(client, AUSTIN, "Vi", "Sit");
 

@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { clientOnJsonBackend } from "../../tests/helpers/json-backend";
 import { captureWarnings } from "../../tests/helpers/log-lines";
-import { createTestGuest, refusal, saveTestCard, startSandbox, TEST_API_KEY } from "../../tests/helpers/sandbox-server";
+import { createTestGuest, refusal, saveTestCard, startSandboxAndClient, TEST_API_KEY, type TestSandbox } from "../../tests/helpers/sandbox-server";
 import { seedGuid } from "../spa-sandbox/db";
-import { createSpaClient, type SpaClient } from "./client.server";
+import type { SpaClient } from "./client.server";
 import { INVOICE_ITEM_TYPE } from "./sales.server";
 
 /** The client's sales calls: against the sandbox, and on answers the sandbox never gives. */
@@ -20,16 +20,11 @@ const RETURN = "https://shop.example/purchases/1/verified";
 // 09:00 in Austin on Monday 30 November 2026.
 const now = Date.parse("2026-11-30T15:00:00Z");
 
-let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+let sandbox: TestSandbox;
 let client: SpaClient;
 
-beforeAll(async () => {
-  sandbox = await startSandbox({ now: () => now, holdSeconds: 600 });
-  client = createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY }, clock: () => now });
-});
-afterAll(async () => {
-  await sandbox.stop();
-});
+beforeAll(async () => ({ sandbox, client } = await startSandboxAndClient(() => now)));
+afterAll(() => sandbox.stop());
 afterEach(() => {
   vi.restoreAllMocks();
 });

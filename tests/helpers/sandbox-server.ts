@@ -1,7 +1,7 @@
 import express from "express";
 import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
-import type { SpaClient } from "../../server/spa/client.server";
+import { createSpaClient, type SpaClient } from "../../server/spa/client.server";
 import { isSpaError } from "../../server/spa/errors.server";
 import { createSpaSandbox, type SandboxOptions, type SpaSandbox } from "../../server/spa-sandbox/index";
 
@@ -27,6 +27,17 @@ export async function startSandbox(options: Partial<SandboxOptions> = {}): Promi
       sandbox.close();
     },
   });
+}
+
+export type TestSandbox = Awaited<ReturnType<typeof startSandbox>>;
+
+/**
+ * A sandbox on a port of its own and a client of it on the same clock, the set-up most sandbox and
+ * client tests share (holds last 10 minutes).
+ */
+export async function startSandboxAndClient(now: () => number): Promise<{ sandbox: TestSandbox; client: SpaClient }> {
+  const sandbox = await startSandbox({ now, holdSeconds: 600 });
+  return { sandbox, client: createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY }, clock: now }) };
 }
 
 let testGuests = 0;
