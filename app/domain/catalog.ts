@@ -69,3 +69,12 @@ export const ADDON_MARKER = "addon";
 export function isEnhancement(service: Pick<Service, "isAddOn" | "name">): boolean {
   return service.isAddOn && service.name.toLowerCase().includes(ADDON_MARKER);
 }
+
+/** A back-end id as compared: Zenoti ids match whatever their case, with or without dashes. */
+export function idKey(id: string): string {
+  return id.replace(/-/g, "").toLowerCase();
+}
+
+export function sameId(a: string, b: string): boolean {
+  return idKey(a) === idKey(b);
+}

@@ -1,5 +1,5 @@
 import { data, href, redirect } from "react-router";
-import type { Center, Service } from "~/domain/catalog";
+import { sameId, type Center, type Service } from "~/domain/catalog";
 import { INVALID_CLINIC } from "~/domain/booking";
 import { offeredTo } from "~/domain/service-kinds";
 import type { Services } from "../context.server";
@@ -25,8 +25,7 @@ export function bookableTreatments(catalog: Service[], clientType: "new" | "retu
 
 export function findService(catalog: Service[], id: string | null | undefined): Service | undefined {
   if (!id) return undefined;
-  const key = id.replace(/-/g, "").toLowerCase();
-  return catalog.find((s) => s.id.replace(/-/g, "") === key);
+  return catalog.find((s) => sameId(s.id, id));
 }
 
 /** A step after the treatment choice: the draft, its clinic and catalog, and the chosen treatment. */

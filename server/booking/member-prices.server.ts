@@ -1,3 +1,4 @@
+import { idKey, sameId } from "~/domain/catalog";
 import { isActiveMembership } from "~/domain/memberships";
 import type { Services } from "../context.server";
 import { clinicPlanList } from "../memberships/memberships.server";
@@ -10,7 +11,7 @@ import type { GuestMembership } from "../spa/memberships.server";
  * this process. A guest made a moment ago has none, and is not asked about.
  */
 const membershipLists = createSwrCache({ ttlMs: 2 * 60_000, staleMs: 0, maxEntries: 5_000 });
-const listKey = (guestId: string) => `memberships:${guestId.replace(/-/g, "").toLowerCase()}`;
+const listKey = (guestId: string) => `memberships:${idKey(guestId)}`;
 
 export function noMembershipsYet(guestId: string): void {
   membershipLists.set(listKey(guestId), []);
@@ -22,8 +23,6 @@ export function forgetMemberships(guestId: string): void {
 }
 
 export type MemberPrices = { plan: string; percentOf: (serviceId: string) => number };
-
-const sameId = (a: string, b: string) => a.replace(/-/g, "").toLowerCase() === b.replace(/-/g, "").toLowerCase();
 
 /**
  * What the guest's active memberships take off each service at this clinic (the best plan's percent),

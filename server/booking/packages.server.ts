@@ -1,3 +1,4 @@
+import { sameId } from "~/domain/catalog";
 import type { Services } from "../context.server";
 import { createSwrCache } from "../spa/catalog-cache.server";
 import { isSpaError } from "../spa/errors.server";
@@ -10,8 +11,6 @@ const guestPackageLists = createSwrCache({ ttlMs: 2 * 60_000, staleMs: 0, maxEnt
 const listKey = (guestId: string, centerId: string) => `packages:${guestId.toLowerCase()}|${centerId.toLowerCase()}`;
 
 export type BookingPackage = { userPackageId: string; name: string; left: number };
-
-const sameId = (a: string, b: string) => a.replace(/-/g, "").toLowerCase() === b.replace(/-/g, "").toLowerCase();
 
 /**
  * The guest's package at this clinic with a session left for the treatment, the one ending soonest

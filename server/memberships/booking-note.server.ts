@@ -1,3 +1,4 @@
+import { sameId } from "~/domain/catalog";
 import { billingCycleLabel, isActiveMembership, membershipSaving } from "~/domain/memberships";
 import { coveredByMembership } from "~/domain/service-kinds";
 import { percentOf } from "~/domain/money";
@@ -17,8 +18,6 @@ import { clinicPlanList } from "./memberships.server";
 export type MembershipNote =
   | { kind: "member"; plan: string; covers: boolean; credit: string | null }
   | { kind: "offer"; plan: string; price: string; saving: string };
-
-const sameId = (a: string, b: string) => a.replace(/-/g, "").toLowerCase() === b.replace(/-/g, "").toLowerCase();
 
 export async function membershipNote(
   services: Services,

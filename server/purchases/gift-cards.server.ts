@@ -1,4 +1,4 @@
-import type { Center } from "~/domain/catalog";
+import { sameId, type Center } from "~/domain/catalog";
 import { deliveryDateProblem, PURCHASE_MESSAGES, type GiftCardForm } from "~/domain/purchases";
 import { clinicToday } from "~/lib/dates";
 import { formatMoney } from "~/lib/money";
@@ -27,9 +27,8 @@ export async function giftCardOffer(
   form: GiftCardForm,
 ): Promise<{ kind: "offer"; offer: Offer } | { kind: "invalid"; fieldErrors: Record<string, string[]> }> {
   const [templates, occasions] = await Promise.all([giftCardTemplates(services, center.id), giftCardOccasions(services)]);
-  const same = (a: string, b: string) => a.replace(/-/g, "").toLowerCase() === b.replace(/-/g, "").toLowerCase();
-  const template = templates?.find((t) => same(t.id, form.templateId));
-  const occasion = occasions.find((o) => same(o.id, form.occasionId));
+  const template = templates?.find((t) => sameId(t.id, form.templateId));
+  const occasion = occasions.find((o) => sameId(o.id, form.occasionId));
   const fieldErrors: Record<string, string[]> = {};
   if (!template) fieldErrors.templateId = [PURCHASE_MESSAGES.unknownTemplate];
   if (!occasion) fieldErrors.occasionId = [PURCHASE_MESSAGES.unknownOccasion];
@@ -82,7 +81,7 @@ function giftCardView(card: GuestGiftCard): GiftCardView {
 /** The signed-in guest's gift cards: the ones they bought, and the ones sent to them. */
 export async function accountGiftCards(services: Services, user: CurrentUser): Promise<{ bought: GiftCardView[]; received: GiftCardView[] }> {
   const cards = await services.spa.guestGiftCards(user.guestId);
-  const mine = (card: GuestGiftCard) => card.boughtByGuestId !== null && card.boughtByGuestId.replace(/-/g, "").toLowerCase() === user.guestId.replace(/-/g, "").toLowerCase();
+  const mine = (card: GuestGiftCard) => card.boughtByGuestId !== null && sameId(card.boughtByGuestId, user.guestId);
   const toMe = (card: GuestGiftCard) => card.recipientEmail !== null && card.recipientEmail.trim().toLowerCase() === user.email.trim().toLowerCase();
   return { bought: cards.filter(mine).map(giftCardView), received: cards.filter(toMe).map(giftCardView) };
 }

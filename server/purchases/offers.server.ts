@@ -1,4 +1,4 @@
-import type { Center } from "~/domain/catalog";
+import { sameId, type Center } from "~/domain/catalog";
 import { packageSaving } from "~/domain/purchases";
 import { formatMoney } from "~/lib/money";
 import type { Services } from "../context.server";
@@ -55,7 +55,7 @@ export type PackageView = {
 export async function packageViews(services: Services, center: Center): Promise<PackageView[] | null> {
   const [packages, menu] = await Promise.all([clinicPackages(services, center.id), services.catalog.listServices(center.id)]);
   if (!packages) return null;
-  const unitPrice = (serviceId: string) => menu?.find((s) => s.id.replace(/-/g, "").toLowerCase() === serviceId.replace(/-/g, "").toLowerCase())?.price;
+  const unitPrice = (serviceId: string) => menu?.find((s) => sameId(s.id, serviceId))?.price;
   return packages.map((p) => {
     const units = p.services.map((s) => ({ unitPrice: unitPrice(s.serviceId), quantity: s.quantity }));
     const known = units.every((u) => u.unitPrice !== undefined && u.unitPrice > 0);
@@ -75,9 +75,8 @@ export async function packageViews(services: Services, center: Center): Promise<
 
 /** The plan or package as the clinic sells it now, or null when it does not sell it online. */
 export async function findItemOffer(services: Services, kind: "membership" | "package", center: Center, itemId: string): Promise<Offer | null> {
-  const same = (id: string) => id.replace(/-/g, "").toLowerCase() === itemId.replace(/-/g, "").toLowerCase();
   const items = kind === "membership" ? await clinicPlanList(services, center.id) : await clinicPackages(services, center.id);
-  const item = items?.find((i) => same(i.id));
+  const item = items?.find((i) => sameId(i.id, itemId));
   if (!item) return null;
   return { kind, centerId: center.id, itemId: item.id, itemName: item.name, priceCents: item.priceCents, giftCard: null };
 }

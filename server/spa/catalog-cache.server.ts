@@ -1,4 +1,4 @@
-import type { Center, Service, Therapist } from "~/domain/catalog";
+import { sameId, type Center, type Service, type Therapist } from "~/domain/catalog";
 import { logger } from "../observability/logger.server";
 import type { CatalogCalls } from "./catalog.server";
 
@@ -93,9 +93,8 @@ export function createCachedCatalog(calls: CatalogCalls, options: SwrOptions) {
   return {
     listCenters,
     async getCenter(centerId: string): Promise<Center | null> {
-      const key = centerId.replace(/-/g, "").toLowerCase();
       const centers = await listCenters();
-      return centers.find((c) => c.id.replace(/-/g, "") === key) ?? null;
+      return centers.find((c) => sameId(c.id, centerId)) ?? null;
     },
     async getCenterBySlug(slug: string): Promise<Center | null> {
       const centers = await listCenters();

@@ -129,6 +129,20 @@ test("a visitor who is not signed in is asked to sign in before buying", async (
   await expect(page.getByText("Please sign in or create an account to buy online")).toBeVisible();
 });
 
+test("a visitor who picks the clinic on the gift-card page gets its defaults, and is asked to sign in to pay", async ({ page }) => {
+  await page.goto("/gift-cards");
+  await page.getByRole("combobox", { name: "Clinic" }).selectOption({ label: "Glow Clinic Austin Downtown" });
+  await page.getByRole("button", { name: "Show gift cards" }).click();
+  // The form is the chosen clinic's, with its design and today already filled in.
+  await expect(page.getByRole("radio", { name: "Birthday" })).toBeChecked();
+  await expect(page.getByLabel("Send it on")).not.toHaveValue("");
+  await page.getByLabel("Recipient's name").fill("Ana Lopez");
+  await page.getByLabel("Recipient's email").fill("ana@example.com");
+  await page.getByRole("button", { name: "Continue to payment" }).click();
+  await expect(page).toHaveURL(/\/login\?redirectTo=%2Fgift-cards%3Fclinic%3Daustin-downtown/);
+  await expect(page.getByText("Please sign in or create an account to buy online")).toBeVisible();
+});
+
 test("a tampered price is refused with the clinic's price, and a double submit is one purchase", async ({ page, signedIn }) => {
   expect(signedIn.email).toBeTruthy();
   await page.goto("/memberships?clinic=austin-downtown");
@@ -173,4 +187,18 @@ test("a package bought online pays for the treatment it covers when booking, and
   await page.goto("/account/packages");
   const held = page.locator(".visit-card", { has: page.getByRole("heading", { name: "Glow Peel Series: 4 sessions" }) });
   await expect(held.getByText("Glow Peel: 1 of 4 used, 3 left")).toBeVisible();
+});
+
+test("gift-card balances are checked a few times per address, then refused next to the field with the number kept", async ({ page }) => {
+  await page.goto("/gift-cards");
+  const check = async () => {
+    const answer = page.waitForResponse((r) => r.request().method() === "POST");
+    await page.getByLabel("Gift card number").fill("1234 5678 9012");
+    await page.getByRole("button", { name: "Check balance" }).click();
+    return (await answer).status();
+  };
+  for (let i = 0; i < 10; i++) expect(await check()).toBe(404);
+  expect(await check()).toBe(429);
+  await expect(page.getByText(/Too many balance checks\. Please wait \d+ minutes? and try again\./)).toBeVisible();
+  await expect(page.getByLabel("Gift card number")).toHaveValue("1234 5678 9012");
 });

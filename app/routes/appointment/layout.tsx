@@ -3,7 +3,7 @@ import { ErrorMessage } from "~/components/error-message";
 import { HoldCountdown, HoldStatus, holdViewOf, useHoldCountdown, type HoldView } from "~/components/hold-banner";
 import { NotBookedNotice, notBookedViewOf } from "~/components/not-booked-notice";
 import { priceLines } from "~/domain/booking";
-import type { Center, Service } from "~/domain/catalog";
+import { sameId, type Center, type Service } from "~/domain/catalog";
 import { treatmentPriceLabel } from "~/domain/menu";
 import { formatSlot } from "~/lib/dates";
 import { formatMoney, formatPriceRange } from "~/lib/money";
@@ -57,7 +57,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (!draft || (!holdLive && !draft.serviceId)) return { hold: null, centerId: draft?.centerId ?? null, notice, summary: null };
   // Another clinic's treatment step starts a new booking there: the one in the draft is not summed up on it.
   const asked = url.pathname === href("/appointment/service") ? url.searchParams.get("id") : null;
-  const otherClinic = asked !== null && asked.replace(/-/g, "").toLowerCase() !== draft.centerId.replace(/-/g, "").toLowerCase();
+  const otherClinic = asked !== null && !sameId(asked, draft.centerId);
   // Both cached and shared with the step's own loader; the step shows any outage itself.
   const [center, catalog] = await Promise.all([
     services.catalog.getCenter(draft.centerId).catch(() => null),

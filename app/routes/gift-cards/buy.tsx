@@ -1,14 +1,13 @@
-import { getInputProps } from "@conform-to/react";
+import { getInputProps, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
 import { data, href, Link, useNavigation } from "react-router";
 import { ClinicPicker } from "~/components/clinic-picker";
 import { ErrorMessage } from "~/components/error-message";
 import { Field, FieldMessage, SchemaForm, useFocusFirst, useSchemaForm } from "~/components/forms";
 import { GIFT_CARD_MAX_DAYS_AHEAD, GIFT_MESSAGE_MAX_LENGTH, GiftCardBalanceSchema, GiftCardSchema } from "~/domain/purchases";
 import { clinicToday, dayjs, formatDay } from "~/lib/dates";
-import { enforceRateLimit } from "#server/accounts/current-user.server";
 import { formDataOf, formText, parseSubmission, refuseForm } from "#server/forms.server";
 import { buyOffer, signInToBuy } from "#server/purchases/buy.server";
-import { amountChoices, giftCardBalance, giftCardOffer, type BalanceView } from "#server/purchases/gift-cards.server";
+import { amountChoices, giftCardBalance, giftCardOffer, type AmountChoice, type BalanceView } from "#server/purchases/gift-cards.server";
 import { clinicChoice, giftCardOccasions, giftCardTemplates, homeClinic } from "#server/purchases/offers.server";
 import { currentUser } from "#server/request-context.server";
 import { OUTAGE_MESSAGE, orUnavailable, unlessUnavailable } from "#server/unavailable.server";
@@ -51,7 +50,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === "balance") {
     const submission = parseSubmission(formData, GiftCardBalanceSchema);
     if (submission.status !== "success") return refuseForm(submission, { intent });
-    await enforceRateLimit(services, `gift-balance:${context.clientIp}`, BALANCE_CHECKS.limit, BALANCE_CHECKS.windowMs, { failClosed: true });
+    // Over the limit: said next to the field, the number kept, with how long to wait.
+    const limited = await services.rateLimiter.hit(`gift-balance:${context.clientIp}`, BALANCE_CHECKS.limit, BALANCE_CHECKS.windowMs, { failClosed: true });
+    if (limited.limited) {
+      const minutes = Math.ceil(limited.retryAfterSeconds / 60);
+      const message = `Too many balance checks. Please wait ${minutes} minute${minutes === 1 ? "" : "s"} and try again.`;
+      return refuseForm(submission, { intent, status: 429, fieldErrors: { number: [message] }, headers: { "Retry-After": String(limited.retryAfterSeconds) } });
+    }
     const found = await unlessUnavailable(() => giftCardBalance(services, submission.value.number), () => "outage" as const);
     if (found === "outage") return refuseForm(submission, { intent, status: 503, formErrors: [OUTAGE_MESSAGE] });
     if (!found) return refuseForm(submission, { intent, status: 404, fieldErrors: { number: ["We could not find a gift card with that number. Please check it and try again."] } });
@@ -84,15 +89,7 @@ export default function GiftCards({ loaderData, actionData }: Route.ComponentPro
   const busy = navigation.state !== "idle";
   const buyAnswer = actionData && "intent" in actionData && actionData.intent === "buy" ? actionData.result : null;
   const balanceAnswer = actionData && "intent" in actionData && actionData.intent === "balance" ? actionData : null;
-  const buyForm = useSchemaForm(GiftCardSchema, {
-    id: "gift-card",
-    lastResult: buyAnswer,
-    defaultValue: { templateId: amounts[1]?.templateId ?? amounts[0]?.templateId ?? null, occasionId: occasions[0]?.id ?? null, deliveryDate: today },
-  });
   const balanceForm = useSchemaForm(GiftCardBalanceSchema, { id: "gift-balance", lastResult: balanceAnswer?.result ?? null });
-  const { fields } = buyForm;
-  const focusAmount = useFocusFirst("templateId");
-  const focusDesign = useFocusFirst("occasionId");
   const balance = balanceAnswer && "balance" in balanceAnswer ? (balanceAnswer.balance as BalanceView) : null;
   return (
     <section className="page">
@@ -101,64 +98,17 @@ export default function GiftCards({ loaderData, actionData }: Route.ComponentPro
       <ClinicPicker clinics={clinics} selected={clinic?.slug ?? null} unknownClinic={unknownClinic} submitLabel="Show gift cards" />
 
       {clinic && amounts.length > 0 ? (
-        <section aria-labelledby="buy-heading" className="narrow">
-          <h2 id="buy-heading">Send a gift card from {clinic.name}</h2>
-          <SchemaForm schemaForm={buyForm} className="form" action={`${href("/gift-cards")}?clinic=${clinic.slug}`}>
-            <input type="hidden" name="clinic" value={clinic.slug} />
-            <input type="hidden" name="purchaseKey" value={purchaseKey} />
-            <fieldset className="choice-group" aria-describedby={fields.templateId.errors ? fields.templateId.errorId : undefined}>
-              <legend>Amount</legend>
-              {amounts.map((a, index) => (
-                <label key={a.templateId} className="check">
-                  <input
-                    {...getInputProps(fields.templateId, { type: "radio", value: a.templateId })}
-                    id={`amount-${a.templateId}`}
-                    autoFocus={index === 0 ? focusAmount : undefined}
-                  />
-                  <span>{a.label}</span>
-                </label>
-              ))}
-              <FieldMessage meta={fields.templateId} />
-            </fieldset>
-            {amounts.some((a) => a.custom) ? (
-              <Field
-                meta={fields.customAmount}
-                label="Another amount, in dollars"
-                inputMode="decimal"
-                hint={`From ${amounts.find((a) => a.custom)!.custom!.min} to ${amounts.find((a) => a.custom)!.custom!.max}, when you choose "Another amount".`}
-              />
-            ) : null}
-            <fieldset className="choice-group designs" aria-describedby={fields.occasionId.errors ? fields.occasionId.errorId : undefined}>
-              <legend>Design</legend>
-              {occasions.map((o, index) => (
-                <label key={o.id} className={`check design ${DESIGNS[index % DESIGNS.length]}`}>
-                  <input {...getInputProps(fields.occasionId, { type: "radio", value: o.id })} id={`design-${o.id}`} autoFocus={index === 0 ? focusDesign : undefined} />
-                  <span>{o.name}</span>
-                </label>
-              ))}
-              <FieldMessage meta={fields.occasionId} />
-            </fieldset>
-            <Field meta={fields.recipientName} label="Recipient's name" autoComplete="off" />
-            <Field meta={fields.recipientEmail} label="Recipient's email" type="email" autoComplete="off" />
-            <div className="field">
-              <label htmlFor={fields.message.id}>Message (optional)</label>
-              <textarea {...getInputProps(fields.message, { type: "text" })} rows={3} maxLength={GIFT_MESSAGE_MAX_LENGTH} autoFocus={useFocusFirst("message")} />
-              <FieldMessage meta={fields.message} />
-            </div>
-            <Field
-              meta={fields.deliveryDate}
-              label="Send it on"
-              type="date"
-              min={today}
-              max={lastDay}
-              hint={`We email the card that morning, ${clinic.name} time. Today is ${formatDay(today, "MMM D, YYYY")}.`}
-            />
-            <p className="muted">You pay on the clinic&rsquo;s secure card page. Gift cards cannot be bought with loyalty points.</p>
-            <button type="submit" name="intent" value="buy" disabled={busy}>
-              Continue to payment
-            </button>
-          </SchemaForm>
-        </section>
+        <GiftCardForm
+          key={clinic.slug}
+          clinic={clinic}
+          amounts={amounts}
+          occasions={occasions}
+          purchaseKey={purchaseKey}
+          today={today}
+          lastDay={lastDay}
+          lastResult={buyAnswer}
+          busy={busy}
+        />
       ) : clinic ? (
         <p>This clinic does not sell gift cards online. Please ask the clinic.</p>
       ) : (
@@ -184,6 +134,110 @@ export default function GiftCards({ loaderData, actionData }: Route.ComponentPro
         <Link to={href("/account/gift-cards")}>Your gift cards</Link> · <Link to={href("/packages")}>Packages</Link> · <Link to={href("/memberships")}>Memberships</Link>
       </p>
     </section>
+  );
+}
+
+/**
+ * The gift card's form, made anew for each clinic (its amounts, designs and today are the clinic's:
+ * after a clinic is chosen with JavaScript, the form starts from that clinic's defaults).
+ */
+function GiftCardForm({
+  clinic,
+  amounts,
+  occasions,
+  purchaseKey,
+  today,
+  lastDay,
+  lastResult,
+  busy,
+}: {
+  clinic: { slug: string; name: string };
+  amounts: AmountChoice[];
+  occasions: { id: string; name: string }[];
+  purchaseKey: string;
+  today: string;
+  lastDay: string;
+  lastResult: SubmissionResult<string[]> | null;
+  busy: boolean;
+}) {
+  const buyForm = useSchemaForm(GiftCardSchema, {
+    id: "gift-card",
+    lastResult,
+    defaultValue: { templateId: amounts[1]?.templateId ?? amounts[0]?.templateId ?? null, occasionId: occasions[0]?.id ?? null, deliveryDate: today },
+  });
+  const { fields } = buyForm;
+  const anyAmount = amounts.find((a) => a.custom)?.custom;
+  return (
+    <section aria-labelledby="buy-heading" className="narrow">
+      <h2 id="buy-heading">Send a gift card from {clinic.name}</h2>
+      <SchemaForm schemaForm={buyForm} className="form" action={`${href("/gift-cards")}?clinic=${clinic.slug}`}>
+        <input type="hidden" name="clinic" value={clinic.slug} />
+        <input type="hidden" name="purchaseKey" value={purchaseKey} />
+        <RadioChoices meta={fields.templateId} legend="Amount" options={amounts.map((a) => ({ value: a.templateId, label: a.label }))} />
+        {anyAmount ? (
+          <Field meta={fields.customAmount} label="Another amount, in dollars" inputMode="decimal" hint={`From ${anyAmount.min} to ${anyAmount.max}, when you choose "Another amount".`} />
+        ) : null}
+        <RadioChoices
+          meta={fields.occasionId}
+          legend="Design"
+          className="designs"
+          options={occasions.map((o, index) => ({ value: o.id, label: o.name, className: `design ${DESIGNS[index % DESIGNS.length]}` }))}
+        />
+        <Field meta={fields.recipientName} label="Recipient's name" autoComplete="off" />
+        <Field meta={fields.recipientEmail} label="Recipient's email" type="email" autoComplete="off" />
+        <MessageField meta={fields.message} />
+        <Field
+          meta={fields.deliveryDate}
+          label="Send it on"
+          type="date"
+          min={today}
+          max={lastDay}
+          hint={`We email the card that morning, ${clinic.name} time. Today is ${formatDay(today, "MMM D, YYYY")}.`}
+        />
+        <p className="muted">You pay on the clinic&rsquo;s secure card page. Gift cards cannot be bought with loyalty points.</p>
+        <button type="submit" name="intent" value="buy" disabled={busy}>
+          Continue to payment
+        </button>
+      </SchemaForm>
+    </section>
+  );
+}
+
+/** The card's message, a text area of the schema form. */
+function MessageField({ meta }: { meta: FieldMetadata<unknown, Record<string, unknown>, string[]> }) {
+  return (
+    <div className="field">
+      <label htmlFor={meta.id}>Message (optional)</label>
+      <textarea {...getInputProps(meta, { type: "text" })} rows={3} maxLength={GIFT_MESSAGE_MAX_LENGTH} autoFocus={useFocusFirst(meta.name)} />
+      <FieldMessage meta={meta} />
+    </div>
+  );
+}
+
+/** A group of radio buttons of a schema form, as choice tiles; the first is focused when the group is the first thing to correct. */
+function RadioChoices({
+  meta,
+  legend,
+  options,
+  className,
+}: {
+  meta: FieldMetadata<unknown, Record<string, unknown>, string[]>;
+  legend: string;
+  options: { value: string; label: string; className?: string }[];
+  className?: string;
+}) {
+  const focus = useFocusFirst(meta.name);
+  return (
+    <fieldset className={className ? `choice-group ${className}` : "choice-group"} aria-describedby={meta.errors ? meta.errorId : undefined}>
+      <legend>{legend}</legend>
+      {options.map((option, index) => (
+        <label key={option.value} className={option.className ? `check ${option.className}` : "check"}>
+          <input {...getInputProps(meta, { type: "radio", value: option.value })} id={`${meta.id}-${index}`} autoFocus={index === 0 ? focus : undefined} />
+          <span>{option.label}</span>
+        </label>
+      ))}
+      <FieldMessage meta={meta} />
+    </fieldset>
   );
 }
 

@@ -6,11 +6,10 @@ import { MEMBERSHIP_EXCLUSION } from "~/domain/memberships";
 import { formatPhone } from "~/lib/phone";
 import { clinicPlans } from "#server/memberships/memberships.server";
 import { buyItemAction } from "#server/purchases/buy.server";
+import { clinicChoice, homeClinic } from "#server/purchases/offers.server";
 import { currentUser } from "#server/request-context.server";
 import { orUnavailable } from "#server/unavailable.server";
 import type { Route } from "./+types/plans";
-
-const SLUG_PATTERN = /^[a-z0-9-]{1,80}$/;
 
 export const meta: Route.MetaFunction = ({ data }) => [
   { title: data?.clinic ? `Memberships at ${data.clinic.name} | Glow Clinic` : "Memberships | Glow Clinic" },
@@ -20,17 +19,9 @@ export const meta: Route.MetaFunction = ({ data }) => [
 /** A clinic's membership plans: the one asked for (?clinic=<slug>), else the signed-in guest's home clinic. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { services } = context;
-  const url = new URL(request.url);
-  const asked = url.searchParams.get("clinic");
-  const centers = await orUnavailable(() => services.catalog.listCenters());
-  const clinics = [...centers].sort((a, b) => a.name.localeCompare(b.name)).map((c) => ({ slug: c.slug, name: c.name }));
-  const user = await currentUser(context);
-  const homeId = user?.centerId?.replace(/-/g, "").toLowerCase();
-  const center = asked
-    ? SLUG_PATTERN.test(asked)
-      ? centers.find((c) => c.slug === asked)
-      : undefined
-    : centers.find((c) => c.id.replace(/-/g, "").toLowerCase() === homeId);
+  const asked = new URL(request.url).searchParams.get("clinic");
+  const { clinics, center: askedCenter } = await orUnavailable(() => clinicChoice(services, asked));
+  const center = asked ? askedCenter : await orUnavailable(async () => homeClinic(services, (await currentUser(context))?.centerId));
   if (asked && !center) {
     return data({ clinics, clinic: null, plans: null, unknownClinic: true, purchaseKey: "" }, { status: 404 });
   }
