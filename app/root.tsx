@@ -11,7 +11,7 @@ import {
   useRouteLoaderData,
 } from "react-router";
 import { browserErrorReporting } from "#server/observability/error-reporter.server";
-import { currentUser, sessionMiddleware } from "#server/request-context.server";
+import { attributionMiddleware, currentUser, sessionMiddleware } from "#server/request-context.server";
 import { takeToast } from "#server/toast.server";
 import type { Route } from "./+types/root";
 import { ErrorMessage } from "./components/error-message";
@@ -31,8 +31,11 @@ export const links: Route.LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
-/** Reads the session once per request and saves it once when the answer goes out. */
-export const middleware: Route.MiddlewareFunction[] = [sessionMiddleware];
+/**
+ * Reads the session once per request and saves it once when the answer goes out; keeps what a
+ * landing URL says about the visit (a referral, a partner, an ad click).
+ */
+export const middleware: Route.MiddlewareFunction[] = [sessionMiddleware, attributionMiddleware];
 
 export async function loader({ context }: Route.LoaderArgs) {
   return {

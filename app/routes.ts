@@ -54,6 +54,8 @@ export default [
   route("purchases/:id/verified", "routes/purchases/verify-return.ts"),
   route("account/packages", "routes/account/packages.tsx"),
   route("account/gift-cards", "routes/account/gift-cards.tsx"),
+  route("account/share-the-glow", "routes/account/share-the-glow.tsx"),
+  route("refer/:code", "routes/referrals/landing.tsx"),
 
   route("terms", "routes/legal/terms.tsx"),
   route("privacy", "routes/legal/privacy.tsx"),

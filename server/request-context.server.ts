@@ -1,3 +1,4 @@
+import { attributionFromUrl, readAttribution, type VisitAttribution } from "~/domain/attribution";
 import { createContext, RouterContextProvider, type MiddlewareFunction } from "react-router";
 import type { CurrentUser } from "./accounts/account-service.server";
 import type { Services } from "./context.server";
@@ -76,4 +77,23 @@ export function currentUser(context: RequestContext): Promise<CurrentUser | null
   // Loaders get the context read-only; this memo is the one write, made before any await.
   (context as RouterContextProvider).set(userContext, user);
   return user;
+}
+
+/**
+ * Keeps what a landing URL says about the visit (a referral code, a partner, an ad click, a landing
+ * tag) in the session, so registration, booking and prices can use it later in the visit. A GET
+ * without any of those parameters changes nothing (and sets no cookie).
+ */
+export const attributionMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+  if (request.method === "GET") {
+    const session = requestSession(context);
+    const found = attributionFromUrl(new URL(request.url).searchParams, Date.now(), readAttribution(session.get("visit")));
+    if (found) session.set("visit", found);
+  }
+  return next();
+};
+
+/** The visit's attribution, as kept by `attributionMiddleware`. */
+export function visitAttribution(context: RequestContext): VisitAttribution {
+  return readAttribution(requestSession(context).get("visit"));
 }

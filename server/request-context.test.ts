@@ -1,3 +1,4 @@
+import { readAttribution, type VisitAttribution } from "~/domain/attribution";
 import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
 import { MAX_ADD_ONS } from "~/domain/booking";
@@ -110,7 +111,9 @@ describe("the session cookies' size", () => {
     const confirmed: Confirmed = { appointmentId: id(), invoiceId: id(), guestId: id(), centerId: id() };
     const session = await sessions.read(null);
     const reschedule: RescheduleHold = { visitId: "v".repeat(64), bookingId: "b".repeat(64), slot: "2026-12-01T10:00:00", reservationId: "r".repeat(64), expiresAt: new Date().toISOString() };
-    const data: Required<SessionData> = { userSessionId: "t".repeat(43), draft, confirmed, reschedule, resetEmail: longestEmail };
+    const visit: Required<VisitAttribution> = { ref: "ABCDEFGHIJ-2345", partner: "P".repeat(32), click: { id: "c".repeat(128), at: Date.now() }, tag: "t".repeat(40) };
+    expect(readAttribution(visit)).toEqual(visit);
+    const data: Required<SessionData> = { userSessionId: "t".repeat(43), draft, confirmed, reschedule, resetEmail: longestEmail, visit };
     for (const [key, value] of Object.entries(data)) session.set(key as keyof SessionData, value as never);
     session.flash("toast", { id: id(), type: "error", title: "x".repeat(200), description: "y".repeat(100) });
     session.flash("notBooked", { kind: "payment-failed", slot: "2026-12-01T10:00:00", resume: "service" });

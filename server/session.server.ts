@@ -16,6 +16,8 @@ export type SessionData = {
   reschedule?: Record<string, unknown>;
   /** The email a one-time code was asked for, between the forgot and reset pages. */
   resetEmail?: string;
+  /** Where the visit came from: a referral code, a partner, an ad click, a landing tag (~/domain/attribution). */
+  visit?: Record<string, unknown>;
 };
 export type SessionFlash = {
   toast: Toast;

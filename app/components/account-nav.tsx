@@ -1,19 +1,15 @@
 import { href, NavLink } from "react-router";
 
-/**
- * The account area's sections, by the spec's keys. Share-the-glow is not offered online yet: it is
- * named, not linked, so no link leads nowhere.
- */
+/** The account area's sections, by the spec's keys. */
 const SECTIONS = [
   { key: "dashboard", label: "Dashboard", to: href("/account") },
   { key: "appointments", label: "Appointments", to: href("/account/appointments") },
   { key: "memberships", label: "Memberships", to: href("/account/memberships") },
   { key: "packages", label: "Packages", to: href("/account/packages") },
   { key: "gift-cards", label: "Gift cards", to: href("/account/gift-cards") },
+  { key: "share-the-glow", label: "Share the glow", to: href("/account/share-the-glow") },
   { key: "profile", label: "Profile", to: href("/account/profile") },
 ] as const;
-
-export const COMING_SECTIONS = [{ key: "share-the-glow", label: "Share the glow" }] as const;
 
 export function AccountNav() {
   return (

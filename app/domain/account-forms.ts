@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isReferralCode, normalizeReferralCode } from "./attribution";
 import { ACCOUNT_MESSAGES } from "./accounts";
 import { INVALID_EMAIL, INVALID_MOBILE } from "./guest";
 import { failedPasswordRules, PASSWORD_MAX_LENGTH } from "./password-rules";
@@ -51,8 +52,9 @@ export const RegisterSchema = z.object({
     .string({ error: "That referral code is not valid" })
     .trim()
     .max(40, "That referral code is too long")
+    .refine((v) => v === "" || isReferralCode(v), "That referral code is not valid. Codes look like MIA-7K3Q.")
     .optional()
-    .transform((v) => (v ? v : null)),
+    .transform((v) => (v ? normalizeReferralCode(v) : null)),
   marketingEmail: optionalCheckbox("Please tick the box for offers by email, or leave it empty"),
   marketingSms: optionalCheckbox("Please tick the box for offers by text, or leave it empty"),
   ageConfirmed: z.literal("on", { error: ACCOUNT_MESSAGES.ageOfMajority }),

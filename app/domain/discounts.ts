@@ -1,3 +1,4 @@
+import { sameId } from "./catalog";
 import { centsFromDollars, dollarsFromCents, percentOf, sumCents, type Cents } from "./money";
 
 /**
@@ -49,7 +50,7 @@ export function discountFor(rule: DiscountRule, price: Cents): Cents {
 }
 
 export function ruleMatches(rule: DiscountRule, line: PriceLine): boolean {
-  return rule.service_type === line.kind && (rule.service_id === null || rule.service_id.toLowerCase() === line.serviceId.toLowerCase());
+  return rule.service_type === line.kind && (rule.service_id === null || sameId(rule.service_id, line.serviceId));
 }
 
 /** Each line gets the best rule that matches it; rules do not stack on one line. */

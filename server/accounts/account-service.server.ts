@@ -1,10 +1,12 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { ACCOUNT_MESSAGES, isDuplicateMessage } from "~/domain/accounts";
-import { BASE_TAGS } from "~/domain/guest";
+import { guestTags, type VisitAttribution } from "~/domain/attribution";
 import type { Services } from "../context.server";
 import { logger } from "../observability/logger.server";
 import { SESSION_MAX_AGE_SECONDS } from "../session.server";
 import { isSpaError } from "../spa/errors.server";
+import { recordAffiliateClick } from "../referrals/affiliates.server";
+import { checkReferralFor, recordReferral } from "../referrals/referrals.server";
 import { DuplicateAccountError, type AccountRecord } from "../store/stores.server";
 import { adoptExistingGuest } from "./existing-guest.server";
 import { checkOneTimeCode, sendOneTimeCode } from "./one-time-codes.server";
@@ -25,6 +27,8 @@ export type Registration = {
   referralCode: string | null;
   marketingEmail: boolean;
   marketingSms: boolean;
+  /** Where the visit came from: its landing-page tag and an ad click (a partner or a referral too). */
+  attribution?: VisitAttribution;
 };
 
 export type CurrentUser = { id: string; email: string; guestId: string; centerId: string };
@@ -73,7 +77,10 @@ export function createAccountService(services: Services, clock: () => number = D
         await sendOneTimeCode(services, input.email, { email: input.email, phone }, clock);
         return { ok: false, field: "email", message: ACCOUNT_MESSAGES.recordFound, existingGuest: true };
       }
-      const tags: string[] = [...BASE_TAGS, "Webstore", ...(input.referralCode ? ["Referred"] : [])].slice(0, 4);
+      // A referral code is checked before the guest is made: the back end's record names the referrer.
+      const referral = input.referralCode ? await checkReferralFor(services, input.referralCode, { email: input.email, isNewClient: true }) : null;
+      if (referral && !referral.ok) return { ok: false, field: "referralCode", message: referral.message };
+      const tags = guestTags({ landingPageTag: input.attribution?.tag, stage: "profile" });
       let guestId: string;
       try {
         const guest = await spa.createGuest({
@@ -85,8 +92,10 @@ export function createAccountService(services: Services, clock: () => number = D
           address: { line1: input.address, city: input.city, zip: input.zip },
           consents: { marketingEmail: input.marketingEmail, marketingSms: input.marketingSms, transactionalEmail: true, transactionalSms: true },
           tags,
-          // Zenoti files a guest under a configured referral source; the code itself stays with us.
-          referralSourceId: input.referralCode ? (services.env.SPA_REFERRAL_SOURCE_ID ?? null) : null,
+          // Zenoti files a guest under a configured referral source and the guest who referred them;
+          // the code itself stays with us.
+          referralSourceId: referral?.ok ? (services.env.SPA_REFERRAL_SOURCE_ID ?? null) : null,
+          referredByGuestId: referral?.ok ? referral.owner.guestId : null,
         });
         guestId = guest.id;
       } catch (error) {
@@ -104,7 +113,7 @@ export function createAccountService(services: Services, clock: () => number = D
         passwordHash: await hashPassword(input.password),
         createdAt: clock(),
         passwordChangedAt: clock(),
-        referralCode: input.referralCode,
+        referralCode: referral?.ok ? referral.owner.code : null,
       };
       try {
         await accounts.create(account);
@@ -114,6 +123,9 @@ export function createAccountService(services: Services, clock: () => number = D
       }
       if (await guestDetails.get(input.email)) await guestDetails.update(input.email, { is_password_set: true });
       else await guestDetails.create({ email: input.email, guest_id: guestId, is_password_set: true, is_return_user: false });
+      if (referral?.ok) await recordReferral(services, referral.owner, { email: input.email, firstName: input.firstName, guestId }, clock());
+      // Reported and rethrown by the affiliate update (the spec); the registration stands.
+      if (input.attribution?.click) await recordAffiliateClick(services, { guestId, email: input.email, click: input.attribution.click }).catch(() => undefined);
       const token = await startSession(account);
       services.analytics.record({ name: "account_registered", userId: account.id, properties: { centerId: account.centerId, email: account.email, phone: input.phone } });
       // A new guest made here is a lead for the chain's marketing (in the background; never blocks).

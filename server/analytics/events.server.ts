@@ -19,6 +19,8 @@ export const EVENT_NAMES = [
   "purchase_started",
   "purchase_completed",
   "purchase_failed",
+  "referral_registered",
+  "referral_rewarded",
 ] as const;
 
 export type EventName = (typeof EVENT_NAMES)[number];

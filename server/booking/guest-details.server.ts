@@ -1,11 +1,14 @@
 import { href } from "react-router";
 import type { Service } from "~/domain/catalog";
+import { guestTags, type VisitAttribution } from "~/domain/attribution";
 import { BASE_TAGS, type GuestDetailsInput } from "~/domain/guest";
 import { noteGuest } from "../accounts/existing-guest.server";
 import { checkOneTimeCode, maskedContacts, sendOneTimeCode, type CodeRecipient } from "../accounts/one-time-codes.server";
 import type { Services } from "../context.server";
 import { logger } from "../observability/logger.server";
 import type { SpaGuest } from "../spa/booking.server";
+import { recordAffiliateClick } from "../referrals/affiliates.server";
+import { checkReferralFor, recordReferral } from "../referrals/referrals.server";
 import { isSpaError } from "../spa/errors.server";
 import type { Draft } from "./draft.server";
 import { holdSlot, type HoldOutcome } from "./hold-slot.server";
@@ -33,7 +36,15 @@ export type DetailsOutcome =
   | { kind: "unavailable" };
 
 /** `timeZone`: the clinic's IANA zone, which reads the hold's expiry. */
-export type DetailsRequest = { draft: Draft; details: GuestDetailsInput; service: Service; timeZone: string; clientIp: string };
+export type DetailsRequest = {
+  draft: Draft;
+  details: GuestDetailsInput;
+  service: Service;
+  timeZone: string;
+  clientIp: string;
+  /** Where the visit came from: a friend's referral code, an ad click, a landing tag. */
+  attribution?: VisitAttribution;
+};
 
 /** Who the details belong to in the back end: the draft's own guest, an existing client, or no one yet. */
 type Match = { kind: "own" } | { kind: "existing"; guest: SpaGuest } | { kind: "account" } | { kind: "none" };
@@ -81,7 +92,10 @@ async function updateHeldGuest(services: Services, draft: Draft, details: GuestD
 
 /** Holds the chosen time under the draft's guest, or under a guest made now from the details. */
 async function holdWithDetails(services: Services, request: DetailsRequest, makeGuest: boolean): Promise<DetailsOutcome> {
-  const { draft, details, service, timeZone, clientIp } = request;
+  const { draft, details, service, timeZone, clientIp, attribution } = request;
+  // A friend's code is checked before the guest is made, so the back end's record names the referrer.
+  const referral = makeGuest && attribution?.ref ? await checkReferralFor(services, attribution.ref, { email: details.email, isNewClient: true }) : null;
+  const referrer = referral?.ok ? referral.owner : null;
   const outcome = await holdSlot(services, {
     draft: { ...draft, details, verification: undefined },
     centerId: draft.centerId,
@@ -96,7 +110,9 @@ async function holdWithDetails(services: Services, request: DetailsRequest, make
           centerId: draft.centerId,
           ...details,
           consents: { marketingEmail: false, marketingSms: false, transactionalEmail: true, transactionalSms: true },
-          tags: [...BASE_TAGS],
+          tags: guestTags({ landingPageTag: attribution?.tag, stage: "payment" }),
+          referralSourceId: referrer ? (services.env.SPA_REFERRAL_SOURCE_ID ?? null) : null,
+          referredByGuestId: referrer?.guestId ?? null,
         }
       : undefined,
   });
@@ -107,7 +123,11 @@ async function holdWithDetails(services: Services, request: DetailsRequest, make
     return { kind: "unavailable" };
   }
   // A password is set later with a one-time code (the guest flow).
-  if (outcome.draft.guestId) await noteGuest(services, details.email, { id: outcome.draft.guestId });
+  const guestId = outcome.draft.guestId;
+  if (guestId) await noteGuest(services, details.email, { id: guestId });
+  if (guestId && makeGuest && referrer) await recordReferral(services, referrer, { email: details.email, firstName: details.firstName, guestId });
+  // Reported and rethrown by the affiliate update (the spec); the booking goes on.
+  if (guestId && makeGuest && attribution?.click) await recordAffiliateClick(services, { guestId, email: details.email, click: attribution.click }).catch(() => undefined);
   if (outcome.kind === "held") return { kind: "saved", draft: outcome.draft };
   return { kind: "not-held", outcome };
 }

@@ -206,13 +206,26 @@ describe("existing clients and accounts", () => {
     expect(await services.accounts.sendResetCode("nobody.here@example.com")).toBe("unknown");
   });
 
-  it("a typed referral code is kept with the account, never sent as a referral source", async () => {
+  it("a referral code is checked, kept with the account, recorded for the referrer and named in the back end's record", async () => {
+    // The referrer: an existing guest of the sandbox with a code of their own.
+    const referrer = await services.accounts.register({
+      ...person(), centerId: AUSTIN, address: "2 Elm St", city: "Austin", zip: "78701", password: "Glow!Skin2026", referralCode: null, marketingEmail: false, marketingSms: false,
+    });
+    if (!referrer.ok) throw new Error("referrer not registered");
+    const owner = await services.stores.referrals.codeFor({ accountId: referrer.value.user.id, guestId: referrer.value.user.guestId, firstName: "Ana", centerId: AUSTIN }, () => "ANA-2345", Date.now());
     const details = person();
+    const unknown = await services.accounts.register({
+      ...details, centerId: AUSTIN, address: "1 Oak St", city: "Austin", zip: "78701", password: "Glow!Skin2026", referralCode: "NOBODY-2345", marketingEmail: false, marketingSms: false,
+    });
+    expect(unknown).toMatchObject({ ok: false, field: "referralCode" });
     const result = await services.accounts.register({
-      ...details, centerId: AUSTIN, address: "1 Oak St", city: "Austin", zip: "78701", password: "Glow!Skin2026", referralCode: "FRIEND-ANA", marketingEmail: false, marketingSms: false,
+      ...details, centerId: AUSTIN, address: "1 Oak St", city: "Austin", zip: "78701", password: "Glow!Skin2026", referralCode: owner.code, marketingEmail: false, marketingSms: false,
     });
     expect(result.ok).toBe(true);
-    expect(await services.stores.accounts.getByEmail(details.email)).toMatchObject({ referralCode: "FRIEND-ANA" });
+    expect(await services.stores.accounts.getByEmail(details.email)).toMatchObject({ referralCode: "ANA-2345" });
+    const guest = result.ok ? await services.spa.getGuest(result.value.user.guestId) : null;
+    expect(guest).toBeTruthy();
+    expect(await services.stores.referrals.forFriend(details.email)).toMatchObject({ code: "ANA-2345", referrerAccountId: referrer.value.user.id, state: "registered" });
     // A new registration is a lead for the marketing webhooks, with the guest record made for it.
     const guestId = result.ok ? result.value.user.guestId : "";
     expect(leads.filter((lead) => lead.email === details.email)).toEqual([

@@ -3,6 +3,8 @@ import { logger } from "../observability/logger.server";
 import { purchaseStatus } from "../purchases/purchase.server";
 import { isFinalPurchase } from "../store/stores.server";
 import { advanceAttempt, attemptTiming, type AttemptTiming } from "./payment-attempt.server";
+import { reconcileAffiliates } from "../referrals/affiliates.server";
+import { reconcileReferrals } from "../referrals/referrals.server";
 
 /** An unfinished attempt idle this long has no guest waiting on it any more. */
 export const RECONCILE_IDLE_MS = 5 * 60_000;
@@ -52,12 +54,15 @@ export async function reconcilePurchases(services: Services, options: { clock?: 
   return finished;
 }
 
-/** Runs the reconcilers at start and then every minute, until stopped. */
+/** Runs the reconcilers (payments, purchases, referral rewards, affiliate clicks) at start and then every minute, until stopped. */
 export function startPaymentReconciler(services: Services): { stop(): void } {
   const run = () =>
     Promise.all([
       reconcilePaymentAttempts(services).catch((error: Error) => logger.error("payment reconciliation failed", { error: error.message })),
       reconcilePurchases(services).catch((error: Error) => logger.error("purchase reconciliation failed", { error: error.message })),
+      // Friends whose first facial may have been completed since, and ad clicks still open (a few each minute).
+      reconcileReferrals(services).catch((error: Error) => logger.error("referral reconciliation failed", { error: error.message })),
+      reconcileAffiliates(services).catch((error: Error) => logger.error("affiliate reconciliation failed", { error: error.message })),
     ]);
   void run();
   const timer = setInterval(run, RECONCILE_EVERY_MS);

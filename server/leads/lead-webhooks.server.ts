@@ -8,7 +8,8 @@ import { logger } from "../observability/logger.server";
  * only to the URLs operations configure, and never into a log line.
  */
 export type Lead = {
-  kind: "registration" | "booking";
+  /** "referral-reward": a referrer earned points (the automation credits them at the back end, decision 032). */
+  kind: "registration" | "booking" | "referral-reward";
   firstName: string;
   lastName: string | null;
   email: string;
@@ -20,6 +21,8 @@ export type Lead = {
   booking?: { start: string; services: string[] };
   /** The guest's tags at the back end (Booking Lead, NBF, ...), when known. */
   tags?: string[];
+  /** For a referral reward: the points, the friend's completed visit, and a key to credit them once by. */
+  reward?: { points: number; friendVisitId: string; key: string };
 };
 
 /** Sends leads to the configured webhooks in the background: never awaited by a customer's request. */

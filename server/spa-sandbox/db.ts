@@ -2,7 +2,7 @@ import Database from "better-sqlite3";
 import { createHash } from "node:crypto";
 import { preparePrivateFile } from "../data-dir.server";
 import {
-  GIFT_CARD_VALIDITY_DAYS, nurseDayOff, SEED_AVAILABILITY_GUEST, seedCenters, seedGiftCardOccasions, seedGiftCardTemplates, seedMembershipPlans, seedPackages, seedPromos,
+  GIFT_CARD_VALIDITY_DAYS, nurseDayOff, SEED_AVAILABILITY_GUEST, seedCenters, seedGiftCardOccasions, seedGiftCardTemplates, seedMembershipPlans, seedPackages, seedPriceTiers, seedPromos,
   seedReasons, seedReferralSources, seedServices, seedStaffReasons, seedWorkingHours,
 } from "./seed-data";
 
@@ -276,9 +276,23 @@ function seedBooking(db: SandboxDb) {
   })();
 }
 
+/**
+ * The campaigns of the growth offers (the referral's FT50RAF and the price tiers), added to a
+ * sandbox made before them too: each code once.
+ */
+function seedGrowthCampaigns(db: SandboxDb) {
+  const insert = db.prepare("INSERT OR IGNORE INTO campaigns (code, rules, valid_from, valid_to) VALUES (?, ?, NULL, NULL)");
+  const rule = (charge: number, service: string) => ({ discount_type: "final_price", discount_value: charge, service_id: seedGuid(`service:${service}`), service_type: "service" });
+  db.transaction(() => {
+    for (const promo of seedPromos.filter((p) => p.code === "FT50RAF")) insert.run(promo.code, JSON.stringify(promo.rules.map((r) => rule(r.discount_value, r.service))));
+    for (const tier of seedPriceTiers) insert.run(tier.code, JSON.stringify(tier.services.map((service) => rule(tier.charge, service))));
+  })();
+}
+
 function seed(db: SandboxDb) {
   seedCatalog(db);
   seedBooking(db);
+  seedGrowthCampaigns(db);
   seedGuestSettings(db);
   seedStaffReasonRows(db);
   seedMembershipPlanRows(db);

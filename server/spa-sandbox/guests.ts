@@ -48,7 +48,7 @@ export type MandatoryGuestField = "email" | "mobile_phone";
 
 type ProfileBody = {
   personal_info?: { first_name?: string; last_name?: string; email?: string; mobile_phone?: { number?: string } | null };
-  referral?: { referral_source?: { id?: string } | null } | null;
+  referral?: { referral_source?: { id?: string } | null; referred_by?: { id?: string } | null } | null;
 };
 
 /** Zenoti's checks on a guest profile, with its legacy error codes; `selfId` is the guest being updated. */
@@ -69,6 +69,11 @@ function checkProfile(db: SandboxDb, settings: GuestSettings, body: unknown, sel
   // A referral source is one the organisation configured, named by its GUID; free text is refused.
   const sourceId = referral?.referral_source?.id;
   if (sourceId && !findRow(db, "referral_sources", sourceId)) return { code: 400, message: "Invalid referral source" };
+  // The referrer is another guest of the organisation, named by id.
+  const referrerId = referral?.referred_by?.id;
+  if (referrerId !== undefined && (typeof referrerId !== "string" || !findRow(db, "guests", referrerId) || (selfId !== null && referrerId.toLowerCase() === selfId.toLowerCase()))) {
+    return { code: 400, message: "Invalid referred by guest" };
+  }
   return { first, last, email, phone };
 }
 

@@ -130,7 +130,34 @@ export const seedPromos = [
     validTo: null,
     maxUsesPerGuest: null,
   },
+  // The referral offer (the default price tier): a referred friend's first signature facial for $50, once.
+  { code: "FT50RAF", rules: [{ discount_type: "final_price", discount_value: 50, service: "FT-NEW", service_type: "service" }], validFrom: null, validTo: null, maxUsesPerGuest: 1 },
 ] as const;
+
+/**
+ * The price tiers (spec section 9): offer codes the back end's campaigns know, each charging a fixed
+ * price for its services; partner and clinic prices are charged through them. Configuration in the
+ * store (`pricing.tiers`), seeded here with the sandbox's matching campaigns.
+ */
+export const seedPriceTiers: { code: string; charge: number; services: string[] }[] = [
+  { code: "50CHARGE", charge: 50, services: ["LHR-PF-LIP", "LHR-PF-CHIN"] },
+  { code: "59CHARGE", charge: 59, services: ["LHR-PF-SIDEBURNS"] },
+  { code: "75CHARGE", charge: 75, services: ["LHR-UNDERARM"] },
+  { code: "100CHARGE", charge: 100, services: ["LHR-BIKINI"] },
+  { code: "150CHARGE", charge: 150, services: ["PEEL-CLARIFY", "FT-RET"] },
+  { code: "200CHARGE", charge: 200, services: ["LHR-LOWERLEG", "LHR-BACK", "SCULPT"] },
+];
+/** Offer tiers: a percent off per service (0, 9, 25, 50). */
+export const seedOfferTiers: { percent: number; services: string[] }[] = [
+  { percent: 0, services: ["FT-NEW"] },
+  { percent: 9, services: ["FT-RET"] },
+  { percent: 25, services: ["PEEL-GLOW", "PEEL-CLARIFY"] },
+  { percent: 50, services: ["LHR-PF-LIP"] },
+];
+/** A partner's prices (partnerPricing), in dollars, by service code: a partner landing shows them. */
+export const seedPartners: { partnerType: string; name: string; prices: Record<string, number> }[] = [
+  { partnerType: "GLOWPASS", name: "GlowPass members", prices: { "FT-RET": 150, "PEEL-CLARIFY": 150 } },
+];
 
 /** Appointment cancellation reasons (Zenoti object_type 2, action_type 0). */
 export const seedReasons = ["Personal", "Rescheduled", "Stuck at work", "Health issues", "Moved out of city", "Taking service at another location"];

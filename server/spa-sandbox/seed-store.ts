@@ -1,11 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { ruleFromDollars, type PromoCode } from "~/domain/discounts";
 import { centsFromDollars } from "~/domain/money";
+import { DEFAULT_PRICE_TIER } from "~/domain/pricing";
 import { hashPassword } from "../accounts/passwords.server";
 import type { Stores } from "../store/stores.server";
 import { seedGuid } from "./db";
 import { DEMO_GUEST_ID } from "./demo-guest";
-import { SEED_DEMO_GUEST, seedCenters, seedPromos, seedServices } from "./seed-data";
+import { SEED_DEMO_GUEST, seedCenters, seedOfferTiers, seedPartners, seedPriceTiers, seedPromos, seedServices } from "./seed-data";
 
 /** The demo guest's password: the README gives it, to sign in with straight after the first start. */
 export const DEMO_ACCOUNT_PASSWORD = "Glow!Demo2026";
@@ -17,26 +18,11 @@ export const DEMO_ACCOUNT_PASSWORD = "Glow!Demo2026";
  * stores keep cents. Seeded on the stores' first start, as the sandbox seeds a new database: a
  * sandbox from before has no demo guest for the account to open.
  */
-export async function seedEmbeddedStores(stores: Pick<Stores, "promoCodes" | "centerPricing" | "accounts" | "guestDetails">): Promise<void> {
+export async function seedEmbeddedStores(stores: Pick<Stores, "promoCodes" | "centerPricing" | "accounts" | "guestDetails" | "pricing">): Promise<void> {
+  await seedGrowth(stores);
   if (await stores.promoCodes.get(seedPromos[0].code)) return;
   await seedDemoAccount(stores);
-  for (const promo of seedPromos) {
-    const record: PromoCode = {
-      code: promo.code,
-      rules: promo.rules.map((r) =>
-        ruleFromDollars({
-          discount_type: r.discount_type,
-          discount_value: r.discount_value,
-          service_id: r.service ? seedGuid(`service:${r.service}`) : null,
-          service_type: r.service_type,
-        }),
-      ),
-      validFrom: promo.validFrom,
-      validTo: promo.validTo,
-      maxUsesPerGuest: promo.maxUsesPerGuest,
-    };
-    await stores.promoCodes.put(record);
-  }
+  for (const promo of seedPromos) await stores.promoCodes.put(promoRecord(promo));
   for (const center of seedCenters.filter((c) => c.prepaid)) {
     for (const service of seedServices.filter((s) => !s.isAddOn)) {
       await stores.centerPricing.put({
@@ -47,6 +33,50 @@ export async function seedEmbeddedStores(stores: Pick<Stores, "promoCodes" | "ce
       });
     }
   }
+}
+
+type SeedPromo = (typeof seedPromos)[number];
+
+function promoRecord(promo: SeedPromo): PromoCode {
+  return {
+    code: promo.code,
+    rules: promo.rules.map((r) =>
+      ruleFromDollars({
+        discount_type: r.discount_type,
+        discount_value: r.discount_value,
+        service_id: r.service ? seedGuid(`service:${r.service}`) : null,
+        service_type: r.service_type,
+      }),
+    ),
+    validFrom: promo.validFrom,
+    validTo: promo.validTo,
+    maxUsesPerGuest: promo.maxUsesPerGuest,
+  };
+}
+
+/**
+ * The growth configuration (decision 032): the price and offer tiers, a partner's prices and the
+ * referral offer's promo code, added to stores made before them too (once: when no tiers exist).
+ */
+async function seedGrowth(stores: Pick<Stores, "promoCodes" | "pricing">): Promise<void> {
+  if (await stores.pricing.tiers()) return;
+  const service = (code: string) => seedGuid(`service:${code}`);
+  for (const promo of seedPromos.filter((p) => p.code === DEFAULT_PRICE_TIER)) await stores.promoCodes.put(promoRecord(promo));
+  for (const partner of seedPartners) {
+    await stores.pricing.putPartner({
+      partnerType: partner.partnerType,
+      name: partner.name,
+      prices: Object.entries(partner.prices).map(([code, dollars]) => ({ serviceId: service(code), price: centsFromDollars(dollars) })),
+    });
+  }
+  for (const area of seedServices.filter((s) => s.isAddOn && s.subCategory === "Laser Hair Removal")) {
+    await stores.pricing.putAddOnPrice({ serviceId: service(area.code), price: centsFromDollars(area.price) });
+  }
+  await stores.pricing.putTiers({
+    priceTiers: seedPriceTiers.map((t) => ({ code: t.code, charge: centsFromDollars(t.charge), serviceIds: t.services.map(service) })),
+    defaultPriceTier: DEFAULT_PRICE_TIER,
+    offerTiers: seedOfferTiers.map((t) => ({ percent: t.percent, serviceIds: t.services.map(service) })),
+  });
 }
 
 /**

@@ -80,6 +80,11 @@ export type NewGuest = {
    * never the code a customer typed: Zenoti knows sources by id, not referral codes.
    */
   referralSourceId?: string | null;
+  /**
+   * The guest who referred this one (a referral code's owner): Zenoti's referral programme needs it
+   * at creation, as it cannot be added to a profile afterwards.
+   */
+  referredByGuestId?: string | null;
 };
 
 /** The one place a guest create payload (the spec's registration) is built. */
@@ -105,7 +110,14 @@ export function guestCreatePayload(guest: NewGuest): GuestRegistration {
       receive_transactional_sms: guest.consents.transactionalSms,
     },
     tags: guest.tags,
-    ...(guest.referralSourceId ? { referral: { referral_source: { id: guest.referralSourceId } } } : {}),
+    ...(guest.referralSourceId || guest.referredByGuestId
+      ? {
+          referral: {
+            ...(guest.referralSourceId ? { referral_source: { id: guest.referralSourceId } } : {}),
+            ...(guest.referredByGuestId ? { referred_by: { id: guest.referredByGuestId } } : {}),
+          },
+        }
+      : {}),
   };
 }
 

@@ -20,6 +20,8 @@ import {
   isFinalAttempt,
   type AccountRecord,
   type AccountStore,
+  type AffiliateDetails,
+  type AffiliateStore,
   type CenterPrice,
   type CenterPricingStore,
   type GuestDetails,
@@ -28,9 +30,15 @@ import {
   type OneTimeCodeStore,
   type PaymentAttempt,
   type PaymentAttemptStore,
+  type PartnerPricing,
+  type PricingStore,
+  type PricingTiers,
   type PromoCodeStore,
   type Purchase,
   type PurchaseStore,
+  type Referral,
+  type ReferralCodeRecord,
+  type ReferralStore,
   type VisitRevisionStore,
   type Stores,
   type UserSessionRecord,
@@ -75,6 +83,23 @@ const VISIT_REVISIONS = "visitRevisions";
 const PURCHASES = "purchases";
 /** A purchase's idempotency key to its id: what makes the key unique, as a document id can be. */
 const PURCHASE_KEYS = "purchaseKeys";
+/** A referral code (upper case) to its owner, keyed by the code: what makes a code unique. */
+const REFERRAL_CODES = "referralCodes";
+/** An account's id to its referral code: what gives an account one code, read in `codeFor`'s transaction. */
+const REFERRAL_CODE_OWNERS = "referralCodeOwners";
+/** Our own collection, keyed by the friend's lower-cased email: rewards are points, never money. */
+const REFERRALS = "referrals";
+/** The spec's affiliate attribution, one document per user, with the spec's field names. */
+const AFFILIATES = "impactAffiliateDetails";
+/**
+ * The spec's pricing configuration, shared with the earlier client: decimal dollars in the
+ * documents (partnerPricing.prices, pricingTiers' charges, addOnLhrPrices.price), cents in the app.
+ */
+const PARTNER_PRICING = "partnerPricing";
+const PRICING_TIERS = "pricingTiers";
+/** The one document of `pricingTiers`. */
+const CURRENT_TIERS = "current";
+const ADD_ON_LHR_PRICES = "addOnLhrPrices";
 
 /** gRPC status codes Firestore answers with. */
 const ALREADY_EXISTS = 6;
@@ -457,6 +482,309 @@ function purchaseStore(db: Firestore): PurchaseStore {
   };
 }
 
+/** How many codes `codeFor` makes before it gives up: a maker that only gives taken codes is a bug. */
+const REFERRAL_CODE_TRIES = 20;
+
+/** A referral code as it is kept and looked up: upper case, without the spaces around it. */
+function referralCodeKey(code: string): string {
+  return code.trim().toUpperCase();
+}
+
+function toReferralCode(data: DocumentData): ReferralCodeRecord {
+  return {
+    code: String(data.code),
+    accountId: String(data.accountId),
+    guestId: String(data.guestId),
+    firstName: String(data.firstName),
+    centerId: String(data.centerId),
+    createdAt: Number(data.createdAt),
+  };
+}
+
+function toReferral(data: DocumentData): Referral {
+  return {
+    friendEmail: String(data.friendEmail),
+    friendFirstName: String(data.friendFirstName),
+    friendGuestId: typeof data.friendGuestId === "string" ? data.friendGuestId : null,
+    code: String(data.code),
+    referrerAccountId: String(data.referrerAccountId),
+    referrerGuestId: String(data.referrerGuestId),
+    createdAt: Number(data.createdAt),
+    state: data.state === "rewarded" ? "rewarded" : "registered",
+    checkedAt: typeof data.checkedAt === "number" ? data.checkedAt : null,
+    rewardPoints: Number(data.rewardPoints ?? 0),
+    rewardedAt: typeof data.rewardedAt === "number" ? data.rewardedAt : null,
+    visitId: typeof data.visitId === "string" ? data.visitId : null,
+  };
+}
+
+/**
+ * The fields that let `listAwaitingReward` find what to check with single-field indexes (no
+ * composite index): `awaitingFirstCheck` is true for a referral awaiting its reward that was never
+ * checked, `awaitingCheckedAt` is the check time of one that was (null otherwise).
+ */
+function awaitingFields(referral: Pick<Referral, "state" | "friendGuestId" | "checkedAt">) {
+  const awaiting = referral.state === "registered" && referral.friendGuestId !== null;
+  return { awaitingFirstCheck: awaiting && referral.checkedAt === null, awaitingCheckedAt: awaiting ? referral.checkedAt : null };
+}
+
+/** A referral as its document: every field named (Firestore refuses undefined), its email key, and the fields it is found by. */
+function storedReferral(referral: Referral): DocumentData {
+  return { ...toReferral(referral), emailKey: emailKey(referral.friendEmail), ...awaitingFields(referral) };
+}
+
+/**
+ * Referral codes, unique through their document id (the code in upper case), with a document per
+ * account pointing at its code so that one transaction gives an account one code; and the
+ * friends referred, keyed by their lower-cased email.
+ */
+function referralStore(db: Firestore): ReferralStore {
+  const codeRef = (code: string) => db.collection(REFERRAL_CODES).doc(documentId(code));
+  const ownerRef = (accountId: string) => db.collection(REFERRAL_CODE_OWNERS).doc(documentId(accountId));
+  const referrals = db.collection(REFERRALS);
+  const referralRef = (email: string) => referrals.doc(documentId(emailKey(email)));
+  const byRecency = (a: Referral, b: Referral) => a.createdAt - b.createdAt || emailKey(a.friendEmail).localeCompare(emailKey(b.friendEmail));
+
+  /** The account's code, read in the transaction when there is one. */
+  async function ownCode(tx: Transaction | null, accountId: string): Promise<ReferralCodeRecord | null> {
+    const pointer = tx ? await tx.get(ownerRef(accountId)) : await ownerRef(accountId).get();
+    if (!pointer.exists) return null;
+    const ref = codeRef(String(pointer.get("code")));
+    const code = tx ? await tx.get(ref) : await ref.get();
+    return code.exists && code.get("accountId") === accountId ? toReferralCode(code.data()!) : null;
+  }
+
+  return {
+    async codeFor(owner, make, now) {
+      return inTransaction(db, async (tx) => {
+        const existing = await ownCode(tx, owner.accountId);
+        if (existing) return existing;
+        for (let tries = 0; tries < REFERRAL_CODE_TRIES; tries++) {
+          const code = referralCodeKey(make());
+          if (!code) continue;
+          const taken = await tx.get(codeRef(code));
+          if (taken.exists) {
+            // The account's own code whose pointer is missing is taken back; another account's is not.
+            if (taken.get("accountId") !== owner.accountId) continue;
+            tx.set(ownerRef(owner.accountId), { code, createdAt: Number(taken.get("createdAt")) });
+            return toReferralCode(taken.data()!);
+          }
+          const record: ReferralCodeRecord = { code, accountId: owner.accountId, guestId: owner.guestId, firstName: owner.firstName, centerId: owner.centerId, createdAt: now };
+          tx.create(codeRef(code), record);
+          tx.set(ownerRef(owner.accountId), { code, createdAt: now });
+          return record;
+        }
+        throw new Error(`No free referral code after ${REFERRAL_CODE_TRIES} tries`);
+      });
+    },
+    async byCode(code) {
+      const snapshot = await codeRef(referralCodeKey(code)).get();
+      return snapshot.exists ? toReferralCode(snapshot.data()!) : null;
+    },
+    async forOwner(accountId) {
+      return ownCode(null, accountId);
+    },
+    async add(referral) {
+      const ref = referralRef(referral.friendEmail);
+      return inTransaction(db, async (tx) => {
+        if ((await tx.get(ref)).exists) return false;
+        tx.create(ref, storedReferral(referral));
+        return true;
+      });
+    },
+    async forFriend(email) {
+      const snapshot = await referralRef(email).get();
+      return snapshot.exists ? toReferral(snapshot.data()!) : null;
+    },
+    async listByReferrer(accountId, limit) {
+      // One equality filter needs no composite index; a referrer's referrals are few, so they are sorted here.
+      const snapshot = await referrals.where("referrerAccountId", "==", accountId).get();
+      return snapshot.docs
+        .map((doc) => toReferral(doc.data()))
+        .sort((a, b) => byRecency(b, a))
+        .slice(0, Math.max(0, limit));
+    },
+    async update(friendEmail, patch) {
+      const ref = referralRef(friendEmail);
+      await inTransaction(db, async (tx) => {
+        const snapshot = await tx.get(ref);
+        if (!snapshot.exists) throw new Error("No referral for this email");
+        const fields = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)) as typeof patch;
+        const changed = { ...toReferral(snapshot.data()!), ...fields };
+        tx.update(ref, { ...fields, ...awaitingFields(changed) });
+      });
+    },
+    async reward(friendEmail, reward) {
+      const ref = referralRef(friendEmail);
+      return inTransaction(db, async (tx) => {
+        const snapshot = await tx.get(ref);
+        if (!snapshot.exists || toReferral(snapshot.data()!).state !== "registered") return false;
+        tx.update(ref, { state: "rewarded", rewardPoints: reward.points, rewardedAt: reward.now, visitId: reward.visitId, awaitingFirstCheck: false, awaitingCheckedAt: null });
+        return true;
+      });
+    },
+    async listAwaitingReward(checkedBefore, limit) {
+      if (limit <= 0) return [];
+      // Never-checked referrals are few (each is checked on the next pass): all of them, oldest first.
+      const unchecked = (await referrals.where("awaitingFirstCheck", "==", true).get()).docs
+        .map((doc) => toReferral(doc.data()))
+        .sort(byRecency)
+        .slice(0, limit);
+      if (unchecked.length >= limit) return unchecked;
+      const checked = await referrals
+        .where("awaitingCheckedAt", "<", checkedBefore)
+        .orderBy("awaitingCheckedAt")
+        .limit(limit - unchecked.length)
+        .get();
+      return [...unchecked, ...checked.docs.map((doc) => toReferral(doc.data()))];
+    },
+  };
+}
+
+/** A time the earlier client may have written as a Firestore timestamp, in milliseconds. */
+function millis(value: unknown): number {
+  if (value && typeof (value as { toMillis?: unknown }).toMillis === "function") return (value as { toMillis(): number }).toMillis();
+  return Number(value);
+}
+
+function toAffiliate(data: DocumentData): AffiliateDetails {
+  return {
+    user_id: String(data.user_id),
+    user_email: String(data.user_email ?? ""),
+    irclickid: String(data.irclickid ?? ""),
+    timestamp: millis(data.timestamp),
+    isFtTreatedTriggered: data.isFtTreatedTriggered === true,
+    isExpired: data.isExpired === true,
+    checkedAt: data.checkedAt === undefined || data.checkedAt === null ? null : millis(data.checkedAt),
+  };
+}
+
+/** The spec's impactAffiliateDetails: one document per user, keyed by the user id, the spec's fields only. */
+function affiliateStore(db: Firestore): AffiliateStore {
+  const affiliates = db.collection(AFFILIATES);
+  const ref = (userId: string) => affiliates.doc(documentId(userId));
+  return {
+    async get(userId) {
+      const snapshot = await ref(userId).get();
+      return snapshot.exists ? toAffiliate(snapshot.data()!) : null;
+    },
+    async record(input) {
+      return inTransaction(db, async (tx) => {
+        const snapshot = await tx.get(ref(input.userId));
+        if (!snapshot.exists) {
+          const created: AffiliateDetails = {
+            user_id: input.userId, user_email: input.userEmail, irclickid: input.clickId, timestamp: input.clickedAt,
+            isFtTreatedTriggered: false, isExpired: false, checkedAt: null,
+          };
+          tx.create(ref(input.userId), created);
+          return "created";
+        }
+        if (snapshot.get("irclickid") === input.clickId) return "unchanged";
+        // A new click starts a new window.
+        tx.update(ref(input.userId), { irclickid: input.clickId, timestamp: input.clickedAt, isFtTreatedTriggered: false, isExpired: false });
+        return "updated";
+      });
+    },
+    async update(userId, patch) {
+      const fields = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
+      await inTransaction(db, async (tx) => {
+        const snapshot = await tx.get(ref(userId));
+        if (!snapshot.exists) throw new Error("No impactAffiliateDetails record for this user");
+        if (Object.keys(fields).length > 0) tx.update(ref(userId), fields);
+      });
+    },
+    async listOpen(checkedBefore, limit) {
+      // Two equality filters need no composite index; open records are those still in their
+      // attribution window, and older ones may have no checkedAt, so the rest is done here.
+      const snapshot = await affiliates.where("isFtTreatedTriggered", "==", false).where("isExpired", "==", false).get();
+      const neverFirst = (a: AffiliateDetails, b: AffiliateDetails) =>
+        (a.checkedAt === null ? 0 : 1) - (b.checkedAt === null ? 0 : 1) ||
+        (a.checkedAt ?? 0) - (b.checkedAt ?? 0) ||
+        a.timestamp - b.timestamp ||
+        a.user_id.localeCompare(b.user_id);
+      return snapshot.docs
+        .map((doc) => toAffiliate(doc.data()))
+        .filter((a) => a.checkedAt === null || a.checkedAt === undefined || a.checkedAt < checkedBefore)
+        .sort(neverFirst)
+        .slice(0, Math.max(0, limit));
+    },
+  };
+}
+
+/**
+ * Partner prices, the tier configuration and the LHR add-on prices: the spec's collections, in
+ * dollars in their documents and in cents in the app (docs/decisions/011).
+ */
+function pricingStore(db: Firestore): PricingStore {
+  const partners = db.collection(PARTNER_PRICING);
+  const addOnRef = (serviceId: string) => db.collection(ADD_ON_LHR_PRICES).doc(documentId(serviceId));
+  const tiersRef = db.collection(PRICING_TIERS).doc(CURRENT_TIERS);
+
+  /** The partner's document: keyed by its type, or else one the earlier client wrote under another id. */
+  async function findPartner(type: string): Promise<DocumentSnapshot | null> {
+    const keyed = await partners.doc(documentId(type)).get();
+    if (keyed.exists) return keyed;
+    const legacy = await partners.where("partnerType", "==", type).limit(1).get();
+    return legacy.empty ? null : legacy.docs[0];
+  }
+
+  return {
+    async partner(partnerType) {
+      const type = partnerType.toUpperCase();
+      const found = await findPartner(type);
+      if (!found) return null;
+      const data = found.data()!;
+      const prices = Object.entries((data.prices ?? {}) as Record<string, number>).map(([serviceId, dollars]) => ({ serviceId, price: centsFromDollars(Number(dollars)) }));
+      // A partner written before partners had names is shown under its type.
+      return { partnerType: type, name: typeof data.name === "string" ? data.name : type, prices };
+    },
+    async putPartner(pricing) {
+      const type = pricing.partnerType.toUpperCase();
+      const stored: Omit<PartnerPricing, "prices"> & { prices: Record<string, number> } = {
+        partnerType: type,
+        name: pricing.name,
+        prices: Object.fromEntries(pricing.prices.map((p) => [p.serviceId, dollarsFromCents(p.price)])),
+      };
+      // Replaced where it is, so that a partner never has two documents.
+      const found = await findPartner(type);
+      await (found?.ref ?? partners.doc(documentId(type))).set(stored);
+    },
+    async tiers() {
+      const snapshot = await tiersRef.get();
+      if (!snapshot.exists) return null;
+      const data = snapshot.data()!;
+      return {
+        priceTiers: ((data.priceTiers ?? []) as { code: string; charge: number; serviceIds?: string[] }[]).map((t) => ({
+          code: String(t.code), charge: centsFromDollars(Number(t.charge)), serviceIds: [...(t.serviceIds ?? [])].map(String),
+        })),
+        defaultPriceTier: String(data.defaultPriceTier ?? ""),
+        offerTiers: ((data.offerTiers ?? []) as { percent: number; serviceIds?: string[] }[]).map((t) => ({
+          percent: Number(t.percent), serviceIds: [...(t.serviceIds ?? [])].map(String),
+        })),
+      };
+    },
+    async putTiers(tiers) {
+      const stored: PricingTiers = {
+        priceTiers: tiers.priceTiers.map((t) => ({ code: t.code, charge: dollarsFromCents(t.charge), serviceIds: [...t.serviceIds] })),
+        defaultPriceTier: tiers.defaultPriceTier,
+        offerTiers: tiers.offerTiers.map((t) => ({ percent: t.percent, serviceIds: [...t.serviceIds] })),
+      };
+      await tiersRef.set(stored);
+    },
+    async addOnPrices(serviceIds) {
+      // Read by id, ten at a time as the spec asks; a document's id is its service id as `documentId` gave it.
+      const byDocumentId = new Map(serviceIds.map((id) => [documentId(id), id]));
+      const results = await Promise.all(chunk([...byDocumentId.keys()], 10).map((ids) => db.getAll(...ids.map((id) => db.collection(ADD_ON_LHR_PRICES).doc(id)))));
+      return results.flat().flatMap((snapshot) =>
+        snapshot.exists ? [{ serviceId: byDocumentId.get(snapshot.id)!, price: centsFromDollars(Number(snapshot.get("price"))) }] : [],
+      );
+    },
+    async putAddOnPrice(price) {
+      await addOnRef(price.serviceId).set({ price: dollarsFromCents(price.price) });
+    },
+  };
+}
+
 /** The production stores, one collection per kind of record. */
 export function createFirestoreStores(db: Firestore, close: () => Promise<void> = async () => {}): Stores {
   return {
@@ -470,6 +798,9 @@ export function createFirestoreStores(db: Firestore, close: () => Promise<void> 
     paymentAttempts: paymentAttemptStore(db),
     visitRevisions: visitRevisionStore(db),
     purchases: purchaseStore(db),
+    referrals: referralStore(db),
+    affiliates: affiliateStore(db),
+    pricing: pricingStore(db),
     async ping() {
       // One document read by id (absent or not): the least a round trip to Firestore can cost.
       await db.collection(GUESTS).doc("__readiness").get();

@@ -1,3 +1,4 @@
+import { Timestamp } from "firebase-admin/firestore";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { emulatorCredentialsJson, startFirestoreEmulator } from "../../tests/helpers/firestore-emulator";
 import { addGuestEmailKeys, chunk, connectFirestore, createFirestoreStores, documentId } from "./firestore-store.server";
@@ -133,6 +134,53 @@ describe.skipIf(!available)("Firestore", { timeout: 60_000 }, () => {
       await stores.centerPricing.put({ centerId: "c-1", serviceId: "s-1", price: 5950, isPrepaidService: true });
       expect((await db.collection("centerPricing").doc("c-1_s-1").get()).get("price")).toBe(59.5);
       expect((await db.collection("centerPricing").get()).size).toBe(1);
+    });
+
+    it("keeps the pricing configuration in dollars, and reads a partner the earlier client wrote under another id", async () => {
+      await db.collection("partnerPricing").add({ partnerType: "GROUPON", prices: { "s-1": 19.99, "s-2": 275 } });
+      const found = await stores.pricing.partner("groupon");
+      expect(found && { ...found, prices: [...found.prices].sort((a, b) => a.serviceId.localeCompare(b.serviceId)) }).toEqual({
+        partnerType: "GROUPON", name: "GROUPON", prices: [{ serviceId: "s-1", price: 1999 }, { serviceId: "s-2", price: 27_500 }],
+      });
+      await stores.pricing.putPartner({ partnerType: "groupon", name: "Groupon", prices: [{ serviceId: "s-1", price: 5950 }] });
+      const partners = await db.collection("partnerPricing").get();
+      expect(partners.docs.map((doc) => doc.data())).toEqual([{ partnerType: "GROUPON", name: "Groupon", prices: { "s-1": 59.5 } }]);
+      await stores.pricing.putPartner({ partnerType: "ClassPass", name: "ClassPass", prices: [{ serviceId: "s-1", price: 1 }] });
+      expect((await db.collection("partnerPricing").doc("CLASSPASS").get()).data()).toEqual({ partnerType: "CLASSPASS", name: "ClassPass", prices: { "s-1": 0.01 } });
+
+      await db.collection("addOnLhrPrices").doc("a-1").set({ price: 59.5 });
+      expect(await stores.pricing.addOnPrices(["a-1"])).toEqual([{ serviceId: "a-1", price: 5950 }]);
+      await stores.pricing.putAddOnPrice({ serviceId: "a-2", price: 1999 });
+      expect((await db.collection("addOnLhrPrices").doc("a-2").get()).data()).toEqual({ price: 19.99 });
+
+      const tiers = { priceTiers: [{ code: "FT99", charge: 9999, serviceIds: ["s-1"] }], defaultPriceTier: "FT50RAF", offerTiers: [{ percent: 15, serviceIds: ["s-2"] }] };
+      await stores.pricing.putTiers(tiers);
+      expect((await db.collection("pricingTiers").doc("current").get()).data()).toEqual({ ...tiers, priceTiers: [{ code: "FT99", charge: 99.99, serviceIds: ["s-1"] }] });
+      expect((await db.collection("pricingTiers").get()).size).toBe(1);
+    });
+
+    it("keeps affiliate details under the spec's field names, and reads records without a check time", async () => {
+      await stores.affiliates.record({ userId: "g-1", userEmail: "mia@example.com", clickId: "ir-1", clickedAt: 100 });
+      expect((await db.collection("impactAffiliateDetails").doc("g-1").get()).data()).toEqual({
+        user_id: "g-1", user_email: "mia@example.com", irclickid: "ir-1", timestamp: 100, isFtTreatedTriggered: false, isExpired: false, checkedAt: null,
+      });
+      await db.collection("impactAffiliateDetails").doc("g-2").set({
+        user_id: "g-2", user_email: "bo@example.com", irclickid: "ir-2", timestamp: Timestamp.fromMillis(50), isFtTreatedTriggered: false, isExpired: false,
+      });
+      const older = { user_id: "g-2", user_email: "bo@example.com", irclickid: "ir-2", timestamp: 50, isFtTreatedTriggered: false, isExpired: false, checkedAt: null };
+      expect(await stores.affiliates.get("g-2")).toEqual(older);
+      expect(await stores.affiliates.listOpen(500, 10)).toEqual([older, await stores.affiliates.get("g-1")]);
+    });
+
+    it("keeps a referral code under the code, an account's pointer to it, and a referral under the friend's email in lower case", async () => {
+      const code = await stores.referrals.codeFor({ accountId: "a-1", guestId: "g-1", firstName: "Mia", centerId: "c-1" }, () => "mia-x1", 100);
+      expect((await db.collection("referralCodes").doc("MIA-X1").get()).data()).toEqual(code);
+      expect((await db.collection("referralCodeOwners").doc("a-1").get()).get("code")).toBe("MIA-X1");
+      await stores.referrals.add({
+        friendEmail: "Bo@Example.com", friendFirstName: "Bo", friendGuestId: null, code: "MIA-X1", referrerAccountId: "a-1", referrerGuestId: "g-1",
+        createdAt: 100, state: "registered", checkedAt: null, rewardPoints: 0, rewardedAt: null, visitId: null,
+      });
+      expect((await db.collection("referrals").doc("bo@example.com").get()).get("friendEmail")).toBe("Bo@Example.com");
     });
   });
 });

@@ -12,6 +12,8 @@ import {
   FINAL_ATTEMPT_STATES,
   type AccountRecord,
   type AccountStore,
+  type AffiliateDetails,
+  type AffiliateStore,
   type CenterPricingStore,
   type GuestDetails,
   type GuestDetailsStore,
@@ -19,10 +21,15 @@ import {
   type PaymentAttempt,
   type PaymentAttemptClaim,
   type PaymentAttemptStore,
+  type PricingStore,
+  type PricingTiers,
   type PromoCodeStore,
   type Purchase,
   type PurchaseClaim,
   type PurchaseStore,
+  type Referral,
+  type ReferralCodeRecord,
+  type ReferralStore,
   type VisitRevisionStore,
   type Stores,
   type UserSessionStore,
@@ -94,6 +101,25 @@ const migrations: Migration[] = [
      id TEXT PRIMARY KEY, key TEXT NOT NULL UNIQUE, user_id TEXT NOT NULL, created_at INTEGER NOT NULL, data TEXT NOT NULL
    );
    CREATE INDEX purchases_user ON purchases(user_id, created_at);`,
+  // Referrals (points are whole numbers, never money). A code is kept in upper case and unique
+  // whatever its case; an account has one.
+  `CREATE TABLE referral_codes (
+     account_id TEXT PRIMARY KEY, code TEXT NOT NULL COLLATE NOCASE, guest_id TEXT NOT NULL, first_name TEXT NOT NULL,
+     center_id TEXT NOT NULL, created_at INTEGER NOT NULL
+   );
+   CREATE UNIQUE INDEX referral_codes_code ON referral_codes(code);
+   CREATE TABLE referrals (
+     email_key TEXT PRIMARY KEY, friend_email TEXT NOT NULL, friend_first_name TEXT NOT NULL, friend_guest_id TEXT,
+     code TEXT NOT NULL, referrer_account_id TEXT NOT NULL, referrer_guest_id TEXT NOT NULL, created_at INTEGER NOT NULL,
+     state TEXT NOT NULL, checked_at INTEGER, reward_points INTEGER NOT NULL DEFAULT 0, rewarded_at INTEGER, visit_id TEXT
+   );
+   CREATE INDEX referrals_referrer ON referrals(referrer_account_id, created_at);
+   CREATE INDEX referrals_awaiting ON referrals(state, checked_at);`,
+  // Affiliate details and partner pricing are read again: when the first treatment was last asked
+  // about, and the partner's name; the tier configuration is one JSON record, its charges in cents.
+  `ALTER TABLE impact_affiliate_details ADD COLUMN checked_at INTEGER;
+   ALTER TABLE partner_pricing ADD COLUMN name TEXT;
+   CREATE TABLE pricing_tiers (id TEXT PRIMARY KEY CHECK (id = 'current'), data TEXT NOT NULL);`,
 ];
 
 /** SQLite's answer to a second row for a unique key. */
@@ -436,11 +462,280 @@ function visitRevisionStore(db: Database.Database): VisitRevisionStore {
   };
 }
 
+/** How many codes `codeFor` makes before it gives up: a maker that only gives taken codes is a bug. */
+const REFERRAL_CODE_TRIES = 20;
+
+/** A referral code as it is kept and looked up: upper case, without the spaces around it. */
+function referralCodeKey(code: string): string {
+  return code.trim().toUpperCase();
+}
+
+type ReferralCodeRow = { account_id: string; code: string; guest_id: string; first_name: string; center_id: string; created_at: number };
+
+type ReferralRow = {
+  friend_email: string; friend_first_name: string; friend_guest_id: string | null; code: string; referrer_account_id: string;
+  referrer_guest_id: string; created_at: number; state: Referral["state"]; checked_at: number | null; reward_points: number;
+  rewarded_at: number | null; visit_id: string | null;
+};
+
+function toReferral(row: ReferralRow): Referral {
+  return {
+    friendEmail: row.friend_email,
+    friendFirstName: row.friend_first_name,
+    friendGuestId: row.friend_guest_id,
+    code: row.code,
+    referrerAccountId: row.referrer_account_id,
+    referrerGuestId: row.referrer_guest_id,
+    createdAt: row.created_at,
+    state: row.state,
+    checkedAt: row.checked_at,
+    rewardPoints: row.reward_points,
+    rewardedAt: row.rewarded_at,
+    visitId: row.visit_id,
+  };
+}
+
+/** Referral codes (one per account, unique in any case) and the friends referred, one per email. */
+function referralStore(db: Database.Database): ReferralStore {
+  const byAccount = db.prepare("SELECT * FROM referral_codes WHERE account_id = ?");
+  const byCode = db.prepare("SELECT * FROM referral_codes WHERE code = ?");
+  const insertCode = db.prepare(
+    "INSERT INTO referral_codes (account_id, code, guest_id, first_name, center_id, created_at) VALUES (@accountId, @code, @guestId, @firstName, @centerId, @createdAt)",
+  );
+  const toCode = (row: ReferralCodeRow): ReferralCodeRecord => ({
+    code: row.code, accountId: row.account_id, guestId: row.guest_id, firstName: row.first_name, centerId: row.center_id, createdAt: row.created_at,
+  });
+  const selectReferral = db.prepare("SELECT * FROM referrals WHERE email_key = ?");
+  const insertReferral = db.prepare(
+    `INSERT INTO referrals (email_key, friend_email, friend_first_name, friend_guest_id, code, referrer_account_id, referrer_guest_id,
+       created_at, state, checked_at, reward_points, rewarded_at, visit_id)
+     VALUES (@emailKey, @friendEmail, @friendFirstName, @friendGuestId, @code, @referrerAccountId, @referrerGuestId,
+       @createdAt, @state, @checkedAt, @rewardPoints, @rewardedAt, @visitId)
+     ON CONFLICT (email_key) DO NOTHING`,
+  );
+  const rewardReferral = db.prepare(
+    "UPDATE referrals SET state = 'rewarded', reward_points = ?, rewarded_at = ?, visit_id = ? WHERE email_key = ? AND state = 'registered'",
+  );
+
+  const codeFor = db.transaction((owner: Omit<ReferralCodeRecord, "code" | "createdAt">, make: () => string, now: number): ReferralCodeRecord => {
+    const existing = byAccount.get(owner.accountId) as ReferralCodeRow | undefined;
+    if (existing) return toCode(existing);
+    for (let tries = 0; tries < REFERRAL_CODE_TRIES; tries++) {
+      const code = referralCodeKey(make());
+      if (!code || byCode.get(code)) continue;
+      const record: ReferralCodeRecord = { code, accountId: owner.accountId, guestId: owner.guestId, firstName: owner.firstName, centerId: owner.centerId, createdAt: now };
+      insertCode.run(record);
+      return record;
+    }
+    throw new Error(`No free referral code after ${REFERRAL_CODE_TRIES} tries`);
+  });
+
+  return {
+    async codeFor(owner, make, now) {
+      return codeFor.immediate(owner, make, now);
+    },
+    async byCode(code) {
+      const row = byCode.get(referralCodeKey(code)) as ReferralCodeRow | undefined;
+      return row ? toCode(row) : null;
+    },
+    async forOwner(accountId) {
+      const row = byAccount.get(accountId) as ReferralCodeRow | undefined;
+      return row ? toCode(row) : null;
+    },
+    async add(referral) {
+      const result = insertReferral.run({
+        emailKey: emailKey(referral.friendEmail),
+        friendEmail: referral.friendEmail,
+        friendFirstName: referral.friendFirstName,
+        friendGuestId: referral.friendGuestId,
+        code: referral.code,
+        referrerAccountId: referral.referrerAccountId,
+        referrerGuestId: referral.referrerGuestId,
+        createdAt: referral.createdAt,
+        state: referral.state,
+        checkedAt: referral.checkedAt,
+        rewardPoints: referral.rewardPoints,
+        rewardedAt: referral.rewardedAt,
+        visitId: referral.visitId,
+      });
+      return result.changes === 1;
+    },
+    async forFriend(email) {
+      const row = selectReferral.get(emailKey(email)) as ReferralRow | undefined;
+      return row ? toReferral(row) : null;
+    },
+    async listByReferrer(accountId, limit) {
+      const rows = db
+        .prepare("SELECT * FROM referrals WHERE referrer_account_id = ? ORDER BY created_at DESC, email_key LIMIT ?")
+        .all(accountId, limit) as ReferralRow[];
+      return rows.map(toReferral);
+    },
+    async update(friendEmail, patch) {
+      const sets: string[] = [];
+      const values: (string | number | null)[] = [];
+      if (patch.friendGuestId !== undefined) {
+        sets.push("friend_guest_id = ?");
+        values.push(patch.friendGuestId);
+      }
+      if (patch.checkedAt !== undefined) {
+        sets.push("checked_at = ?");
+        values.push(patch.checkedAt);
+      }
+      const key = emailKey(friendEmail);
+      if (sets.length === 0) {
+        if (!selectReferral.get(key)) throw new Error("No referral for this email");
+        return;
+      }
+      const result = db.prepare(`UPDATE referrals SET ${sets.join(", ")} WHERE email_key = ?`).run(...values, key);
+      if (result.changes === 0) throw new Error("No referral for this email");
+    },
+    async reward(friendEmail, reward) {
+      // One conditional update: of two rewards at once, only one finds the referral still "registered".
+      return rewardReferral.run(reward.points, reward.now, reward.visitId, emailKey(friendEmail)).changes === 1;
+    },
+    async listAwaitingReward(checkedBefore, limit) {
+      const rows = db
+        .prepare(
+          `SELECT * FROM referrals WHERE state = 'registered' AND friend_guest_id IS NOT NULL AND (checked_at IS NULL OR checked_at < ?)
+           ORDER BY checked_at IS NOT NULL, checked_at, created_at, email_key LIMIT ?`,
+        )
+        .all(checkedBefore, limit) as ReferralRow[];
+      return rows.map(toReferral);
+    },
+  };
+}
+
+type AffiliateRow = {
+  user_id: string; user_email: string; irclickid: string; timestamp: number; is_ft_treated_triggered: number; is_expired: number; checked_at: number | null;
+};
+
+function toAffiliate(row: AffiliateRow): AffiliateDetails {
+  return {
+    user_id: row.user_id,
+    user_email: row.user_email,
+    irclickid: row.irclickid,
+    timestamp: row.timestamp,
+    isFtTreatedTriggered: row.is_ft_treated_triggered === 1,
+    isExpired: row.is_expired === 1,
+    checkedAt: row.checked_at,
+  };
+}
+
+/** The spec's impactAffiliateDetails, one row per user. */
+function affiliateStore(db: Database.Database): AffiliateStore {
+  const select = db.prepare("SELECT * FROM impact_affiliate_details WHERE user_id = ?");
+  const record = db.transaction((input: { userId: string; userEmail: string; clickId: string; clickedAt: number }): "created" | "updated" | "unchanged" => {
+    const existing = select.get(input.userId) as AffiliateRow | undefined;
+    if (!existing) {
+      db.prepare(
+        `INSERT INTO impact_affiliate_details (user_id, user_email, irclickid, timestamp, is_ft_treated_triggered, is_expired, checked_at)
+         VALUES (?, ?, ?, ?, 0, 0, NULL)`,
+      ).run(input.userId, input.userEmail, input.clickId, input.clickedAt);
+      return "created";
+    }
+    if (existing.irclickid === input.clickId) return "unchanged";
+    // A new click starts a new window.
+    db.prepare(
+      "UPDATE impact_affiliate_details SET irclickid = ?, timestamp = ?, is_ft_treated_triggered = 0, is_expired = 0 WHERE user_id = ?",
+    ).run(input.clickId, input.clickedAt, input.userId);
+    return "updated";
+  });
+
+  return {
+    async get(userId) {
+      const row = select.get(userId) as AffiliateRow | undefined;
+      return row ? toAffiliate(row) : null;
+    },
+    async record(input) {
+      return record.immediate(input);
+    },
+    async update(userId, patch) {
+      const sets: string[] = [];
+      const values: (number | null)[] = [];
+      if (patch.isFtTreatedTriggered !== undefined) {
+        sets.push("is_ft_treated_triggered = ?");
+        values.push(patch.isFtTreatedTriggered ? 1 : 0);
+      }
+      if (patch.isExpired !== undefined) {
+        sets.push("is_expired = ?");
+        values.push(patch.isExpired ? 1 : 0);
+      }
+      if (patch.checkedAt !== undefined) {
+        sets.push("checked_at = ?");
+        values.push(patch.checkedAt);
+      }
+      if (sets.length === 0) {
+        if (!select.get(userId)) throw new Error("No impactAffiliateDetails record for this user");
+        return;
+      }
+      const result = db.prepare(`UPDATE impact_affiliate_details SET ${sets.join(", ")} WHERE user_id = ?`).run(...values, userId);
+      if (result.changes === 0) throw new Error("No impactAffiliateDetails record for this user");
+    },
+    async listOpen(checkedBefore, limit) {
+      const rows = db
+        .prepare(
+          `SELECT * FROM impact_affiliate_details WHERE is_ft_treated_triggered = 0 AND is_expired = 0 AND (checked_at IS NULL OR checked_at < ?)
+           ORDER BY checked_at IS NOT NULL, checked_at, timestamp, user_id LIMIT ?`,
+        )
+        .all(checkedBefore, limit) as AffiliateRow[];
+      return rows.map(toAffiliate);
+    },
+  };
+}
+
 /**
- * The embedded stores: one SQLite file, one table per kind of record. The tables of records
- * nothing reads any more (partner pricing, add-on LHR prices, affiliate details) are left as the
- * migrations made them.
+ * Partner prices (a JSON map of service id to cents, as the migration to cents left the rows),
+ * the tier configuration (one JSON record, charges in cents) and the LHR add-on prices in cents.
  */
+function pricingStore(db: Database.Database): PricingStore {
+  return {
+    async partner(partnerType) {
+      const type = partnerType.toUpperCase();
+      const row = db.prepare("SELECT partner_type, name, prices FROM partner_pricing WHERE partner_type = ?").get(type) as
+        | { partner_type: string; name: string | null; prices: string }
+        | undefined;
+      if (!row) return null;
+      const prices = Object.entries(JSON.parse(row.prices) as Record<string, number>).map(([serviceId, price]) => ({ serviceId, price }));
+      // A row written before partners had names is shown under its type.
+      return { partnerType: row.partner_type, name: row.name ?? row.partner_type, prices };
+    },
+    async putPartner(pricing) {
+      const type = pricing.partnerType.toUpperCase();
+      const prices = Object.fromEntries(pricing.prices.map((p) => [p.serviceId, p.price]));
+      db.prepare(
+        `INSERT INTO partner_pricing (partner_type, name, prices) VALUES (?, ?, ?)
+         ON CONFLICT (partner_type) DO UPDATE SET name = excluded.name, prices = excluded.prices`,
+      ).run(type, pricing.name, JSON.stringify(prices));
+    },
+    async tiers() {
+      const row = db.prepare("SELECT data FROM pricing_tiers WHERE id = 'current'").get() as { data: string } | undefined;
+      return row ? (JSON.parse(row.data) as PricingTiers) : null;
+    },
+    async putTiers(tiers) {
+      const stored: PricingTiers = {
+        priceTiers: tiers.priceTiers.map((t) => ({ code: t.code, charge: t.charge, serviceIds: [...t.serviceIds] })),
+        defaultPriceTier: tiers.defaultPriceTier,
+        offerTiers: tiers.offerTiers.map((t) => ({ percent: t.percent, serviceIds: [...t.serviceIds] })),
+      };
+      db.prepare("INSERT INTO pricing_tiers (id, data) VALUES ('current', ?) ON CONFLICT (id) DO UPDATE SET data = excluded.data").run(JSON.stringify(stored));
+    },
+    async addOnPrices(serviceIds) {
+      const ids = [...new Set(serviceIds)];
+      if (ids.length === 0) return [];
+      const rows = db
+        .prepare(`SELECT service_id, price_cents FROM add_on_lhr_prices WHERE service_id IN (${ids.map(() => "?").join(",")})`)
+        .all(...ids) as { service_id: string; price_cents: number }[];
+      return rows.map((r) => ({ serviceId: r.service_id, price: r.price_cents }));
+    },
+    async putAddOnPrice(price) {
+      db.prepare("INSERT INTO add_on_lhr_prices (service_id, price_cents) VALUES (?, ?) ON CONFLICT (service_id) DO UPDATE SET price_cents = excluded.price_cents").run(
+        price.serviceId, price.price,
+      );
+    },
+  };
+}
+
+/** The embedded stores: one SQLite file, one table per kind of record (money in cents, docs/decisions/011). */
 export function createSqliteStores(file: string): Stores {
   const db = openDatabase(file);
   return {
@@ -454,6 +749,9 @@ export function createSqliteStores(file: string): Stores {
     paymentAttempts: paymentAttemptStore(db),
     visitRevisions: visitRevisionStore(db),
     purchases: purchaseStore(db),
+    referrals: referralStore(db),
+    affiliates: affiliateStore(db),
+    pricing: pricingStore(db),
     async ping() {
       db.prepare("SELECT 1").get();
     },

@@ -39,7 +39,12 @@ describe("money in cents", () => {
         CREATE TABLE add_on_lhr_prices (service_id TEXT PRIMARY KEY, price REAL NOT NULL);
         ALTER TABLE accounts DROP COLUMN referral_code;
         DROP TABLE visit_revisions;
-        DROP TABLE purchases;`);
+        DROP TABLE purchases;
+        DROP TABLE referral_codes;
+        DROP TABLE referrals;
+        ALTER TABLE impact_affiliate_details DROP COLUMN checked_at;
+        ALTER TABLE partner_pricing DROP COLUMN name;
+        DROP TABLE pricing_tiers;`);
       old.prepare("INSERT INTO center_pricing VALUES (?, ?, ?, ?)").run("c-1", "s-1", 19.99, 1);
       old.prepare("INSERT INTO add_on_lhr_prices VALUES (?, ?)").run("a-1", 59.5);
       old.prepare("INSERT INTO partner_pricing VALUES (?, ?)").run("GROUPON", JSON.stringify({ s1: 49.99, s2: 275 }));
@@ -56,10 +61,13 @@ describe("money in cents", () => {
       try {
         expect(await reopened.centerPricing.get("c-1", ["s-1"])).toEqual([{ centerId: "c-1", serviceId: "s-1", price: 1999, isPrepaidService: true }]);
         expect((await reopened.promoCodes.get("GLOW50"))?.rules.map((r) => r.discount_value)).toEqual([5000, 30, 10]);
+        // A partner written before partners had names is shown under its type.
+        expect(await reopened.pricing.partner("groupon")).toEqual({ partnerType: "GROUPON", name: "GROUPON", prices: [{ serviceId: "s1", price: 4999 }, { serviceId: "s2", price: 27500 }] });
+        expect(await reopened.pricing.addOnPrices(["a-1"])).toEqual([{ serviceId: "a-1", price: 5950 }]);
       } finally {
         await reopened.close();
       }
-      // Nothing reads these tables any more; their rows were converted all the same.
+      // The columns say the unit.
       const migrated = new Database(file, { readonly: true });
       try {
         expect(migrated.prepare("SELECT price_cents FROM add_on_lhr_prices WHERE service_id = 'a-1'").get()).toEqual({ price_cents: 5950 });

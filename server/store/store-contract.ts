@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { PromoCode } from "~/domain/discounts";
-import { DuplicateAccountError, type PaymentAttempt, type Purchase, type Stores } from "./stores.server";
+import { DuplicateAccountError, type PartnerPricing, type PaymentAttempt, type Purchase, type Referral, type Stores } from "./stores.server";
 
 /**
  * What every adapter of the store ports promises, run against each of them (SQLite in
@@ -384,6 +384,299 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         }
         expect(await stores.purchases.createOnce(purchase("p-9", { key: "a/b/c" }))).toEqual({ created: false, purchase: purchase("p-1", { key: "a/b/c" }) });
         expect(await stores.purchases.listForUser("u-1", 10)).toHaveLength(5);
+      });
+    });
+
+    describe("referral codes", () => {
+      const owner = (accountId: string) => ({ accountId, guestId: `g-${accountId}`, firstName: "Mia", centerId: "c-1" });
+      /** A code maker that gives these codes in turn (the last one again once they run out) and counts its calls. */
+      const maker = (...codes: string[]) => {
+        const made = { calls: 0 };
+        return { made, make: () => codes[Math.min(made.calls++, codes.length - 1)] };
+      };
+
+      it("makes an account's code once, in upper case, and finds it by code in any case and by its owner", async () => {
+        expect(await stores.referrals.forOwner("a-1")).toBeNull();
+        const { made, make } = maker("mia-x1", "MIA-X2");
+        const code = await stores.referrals.codeFor(owner("a-1"), make, 100);
+        expect(code).toEqual({ code: "MIA-X1", accountId: "a-1", guestId: "g-a-1", firstName: "Mia", centerId: "c-1", createdAt: 100 });
+        expect(await stores.referrals.codeFor({ ...owner("a-1"), firstName: "Other" }, make, 200)).toEqual(code);
+        expect(made.calls).toBe(1);
+        expect(await stores.referrals.forOwner("a-1")).toEqual(code);
+        expect(await stores.referrals.byCode("mia-x1")).toEqual(code);
+        expect(await stores.referrals.byCode(" Mia-X1 ")).toEqual(code);
+        expect(await stores.referrals.byCode("MIA-X2")).toBeNull();
+        expect(await stores.referrals.forOwner("a-2")).toBeNull();
+        for (const typed of ["a/b", "a/b/c", "..", ".", "__X__", "", "%"]) expect(await stores.referrals.byCode(typed)).toBeNull();
+      });
+
+      it("gives an account one code however many requests ask at once", async () => {
+        let next = 0;
+        const make = () => `CODE-${++next}`;
+        const codes = await Promise.all([1, 2, 3, 4, 5].map((n) => stores.referrals.codeFor(owner("a-1"), make, n)));
+        expect(new Set(codes.map((c) => c.code)).size).toBe(1);
+        for (const code of codes) expect(code).toEqual(codes[0]);
+        expect(await stores.referrals.forOwner("a-1")).toEqual(codes[0]);
+        expect(await stores.referrals.byCode(codes[0].code)).toEqual(codes[0]);
+      });
+
+      it("makes another code when the one made is another account's, in any case", async () => {
+        const taken = await stores.referrals.codeFor(owner("a-1"), () => "TAKEN", 100);
+        const { made, make } = maker("taken", " Taken ", "a/b");
+        const other = await stores.referrals.codeFor(owner("a-2"), make, 200);
+        expect(made.calls).toBe(3);
+        expect(other).toEqual({ ...owner("a-2"), code: "A/B", createdAt: 200 });
+        expect(await stores.referrals.byCode("taken")).toEqual(taken);
+        expect(await stores.referrals.byCode("a/b")).toEqual(other);
+        expect(await stores.referrals.forOwner("a-2")).toEqual(other);
+      });
+
+      it("gives up when every code made is taken, and writes nothing", async () => {
+        await stores.referrals.codeFor(owner("a-1"), () => "TAKEN", 100);
+        await expect(stores.referrals.codeFor(owner("a-2"), () => "taken", 200)).rejects.toThrow(/referral code/i);
+        expect(await stores.referrals.forOwner("a-2")).toBeNull();
+      });
+    });
+
+    describe("referrals", () => {
+      const referral = (friendEmail: string, overrides: Partial<Referral> = {}): Referral => ({
+        friendEmail, friendFirstName: "Bo", friendGuestId: null, code: "MIA-X1", referrerAccountId: "a-1", referrerGuestId: "g-a-1",
+        createdAt: 100, state: "registered", checkedAt: null, rewardPoints: 0, rewardedAt: null, visitId: null, ...overrides,
+      });
+
+      it("records a friend once, whatever the case of the email, and finds them in any case", async () => {
+        expect(await stores.referrals.add(referral("Bo@Example.com"))).toBe(true);
+        expect(await stores.referrals.add(referral(" bo@example.COM ", { referrerAccountId: "a-2", code: "OTHER" }))).toBe(false);
+        expect(await stores.referrals.forFriend("BO@EXAMPLE.COM ")).toEqual(referral("Bo@Example.com"));
+        expect(await stores.referrals.forFriend("cy@example.com")).toBeNull();
+        expect(await stores.referrals.listByReferrer("a-2", 10)).toEqual([]);
+      });
+
+      it("records one of two referrals of a friend sent at once", async () => {
+        const added = await Promise.all([
+          stores.referrals.add(referral("cy@example.com", { referrerAccountId: "a-1" })),
+          stores.referrals.add(referral("CY@example.com", { referrerAccountId: "a-2" })),
+        ]);
+        expect([...added].sort()).toEqual([false, true]);
+        const kept = await stores.referrals.forFriend("cy@example.com");
+        expect(kept?.referrerAccountId).toBe(added[0] ? "a-1" : "a-2");
+      });
+
+      it("keeps every field, and an email with a slash or dots apart", async () => {
+        const full = referral("d/i@example.com", { friendGuestId: "g-di", state: "rewarded", checkedAt: 300, rewardPoints: 500, rewardedAt: 400, visitId: "v-1" });
+        expect(await stores.referrals.add(full)).toBe(true);
+        expect(await stores.referrals.add(referral(".."))).toBe(true);
+        expect(await stores.referrals.forFriend("D/I@example.com")).toEqual(full);
+        expect(await stores.referrals.forFriend("..")).toEqual(referral(".."));
+        expect(await stores.referrals.forFriend("d")).toBeNull();
+      });
+
+      it("lists a referrer's referrals only, newest first, at most as many as asked", async () => {
+        for (const [email, createdAt] of [["a@example.com", 100], ["c@example.com", 300], ["b@example.com", 200]] as const) {
+          await stores.referrals.add(referral(email, { createdAt }));
+        }
+        await stores.referrals.add(referral("z@example.com", { referrerAccountId: "a-2", createdAt: 400 }));
+        expect((await stores.referrals.listByReferrer("a-1", 10)).map((r) => r.friendEmail)).toEqual(["c@example.com", "b@example.com", "a@example.com"]);
+        expect((await stores.referrals.listByReferrer("a-1", 2)).map((r) => r.friendEmail)).toEqual(["c@example.com", "b@example.com"]);
+        expect(await stores.referrals.listByReferrer("a-2", 10)).toEqual([referral("z@example.com", { referrerAccountId: "a-2", createdAt: 400 })]);
+        expect(await stores.referrals.listByReferrer("a-3", 10)).toEqual([]);
+      });
+
+      it("changes the friend's guest and check time where the referral is, and refuses an email without one", async () => {
+        await stores.referrals.add(referral("Bo@Example.com"));
+        await stores.referrals.update("BO@example.com", { friendGuestId: "g-bo" });
+        await stores.referrals.update("bo@example.com", { checkedAt: 500 });
+        expect(await stores.referrals.forFriend("bo@example.com")).toEqual(referral("Bo@Example.com", { friendGuestId: "g-bo", checkedAt: 500 }));
+        await stores.referrals.update("bo@example.com", { checkedAt: null });
+        expect((await stores.referrals.forFriend("bo@example.com"))?.checkedAt).toBeNull();
+        await expect(stores.referrals.update("nobody@example.com", { checkedAt: 1 })).rejects.toThrow(/no referral/i);
+        await expect(stores.referrals.update("nobody@example.com", {})).rejects.toThrow(/no referral/i);
+        expect(await stores.referrals.forFriend("nobody@example.com")).toBeNull();
+      });
+
+      it("rewards a referral once, and never one that does not exist", async () => {
+        await stores.referrals.add(referral("Bo@Example.com", { friendGuestId: "g-bo" }));
+        expect(await stores.referrals.reward("BO@example.com", { points: 500, visitId: "v-1", now: 900 })).toBe(true);
+        const rewarded = referral("Bo@Example.com", { friendGuestId: "g-bo", state: "rewarded", rewardPoints: 500, rewardedAt: 900, visitId: "v-1" });
+        expect(await stores.referrals.forFriend("bo@example.com")).toEqual(rewarded);
+        expect(await stores.referrals.reward("bo@example.com", { points: 700, visitId: "v-2", now: 950 })).toBe(false);
+        expect(await stores.referrals.forFriend("bo@example.com")).toEqual(rewarded);
+        expect(await stores.referrals.reward("nobody@example.com", { points: 500, visitId: "v-1", now: 900 })).toBe(false);
+        expect(await stores.referrals.forFriend("nobody@example.com")).toBeNull();
+      });
+
+      it("rewards one of several rewards sent at once", async () => {
+        await stores.referrals.add(referral("bo@example.com", { friendGuestId: "g-bo" }));
+        const points = [100, 200, 300, 400];
+        const results = await Promise.all(points.map((p) => stores.referrals.reward(p % 200 ? "BO@example.com" : "bo@example.com", { points: p, visitId: `v-${p}`, now: p })));
+        expect(results.filter(Boolean)).toHaveLength(1);
+        const winner = points[results.indexOf(true)];
+        expect(await stores.referrals.forFriend("bo@example.com")).toMatchObject({ state: "rewarded", rewardPoints: winner, visitId: `v-${winner}`, rewardedAt: winner });
+      });
+
+      it("lists referrals awaiting their reward: guest known, not checked since the time given, never-checked first, then oldest check", async () => {
+        const rows: [string, Partial<Referral>][] = [
+          ["never-1", { friendGuestId: "g-1", createdAt: 200 }],
+          ["old-check", { friendGuestId: "g-2", checkedAt: 200 }],
+          ["never-2", { friendGuestId: "g-3", createdAt: 100 }],
+          ["older-check", { friendGuestId: "g-4", checkedAt: 100 }],
+          ["recent-check", { friendGuestId: "g-5", checkedAt: 900 }],
+          ["at-the-time", { friendGuestId: "g-6", checkedAt: 500 }],
+          ["no-guest", { friendGuestId: null }],
+          ["no-guest-checked", { friendGuestId: null, checkedAt: 50 }],
+          ["rewarded", { friendGuestId: "g-7", state: "rewarded", rewardPoints: 500, rewardedAt: 10, visitId: "v-7" }],
+          ["rewarded-checked", { friendGuestId: "g-8", checkedAt: 40, state: "rewarded", rewardPoints: 500, rewardedAt: 10, visitId: "v-8" }],
+        ];
+        for (const [name, overrides] of rows) await stores.referrals.add(referral(`${name}@example.com`, overrides));
+        const awaiting = async (limit: number) => (await stores.referrals.listAwaitingReward(500, limit)).map((r) => r.friendEmail.split("@")[0]);
+        const listed = await awaiting(10);
+        expect(listed.slice(0, 2).sort()).toEqual(["never-1", "never-2"]);
+        expect(listed.slice(2)).toEqual(["older-check", "old-check"]);
+        expect((await awaiting(3)).slice(2)).toEqual(["older-check"]);
+        expect(await awaiting(2)).toEqual(listed.slice(0, 2));
+        expect(["never-1", "never-2"]).toContain((await awaiting(1))[0]);
+        expect((await stores.referrals.listAwaitingReward(500, 10))[2]).toEqual(referral("older-check@example.com", { friendGuestId: "g-4", checkedAt: 100 }));
+
+        // Changes move a referral in and out of the list.
+        await stores.referrals.update("never-1@example.com", { checkedAt: 600 });
+        await stores.referrals.update("no-guest@example.com", { friendGuestId: "g-9" });
+        await stores.referrals.update("recent-check@example.com", { checkedAt: 300 });
+        expect(await stores.referrals.reward("older-check@example.com", { points: 500, visitId: "v-4", now: 700 })).toBe(true);
+        const after = await awaiting(10);
+        expect(after.slice(0, 2).sort()).toEqual(["never-2", "no-guest"]);
+        expect(after.slice(2)).toEqual(["old-check", "recent-check"]);
+        expect(await stores.referrals.listAwaitingReward(2_000, 0)).toEqual([]);
+      });
+    });
+
+    describe("affiliate details", () => {
+      const click = (clickId: string, clickedAt: number, userId = "g-1", userEmail = "mia@example.com") => ({ userId, userEmail, clickId, clickedAt });
+      const details = (overrides: Partial<Awaited<ReturnType<Stores["affiliates"]["get"]>>> = {}) => ({
+        user_id: "g-1", user_email: "mia@example.com", irclickid: "ir-1", timestamp: 100, isFtTreatedTriggered: false, isExpired: false, checkedAt: null, ...overrides,
+      });
+
+      it("creates a record on the first click, leaves it for the same click, and starts a new window on another", async () => {
+        expect(await stores.affiliates.get("g-1")).toBeNull();
+        expect(await stores.affiliates.record(click("ir-1", 100))).toBe("created");
+        expect(await stores.affiliates.get("g-1")).toEqual(details());
+        await stores.affiliates.update("g-1", { isFtTreatedTriggered: true, isExpired: true, checkedAt: 150 });
+        expect(await stores.affiliates.record(click("ir-1", 200))).toBe("unchanged");
+        expect(await stores.affiliates.get("g-1")).toEqual(details({ isFtTreatedTriggered: true, isExpired: true, checkedAt: 150 }));
+        // The click id and its time are replaced and both flags cleared; nothing else changes.
+        expect(await stores.affiliates.record(click("ir-2", 300, "g-1", "other@example.com"))).toBe("updated");
+        expect(await stores.affiliates.get("g-1")).toEqual(details({ irclickid: "ir-2", timestamp: 300, checkedAt: 150 }));
+        expect(await stores.affiliates.get("g-2")).toBeNull();
+      });
+
+      it("creates one record of two first clicks recorded at once", async () => {
+        const results = await Promise.all([stores.affiliates.record(click("ir-1", 100)), stores.affiliates.record(click("ir-1", 100))]);
+        expect([...results].sort()).toEqual(["created", "unchanged"]);
+        expect(await stores.affiliates.get("g-1")).toEqual(details());
+      });
+
+      it("changes only the fields given, and refuses a user without a record", async () => {
+        await stores.affiliates.record(click("ir-1", 100, "a/b"));
+        await stores.affiliates.update("a/b", { checkedAt: 400 });
+        await stores.affiliates.update("a/b", { isExpired: true });
+        expect(await stores.affiliates.get("a/b")).toEqual(details({ user_id: "a/b", isExpired: true, checkedAt: 400 }));
+        await stores.affiliates.update("a/b", { checkedAt: null, isExpired: false, isFtTreatedTriggered: true });
+        expect(await stores.affiliates.get("a/b")).toEqual(details({ user_id: "a/b", isFtTreatedTriggered: true }));
+        await expect(stores.affiliates.update("g-9", { isExpired: true })).rejects.toThrow(/no impactAffiliateDetails record/i);
+        await expect(stores.affiliates.update("..", {})).rejects.toThrow(/no impactAffiliateDetails record/i);
+        expect(await stores.affiliates.get("g-9")).toBeNull();
+        expect(await stores.affiliates.get("a")).toBeNull();
+      });
+
+      it("lists open records not checked since the time given, never-checked first, then oldest check", async () => {
+        const rows: [string, Parameters<Stores["affiliates"]["update"]>[1]][] = [
+          ["never-1", {}],
+          ["old-check", { checkedAt: 200 }],
+          ["never-2", {}],
+          ["older-check", { checkedAt: 100 }],
+          ["recent-check", { checkedAt: 900 }],
+          ["at-the-time", { checkedAt: 500 }],
+          ["treated", { isFtTreatedTriggered: true }],
+          ["expired", { isExpired: true, checkedAt: 50 }],
+        ];
+        for (const [i, [userId, patch]] of rows.entries()) {
+          await stores.affiliates.record(click(`ir-${i}`, 1_000 + i, userId));
+          await stores.affiliates.update(userId, patch);
+        }
+        const open = async (limit: number) => (await stores.affiliates.listOpen(500, limit)).map((a) => a.user_id);
+        const listed = await open(10);
+        expect(listed.slice(0, 2).sort()).toEqual(["never-1", "never-2"]);
+        expect(listed.slice(2)).toEqual(["older-check", "old-check"]);
+        expect((await open(3)).slice(2)).toEqual(["older-check"]);
+        expect(["never-1", "never-2"]).toContain((await open(1))[0]);
+        expect((await stores.affiliates.listOpen(500, 10))[2]).toEqual(details({ user_id: "older-check", irclickid: "ir-3", timestamp: 1_003, checkedAt: 100 }));
+        // A new click reopens a closed record.
+        expect(await stores.affiliates.record(click("ir-new", 2_000, "treated"))).toBe("updated");
+        expect(await open(10)).toContain("treated");
+      });
+    });
+
+    describe("pricing", () => {
+      const byService = (prices: { serviceId: string; price: number }[]) => [...prices].sort((a, b) => a.serviceId.localeCompare(b.serviceId));
+      const groupon: PartnerPricing = {
+        partnerType: "groupon",
+        name: "Groupon",
+        prices: [{ serviceId: "s-1", price: 1999 }, { serviceId: "s-2", price: 27_500 }, { serviceId: "s-3", price: 1 }, { serviceId: "s-4", price: 5950 }],
+      };
+
+      it("keeps a partner's prices to the cent under its type in upper case, found in any case", async () => {
+        expect(await stores.pricing.partner("GROUPON")).toBeNull();
+        await stores.pricing.putPartner(groupon);
+        for (const typed of ["GROUPON", "groupon", "Groupon"]) {
+          const found = await stores.pricing.partner(typed);
+          expect(found && { ...found, prices: byService(found.prices) }).toEqual({ ...groupon, partnerType: "GROUPON" });
+        }
+        expect(await stores.pricing.partner("LIVINGSOCIAL")).toBeNull();
+      });
+
+      it("replaces a partner's prices on a second write, whatever the case of its type", async () => {
+        await stores.pricing.putPartner(groupon);
+        await stores.pricing.putPartner({ partnerType: "GroupOn", name: "Groupon Local", prices: [{ serviceId: "s-9", price: 4999 }] });
+        expect(await stores.pricing.partner("groupon")).toEqual({ partnerType: "GROUPON", name: "Groupon Local", prices: [{ serviceId: "s-9", price: 4999 }] });
+        await stores.pricing.putPartner({ partnerType: "GROUPON", name: "Groupon", prices: [] });
+        expect(await stores.pricing.partner("groupon")).toEqual({ partnerType: "GROUPON", name: "Groupon", prices: [] });
+      });
+
+      it("takes a partner type with a slash or dots as a type", async () => {
+        for (const typed of ["A/B", "..", "__X__", ""]) expect(await stores.pricing.partner(typed)).toBeNull();
+        await stores.pricing.putPartner({ partnerType: "a/b", name: "A over B", prices: [{ serviceId: "s-1", price: 100 }] });
+        expect(await stores.pricing.partner("A/B")).toEqual({ partnerType: "A/B", name: "A over B", prices: [{ serviceId: "s-1", price: 100 }] });
+        expect(await stores.pricing.partner("A")).toBeNull();
+      });
+
+      it("keeps one tier configuration, its charges to the cent", async () => {
+        expect(await stores.pricing.tiers()).toBeNull();
+        const tiers = {
+          priceTiers: [{ code: "FT99", charge: 9900, serviceIds: ["s-1", "s-2"] }, { code: "FT1999", charge: 1999, serviceIds: ["s-3"] }, { code: "EMPTY", charge: 1, serviceIds: [] }],
+          defaultPriceTier: "FT50RAF",
+          offerTiers: [{ percent: 15, serviceIds: ["s-4"] }, { percent: 12.5, serviceIds: ["s-5", "s-6"] }],
+        };
+        await stores.pricing.putTiers(tiers);
+        expect(await stores.pricing.tiers()).toEqual(tiers);
+        const replaced = { priceTiers: [{ code: "FT5950", charge: 5950, serviceIds: ["s-1"] }], defaultPriceTier: "FT50", offerTiers: [] };
+        await stores.pricing.putTiers(replaced);
+        expect(await stores.pricing.tiers()).toEqual(replaced);
+      });
+
+      it("finds LHR add-on prices for any number of ids, to the cent, leaving out the ones without a price", async () => {
+        const ids = Array.from({ length: 23 }, (_, i) => `area-${String(i).padStart(2, "0")}`);
+        for (const [i, serviceId] of ids.entries()) await stores.pricing.putAddOnPrice({ serviceId, price: 1999 + i });
+        await stores.pricing.putAddOnPrice({ serviceId: "area-00", price: 5950 });
+        const prices = await stores.pricing.addOnPrices([...ids, "unpriced", ids[3]]);
+        expect(byService(prices)).toEqual(ids.map((serviceId, i) => ({ serviceId, price: i === 0 ? 5950 : 1999 + i })));
+        expect(await stores.pricing.addOnPrices([])).toEqual([]);
+        expect(await stores.pricing.addOnPrices(["unpriced"])).toEqual([]);
+      });
+
+      it("takes add-on ids with slashes and dots as ids", async () => {
+        for (const [i, serviceId] of ["a/b", "..", "__x__", "%2F"].entries()) await stores.pricing.putAddOnPrice({ serviceId, price: 100 + i });
+        expect(byService(await stores.pricing.addOnPrices(["a/b", "..", "__x__", "%2F", "a", "."]))).toEqual(
+          byService([{ serviceId: "a/b", price: 100 }, { serviceId: "..", price: 101 }, { serviceId: "__x__", price: 102 }, { serviceId: "%2F", price: 103 }]),
+        );
       });
     });
   });

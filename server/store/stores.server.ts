@@ -20,6 +20,9 @@ export type Stores = {
   paymentAttempts: PaymentAttemptStore;
   visitRevisions: VisitRevisionStore;
   purchases: PurchaseStore;
+  referrals: ReferralStore;
+  affiliates: AffiliateStore;
+  pricing: PricingStore;
   /** One cheap read, for the readiness endpoint: throws when the store cannot be reached. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -372,4 +375,142 @@ export function decidePurchaseClaim(existing: Purchase, leaseUntil: number, now:
 /** Emails identify guests case-insensitively. */
 export function emailKey(email: string): string {
   return email.trim().toLowerCase();
+}
+
+/* ---------- referrals (docs/decisions/032) ---------- */
+
+/** An account's referral code (the spec's userCode) and whose it is. */
+export type ReferralCodeRecord = {
+  /** Upper case, as shown and shared. */
+  code: string;
+  accountId: string;
+  guestId: string;
+  /** The referrer's first name, for the friend's landing page. */
+  firstName: string;
+  centerId: string;
+  createdAt: number;
+};
+
+/**
+ * A friend referred by a code. "registered": the friend came with the code and is known by email;
+ * "rewarded": their first signature facial was completed and the referrer was credited, once.
+ */
+export type ReferralState = "registered" | "rewarded";
+
+export type Referral = {
+  /** The friend's email (kept as typed); a friend is referred once, whatever the case of the email. */
+  friendEmail: string;
+  friendFirstName: string;
+  /** The friend's guest at the back end, once known. */
+  friendGuestId: string | null;
+  code: string;
+  referrerAccountId: string;
+  referrerGuestId: string;
+  createdAt: number;
+  state: ReferralState;
+  /** When the back end was last asked whether the friend's first facial was completed. */
+  checkedAt: number | null;
+  /** Points credited to the referrer (0 until rewarded). */
+  rewardPoints: number;
+  rewardedAt: number | null;
+  /** The friend's completed visit the reward was for. */
+  visitId: string | null;
+};
+
+export interface ReferralStore {
+  /**
+   * The account's code; when it has none, one made by `make()` is saved (another is made when the
+   * code is taken), atomically: an account has one code however many requests ask at once.
+   */
+  codeFor(owner: Omit<ReferralCodeRecord, "code" | "createdAt">, make: () => string, now: number): Promise<ReferralCodeRecord>;
+  /** The code's owner, the code in any case; null when unknown. */
+  byCode(code: string): Promise<ReferralCodeRecord | null>;
+  /** The account's code; null before one was made. */
+  forOwner(accountId: string): Promise<ReferralCodeRecord | null>;
+  /** Records a referred friend; false (and nothing written) when that email was already referred. */
+  add(referral: Referral): Promise<boolean>;
+  /** The referral of a friend, by email in any case. */
+  forFriend(email: string): Promise<Referral | null>;
+  /** A referrer's referrals, newest first, at most `limit`. */
+  listByReferrer(accountId: string, limit: number): Promise<Referral[]>;
+  /** Changes the friend's referral where it is; throws when the email has none. */
+  update(friendEmail: string, patch: Partial<Pick<Referral, "friendGuestId" | "checkedAt">>): Promise<void>;
+  /**
+   * Marks the referral rewarded, atomically: true for the one call that did it, false when it was
+   * already rewarded (or there is no such referral). No one earns twice.
+   */
+  reward(friendEmail: string, reward: { points: number; visitId: string; now: number }): Promise<boolean>;
+  /**
+   * Referrals not yet rewarded whose friend's guest is known and that were not checked since
+   * `checkedBefore` (never-checked first, then oldest check), at most `limit`.
+   */
+  listAwaitingReward(checkedBefore: number, limit: number): Promise<Referral[]>;
+}
+
+/* ---------- affiliate attribution (impactAffiliateDetails) ---------- */
+
+/** The spec's impactAffiliateDetails, one per user (the back end's guest id). */
+export type AffiliateDetails = {
+  user_id: string;
+  user_email: string;
+  /** The ad-click id from the landing URL. */
+  irclickid: string;
+  /** When the click landed, milliseconds since the epoch. */
+  timestamp: number;
+  /** The user's first treatment was completed within the attribution window. */
+  isFtTreatedTriggered: boolean;
+  /** The attribution window ended without a first treatment. */
+  isExpired: boolean;
+  /** When the back end was last asked about the first treatment (absent in older records). */
+  checkedAt?: number | null;
+};
+
+export interface AffiliateStore {
+  get(userId: string): Promise<AffiliateDetails | null>;
+  /**
+   * Creates the user's record, or, when the click id differs, replaces its click id and timestamp
+   * and clears both flags (a new click starts a new window); nothing when it is the same click id.
+   */
+  record(input: { userId: string; userEmail: string; clickId: string; clickedAt: number }): Promise<"created" | "updated" | "unchanged">;
+  /** Changes the flags or the check time; throws when the user has no record. */
+  update(userId: string, patch: Partial<Pick<AffiliateDetails, "isFtTreatedTriggered" | "isExpired" | "checkedAt">>): Promise<void>;
+  /** Records with neither flag set, not checked since `checkedBefore` (never-checked first), at most `limit`. */
+  listOpen(checkedBefore: number, limit: number): Promise<AffiliateDetails[]>;
+}
+
+/* ---------- pricing configuration (partner prices, tiers, LHR add-on prices) ---------- */
+
+/** A price tier (spec section 9): an offer code that charges `charge` for each of its services. */
+export type PriceTier = { code: string; charge: Cents; serviceIds: string[] };
+/** An offer tier: a percent off for each of its services. */
+export type OfferTier = { percent: number; serviceIds: string[] };
+
+/** The tier configuration, one record: kept in the store, not in code. */
+export type PricingTiers = {
+  priceTiers: PriceTier[];
+  /** The code used for a service in no price tier (the spec's FT50RAF). */
+  defaultPriceTier: string;
+  offerTiers: OfferTier[];
+};
+
+/** A partner's prices (the spec's partnerPricing), by its partnerType in upper case. */
+export type PartnerPricing = {
+  partnerType: string;
+  /** The partner's name as shown to the visitor. */
+  name: string;
+  prices: { serviceId: string; price: Cents }[];
+};
+
+export interface PricingStore {
+  /** The partner's prices; null for a partner with none. `partnerType` is matched in upper case. */
+  partner(partnerType: string): Promise<PartnerPricing | null>;
+  /** Creates or replaces a partner's prices (its type kept in upper case). */
+  putPartner(pricing: PartnerPricing): Promise<void>;
+  /** The tier configuration; null when none was ever saved. */
+  tiers(): Promise<PricingTiers | null>;
+  putTiers(tiers: PricingTiers): Promise<void>;
+  /** The prices of these LHR add-on areas (any number of ids); an area without one is left out. */
+  addOnPrices(serviceIds: string[]): Promise<{ serviceId: string; price: Cents }[]>;
+  /** Creates or replaces an add-on area's price. */
+  putAddOnPrice(price: { serviceId: string; price: Cents }): Promise<void>;
 }

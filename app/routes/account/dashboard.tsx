@@ -1,5 +1,5 @@
 import { href, Link } from "react-router";
-import { AccountNav, COMING_SECTIONS } from "~/components/account-nav";
+import { AccountNav } from "~/components/account-nav";
 import { ButtonLink } from "~/components/button-link";
 import { ErrorMessage } from "~/components/error-message";
 import { VisitActions } from "~/components/visit-actions";
@@ -122,8 +122,12 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
             <Link to={href("/gift-cards")}>Send a gift card</Link>
           </li>
         </ul>
-        <p className="muted">
-          {COMING_SECTIONS.map((s) => s.label).join(", ")} is not online yet. Your clinic can tell you about it.
+      </section>
+      <section aria-labelledby="share-the-glow">
+        <h2 id="share-the-glow">Share the glow</h2>
+        <p>
+          Give a friend their first signature laser facial for $50, and earn 5,000 points when they have it.{" "}
+          <Link to={href("/account/share-the-glow")}>Your referral code</Link>
         </p>
       </section>
     </section>

@@ -7,7 +7,7 @@ import { NewPasswordField } from "~/components/password-rules";
 import { ACCOUNT_MESSAGES } from "~/domain/accounts";
 import { RegisterSchema } from "~/domain/account-forms";
 import { enforceRateLimit, redirectTarget } from "#server/accounts/current-user.server";
-import { currentUser, requestSession } from "#server/request-context.server";
+import { currentUser, requestSession, visitAttribution } from "#server/request-context.server";
 import { redirectWithToast } from "#server/toast.server";
 import { formDataOf, formText, parseSubmission, refuseForm } from "#server/forms.server";
 import { orUnavailable, OUTAGE_MESSAGE, unlessUnavailable } from "#server/unavailable.server";
@@ -23,7 +23,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const centers = await orUnavailable(() => context.services.catalog.listCenters());
   return {
     redirectTo,
-    referralCode: (url.searchParams.get("ref") ?? "").slice(0, 40),
+    // A code in the link, or the one the visit came with (a friend's landing page).
+    referralCode: (url.searchParams.get("ref") ?? visitAttribution(context).ref ?? "").slice(0, 40),
     clinics: centers.map((c) => ({ id: c.id, name: c.name })).sort((a, b) => a.name.localeCompare(b.name)),
   };
 }
@@ -43,7 +44,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const center = await unlessUnavailable(() => services.catalog.getCenter(submission.value.centerId), () => undefined);
   if (center === undefined) return outage();
   if (!center) return refuseForm(submission, { fieldErrors: { centerId: ["Please choose your home clinic"] } });
-  const result = await unlessUnavailable(() => services.accounts.register({ ...submission.value, centerId: center.id }), () => null);
+  const result = await unlessUnavailable(() => services.accounts.register({ ...submission.value, centerId: center.id, attribution: visitAttribution(context) }), () => null);
   if (!result) return outage();
   if (!result.ok && result.existingGuest) {
     // A client the clinics know: the code to set their password went to the email on file.

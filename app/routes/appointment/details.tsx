@@ -13,7 +13,7 @@ import { requireDraft, setDraft } from "#server/booking/draft.server";
 import { submitBookingDetails } from "#server/booking/guest-details.server";
 import { adoptSignedInGuest } from "#server/booking/signed-in.server";
 import { formDataOf, parseSubmission, refuseForm } from "#server/forms.server";
-import { currentUser } from "#server/request-context.server";
+import { currentUser, visitAttribution } from "#server/request-context.server";
 import { redirectWithToast } from "#server/toast.server";
 import { OUTAGE_MESSAGE } from "#server/unavailable.server";
 import type { Route } from "./+types/details";
@@ -62,7 +62,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (submission.status !== "success") return refuseForm(submission);
   // Each submission looks the visitor up in the back end (and may send a code): a generous cap per address.
   await enforceRateLimit(context.services, `details-ip:${context.clientIp}`, 30, 10 * 60_000);
-  const outcome = await submitBookingDetails(context.services, { draft, details: submission.value, service, timeZone: center.timeZone, clientIp: context.clientIp });
+  const outcome = await submitBookingDetails(context.services, {
+    draft,
+    details: submission.value,
+    service,
+    timeZone: center.timeZone,
+    clientIp: context.clientIp,
+    attribution: visitAttribution(context),
+  });
   if (outcome.kind === "saved" || outcome.kind === "verify") {
     context.services.analytics.record({
       name: "details_entered",

@@ -11,13 +11,15 @@ import { findService, requireClinic } from "#server/booking/catalog-view.server"
 import { declineBackEndPrice, finishVerification, quote } from "#server/booking/checkout.server";
 import { dropHoldClaim } from "#server/booking/hold-limits.server";
 import { promoAttemptLimit } from "#server/booking/promo-limits.server";
+import { recordAffiliateClick } from "#server/referrals/affiliates.server";
+import { withReferralOffer } from "#server/referrals/referral-offer.server";
 import { confirmedOf, newPayKey, requireDraft, setConfirmed, setDraft, type Draft } from "#server/booking/draft.server";
 import { flashNotBooked, type NotBooked } from "#server/booking/not-booked.server";
 import { cardCapturePage, cardWasAdded, confirmAndPay, paymentStepState, savedCards, type ConfirmOutcome } from "#server/booking/payment-step.server";
 import { formDataOf, parseSubmission, refuseForm } from "#server/forms.server";
 import { packageForTreatment } from "#server/booking/packages.server";
 import { membershipNote } from "#server/memberships/booking-note.server";
-import { currentUser, requestSession, type RequestContext } from "#server/request-context.server";
+import { currentUser, requestSession, visitAttribution, type RequestContext } from "#server/request-context.server";
 import { flashToast } from "#server/toast.server";
 import type { Route } from "./+types/payment";
 
@@ -67,6 +69,9 @@ async function leavePaymentStep(context: Route.LoaderArgs["context"], outcome: C
   await dropHoldClaim(services.rateLimiter, draft.hold?.claim);
   if (outcome.kind === "booked") {
     const { attempt } = outcome;
+    // An ad click the visit came with is written for the guest (reported and rethrown on failure; the booking stands).
+    const { click } = visitAttribution(context);
+    if (click && attempt.contact) await recordAffiliateClick(services, { guestId: attempt.guestId, email: attempt.contact.email, click }).catch(() => undefined);
     setConfirmed(session, confirmedOf(attempt));
     setDraft(session, null);
     return redirect(href("/appointment/confirmation/:appointmentId", { appointmentId: attempt.appointmentId! }));
@@ -104,7 +109,9 @@ export async function loader({ context }: Route.LoaderArgs) {
   const notice = returned ? CHECKOUT_MESSAGES[returned.kind === "busy" ? "busy" : "pending"] : null;
 
   const { center, catalog } = await requireClinic(services, draft.centerId);
-  const [shown, saved] = await Promise.all([quote(services, center, catalog, draft), savedCards(services, draft, { fresh: Boolean(draft.cardsBefore) })]);
+  // The first time the step is shown (no pay key yet), a referred friend's offer is put on the booking.
+  const offered = draft.payKey ? draft : await withReferralOffer(services, draft, findService(catalog, draft.serviceId)!);
+  const [shown, saved] = await Promise.all([quote(services, center, catalog, offered), savedCards(services, draft, { fresh: Boolean(draft.cardsBefore) })]);
   const state = await paymentStepState(services, draft.payKey, shown);
   const summary = state.kind === "repriced" ? state.backEnd : shown;
   const cards = saved ?? [];
@@ -112,13 +119,13 @@ export async function loader({ context }: Route.LoaderArgs) {
 
   // Back from the hosted card page: what happened is read from the back end, never the URL.
   let cardFailed = false;
-  const next: Draft = { ...draft };
+  const next: Draft = { ...offered };
   if (draft.cardsBefore && !cardError) {
     cardFailed = cardWasAdded(draft.cardsBefore, saved) === false;
     next.cardsBefore = undefined;
   }
   next.payKey ??= newPayKey();
-  const changed = next.payKey !== draft.payKey || next.cardsBefore !== draft.cardsBefore;
+  const changed = next.payKey !== draft.payKey || next.cardsBefore !== draft.cardsBefore || next.promoCode !== draft.promoCode;
   if (changed) setDraft(session, next);
   const service = findService(catalog, draft.serviceId)!;
   const [offer, membership] = await Promise.all([

@@ -1,0 +1,52 @@
+import { useEffect, useState } from "react";
+
+/**
+ * Ways to share a referral link. The email and text links work without JavaScript; with it, a
+ * copy button, and the system share sheet where the browser has one (phones, mostly).
+ */
+export function ShareActions({ url, message, email, sms }: { url: string; message: string; email: string; sms: string }) {
+  const [canShare, setCanShare] = useState(false);
+  const [hydrated, setHydrated] = useState(false);
+  const [copied, setCopied] = useState<"idle" | "done" | "failed">("idle");
+  useEffect(() => {
+    setHydrated(true);
+    setCanShare(typeof navigator !== "undefined" && typeof navigator.share === "function");
+  }, []);
+
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(url);
+      setCopied("done");
+    } catch {
+      setCopied("failed");
+    }
+  }
+
+  return (
+    <div className="share-actions">
+      <label htmlFor="referral-link">Your link</label>
+      <input id="referral-link" className="share-link" type="text" readOnly value={url} />
+      <div className="actions">
+        {hydrated ? (
+          <button type="button" className="button" onClick={copy}>
+            Copy link
+          </button>
+        ) : null}
+        {canShare ? (
+          <button type="button" className="button secondary" onClick={() => navigator.share({ title: "Your first laser facial for $50", text: message, url }).catch(() => undefined)}>
+            Share…
+          </button>
+        ) : null}
+        <a className="button secondary" href={email}>
+          Send by email
+        </a>
+        <a className="button secondary" href={sms}>
+          Send by text
+        </a>
+      </div>
+      <p role="status" className="muted">
+        {copied === "done" ? "Link copied." : copied === "failed" ? "Couldn't copy: select the link above and copy it." : ""}
+      </p>
+    </div>
+  );
+}

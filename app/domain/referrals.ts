@@ -1,0 +1,81 @@
+import type { Cents } from "./money";
+import { isNewClientVersion, serviceKind } from "./service-kinds";
+
+/**
+ * The referral programme (spec sections 1 and 9): a friend's first signature laser facial costs
+ * $50 instead of $275; once that visit is completed (status 1) the referrer earns 5,000 loyalty
+ * points ($50 at 100 points a dollar), once per friend.
+ */
+export const REFERRAL_REWARD_POINTS = 5000;
+/** What the friend pays for their first signature laser facial. */
+export const REFERRAL_FRIEND_PRICE: Cents = 5000;
+/** The new-client facial's list price the offer is measured against (spec section 9). */
+export const REFERRAL_LIST_PRICE: Cents = 27500;
+
+/** The alphabet of a code's random part: no 0/O, 1/I/L, so a code read aloud is typed right. */
+const CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ";
+
+/**
+ * A referral code for a first name: its letters (at most 6, "FRIEND" when it has none a code can
+ * carry) and four random characters, e.g. "MIA-7K3Q". `random` gives bytes (crypto in production).
+ */
+export function makeReferralCode(firstName: string, random: (size: number) => Uint8Array): string {
+  const letters = firstName
+    .normalize("NFD")
+    .replace(/[^A-Za-z]/g, "")
+    .toUpperCase()
+    .slice(0, 6);
+  const bytes = random(4);
+  const tail = Array.from(bytes, (b) => CODE_ALPHABET[b % CODE_ALPHABET.length]).join("");
+  return `${letters || "FRIEND"}-${tail}`;
+}
+
+/** The treatment the friend's offer is for: the new-client version of the signature facial. */
+export function isReferralTreatment(name: string): boolean {
+  return serviceKind(name) === "facial" && isNewClientVersion(name);
+}
+
+export const REFERRAL_MESSAGES = {
+  unknown: "We couldn't find that referral code. Please check it with the friend who shared it.",
+  own: "That's your own referral code: share it with a friend instead.",
+  alreadyReferred: "This email was already referred by a friend, so the offer can't be used again.",
+  notNew: "The friend offer is for a first visit, and our records show you've visited us before.",
+} as const;
+
+/** Why a code cannot refer this friend, or null when it can. */
+export function referralRefusal(input: {
+  known: boolean;
+  ownerEmail: string | null;
+  friendEmail: string | null;
+  alreadyReferred: boolean;
+  friendIsNewClient: boolean;
+}): keyof typeof REFERRAL_MESSAGES | null {
+  if (!input.known) return "unknown";
+  if (input.ownerEmail && input.friendEmail && input.ownerEmail.trim().toLowerCase() === input.friendEmail.trim().toLowerCase()) return "own";
+  if (input.alreadyReferred) return "alreadyReferred";
+  if (!input.friendIsNewClient) return "notNew";
+  return null;
+}
+
+/** A referrer's tally for the share page: friends referred, rewarded, and points earned. */
+export function referralTally(referrals: { state: "registered" | "rewarded"; rewardPoints: number }[]): { referred: number; rewarded: number; points: number } {
+  return {
+    referred: referrals.length,
+    rewarded: referrals.filter((r) => r.state === "rewarded").length,
+    points: referrals.reduce((sum, r) => sum + (r.state === "rewarded" ? r.rewardPoints : 0), 0),
+  };
+}
+
+/**
+ * The ways to share a code that work without JavaScript: an email and a text whose bodies carry
+ * the landing page's address.
+ */
+export function shareLinks(input: { firstName: string; url: string }): { email: string; sms: string; message: string } {
+  const message = `I love my laser facials at Glow Clinic. Your first signature laser facial is $50 instead of $275 with my link: ${input.url}`;
+  const subject = `${input.firstName} sent you $225 off your first laser facial`;
+  return {
+    message,
+    email: `mailto:?subject=${encodeURIComponent(subject)}&body=${encodeURIComponent(message)}`,
+    sms: `sms:?&body=${encodeURIComponent(message)}`,
+  };
+}

@@ -1,0 +1,170 @@
+import { randomBytes } from "node:crypto";
+import { REFERRAL_CODE, normalizeReferralCode } from "~/domain/attribution";
+import { isReferralTreatment, makeReferralCode, REFERRAL_MESSAGES, REFERRAL_REWARD_POINTS, referralRefusal, referralTally } from "~/domain/referrals";
+import { hasCompletedNewClientVisit } from "~/domain/accounts";
+import { APPOINTMENT_STATUS } from "~/domain/appointments";
+import type { CurrentUser } from "../accounts/account-service.server";
+import type { Services } from "../context.server";
+import { logger } from "../observability/logger.server";
+import type { Referral, ReferralCodeRecord } from "../store/stores.server";
+
+/** How long a friend's visits are not asked about again, on the share page and by the reconciler. */
+export const REWARD_CHECK_EVERY_MS = 60_000;
+/** The most friends one view of the share page asks the back end about (one call each). */
+const CHECKS_PER_VIEW = 5;
+/** The most referrals one reconciler pass checks. */
+const CHECKS_PER_PASS = 20;
+/** A code refers at most this many friends: beyond it the code is used up (the offer is for friends, not a coupon site). */
+export const MAX_FRIENDS_PER_CODE = 25;
+
+/** The signed-in account's code, made the first time it is asked for (the spec's userCode). */
+export async function referralCodeOf(services: Services, user: CurrentUser): Promise<ReferralCodeRecord> {
+  const known = await services.stores.referrals.forOwner(user.id);
+  if (known) return known;
+  const guest = await services.spa.getGuest(user.guestId);
+  const firstName = guest?.firstName?.trim() || "Friend";
+  return services.stores.referrals.codeFor(
+    { accountId: user.id, guestId: user.guestId, firstName, centerId: user.centerId },
+    () => makeReferralCode(firstName, (size) => randomBytes(size)),
+    Date.now(),
+  );
+}
+
+export type ReferrerLookup =
+  | { ok: true; owner: ReferralCodeRecord }
+  | { ok: false; reason: "malformed" | "unknown" | "used-up" };
+
+/** The owner of a code typed or followed, or why it refers no one. */
+export async function lookUpReferralCode(services: Services, raw: string): Promise<ReferrerLookup> {
+  const code = normalizeReferralCode(raw);
+  if (!REFERRAL_CODE.test(code)) return { ok: false, reason: "malformed" };
+  const owner = await services.stores.referrals.byCode(code);
+  if (!owner) return { ok: false, reason: "unknown" };
+  const referred = await services.stores.referrals.listByReferrer(owner.accountId, MAX_FRIENDS_PER_CODE);
+  if (referred.length >= MAX_FRIENDS_PER_CODE) return { ok: false, reason: "used-up" };
+  return { ok: true, owner };
+}
+
+export type FriendCheck = { ok: true; owner: ReferralCodeRecord } | { ok: false; message: string };
+
+/**
+ * Whether this code can refer this friend: a code that exists and is not used up, not the friend's
+ * own, an email not referred before, and a friend new to the clinics (`isNewClient`, as the caller
+ * knows it). Checked before the friend's guest record is made, so the back end's record can name
+ * the referrer.
+ */
+export async function checkReferralFor(services: Services, raw: string, friend: { email: string; isNewClient: boolean }): Promise<FriendCheck> {
+  const found = await lookUpReferralCode(services, raw);
+  if (!found.ok) return { ok: false, message: found.reason === "used-up" ? "That referral code has been used as many times as it can be." : REFERRAL_MESSAGES.unknown };
+  const ownerAccount = await services.stores.accounts.getById(found.owner.accountId);
+  const refusal = referralRefusal({
+    known: true,
+    ownerEmail: ownerAccount?.email ?? null,
+    friendEmail: friend.email,
+    alreadyReferred: Boolean(await services.stores.referrals.forFriend(friend.email)),
+    friendIsNewClient: friend.isNewClient,
+  });
+  return refusal ? { ok: false, message: REFERRAL_MESSAGES[refusal] } : { ok: true, owner: found.owner };
+}
+
+/** Records the friend under the referrer's code, once per friend; false when they were already referred. */
+export async function recordReferral(
+  services: Services,
+  owner: ReferralCodeRecord,
+  friend: { email: string; firstName: string; guestId: string | null },
+  now = Date.now(),
+): Promise<boolean> {
+  const added = await services.stores.referrals.add({
+    friendEmail: friend.email,
+    friendFirstName: friend.firstName,
+    friendGuestId: friend.guestId,
+    code: owner.code,
+    referrerAccountId: owner.accountId,
+    referrerGuestId: owner.guestId,
+    createdAt: now,
+    state: "registered",
+    checkedAt: null,
+    rewardPoints: 0,
+    rewardedAt: null,
+    visitId: null,
+  });
+  if (added) services.analytics.record({ name: "referral_registered", userId: owner.accountId, properties: { centerId: owner.centerId } });
+  return added;
+}
+
+/**
+ * Asks the back end whether each friend's first signature facial was completed (status 1) and, for
+ * each that was, credits the referrer 5,000 points, once: the store's reward is atomic, so two
+ * instances checking the same friend credit it once. The reward goes to the automation webhook
+ * too, which credits the points in the back end's loyalty programme (decision 032). A friend whose
+ * visits cannot be read is left for the next check.
+ */
+export async function checkReferralRewards(services: Services, referrals: Referral[], now = Date.now()): Promise<number> {
+  let rewarded = 0;
+  for (const referral of referrals) {
+    if (referral.state !== "registered" || !referral.friendGuestId) continue;
+    try {
+      const visits = await services.spa.listGuestAppointments(referral.friendGuestId, { size: 100 });
+      const completed = visits
+        .flatMap((visit) => visit.services)
+        .find((service) => service.status === APPOINTMENT_STATUS.CLOSED && isReferralTreatment(service.name));
+      await services.stores.referrals.update(referral.friendEmail, { checkedAt: now });
+      if (!completed) continue;
+      if (!(await services.stores.referrals.reward(referral.friendEmail, { points: REFERRAL_REWARD_POINTS, visitId: completed.appointmentId, now }))) continue;
+      rewarded += 1;
+      services.analytics.record({ name: "referral_rewarded", userId: referral.referrerAccountId, properties: { appointmentId: completed.appointmentId } });
+      const referrer = await services.stores.accounts.getById(referral.referrerAccountId);
+      services.leads.send({
+        kind: "referral-reward",
+        firstName: (await services.stores.referrals.byCode(referral.code))?.firstName ?? "",
+        lastName: null,
+        email: referrer?.email ?? "",
+        phone: null,
+        centerId: referrer?.centerId ?? "",
+        guestId: referral.referrerGuestId,
+        reward: { points: REFERRAL_REWARD_POINTS, friendVisitId: completed.appointmentId, key: `referral:${referral.friendEmail.trim().toLowerCase()}` },
+      });
+    } catch (error) {
+      logger.warn("referral reward not checked", { error: (error as Error).message });
+    }
+  }
+  return rewarded;
+}
+
+/** The reconciler's pass: friends not asked about for a while, a bounded number per pass. */
+export async function reconcileReferrals(services: Services, now = Date.now()): Promise<number> {
+  const due = await services.stores.referrals.listAwaitingReward(now - REWARD_CHECK_EVERY_MS * 60, CHECKS_PER_PASS);
+  return checkReferralRewards(services, due, now);
+}
+
+export type ShareTheGlow = {
+  code: string;
+  firstName: string;
+  referrals: { firstName: string; since: number; rewarded: boolean; points: number }[];
+  tally: { referred: number; rewarded: number; points: number };
+};
+
+/**
+ * The share page: the account's code, the friends it referred and the points they earned. Friends
+ * not asked about in the last minute are asked about now (a few per view), so a reward shows as
+ * soon as the visit is closed.
+ */
+export async function shareTheGlow(services: Services, user: CurrentUser, now = Date.now()): Promise<ShareTheGlow> {
+  const owner = await referralCodeOf(services, user);
+  let referrals = await services.stores.referrals.listByReferrer(user.id, 100);
+  const due = referrals.filter((r) => r.state === "registered" && r.friendGuestId && (r.checkedAt === null || r.checkedAt < now - REWARD_CHECK_EVERY_MS)).slice(0, CHECKS_PER_VIEW);
+  if (due.length > 0 && (await checkReferralRewards(services, due, now)) > 0) referrals = await services.stores.referrals.listByReferrer(user.id, 100);
+  return {
+    code: owner.code,
+    firstName: owner.firstName,
+    referrals: referrals.map((r) => ({ firstName: r.friendFirstName, since: r.createdAt, rewarded: r.state === "rewarded", points: r.rewardPoints })),
+    tally: referralTally(referrals),
+  };
+}
+
+/** Whether a guest is new to the clinics: no completed first visit in the back end. */
+export async function isNewClient(services: Services, guestId: string | null): Promise<boolean> {
+  if (!guestId) return true;
+  const history = await services.spa.listGuestAppointments(guestId, { size: 100 });
+  return !hasCompletedNewClientVisit(history.flatMap((a) => a.services));
+}

@@ -1,0 +1,132 @@
+import Database from "better-sqlite3";
+import type { APIRequestContext, Page } from "@playwright/test";
+import { expect, registerAccount, signIn, test, type Account } from "./fixtures";
+import { addCard, fillBillingAndAgree, fillRegistration, showDate, startBooking, uniqueEmail } from "./helpers";
+import { backEndRecordsOf, closeVisitInBackEnd, moveVisitInBackEnd } from "./visits";
+
+/** A referrer of their own: an account signed in on a request client apart from the page. */
+async function referrer(playwright: { request: { newContext(options: object): Promise<APIRequestContext> } }, baseURL: string) {
+  const request = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { "x-forwarded-for": `10.200.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}` } });
+  const account = await registerAccount(request, uniqueEmail("referrer"));
+  await signIn(request, account, baseURL);
+  const page = await request.get("/account/share-the-glow");
+  expect(page.status()).toBe(200);
+  const code = /class="referral-code">([A-Z]+-[2-9A-Z]{4})</.exec(await page.text())?.[1];
+  expect(code, "the referrer's code on their share page").toBeTruthy();
+  return { request, account, code: code! };
+}
+
+/** What the app's store holds (the embedded SQLite of the e2e server), read as the machine may. */
+function storeRow<T>(sql: string, ...params: unknown[]): T | undefined {
+  const db = new Database(".e2e-data/store.sqlite", { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare(sql).get(...params) as T | undefined;
+  } finally {
+    db.close();
+  }
+}
+
+async function signInOnPage(page: Page, account: Account) {
+  await page.context().clearCookies();
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(account.email);
+  await page.getByLabel("Password", { exact: true }).fill(account.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).not.toHaveText("Sign in");
+}
+
+test("a friend follows a referral link, registers, books the $50 facial, and once it is completed the referrer sees 5,000 points", async ({ page, playwright, baseURL, bookingDay, sandboxApi }) => {
+  const { clinic, date } = bookingDay();
+  const { request, account, code } = await referrer(playwright, baseURL!);
+
+  // The friend's landing page names the referrer and the offer, and carries the code on.
+  await page.goto(`/refer/${code.toLowerCase()}`);
+  await expect(page.getByRole("heading", { level: 1, name: "Your first signature laser facial for $50" })).toBeVisible();
+  await expect(page.getByText("A gift from Mia")).toBeVisible();
+  await page.getByRole("button", { name: "Create an account" }).click();
+  await expect(page.getByLabel("Referral code (optional)")).toHaveValue(code);
+  const friend = uniqueEmail("friend");
+  await fillRegistration(page, friend);
+  await expect(page.getByLabel("Referral code (optional)")).toHaveValue(code);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByText("Your account is ready.")).toBeVisible();
+
+  // The first facial is $50 through the referral offer, booked like any other.
+  await startBooking(page, clinic);
+  await page.getByRole("button", { name: "Select Signature Laser Facial - New Client" }).click();
+  await page.getByRole("button", { name: "Continue to date and time" }).click();
+  await (await showDate(page, date)).first().click();
+  await expect(page.getByRole("heading", { level: 1, name: "Payment" })).toBeVisible();
+  await expect(page.getByText("FT50RAF applied.")).toBeVisible();
+  const summary = page.getByRole("region", { name: "Price summary" });
+  await expect(summary.getByRole("row", { name: /^Total/ })).toContainText("$50");
+  await addCard(page, "4242 4242 4242 4242");
+  await fillBillingAndAgree(page);
+  await page.getByRole("button", { name: "Book appointment" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "You're booked!" })).toBeVisible();
+
+  // The back end knows who referred the friend.
+  const records = await backEndRecordsOf(sandboxApi, friend);
+  const guest = (await (await sandboxApi.get(`/spa-sandbox/v1/guests/${records.guestId}`)).json()) as { referral?: { referred_by?: { id: string } } };
+  const referrerGuest = storeRow<{ guest_id: string }>("SELECT guest_id FROM accounts WHERE lower(email) = lower(?)", account.email)!.guest_id;
+  expect(guest.referral?.referred_by?.id?.toLowerCase()).toBe(referrerGuest.toLowerCase());
+
+  // Before the visit: a friend referred, no reward yet.
+  expect(storeRow("SELECT state, reward_points FROM referrals WHERE email_key = lower(?)", friend)).toEqual({ state: "registered", reward_points: 0 });
+
+  // The friend comes in and the clinic closes the visit (status 1): the referrer sees 5,000 points, once.
+  const invoiceId = records.appointments[0].invoice_id as string;
+  await moveVisitInBackEnd(sandboxApi, invoiceId, `${new Date(Date.now() - 86_400_000).toISOString().slice(0, 10)}T10:00:00`);
+  await closeVisitInBackEnd(sandboxApi, invoiceId);
+  await signInOnPage(page, account);
+  await page.goto("/account/share-the-glow");
+  await expect(page.getByText("Rewards earned: 5,000 points ($50)")).toBeVisible();
+  await expect(page.getByText("5,000 points earned")).toBeVisible();
+  await page.reload();
+  await expect(page.getByText("Rewards earned: 5,000 points ($50)")).toBeVisible();
+  await request.dispose();
+});
+
+test("an unknown or malformed referral link gets a friendly page, and a code can't refer its owner", async ({ page, signedIn }) => {
+  for (const path of ["/refer/NOBODY-2345", "/refer/%3Cscript%3E", `/refer/${"A".repeat(300)}`]) {
+    const answer = await page.goto(path);
+    expect(answer?.status()).toBe(404);
+    await expect(page.getByRole("heading", { level: 1, name: "This referral link doesn’t work" })).toBeVisible();
+  }
+  await page.goto("/account/share-the-glow");
+  const code = (await page.locator(".referral-code").textContent())!;
+  await expect(page.getByRole("link", { name: "Send by email" })).toHaveAttribute("href", new RegExp(`^mailto:.*refer%2F${code}`));
+  await expect(page.getByRole("link", { name: "Send by text" })).toHaveAttribute("href", new RegExp(`^sms:.*refer%2F${code}`));
+  await page.goto(`/refer/${code}`);
+  await expect(page.getByText("This is your own link")).toBeVisible();
+  expect(signedIn.email).toBeTruthy();
+});
+
+test("registering with a code that isn't one keeps what was typed and says why", async ({ page }) => {
+  await fillRegistration(page, uniqueEmail("badref"));
+  await page.getByLabel("Referral code (optional)").fill("NOBODY-2345");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByText("We couldn't find that referral code.")).toBeVisible();
+  await expect(page.getByLabel("Referral code (optional)")).toHaveValue("NOBODY-2345");
+  await expect(page.getByLabel("First name")).toHaveValue("Mia");
+});
+
+test("an ad click and a landing tag from the landing URL are kept for the visit: the click id lands in the store with its time, the tag on the guest", async ({ page, sandboxApi }) => {
+  const clickId = `click-${Date.now()}`;
+  const before = Date.now();
+  await page.goto(`/?irclickid=${clickId}&landingPageTag=Spring-Glow&partnerType=bad%20value!`);
+  const email = uniqueEmail("affiliate");
+  await fillRegistration(page, email);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByText("Your account is ready.")).toBeVisible();
+
+  const records = await backEndRecordsOf(sandboxApi, email).catch(() => null);
+  const guestId = records?.guestId ?? storeRow<{ guest_id: string }>("SELECT guest_id FROM accounts WHERE lower(email) = lower(?)", email)!.guest_id;
+  const row = storeRow<{ irclickid: string; timestamp: number; user_email: string }>("SELECT irclickid, timestamp, user_email FROM impact_affiliate_details WHERE user_id = ?", guestId);
+  expect(row?.irclickid).toBe(clickId);
+  expect(row?.user_email).toBe(email);
+  expect(row!.timestamp).toBeGreaterThanOrEqual(before - 1000);
+  expect(row!.timestamp).toBeLessThanOrEqual(Date.now());
+  const guest = (await (await sandboxApi.get(`/spa-sandbox/v1/guests/${guestId}`)).json()) as { tags: string[] };
+  expect(guest.tags).toEqual(["Booking Lead", "NBF", "Spring-Glow", "NBF-PROFILE"]);
+});
