@@ -26,24 +26,27 @@ export function ShareActions({ url, message, email, sms }: { url: string; messag
     <div className="share-actions">
       <label htmlFor="referral-link">Your link</label>
       <input id="referral-link" className="share-link" type="text" readOnly value={url} />
-      <div className="actions">
-        {hydrated ? (
+      {hydrated ? (
+        <div className="actions">
           <button type="button" className="button" onClick={copy}>
             Copy link
           </button>
-        ) : null}
-        {canShare ? (
-          <button type="button" className="button secondary" onClick={() => navigator.share({ title: "Your first laser facial for $50", text: message, url }).catch(() => undefined)}>
-            Share…
-          </button>
-        ) : null}
-        <a className="button secondary" href={email}>
-          Send by email
-        </a>
-        <a className="button secondary" href={sms}>
-          Send by text
-        </a>
-      </div>
+          {canShare ? (
+            <button type="button" className="button button-secondary" onClick={() => navigator.share({ title: "Your first laser facial for $50", text: message, url }).catch(() => undefined)}>
+              Share…
+            </button>
+          ) : null}
+        </div>
+      ) : null}
+      {/* Plain links: they open the mail or messages app, with or without JavaScript. */}
+      <ul className="share-links">
+        <li>
+          <a href={email}>Send by email</a>
+        </li>
+        <li>
+          <a href={sms}>Send by text</a>
+        </li>
+      </ul>
       <p role="status" className="muted">
         {copied === "done" ? "Link copied." : copied === "failed" ? "Couldn't copy: select the link above and copy it." : ""}
       </p>

@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import { applyDiscounts, type PriceLine } from "./discounts";
 import {
   DEFAULT_PRICE_TIER,
-  knownTierServices,
   offerPercentOf,
   priceTierByCode,
   priceTierOf,
@@ -136,44 +135,6 @@ describe("offerPercentOf", () => {
     expect(offerPercentOf("other", tiers)).toBe(0);
     expect(offerPercentOf("facial-new", tiers)).toBe(0);
     expect(offerPercentOf("peel-1", null)).toBe(0);
-  });
-});
-
-describe("knownTierServices", () => {
-  const known = (id: string) => !id.startsWith("gone");
-  const messy: PricingTiers = {
-    priceTiers: [
-      { code: "50CHARGE", charge: 5000, serviceIds: ["a", "gone-1", "b"] },
-      { code: "75CHARGE", charge: 7500, serviceIds: ["gone-2", "gone-1"] },
-    ],
-    defaultPriceTier: "FT50RAF",
-    offerTiers: [{ percent: 25, serviceIds: ["gone-1", "c", "gone-3"] }],
-  };
-
-  it("drops unknown ids and keeps the rest, tiers and order kept", () => {
-    const { tiers: kept } = knownTierServices(messy, known);
-    expect(kept).toEqual({
-      priceTiers: [
-        { code: "50CHARGE", charge: 5000, serviceIds: ["a", "b"] },
-        { code: "75CHARGE", charge: 7500, serviceIds: [] },
-      ],
-      defaultPriceTier: "FT50RAF",
-      offerTiers: [{ percent: 25, serviceIds: ["c"] }],
-    });
-  });
-
-  it("lists each unknown id once, in the order first met", () => {
-    expect(knownTierServices(messy, known).unknown).toEqual(["gone-1", "gone-2", "gone-3"]);
-  });
-
-  it("lists nothing when every id is known, and leaves the tiers as they were", () => {
-    expect(knownTierServices(tiers, () => true)).toEqual({ tiers, unknown: [] });
-  });
-
-  it("does not change the tiers it is given", () => {
-    const copy = structuredClone(messy);
-    knownTierServices(messy, known);
-    expect(messy).toEqual(copy);
   });
 });
 

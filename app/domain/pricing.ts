@@ -50,28 +50,6 @@ export function offerPercentOf(serviceId: string, tiers: PricingTiers | null): n
   return (tiers?.offerTiers ?? []).filter((tier) => tier.serviceIds.some((id) => sameId(id, serviceId))).reduce((max, tier) => Math.max(max, tier.percent), 0);
 }
 
-/**
- * The tiers with every service id the catalog does not know left out, and which ones were (a list
- * made by hand references a retired service): the rest still works, and the unknown ids are logged.
- */
-export function knownTierServices(tiers: PricingTiers, known: (serviceId: string) => boolean): { tiers: PricingTiers; unknown: string[] } {
-  const unknown = new Set<string>();
-  const keep = (ids: string[]) =>
-    ids.filter((id) => {
-      if (known(id)) return true;
-      unknown.add(id);
-      return false;
-    });
-  return {
-    tiers: {
-      ...tiers,
-      priceTiers: tiers.priceTiers.map((t) => ({ ...t, serviceIds: keep(t.serviceIds) })),
-      offerTiers: tiers.offerTiers.map((t) => ({ ...t, serviceIds: keep(t.serviceIds) })),
-    },
-    unknown: [...unknown],
-  };
-}
-
 export type PriceSource = "list" | "center" | "partner";
 
 /**

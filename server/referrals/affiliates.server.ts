@@ -1,5 +1,6 @@
 import { clickExpired } from "~/domain/attribution";
-import { hasCompletedNewClientVisit } from "~/domain/accounts";
+import { APPOINTMENT_STATUS } from "~/domain/appointments";
+import { isReferralTreatment } from "~/domain/referrals";
 import type { Services } from "../context.server";
 import { errorReporter } from "../observability/error-reporter.server";
 import { logger } from "../observability/logger.server";
@@ -39,7 +40,8 @@ export async function reconcileAffiliates(services: Services, now = Date.now()):
 export async function settleAffiliate(services: Services, record: AffiliateDetails, now = Date.now()): Promise<boolean> {
   try {
     const visits = await services.spa.listGuestAppointments(record.user_id, { size: 100 });
-    const treated = hasCompletedNewClientVisit(visits.flatMap((v) => v.services));
+    // The first treatment: the new-client signature facial, closed (a returning client has none to come).
+    const treated = visits.flatMap((v) => v.services).some((service) => service.status === APPOINTMENT_STATUS.CLOSED && isReferralTreatment(service.name));
     if (treated) await services.stores.affiliates.update(record.user_id, { isFtTreatedTriggered: true, checkedAt: now });
     else if (clickExpired(record.timestamp, now)) await services.stores.affiliates.update(record.user_id, { isExpired: true, checkedAt: now });
     else await services.stores.affiliates.update(record.user_id, { checkedAt: now });

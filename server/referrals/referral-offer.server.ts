@@ -3,6 +3,7 @@ import { referralOfferCode } from "~/domain/pricing";
 import { isReferralTreatment } from "~/domain/referrals";
 import type { Draft } from "../booking/draft.server";
 import type { Services } from "../context.server";
+import { offerFor, offerPrices } from "../pricing/offer-prices.server";
 
 /**
  * A referred friend's first signature facial is priced with the referral offer code (the
@@ -15,5 +16,22 @@ export async function withReferralOffer(services: Services, draft: Draft, servic
   if (draft.promoCode || !email || !isReferralTreatment(service.name)) return draft;
   const referral = await services.stores.referrals.forFriend(email);
   if (!referral || referral.state !== "registered") return draft;
-  return { ...draft, promoCode: referralOfferCode(service.id, await services.stores.pricing.tiers()) };
+  const code = referralOfferCode(service.id, await services.stores.pricing.tiers());
+  // Once per friend: a friend who already booked with it (a second booking before the first visit) pays the usual price.
+  const used = (await services.stores.guestDetails.get(email))?.promo_codes[code] ?? 0;
+  return used > 0 ? draft : { ...draft, promoCode: code };
+}
+
+/**
+ * The offer a booking starts with at the payment step, when the guest has no code of their own: a
+ * referred friend's, else the price tier that charges the treatment's partner or clinic price (the
+ * price the menu showed).
+ */
+export async function withAutomaticOffer(services: Services, draft: Draft, input: { service: Service; catalog: Service[]; partnerType?: string }): Promise<Draft> {
+  if (draft.promoCode) return draft;
+  const referred = await withReferralOffer(services, draft, input.service);
+  if (referred.promoCode) return referred;
+  const offers = await offerPrices(services, { centerId: draft.centerId, catalog: input.catalog, partnerType: input.partnerType });
+  const offer = offerFor(offers, input.service.id);
+  return offer ? { ...draft, promoCode: offer.code } : draft;
 }

@@ -8,8 +8,13 @@ import type { Services } from "../context.server";
 import { logger } from "../observability/logger.server";
 import type { Referral, ReferralCodeRecord } from "../store/stores.server";
 
-/** How long a friend's visits are not asked about again, on the share page and by the reconciler. */
-export const REWARD_CHECK_EVERY_MS = 60_000;
+/**
+ * How long a friend's visits are not asked about again from the share page: a referrer who reloads
+ * it sees a visit closed since within seconds, and costs at most one call per friend that often.
+ */
+export const REWARD_CHECK_EVERY_MS = 10_000;
+/** How long the reconciler leaves a friend before asking again (a referrer who never looks is still credited). */
+export const RECONCILE_CHECK_EVERY_MS = 60 * 60_000;
 /** The most friends one view of the share page asks the back end about (one call each). */
 const CHECKS_PER_VIEW = 5;
 /** The most referrals one reconciler pass checks. */
@@ -133,7 +138,7 @@ export async function checkReferralRewards(services: Services, referrals: Referr
 
 /** The reconciler's pass: friends not asked about for a while, a bounded number per pass. */
 export async function reconcileReferrals(services: Services, now = Date.now()): Promise<number> {
-  const due = await services.stores.referrals.listAwaitingReward(now - REWARD_CHECK_EVERY_MS * 60, CHECKS_PER_PASS);
+  const due = await services.stores.referrals.listAwaitingReward(now - RECONCILE_CHECK_EVERY_MS, CHECKS_PER_PASS);
   return checkReferralRewards(services, due, now);
 }
 
@@ -146,8 +151,8 @@ export type ShareTheGlow = {
 
 /**
  * The share page: the account's code, the friends it referred and the points they earned. Friends
- * not asked about in the last minute are asked about now (a few per view), so a reward shows as
- * soon as the visit is closed.
+ * not asked about in the last few seconds are asked about now (a few per view), so a reward shows
+ * as soon as the visit is closed.
  */
 export async function shareTheGlow(services: Services, user: CurrentUser, now = Date.now()): Promise<ShareTheGlow> {
   const owner = await referralCodeOf(services, user);

@@ -143,7 +143,7 @@ export const seedPriceTiers: { code: string; charge: number; services: string[] 
   { code: "50CHARGE", charge: 50, services: ["LHR-PF-LIP", "LHR-PF-CHIN"] },
   { code: "59CHARGE", charge: 59, services: ["LHR-PF-SIDEBURNS"] },
   { code: "75CHARGE", charge: 75, services: ["LHR-UNDERARM"] },
-  { code: "100CHARGE", charge: 100, services: ["LHR-BIKINI"] },
+  { code: "100CHARGE", charge: 100, services: ["LHR-BIKINI", "PEEL-CLARIFY"] },
   { code: "150CHARGE", charge: 150, services: ["PEEL-CLARIFY", "FT-RET"] },
   { code: "200CHARGE", charge: 200, services: ["LHR-LOWERLEG", "LHR-BACK", "SCULPT"] },
 ];
@@ -156,8 +156,10 @@ export const seedOfferTiers: { percent: number; services: string[] }[] = [
 ];
 /** A partner's prices (partnerPricing), in dollars, by service code: a partner landing shows them. */
 export const seedPartners: { partnerType: string; name: string; prices: Record<string, number> }[] = [
-  { partnerType: "GLOWPASS", name: "GlowPass members", prices: { "FT-RET": 150, "PEEL-CLARIFY": 150 } },
+  { partnerType: "GLOWPASS", name: "GlowPass", prices: { "FT-RET": 150, "PEEL-CLARIFY": 100 } },
 ];
+/** Clinics' own prices (centerPricing) below the list: the Clarifying Peel at every prepaid clinic, charged through 150CHARGE. */
+export const seedCenterPrices: { service: string; price: number }[] = [{ service: "PEEL-CLARIFY", price: 150 }];
 
 /** Appointment cancellation reasons (Zenoti object_type 2, action_type 0). */
 export const seedReasons = ["Personal", "Rescheduled", "Stuck at work", "Health issues", "Moved out of city", "Taking service at another location"];

@@ -6,7 +6,7 @@ import { hashPassword } from "../accounts/passwords.server";
 import type { Stores } from "../store/stores.server";
 import { seedGuid } from "./db";
 import { DEMO_GUEST_ID } from "./demo-guest";
-import { SEED_DEMO_GUEST, seedCenters, seedOfferTiers, seedPartners, seedPriceTiers, seedPromos, seedServices } from "./seed-data";
+import { SEED_DEMO_GUEST, seedCenterPrices, seedCenters, seedOfferTiers, seedPartners, seedPriceTiers, seedPromos, seedServices } from "./seed-data";
 
 /** The demo guest's password: the README gives it, to sign in with straight after the first start. */
 export const DEMO_ACCOUNT_PASSWORD = "Glow!Demo2026";
@@ -19,8 +19,11 @@ export const DEMO_ACCOUNT_PASSWORD = "Glow!Demo2026";
  * sandbox from before has no demo guest for the account to open.
  */
 export async function seedEmbeddedStores(stores: Pick<Stores, "promoCodes" | "centerPricing" | "accounts" | "guestDetails" | "pricing">): Promise<void> {
+  if (!(await stores.promoCodes.get(seedPromos[0].code))) await seedFirstStart(stores);
   await seedGrowth(stores);
-  if (await stores.promoCodes.get(seedPromos[0].code)) return;
+}
+
+async function seedFirstStart(stores: Pick<Stores, "promoCodes" | "centerPricing" | "accounts" | "guestDetails">): Promise<void> {
   await seedDemoAccount(stores);
   for (const promo of seedPromos) await stores.promoCodes.put(promoRecord(promo));
   for (const center of seedCenters.filter((c) => c.prepaid)) {
@@ -58,9 +61,14 @@ function promoRecord(promo: SeedPromo): PromoCode {
  * The growth configuration (decision 032): the price and offer tiers, a partner's prices and the
  * referral offer's promo code, added to stores made before them too (once: when no tiers exist).
  */
-async function seedGrowth(stores: Pick<Stores, "promoCodes" | "pricing">): Promise<void> {
+async function seedGrowth(stores: Pick<Stores, "promoCodes" | "pricing" | "centerPricing">): Promise<void> {
   if (await stores.pricing.tiers()) return;
   const service = (code: string) => seedGuid(`service:${code}`);
+  for (const center of seedCenters.filter((c) => c.prepaid)) {
+    for (const own of seedCenterPrices) {
+      await stores.centerPricing.put({ centerId: seedGuid(`center:${center.code}`), serviceId: service(own.service), price: centsFromDollars(own.price), isPrepaidService: true });
+    }
+  }
   for (const promo of seedPromos.filter((p) => p.code === DEFAULT_PRICE_TIER)) await stores.promoCodes.put(promoRecord(promo));
   for (const partner of seedPartners) {
     await stores.pricing.putPartner({

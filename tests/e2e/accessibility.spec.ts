@@ -253,6 +253,13 @@ test("the account pages signed in, and a visit's reschedule and cancel pages", a
   await expectAccessible(page, "packages of the account");
   await visit(page, "/account/gift-cards", "Your gift cards");
   await expectAccessible(page, "gift cards of the account");
+  await visit(page, "/account/share-the-glow", "Share the glow");
+  await expectAccessible(page, "share the glow");
+  const code = (await page.locator(".referral-code").textContent())!;
+  await visit(page, `/refer/${code}`, /signature laser facial for \$50/);
+  await expectAccessible(page, "referral landing page");
+  await visit(page, "/refer/NOBODY-2345", "This referral link doesn’t work");
+  await expectAccessible(page, "referral landing page, unknown code");
   await visit(page, "/gift-cards?clinic=austin-downtown", "Gift cards");
   await page.getByRole("button", { name: "Continue to payment" }).click();
   await expect(correctErrors(page)).toBeVisible();

@@ -31,7 +31,7 @@ export default function ShareTheGlowPage({ loaderData }: Route.ComponentProps) {
         Your friends get their first signature laser facial for <strong>$50</strong> instead of $275. When a friend has that facial, you earn{" "}
         <strong>{REFERRAL_REWARD_POINTS.toLocaleString("en-US")} points</strong> ($50).
       </p>
-      <div className="card referral-code-card">
+      <div className="notice referral-code-card">
         <p>
           Your referral code: <strong className="referral-code">{code}</strong>
         </p>

@@ -12,7 +12,7 @@ import { declineBackEndPrice, finishVerification, quote } from "#server/booking/
 import { dropHoldClaim } from "#server/booking/hold-limits.server";
 import { promoAttemptLimit } from "#server/booking/promo-limits.server";
 import { recordAffiliateClick } from "#server/referrals/affiliates.server";
-import { withReferralOffer } from "#server/referrals/referral-offer.server";
+import { withAutomaticOffer } from "#server/referrals/referral-offer.server";
 import { confirmedOf, newPayKey, requireDraft, setConfirmed, setDraft, type Draft } from "#server/booking/draft.server";
 import { flashNotBooked, type NotBooked } from "#server/booking/not-booked.server";
 import { cardCapturePage, cardWasAdded, confirmAndPay, paymentStepState, savedCards, type ConfirmOutcome } from "#server/booking/payment-step.server";
@@ -109,8 +109,11 @@ export async function loader({ context }: Route.LoaderArgs) {
   const notice = returned ? CHECKOUT_MESSAGES[returned.kind === "busy" ? "busy" : "pending"] : null;
 
   const { center, catalog } = await requireClinic(services, draft.centerId);
-  // The first time the step is shown (no pay key yet), a referred friend's offer is put on the booking.
-  const offered = draft.payKey ? draft : await withReferralOffer(services, draft, findService(catalog, draft.serviceId)!);
+  // The first time the step is shown (no pay key yet), the booking gets its offer: a referred
+  // friend's, or the tier that charges the partner's or the clinic's price the menu showed.
+  const offered = draft.payKey
+    ? draft
+    : await withAutomaticOffer(services, draft, { service: findService(catalog, draft.serviceId)!, catalog, partnerType: visitAttribution(context).partner });
   const [shown, saved] = await Promise.all([quote(services, center, catalog, offered), savedCards(services, draft, { fresh: Boolean(draft.cardsBefore) })]);
   const state = await paymentStepState(services, draft.payKey, shown);
   const summary = state.kind === "repriced" ? state.backEnd : shown;

@@ -21,7 +21,8 @@ import { linkedPromoAllowed } from "#server/booking/promo-limits.server";
 import { clientTypeFor } from "#server/booking/signed-in.server";
 import { textedGuest } from "#server/booking/sms-link.server";
 import { formDataOf, parseSubmission, refuseForm } from "#server/forms.server";
-import { currentUser, requestSession } from "#server/request-context.server";
+import { currentUser, requestSession, visitAttribution } from "#server/request-context.server";
+import { offerFor, offerPrices } from "#server/pricing/offer-prices.server";
 import type { Route } from "./+types/service";
 
 export const meta: Route.MetaFunction = ({ data }) => [
@@ -89,12 +90,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // ?choose= is a pick on this page (show its options); ?service= is a deep link (go on if done).
   const selected = findService(treatments, url.searchParams.get("choose") ?? url.searchParams.get("service") ?? draft.serviceId);
   const byId = new Map(catalog.map((s) => [s.id, s]));
-  const rules = await promoRules(services, draft.promoCode);
+  const [rules, offers] = await Promise.all([
+    promoRules(services, draft.promoCode),
+    offerPrices(services, { centerId: center.id, catalog, partnerType: visitAttribution(context).partner }),
+  ]);
   const priced = (s: Service, kind: "service" | "addon-service" | "addon-fixer") => {
     // No price of its own: the clinic page's words (a range per area, "Free"), or included with the treatment.
     if (s.price === 0) return { price: kind === "addon-service" ? INCLUDED_PRICE : treatmentPriceLabel(s, byId, formatPriceRange), discounted: null };
     const result = applyDiscounts([{ serviceId: s.id, kind, name: s.name, price: s.price }], rules);
-    return { price: formatMoney(s.price), discounted: result.discount > 0 ? formatMoney(result.total) : null };
+    // A partner's or the clinic's own price, unless a promo code already on the booking gives more.
+    const offer = kind === "service" ? offerFor(offers, s.id) : null;
+    const best = Math.min(result.total, offer?.price ?? s.price);
+    return { price: formatMoney(s.price), discounted: best < s.price ? formatMoney(best) : null };
   };
   const option = (s: Service) => ({ id: s.id, name: s.displayName, description: s.description, minutes: s.durationMinutes, ...priced(s, "addon-service") });
   const selectedAddOns = selected ? selected.addOnIds.map((id) => byId.get(id)).filter((s): s is Service => Boolean(s)) : [];

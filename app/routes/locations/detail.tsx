@@ -8,6 +8,8 @@ import { DAY_NAMES, formatClock, localDayAndClock, timeZoneLabel } from "~/lib/d
 import { bookingUrl } from "~/lib/location-views";
 import { formatPriceRange } from "~/lib/money";
 import { formatPhone } from "~/lib/phone";
+import { offerPrices, withOfferPrices } from "#server/pricing/offer-prices.server";
+import { visitAttribution } from "#server/request-context.server";
 import { orUnavailable } from "#server/unavailable.server";
 import { siteOrigin } from "#server/site.server";
 import type { Route } from "./+types/detail";
@@ -40,7 +42,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 
   const canonical = `${siteOrigin(request, context)}${href("/locations/:slug", { slug: center.slug })}`;
   const now = localDayAndClock(new Date(), center.timeZone);
-  const menu = buildMenu(services ?? [], formatPriceRange);
+  // A partner's or the clinic's own prices, where a price tier charges them (decision 032).
+  const offers = await orUnavailable(() => offerPrices(context.services, { centerId: center.id, catalog: services ?? [], partnerType: visitAttribution(context).partner }));
+  const menu = buildMenu(withOfferPrices(services ?? [], offers), formatPriceRange);
   const description = `${center.name} at ${center.address.line1}, ${center.address.city}, ${center.address.state}. Signature laser facials, peels, laser hair removal and sculpting. Book online.`;
   const jsonLd = {
     "@context": "https://schema.org",
@@ -84,12 +88,13 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     },
     hours: groupHours(center.workingHours, formatClock),
     menu,
+    partner: offers.partner?.name ?? null,
     nurses: (therapists ?? []).map((t) => ({ id: t.id, name: t.displayName, title: t.jobTitle })),
   };
 }
 
 export default function ClinicPage({ loaderData }: Route.ComponentProps) {
-  const { clinic, hours, menu, nurses } = loaderData;
+  const { clinic, hours, menu, nurses, partner } = loaderData;
   return (
     <article className="page clinic">
       <nav aria-label="Breadcrumb" className="breadcrumb">
@@ -135,6 +140,11 @@ export default function ClinicPage({ loaderData }: Route.ComponentProps) {
 
       <section aria-labelledby="menu-heading">
         <h2 id="menu-heading">Treatments and prices</h2>
+        {partner ? (
+          <p className="notice" role="note">
+            Showing {partner} prices: they apply when you book online from this visit.
+          </p>
+        ) : null}
         {menu.treatments.map((section) => (
           <section key={section.category} aria-label={section.category}>
             <h3>{section.category}</h3>

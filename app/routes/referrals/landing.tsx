@@ -58,7 +58,7 @@ export default function ReferralLanding({ loaderData }: Route.ComponentProps) {
   const { firstName, clinic, price, listPrice, code, own } = loaderData;
   return (
     <section className="page narrow referral-landing">
-      <p className="eyebrow">A gift from {firstName}</p>
+      <p className="muted">A gift from {firstName}</p>
       <h1>
         Your first signature laser facial for {price}
       </h1>
@@ -77,10 +77,10 @@ export default function ReferralLanding({ loaderData }: Route.ComponentProps) {
             Book your {price} facial
           </ButtonLink>
         ) : null}
-        <ButtonLink to={href("/locations")} className="button secondary">
+        <ButtonLink to={href("/locations")} className="button button-secondary">
           Choose a clinic
         </ButtonLink>
-        <ButtonLink to={`${href("/register")}?ref=${encodeURIComponent(code)}`} className="button secondary">
+        <ButtonLink to={`${href("/register")}?ref=${encodeURIComponent(code)}`} className="button button-secondary">
           Create an account
         </ButtonLink>
       </div>

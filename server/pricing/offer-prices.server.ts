@@ -1,0 +1,61 @@
+import type { Service } from "~/domain/catalog";
+import { idKey, sameId } from "~/domain/catalog";
+import type { Cents } from "~/domain/money";
+import { shownPrice, type PriceSource } from "~/domain/pricing";
+import type { Services } from "../context.server";
+import { logger } from "../observability/logger.server";
+
+/** A price below the list for one service here, and the offer code that charges it. */
+export type OfferPrice = { serviceId: string; list: Cents; price: Cents; source: Exclude<PriceSource, "list">; code: string };
+
+export type OfferPrices = {
+  /** The partner the visit came with, by its name, when it has prices. */
+  partner: { type: string; name: string } | null;
+  byService: Map<string, OfferPrice>;
+};
+
+/**
+ * The prices a clinic's treatments are shown and sold at for this visit (decision 032): a partner's
+ * (the visit's partnerType), else the clinic's own (centerPricing), each only when a price tier can
+ * charge it at the back end (a tier listing the service at exactly that price). A price no tier can
+ * charge is left out and logged: a price shown must be a price charged.
+ */
+export async function offerPrices(services: Services, input: { centerId: string; catalog: Service[]; partnerType?: string }): Promise<OfferPrices> {
+  const treatments = input.catalog.filter((s) => !s.isAddOn && s.price > 0);
+  const [centerPrices, partner, storedTiers] = await Promise.all([
+    services.stores.centerPricing.get(input.centerId, treatments.map((s) => s.id)),
+    input.partnerType ? services.stores.pricing.partner(input.partnerType) : Promise.resolve(null),
+    services.stores.pricing.tiers(),
+  ]);
+  const tiers = storedTiers;
+  const byService = new Map<string, OfferPrice>();
+  for (const service of treatments) {
+    const center = centerPrices.find((p) => sameId(p.serviceId, service.id))?.price ?? null;
+    const partnerPrice = partner?.prices.find((p) => sameId(p.serviceId, service.id))?.price ?? null;
+    // The partner's price, else the clinic's own: a price no tier charges gives way to the next one.
+    for (const candidate of [{ partner: partnerPrice }, { center }]) {
+      const shown = shownPrice({ list: service.price, ...candidate });
+      if (shown.source === "list" || shown.price === service.price) continue;
+      const tier = tiers?.priceTiers.find((t) => t.charge === shown.price && t.serviceIds.some((id) => sameId(id, service.id)));
+      if (!tier) {
+        logger.warn("offer price has no price tier to charge it", { source: shown.source, cents: shown.price });
+        continue;
+      }
+      byService.set(idKey(service.id), { serviceId: service.id, list: service.price, price: shown.price, source: shown.source, code: tier.code });
+      break;
+    }
+  }
+  return { partner: partner && partner.prices.length > 0 ? { type: partner.partnerType, name: partner.name } : null, byService };
+}
+
+export function offerFor(offers: OfferPrices, serviceId: string): OfferPrice | null {
+  return offers.byService.get(idKey(serviceId)) ?? null;
+}
+
+/** The catalog with each offer's price in place of the list price: what a menu shows. */
+export function withOfferPrices(catalog: Service[], offers: OfferPrices): Service[] {
+  return catalog.map((s) => {
+    const offer = offerFor(offers, s.id);
+    return offer ? { ...s, price: offer.price } : s;
+  });
+}
