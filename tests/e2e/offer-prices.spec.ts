@@ -23,6 +23,8 @@ test("a partner landing shows the partner's prices from the clinic page through 
   const email = uniqueEmail("partner");
   await clarifyingPeelToPayment(page, date, email);
   await expect(page.getByText("100CHARGE applied.")).toBeVisible();
+  // The booking's summary beside the steps says the same price.
+  await expect(page.getByRole("complementary", { name: "Your booking" })).toContainText(/was \$\d+ \$100/);
   const summary = page.getByRole("region", { name: "Price summary" });
   await expect(summary.getByRole("row", { name: /^Total/ })).toContainText("$100");
   await addCard(page, "4242 4242 4242 4242");

@@ -10,7 +10,8 @@ import { formatMoney, formatPriceRange } from "~/lib/money";
 import { findService } from "#server/booking/catalog-view.server";
 import { getDraft, holdIsLive, type Draft } from "#server/booking/draft.server";
 import { takeNotBooked } from "#server/booking/not-booked.server";
-import { requestSession } from "#server/request-context.server";
+import { offerFor, offerPrices, type OfferPrices } from "#server/pricing/offer-prices.server";
+import { requestSession, visitAttribution } from "#server/request-context.server";
 import type { Route } from "./+types/layout";
 
 /**
@@ -24,18 +25,22 @@ type BookingSummaryView = {
   clinic: string;
   treatment: string;
   addOns: string[];
-  /** The list price of the treatment and its add-ons; a promo code is taken off at payment. */
+  /** The price of the treatment and its add-ons (a partner's or the clinic's own where there is one); a promo code is taken off at payment. */
   price: string;
+  /** The list price, struck through, when a partner's or the clinic's own price is lower. */
+  listPrice: string | null;
   /** The time chosen or held, when there is one. */
   time: string | null;
 };
 
 /** What the booking summary shows of the draft: the treatment chosen, its price and its time. */
-function bookingSummaryOf(center: Center, catalog: Service[], draft: Draft, holdLive: boolean): BookingSummaryView | null {
+function bookingSummaryOf(center: Center, catalog: Service[], draft: Draft, holdLive: boolean, offers: OfferPrices | null): BookingSummaryView | null {
   const service = findService(catalog, draft.serviceId);
   if (!service) return null;
   const addOns = draft.addOnIds.map((id) => findService(catalog, id)).filter((s): s is Service => Boolean(s));
-  const total = priceLines(service, addOns).reduce((sum, line) => sum + line.price, 0);
+  const list = priceLines(service, addOns).reduce((sum, line) => sum + line.price, 0);
+  const offer = offers ? offerFor(offers, service.id) : null;
+  const total = offer ? list - (offer.list - offer.price) : list;
   const byId = new Map(catalog.map((s) => [s.id, s]));
   const slot = holdLive ? draft.hold!.slot : draft.slot;
   return {
@@ -43,6 +48,7 @@ function bookingSummaryOf(center: Center, catalog: Service[], draft: Draft, hold
     treatment: service.displayName,
     addOns: addOns.map((a) => a.displayName),
     price: total > 0 ? formatMoney(total) : treatmentPriceLabel(service, byId, formatPriceRange),
+    listPrice: offer ? formatMoney(list) : null,
     time: slot ? formatSlot(slot) : null,
   };
 }
@@ -63,7 +69,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     services.catalog.getCenter(draft.centerId).catch(() => null),
     draft.serviceId && !otherClinic ? services.catalog.listServices(draft.centerId).catch(() => null) : null,
   ]);
-  const summary = center && catalog ? bookingSummaryOf(center, catalog, draft, holdLive) : null;
+  const offers = center && catalog ? await offerPrices(services, { centerId: center.id, catalog, partnerType: visitAttribution(context).partner }).catch(() => null) : null;
+  const summary = center && catalog ? bookingSummaryOf(center, catalog, draft, holdLive, offers) : null;
   const timeZone = center?.timeZone ?? "America/Chicago";
   const hold = holdLive ? holdViewOf(draft.hold!.slot, draft.hold!.expiresAt, timeZone) : null;
   return { centerId: draft.centerId, hold, notice, summary };
@@ -151,7 +158,17 @@ function BookingSummary({ summary, hold, seconds }: { summary: BookingSummaryVie
         ) : null}
         <div className="summary-price">
           <dt>Price</dt>
-          <dd>{summary.price}</dd>
+          <dd>
+            {summary.listPrice ? (
+              <>
+                <s>
+                  <span className="visually-hidden">was </span>
+                  {summary.listPrice}
+                </s>{" "}
+              </>
+            ) : null}
+            {summary.price}
+          </dd>
         </div>
         {hold ? (
           <div className="summary-hold">
