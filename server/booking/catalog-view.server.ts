@@ -3,6 +3,7 @@ import { sameId, type Center, type Service } from "~/domain/catalog";
 import { INVALID_CLINIC } from "~/domain/booking";
 import { offeredTo } from "~/domain/service-kinds";
 import type { Services } from "../context.server";
+import { withAddOnPrices } from "../pricing/offer-prices.server";
 import type { RequestContext } from "../request-context.server";
 import { orUnavailable } from "../unavailable.server";
 import { requireDraft } from "./draft.server";
@@ -13,8 +14,10 @@ export async function requireClinic(services: Services, centerId: string | null 
   if (!centerId || centerId.length > 64) throw data(INVALID_CLINIC, { status: 404 });
   const center = await orUnavailable(() => services.catalog.getCenter(centerId));
   if (!center) throw data(INVALID_CLINIC, { status: 404 });
-  const catalog = await orUnavailable(() => services.catalog.listServices(center.id));
-  if (!catalog) throw data(INVALID_CLINIC, { status: 404 });
+  const listed = await orUnavailable(() => services.catalog.listServices(center.id));
+  if (!listed) throw data(INVALID_CLINIC, { status: 404 });
+  // Laser hair removal areas at the prices of their own collection (decision 032).
+  const catalog = await orUnavailable(() => withAddOnPrices(services, listed));
   return { center, catalog };
 }
 

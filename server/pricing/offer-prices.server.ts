@@ -2,6 +2,7 @@ import type { Service } from "~/domain/catalog";
 import { idKey, sameId } from "~/domain/catalog";
 import type { Cents } from "~/domain/money";
 import { shownPrice, type PriceSource } from "~/domain/pricing";
+import { serviceKind } from "~/domain/service-kinds";
 import type { Services } from "../context.server";
 import { logger } from "../observability/logger.server";
 
@@ -58,4 +59,25 @@ export function withOfferPrices(catalog: Service[], offers: OfferPrices): Servic
     const offer = offerFor(offers, s.id);
     return offer ? { ...s, price: offer.price } : s;
   });
+}
+
+/**
+ * The catalog with the laser hair removal areas at the prices of their own collection (the spec's
+ * add-on LHR prices, by service id) where it has one: what the menu, the booking steps and the
+ * price summary show. The back end's invoice is still checked against it before any charge.
+ */
+export async function withAddOnPrices(services: Services, catalog: Service[]): Promise<Service[]> {
+  const areas = catalog.filter((s) => s.isAddOn && isLaserHairRemovalArea(s.name));
+  if (areas.length === 0) return catalog;
+  const prices = await services.stores.pricing.addOnPrices(areas.map((s) => s.id));
+  if (prices.length === 0) return catalog;
+  return catalog.map((s) => {
+    const own = s.isAddOn ? prices.find((p) => sameId(p.serviceId, s.id)) : undefined;
+    return own && Number.isInteger(own.price) && own.price >= 0 ? { ...s, price: own.price } : s;
+  });
+}
+
+function isLaserHairRemovalArea(name: string): boolean {
+  const kind = serviceKind(name);
+  return kind === "lhr" || kind === "partial-face";
 }

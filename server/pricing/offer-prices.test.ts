@@ -12,7 +12,7 @@ import { seedGuid } from "../spa-sandbox/db";
 import { createSpaClient, type SpaClient } from "../spa/client.server";
 import { createSqliteStores } from "../store/sqlite-store.server";
 import type { Stores } from "../store/stores.server";
-import { offerFor, offerPrices, withOfferPrices } from "./offer-prices.server";
+import { offerFor, offerPrices, withAddOnPrices, withOfferPrices } from "./offer-prices.server";
 
 /**
  * Partner and clinic prices against the sandbox's catalog and the seeded growth configuration
@@ -193,5 +193,28 @@ describe("the offer a booking starts with", () => {
     const draft = draftFor(AUSTIN, peel);
     expect(await withAutomaticOffer(services, draft, { service: peel, catalog: austin })).toEqual(draft);
     expect(await withAutomaticOffer(services, draft, { service: peel, catalog: austin, partnerType: "NOSUCHPARTNER" })).toEqual(draft);
+  });
+});
+
+describe("laser hair removal area prices", () => {
+  it("come from their own collection; other add-ons and areas without one keep the back end's price", async () => {
+    const own = createSqliteStores(":memory:");
+    try {
+      const via = await servicesWith(own);
+      const underarm = find(austin, seedGuid("service:LHR-UNDERARM"));
+      const lip = find(austin, seedGuid("service:LHR-PF-LIP"));
+      const led = find(austin, seedGuid("service:ADD-LED"));
+      await own.pricing.putAddOnPrice({ serviceId: underarm.id, price: 8900 });
+      await own.pricing.putAddOnPrice({ serviceId: lip.id, price: 4900 });
+      await own.pricing.putAddOnPrice({ serviceId: led.id, price: 100 });
+      const priced = await withAddOnPrices(via, austin);
+      expect(find(priced, underarm.id).price).toBe(8900);
+      expect(find(priced, lip.id).price).toBe(4900);
+      expect(find(priced, led.id).price).toBe(led.price);
+      // No collection prices (the seed has none): the back end's prices as they are.
+      expect(await withAddOnPrices(services, austin)).toBe(austin);
+    } finally {
+      await own.close();
+    }
   });
 });

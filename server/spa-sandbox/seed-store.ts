@@ -77,9 +77,8 @@ async function seedGrowth(stores: Pick<Stores, "promoCodes" | "pricing" | "cente
       prices: Object.entries(partner.prices).map(([code, dollars]) => ({ serviceId: service(code), price: centsFromDollars(dollars) })),
     });
   }
-  for (const area of seedServices.filter((s) => s.isAddOn && s.subCategory === "Laser Hair Removal")) {
-    await stores.pricing.putAddOnPrice({ serviceId: service(area.code), price: centsFromDollars(area.price) });
-  }
+  // No add-on LHR prices: the sandbox prices each area per clinic, and a chain-wide price by service
+  // id would differ from it at the dearer clinics (the collection, when filled, overrides them).
   await stores.pricing.putTiers({
     priceTiers: seedPriceTiers.map((t) => ({ code: t.code, charge: centsFromDollars(t.charge), serviceIds: t.services.map(service) })),
     defaultPriceTier: DEFAULT_PRICE_TIER,

@@ -10,7 +10,7 @@ import { formatMoney, formatPriceRange } from "~/lib/money";
 import { findService } from "#server/booking/catalog-view.server";
 import { getDraft, holdIsLive, type Draft } from "#server/booking/draft.server";
 import { takeNotBooked } from "#server/booking/not-booked.server";
-import { offerFor, offerPrices, type OfferPrices } from "#server/pricing/offer-prices.server";
+import { offerFor, offerPrices, withAddOnPrices, type OfferPrices } from "#server/pricing/offer-prices.server";
 import { requestSession, visitAttribution } from "#server/request-context.server";
 import type { Route } from "./+types/layout";
 
@@ -67,7 +67,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // Both cached and shared with the step's own loader; the step shows any outage itself.
   const [center, catalog] = await Promise.all([
     services.catalog.getCenter(draft.centerId).catch(() => null),
-    draft.serviceId && !otherClinic ? services.catalog.listServices(draft.centerId).catch(() => null) : null,
+    draft.serviceId && !otherClinic
+      ? services.catalog
+          .listServices(draft.centerId)
+          .then((listed) => (listed ? withAddOnPrices(services, listed) : null))
+          .catch(() => null)
+      : null,
   ]);
   const offers = center && catalog ? await offerPrices(services, { centerId: center.id, catalog, partnerType: visitAttribution(context).partner }).catch(() => null) : null;
   const summary = center && catalog ? bookingSummaryOf(center, catalog, draft, holdLive, offers) : null;

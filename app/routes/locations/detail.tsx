@@ -8,7 +8,7 @@ import { DAY_NAMES, formatClock, localDayAndClock, timeZoneLabel } from "~/lib/d
 import { bookingUrl } from "~/lib/location-views";
 import { formatPriceRange } from "~/lib/money";
 import { formatPhone } from "~/lib/phone";
-import { offerPrices, withOfferPrices } from "#server/pricing/offer-prices.server";
+import { offerPrices, withAddOnPrices, withOfferPrices } from "#server/pricing/offer-prices.server";
 import { visitAttribution } from "#server/request-context.server";
 import { orUnavailable } from "#server/unavailable.server";
 import { siteOrigin } from "#server/site.server";
@@ -43,8 +43,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const canonical = `${siteOrigin(request, context)}${href("/locations/:slug", { slug: center.slug })}`;
   const now = localDayAndClock(new Date(), center.timeZone);
   // A partner's or the clinic's own prices, where a price tier charges them (decision 032).
-  const offers = await orUnavailable(() => offerPrices(context.services, { centerId: center.id, catalog: services ?? [], partnerType: visitAttribution(context).partner }));
-  const menu = buildMenu(withOfferPrices(services ?? [], offers), formatPriceRange);
+  const priced = await orUnavailable(() => withAddOnPrices(context.services, services ?? []));
+  const offers = await orUnavailable(() => offerPrices(context.services, { centerId: center.id, catalog: priced, partnerType: visitAttribution(context).partner }));
+  const menu = buildMenu(withOfferPrices(priced, offers), formatPriceRange);
   const description = `${center.name} at ${center.address.line1}, ${center.address.city}, ${center.address.state}. Signature laser facials, peels, laser hair removal and sculpting. Book online.`;
   const jsonLd = {
     "@context": "https://schema.org",
