@@ -78,12 +78,12 @@ export function createAccountService(services: Services, clock: () => number = D
         return { ok: false, field: "email", message: ACCOUNT_MESSAGES.recordFound, existingGuest: true };
       }
       // A referral code is checked before the guest is made: the back end's record names the referrer.
-      const referral = input.referralCode ? await checkReferralFor(services, input.referralCode, { email: input.email, isNewClient: true }) : null;
+      const referral = input.referralCode ? await checkReferralFor(services, input.referralCode, { email: input.email, phone: input.phone, isNewClient: true }) : null;
       if (referral && !referral.ok) return { ok: false, field: "referralCode", message: referral.message };
       const tags = guestTags({ landingPageTag: input.attribution?.tag, stage: "profile" });
       let guestId: string;
       try {
-        const guest = await spa.createGuest({
+        const newGuest = {
           centerId: input.centerId,
           firstName: input.firstName,
           lastName: input.lastName,
@@ -96,6 +96,13 @@ export function createAccountService(services: Services, clock: () => number = D
           // the code itself stays with us.
           referralSourceId: referral?.ok ? (services.env.SPA_REFERRAL_SOURCE_ID ?? null) : null,
           referredByGuestId: referral?.ok ? referral.owner.guestId : null,
+        };
+        // A referrer's guest the back end no longer knows (merged, deleted) must not lock the friend
+        // out: the guest is made without it, and the referral still counts here.
+        const guest = await spa.createGuest(newGuest).catch((error: unknown) => {
+          if (!newGuest.referredByGuestId || !isSpaError(error) || error.kind !== "rejected" || !/referr/i.test(error.message)) throw error;
+          logger.warn("referrer unknown to the back end; guest made without it", { code: String(error.code) });
+          return spa.createGuest({ ...newGuest, referralSourceId: null, referredByGuestId: null });
         });
         guestId = guest.id;
       } catch (error) {

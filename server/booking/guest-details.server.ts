@@ -116,6 +116,11 @@ async function holdWithDetails(services: Services, request: DetailsRequest, make
         }
       : undefined,
   });
+  if (outcome.kind === "refused" && referrer && /referr/i.test(outcome.message)) {
+    // A referrer's guest the back end no longer knows must not lock the friend out: booked without it.
+    logger.warn("referrer unknown to the back end; guest made without it", { code: outcome.code });
+    return holdWithDetails(services, { ...request, attribution: { ...attribution, ref: undefined } }, makeGuest);
+  }
   if (outcome.kind === "refused") {
     const page = pageForRefusal(outcome.code, outcome.message);
     if (page) return { kind: "refused", errorPage: errorPage(page) };

@@ -206,6 +206,16 @@ describe("existing clients and accounts", () => {
     expect(await services.accounts.sendResetCode("nobody.here@example.com")).toBe("unknown");
   });
 
+  it("a referrer the back end no longer knows does not lock the friend out: the guest is made without it", async () => {
+    const owner = await services.stores.referrals.codeFor({ accountId: "gone-account", guestId: "00000000-0000-4000-8000-00000000dead", firstName: "Gone", centerId: AUSTIN }, () => "GONE-2345", Date.now());
+    const details = person();
+    const result = await services.accounts.register({
+      ...details, centerId: AUSTIN, address: "1 Oak St", city: "Austin", zip: "78701", password: "Glow!Skin2026", referralCode: owner.code, marketingEmail: false, marketingSms: false,
+    });
+    expect(result.ok).toBe(true);
+    expect(await services.stores.referrals.forFriend(details.email)).toMatchObject({ code: "GONE-2345", state: "registered" });
+  });
+
   it("a referral code is checked, kept with the account, recorded for the referrer and named in the back end's record", async () => {
     // The referrer: an existing guest of the sandbox with a code of their own.
     const referrer = await services.accounts.register({

@@ -1,7 +1,7 @@
 import type { Service } from "~/domain/catalog";
 import { idKey, sameId } from "~/domain/catalog";
 import type { Cents } from "~/domain/money";
-import { shownPrice, type PriceSource } from "~/domain/pricing";
+import { DEFAULT_PRICE_TIER, priceTierByCode, shownPrice, type PriceSource } from "~/domain/pricing";
 import { serviceKind } from "~/domain/service-kinds";
 import type { Services } from "../context.server";
 import { logger } from "../observability/logger.server";
@@ -80,4 +80,16 @@ export async function withAddOnPrices(services: Services, catalog: Service[]): P
 function isLaserHairRemovalArea(name: string): boolean {
   const kind = serviceKind(name);
   return kind === "lhr" || kind === "partial-face";
+}
+
+/**
+ * Whether a code is one of the offers the storefront puts on a booking itself (a price tier, the
+ * referral's default tier): never accepted typed or from a link, so a partner's or a friend's price
+ * goes only to the visit it is for.
+ */
+export async function isOfferCode(services: Services, raw: string): Promise<boolean> {
+  const code = raw.trim().toUpperCase();
+  if (code === DEFAULT_PRICE_TIER) return true;
+  const tiers = await services.stores.pricing.tiers();
+  return code === tiers?.defaultPriceTier.toUpperCase() || priceTierByCode(code, tiers) !== null;
 }

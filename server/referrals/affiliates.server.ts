@@ -48,6 +48,8 @@ export async function settleAffiliate(services: Services, record: AffiliateDetai
     return treated || clickExpired(record.timestamp, now);
   } catch (error) {
     errorReporter().captureException(error, { where: "affiliate-update" });
+    // Asked again later, not first in line: one record that cannot be read never holds up the rest.
+    await services.stores.affiliates.update(record.user_id, { checkedAt: now }).catch(() => undefined);
     return false;
   }
 }

@@ -150,13 +150,13 @@ describe("following a click to its end", () => {
     expect(reports).toEqual([]);
   });
 
-  it("a back end that cannot be read is reported and the record left as it was", async () => {
+  it("a back end that cannot be read is reported, and the record asked about again later, behind the others", async () => {
     const record = await clicked(40 * DAY);
     const failure = new Error("the back end is down");
     const down = { ...services, spa: { ...spa, listGuestAppointments: async () => Promise.reject(failure) } } as Services;
     expect(await settleAffiliate(down, record, NOW)).toBe(false);
     expect(reports).toEqual([{ error: failure, context: { where: "affiliate-update" } }]);
-    expect(await stores.affiliates.get(record.guestId)).toMatchObject({ isFtTreatedTriggered: false, isExpired: false, checkedAt: null });
+    expect(await stores.affiliates.get(record.guestId)).toMatchObject({ isFtTreatedTriggered: false, isExpired: false, checkedAt: NOW });
   });
 
   it("the reconciler follows the open clicks not checked for an hour", async () => {

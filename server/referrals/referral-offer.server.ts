@@ -3,7 +3,7 @@ import { referralOfferCode } from "~/domain/pricing";
 import { isReferralTreatment } from "~/domain/referrals";
 import type { Draft } from "../booking/draft.server";
 import type { Services } from "../context.server";
-import { offerFor, offerPrices } from "../pricing/offer-prices.server";
+import { isOfferCode, offerFor, offerPrices } from "../pricing/offer-prices.server";
 
 /**
  * A referred friend's first signature facial is priced with the referral offer code (the
@@ -25,10 +25,13 @@ export async function withReferralOffer(services: Services, draft: Draft, servic
 /**
  * The offer a booking starts with at the payment step, when the guest has no code of their own: a
  * referred friend's, else the price tier that charges the treatment's partner or clinic price (the
- * price the menu showed).
+ * price the menu showed). Offer codes are never typed (`isOfferCode`), so one on the draft was put
+ * there by this and may be replaced.
  */
 export async function withAutomaticOffer(services: Services, draft: Draft, input: { service: Service; catalog: Service[]; partnerType?: string }): Promise<Draft> {
-  if (draft.promoCode) return draft;
+  // A code the guest typed stays; an offer put here before (for another treatment or visit) is worked out again.
+  if (draft.promoCode && !(await isOfferCode(services, draft.promoCode))) return draft;
+  draft = { ...draft, promoCode: undefined };
   const referred = await withReferralOffer(services, draft, input.service);
   if (referred.promoCode) return referred;
   const offers = await offerPrices(services, { centerId: draft.centerId, catalog: input.catalog, partnerType: input.partnerType });

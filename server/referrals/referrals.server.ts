@@ -55,10 +55,10 @@ export type FriendCheck = { ok: true; owner: ReferralCodeRecord } | { ok: false;
 /**
  * Whether this code can refer this friend: a code that exists and is not used up, not the friend's
  * own, an email not referred before, and a friend new to the clinics (`isNewClient`, as the caller
- * knows it). Checked before the friend's guest record is made, so the back end's record can name
+ * knows it, and no guest with their mobile number when it is given). Checked before the friend's guest record is made, so the back end's record can name
  * the referrer.
  */
-export async function checkReferralFor(services: Services, raw: string, friend: { email: string; isNewClient: boolean }): Promise<FriendCheck> {
+export async function checkReferralFor(services: Services, raw: string, friend: { email: string; isNewClient: boolean; phone?: string }): Promise<FriendCheck> {
   const found = await lookUpReferralCode(services, raw);
   if (!found.ok) return { ok: false, message: found.reason === "used-up" ? "That referral code has been used as many times as it can be." : REFERRAL_MESSAGES.unknown };
   const ownerAccount = await services.stores.accounts.getById(found.owner.accountId);
@@ -67,7 +67,8 @@ export async function checkReferralFor(services: Services, raw: string, friend: 
     ownerEmail: ownerAccount?.email ?? null,
     friendEmail: friend.email,
     alreadyReferred: Boolean(await services.stores.referrals.forFriend(friend.email)),
-    friendIsNewClient: friend.isNewClient,
+    // A mobile number already on a guest record is someone the clinics know (the referrer's own, under another email, too).
+    friendIsNewClient: friend.isNewClient && !(friend.phone && (await services.spa.findGuestsByPhone(friend.phone)).length > 0),
   });
   return refusal ? { ok: false, message: REFERRAL_MESSAGES[refusal] } : { ok: true, owner: found.owner };
 }
@@ -127,10 +128,12 @@ export async function checkReferralRewards(services: Services, referrals: Referr
         phone: null,
         centerId: referrer?.centerId ?? "",
         guestId: referral.referrerGuestId,
-        reward: { points: REFERRAL_REWARD_POINTS, friendVisitId: completed.appointmentId, key: `referral:${referral.friendEmail.trim().toLowerCase()}` },
+        reward: { points: REFERRAL_REWARD_POINTS, friendVisitId: completed.appointmentId, key: `referral:${referral.friendGuestId.toLowerCase()}` },
       });
     } catch (error) {
       logger.warn("referral reward not checked", { error: (error as Error).message });
+      // Asked again later, not first in line: one friend whose visits cannot be read never holds up the rest.
+      await services.stores.referrals.update(referral.friendEmail, { checkedAt: now }).catch(() => undefined);
     }
   }
   return rewarded;

@@ -60,3 +60,15 @@ test("a partnerType that is too long or has odd characters is ignored: list pric
     await expect(page.getByText(/Showing .* prices/)).toHaveCount(0);
   }
 });
+
+test("an offer code typed at payment is refused: a partner's or a clinic's price comes only with the visit it is for", async ({ page, bookingDay }) => {
+  const { clinic, date } = bookingDay();
+  await page.goto(`/locations/${clinic.slug}`);
+  await clarifyingPeelToPayment(page, date, uniqueEmail("typed-tier"));
+  for (const code of ["100CHARGE", "ft50raf"]) {
+    await page.getByLabel("Promo code").fill(code);
+    await page.getByRole("button", { name: "Apply" }).click();
+    await expect(page.getByText("Invalid Promo Code")).toBeVisible();
+    await expect(page.getByLabel("Promo code")).toHaveValue(code);
+  }
+});

@@ -1,7 +1,7 @@
 import Database from "better-sqlite3";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, registerAccount, signIn, test, type Account } from "./fixtures";
-import { addCard, fillBillingAndAgree, fillRegistration, showDate, startBooking, uniqueEmail } from "./helpers";
+import { addCard, fillBillingAndAgree, fillRegistration, showDate, startBooking, uniqueEmail, uniquePhone } from "./helpers";
 import { backEndRecordsOf, closeVisitInBackEnd, moveVisitInBackEnd } from "./visits";
 
 /** A referrer of their own: an account signed in on a request client apart from the page. */
@@ -47,6 +47,8 @@ test("a friend follows a referral link, registers, books the $50 facial, and onc
   await expect(page.getByLabel("Referral code (optional)")).toHaveValue(code);
   const friend = uniqueEmail("friend");
   await fillRegistration(page, friend);
+  // A mobile number of the friend's own: one already on a guest record is someone the clinics know.
+  await page.getByLabel(/Mobile phone/).fill(uniquePhone());
   await expect(page.getByLabel("Referral code (optional)")).toHaveValue(code);
   await page.getByRole("button", { name: "Create account" }).click();
   await expect(page.getByText("Your account is ready.")).toBeVisible();
@@ -103,6 +105,16 @@ test("an unknown or malformed referral link gets a friendly page, and a code can
   await page.goto(`/refer/${code}`);
   await expect(page.getByText("This is your own link")).toBeVisible();
   expect(signedIn.email).toBeTruthy();
+});
+
+test("a code can't refer someone the clinics already know by their mobile number (the referrer under another email)", async ({ page, playwright, baseURL }) => {
+  const { request, code } = await referrer(playwright, baseURL!);
+  await page.goto(`/refer/${code}`);
+  await fillRegistration(page, uniqueEmail("alias"));
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByText("our records show you've visited us before")).toBeVisible();
+  await expect(page.getByLabel("Referral code (optional)")).toHaveValue(code);
+  await request.dispose();
 });
 
 test("registering with a code that isn't one keeps what was typed and says why", async ({ page }) => {

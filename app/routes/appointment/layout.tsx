@@ -39,7 +39,9 @@ function bookingSummaryOf(center: Center, catalog: Service[], draft: Draft, hold
   if (!service) return null;
   const addOns = draft.addOnIds.map((id) => findService(catalog, id)).filter((s): s is Service => Boolean(s));
   const list = priceLines(service, addOns).reduce((sum, line) => sum + line.price, 0);
-  const offer = offers ? offerFor(offers, service.id) : null;
+  // The offer is the booking's until the guest removes it or types a code of their own.
+  const candidate = offers ? offerFor(offers, service.id) : null;
+  const offer = candidate && (draft.promoCode === candidate.code || (!draft.promoCode && !draft.payKey)) ? candidate : null;
   const total = offer ? list - (offer.list - offer.price) : list;
   const byId = new Map(catalog.map((s) => [s.id, s]));
   const slot = holdLive ? draft.hold!.slot : draft.slot;

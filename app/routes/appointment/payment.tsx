@@ -11,6 +11,7 @@ import { findService, requireClinic } from "#server/booking/catalog-view.server"
 import { declineBackEndPrice, finishVerification, quote } from "#server/booking/checkout.server";
 import { dropHoldClaim } from "#server/booking/hold-limits.server";
 import { promoAttemptLimit } from "#server/booking/promo-limits.server";
+import { isOfferCode } from "#server/pricing/offer-prices.server";
 import { recordAffiliateClick } from "#server/referrals/affiliates.server";
 import { withAutomaticOffer } from "#server/referrals/referral-offer.server";
 import { confirmedOf, newPayKey, requireDraft, setConfirmed, setDraft, type Draft } from "#server/booking/draft.server";
@@ -191,6 +192,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     const code = normalizePromoCode(promo ?? "");
     const limited = await promoAttemptLimit(services, { clientIp: context.clientIp, bookingId: draft.hold!.bookingId });
     if (limited) return refuseForm(submission, { status: 429, fieldErrors: { promo: [limited.message] }, headers: { "Retry-After": String(limited.retryAfterSeconds) } });
+    // A partner's, a clinic's or a friend's offer comes with the visit it is for, never typed.
+    if (await isOfferCode(services, code)) return refuseForm(submission, { fieldErrors: { promo: [PROMO_MESSAGES.unknown] } });
     const trial = await quote(services, center, catalog, { ...draft, promoCode: code });
     if (!trial.promo?.applied) return refuseForm(submission, { fieldErrors: { promo: [trial.promo?.message ?? PROMO_MESSAGES.unknown] } });
     setDraft(session, { ...withBilling, promoCode: code });

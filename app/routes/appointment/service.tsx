@@ -22,7 +22,7 @@ import { clientTypeFor } from "#server/booking/signed-in.server";
 import { textedGuest } from "#server/booking/sms-link.server";
 import { formDataOf, parseSubmission, refuseForm } from "#server/forms.server";
 import { currentUser, requestSession, visitAttribution } from "#server/request-context.server";
-import { offerFor, offerPrices } from "#server/pricing/offer-prices.server";
+import { isOfferCode, offerFor, offerPrices } from "#server/pricing/offer-prices.server";
 import type { Route } from "./+types/service";
 
 export const meta: Route.MetaFunction = ({ data }) => [
@@ -53,7 +53,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const linkedPromo = url.searchParams.get("promo");
   const acceptLinkedPromo = async (raw: string) => {
     const code = normalizePromoCode(raw);
-    return code.length > 0 && code.length <= 32 && (code === draft.promoCode || (await linkedPromoAllowed(services, context.clientIp)));
+    if (code.length === 0 || code.length > 32 || (await isOfferCode(services, code))) return false;
+    return code === draft.promoCode || (await linkedPromoAllowed(services, context.clientIp));
   };
   const linkedPromoAccepted = linkedPromo ? await acceptLinkedPromo(linkedPromo) : false;
   // A staff link may name the employee booking for the guest (the spec's done_by); only a nurse
