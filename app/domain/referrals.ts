@@ -42,6 +42,12 @@ export const REFERRAL_MESSAGES = {
   notNew: "The friend offer is for a first visit, and our records show you've visited us before.",
 } as const;
 
+/** Why a code in a link refers no one, besides being unknown. */
+export const REFERRAL_CODE_MESSAGES = {
+  malformed: "That referral link looks incomplete. Please check it with the friend who shared it.",
+  usedUp: "That referral code has been used as many times as it can be.",
+} as const;
+
 /** Why a code cannot refer this friend, or null when it can. */
 export function referralRefusal(input: {
   known: boolean;

@@ -7,7 +7,6 @@ import { checkOneTimeCode, maskedContacts, sendOneTimeCode, type CodeRecipient }
 import type { Services } from "../context.server";
 import { logger } from "../observability/logger.server";
 import type { SpaGuest } from "../spa/booking.server";
-import { recordAffiliateClick } from "../referrals/affiliates.server";
 import { checkReferralFor, recordReferral } from "../referrals/referrals.server";
 import { isSpaError } from "../spa/errors.server";
 import type { Draft } from "./draft.server";
@@ -131,8 +130,6 @@ async function holdWithDetails(services: Services, request: DetailsRequest, make
   const guestId = outcome.draft.guestId;
   if (guestId) await noteGuest(services, details.email, { id: guestId });
   if (guestId && makeGuest && referrer) await recordReferral(services, referrer, { email: details.email, firstName: details.firstName, guestId });
-  // Reported and rethrown by the affiliate update (the spec); the booking goes on.
-  if (guestId && makeGuest && attribution?.click) await recordAffiliateClick(services, { guestId, email: details.email, click: attribution.click }).catch(() => undefined);
   if (outcome.kind === "held") return { kind: "saved", draft: outcome.draft };
   return { kind: "not-held", outcome };
 }

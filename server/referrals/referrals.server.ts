@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { REFERRAL_CODE, normalizeReferralCode } from "~/domain/attribution";
-import { isReferralTreatment, makeReferralCode, REFERRAL_MESSAGES, REFERRAL_REWARD_POINTS, referralRefusal, referralTally } from "~/domain/referrals";
-import { hasCompletedNewClientVisit } from "~/domain/accounts";
+import { isReferralTreatment, makeReferralCode, REFERRAL_CODE_MESSAGES, REFERRAL_MESSAGES, REFERRAL_REWARD_POINTS, referralRefusal, referralTally } from "~/domain/referrals";
 import { APPOINTMENT_STATUS } from "~/domain/appointments";
 import type { CurrentUser } from "../accounts/account-service.server";
 import type { Services } from "../context.server";
@@ -60,7 +59,7 @@ export type FriendCheck = { ok: true; owner: ReferralCodeRecord } | { ok: false;
  */
 export async function checkReferralFor(services: Services, raw: string, friend: { email: string; isNewClient: boolean; phone?: string }): Promise<FriendCheck> {
   const found = await lookUpReferralCode(services, raw);
-  if (!found.ok) return { ok: false, message: found.reason === "used-up" ? "That referral code has been used as many times as it can be." : REFERRAL_MESSAGES.unknown };
+  if (!found.ok) return { ok: false, message: found.reason === "used-up" ? REFERRAL_CODE_MESSAGES.usedUp : REFERRAL_MESSAGES.unknown };
   const ownerAccount = await services.stores.accounts.getById(found.owner.accountId);
   const refusal = referralRefusal({
     known: true,
@@ -168,11 +167,4 @@ export async function shareTheGlow(services: Services, user: CurrentUser, now = 
     referrals: referrals.map((r) => ({ firstName: r.friendFirstName, since: r.createdAt, rewarded: r.state === "rewarded", points: r.rewardPoints })),
     tally: referralTally(referrals),
   };
-}
-
-/** Whether a guest is new to the clinics: no completed first visit in the back end. */
-export async function isNewClient(services: Services, guestId: string | null): Promise<boolean> {
-  if (!guestId) return true;
-  const history = await services.spa.listGuestAppointments(guestId, { size: 100 });
-  return !hasCompletedNewClientVisit(history.flatMap((a) => a.services));
 }

@@ -145,6 +145,25 @@ function openDatabase(file: string): Database.Database {
   return db;
 }
 
+/**
+ * Writes the columns given (undefined ones are left as they are) of the row whose `keyColumn` is
+ * `key`; throws `missing` when there is no such row, even when nothing is to be written.
+ */
+function updateColumns(db: Database.Database, table: string, keyColumn: string, key: string, columns: Record<string, string | number | null | undefined>, missing: string): void {
+  const given = Object.entries(columns).filter(([, value]) => value !== undefined);
+  if (given.length === 0) {
+    if (!db.prepare(`SELECT 1 FROM ${table} WHERE ${keyColumn} = ?`).get(key)) throw new Error(missing);
+    return;
+  }
+  const result = db.prepare(`UPDATE ${table} SET ${given.map(([column]) => `${column} = ?`).join(", ")} WHERE ${keyColumn} = ?`).run(...given.map(([, value]) => value), key);
+  if (result.changes === 0) throw new Error(missing);
+}
+
+/** A boolean patch field as SQLite keeps it (undefined: not to be written). */
+function flag(value: boolean | undefined): number | undefined {
+  return value === undefined ? undefined : value ? 1 : 0;
+}
+
 type GuestRow = { email: string; guest_id: string; is_password_set: number; is_return_user: number; promo_codes: string };
 
 function toGuest(row: GuestRow): GuestDetails {
@@ -203,23 +222,7 @@ function guestDetailsStore(db: Database.Database): GuestDetailsStore {
       }
     },
     async update(email, patch) {
-      const sets: string[] = [];
-      const values: number[] = [];
-      if (patch.is_password_set !== undefined) {
-        sets.push("is_password_set = ?");
-        values.push(patch.is_password_set ? 1 : 0);
-      }
-      if (patch.is_return_user !== undefined) {
-        sets.push("is_return_user = ?");
-        values.push(patch.is_return_user ? 1 : 0);
-      }
-      const key = emailKey(email);
-      if (sets.length === 0) {
-        if (!select.get(key)) throw new Error("No guestDetails record for this email");
-        return;
-      }
-      const result = db.prepare(`UPDATE guest_details SET ${sets.join(", ")} WHERE email_key = ?`).run(...values, key);
-      if (result.changes === 0) throw new Error("No guestDetails record for this email");
+      updateColumns(db, "guest_details", "email_key", emailKey(email), { is_password_set: flag(patch.is_password_set), is_return_user: flag(patch.is_return_user) }, "No guestDetails record for this email");
     },
     async claimPromoUse(input) {
       return claim.immediate(input);
@@ -571,23 +574,7 @@ function referralStore(db: Database.Database): ReferralStore {
       return rows.map(toReferral);
     },
     async update(friendEmail, patch) {
-      const sets: string[] = [];
-      const values: (string | number | null)[] = [];
-      if (patch.friendGuestId !== undefined) {
-        sets.push("friend_guest_id = ?");
-        values.push(patch.friendGuestId);
-      }
-      if (patch.checkedAt !== undefined) {
-        sets.push("checked_at = ?");
-        values.push(patch.checkedAt);
-      }
-      const key = emailKey(friendEmail);
-      if (sets.length === 0) {
-        if (!selectReferral.get(key)) throw new Error("No referral for this email");
-        return;
-      }
-      const result = db.prepare(`UPDATE referrals SET ${sets.join(", ")} WHERE email_key = ?`).run(...values, key);
-      if (result.changes === 0) throw new Error("No referral for this email");
+      updateColumns(db, "referrals", "email_key", emailKey(friendEmail), { friend_guest_id: patch.friendGuestId, checked_at: patch.checkedAt }, "No referral for this email");
     },
     async reward(friendEmail, reward) {
       // One conditional update: of two rewards at once, only one finds the referral still "registered".
@@ -650,26 +637,14 @@ function affiliateStore(db: Database.Database): AffiliateStore {
       return record.immediate(input);
     },
     async update(userId, patch) {
-      const sets: string[] = [];
-      const values: (number | null)[] = [];
-      if (patch.isFtTreatedTriggered !== undefined) {
-        sets.push("is_ft_treated_triggered = ?");
-        values.push(patch.isFtTreatedTriggered ? 1 : 0);
-      }
-      if (patch.isExpired !== undefined) {
-        sets.push("is_expired = ?");
-        values.push(patch.isExpired ? 1 : 0);
-      }
-      if (patch.checkedAt !== undefined) {
-        sets.push("checked_at = ?");
-        values.push(patch.checkedAt);
-      }
-      if (sets.length === 0) {
-        if (!select.get(userId)) throw new Error("No impactAffiliateDetails record for this user");
-        return;
-      }
-      const result = db.prepare(`UPDATE impact_affiliate_details SET ${sets.join(", ")} WHERE user_id = ?`).run(...values, userId);
-      if (result.changes === 0) throw new Error("No impactAffiliateDetails record for this user");
+      updateColumns(
+        db,
+        "impact_affiliate_details",
+        "user_id",
+        userId,
+        { is_ft_treated_triggered: flag(patch.isFtTreatedTriggered), is_expired: flag(patch.isExpired), checked_at: patch.checkedAt },
+        "No impactAffiliateDetails record for this user",
+      );
     },
     async listOpen(checkedBefore, limit) {
       const rows = db

@@ -1,7 +1,7 @@
 import { data, href, Link } from "react-router";
 import { ButtonLink } from "~/components/button-link";
 import { ErrorMessage } from "~/components/error-message";
-import { REFERRAL_FRIEND_PRICE, REFERRAL_LIST_PRICE, REFERRAL_REWARD_POINTS } from "~/domain/referrals";
+import { REFERRAL_FRIEND_PRICE, REFERRAL_CODE_MESSAGES, REFERRAL_LIST_PRICE, REFERRAL_MESSAGES, REFERRAL_REWARD_POINTS } from "~/domain/referrals";
 import { formatMoney } from "~/lib/money";
 import { lookUpReferralCode } from "#server/referrals/referrals.server";
 import { currentUser, requestSession, visitAttribution } from "#server/request-context.server";
@@ -14,9 +14,9 @@ export const meta: Route.MetaFunction = ({ data: page }) => [
 ];
 
 const NOT_FOUND_WORDS = {
-  malformed: "That referral link looks incomplete. Please check it with the friend who shared it.",
-  unknown: "We couldn't find that referral code. Please check it with the friend who shared it.",
-  "used-up": "That referral link has been used as many times as it can be. Ask your friend for a new one, or book at our usual price.",
+  malformed: REFERRAL_CODE_MESSAGES.malformed,
+  unknown: REFERRAL_MESSAGES.unknown,
+  "used-up": `${REFERRAL_CODE_MESSAGES.usedUp} Ask your friend for a new one, or book at our usual price.`,
 } as const;
 
 /**
