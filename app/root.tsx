@@ -8,7 +8,9 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
+  useMatches,
   useRouteLoaderData,
+  type UIMatch,
 } from "react-router";
 import { browserErrorReporting } from "#server/observability/error-reporter.server";
 import { attributionMiddleware, currentUser, sessionMiddleware } from "#server/request-context.server";
@@ -46,9 +48,23 @@ export async function loader({ context }: Route.LoaderArgs) {
   };
 }
 
+/**
+ * Where "Skip to content" goes: the page's main, or past a bar of links the page repeats on each of
+ * its steps (a route's `handle.skipTo`, the id of an element that takes focus), so the bar is
+ * skipped like the header (WCAG 2.4.1).
+ */
+function skipTarget(matches: UIMatch[]): string {
+  for (const match of [...matches].reverse()) {
+    const skipTo = (match.handle as { skipTo?: unknown } | undefined)?.skipTo;
+    if (typeof skipTo === "string") return skipTo;
+  }
+  return "main";
+}
+
 export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
   const rootData = useRouteLoaderData<typeof loader>("root");
+  const matches = useMatches();
   return (
     <html lang="en">
       <head>
@@ -61,7 +77,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {rootData?.errorReporting ? <meta name="error-reporting" content={JSON.stringify(rootData.errorReporting)} /> : null}
       </head>
       <body>
-        <a className="skip-link" href="#main">
+        <a className="skip-link" href={`#${skipTarget(matches)}`}>
           Skip to content
         </a>
         <SiteHeader signedIn={rootData?.signedIn ?? false} />

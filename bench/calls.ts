@@ -68,11 +68,14 @@ async function book(page: Page, slug: string) {
   await page.getByRole("button", { name: "Select Signature Laser Facial - New Client" }).click();
   await page.getByRole("button", { name: "Continue to date and time" }).click();
   const times = page.getByRole("form", { name: "Open times" }).getByRole("button");
-  const dates = await page.getByLabel("Date").locator("option").evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
-  for (const date of dates) {
-    if ((await times.count()) > 0) break;
-    await page.getByLabel("Date").selectOption(date);
-    await page.getByRole("button", { name: "Show times" }).click();
+  // Day after day through the date strip, a week at a time, until one has open times.
+  const strip = page.getByRole("navigation", { name: "Dates" });
+  for (let step = 0; step < 30 && (await times.count()) === 0; step++) {
+    const days = await strip.locator("button[data-date]").evaluateAll((buttons) => buttons.map((b) => (b as HTMLButtonElement).dataset.date!));
+    const shown = await strip.locator("button[aria-current]").getAttribute("data-date");
+    const next = days[days.indexOf(shown ?? "") + 1];
+    await (next ? strip.locator(`button[data-date="${next}"]`) : strip.getByRole("button", { name: "Later days" })).click();
+    await page.waitForURL((url) => url.searchParams.get("date") !== shown);
   }
   await times.first().click();
   await page.getByRole("heading", { level: 1, name: "Your details" }).waitFor();

@@ -13,7 +13,7 @@ const SECTIONS = [
 
 export function AccountNav() {
   return (
-    <nav aria-label="Your account" className="view-toggle account-nav">
+    <nav aria-label="Your account" className="account-nav">
       {SECTIONS.map((s) => (
         // NavLink marks the section shown with aria-current="page".
         <NavLink key={s.key} to={s.to} end data-section={s.key}>

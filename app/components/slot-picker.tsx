@@ -1,5 +1,4 @@
-import { Form } from "react-router";
-import { filterSlots, SLOT_GROUPS, slotGroupOf, type SlotGroup } from "~/domain/booking";
+import { dateWeek, filterSlots, SLOT_GROUPS, slotGroupOf, type SlotGroup } from "~/domain/booking";
 import { formatClock, formatDay, timeZoneLabel } from "~/lib/dates";
 import { ButtonLink } from "./button-link";
 import { ErrorSummary, SchemaForm, type useSchemaForm } from "./forms";
@@ -11,7 +10,8 @@ export type SlotPickerView = {
   /** The clinic's time zone, named: its times are on its own clock. */
   timeZoneLabel: string;
   dateProblem: string | null;
-  dates: { value: string; label: string }[];
+  /** The week of the date strip that holds the day shown, and the first days of the weeks around it. */
+  week: { days: { value: string; weekday: string; month: string; day: string }[]; range: string; earlier: string | null; later: string | null };
   group: string;
   groups: { id: string; label: string; count: number }[];
   slots: { value: string; label: string }[];
@@ -21,6 +21,22 @@ export type SlotPickerView = {
   /** The time held (or chosen) now, marked in the list. */
   held: string | null;
 };
+
+function weekView(dates: string[], date: string): SlotPickerView["week"] {
+  const { days, earlier, later } = dateWeek(dates, date);
+  const shown = days.map((d) => {
+    // "Wed Nov 25": the button's name, as the date list's used to be.
+    const [weekday, month, day] = formatDay(d, "ddd MMM D").split(" ");
+    return { value: d, weekday, month, day };
+  });
+  const [first, last] = [shown[0], shown.at(-1)];
+  return {
+    days: shown,
+    range: !first || !last ? "" : first.month === last.month ? `${first.month} ${first.day}–${last.day}` : `${first.month} ${first.day}–${last.month} ${last.day}`,
+    earlier,
+    later,
+  };
+}
 
 /** The view of one day's open times, with the bookable dates and the time-of-day group shown. */
 export function slotPickerView(input: {
@@ -40,7 +56,7 @@ export function slotPickerView(input: {
     dateLabel: formatDay(date, "dddd, MMMM D"),
     timeZoneLabel: timeZoneLabel(input.timeZone),
     dateProblem: input.dateProblem,
-    dates: dates.map((d) => ({ value: d, label: formatDay(d, "ddd MMM D") })),
+    week: weekView(dates, date),
     group,
     groups: SLOT_GROUPS.map((g) => ({ ...g, count: g.id === "all" ? times.length : times.filter((t) => slotGroupOf(t) === g.id).length })),
     // A time is local "YYYY-MM-DDTHH:mm:ss": its label is its clock's.
@@ -57,32 +73,46 @@ export function slotPickerView(input: {
  * and a POST form: it works without JavaScript.
  */
 export function SlotPicker({ view, hold, reserving }: { view: SlotPickerView; hold: ReturnType<typeof useSchemaForm>; reserving: string | null }) {
-  const { date, dateLabel, timeZoneLabel: zone, dateProblem, dates, group, groups, slots, anyTimes, nextAvailable, slotsError, held } = view;
+  const { date, dateLabel, timeZoneLabel: zone, dateProblem, week, group, groups, slots, anyTimes, nextAvailable, slotsError, held } = view;
   return (
     <>
-      <Form method="get" className="date-picker">
-        <input type="hidden" name="group" value={group} />
-        <label htmlFor="date">Date</label>
-        <div className="inline-field">
-          {/* Keyed by the day shown: after "Next available" or another address, the list shows that day, not the one picked before. */}
-          <select key={date} id="date" name="date" defaultValue={date} aria-invalid={dateProblem ? true : undefined} aria-describedby={dateProblem ? "date-error" : undefined}>
-            {dates.map((d) => (
-              <option key={d.value} value={d.value}>
-                {d.label}
-              </option>
-            ))}
-          </select>
-          <button type="submit" className="button-secondary">
-            Show times
-          </button>
+      {/*
+        A week of days, each a button that shows its times (a GET form of its own: it works without
+        JavaScript), and the weeks before and after. One press picks a day.
+      */}
+      <nav aria-label="Dates" className="date-strip">
+        <div className="date-strip-weeks">
+          {week.earlier ? (
+            <ButtonLink to={`?date=${week.earlier}&group=${group}`} className="button-secondary" preventScrollReset>
+              <span aria-hidden="true">‹</span> Earlier days
+            </ButtonLink>
+          ) : (
+            <span />
+          )}
+          <span className="date-strip-range">{week.range}</span>
+          {week.later ? (
+            <ButtonLink to={`?date=${week.later}&group=${group}`} className="button-secondary" preventScrollReset>
+              Later days <span aria-hidden="true">›</span>
+            </ButtonLink>
+          ) : null}
         </div>
+        <ul className="date-strip-days">
+          {week.days.map((d) => (
+            <li key={d.value}>
+              <ButtonLink to={`?date=${d.value}&group=${group}`} aria-current={d.value === date ? "date" : undefined} data-date={d.value} preventScrollReset>
+                <span className="date-strip-weekday">{d.weekday}</span> <span className="visually-hidden">{d.month} </span>
+                <span className="date-strip-day">{d.day}</span>
+              </ButtonLink>
+            </li>
+          ))}
+        </ul>
         {dateProblem ? (
           // The one message of a page opened from a bad link: said when the page loads.
           <p className="field-error" id="date-error" role="alert">
             {dateProblem}
           </p>
         ) : null}
-      </Form>
+      </nav>
 
       <nav aria-label="Time of day" className="view-toggle">
         {groups.map((g) => (

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bookingDates, filterSlots, normalizeBookingDate, priceLines, slotGroupOf } from "./booking";
+import { bookingDates, dateWeek, filterSlots, normalizeBookingDate, priceLines, slotGroupOf } from "./booking";
 import type { Service } from "./catalog";
 import { applyDiscounts } from "./discounts";
 
@@ -55,5 +55,30 @@ describe("price lines", () => {
     const lines = priceLines(service("ft", "Signature Laser Facial", 19999), [service("a", "LED Enhancement (Addon)", 1999), service("b", "Eye Enhancement (Addon)", 1999)]);
     const rules = (["service", "addon-service"] as const).map((t) => ({ discount_type: "percentage" as const, discount_value: 10, service_id: null, service_type: t }));
     expect(applyDiscounts(lines, rules)).toMatchObject({ subtotal: 23997, discount: 2400, total: 21597 });
+  });
+});
+
+describe("the date strip's weeks", () => {
+  // Tuesday 24 November 2026: the list runs four weeks, Sundays left out.
+  const dates = bookingDates("2026-11-24");
+
+  it("shows the week of the day shown, Monday to Saturday, cut at the list's start", () => {
+    expect(dateWeek(dates, "2026-11-26")).toEqual({
+      days: ["2026-11-24", "2026-11-25", "2026-11-26", "2026-11-27", "2026-11-28"],
+      earlier: null,
+      later: "2026-11-30",
+    });
+    expect(dateWeek(dates, "2026-12-02")).toEqual({
+      days: ["2026-11-30", "2026-12-01", "2026-12-02", "2026-12-03", "2026-12-04", "2026-12-05"],
+      earlier: "2026-11-24",
+      later: "2026-12-07",
+    });
+  });
+
+  it("ends at the list's last day, and falls back to the first week for a day not in it", () => {
+    const last = dateWeek(dates, dates.at(-1)!);
+    expect(last.later).toBeNull();
+    expect(last.days.at(-1)).toBe(dates.at(-1));
+    expect(dateWeek(dates, "2030-01-01").days[0]).toBe("2026-11-24");
   });
 });

@@ -99,3 +99,19 @@ export const HOLD_EXPIRED_MESSAGE = "Reserved slot has expired. Please select th
  */
 export const MAX_ADD_ONS = 12;
 export const TOO_MANY_ADD_ONS = `Please choose at most ${MAX_ADD_ONS} areas and enhancements for one visit.`;
+
+/**
+ * The bookable dates in weeks (Monday to Saturday), for a date strip: the week that holds `date`,
+ * and the first bookable day of the weeks before and after it (null at either end of the list).
+ */
+export function dateWeek(dates: string[], date: string): { days: string[]; earlier: string | null; later: string | null } {
+  const mondayOf = (d: string) => addDays(d, -((weekday(d) + 6) % 7));
+  const weeks: string[][] = [];
+  for (const d of dates) {
+    const last = weeks.at(-1);
+    if (last && mondayOf(last[0]) === mondayOf(d)) last.push(d);
+    else weeks.push([d]);
+  }
+  const index = Math.max(0, weeks.findIndex((week) => week.includes(date)));
+  return { days: weeks[index] ?? [], earlier: weeks[index - 1]?.[0] ?? null, later: weeks[index + 1]?.[0] ?? null };
+}

@@ -238,7 +238,7 @@ test("a signed-in guest books a past visit again: the journey opens at the time 
   await expect(page).toHaveURL(/\/appointment\/time/);
   await expect(page.getByRole("heading", { level: 1, name: "Choose a date and time" })).toBeVisible();
   await expect(page.getByText(`Glow Peel at ${clinic.name}.`)).toBeVisible();
-  await expect(page.getByLabel("Date")).toBeVisible();
+  await expect(page.getByRole("navigation", { name: "Dates" })).toBeVisible();
 });
 
 test("another guest's visit cannot be read or changed by its id", async ({ page, signedIn, sandboxApi, bookingDay }) => {

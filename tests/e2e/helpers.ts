@@ -1,6 +1,8 @@
 import { expect, type APIRequestContext, type Locator, type Page } from "@playwright/test";
 import Database from "better-sqlite3";
 import { HOME_CLINIC, type Clinic } from "./booking-days";
+import { bookingDates } from "../../app/domain/booking";
+import { clinicToday } from "../../app/lib/dates";
 
 let counter = 0;
 
@@ -48,10 +50,42 @@ export async function choosePeelWithFaceArea(page: Page) {
   await expect(page.getByRole("heading", { level: 1, name: "Choose a date and time" })).toBeVisible();
 }
 
-/** Shows the date ("YYYY-MM-DD", one of the date list) and returns the open time buttons. */
+/** The days a clinic in this time zone takes bookings on, from its own today (the time step's weeks). */
+export function bookableDates(timeZone: string): string[] {
+  return bookingDates(clinicToday(timeZone));
+}
+
+/** The days the time step's date strip shows now ("YYYY-MM-DD"). */
+export function stripDays(page: Page): Promise<string[]> {
+  return page
+    .getByRole("navigation", { name: "Dates" })
+    .locator("button[data-date]")
+    .evaluateAll((buttons) => buttons.map((b) => (b as HTMLButtonElement).dataset.date!));
+}
+
+/** The day the time step shows ("YYYY-MM-DD"): the one marked in the date strip. */
+export async function shownDate(page: Page): Promise<string> {
+  return (await page.getByRole("navigation", { name: "Dates" }).locator("button[aria-current]").getAttribute("data-date"))!;
+}
+
+/**
+ * Shows the date ("YYYY-MM-DD", a bookable day) by pressing its day in the date strip, going to
+ * later or earlier weeks first when it is not in the week shown; returns the open time buttons.
+ */
 export async function showDate(page: Page, date: string) {
-  await page.getByLabel("Date").selectOption(date);
-  await page.getByRole("button", { name: "Show times" }).click();
+  const strip = page.getByRole("navigation", { name: "Dates" });
+  // The time step drawn first: with JavaScript a step can still be on its way, and an empty strip
+  // read then would send the search the wrong way.
+  await expect(strip.locator("button[aria-current]")).toHaveCount(1);
+  for (let week = 0; week < 6; week++) {
+    const days = await stripDays(page);
+    if (days.includes(date)) break;
+    const direction = days.length > 0 && date < days[0] ? "Earlier days" : "Later days";
+    await strip.getByRole("button", { name: direction }).click();
+    // The strip is drawn anew for the week moved to: its days change.
+    await expect.poll(() => stripDays(page)).not.toEqual(days);
+  }
+  await strip.locator(`button[data-date="${date}"]`).click();
   await expect(page).toHaveURL(new RegExp(`date=${date}`));
   // The day's own heading: with JavaScript the address changes a moment before the list does.
   const day = new Date(`${date}T12:00:00Z`).toLocaleDateString("en-US", { weekday: "long", month: "long", day: "numeric", timeZone: "UTC" });

@@ -1,4 +1,4 @@
-import { href, NavLink, Outlet } from "react-router";
+import { href, Link, Outlet, useLocation } from "react-router";
 import { ErrorMessage } from "~/components/error-message";
 import { HoldCountdown, HoldStatus, holdViewOf, useHoldCountdown, type HoldView } from "~/components/hold-banner";
 import { NotBookedNotice, notBookedViewOf } from "~/components/not-booked-notice";
@@ -8,7 +8,7 @@ import { treatmentPriceLabel } from "~/domain/menu";
 import { formatSlot } from "~/lib/dates";
 import { formatMoney, formatPriceRange } from "~/lib/money";
 import { findService } from "#server/booking/catalog-view.server";
-import { getDraft, holdIsLive, type Draft } from "#server/booking/draft.server";
+import { getDraft, holdIsLive, timeChosen, type Draft } from "#server/booking/draft.server";
 import { takeNotBooked } from "#server/booking/not-booked.server";
 import { offerFor, offerPrices, withAddOnPrices, type OfferPrices } from "#server/pricing/offer-prices.server";
 import { requestSession, visitAttribution } from "#server/request-context.server";
@@ -62,7 +62,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const notice = notBooked ? notBookedViewOf(notBooked) : null;
   const draft = getDraft(requestSession(context));
   const holdLive = Boolean(draft && holdIsLive(draft, Date.now()));
-  if (!draft || (!holdLive && !draft.serviceId)) return { hold: null, centerId: draft?.centerId ?? null, notice, summary: null };
+  const reached = stepsReached(draft, holdLive);
+  if (!draft || (!holdLive && !draft.serviceId)) return { hold: null, centerId: draft?.centerId ?? null, notice, summary: null, reached };
   // Another clinic's treatment step starts a new booking there: the one in the draft is not summed up on it.
   const asked = url.pathname === href("/appointment/service") ? url.searchParams.get("id") : null;
   const otherClinic = asked !== null && !sameId(asked, draft.centerId);
@@ -80,34 +81,63 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const summary = center && catalog ? bookingSummaryOf(center, catalog, draft, holdLive, offers) : null;
   const timeZone = center?.timeZone ?? "America/Chicago";
   const hold = holdLive ? holdViewOf(draft.hold!.slot, draft.hold!.expiresAt, timeZone) : null;
-  return { centerId: draft.centerId, hold, notice, summary };
+  return { centerId: draft.centerId, hold, notice, summary, reached };
 }
+
+/**
+ * How far the booking may go: the steps after it are not links yet (a step not reached would only
+ * send the visitor back), so the step bar offers the ways back and no dead ends.
+ */
+function stepsReached(draft: Draft | null, holdLive: boolean): number {
+  if (!draft?.serviceId) return 0;
+  if (!holdLive && !timeChosen(draft)) return 1;
+  return holdLive && draft.details ? 3 : 2;
+}
+
+/** "Skip to content" goes past the step bar, to the step itself. */
+export const handle = { skipTo: "step" };
 
 const STEPS = [
   { to: href("/appointment/service"), label: "Treatment" },
   { to: href("/appointment/time"), label: "Date and time" },
-  { to: href("/appointment/details"), label: "Your details" },
+  { to: href("/appointment/details"), label: "Your details", also: href("/appointment/verify") },
   { to: href("/appointment/payment"), label: "Payment" },
 ] as const;
 
 export default function AppointmentLayout({ loaderData }: Route.ComponentProps) {
-  const { hold, centerId, notice, summary } = loaderData;
+  const { hold, centerId, notice, summary, reached } = loaderData;
   // One count for the page: the summary shows the time left, the banner says the warnings.
   const countdown = useHoldCountdown(hold?.expiresAt ?? null);
+  const { pathname } = useLocation();
+  const current = STEPS.findIndex((step) => step.to === pathname || ("also" in step && step.also === pathname));
   return (
     <div className={summary ? "page booking with-summary" : "page booking"}>
       <nav aria-label="Booking steps" className="steps">
         <ol>
-          {STEPS.map((step, index) => (
-            <li key={step.to}>
-              <NavLink to={index === 0 && centerId ? `${step.to}?id=${encodeURIComponent(centerId)}` : step.to}>
+          {STEPS.map((step, index) => {
+            const label = (
+              <>
                 <span className="step-number">{index + 1}</span> {step.label}
-              </NavLink>
-            </li>
-          ))}
+              </>
+            );
+            // The step shown is named, not linked; one not reached yet is plain text.
+            return (
+              <li key={step.to}>
+                {index === current ? (
+                  <span className="step current" aria-current="step">
+                    {label}
+                  </span>
+                ) : index <= reached ? (
+                  <Link to={index === 0 && centerId ? `${step.to}?id=${encodeURIComponent(centerId)}` : step.to}>{label}</Link>
+                ) : (
+                  <span className="step">{label}</span>
+                )}
+              </li>
+            );
+          })}
         </ol>
       </nav>
-      <div className="booking-main">
+      <div className="booking-main" id="step" tabIndex={-1}>
         {hold ? (
           <>
             {/* With JavaScript the countdown sends the visitor back to choose a time when the hold
