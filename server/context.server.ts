@@ -6,6 +6,7 @@ import { createZipTableGeocoder } from "./geo/zip-table-geocoder.server";
 import { createSessionCookies, type SessionCookies } from "./session.server";
 import { createCachedCatalog, type CachedCatalog } from "./spa/catalog-cache.server";
 import { createSpaClient, type SpaClient } from "./spa/client.server";
+import { createSharedCatalogStore } from "./spa/shared-catalog.server";
 import type { SpaAuth } from "./spa/http.server";
 import { createSqliteStores } from "./store/sqlite-store.server";
 import type { Stores } from "./store/stores.server";
@@ -131,7 +132,12 @@ export async function createServices(env: Env, options: { sandboxBaseUrl: string
   const services: Services = {
     env,
     spa,
-    catalog: createCachedCatalog(spa, { ttlMs: env.CATALOG_TTL_SECONDS * 1000, staleMs: env.CATALOG_STALE_SECONDS * 1000 }),
+    catalog: createCachedCatalog(spa, {
+      ttlMs: env.CATALOG_TTL_SECONDS * 1000,
+      staleMs: env.CATALOG_STALE_SECONDS * 1000,
+      // With REDIS_URL, the instances share their copies: one Zenoti call per key and TTL for the chain (decision 029).
+      shared: await createSharedCatalogStore(env),
+    }),
     stores,
     geocoder,
     notifier: await createNotifier(env),

@@ -128,8 +128,8 @@ export const EnvSchema = z
     DEFAULT_CENTER_ID: optionalString,
 
     /**
-     * Shared counters (the abuse limits) in Redis, for several instances: redis:// or rediss://.
-     * Unset: in this process's memory (one instance only).
+     * Shared counters (the abuse limits) and catalog copies in Redis, for several instances:
+     * redis:// or rediss://. Unset: in this process's memory (one instance only).
      */
     REDIS_URL: optionalString.pipe(
       z

@@ -97,7 +97,7 @@ export async function startServer({ mode, build, assets, onClose }: StartOptions
       reconciler?.stop();
       // What the requests just finished left in the background: events, leads, error reports.
       await Promise.all([services?.analytics.close(SHUTDOWN_DRAIN_MS), services?.leads.close(SHUTDOWN_DRAIN_MS), errorReporter().flush(2_000)]);
-      await services?.rateLimiter.close();
+      await Promise.all([services?.rateLimiter.close(), services?.catalog.close()]);
       await services?.stores.close();
       sandbox?.close();
       await onClose?.();

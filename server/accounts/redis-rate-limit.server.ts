@@ -1,6 +1,6 @@
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
-import { logger } from "../observability/logger.server";
+import { createRedisClient, redisReachability } from "../redis/redis-client.server";
 import type { RateLimiter, Verdict } from "./rate-limit.server";
 
 /**
@@ -48,33 +48,6 @@ type ClaimCommand = (key: string, member: string, limit: number, ttlMs: number, 
 
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
-/** An error's kind, never the error itself: ioredis attaches the command, and with it the key. */
-function reason(error: unknown): string {
-  if (!(error instanceof Error)) return "unknown";
-  const { code } = error as { code?: unknown };
-  if (typeof code === "string") return code;
-  if (error.message === "Command timed out") return "timeout";
-  if (/not ready|isn't writeable/.test(error.message)) return "not connected";
-  return error.name;
-}
-
-/** Logs the change between reachable and not, once each way, whatever the number of requests. */
-function reachability() {
-  let reachable = true;
-  return {
-    lost(error: unknown) {
-      if (!reachable) return;
-      reachable = false;
-      logger.error("rate limits: Redis unreachable; sign-in, code and promo checks refused, browsing and booking allowed until it is back", { reason: reason(error) });
-    },
-    back() {
-      if (reachable) return;
-      reachable = true;
-      logger.info("rate limits: Redis reachable again");
-    },
-  };
-}
-
 /**
  * The abuse limits' counters in Redis, shared by every instance of the app (decision record 028).
  * Fixed windows are rate-limiter-flexible's (one script: SET NX EX, INCRBY, PTTL); the sets of
@@ -93,16 +66,13 @@ export async function createRedisRateLimiter(options: RedisRateLimiterOptions): 
   const owned = !options.client;
   const client =
     options.client ??
-    new Redis(options.url!, {
-      lazyConnect: true,
-      // A request never queues behind a lost connection nor waits long for a slow one.
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 1,
-      commandTimeout: options.commandTimeoutMs ?? 500,
-      connectTimeout: 2_000,
-      retryStrategy: (times) => Math.min(times * 100, 2_000),
-    });
-  const state = reachability();
+    // A request never queues behind a lost connection nor waits long for a slow one.
+    createRedisClient(options.url!, options.commandTimeoutMs ?? 500);
+  const state = redisReachability({
+    lost: "rate limits: Redis unreachable; sign-in, code and promo checks refused, browsing and booking allowed until it is back",
+    back: "rate limits: Redis reachable again",
+    level: "error",
+  });
   client.on("error", (error) => state.lost(error));
   client.on("ready", () => state.back());
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { createSwrCache } from "./catalog-cache.server";
+import { countingBackEnd } from "./catalog-back-end.test-support";
+import { createCachedCatalog, createSwrCache } from "./catalog-cache.server";
+import { createSharedCatalogStore } from "./shared-catalog.server";
 
 function deferredLoader() {
   let calls = 0;
@@ -65,6 +67,47 @@ describe("stale-while-revalidate catalog cache", () => {
     await expect(cache.get("k", loader.load)).rejects.toThrow("back end down");
     loader.setFail(false);
     expect(await cache.get("k", loader.load)).toBe("v2");
+  });
+});
+
+describe("a value fetched earlier (another instance's shared copy)", () => {
+  it("ages from when it was fetched, not from when this instance took it", async () => {
+    let now = 10_000;
+    const cache = createSwrCache({ ttlMs: 1000, staleMs: 0, clock: () => now });
+    expect(await cache.getFetched("k", async () => ({ value: "shared", fetchedAt: 9_100 }))).toBe("shared");
+    now = 10_050;
+    expect(await cache.getFetched("k", async () => ({ value: "unused", fetchedAt: now }))).toBe("shared");
+    now = 10_100;
+    expect(await cache.getFetched("k", async () => ({ value: "refreshed", fetchedAt: now }))).toBe("refreshed");
+  });
+
+  it("does not replace a newer value held here", async () => {
+    let now = 0;
+    const cache = createSwrCache({ ttlMs: 1000, staleMs: 0, clock: () => now, versioned: true });
+    await cache.getFetched("k", async () => ({ value: "mine", fetchedAt: 500 }));
+    const version = cache.version();
+    now = 1_600;
+    expect(await cache.getFetched("k", async () => ({ value: "older", fetchedAt: 400 }))).toBe("mine");
+    expect(cache.version()).toBe(version);
+  });
+});
+
+describe("the cached catalog without a shared store", () => {
+  it("is what an unset REDIS_URL gives, and each instance calls the back end once per key and TTL", async () => {
+    let now = 0;
+    const shared = await createSharedCatalogStore({});
+    expect(shared.kind).toBe("none");
+    const backEnd = countingBackEnd();
+    const options = { ttlMs: 1000, staleMs: 0, clock: () => now, shared };
+    const [a, b] = [createCachedCatalog(backEnd.for("a"), options), createCachedCatalog(backEnd.for("b"), options)];
+    for (const instance of [a, b, a, b]) {
+      await instance.listCenters();
+      await instance.listServices("C1");
+    }
+    expect([backEnd.calls("a"), backEnd.calls("b")]).toEqual([2, 2]);
+    now = 1_000;
+    await a.listCenters();
+    expect(backEnd.calls("a")).toBe(3);
   });
 });
 
