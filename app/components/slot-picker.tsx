@@ -84,7 +84,7 @@ export function SlotPicker({ view, hold, reserving }: { view: SlotPickerView; ho
         <div className="date-strip-weeks">
           {week.earlier ? (
             <ButtonLink to={`?date=${week.earlier}&group=${group}`} className="button-secondary" preventScrollReset>
-              <span aria-hidden="true">‹</span> Earlier days
+              <span aria-hidden="true">‹</span> Earlier<span className="visually-hidden"> days</span>
             </ButtonLink>
           ) : (
             <span />
@@ -92,7 +92,7 @@ export function SlotPicker({ view, hold, reserving }: { view: SlotPickerView; ho
           <span className="date-strip-range">{week.range}</span>
           {week.later ? (
             <ButtonLink to={`?date=${week.later}&group=${group}`} className="button-secondary" preventScrollReset>
-              Later days <span aria-hidden="true">›</span>
+              Later<span className="visually-hidden"> days</span> <span aria-hidden="true">›</span>
             </ButtonLink>
           ) : null}
         </div>

@@ -117,7 +117,7 @@ export default function AppointmentLayout({ loaderData }: Route.ComponentProps) 
           {STEPS.map((step, index) => {
             const label = (
               <>
-                <span className="step-number">{index + 1}</span> {step.label}
+                <span className="step-number">{index + 1}</span> <span className="step-label">{step.label}</span>
               </>
             );
             // The step shown is named, not linked; one not reached yet is plain text.
