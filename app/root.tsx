@@ -1,3 +1,4 @@
+import "./lib/zod-in-the-browser";
 import {
   Form,
   href,

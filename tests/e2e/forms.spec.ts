@@ -108,3 +108,22 @@ test("after following a link, focus is on the new page's heading", async ({ page
   await expect(page.getByRole("heading", { level: 1, name: "Create your account" })).toBeFocused();
   expect(await page.evaluate(() => document.activeElement?.tagName)).toBe("H1");
 });
+
+test("pages with forms break no rule of the Content Security Policy while their forms check input", async ({ page }) => {
+  test.skip(noJs(), "the checks in the browser run with JavaScript");
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    (window as unknown as { cspViolations: string[] }).cspViolations = seen;
+    document.addEventListener("securitypolicyviolation", (event) => seen.push(`${event.violatedDirective} ${event.sourceFile}`));
+  });
+  for (const path of [`/memberships?clinic=${HOME_CLINIC.slug}`, "/register", "/login"]) {
+    await page.goto(path);
+    await page.waitForLoadState("networkidle");
+    await expect(page.locator("form").first()).toBeVisible();
+  }
+  // A check run in the browser: the registration's schema parses what was typed.
+  await page.goto("/register");
+  await submitRegistration(page);
+  await expect(page.getByRole("alert")).toHaveText("Please correct the errors below.");
+  expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)).toEqual([]);
+});
