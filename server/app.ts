@@ -154,15 +154,23 @@ export function createApp({ env, mode, build, assets, sandbox, services, service
   if (sandbox) app.use(SANDBOX_MOUNT, sandbox);
 
   app.use((req, res, next) => {
-    const nonce = randomBytes(16).toString("base64");
-    res.locals.nonce = nonce;
-    res.setHeader("Content-Security-Policy", contentSecurityPolicy([nonceSource(nonce)], cspOptions()));
     res.setHeader("X-Content-Type-Options", "nosniff");
     res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
     res.setHeader("X-Frame-Options", "DENY");
     res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
     res.setHeader("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=()");
     if (req.secure) res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
+    next();
+  });
+
+  // Public pages for visitors without a session, from memory (decision 023); production only. A
+  // page from the cache carries its own policy (script hashes), so it needs no nonce.
+  if (pageCache) app.use(pageCache.middleware);
+
+  app.use((_req, res, next) => {
+    const nonce = randomBytes(16).toString("base64");
+    res.locals.nonce = nonce;
+    res.setHeader("Content-Security-Policy", contentSecurityPolicy([nonceSource(nonce)], cspOptions()));
     next();
   });
 
@@ -184,8 +192,6 @@ export function createApp({ env, mode, build, assets, sandbox, services, service
     next();
   });
 
-  // Public pages for visitors without a session, from memory (decision 023); production only.
-  if (pageCache) app.use(pageCache.middleware);
   app.use(compression());
   app.use(assets);
 
