@@ -3,6 +3,7 @@ import { createRoutesStub } from "react-router";
 import { describe, expect, it } from "vitest";
 import { ButtonLink } from "./button-link";
 import { ClinicMap } from "./clinic-map";
+import { drawMap } from "~/domain/clinic-map";
 import { Toaster } from "./toaster";
 
 /** The server's HTML of a component on a page at `path`, inside a router as the app has. */
@@ -32,7 +33,7 @@ describe("the clinic map, as the server draws it", () => {
     { id: "a", slug: "austin-downtown", name: "Glow Clinic Austin Downtown", latitude: 30.2653, longitude: -97.7443, number: 1 },
     { id: "b", slug: "dallas-uptown", name: "Glow Clinic Dallas Uptown", latitude: 32.7959, longitude: -96.8031, number: 2 },
   ];
-  const out = html(<ClinicMap pins={pins} listId="map-list" />, "/locations?view=map");
+  const out = html(<ClinicMap drawing={drawMap(pins)} listId="map-list" />, "/locations?view=map");
 
   it("keeps the pins out of the image, each a link named for its clinic, in number order", () => {
     const image = /<svg[^>]*role="img"[\s\S]*?<\/svg>/.exec(out)![0];

@@ -2,6 +2,7 @@ import { data, href, Link } from "react-router";
 import { ButtonLink } from "~/components/button-link";
 import { ClinicMap } from "~/components/clinic-map";
 import { LocationCard, ZipSearchForm, ZipSearchResults } from "~/components/locations";
+import { drawMap } from "~/domain/clinic-map";
 import { searchByZip, toLocationCard, zipSearchStatus } from "#server/locations.server";
 import { orUnavailable } from "#server/unavailable.server";
 import { siteOrigin } from "#server/site.server";
@@ -32,14 +33,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       search,
       total: centers.length,
       states: [...byState.entries()].map(([state, locations]) => ({ state, locations })),
-      pins: centers.map((c, i) => ({ id: c.id, slug: c.slug, name: c.name, latitude: c.latitude, longitude: c.longitude, number: i + 1 })),
+      // Drawn here, for the map view only: the browser gets the drawing, not the code that places pins.
+      map: view === "map" ? drawMap(centers.map((c, i) => ({ id: c.id, slug: c.slug, name: c.name, latitude: c.latitude, longitude: c.longitude, number: i + 1 }))) : null,
     },
     { status: zipSearchStatus(search) },
   );
 }
 
 export default function Locations({ loaderData }: Route.ComponentProps) {
-  const { view, search, total, states, pins } = loaderData;
+  const { view, search, total, states, map } = loaderData;
   const zipQuery = search.state === "none" ? "" : `zip=${encodeURIComponent(search.zip)}`;
   const listUrl = `${href("/locations")}${zipQuery ? `?${zipQuery}` : ""}`;
   const mapUrl = `${href("/locations")}?view=map${zipQuery ? `&${zipQuery}` : ""}`;
@@ -63,15 +65,15 @@ export default function Locations({ loaderData }: Route.ComponentProps) {
         </ButtonLink>
       </nav>
       <ZipSearchResults search={search} />
-      {view === "map" ? (
+      {map ? (
         <section aria-labelledby="map-heading">
           <h2 id="map-heading">All clinics on the map</h2>
           <div className="map-layout">
             <div>
-              <ClinicMap pins={pins} listId="map-list" />
+              <ClinicMap drawing={map} listId="map-list" />
             </div>
             <ol className="map-legend" id="map-list" aria-label="Clinics on the map">
-              {pins.map((pin) => (
+              {map.pins.map((pin) => (
                 <li key={pin.id}>
                   <Link to={href("/locations/:slug", { slug: pin.slug })}>{pin.name}</Link>
                 </li>
