@@ -21,6 +21,8 @@ const PUBLIC_PAGES: ReadonlyArray<{ path: RegExp; params: readonly string[] }> =
   { path: /^\/(?:terms|privacy)$/, params: [] },
   // Without a session the plans page reads only the clinic asked for (a signed-in guest's home clinic is theirs).
   { path: /^\/memberships$/, params: ["clinic"] },
+  // A clinic's treatment step, first looked at: the step keeps no draft until a treatment is chosen.
+  { path: /^\/appointment\/service$/, params: ["id"] },
 ];
 
 /**

@@ -136,11 +136,18 @@ describe("the render cache of public pages", () => {
     expect(missing.headers.get("cache-control")).toBeNull();
   });
 
+  it("keeps a clinic's treatment step as first looked at, and nothing further on in the booking", () => {
+    expect(publicPageKey(request("/appointment/service?id=c-1"))).toBe("http://shop.example/appointment/service?id=c-1");
+    expect(publicPageKey(request("/appointment/service?id=c-1&service=s-1"))).toBeNull();
+    expect(publicPageKey({ ...request("/appointment/service?id=c-1"), headers: { cookie: "__booking=sealed" } })).toBeNull();
+  });
+
   it("renders for itself a request with a parameter the page does not read", async () => {
     expect(publicPageKey(request("/locations?zip=78701&view=map"))).toBe("http://shop.example/locations?view=map&zip=78701");
     expect(publicPageKey(request("/locations?view=map&zip=78701"))).toBe("http://shop.example/locations?view=map&zip=78701");
     expect(publicPageKey(request("/locations?utm_source=mail"))).toBeNull();
-    expect(publicPageKey(request("/appointment/service"))).toBeNull();
+    expect(publicPageKey(request("/appointment/service?id=c-1&choose=s-1"))).toBeNull();
+    expect(publicPageKey(request("/appointment/time"))).toBeNull();
     expect(publicPageKey(request("/locations.data"))).toBeNull();
     expect(publicPageKey({ ...request("/"), method: "POST" })).toBeNull();
   });

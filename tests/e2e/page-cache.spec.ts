@@ -1,4 +1,5 @@
 import { expect, test } from "./fixtures";
+import { chooseFacialWithAddOn, startBooking } from "./helpers";
 
 // Public pages are kept rendered for visitors without a session (decision 023). These tests show
 // that what one visitor sees of their own (being signed in, a message) never reaches another.
@@ -47,4 +48,19 @@ test("a kept clinic page revalidates with its ETag and runs its scripts under a 
   // The page works in the browser under that policy (a blocked script fails the test as a console error).
   await page.goto("/locations/austin-downtown");
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+});
+
+test("a first look at a clinic's treatments is the kept page; choosing one makes the booking the visitor's own", async ({ page, request }) => {
+  await startBooking(page);
+  const stepUrl = new URL(page.url());
+  const firstLook = await request.get(`${stepUrl.pathname}${stepUrl.search}`);
+  expect(firstLook.headers()["cache-control"]).toMatch(/^public, max-age=0, s-maxage=\d+/);
+  expect(firstLook.headers()["set-cookie"]).toBeUndefined();
+  expect(await firstLook.text()).not.toContain("nonce=");
+
+  await chooseFacialWithAddOn(page);
+  const own = await page.goto(`${stepUrl.pathname}${stepUrl.search}`);
+  expect(own?.headers()["cache-control"]).toBe("private, no-store");
+  await expect(page.getByRole("button", { name: "Selected Signature Laser Facial - New Client" })).toBeVisible();
+  await expect(page.getByRole("checkbox", { name: /LED Light Therapy Enhancement/ })).toBeChecked();
 });

@@ -81,8 +81,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     await dropDraftHold(services, draft);
     next.hold = undefined;
   }
+  // A first look at a clinic's treatments keeps nothing: the draft is made when a treatment is
+  // chosen. The page is then the same for every visitor without a session, and is served from the
+  // render cache (decision 023).
+  const firstLook = !previous && JSON.stringify(next) === JSON.stringify(draft);
   draft = next;
-  setDraft(session, draft);
+  if (!firstLook) setDraft(session, draft);
 
   if (linkedService && !needsTreatmentArea(linkedService.name)) {
     throw redirect(`${href("/appointment/time")}${draft.date ? `?date=${draft.date}` : ""}`);
