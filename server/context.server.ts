@@ -8,6 +8,7 @@ import { createCachedCatalog, type CachedCatalog } from "./spa/catalog-cache.ser
 import { createSpaClient, type SpaClient } from "./spa/client.server";
 import { createSharedCatalogStore } from "./spa/shared-catalog.server";
 import type { SpaAuth } from "./spa/http.server";
+import { withCachedConfiguration } from "./store/cached-configuration.server";
 import { createSqliteStores } from "./store/sqlite-store.server";
 import type { Stores } from "./store/stores.server";
 import { createOutboxNotifier, type Notifier } from "./notify/notifier.server";
@@ -121,7 +122,9 @@ export async function createServices(env: Env, options: { sandboxBaseUrl: string
     auth: spaAuth(env),
     timeoutMs: env.SPA_TIMEOUT_MS,
   });
-  const [stores, geocoder] = await Promise.all([createStores(env), createGeocoder(env)]);
+  const [storesRead, geocoder] = await Promise.all([createStores(env), createGeocoder(env)]);
+  // Prices, tiers and promo codes are read on every booking step: kept a minute (decision 033).
+  const stores = withCachedConfiguration(storesRead);
   if (!env.SPA_BASE_URL && stores.kind === "sqlite") {
     // Sandbox code, loaded only when the sandbox is the back end.
     const { seedEmbeddedStores } = await import("./spa-sandbox/seed-store");

@@ -1,0 +1,77 @@
+import { LRUCache } from "lru-cache";
+import { normalizePromoCode } from "~/domain/discounts";
+import type { Stores } from "./stores.server";
+
+/**
+ * How long a read of the chain's configuration (promo codes, clinic and partner prices, price tiers,
+ * laser area prices) is used before the store is asked again (decision 033). Operations change these
+ * records by hand, rarely; a booking step reads several of them on every request.
+ */
+export const CONFIGURATION_CACHE_MS = 60_000;
+
+/** Distinct reads kept at once: a few per clinic and partner, far fewer than this in a chain. */
+const MAX_ENTRIES = 2_000;
+
+type Options = { ttlMs?: number; clock?: () => number };
+
+/**
+ * The stores with their configuration records read through a short in-process cache; every other
+ * record (guests, accounts, payments, referrals) is read from the store as before. A write made
+ * through these stores empties the cache at once; one made elsewhere (another instance, the
+ * Firestore console) is seen within `ttlMs`. Concurrent misses of one key share one read, and a read
+ * that fails is not kept.
+ */
+export function withCachedConfiguration(stores: Stores, options: Options = {}): Stores {
+  const clock = options.clock ?? Date.now;
+  const ttlMs = options.ttlMs ?? CONFIGURATION_CACHE_MS;
+  const cache = new LRUCache<string, { value: Promise<unknown>; until: number }>({ max: MAX_ENTRIES });
+
+  function read<T>(key: string, load: () => Promise<T>): Promise<T> {
+    const kept = cache.get(key);
+    if (kept && clock() < kept.until) return kept.value as Promise<T>;
+    const entry = { value: load().then(deepFreeze), until: clock() + ttlMs };
+    cache.set(key, entry);
+    entry.value.catch(() => {
+      if (cache.peek(key) === entry) cache.delete(key);
+    });
+    return entry.value as Promise<T>;
+  }
+
+  async function write(save: () => Promise<void>): Promise<void> {
+    try {
+      await save();
+    } finally {
+      cache.clear();
+    }
+  }
+
+  const { centerPricing, promoCodes, pricing } = stores;
+  return {
+    ...stores,
+    centerPricing: {
+      get: (centerId, serviceIds) => read(`center:${centerId}:${serviceIds.join(",")}`, () => centerPricing.get(centerId, serviceIds)),
+      put: (price) => write(() => centerPricing.put(price)),
+    },
+    promoCodes: {
+      get: (code) => read(`promo:${normalizePromoCode(code)}`, () => promoCodes.get(code)),
+      put: (promo) => write(() => promoCodes.put(promo)),
+    },
+    pricing: {
+      partner: (partnerType) => read(`partner:${partnerType.toUpperCase()}`, () => pricing.partner(partnerType)),
+      putPartner: (partner) => write(() => pricing.putPartner(partner)),
+      tiers: () => read("tiers", () => pricing.tiers()),
+      putTiers: (tiers) => write(() => pricing.putTiers(tiers)),
+      addOnPrices: (serviceIds) => read(`areas:${serviceIds.join(",")}`, () => pricing.addOnPrices(serviceIds)),
+      putAddOnPrice: (price) => write(() => pricing.putAddOnPrice(price)),
+    },
+  };
+}
+
+/** A kept record is shared by every request that reads it: frozen, so that no caller can change it for the others. */
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
