@@ -81,4 +81,13 @@ describe("the date strip's weeks", () => {
     expect(last.days.at(-1)).toBe(dates.at(-1));
     expect(dateWeek(dates, "2030-01-01").days[0]).toBe("2026-11-24");
   });
+
+  it("counts weeks and Sundays across the turn of a year and a leap day", () => {
+    const aroundNewYear = bookingDates("2026-12-28", 9);
+    expect(aroundNewYear).toEqual(["2026-12-28", "2026-12-29", "2026-12-30", "2026-12-31", "2027-01-01", "2027-01-02", "2027-01-04", "2027-01-05"]);
+    expect(dateWeek(aroundNewYear, "2027-01-01").days).toEqual(["2026-12-28", "2026-12-29", "2026-12-30", "2026-12-31", "2027-01-01", "2027-01-02"]);
+    expect(dateWeek(aroundNewYear, "2027-01-05")).toEqual({ days: ["2027-01-04", "2027-01-05"], earlier: "2026-12-28", later: null });
+    expect(bookingDates("2028-02-27", 4)).toEqual(["2028-02-28", "2028-02-29", "2028-03-01"]);
+    expect(normalizeBookingDate("2028-02-27", "2028-02-20")).toBe("2028-02-28");
+  });
 });

@@ -14,14 +14,25 @@ export const SLOT_GROUPS: { id: SlotGroup; label: string }[] = [
   { id: "all", label: "All" },
 ];
 
-function addDays(isoDate: string, days: number): string {
-  const d = new Date(`${isoDate}T12:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
+const DAY_MS = 86_400_000;
+
+/** Days since 1970-01-01 (a Thursday) of a YYYY-MM-DD day; counted without making a Date, as a booking step does this for every day it offers. */
+function epochDay(isoDate: string): number {
+  return Date.UTC(Number(isoDate.slice(0, 4)), Number(isoDate.slice(5, 7)) - 1, Number(isoDate.slice(8, 10))) / DAY_MS;
 }
 
+function addDays(isoDate: string, days: number): string {
+  return new Date((epochDay(isoDate) + days) * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** 0 for Sunday to 6 for Saturday. */
 function weekday(isoDate: string): number {
-  return new Date(`${isoDate}T12:00:00Z`).getUTCDay();
+  return (epochDay(isoDate) + 4) % 7;
+}
+
+/** The number of the Monday-to-Sunday week a day is in, counted from the epoch's. */
+function weekOf(isoDate: string): number {
+  return Math.floor((epochDay(isoDate) + 3) / 7);
 }
 
 export const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
@@ -105,12 +116,13 @@ export const TOO_MANY_ADD_ONS = `Please choose at most ${MAX_ADD_ONS} areas and 
  * and the first bookable day of the weeks before and after it (null at either end of the list).
  */
 export function dateWeek(dates: string[], date: string): { days: string[]; earlier: string | null; later: string | null } {
-  const mondayOf = (d: string) => addDays(d, -((weekday(d) + 6) % 7));
   const weeks: string[][] = [];
+  let lastWeek = NaN;
   for (const d of dates) {
-    const last = weeks.at(-1);
-    if (last && mondayOf(last[0]) === mondayOf(d)) last.push(d);
+    const week = weekOf(d);
+    if (week === lastWeek) weeks.at(-1)!.push(d);
     else weeks.push([d]);
+    lastWeek = week;
   }
   const index = Math.max(0, weeks.findIndex((week) => week.includes(date)));
   return { days: weeks[index] ?? [], earlier: weeks[index - 1]?.[0] ?? null, later: weeks[index + 1]?.[0] ?? null };
