@@ -30,6 +30,12 @@ export interface LeadWebhooks {
   readonly kind: "http" | "off";
   /** Queues the lead for every configured URL; returns at once and never throws. */
   send(lead: Lead): void;
+  /**
+   * Posts the lead to every configured URL and says whether each accepted it ("sent"), one did not
+   * ("failed"), or none is configured ("off"). Never throws. For a lead that must arrive (a
+   * referral reward): the caller keeps it until it is sent, and never awaits it in a customer's request.
+   */
+  deliver(lead: Lead): Promise<"sent" | "failed" | "off">;
   /** Waits for the leads in flight, at most `timeoutMs`. */
   close(timeoutMs: number): Promise<void>;
   stats(): { sent: number; failed: number; dropped: number; inFlight: number };
@@ -37,7 +43,7 @@ export interface LeadWebhooks {
 
 /** The default: no URL is configured, nothing is sent. */
 export function createNoLeadWebhooks(): LeadWebhooks {
-  return { kind: "off", send() {}, close: async () => {}, stats: () => ({ sent: 0, failed: 0, dropped: 0, inFlight: 0 }) };
+  return { kind: "off", send() {}, deliver: async () => "off", close: async () => {}, stats: () => ({ sent: 0, failed: 0, dropped: 0, inFlight: 0 }) };
 }
 
 /** At most this many posts wait at once; a lead beyond it is dropped and counted (a webhook that hangs holds no more memory). */
@@ -59,7 +65,8 @@ export function createHttpLeadWebhooks(options: {
   const inFlight = new Set<Promise<void>>();
   const counts = { sent: 0, failed: 0, dropped: 0 };
 
-  async function post(target: { name: string; url: string }, body: string, kind: Lead["kind"]) {
+  /** Posts one lead to one target: true when it was accepted (a 2xx); a failure is counted and logged. */
+  async function post(target: { name: string; url: string }, body: string, kind: Lead["kind"]): Promise<boolean> {
     try {
       const response = await doFetch(target.url, {
         method: "POST",
@@ -72,29 +79,48 @@ export function createHttpLeadWebhooks(options: {
       if (!response.ok) {
         counts.failed += 1;
         logger.warn("lead webhook refused", { target: target.name, kind, status: response.status });
-        return;
+        return false;
       }
       counts.sent += 1;
+      return true;
     } catch (error) {
       counts.failed += 1;
       const reason = (error as Error).name === "TimeoutError" ? "timeout" : "unreachable";
       logger.warn("lead webhook failed", { target: target.name, kind, reason });
+      return false;
     }
+  }
+
+  const bodyOf = (lead: Lead) => JSON.stringify({ id: randomUUID(), occurredAt: clock().toISOString(), source: "webstore", ...lead });
+
+  /** A post the shutdown waits for. */
+  function track<T>(sending: Promise<T>): Promise<T> {
+    const settled = sending.then(
+      () => undefined,
+      () => undefined,
+    );
+    inFlight.add(settled);
+    void settled.finally(() => inFlight.delete(settled));
+    return sending;
   }
 
   return {
     kind: "http",
     send(lead) {
-      const body = JSON.stringify({ id: randomUUID(), occurredAt: clock().toISOString(), source: "webstore", ...lead });
+      const body = bodyOf(lead);
       for (const target of options.targets) {
         if (inFlight.size >= MAX_LEADS_IN_FLIGHT) {
           counts.dropped += 1;
           logger.warn("lead webhook dropped: too many in flight", { target: target.name, kind: lead.kind });
           continue;
         }
-        const sending = post(target, body, lead.kind).finally(() => inFlight.delete(sending));
-        inFlight.add(sending);
+        void track(post(target, body, lead.kind));
       }
+    },
+    async deliver(lead) {
+      const body = bodyOf(lead);
+      const accepted = await track(Promise.all(options.targets.map((target) => post(target, body, lead.kind))));
+      return accepted.every(Boolean) ? "sent" : "failed";
     },
     async close(timeoutMs) {
       if (inFlight.size === 0) return;

@@ -114,3 +114,30 @@ describe("lead webhooks", () => {
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 });
+
+describe("a lead that must arrive", () => {
+  const reward: Lead = { ...lead, kind: "referral-reward", reward: { points: 5000, friendVisitId: "v-1", key: "referral:g-2" } };
+
+  it("is sent only when every configured service accepted it", async () => {
+    const automation = await receiver();
+    const hooks = await receiver();
+    const both = createHttpLeadWebhooks({ targets: [{ name: "automation", url: automation.url }, { name: "hooks", url: hooks.url }], timeoutMs: 1_000 });
+    expect(await both.deliver(reward)).toBe("sent");
+    expect(automation.received).toEqual([{ path: "/", body: expect.objectContaining({ kind: "referral-reward", reward: reward.reward }) }]);
+    expect(hooks.received).toHaveLength(1);
+
+    const refusing = await receiver(503);
+    vi.spyOn(logger, "warn").mockImplementation(() => {});
+    const oneRefuses = createHttpLeadWebhooks({ targets: [{ name: "automation", url: refusing.url }, { name: "hooks", url: hooks.url }], timeoutMs: 1_000 });
+    expect(await oneRefuses.deliver(reward)).toBe("failed");
+    const gone = createHttpLeadWebhooks({ targets: [{ name: "automation", url: "http://127.0.0.1:1" }], timeoutMs: 1_000 });
+    expect(await gone.deliver(reward)).toBe("failed");
+    const hanging = await receiver("hang");
+    const slow = createHttpLeadWebhooks({ targets: [{ name: "automation", url: hanging.url }], timeoutMs: 200 });
+    expect(await slow.deliver(reward)).toBe("failed");
+  });
+
+  it("says so when no service is configured", async () => {
+    expect(await createLeadWebhooks({ LEAD_WEBHOOK_TIMEOUT_MS: 1_000 }).deliver(reward)).toBe("off");
+  });
+});

@@ -92,6 +92,7 @@ export async function recordReferral(
     rewardPoints: 0,
     rewardedAt: null,
     visitId: null,
+    creditSentAt: null,
   });
   if (added) services.analytics.record({ name: "referral_registered", userId: owner.accountId, properties: { centerId: owner.centerId } });
   return added;
@@ -118,17 +119,8 @@ export async function checkReferralRewards(services: Services, referrals: Referr
       if (!(await services.stores.referrals.reward(referral.friendEmail, { points: REFERRAL_REWARD_POINTS, visitId: completed.appointmentId, now }))) continue;
       rewarded += 1;
       services.analytics.record({ name: "referral_rewarded", userId: referral.referrerAccountId, properties: { appointmentId: completed.appointmentId } });
-      const referrer = await services.stores.accounts.getById(referral.referrerAccountId);
-      services.leads.send({
-        kind: "referral-reward",
-        firstName: (await services.stores.referrals.byCode(referral.code))?.firstName ?? "",
-        lastName: null,
-        email: referrer?.email ?? "",
-        phone: null,
-        centerId: referrer?.centerId ?? "",
-        guestId: referral.referrerGuestId,
-        reward: { points: REFERRAL_REWARD_POINTS, friendVisitId: completed.appointmentId, key: `referral:${referral.friendGuestId.toLowerCase()}` },
-      });
+      // In the background: a credit that does not arrive is sent again by the reconciler.
+      void sendRewardCredit(services, { ...referral, visitId: completed.appointmentId }, now);
     } catch (error) {
       logger.warn("referral reward not checked", { error: (error as Error).message });
       // Asked again later, not first in line: one friend whose visits cannot be read never holds up the rest.
@@ -138,10 +130,50 @@ export async function checkReferralRewards(services: Services, referrals: Referr
   return rewarded;
 }
 
-/** The reconciler's pass: friends not asked about for a while, a bounded number per pass. */
+/**
+ * Sends a reward's credit to the chain's automation (the referral-reward lead), which credits the
+ * points in the back end's loyalty programme, and notes when it was accepted. Its key names the
+ * friend's guest, so a credit sent twice (a lost answer, two instances) is credited once. Never throws.
+ */
+async function sendRewardCredit(services: Services, referral: Referral, now: number): Promise<boolean> {
+  try {
+    const [referrer, code] = await Promise.all([services.stores.accounts.getById(referral.referrerAccountId), services.stores.referrals.byCode(referral.code)]);
+    const sent = await services.leads.deliver({
+      kind: "referral-reward",
+      firstName: code?.firstName ?? "",
+      lastName: null,
+      email: referrer?.email ?? "",
+      phone: null,
+      centerId: referrer?.centerId ?? "",
+      guestId: referral.referrerGuestId,
+      reward: { points: REFERRAL_REWARD_POINTS, friendVisitId: referral.visitId ?? "", key: `referral:${(referral.friendGuestId ?? "").toLowerCase()}` },
+    });
+    if (sent !== "sent") return false;
+    await services.stores.referrals.update(referral.friendEmail, { creditSentAt: now });
+    return true;
+  } catch (error) {
+    logger.warn("referral reward credit not sent", { error: (error as Error).message });
+    return false;
+  }
+}
+
+/** A reward's credit is first sent when it is earned; the reconciler sends it again after this long without an answer. */
+export const CREDIT_RESEND_AFTER_MS = 5 * 60_000;
+
+/**
+ * The reconciler's pass: friends not asked about for a while, a bounded number per pass; then the
+ * rewards whose credit the automation has not accepted yet (none without lead webhooks configured:
+ * nothing would take them).
+ */
 export async function reconcileReferrals(services: Services, now = Date.now()): Promise<number> {
   const due = await services.stores.referrals.listAwaitingReward(now - RECONCILE_CHECK_EVERY_MS, CHECKS_PER_PASS);
-  return checkReferralRewards(services, due, now);
+  const rewarded = await checkReferralRewards(services, due, now);
+  if (services.leads.kind !== "off") {
+    for (const referral of await services.stores.referrals.listUncredited(now - CREDIT_RESEND_AFTER_MS, CHECKS_PER_PASS)) {
+      await sendRewardCredit(services, referral, now);
+    }
+  }
+  return rewarded;
 }
 
 export type ShareTheGlow = {

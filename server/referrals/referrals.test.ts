@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { REFERRAL_MESSAGES, REFERRAL_REWARD_POINTS } from "~/domain/referrals";
 import { createRecordingAnalytics } from "../../tests/helpers/recording-analytics";
 import { startSandbox, TEST_API_KEY } from "../../tests/helpers/sandbox-server";
 import { seededServices } from "../../tests/helpers/seeded-services";
 import type { CurrentUser } from "../accounts/account-service.server";
 import type { Services } from "../context.server";
-import type { Lead } from "../leads/lead-webhooks.server";
+import { createNoLeadWebhooks, type Lead } from "../leads/lead-webhooks.server";
 import { seedGuid } from "../spa-sandbox/db";
 import { createSpaClient, type SpaClient } from "../spa/client.server";
 import { createSqliteStores } from "../store/sqlite-store.server";
@@ -14,6 +14,7 @@ import type { Stores } from "../store/stores.server";
 import {
   checkReferralFor,
   checkReferralRewards,
+  CREDIT_RESEND_AFTER_MS,
   lookUpReferralCode,
   MAX_FRIENDS_PER_CODE,
   reconcileReferrals,
@@ -40,6 +41,8 @@ let spa: SpaClient;
 let stores: Stores;
 let services: Services;
 const leads: Lead[] = [];
+/** What the chain's automation answers a lead that must arrive (a reward's credit). */
+let automation: "sent" | "failed" = "sent";
 const analytics = createRecordingAnalytics();
 let people = 0;
 let bookings = 0;
@@ -48,7 +51,13 @@ let bookings = 0;
 async function servicesWith(own: Stores): Promise<Services> {
   return seededServices(spa, own, {
     analytics,
-    leads: { kind: "http", send: (lead: Lead) => leads.push(lead), close: async () => {}, stats: () => ({ sent: 0, failed: 0, dropped: 0, inFlight: 0 }) },
+    leads: {
+      kind: "http",
+      send: (lead: Lead) => leads.push(lead),
+      deliver: async (lead: Lead) => (leads.push(lead), automation),
+      close: async () => {},
+      stats: () => ({ sent: 0, failed: 0, dropped: 0, inFlight: 0 }),
+    },
   });
 }
 
@@ -63,6 +72,7 @@ afterAll(async () => {
   await stores.close();
 });
 beforeEach(() => {
+  automation = "sent";
   leads.length = 0;
   analytics.events.length = 0;
 });
@@ -310,6 +320,59 @@ describe("the referrer's reward", () => {
       expect(await reconcileReferrals(via, NOW + 3_600_000)).toBe(1);
       expect(await recent.referral()).toMatchObject({ state: "rewarded" });
       expect(leads.filter((l) => l.kind === "referral-reward").map((l) => l.reward?.key).sort()).toEqual([`referral:${due.guestId.toLowerCase()}`, `referral:${recent.guestId.toLowerCase()}`].sort());
+    } finally {
+      await own.close();
+    }
+  });
+});
+
+describe("the reward's credit", () => {
+  it("is sent again by the reconciler until the automation accepts it, then never again, always under the friend's key", async () => {
+    const own = createSqliteStores(":memory:");
+    try {
+      const via = await servicesWith(own);
+      const referrer = await newReferrer(own);
+      const friend = await referredFriend(referrer, via);
+      const visit = await book(friend.guestId, "FT-NEW");
+      await close(visit.invoiceId);
+      automation = "failed";
+      expect(await checkReferralRewards(via, [await friend.referral()], NOW)).toBe(1);
+      const credits = () => leads.filter((l) => l.kind === "referral-reward");
+      await expect.poll(() => credits().length).toBe(1);
+      expect(await friend.referral()).toMatchObject({ state: "rewarded", creditSentAt: null });
+
+      // Not sent again while the first send may still be on its way; after five minutes, it is.
+      await reconcileReferrals(via, NOW + CREDIT_RESEND_AFTER_MS - 1);
+      expect(credits()).toHaveLength(1);
+      await reconcileReferrals(via, NOW + CREDIT_RESEND_AFTER_MS + 1);
+      expect(credits()).toHaveLength(2);
+      expect((await friend.referral()).creditSentAt).toBeNull();
+
+      automation = "sent";
+      await reconcileReferrals(via, NOW + 2 * CREDIT_RESEND_AFTER_MS);
+      expect(credits()).toHaveLength(3);
+      expect((await friend.referral()).creditSentAt).toBe(NOW + 2 * CREDIT_RESEND_AFTER_MS);
+      await reconcileReferrals(via, NOW + 10 * CREDIT_RESEND_AFTER_MS);
+      expect(credits()).toHaveLength(3);
+      const key = `referral:${friend.guestId.toLowerCase()}`;
+      expect(credits().map((l) => l.reward)).toEqual([1, 2, 3].map(() => ({ points: 5000, friendVisitId: visit.appointmentId, key })));
+    } finally {
+      await own.close();
+    }
+  });
+
+  it("is not sent again where no lead webhook is configured: nothing would take it", async () => {
+    const own = createSqliteStores(":memory:");
+    try {
+      const via = { ...(await servicesWith(own)), leads: createNoLeadWebhooks() };
+      const referrer = await newReferrer(own);
+      const friend = await referredFriend(referrer, via);
+      await close((await book(friend.guestId, "FT-NEW")).invoiceId);
+      expect(await checkReferralRewards(via, [await friend.referral()], NOW)).toBe(1);
+      const listed = vi.spyOn(own.referrals, "listUncredited");
+      await reconcileReferrals(via, NOW + 10 * CREDIT_RESEND_AFTER_MS);
+      expect(listed).not.toHaveBeenCalled();
+      expect((await friend.referral()).creditSentAt).toBeNull();
     } finally {
       await own.close();
     }

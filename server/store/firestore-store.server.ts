@@ -515,6 +515,7 @@ function toReferral(data: DocumentData): Referral {
     rewardPoints: Number(data.rewardPoints ?? 0),
     rewardedAt: typeof data.rewardedAt === "number" ? data.rewardedAt : null,
     visitId: typeof data.visitId === "string" ? data.visitId : null,
+    creditSentAt: typeof data.creditSentAt === "number" ? data.creditSentAt : null,
   };
 }
 
@@ -523,9 +524,14 @@ function toReferral(data: DocumentData): Referral {
  * composite index): `awaitingFirstCheck` is true for a referral awaiting its reward that was never
  * checked, `awaitingCheckedAt` is the check time of one that was (null otherwise).
  */
-function awaitingFields(referral: Pick<Referral, "state" | "friendGuestId" | "checkedAt">) {
+function awaitingFields(referral: Pick<Referral, "state" | "friendGuestId" | "checkedAt" | "rewardedAt" | "creditSentAt">) {
   const awaiting = referral.state === "registered" && referral.friendGuestId !== null;
-  return { awaitingFirstCheck: awaiting && referral.checkedAt === null, awaitingCheckedAt: awaiting ? referral.checkedAt : null };
+  return {
+    awaitingFirstCheck: awaiting && referral.checkedAt === null,
+    awaitingCheckedAt: awaiting ? referral.checkedAt : null,
+    // What `listUncredited` finds: a reward whose credit was not accepted yet, by when it was earned.
+    creditPendingSince: referral.state === "rewarded" && referral.creditSentAt === null ? referral.rewardedAt : null,
+  };
 }
 
 /** A referral as its document: every field named (Firestore refuses undefined), its email key, and the fields it is found by. */
@@ -619,7 +625,16 @@ function referralStore(db: Firestore): ReferralStore {
       return inTransaction(db, async (tx) => {
         const snapshot = await tx.get(ref);
         if (!snapshot.exists || toReferral(snapshot.data()!).state !== "registered") return false;
-        tx.update(ref, { state: "rewarded", rewardPoints: reward.points, rewardedAt: reward.now, visitId: reward.visitId, awaitingFirstCheck: false, awaitingCheckedAt: null });
+        tx.update(ref, {
+          state: "rewarded",
+          rewardPoints: reward.points,
+          rewardedAt: reward.now,
+          visitId: reward.visitId,
+          creditSentAt: null,
+          awaitingFirstCheck: false,
+          awaitingCheckedAt: null,
+          creditPendingSince: reward.now,
+        });
         return true;
       });
     },
@@ -637,6 +652,12 @@ function referralStore(db: Firestore): ReferralStore {
         .limit(limit - unchecked.length)
         .get();
       return [...unchecked, ...checked.docs.map((doc) => toReferral(doc.data()))];
+    },
+    async listUncredited(rewardedBefore, limit) {
+      if (limit <= 0) return [];
+      // Rewards earned before this field existed have none: they were sent once, as then.
+      const snapshot = await referrals.where("creditPendingSince", "<", rewardedBefore).orderBy("creditPendingSince").limit(limit).get();
+      return snapshot.docs.map((doc) => toReferral(doc.data()));
     },
   };
 }

@@ -120,6 +120,10 @@ const migrations: Migration[] = [
   `ALTER TABLE impact_affiliate_details ADD COLUMN checked_at INTEGER;
    ALTER TABLE partner_pricing ADD COLUMN name TEXT;
    CREATE TABLE pricing_tiers (id TEXT PRIMARY KEY CHECK (id = 'current'), data TEXT NOT NULL);`,
+  // When a reward's credit was accepted by the automation; the rewards made before this were sent once.
+  `ALTER TABLE referrals ADD COLUMN credit_sent_at INTEGER;
+   UPDATE referrals SET credit_sent_at = rewarded_at WHERE state = 'rewarded';
+   CREATE INDEX referrals_uncredited ON referrals(state, credit_sent_at, rewarded_at);`,
 ];
 
 /** SQLite's answer to a second row for a unique key. */
@@ -478,7 +482,7 @@ type ReferralCodeRow = { account_id: string; code: string; guest_id: string; fir
 type ReferralRow = {
   friend_email: string; friend_first_name: string; friend_guest_id: string | null; code: string; referrer_account_id: string;
   referrer_guest_id: string; created_at: number; state: Referral["state"]; checked_at: number | null; reward_points: number;
-  rewarded_at: number | null; visit_id: string | null;
+  rewarded_at: number | null; visit_id: string | null; credit_sent_at: number | null;
 };
 
 function toReferral(row: ReferralRow): Referral {
@@ -495,6 +499,7 @@ function toReferral(row: ReferralRow): Referral {
     rewardPoints: row.reward_points,
     rewardedAt: row.rewarded_at,
     visitId: row.visit_id,
+    creditSentAt: row.credit_sent_at,
   };
 }
 
@@ -511,9 +516,9 @@ function referralStore(db: Database.Database): ReferralStore {
   const selectReferral = db.prepare("SELECT * FROM referrals WHERE email_key = ?");
   const insertReferral = db.prepare(
     `INSERT INTO referrals (email_key, friend_email, friend_first_name, friend_guest_id, code, referrer_account_id, referrer_guest_id,
-       created_at, state, checked_at, reward_points, rewarded_at, visit_id)
+       created_at, state, checked_at, reward_points, rewarded_at, visit_id, credit_sent_at)
      VALUES (@emailKey, @friendEmail, @friendFirstName, @friendGuestId, @code, @referrerAccountId, @referrerGuestId,
-       @createdAt, @state, @checkedAt, @rewardPoints, @rewardedAt, @visitId)
+       @createdAt, @state, @checkedAt, @rewardPoints, @rewardedAt, @visitId, @creditSentAt)
      ON CONFLICT (email_key) DO NOTHING`,
   );
   const rewardReferral = db.prepare(
@@ -560,6 +565,7 @@ function referralStore(db: Database.Database): ReferralStore {
         rewardPoints: referral.rewardPoints,
         rewardedAt: referral.rewardedAt,
         visitId: referral.visitId,
+        creditSentAt: referral.creditSentAt,
       });
       return result.changes === 1;
     },
@@ -574,7 +580,7 @@ function referralStore(db: Database.Database): ReferralStore {
       return rows.map(toReferral);
     },
     async update(friendEmail, patch) {
-      updateColumns(db, "referrals", "email_key", emailKey(friendEmail), { friend_guest_id: patch.friendGuestId, checked_at: patch.checkedAt }, "No referral for this email");
+      updateColumns(db, "referrals", "email_key", emailKey(friendEmail), { friend_guest_id: patch.friendGuestId, checked_at: patch.checkedAt, credit_sent_at: patch.creditSentAt }, "No referral for this email");
     },
     async reward(friendEmail, reward) {
       // One conditional update: of two rewards at once, only one finds the referral still "registered".
@@ -587,6 +593,12 @@ function referralStore(db: Database.Database): ReferralStore {
            ORDER BY checked_at IS NOT NULL, checked_at, created_at, email_key LIMIT ?`,
         )
         .all(checkedBefore, limit) as ReferralRow[];
+      return rows.map(toReferral);
+    },
+    async listUncredited(rewardedBefore, limit) {
+      const rows = db
+        .prepare("SELECT * FROM referrals WHERE state = 'rewarded' AND credit_sent_at IS NULL AND rewarded_at < ? ORDER BY rewarded_at, email_key LIMIT ?")
+        .all(rewardedBefore, limit) as ReferralRow[];
       return rows.map(toReferral);
     },
   };

@@ -80,3 +80,35 @@ describe("money in cents", () => {
     }
   });
 });
+
+describe("the reward credits of an older store file", () => {
+  it("counts the rewards made before credits were noted as sent, and the others as not rewarded yet", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "store-credits-"));
+    const file = path.join(dir, "store.sqlite");
+    try {
+      await createSqliteStores(file).close();
+      const old = new Database(file);
+      const version = old.pragma("user_version", { simple: true }) as number;
+      old.exec("DROP INDEX referrals_uncredited; ALTER TABLE referrals DROP COLUMN credit_sent_at;");
+      const insert = old.prepare(
+        `INSERT INTO referrals (email_key, friend_email, friend_first_name, friend_guest_id, code, referrer_account_id, referrer_guest_id, created_at, state, checked_at, reward_points, rewarded_at, visit_id)
+         VALUES (?, ?, 'Bo', ?, 'MIA-X1', 'a-1', 'g-a-1', 100, ?, NULL, ?, ?, ?)`,
+      );
+      insert.run("paid@example.com", "paid@example.com", "g-p", "rewarded", 5000, 400, "v-1");
+      insert.run("waiting@example.com", "waiting@example.com", "g-w", "registered", 0, null, null);
+      old.pragma(`user_version = ${version - 1}`);
+      old.close();
+
+      const reopened = createSqliteStores(file);
+      try {
+        expect((await reopened.referrals.forFriend("paid@example.com"))?.creditSentAt).toBe(400);
+        expect((await reopened.referrals.forFriend("waiting@example.com"))?.creditSentAt).toBeNull();
+        expect(await reopened.referrals.listUncredited(10_000, 10)).toEqual([]);
+      } finally {
+        await reopened.close();
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -441,7 +441,21 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
     describe("referrals", () => {
       const referral = (friendEmail: string, overrides: Partial<Referral> = {}): Referral => ({
         friendEmail, friendFirstName: "Bo", friendGuestId: null, code: "MIA-X1", referrerAccountId: "a-1", referrerGuestId: "g-a-1",
-        createdAt: 100, state: "registered", checkedAt: null, rewardPoints: 0, rewardedAt: null, visitId: null, ...overrides,
+        createdAt: 100, state: "registered", checkedAt: null, rewardPoints: 0, rewardedAt: null, visitId: null, creditSentAt: null, ...overrides,
+      });
+
+      it("lists rewards whose credit was not accepted, earned before the time given, oldest first, until their credit is noted", async () => {
+        for (const [email, rewardedAt] of [["late@example.com", 700], ["first@example.com", 300], ["second@example.com", 500]] as const) {
+          await stores.referrals.add(referral(email, { friendGuestId: `g-${email}` }));
+          await stores.referrals.reward(email, { points: 5000, visitId: `v-${email}`, now: rewardedAt });
+        }
+        await stores.referrals.add(referral("waiting@example.com", { friendGuestId: "g-w" }));
+        expect((await stores.referrals.listUncredited(600, 10)).map((r) => r.friendEmail)).toEqual(["first@example.com", "second@example.com"]);
+        expect((await stores.referrals.listUncredited(600, 1)).map((r) => r.friendEmail)).toEqual(["first@example.com"]);
+        await stores.referrals.update("FIRST@example.com", { creditSentAt: 800 });
+        expect((await stores.referrals.forFriend("first@example.com"))?.creditSentAt).toBe(800);
+        expect((await stores.referrals.listUncredited(1_000, 10)).map((r) => r.friendEmail)).toEqual(["second@example.com", "late@example.com"]);
+        expect(await stores.referrals.listUncredited(1_000, 0)).toEqual([]);
       });
 
       it("records a friend once, whatever the case of the email, and finds them in any case", async () => {
@@ -463,7 +477,7 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
       });
 
       it("keeps every field, and an email with a slash or dots apart", async () => {
-        const full = referral("d/i@example.com", { friendGuestId: "g-di", state: "rewarded", checkedAt: 300, rewardPoints: 500, rewardedAt: 400, visitId: "v-1" });
+        const full = referral("d/i@example.com", { friendGuestId: "g-di", state: "rewarded", checkedAt: 300, rewardPoints: 500, rewardedAt: 400, visitId: "v-1", creditSentAt: 450 });
         expect(await stores.referrals.add(full)).toBe(true);
         expect(await stores.referrals.add(referral(".."))).toBe(true);
         expect(await stores.referrals.forFriend("D/I@example.com")).toEqual(full);

@@ -415,6 +415,11 @@ export type Referral = {
   rewardedAt: number | null;
   /** The friend's completed visit the reward was for. */
   visitId: string | null;
+  /**
+   * When the chain's automation accepted the reward's credit (the referral-reward lead, decision
+   * 032): null until then, and the reconciler sends it again.
+   */
+  creditSentAt: number | null;
 };
 
 export interface ReferralStore {
@@ -434,7 +439,7 @@ export interface ReferralStore {
   /** A referrer's referrals, newest first, at most `limit`. */
   listByReferrer(accountId: string, limit: number): Promise<Referral[]>;
   /** Changes the friend's referral where it is; throws when the email has none. */
-  update(friendEmail: string, patch: Partial<Pick<Referral, "friendGuestId" | "checkedAt">>): Promise<void>;
+  update(friendEmail: string, patch: Partial<Pick<Referral, "friendGuestId" | "checkedAt" | "creditSentAt">>): Promise<void>;
   /**
    * Marks the referral rewarded, atomically: true for the one call that did it, false when it was
    * already rewarded (or there is no such referral). No one earns twice.
@@ -445,6 +450,8 @@ export interface ReferralStore {
    * `checkedBefore` (never-checked first, then oldest check), at most `limit`.
    */
   listAwaitingReward(checkedBefore: number, limit: number): Promise<Referral[]>;
+  /** Rewarded referrals whose credit was not accepted yet, rewarded before `rewardedBefore`, oldest first, at most `limit`. */
+  listUncredited(rewardedBefore: number, limit: number): Promise<Referral[]>;
 }
 
 /* ---------- affiliate attribution (impactAffiliateDetails) ---------- */
