@@ -9,8 +9,8 @@ import v8 from "node:v8";
 process.env.NODE_ENV = "production";
 // Under a sustained load V8 lets the heap grow up to four times what survived its last full
 // collection before the next one; a server rendering pages allocates fast and keeps little (about
-// 50 MB), so it grew to 700 MB. Growing by a fifth instead holds it near 340 MB after a minute of load,
-// for about 15% more CPU on a booking step (decision 024). `node --heap-growing-percent=N server.js`
+// 50 MB), so it grew to 650-700 MB. Growing by a fifth instead holds it near 280 MB after a minute of load,
+// for 10 to 15% more CPU on a booking step (decision 024). `node --heap-growing-percent=N server.js`
 // sets another value (0 is V8's own heuristics).
 if (!process.execArgv.some((flag) => flag.startsWith("--heap-growing-percent"))) {
   v8.setFlagsFromString("--heap-growing-percent=20");

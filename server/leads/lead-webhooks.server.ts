@@ -72,6 +72,8 @@ export function createHttpLeadWebhooks(options: {
         method: "POST",
         headers: { "content-type": "application/json" },
         body,
+        // A redirect would turn the post into a GET without the lead: an answer of its own, not a 2xx.
+        redirect: "manual",
         signal: AbortSignal.timeout(options.timeoutMs),
       });
       // The answer is not read beyond its status; drain it so the connection can be reused.

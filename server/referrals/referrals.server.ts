@@ -93,6 +93,7 @@ export async function recordReferral(
     rewardedAt: null,
     visitId: null,
     creditSentAt: null,
+    creditTriedAt: null,
   });
   if (added) services.analytics.record({ name: "referral_registered", userId: owner.accountId, properties: { centerId: owner.centerId } });
   return added;
@@ -132,8 +133,11 @@ export async function checkReferralRewards(services: Services, referrals: Referr
 
 /**
  * Sends a reward's credit to the chain's automation (the referral-reward lead), which credits the
- * points in the back end's loyalty programme, and notes when it was accepted. Its key names the
- * friend's guest, so a credit sent twice (a lost answer, two instances) is credited once. Never throws.
+ * points in the back end's loyalty programme, and notes when it was accepted, or when it failed (it
+ * then goes behind the others waiting). Its key names the friend's guest, so a credit sent twice (a
+ * lost answer, two instances) is credited once. With no lead webhook configured the ledger is the
+ * record: the credit is noted as handed on, and is not sent when a webhook is configured later.
+ * Never throws.
  */
 async function sendRewardCredit(services: Services, referral: Referral, now: number): Promise<boolean> {
   try {
@@ -148,7 +152,10 @@ async function sendRewardCredit(services: Services, referral: Referral, now: num
       guestId: referral.referrerGuestId,
       reward: { points: REFERRAL_REWARD_POINTS, friendVisitId: referral.visitId ?? "", key: `referral:${(referral.friendGuestId ?? "").toLowerCase()}` },
     });
-    if (sent !== "sent") return false;
+    if (sent === "failed") {
+      await services.stores.referrals.update(referral.friendEmail, { creditTriedAt: now });
+      return false;
+    }
     await services.stores.referrals.update(referral.friendEmail, { creditSentAt: now });
     return true;
   } catch (error) {
@@ -157,21 +164,18 @@ async function sendRewardCredit(services: Services, referral: Referral, now: num
   }
 }
 
-/** A reward's credit is first sent when it is earned; the reconciler sends it again after this long without an answer. */
+/** A reward's credit is first sent when it is earned; the reconciler sends it again this long after the last try. */
 export const CREDIT_RESEND_AFTER_MS = 5 * 60_000;
 
 /**
  * The reconciler's pass: friends not asked about for a while, a bounded number per pass; then the
- * rewards whose credit the automation has not accepted yet (none without lead webhooks configured:
- * nothing would take them).
+ * rewards whose credit the automation has not accepted yet, least recently tried first.
  */
 export async function reconcileReferrals(services: Services, now = Date.now()): Promise<number> {
   const due = await services.stores.referrals.listAwaitingReward(now - RECONCILE_CHECK_EVERY_MS, CHECKS_PER_PASS);
   const rewarded = await checkReferralRewards(services, due, now);
-  if (services.leads.kind !== "off") {
-    for (const referral of await services.stores.referrals.listUncredited(now - CREDIT_RESEND_AFTER_MS, CHECKS_PER_PASS)) {
-      await sendRewardCredit(services, referral, now);
-    }
+  for (const referral of await services.stores.referrals.listUncredited(now - CREDIT_RESEND_AFTER_MS, CHECKS_PER_PASS)) {
+    await sendRewardCredit(services, referral, now);
   }
   return rewarded;
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { REFERRAL_MESSAGES, REFERRAL_REWARD_POINTS } from "~/domain/referrals";
 import { createRecordingAnalytics } from "../../tests/helpers/recording-analytics";
 import { startSandbox, TEST_API_KEY } from "../../tests/helpers/sandbox-server";
@@ -348,10 +348,15 @@ describe("the reward's credit", () => {
       expect(credits()).toHaveLength(2);
       expect((await friend.referral()).creditSentAt).toBeNull();
 
+      expect((await friend.referral()).creditTriedAt).toBe(NOW + CREDIT_RESEND_AFTER_MS + 1);
+
+      // Five minutes after that try, accepted.
       automation = "sent";
       await reconcileReferrals(via, NOW + 2 * CREDIT_RESEND_AFTER_MS);
+      expect(credits()).toHaveLength(2);
+      await reconcileReferrals(via, NOW + 2 * CREDIT_RESEND_AFTER_MS + 2);
       expect(credits()).toHaveLength(3);
-      expect((await friend.referral()).creditSentAt).toBe(NOW + 2 * CREDIT_RESEND_AFTER_MS);
+      expect((await friend.referral()).creditSentAt).toBe(NOW + 2 * CREDIT_RESEND_AFTER_MS + 2);
       await reconcileReferrals(via, NOW + 10 * CREDIT_RESEND_AFTER_MS);
       expect(credits()).toHaveLength(3);
       const key = `referral:${friend.guestId.toLowerCase()}`;
@@ -361,18 +366,45 @@ describe("the reward's credit", () => {
     }
   });
 
-  it("is not sent again where no lead webhook is configured: nothing would take it", async () => {
+  it("a credit the automation keeps refusing goes behind the others, which are still sent", async () => {
     const own = createSqliteStores(":memory:");
     try {
-      const via = { ...(await servicesWith(own)), leads: createNoLeadWebhooks() };
+      const via = await servicesWith(own);
       const referrer = await newReferrer(own);
-      const friend = await referredFriend(referrer, via);
+      const refused = await referredFriend(referrer, via);
+      const later = await referredFriend(referrer, via);
+      await close((await book(refused.guestId, "FT-NEW")).invoiceId);
+      await close((await book(later.guestId, "FT-NEW")).invoiceId);
+      automation = "failed";
+      await checkReferralRewards(via, [await refused.referral()], NOW);
+      await checkReferralRewards(via, [await later.referral()], NOW + 1_000);
+      await expect.poll(async () => (await later.referral()).creditTriedAt).toBe(NOW + 1_000);
+      expect((await refused.referral()).creditTriedAt).toBe(NOW);
+
+      // One pass tries the first; the next, the other: a refused credit does not hold up the rest.
+      const limited = { ...via, stores: { ...own, referrals: { ...own.referrals, listUncredited: (before: number) => own.referrals.listUncredited(before, 1) } } };
+      await reconcileReferrals(limited, NOW + CREDIT_RESEND_AFTER_MS + 2_000);
+      expect((await refused.referral()).creditTriedAt).toBe(NOW + CREDIT_RESEND_AFTER_MS + 2_000);
+      automation = "sent";
+      await reconcileReferrals(limited, NOW + CREDIT_RESEND_AFTER_MS + 3_000);
+      expect((await later.referral()).creditSentAt).toBe(NOW + CREDIT_RESEND_AFTER_MS + 3_000);
+      expect((await refused.referral()).creditSentAt).toBeNull();
+    } finally {
+      await own.close();
+    }
+  });
+
+  it("without a lead webhook the ledger is the record: the credit is noted at once, and never sent once one is configured", async () => {
+    const own = createSqliteStores(":memory:");
+    try {
+      const off = { ...(await servicesWith(own)), leads: createNoLeadWebhooks() };
+      const referrer = await newReferrer(own);
+      const friend = await referredFriend(referrer, off);
       await close((await book(friend.guestId, "FT-NEW")).invoiceId);
-      expect(await checkReferralRewards(via, [await friend.referral()], NOW)).toBe(1);
-      const listed = vi.spyOn(own.referrals, "listUncredited");
-      await reconcileReferrals(via, NOW + 10 * CREDIT_RESEND_AFTER_MS);
-      expect(listed).not.toHaveBeenCalled();
-      expect((await friend.referral()).creditSentAt).toBeNull();
+      expect(await checkReferralRewards(off, [await friend.referral()], NOW)).toBe(1);
+      await expect.poll(async () => (await friend.referral()).creditSentAt).toBe(NOW);
+      await reconcileReferrals(await servicesWith(own), NOW + 10 * CREDIT_RESEND_AFTER_MS);
+      expect(leads.filter((l) => l.kind === "referral-reward")).toEqual([]);
     } finally {
       await own.close();
     }

@@ -515,7 +515,9 @@ function toReferral(data: DocumentData): Referral {
     rewardPoints: Number(data.rewardPoints ?? 0),
     rewardedAt: typeof data.rewardedAt === "number" ? data.rewardedAt : null,
     visitId: typeof data.visitId === "string" ? data.visitId : null,
-    creditSentAt: typeof data.creditSentAt === "number" ? data.creditSentAt : null,
+    // A reward made before credits were noted has no such field: it was sent once, and counts as sent.
+    creditSentAt: typeof data.creditSentAt === "number" ? data.creditSentAt : data.state === "rewarded" && !("creditSentAt" in data) ? Number(data.rewardedAt ?? 0) : null,
+    creditTriedAt: typeof data.creditTriedAt === "number" ? data.creditTriedAt : null,
   };
 }
 
@@ -524,13 +526,13 @@ function toReferral(data: DocumentData): Referral {
  * composite index): `awaitingFirstCheck` is true for a referral awaiting its reward that was never
  * checked, `awaitingCheckedAt` is the check time of one that was (null otherwise).
  */
-function awaitingFields(referral: Pick<Referral, "state" | "friendGuestId" | "checkedAt" | "rewardedAt" | "creditSentAt">) {
+function awaitingFields(referral: Pick<Referral, "state" | "friendGuestId" | "checkedAt" | "rewardedAt" | "creditSentAt" | "creditTriedAt">) {
   const awaiting = referral.state === "registered" && referral.friendGuestId !== null;
   return {
     awaitingFirstCheck: awaiting && referral.checkedAt === null,
     awaitingCheckedAt: awaiting ? referral.checkedAt : null,
-    // What `listUncredited` finds: a reward whose credit was not accepted yet, by when it was earned.
-    creditPendingSince: referral.state === "rewarded" && referral.creditSentAt === null ? referral.rewardedAt : null,
+    // What `listUncredited` finds: a reward whose credit was not handed on yet, by when it was last tried (or earned).
+    creditPendingSince: referral.state === "rewarded" && referral.creditSentAt === null ? (referral.creditTriedAt ?? referral.rewardedAt) : null,
   };
 }
 
@@ -631,6 +633,7 @@ function referralStore(db: Firestore): ReferralStore {
           rewardedAt: reward.now,
           visitId: reward.visitId,
           creditSentAt: null,
+          creditTriedAt: null,
           awaitingFirstCheck: false,
           awaitingCheckedAt: null,
           creditPendingSince: reward.now,
@@ -653,10 +656,10 @@ function referralStore(db: Firestore): ReferralStore {
         .get();
       return [...unchecked, ...checked.docs.map((doc) => toReferral(doc.data()))];
     },
-    async listUncredited(rewardedBefore, limit) {
+    async listUncredited(triedBefore, limit) {
       if (limit <= 0) return [];
       // Rewards earned before this field existed have none: they were sent once, as then.
-      const snapshot = await referrals.where("creditPendingSince", "<", rewardedBefore).orderBy("creditPendingSince").limit(limit).get();
+      const snapshot = await referrals.where("creditPendingSince", "<", triedBefore).orderBy("creditPendingSince").limit(limit).get();
       return snapshot.docs.map((doc) => toReferral(doc.data()));
     },
   };

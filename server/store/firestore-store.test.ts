@@ -178,9 +178,20 @@ describe.skipIf(!available)("Firestore", { timeout: 60_000 }, () => {
       expect((await db.collection("referralCodeOwners").doc("a-1").get()).get("code")).toBe("MIA-X1");
       await stores.referrals.add({
         friendEmail: "Bo@Example.com", friendFirstName: "Bo", friendGuestId: null, code: "MIA-X1", referrerAccountId: "a-1", referrerGuestId: "g-1",
-        createdAt: 100, state: "registered", checkedAt: null, rewardPoints: 0, rewardedAt: null, visitId: null, creditSentAt: null,
+        createdAt: 100, state: "registered", checkedAt: null, rewardPoints: 0, rewardedAt: null, visitId: null, creditSentAt: null, creditTriedAt: null,
       });
       expect((await db.collection("referrals").doc("bo@example.com").get()).get("friendEmail")).toBe("Bo@Example.com");
+    });
+
+    it("counts a reward written before credits were noted as sent, even once it is changed", async () => {
+      await db.collection("referrals").doc("cy@example.com").set({
+        friendEmail: "cy@example.com", friendFirstName: "Cy", friendGuestId: "g-cy", code: "MIA-X1", referrerAccountId: "a-1", referrerGuestId: "g-1",
+        createdAt: 100, state: "rewarded", checkedAt: 200, rewardPoints: 5000, rewardedAt: 300, visitId: "v-1", emailKey: "cy@example.com",
+      });
+      expect((await stores.referrals.forFriend("cy@example.com"))?.creditSentAt).toBe(300);
+      await stores.referrals.update("cy@example.com", { checkedAt: 400 });
+      expect(await stores.referrals.listUncredited(10_000, 10)).toEqual([]);
+      expect((await db.collection("referrals").doc("cy@example.com").get()).get("creditPendingSince")).toBeNull();
     });
   });
 });

@@ -120,10 +120,12 @@ const migrations: Migration[] = [
   `ALTER TABLE impact_affiliate_details ADD COLUMN checked_at INTEGER;
    ALTER TABLE partner_pricing ADD COLUMN name TEXT;
    CREATE TABLE pricing_tiers (id TEXT PRIMARY KEY CHECK (id = 'current'), data TEXT NOT NULL);`,
-  // When a reward's credit was accepted by the automation; the rewards made before this were sent once.
+  // When a reward's credit was handed on, and when a send of it last failed; the rewards made
+  // before this were sent once, and count as sent.
   `ALTER TABLE referrals ADD COLUMN credit_sent_at INTEGER;
+   ALTER TABLE referrals ADD COLUMN credit_tried_at INTEGER;
    UPDATE referrals SET credit_sent_at = rewarded_at WHERE state = 'rewarded';
-   CREATE INDEX referrals_uncredited ON referrals(state, credit_sent_at, rewarded_at);`,
+   CREATE INDEX referrals_uncredited ON referrals(state, credit_sent_at);`,
 ];
 
 /** SQLite's answer to a second row for a unique key. */
@@ -482,7 +484,7 @@ type ReferralCodeRow = { account_id: string; code: string; guest_id: string; fir
 type ReferralRow = {
   friend_email: string; friend_first_name: string; friend_guest_id: string | null; code: string; referrer_account_id: string;
   referrer_guest_id: string; created_at: number; state: Referral["state"]; checked_at: number | null; reward_points: number;
-  rewarded_at: number | null; visit_id: string | null; credit_sent_at: number | null;
+  rewarded_at: number | null; visit_id: string | null; credit_sent_at: number | null; credit_tried_at: number | null;
 };
 
 function toReferral(row: ReferralRow): Referral {
@@ -500,6 +502,7 @@ function toReferral(row: ReferralRow): Referral {
     rewardedAt: row.rewarded_at,
     visitId: row.visit_id,
     creditSentAt: row.credit_sent_at,
+    creditTriedAt: row.credit_tried_at,
   };
 }
 
@@ -516,9 +519,9 @@ function referralStore(db: Database.Database): ReferralStore {
   const selectReferral = db.prepare("SELECT * FROM referrals WHERE email_key = ?");
   const insertReferral = db.prepare(
     `INSERT INTO referrals (email_key, friend_email, friend_first_name, friend_guest_id, code, referrer_account_id, referrer_guest_id,
-       created_at, state, checked_at, reward_points, rewarded_at, visit_id, credit_sent_at)
+       created_at, state, checked_at, reward_points, rewarded_at, visit_id, credit_sent_at, credit_tried_at)
      VALUES (@emailKey, @friendEmail, @friendFirstName, @friendGuestId, @code, @referrerAccountId, @referrerGuestId,
-       @createdAt, @state, @checkedAt, @rewardPoints, @rewardedAt, @visitId, @creditSentAt)
+       @createdAt, @state, @checkedAt, @rewardPoints, @rewardedAt, @visitId, @creditSentAt, @creditTriedAt)
      ON CONFLICT (email_key) DO NOTHING`,
   );
   const rewardReferral = db.prepare(
@@ -566,6 +569,7 @@ function referralStore(db: Database.Database): ReferralStore {
         rewardedAt: referral.rewardedAt,
         visitId: referral.visitId,
         creditSentAt: referral.creditSentAt,
+        creditTriedAt: referral.creditTriedAt,
       });
       return result.changes === 1;
     },
@@ -580,7 +584,7 @@ function referralStore(db: Database.Database): ReferralStore {
       return rows.map(toReferral);
     },
     async update(friendEmail, patch) {
-      updateColumns(db, "referrals", "email_key", emailKey(friendEmail), { friend_guest_id: patch.friendGuestId, checked_at: patch.checkedAt, credit_sent_at: patch.creditSentAt }, "No referral for this email");
+      updateColumns(db, "referrals", "email_key", emailKey(friendEmail), { friend_guest_id: patch.friendGuestId, checked_at: patch.checkedAt, credit_sent_at: patch.creditSentAt, credit_tried_at: patch.creditTriedAt }, "No referral for this email");
     },
     async reward(friendEmail, reward) {
       // One conditional update: of two rewards at once, only one finds the referral still "registered".
@@ -595,10 +599,13 @@ function referralStore(db: Database.Database): ReferralStore {
         .all(checkedBefore, limit) as ReferralRow[];
       return rows.map(toReferral);
     },
-    async listUncredited(rewardedBefore, limit) {
+    async listUncredited(triedBefore, limit) {
       const rows = db
-        .prepare("SELECT * FROM referrals WHERE state = 'rewarded' AND credit_sent_at IS NULL AND rewarded_at < ? ORDER BY rewarded_at, email_key LIMIT ?")
-        .all(rewardedBefore, limit) as ReferralRow[];
+        .prepare(
+          `SELECT * FROM referrals WHERE state = 'rewarded' AND credit_sent_at IS NULL AND COALESCE(credit_tried_at, rewarded_at) < ?
+           ORDER BY COALESCE(credit_tried_at, rewarded_at), email_key LIMIT ?`,
+        )
+        .all(triedBefore, limit) as ReferralRow[];
       return rows.map(toReferral);
     },
   };

@@ -89,7 +89,7 @@ describe("the reward credits of an older store file", () => {
       await createSqliteStores(file).close();
       const old = new Database(file);
       const version = old.pragma("user_version", { simple: true }) as number;
-      old.exec("DROP INDEX referrals_uncredited; ALTER TABLE referrals DROP COLUMN credit_sent_at;");
+      old.exec("DROP INDEX referrals_uncredited; ALTER TABLE referrals DROP COLUMN credit_sent_at; ALTER TABLE referrals DROP COLUMN credit_tried_at;");
       const insert = old.prepare(
         `INSERT INTO referrals (email_key, friend_email, friend_first_name, friend_guest_id, code, referrer_account_id, referrer_guest_id, created_at, state, checked_at, reward_points, rewarded_at, visit_id)
          VALUES (?, ?, 'Bo', ?, 'MIA-X1', 'a-1', 'g-a-1', 100, ?, NULL, ?, ?, ?)`,

@@ -441,7 +441,7 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
     describe("referrals", () => {
       const referral = (friendEmail: string, overrides: Partial<Referral> = {}): Referral => ({
         friendEmail, friendFirstName: "Bo", friendGuestId: null, code: "MIA-X1", referrerAccountId: "a-1", referrerGuestId: "g-a-1",
-        createdAt: 100, state: "registered", checkedAt: null, rewardPoints: 0, rewardedAt: null, visitId: null, creditSentAt: null, ...overrides,
+        createdAt: 100, state: "registered", checkedAt: null, rewardPoints: 0, rewardedAt: null, visitId: null, creditSentAt: null, creditTriedAt: null, ...overrides,
       });
 
       it("lists rewards whose credit was not accepted, earned before the time given, oldest first, until their credit is noted", async () => {
@@ -456,6 +456,11 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         expect((await stores.referrals.forFriend("first@example.com"))?.creditSentAt).toBe(800);
         expect((await stores.referrals.listUncredited(1_000, 10)).map((r) => r.friendEmail)).toEqual(["second@example.com", "late@example.com"]);
         expect(await stores.referrals.listUncredited(1_000, 0)).toEqual([]);
+        // A failed try puts a credit behind the others, and out of the list until the time given passes it.
+        await stores.referrals.update("second@example.com", { creditTriedAt: 900 });
+        expect((await stores.referrals.forFriend("second@example.com"))?.creditTriedAt).toBe(900);
+        expect((await stores.referrals.listUncredited(800, 10)).map((r) => r.friendEmail)).toEqual(["late@example.com"]);
+        expect((await stores.referrals.listUncredited(1_000, 10)).map((r) => r.friendEmail)).toEqual(["late@example.com", "second@example.com"]);
       });
 
       it("records a friend once, whatever the case of the email, and finds them in any case", async () => {
@@ -477,7 +482,7 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
       });
 
       it("keeps every field, and an email with a slash or dots apart", async () => {
-        const full = referral("d/i@example.com", { friendGuestId: "g-di", state: "rewarded", checkedAt: 300, rewardPoints: 500, rewardedAt: 400, visitId: "v-1", creditSentAt: 450 });
+        const full = referral("d/i@example.com", { friendGuestId: "g-di", state: "rewarded", checkedAt: 300, rewardPoints: 500, rewardedAt: 400, visitId: "v-1", creditSentAt: 450, creditTriedAt: 420 });
         expect(await stores.referrals.add(full)).toBe(true);
         expect(await stores.referrals.add(referral(".."))).toBe(true);
         expect(await stores.referrals.forFriend("D/I@example.com")).toEqual(full);

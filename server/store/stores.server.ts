@@ -416,10 +416,13 @@ export type Referral = {
   /** The friend's completed visit the reward was for. */
   visitId: string | null;
   /**
-   * When the chain's automation accepted the reward's credit (the referral-reward lead, decision
-   * 032): null until then, and the reconciler sends it again.
+   * When the reward's credit was handed on (decision 032): accepted by the chain's automation (the
+   * referral-reward lead), or, with no lead webhook configured, left to the ledger. Null until
+   * then, and the reconciler sends it again.
    */
   creditSentAt: number | null;
+  /** When a send of the credit last failed; null before any did. */
+  creditTriedAt: number | null;
 };
 
 export interface ReferralStore {
@@ -439,7 +442,7 @@ export interface ReferralStore {
   /** A referrer's referrals, newest first, at most `limit`. */
   listByReferrer(accountId: string, limit: number): Promise<Referral[]>;
   /** Changes the friend's referral where it is; throws when the email has none. */
-  update(friendEmail: string, patch: Partial<Pick<Referral, "friendGuestId" | "checkedAt" | "creditSentAt">>): Promise<void>;
+  update(friendEmail: string, patch: Partial<Pick<Referral, "friendGuestId" | "checkedAt" | "creditSentAt" | "creditTriedAt">>): Promise<void>;
   /**
    * Marks the referral rewarded, atomically: true for the one call that did it, false when it was
    * already rewarded (or there is no such referral). No one earns twice.
@@ -450,8 +453,12 @@ export interface ReferralStore {
    * `checkedBefore` (never-checked first, then oldest check), at most `limit`.
    */
   listAwaitingReward(checkedBefore: number, limit: number): Promise<Referral[]>;
-  /** Rewarded referrals whose credit was not accepted yet, rewarded before `rewardedBefore`, oldest first, at most `limit`. */
-  listUncredited(rewardedBefore: number, limit: number): Promise<Referral[]>;
+  /**
+   * Rewarded referrals whose credit was not handed on yet and was last tried (or, never tried,
+   * rewarded) before `triedBefore`, least recently first, at most `limit`: one the automation keeps
+   * refusing goes behind the others each time.
+   */
+  listUncredited(triedBefore: number, limit: number): Promise<Referral[]>;
 }
 
 /* ---------- affiliate attribution (impactAffiliateDetails) ---------- */
