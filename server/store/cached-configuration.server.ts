@@ -1,5 +1,5 @@
-import { LRUCache } from "lru-cache";
 import { normalizePromoCode } from "~/domain/discounts";
+import { createSwrCache } from "../spa/catalog-cache.server";
 import type { Stores } from "./stores.server";
 
 /**
@@ -18,24 +18,13 @@ type Options = { ttlMs?: number; clock?: () => number };
  * The stores with their configuration records read through a short in-process cache; every other
  * record (guests, accounts, payments, referrals) is read from the store as before. A write made
  * through these stores empties the cache at once; one made elsewhere (another instance, the
- * Firestore console) is seen within `ttlMs`. Concurrent misses of one key share one read, and a read
- * that fails is not kept.
+ * Firestore console) is seen within `ttlMs`. Concurrent misses of one key share one read.
  */
 export function withCachedConfiguration(stores: Stores, options: Options = {}): Stores {
-  const clock = options.clock ?? Date.now;
-  const ttlMs = options.ttlMs ?? CONFIGURATION_CACHE_MS;
-  const cache = new LRUCache<string, { value: Promise<unknown>; until: number }>({ max: MAX_ENTRIES });
-
-  function read<T>(key: string, load: () => Promise<T>): Promise<T> {
-    const kept = cache.get(key);
-    if (kept && clock() < kept.until) return kept.value as Promise<T>;
-    const entry = { value: load().then(deepFreeze), until: clock() + ttlMs };
-    cache.set(key, entry);
-    entry.value.catch(() => {
-      if (cache.peek(key) === entry) cache.delete(key);
-    });
-    return entry.value as Promise<T>;
-  }
+  // The catalog's small cache: fresh for `ttlMs`, then read again; a first read that fails is not
+  // kept, and a later one that fails serves the last copy, logged.
+  const cache = createSwrCache({ ttlMs: options.ttlMs ?? CONFIGURATION_CACHE_MS, staleMs: 0, maxEntries: MAX_ENTRIES, clock: options.clock });
+  const read = <T>(key: string, load: () => Promise<T>): Promise<T> => cache.get(key, () => load().then(deepFreeze));
 
   async function write(save: () => Promise<void>): Promise<void> {
     try {
