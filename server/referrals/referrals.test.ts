@@ -61,6 +61,16 @@ async function servicesWith(own: Stores): Promise<Services> {
   });
 }
 
+/** Runs a test on stores of its own, with services over them, closed afterwards. */
+async function withOwnStores(test: (own: Stores, via: Services) => Promise<void>) {
+  const own = createSqliteStores(":memory:");
+  try {
+    await test(own, await servicesWith(own));
+  } finally {
+    await own.close();
+  }
+}
+
 beforeAll(async () => {
   sandbox = await startSandbox({ now: () => NOW, holdSeconds: 600 });
   spa = createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY }, clock: () => NOW });
@@ -302,10 +312,8 @@ describe("the referrer's reward", () => {
     expect(await friend.referral()).toMatchObject({ state: "rewarded", visitId: visit.appointmentId });
   });
 
-  it("the reconciler asks about friends not asked about for an hour", async () => {
-    const own = createSqliteStores(":memory:");
-    try {
-      const via = await servicesWith(own);
+  it("the reconciler asks about friends not asked about for an hour", () =>
+    withOwnStores(async (own, via) => {
       const referrer = await newReferrer(own);
       const due = await referredFriend(referrer, via);
       const recent = await referredFriend(referrer, via);
@@ -320,17 +328,12 @@ describe("the referrer's reward", () => {
       expect(await reconcileReferrals(via, NOW + 3_600_000)).toBe(1);
       expect(await recent.referral()).toMatchObject({ state: "rewarded" });
       expect(leads.filter((l) => l.kind === "referral-reward").map((l) => l.reward?.key).sort()).toEqual([`referral:${due.guestId.toLowerCase()}`, `referral:${recent.guestId.toLowerCase()}`].sort());
-    } finally {
-      await own.close();
-    }
-  });
+    }));
 });
 
 describe("the reward's credit", () => {
-  it("is sent again by the reconciler until the automation accepts it, then never again, always under the friend's key", async () => {
-    const own = createSqliteStores(":memory:");
-    try {
-      const via = await servicesWith(own);
+  it("is sent again by the reconciler until the automation accepts it, then never again, always under the friend's key", () =>
+    withOwnStores(async (own, via) => {
       const referrer = await newReferrer(own);
       const friend = await referredFriend(referrer, via);
       const visit = await book(friend.guestId, "FT-NEW");
@@ -361,15 +364,10 @@ describe("the reward's credit", () => {
       expect(credits()).toHaveLength(3);
       const key = `referral:${friend.guestId.toLowerCase()}`;
       expect(credits().map((l) => l.reward)).toEqual([1, 2, 3].map(() => ({ points: 5000, friendVisitId: visit.appointmentId, key })));
-    } finally {
-      await own.close();
-    }
-  });
+    }));
 
-  it("a credit the automation keeps refusing goes behind the others, which are still sent", async () => {
-    const own = createSqliteStores(":memory:");
-    try {
-      const via = await servicesWith(own);
+  it("a credit the automation keeps refusing goes behind the others, which are still sent", () =>
+    withOwnStores(async (own, via) => {
       const referrer = await newReferrer(own);
       const refused = await referredFriend(referrer, via);
       const later = await referredFriend(referrer, via);
@@ -389,33 +387,24 @@ describe("the reward's credit", () => {
       await reconcileReferrals(limited, NOW + CREDIT_RESEND_AFTER_MS + 3_000);
       expect((await later.referral()).creditSentAt).toBe(NOW + CREDIT_RESEND_AFTER_MS + 3_000);
       expect((await refused.referral()).creditSentAt).toBeNull();
-    } finally {
-      await own.close();
-    }
-  });
+    }));
 
-  it("without a lead webhook the ledger is the record: the credit is noted at once, and never sent once one is configured", async () => {
-    const own = createSqliteStores(":memory:");
-    try {
-      const off = { ...(await servicesWith(own)), leads: createNoLeadWebhooks() };
+  it("without a lead webhook the ledger is the record: the credit is noted at once, and never sent once one is configured", () =>
+    withOwnStores(async (own, via) => {
+      const off = { ...via, leads: createNoLeadWebhooks() };
       const referrer = await newReferrer(own);
       const friend = await referredFriend(referrer, off);
       await close((await book(friend.guestId, "FT-NEW")).invoiceId);
       expect(await checkReferralRewards(off, [await friend.referral()], NOW)).toBe(1);
       await expect.poll(async () => (await friend.referral()).creditSentAt).toBe(NOW);
-      await reconcileReferrals(await servicesWith(own), NOW + 10 * CREDIT_RESEND_AFTER_MS);
+      await reconcileReferrals(via, NOW + 10 * CREDIT_RESEND_AFTER_MS);
       expect(leads.filter((l) => l.kind === "referral-reward")).toEqual([]);
-    } finally {
-      await own.close();
-    }
-  });
+    }));
 });
 
 describe("the share page", () => {
-  it("shows the code, the friends and the tally, asking about friends not asked about in the last minute", async () => {
-    const own = createSqliteStores(":memory:");
-    try {
-      const via = await servicesWith(own);
+  it("shows the code, the friends and the tally, asking about friends not asked about in the last minute", () =>
+    withOwnStores(async (own, via) => {
       const referrer = await newReferrer(own, "Mia");
       const empty = await shareTheGlow(via, referrer, NOW);
       expect(empty).toEqual({ code: expect.stringMatching(/^MIA-/), firstName: "Mia", referrals: [], tally: { referred: 0, rewarded: 0, points: 0 } });
@@ -441,8 +430,5 @@ describe("the share page", () => {
       expect(watched.calls()).toBe(0);
       expect((await shareTheGlow(watched, referrer, NOW + 1000 + REWARD_CHECK_EVERY_MS + 1)).tally).toEqual({ referred: 3, rewarded: 1, points: 5000 });
       expect(watched.calls()).toBe(1);
-    } finally {
-      await own.close();
-    }
-  });
+    }));
 });

@@ -8,28 +8,33 @@ import { describeStoreContract } from "./store-contract";
 
 describeStoreContract("SQLite", () => createSqliteStores(":memory:"));
 
+/** Runs a test in a directory of its own for store files, removed afterwards. */
+async function inStoreDirectory(test: (dir: string) => Promise<void>) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "store-"));
+  try {
+    await test(dir);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describe("persistence", () => {
-  it("keeps records in the SQLite file across reopening", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "store-"));
-    const file = path.join(dir, "nested", "store.sqlite");
-    try {
+  it("keeps records in the SQLite file across reopening", () =>
+    inStoreDirectory(async (dir) => {
+      const file = path.join(dir, "nested", "store.sqlite");
       const first = createSqliteStores(file);
       await first.guestDetails.create({ email: "ana@example.com", guest_id: "g-1", is_password_set: false, is_return_user: false });
       await first.close();
       const second = createSqliteStores(file);
       expect(await second.guestDetails.get("ana@example.com")).toMatchObject({ guest_id: "g-1" });
       await second.close();
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-  });
+    }));
 });
 
 describe("money in cents", () => {
-  it("converts the dollars an older store file kept to cents when it opens it", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "store-cents-"));
-    const file = path.join(dir, "store.sqlite");
-    try {
+  it("converts the dollars an older store file kept to cents when it opens it", () =>
+    inStoreDirectory(async (dir) => {
+      const file = path.join(dir, "store.sqlite");
       await createSqliteStores(file).close();
       // The file as it was before amounts were kept in cents.
       const old = new Database(file);
@@ -75,17 +80,13 @@ describe("money in cents", () => {
       } finally {
         migrated.close();
       }
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-  });
+    }));
 });
 
 describe("the reward credits of an older store file", () => {
-  it("counts the rewards made before credits were noted as sent, and the others as not rewarded yet", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "store-credits-"));
-    const file = path.join(dir, "store.sqlite");
-    try {
+  it("counts the rewards made before credits were noted as sent, and the others as not rewarded yet", () =>
+    inStoreDirectory(async (dir) => {
+      const file = path.join(dir, "store.sqlite");
       await createSqliteStores(file).close();
       const old = new Database(file);
       const version = old.pragma("user_version", { simple: true }) as number;
@@ -107,8 +108,5 @@ describe("the reward credits of an older store file", () => {
       } finally {
         await reopened.close();
       }
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-  });
+    }));
 });
