@@ -91,11 +91,12 @@ export function createApp({ env, mode, build, assets, sandbox, services, service
     res.setHeader("X-Request-Id", requestId);
     const started = process.hrtime.bigint();
     res.once("finish", () => {
-      if (isPageView(req, res)) services()?.analytics.record({ name: "page_viewed", requestId, properties: { path: loggablePath(req.path), status: res.statusCode } });
+      const path = loggablePath(req.path);
+      if (isPageView(req, res)) services()?.analytics.record({ name: "page_viewed", requestId, properties: { path, status: res.statusCode } });
       logger.info("request", {
         requestId,
         method: req.method,
-        path: loggablePath(req.path),
+        path,
         status: res.statusCode,
         ms: Math.round(Number(process.hrtime.bigint() - started) / 1e5) / 10,
       });

@@ -109,7 +109,7 @@ async function createGeocoder(env: Env): Promise<Geocoder> {
 function withRequestIds(analytics: Analytics): Analytics {
   return {
     kind: analytics.kind,
-    record: (event) => analytics.record({ ...event, requestId: event.requestId ?? currentRequestId() }),
+    record: (event) => analytics.record(event.requestId ? event : { ...event, requestId: currentRequestId() }),
     flush: () => analytics.flush(),
     close: (timeoutMs) => analytics.close(timeoutMs),
     stats: () => analytics.stats(),

@@ -126,18 +126,34 @@ function safeNumber(value: unknown): number | undefined {
   return typeof value === "number" && Number.isFinite(value) && Math.abs(value) < 1e12 ? value : undefined;
 }
 
+/**
+ * A path that `new URL` would hand back unchanged: segments of letters, digits and the characters
+ * a URL path keeps as they are, with no dot (no `.` or `..` to resolve), no `%` (no escape to
+ * normalise), no query or fragment and no empty segment (`//` would be read as a host). Every page
+ * view's path has this shape, and skipping the parse is most of what recording one costs.
+ */
+const PLAIN_PATH = /^\/(?:[\w\-~:@!$&'()*+,;=]+(?:\/[\w\-~:@!$&'()*+,;=]+)*\/?)?$/;
+
 function pathOf(value: unknown): string | undefined {
   if (typeof value !== "string") return undefined;
   let pathname: string;
-  try {
-    pathname = new URL(value, "http://local").pathname;
-  } catch {
-    return undefined;
+  if (PLAIN_PATH.test(value)) {
+    pathname = value;
+  } else {
+    try {
+      pathname = new URL(value, "http://local").pathname;
+    } catch {
+      return undefined;
+    }
   }
-  const redacted = pathname
-    .split("/")
-    .map((segment) => (segment.length > MAX_PATH_SEGMENT ? ":token" : segment))
-    .join("/");
+  // No segment can be longer than the limit when the whole path is not.
+  const redacted =
+    pathname.length <= MAX_PATH_SEGMENT + 1
+      ? pathname
+      : pathname
+          .split("/")
+          .map((segment) => (segment.length > MAX_PATH_SEGMENT ? ":token" : segment))
+          .join("/");
   return safeString(redacted);
 }
 
@@ -169,34 +185,53 @@ export function sanitizeProperties(properties: unknown, options: SanitizeOptions
   const clean: Record<string, unknown> = {};
   if (!properties || typeof properties !== "object") return clean;
   const source = properties as Record<string, unknown>;
-  for (const key of Object.keys(PROPERTY_KINDS) as (keyof EventProperties)[]) {
-    if (!Object.hasOwn(source, key)) continue;
-    const value = sanitizeValue(PROPERTY_KINDS[key], source[key], options);
+  // The caller's few keys, each looked up in the allow-list (rather than every allowed key looked up in the caller's).
+  for (const key of Object.keys(source)) {
+    if (!Object.hasOwn(PROPERTY_KINDS, key)) continue;
+    const value = sanitizeValue(PROPERTY_KINDS[key as keyof EventProperties], source[key], options);
     if (value !== undefined) clean[key] = value;
   }
   return clean as EventProperties;
 }
 
-/** The event as it will be sent, with its id and time; null for a name outside the list. */
-export function sanitizeEvent(event: AnalyticsEvent, options: SanitizeOptions & { clock: () => number }): RecordedEvent | null {
+/**
+ * An event checked against the allow-list and copied, so that later changes to the caller's
+ * objects do not reach it, with the time it was recorded: everything but its id and its JSON, which
+ * `serializeEvent` adds. Plain data, so it can be handed to another thread as it is.
+ */
+export type CapturedEvent = Omit<RecordedEvent, "messageId" | "timestamp"> & { at: number };
+
+/** The event's allow-listed copy, at the clock's time; null for a name outside the list. */
+export function captureEvent(event: AnalyticsEvent, options: SanitizeOptions & { clock: () => number }): CapturedEvent | null {
   if (!event || !NAMES.has(event.name)) return null;
-  const recorded: RecordedEvent = {
-    name: event.name,
-    properties: sanitizeProperties(event.properties, options),
-    messageId: randomUUID(),
-    timestamp: new Date(options.clock()).toISOString(),
-  };
+  const captured: CapturedEvent = { name: event.name, properties: sanitizeProperties(event.properties, options), at: options.clock() };
   for (const key of ["anonymousId", "userId", "requestId"] as const) {
     const value = safeString(event[key]);
-    if (value !== undefined) recorded[key] = value;
+    if (value !== undefined) captured[key] = value;
   }
-  return recorded;
+  return captured;
+}
+
+function recordedOf(captured: CapturedEvent): RecordedEvent {
+  const { name, properties, at, ...ids } = captured;
+  return { name, properties, messageId: randomUUID(), timestamp: new Date(at).toISOString(), ...ids };
+}
+
+/** The captured event as it is sent: with its id and time, as JSON, and its size in bytes. */
+export function serializeEvent(captured: CapturedEvent): PreparedEvent {
+  const recorded = recordedOf(captured);
+  const json = JSON.stringify(recorded);
+  return { json, bytes: Buffer.byteLength(json), timestamp: recorded.timestamp };
+}
+
+/** The event as it will be sent, with its id and time; null for a name outside the list. */
+export function sanitizeEvent(event: AnalyticsEvent, options: SanitizeOptions & { clock: () => number }): RecordedEvent | null {
+  const captured = captureEvent(event, options);
+  return captured && recordedOf(captured);
 }
 
 /** The sanitised event as JSON, with its size in bytes; null for a name outside the list. */
 export function prepareEvent(event: AnalyticsEvent, options: SanitizeOptions & { clock: () => number }): PreparedEvent | null {
-  const recorded = sanitizeEvent(event, options);
-  if (!recorded) return null;
-  const json = JSON.stringify(recorded);
-  return { json, bytes: Buffer.byteLength(json), timestamp: recorded.timestamp };
+  const captured = captureEvent(event, options);
+  return captured && serializeEvent(captured);
 }

@@ -81,6 +81,25 @@ describe("sanitizeProperties", () => {
     expect(sanitizeProperties({ path: "/locations/austin-downtown" }, noContact)).toEqual({ path: "/locations/austin-downtown" });
   });
 
+  it("reads every path as a URL parser would, the plain ones it does not parse included", () => {
+    // What the path was before a plain path skipped the parse: the reference for every shape.
+    const parsed = (path: string) => {
+      let pathname: string;
+      try {
+        pathname = new URL(path, "http://local").pathname;
+      } catch {
+        return {};
+      }
+      return { path: pathname.split("/").map((segment) => (segment.length > 40 ? ":token" : segment)).join("/") };
+    };
+    const alphabet = ["/", "/", "a", "Z", "9", "-", "_", ".", "..", "%", "%2F", "?", "#", "\\", " ", "~", "@", ";", "é", "x".repeat(41)];
+    let seed = 7;
+    const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31);
+    const paths = ["", "/", "//", "//evil.example/x", "/a//b", "/./a", "/a/../b", "/a/", "/%41", "/a b", "/a\\b"];
+    for (let i = 0; i < 5_000; i++) paths.push(Array.from({ length: 1 + (next() % 8) }, () => alphabet[next() % alphabet.length]).join(""));
+    for (const path of paths) expect(sanitizeProperties({ path }, noContact), path).toEqual(parsed(path));
+  });
+
   it("reads only own properties, and nothing from a value that is not an object", () => {
     expect(sanitizeProperties(Object.create({ path: "/inherited" }), noContact)).toEqual({});
     expect(sanitizeProperties(null, noContact)).toEqual({});

@@ -2,7 +2,7 @@ import { once } from "node:events";
 import http from "node:http";
 import https from "node:https";
 import type { Analytics } from "./analytics.server";
-import { createQueuedAnalytics, type Delivery, type QueuedEvent } from "./batcher.server";
+import { type BatcherOptions, createQueuedAnalytics, type Delivery, type QueuedEvent } from "./batcher.server";
 
 /** The product spec's limits for the collector (decision 026 says how each is read). */
 export const MAX_BATCH_EVENTS = 10;
@@ -139,9 +139,16 @@ function pause(ms: number, stop: AbortSignal): Promise<boolean> {
 /**
  * The production adapter: events posted in batches to an HTTP collector, in the background, one
  * batch in flight at a time. A collector that is slow, down or failing costs the storefront nothing
- * but the events it loses, which are counted and logged (never their content).
+ * but the events it loses, which are counted and logged (never their content). The server runs the
+ * batches on a thread of their own (`createThreadedHttpAnalytics`); this one runs them on the
+ * caller's, which is how the tests drive the batching with a transport of their own.
  */
 export function createHttpAnalytics(options: HttpAnalyticsOptions): Analytics {
+  return createQueuedAnalytics("http", { ...httpBatcherOptions(options), includeContact: options.includeContact });
+}
+
+/** The batches, retries and bounds of the HTTP adapter, on whichever thread its batcher runs. */
+export function httpBatcherOptions(options: Omit<HttpAnalyticsOptions, "includeContact">): BatcherOptions {
   const clock = options.clock ?? Date.now;
   const send = options.request ?? streamToCollector;
   const timeoutMs = options.timeoutMs ?? TIMEOUT_MS;
@@ -186,9 +193,8 @@ export function createHttpAnalytics(options: HttpAnalyticsOptions): Analytics {
     return { ok: false, failure };
   }
 
-  return createQueuedAnalytics("http", {
+  return {
     adapter: "http",
-    includeContact: options.includeContact,
     clock,
     batch: { maxEvents: MAX_BATCH_EVENTS, maxBytes: MAX_BATCH_BYTES, overheadBytes: BODY_OVERHEAD_BYTES, separatorBytes: 1 },
     maxQueuedEvents: options.maxQueuedEvents ?? MAX_QUEUED_EVENTS,
@@ -196,5 +202,5 @@ export function createHttpAnalytics(options: HttpAnalyticsOptions): Analytics {
     flushIntervalMs: options.flushIntervalMs ?? FLUSH_INTERVAL_MS,
     logIntervalMs: options.logIntervalMs ?? LOG_INTERVAL_MS,
     deliver,
-  });
+  };
 }

@@ -1,0 +1,201 @@
+import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
+import { logger } from "../observability/logger.server";
+import type { Analytics, AnalyticsStats } from "./analytics.server";
+import { createBatcher, createDropLog } from "./batcher.server";
+import { type CapturedEvent, captureEvent, MAX_EVENT_BYTES, serializeEvent } from "./events.server";
+import { httpBatcherOptions, type HttpAnalyticsOptions } from "./http-analytics.server";
+
+/**
+ * The HTTP adapter with its batches on a thread of their own (decision 026). A request only
+ * captures its event (the allow-list, a copy) and puts it in a small outbox; the outbox goes to
+ * the collector thread in one message per HANDOFF_EVENTS events or HANDOFF_INTERVAL_MS, and that
+ * thread does the rest: the bounded queue, the batches of ten, the posts, the retries and the drop
+ * log, with the batcher and the delivery of `createHttpAnalytics`. Posting a batch costs more CPU
+ * than serving a cached page for ten visitors, so on the request thread it was most of what
+ * analytics cost, and a busy instance sent fewer events than it recorded.
+ *
+ * This module is also the thread's entry: loaded by the thread, it starts the batcher (see the end
+ * of the file). `vite.config.ts` gives the analytics modules a chunk of their own, so the thread
+ * loads these few modules and never the rest of the server.
+ */
+
+/** The settings the collector thread is started with; plain data, copied to the thread. */
+export type ThreadedHttpAnalyticsOptions = Pick<
+  HttpAnalyticsOptions,
+  "url" | "writeKey" | "includeContact" | "timeoutMs" | "retryBaseDelayMs" | "maxRetryDelayMs" | "maxAttempts" | "flushIntervalMs" | "maxQueuedEvents" | "maxQueuedBytes" | "logIntervalMs"
+>;
+
+/** Events handed to the thread in one message: the cost of a message is shared by this many page views. */
+export const HANDOFF_EVENTS = 100;
+/** An outbox that is not full is handed over this long after its first event; the batches' own wait (one second) starts there. */
+export const HANDOFF_INTERVAL_MS = 50;
+/** How long `close` waits for the thread past its own deadline before stopping it. */
+const CLOSE_GRACE_MS = 1_000;
+/** The thread's heap: its queue is bounded (MAX_QUEUED_BYTES), so more than this is a fault. */
+const THREAD_HEAP_MB = 64;
+
+const ROLE = "analytics-collector";
+
+type ToThread =
+  | { type: "events"; events: CapturedEvent[] }
+  | { type: "flush"; id: number }
+  | { type: "close"; id: number; timeoutMs: number };
+type FromThread = { type: "stats"; stats: AnalyticsStats } | { type: "done"; id: number; stats: AnalyticsStats };
+
+const NO_STATS: AnalyticsStats = { queued: 0, sent: 0, dropped: 0, failedBatches: 0 };
+
+/**
+ * The thread's code: this module's file. The built server's chunk is plain JavaScript; the source
+ * (the dev server, the unit tests) is TypeScript, which the thread loads through tsx's API, as
+ * Node 20 does not hand a loader registered with `--import` to a worker's entry.
+ */
+function startThread(options: ThreadedHttpAnalyticsOptions): Worker {
+  const entry = new URL(import.meta.url);
+  const settings = { workerData: { role: ROLE, options }, resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB } };
+  if (!entry.pathname.endsWith(".ts")) return new Worker(entry, settings);
+  const href = JSON.stringify(entry.href);
+  return new Worker(`import("tsx/esm/api").then(({ tsImport }) => tsImport(${href}, ${href}))`, { ...settings, eval: true });
+}
+
+export function createThreadedHttpAnalytics(options: ThreadedHttpAnalyticsOptions): Analytics {
+  const clock = Date.now;
+  const thread = startThread(options);
+  // Waiting events never keep the process up; `close` is how a shutdown sends them.
+  thread.unref();
+
+  const drops = createDropLog({ adapter: "http", intervalMs: 60_000, clock });
+  let droppedHere = 0;
+  let threadStats = NO_STATS;
+  let outbox: CapturedEvent[] = [];
+  let handoffTimer: NodeJS.Timeout | null = null;
+  let stopped: string | null = null;
+  let closing: Promise<void> | null = null;
+  let nextId = 0;
+  const replies = new Map<number, () => void>();
+
+  const drop = (reason: Parameters<typeof drops.count>[0], events: number, failure?: string) => {
+    droppedHere += events;
+    drops.count(reason, events, failure);
+  };
+
+  /** The thread is gone (it failed, or ran out of memory): what it held is lost, later events are counted as lost. */
+  const threadStopped = (why: string) => {
+    if (stopped) return;
+    stopped = why;
+    if (!closing) logger.error("analytics collector thread stopped", { why });
+    drop("undeliverable", threadStats.queued + outbox.length, why);
+    threadStats = { ...threadStats, queued: 0 };
+    outbox = [];
+    for (const resolve of replies.values()) resolve();
+    replies.clear();
+  };
+  thread.on("error", (error) => threadStopped((error as NodeJS.ErrnoException).code ?? error.name));
+  thread.on("exit", (code) => threadStopped(`exit ${code}`));
+  thread.on("message", (message: FromThread) => {
+    threadStats = message.stats;
+    if (message.type === "done") {
+      replies.get(message.id)?.();
+      replies.delete(message.id);
+    }
+  });
+
+  const post = (message: ToThread) => {
+    if (!stopped) thread.postMessage(message);
+  };
+
+  const handOff = () => {
+    if (handoffTimer) clearTimeout(handoffTimer);
+    handoffTimer = null;
+    if (outbox.length === 0) return;
+    post({ type: "events", events: outbox });
+    outbox = [];
+  };
+
+  /** Hands the outbox over, then asks the thread for `message`; resolves on its answer (or at once when it is gone). */
+  const ask = (message: { type: "flush" } | { type: "close"; timeoutMs: number }) => {
+    handOff();
+    if (stopped) return Promise.resolve();
+    const id = (nextId += 1);
+    return new Promise<void>((resolve) => {
+      replies.set(id, resolve);
+      post({ ...message, id });
+    });
+  };
+
+  return {
+    kind: "http",
+    record(event) {
+      if (closing) return drop("afterClose", 1);
+      try {
+        // The allow-list and the copy happen here, in the request; the id and the JSON on the thread.
+        const captured = captureEvent(event, { includeContact: options.includeContact, clock });
+        if (!captured) return drop("invalid", 1);
+        if (stopped) return drop("undeliverable", 1, stopped);
+        outbox.push(captured);
+      } catch {
+        // A getter that throws, a proxy: the caller's response must not fail over analytics.
+        return drop("invalid", 1);
+      }
+      if (outbox.length >= HANDOFF_EVENTS) handOff();
+      else if (!handoffTimer) {
+        handoffTimer = setTimeout(handOff, HANDOFF_INTERVAL_MS);
+        handoffTimer.unref();
+      }
+    },
+    flush: () => ask({ type: "flush" }),
+    close(timeoutMs = 5_000) {
+      closing ??= (async () => {
+        let deadline: NodeJS.Timeout | undefined;
+        const outOfTime = new Promise<void>((resolve) => {
+          deadline = setTimeout(resolve, timeoutMs + CLOSE_GRACE_MS);
+        });
+        await Promise.race([ask({ type: "close", timeoutMs }), outOfTime]);
+        clearTimeout(deadline);
+        // Whatever the thread still held when it was stopped was counted by it, or is counted here.
+        if (!stopped) drop("undeliverable", threadStats.queued);
+        threadStats = { ...threadStats, queued: 0 };
+        await thread.terminate();
+        drops.write();
+      })();
+      return closing;
+    },
+    stats: () => ({
+      queued: threadStats.queued + outbox.length,
+      sent: threadStats.sent,
+      dropped: threadStats.dropped + droppedHere,
+      failedBatches: threadStats.failedBatches,
+    }),
+  };
+}
+
+/** How often the thread tells the request thread its counts while it is busy. */
+const STATS_INTERVAL_MS = 1_000;
+
+/** The collector thread: the HTTP adapter's batcher, fed with events already captured. */
+function runCollectorThread(options: ThreadedHttpAnalyticsOptions) {
+  const port = parentPort!;
+  const batcher = createBatcher(httpBatcherOptions(options));
+  let statsTimer: NodeJS.Timeout | null = null;
+  const sendStats = () => {
+    statsTimer = null;
+    port.postMessage({ type: "stats", stats: batcher.stats() } satisfies FromThread);
+  };
+  port.on("message", async (message: ToThread) => {
+    if (message.type === "events") {
+      for (const captured of message.events) {
+        const prepared = serializeEvent(captured);
+        if (prepared.bytes > MAX_EVENT_BYTES) batcher.drop("tooLarge", 1);
+        else batcher.add(prepared);
+      }
+      statsTimer ??= setTimeout(sendStats, STATS_INTERVAL_MS);
+      return;
+    }
+    if (message.type === "flush") await batcher.flush();
+    else await batcher.close(message.timeoutMs);
+    port.postMessage({ type: "done", id: message.id, stats: batcher.stats() } satisfies FromThread);
+  });
+}
+
+if (!isMainThread && (workerData as { role?: string } | null)?.role === ROLE) {
+  runCollectorThread((workerData as { options: ThreadedHttpAnalyticsOptions }).options);
+}

@@ -1,0 +1,113 @@
+import { afterEach, describe, expect, it } from "vitest";
+import type { AnalyticsEvent } from "./analytics.server";
+import { createThreadedHttpAnalytics, HANDOFF_EVENTS, type ThreadedHttpAnalyticsOptions } from "./collector-thread.server";
+import { type Answer, eventually, startCollector } from "./collector.test-support";
+import { MAX_BATCH_EVENTS } from "./http-analytics.server";
+
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function collector(answer?: (index: number) => Answer) {
+  const started = await startCollector(answer);
+  cleanups.push(() => started.close());
+  return started;
+}
+
+function threaded(options: ThreadedHttpAnalyticsOptions) {
+  const analytics = createThreadedHttpAnalytics(options);
+  cleanups.push(() => analytics.close(50));
+  return analytics;
+}
+
+const viewed = (index: number): AnalyticsEvent => ({ name: "page_viewed", properties: { path: `/locations/${index}`, status: 200 }, requestId: `req-${index}` });
+
+describe("the HTTP adapter on its own thread", () => {
+  it("posts what a request recorded, in batches of at most ten, and counts it once flushed", async () => {
+    const target = await collector();
+    const analytics = threaded({ url: target.url, writeKey: "wk_test", includeContact: false });
+    for (let index = 0; index < 25; index += 1) analytics.record(viewed(index));
+    await analytics.flush();
+
+    expect(target.received.map((request) => request.json.batch.length)).toEqual([10, 10, 5]);
+    expect(target.received.every((request) => request.headers.authorization === "Bearer wk_test")).toBe(true);
+    const events = target.accepted();
+    expect(events.map((event) => event.requestId)).toEqual(Array.from({ length: 25 }, (_, index) => `req-${index}`));
+    expect(events[0]).toEqual({
+      name: "page_viewed",
+      properties: { path: "/locations/0", status: 200 },
+      requestId: "req-0",
+      messageId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
+    expect(new Set(events.map((event) => event.messageId)).size).toBe(25);
+    expect(analytics.stats()).toEqual({ queued: 0, sent: 25, dropped: 0, failedBatches: 0 });
+  });
+
+  it("applies the allow-list in the request: a later change to the caller's objects is not sent, nor is a field outside the list", async () => {
+    const target = await collector();
+    const analytics = threaded({ url: target.url, includeContact: false });
+    const serviceIds = ["svc-1"];
+    const properties = { serviceIds, email: "ana@example.com", password: "hunter2" };
+    analytics.record({ name: "service_chosen", properties } as unknown as AnalyticsEvent);
+    serviceIds.push("svc-2");
+    await analytics.flush();
+    expect(target.accepted().map((event) => event.properties)).toEqual([{ serviceIds: ["svc-1"] }]);
+  });
+
+  it("hands a full outbox over at once, and a smaller one after a short wait", async () => {
+    const target = await collector();
+    const analytics = threaded({ url: target.url, includeContact: false });
+    for (let index = 0; index < HANDOFF_EVENTS; index += 1) analytics.record(viewed(index));
+    // No flush: a full outbox goes to the thread when it fills, and full batches go out at once.
+    await eventually(() => target.accepted().length === HANDOFF_EVENTS, "a full outbox delivered without a flush");
+    expect(target.received.every((request) => request.json.batch.length === MAX_BATCH_EVENTS)).toBe(true);
+  });
+
+  it("keeps up with a busy instance: 2,000 events recorded in 200 ms all delivered to a collector that answers", async () => {
+    const target = await collector();
+    const analytics = threaded({ url: target.url, includeContact: false });
+    await analytics.flush(); // the thread has started
+    for (let burst = 0; burst < 10; burst += 1) {
+      for (let index = 0; index < 200; index += 1) analytics.record(viewed(burst * 200 + index));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await analytics.flush();
+    expect(target.accepted()).toHaveLength(2_000);
+    expect(analytics.stats()).toMatchObject({ sent: 2_000, dropped: 0 });
+  });
+
+  it("counts, never throws, an event it cannot read or that names no event of the list", async () => {
+    const target = await collector();
+    const analytics = threaded({ url: target.url, includeContact: false });
+    const hostile = { name: "page_viewed", properties: new Proxy({}, { ownKeys: () => { throw new Error("no keys for you"); } }) };
+    expect(() => analytics.record(hostile as unknown as AnalyticsEvent)).not.toThrow();
+    analytics.record({ name: "card_entered", properties: {} } as unknown as AnalyticsEvent);
+    analytics.record(viewed(1));
+    await analytics.flush();
+    expect(target.accepted()).toHaveLength(1);
+    expect(analytics.stats()).toEqual({ queued: 0, sent: 1, dropped: 2, failedBatches: 0 });
+  });
+
+  it("at close, sends what is queued and refuses what comes after", async () => {
+    const target = await collector();
+    const analytics = threaded({ url: target.url, includeContact: false });
+    for (let index = 0; index < 3; index += 1) analytics.record(viewed(index));
+    await analytics.close(1_000);
+    analytics.record(viewed(9));
+    expect(target.accepted()).toHaveLength(3);
+    expect(analytics.stats()).toEqual({ queued: 0, sent: 3, dropped: 1, failedBatches: 0 });
+  });
+
+  it("with a collector that never answers, close returns by its deadline and counts what it could not send", async () => {
+    const target = await collector(() => "hang");
+    const analytics = threaded({ url: target.url, includeContact: false, maxQueuedEvents: 50 });
+    for (let index = 0; index < 200; index += 1) analytics.record(viewed(index));
+    const started = Date.now();
+    await analytics.close(300);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    // The queue held at most 50 (the oldest dropped first), and nothing was delivered.
+    expect(analytics.stats()).toMatchObject({ queued: 0, sent: 0, dropped: 200 });
+  });
+});
