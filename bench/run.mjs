@@ -27,6 +27,9 @@ const APP_PORT = 4301;
 const BARE_PORT = 4302;
 const STATIC_PORT = 4303;
 const APP_OFF_PORT = 4305;
+const APP_TWIN_PORT = 4308;
+/** Rounds of the analytics comparison: on, off and the off twin in turns, the median of each kept. */
+const ANALYTICS_ROUNDS = Number(process.env.BENCH_ANALYTICS_ROUNDS ?? 3);
 const HUNG_APP_PORT = 4306;
 const HUNG_COLLECTOR_PORT = 4307;
 const BACKEND_PORT = 4304;
@@ -90,9 +93,10 @@ async function waitFor(url) {
   throw new Error(`${url} did not come up`);
 }
 
-/** CPU time a process has used so far, in milliseconds (user and system). */
-function cpuMs(pid) {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+/** CPU time a process has used so far, in milliseconds (user and system); with `mainThread`, its main thread's only. */
+function cpuMs(pid, { mainThread = false } = {}) {
+  const file = mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`;
+  const fields = fs.readFileSync(file, "utf8").split(") ")[1].split(" ");
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
 }
 
@@ -110,14 +114,27 @@ async function backendCalls() {
   return Object.values(counts).reduce((a, b) => a + b, 0);
 }
 
-/** Load at one URL: req/s, latency, and the CPU the serving process spent per request. */
+/**
+ * Load at one URL: req/s, latency, and the CPU the serving process spent per request, in all and on
+ * its main thread (the one that answers requests; the analytics collector has a thread of its own).
+ */
 async function load(url, pid, headers = {}, duration = DURATION) {
   const cpuBefore = cpuMs(pid);
+  const mainBefore = cpuMs(pid, { mainThread: true });
   const result = await autocannon({ url, headers, connections: CONNECTIONS, duration });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   const requests = result.requests.total || 1;
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, cpu: (cpuMs(pid) - cpuBefore) / requests, requests };
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    cpu: (cpuMs(pid) - cpuBefore) / requests,
+    mainThreadCpu: (cpuMs(pid, { mainThread: true }) - mainBefore) / requests,
+    requests,
+  };
 }
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /** The gzip size of every script a page loads: module preloads and module scripts. */
 async function jsGzipBytes(origin, pathname, headers = {}) {
@@ -146,6 +163,7 @@ const backend = start(path.join(root, "node_modules", ".bin", "tsx"), ["bench/ze
 });
 let app;
 let appOff;
+let appTwin;
 let hungApp;
 // The bare page as its template serves it: react-router-serve in production mode.
 const bare = start(path.join(root, "node_modules", ".bin", "react-router-serve"), [path.join(bareDir, "build", "server", "index.js")], {
@@ -169,16 +187,20 @@ try {
   // The same app with analytics off, on the same data and back end: what analytics costs, measured
   // in the same run.
   appOff = startApp(APP_OFF_PORT, { ANALYTICS: "off" });
+  // Its twin, the same in every way: what "no difference" looks like on this machine, the noise.
+  appTwin = startApp(APP_TWIN_PORT, { ANALYTICS: "off" });
   const appOrigin = `http://127.0.0.1:${APP_PORT}`;
+  const appTwinOrigin = `http://127.0.0.1:${APP_TWIN_PORT}`;
   const bareOrigin = `http://127.0.0.1:${BARE_PORT}`;
   const staticOrigin = `http://127.0.0.1:${STATIC_PORT}`;
   const appOffOrigin = `http://127.0.0.1:${APP_OFF_PORT}`;
   await waitFor(`${appOrigin}/healthz`);
   await waitFor(`${appOffOrigin}/healthz`);
+  await waitFor(`${appTwinOrigin}/healthz`);
   await waitFor(`${bareOrigin}/`);
   const targets = [...PUBLIC_ROUTES.map((route) => ({ route, label: route, headers: {}, kind: "public page" })), ...(await bookingRoutes(appOrigin))];
   // Warm up: the catalog cache, and the render cache of public pages.
-  for (const origin of [appOrigin, appOffOrigin]) for (const { route, headers } of targets) for (let i = 0; i < 3; i++) await (await fetch(origin + route, { headers })).text();
+  for (const origin of [appOrigin, appOffOrigin, appTwinOrigin]) for (const { route, headers } of targets) for (let i = 0; i < 3; i++) await (await fetch(origin + route, { headers })).text();
   fs.writeFileSync(path.join(staticDir, "index.html"), await (await fetch(`${appOrigin}/`)).text());
   await waitFor(`${staticOrigin}/`);
   await fetch(`${bareOrigin}/`);
@@ -216,20 +238,36 @@ try {
   console.table(rows);
   console.log(`Home page from the render cache against the same HTML as a static file: ${fmt(homeRps / staticLoad.rps, 2)}x the static file's req/s.`);
 
-  // What analytics costs: the home page and the time step on the app with it and on its twin without.
+  // What analytics costs: the home page and the time step on the app with it, on its twin without,
+  // and on a second twin without, in turns (on, off, twin; then twin, off, on), the median of each.
+  // The two twins differ in nothing, so their ratio is the noise the on/off ratio is read against.
   const analyticsRows = [];
   for (const { route, label, headers } of [targets[0], targets[targets.length - 1]]) {
-    const on = await load(appOrigin + route, app.pid, headers);
-    const off = await load(appOffOrigin + route, appOff.pid, headers);
+    const servers = { on: [appOrigin, app.pid], off: [appOffOrigin, appOff.pid], twin: [appTwinOrigin, appTwin.pid] };
+    const runs = { on: [], off: [], twin: [] };
+    for (let round = 0; round < ANALYTICS_ROUNDS; round++) {
+      for (const which of round % 2 === 0 ? ["on", "off", "twin"] : ["twin", "off", "on"]) {
+        const [origin, pid] = servers[which];
+        runs[which].push(await load(origin + route, pid, headers));
+      }
+    }
+    const [on, off, twin] = ["on", "off", "twin"].map((which) => ({
+      rps: median(runs[which].map((run) => run.rps)),
+      cpu: median(runs[which].map((run) => run.cpu)),
+      mainThreadCpu: median(runs[which].map((run) => run.mainThreadCpu)),
+    }));
     analyticsRows.push({
       page: label,
-      "req/s on": fmt(on.rps), "req/s off": fmt(off.rps), "req/s on/off": fmt(on.rps / off.rps, 2),
-      "CPU ms/req on": fmt(on.cpu, 3), "CPU ms/req off": fmt(off.cpu, 3), "CPU on/off": fmt(on.cpu / off.cpu, 2),
+      "req/s on": fmt(on.rps), "req/s off": fmt(off.rps), "on/off": fmt(on.rps / off.rps, 2),
+      "noise: twin/off": fmt(twin.rps / off.rps, 2),
+      "CPU ms/req on": fmt(on.cpu, 3), "CPU ms/req off": fmt(off.cpu, 3),
+      "request thread ms/req on": fmt(on.mainThreadCpu, 3), "request thread ms/req off": fmt(off.mainThreadCpu, 3),
     });
   }
   const { events } = await (await fetch(`http://127.0.0.1:${BACKEND_PORT}/__analytics`)).json();
-  console.log(`\nAnalytics on against off, each measured just after the other (the collector received ${events} events from the app during the run):`);
+  console.log(`\nAnalytics on against off: medians of ${ANALYTICS_ROUNDS} rounds, with a second app with analytics off for the noise (the collector received ${events} events from the app during the run; target: on/off as near 1 as twin/off):`);
   console.table(analyticsRows);
+  appTwin.kill("SIGTERM");
   appOff.kill("SIGTERM");
 
   // Memory after a long load on pages that are not cached, as a busy day's booking traffic.
@@ -267,6 +305,7 @@ try {
 } finally {
   app?.kill("SIGTERM");
   appOff?.kill("SIGTERM");
+  appTwin?.kill("SIGTERM");
   hungApp?.kill("SIGTERM");
   bare.kill("SIGTERM");
   staticServer.kill("SIGTERM");

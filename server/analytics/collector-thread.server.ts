@@ -1,3 +1,5 @@
+import { readlinkSync } from "node:fs";
+import { setPriority } from "node:os";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import { logger } from "../observability/logger.server";
 import type { Analytics, AnalyticsStats } from "./analytics.server";
@@ -171,8 +173,26 @@ export function createThreadedHttpAnalytics(options: ThreadedHttpAnalyticsOption
 /** How often the thread tells the request thread its counts while it is busy. */
 const STATS_INTERVAL_MS = 1_000;
 
+/**
+ * The collector thread's scheduling priority (a nice value, 19 the lowest): on a machine with CPU
+ * to spare it sends every event; on one that is saturated, the requests go first and the thread's
+ * bounded queue drops its oldest events, counted and logged.
+ */
+const THREAD_NICE = 19;
+
+/** Linux gives each thread its own nice value; elsewhere, or when refused, the thread keeps the process's. */
+function lowerThisThreadsPriority() {
+  try {
+    const threadId = Number(readlinkSync("/proc/thread-self").split("/").pop());
+    if (Number.isInteger(threadId) && threadId > 0) setPriority(threadId, THREAD_NICE);
+  } catch {
+    // not Linux, or not allowed
+  }
+}
+
 /** The collector thread: the HTTP adapter's batcher, fed with events already captured. */
 function runCollectorThread(options: ThreadedHttpAnalyticsOptions) {
+  lowerThisThreadsPriority();
   const port = parentPort!;
   const batcher = createBatcher(httpBatcherOptions(options));
   let statsTimer: NodeJS.Timeout | null = null;

@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AnalyticsEvent } from "./analytics.server";
 import { createThreadedHttpAnalytics, HANDOFF_EVENTS, type ThreadedHttpAnalyticsOptions } from "./collector-thread.server";
@@ -109,5 +110,15 @@ describe("the HTTP adapter on its own thread", () => {
     expect(Date.now() - started).toBeLessThan(3_000);
     // The queue held at most 50 (the oldest dropped first), and nothing was delivered.
     expect(analytics.stats()).toMatchObject({ queued: 0, sent: 0, dropped: 200 });
+  });
+
+  it.runIf(process.platform === "linux")("runs at the lowest CPU priority, so a saturated machine serves requests first", async () => {
+    const niceOfThreads = () =>
+      fs.readdirSync("/proc/self/task").map((thread) => Number(fs.readFileSync(`/proc/self/task/${thread}/stat`, "utf8").split(") ")[1].split(" ")[16]));
+    const before = niceOfThreads().filter((nice) => nice === 19).length;
+    const target = await collector();
+    const analytics = threaded({ url: target.url, includeContact: false });
+    await analytics.flush(); // the thread has started
+    expect(niceOfThreads().filter((nice) => nice === 19).length).toBe(before + 1);
   });
 });
