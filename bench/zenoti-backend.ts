@@ -26,16 +26,6 @@ app.post("/__sms", (req, res) => {
   req.resume();
   req.on("end", () => res.status(202).end());
 });
-// The analytics collector of the speed bench: the app runs with analytics on, sending its batches
-// here; GET /__analytics tells how many events arrived.
-let analyticsEvents = 0;
-app.post("/__analytics", express.json({ limit: "1mb" }), (req, res) => {
-  analyticsEvents += Array.isArray(req.body?.batch) ? req.body.batch.length : 0;
-  res.status(200).end();
-});
-app.get("/__analytics", (_req, res) => {
-  res.json({ events: analyticsEvents });
-});
 app.use("/spa-sandbox", (req, _res, next) => {
   // An API call carries credentials; the hosted card page is the guest's browser, not a call.
   const key = req.get("authorization");
