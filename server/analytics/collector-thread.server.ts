@@ -31,6 +31,12 @@ export type ThreadedHttpAnalyticsOptions = Pick<
 export const HANDOFF_EVENTS = 100;
 /** An outbox that is not full is handed over this long after its first event; the batches' own wait (one second) starts there. */
 export const HANDOFF_INTERVAL_MS = 50;
+/**
+ * Hand-overs the thread has not yet taken in: past this many (the thread's queue size in events),
+ * the outbox is dropped and counted instead of posted, so a thread starved of CPU on a saturated
+ * machine cannot make its messages pile up in memory.
+ */
+const MAX_PENDING_HANDOFFS = 10;
 /** How long `close` waits for the thread past its own deadline before stopping it. */
 const CLOSE_GRACE_MS = 1_000;
 /** The thread's heap: its queue is bounded (MAX_QUEUED_BYTES), so more than this is a fault. */
@@ -42,7 +48,8 @@ type ToThread =
   | { type: "events"; events: CapturedEvent[] }
   | { type: "flush"; id: number }
   | { type: "close"; id: number; timeoutMs: number };
-type FromThread = { type: "stats"; stats: AnalyticsStats } | { type: "done"; id: number; stats: AnalyticsStats };
+/** `taken`: a hand-over was queued; `done`: a flush or close finished. Both carry the thread's counts. */
+type FromThread = { type: "taken"; stats: AnalyticsStats } | { type: "done"; id: number; stats: AnalyticsStats };
 
 const NO_STATS: AnalyticsStats = { queued: 0, sent: 0, dropped: 0, failedBatches: 0 };
 
@@ -70,6 +77,7 @@ export function createThreadedHttpAnalytics(options: ThreadedHttpAnalyticsOption
   let threadStats = NO_STATS;
   let outbox: CapturedEvent[] = [];
   let handoffTimer: NodeJS.Timeout | null = null;
+  let pendingHandoffs = 0;
   let stopped: string | null = null;
   let closing: Promise<void> | null = null;
   let nextId = 0;
@@ -95,7 +103,8 @@ export function createThreadedHttpAnalytics(options: ThreadedHttpAnalyticsOption
   thread.on("exit", (code) => threadStopped(`exit ${code}`));
   thread.on("message", (message: FromThread) => {
     threadStats = message.stats;
-    if (message.type === "done") {
+    if (message.type === "taken") pendingHandoffs -= 1;
+    else {
       replies.get(message.id)?.();
       replies.delete(message.id);
     }
@@ -109,7 +118,11 @@ export function createThreadedHttpAnalytics(options: ThreadedHttpAnalyticsOption
     if (handoffTimer) clearTimeout(handoffTimer);
     handoffTimer = null;
     if (outbox.length === 0) return;
-    post({ type: "events", events: outbox });
+    if (pendingHandoffs >= MAX_PENDING_HANDOFFS) drop("queueFull", outbox.length);
+    else if (!stopped) {
+      pendingHandoffs += 1;
+      thread.postMessage({ type: "events", events: outbox } satisfies ToThread);
+    }
     outbox = [];
   };
 
@@ -162,6 +175,7 @@ export function createThreadedHttpAnalytics(options: ThreadedHttpAnalyticsOption
       return closing;
     },
     stats: () => ({
+      // Events in hand-overs not yet taken are in neither count for a moment.
       queued: threadStats.queued + outbox.length,
       sent: threadStats.sent,
       dropped: threadStats.dropped + droppedHere,
@@ -169,9 +183,6 @@ export function createThreadedHttpAnalytics(options: ThreadedHttpAnalyticsOption
     }),
   };
 }
-
-/** How often the thread tells the request thread its counts while it is busy. */
-const STATS_INTERVAL_MS = 1_000;
 
 /**
  * The collector thread's scheduling priority (a nice value, 19 the lowest): on a machine with CPU
@@ -195,11 +206,6 @@ function runCollectorThread(options: ThreadedHttpAnalyticsOptions) {
   lowerThisThreadsPriority();
   const port = parentPort!;
   const batcher = createBatcher(httpBatcherOptions(options));
-  let statsTimer: NodeJS.Timeout | null = null;
-  const sendStats = () => {
-    statsTimer = null;
-    port.postMessage({ type: "stats", stats: batcher.stats() } satisfies FromThread);
-  };
   port.on("message", async (message: ToThread) => {
     if (message.type === "events") {
       for (const captured of message.events) {
@@ -207,7 +213,7 @@ function runCollectorThread(options: ThreadedHttpAnalyticsOptions) {
         if (prepared.bytes > MAX_EVENT_BYTES) batcher.drop("tooLarge", 1);
         else batcher.add(prepared);
       }
-      statsTimer ??= setTimeout(sendStats, STATS_INTERVAL_MS);
+      port.postMessage({ type: "taken", stats: batcher.stats() } satisfies FromThread);
       return;
     }
     if (message.type === "flush") await batcher.flush();

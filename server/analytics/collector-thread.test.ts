@@ -79,6 +79,18 @@ describe("the HTTP adapter on its own thread", () => {
     expect(analytics.stats()).toMatchObject({ sent: 2_000, dropped: 0 });
   });
 
+  it("never lets hand-overs pile up: past ten the thread has not taken in, the outbox is dropped and counted", async () => {
+    const target = await collector();
+    const analytics = threaded({ url: target.url, includeContact: false });
+    await analytics.flush(); // the thread has started
+    // One synchronous burst: the thread's answers cannot come in before it ends.
+    for (let index = 0; index < 5_000; index += 1) analytics.record(viewed(index));
+    await analytics.flush();
+    const delivered = target.accepted().map((event) => event.requestId);
+    expect(delivered).toEqual(Array.from({ length: 10 * HANDOFF_EVENTS }, (_, index) => `req-${index}`));
+    expect(analytics.stats()).toMatchObject({ sent: 1_000, dropped: 4_000, queued: 0 });
+  });
+
   it("counts, never throws, an event it cannot read or that names no event of the list", async () => {
     const target = await collector();
     const analytics = threaded({ url: target.url, includeContact: false });
