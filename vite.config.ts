@@ -5,7 +5,8 @@ import path from "node:path";
 /**
  * The analytics collector thread loads its module's chunk (server/analytics/collector-thread.server.ts):
  * that chunk holds the thread's code and the few modules it needs, so the thread never loads the rest
- * of the server (decision 026).
+ * of the server (decision 026). Rollup puts these modules' own dependencies there too;
+ * scripts/check-server-build.mjs fails a build whose chunk imports more than Node's own modules.
  */
 const ANALYTICS_THREAD_MODULES = [
   "server/analytics/collector-thread.server.ts",

@@ -4,6 +4,8 @@
 //    there is one copy of each class and cache (two copies once turned outages into 500s).
 // 2. The sandbox is never loaded with a configured back end: no file that build/server/index.js
 //    imports statically, directly or not, holds sandbox code; it is reached only by import().
+// 3. The analytics collector thread's file imports nothing but Node's own modules, so the thread
+//    loads that one file and not the server (docs/decisions/026-analytics.md).
 import fs from "node:fs";
 import path from "node:path";
 
@@ -80,10 +82,22 @@ for (const file of loadedAtStart) {
   }
 }
 
+const collectorThreadSource = path.join(root, "server", "analytics", "collector-thread.server.ts");
+const [collectorThreadFile] = filesOfSource.get(collectorThreadSource) ?? [];
+if (!collectorThreadFile) problems.push(`${relative(collectorThreadSource)} is not in the server build`);
+else {
+  const code = fs.readFileSync(collectorThreadFile, "utf8");
+  const specifiers = [...code.matchAll(/(?:^|[;\n])\s*(?:import|export)\s*(?:[\w$*{}\s,]*?\bfrom\s*)?["']([^"']+)["']/g)].map((m) => m[1]);
+  const others = specifiers.filter((specifier) => !specifier.startsWith("node:"));
+  if (others.length > 0) {
+    problems.push(`${relative(collectorThreadFile)} (the analytics collector thread) imports more than Node's own modules, which the thread would load: ${others.join(", ")}; see ANALYTICS_THREAD_MODULES in vite.config.ts`);
+  }
+}
+
 if (problems.length > 0) {
   process.stderr.write(`The server build is not as docs/decisions/010-one-server-build.md requires:\n- ${problems.join("\n- ")}\n`);
   process.exit(1);
 }
 process.stdout.write(
-  `Server build checked: ${filesOfSource.size} modules, each in one of ${serverFiles.length} files; ${loadedAtStart.size} loaded at start, none with sandbox code.\n`,
+  `Server build checked: ${filesOfSource.size} modules, each in one of ${serverFiles.length} files; ${loadedAtStart.size} loaded at start, none with sandbox code; the analytics thread's file imports only Node's modules.\n`,
 );
