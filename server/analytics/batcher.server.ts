@@ -123,6 +123,7 @@ export function createBatcher(options: BatcherOptions) {
   /** Events up to this one are sent even if they do not fill a batch (the interval passed, or a flush asked). */
   let drainThrough = 0;
   let inFlightFirstSeq: number | null = null;
+  let inFlightEvents = 0;
   let running: Promise<void> | null = null;
   let intervalTimer: NodeJS.Timeout | null = null;
   let soonTimer: NodeJS.Immediate | null = null;
@@ -166,6 +167,7 @@ export function createBatcher(options: BatcherOptions) {
     while (!stop.signal.aborted && shouldSend()) {
       const batch = takeBatch();
       inFlightFirstSeq = batch[0].seq;
+      inFlightEvents = batch.length;
       let delivery: Delivery;
       try {
         delivery = await options.deliver(batch, stop.signal);
@@ -173,6 +175,7 @@ export function createBatcher(options: BatcherOptions) {
         delivery = { ok: false, failure: "error" };
       }
       inFlightFirstSeq = null;
+      inFlightEvents = 0;
       if (delivery.ok) {
         counts.sent += batch.length;
       } else {
@@ -264,6 +267,8 @@ export function createBatcher(options: BatcherOptions) {
       return closing;
     },
     stats: (): AnalyticsStats => ({ queued: queue.size, ...counts }),
+    /** Events of the batch being delivered (not in `queued`). */
+    inFlight: () => inFlightEvents,
   };
 }
 

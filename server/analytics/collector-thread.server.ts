@@ -4,7 +4,7 @@ import { isMainThread, parentPort, Worker, workerData } from "node:worker_thread
 import { logger } from "../observability/logger.server";
 import type { Analytics, AnalyticsStats } from "./analytics.server";
 import { createBatcher, createDropLog } from "./batcher.server";
-import { type CapturedEvent, captureEvent, MAX_EVENT_BYTES, serializeEvent } from "./events.server";
+import { type CapturedEvent, capturedLength, captureEvent, MAX_EVENT_BYTES, serializeEvent } from "./events.server";
 import { httpBatcherOptions, type HttpAnalyticsOptions } from "./http-analytics.server";
 
 /**
@@ -48,8 +48,11 @@ type ToThread =
   | { type: "events"; events: CapturedEvent[] }
   | { type: "flush"; id: number }
   | { type: "close"; id: number; timeoutMs: number };
-/** `taken`: a hand-over was queued; `done`: a flush or close finished. Both carry the thread's counts. */
-type FromThread = { type: "taken"; stats: AnalyticsStats } | { type: "done"; id: number; stats: AnalyticsStats };
+/**
+ * `taken`: a hand-over was queued; `done`: a flush or close finished. Both carry the thread's counts
+ * and the size of the batch it is sending, so that a thread that dies leaves a count of what it held.
+ */
+type FromThread = { type: "taken"; stats: AnalyticsStats; inFlight: number } | { type: "done"; id: number; stats: AnalyticsStats; inFlight: number };
 
 const NO_STATS: AnalyticsStats = { queued: 0, sent: 0, dropped: 0, failedBatches: 0 };
 
@@ -58,26 +61,25 @@ const NO_STATS: AnalyticsStats = { queued: 0, sent: 0, dropped: 0, failedBatches
  * (the dev server, the unit tests) is TypeScript, which the thread loads through tsx's API, as
  * Node 20 does not hand a loader registered with `--import` to a worker's entry.
  */
-function startThread(options: ThreadedHttpAnalyticsOptions): Worker {
-  const entry = new URL(import.meta.url);
+function startThread(options: ThreadedHttpAnalyticsOptions, entry = new URL(import.meta.url)): Worker {
   const settings = { workerData: { role: ROLE, options }, resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB } };
   if (!entry.pathname.endsWith(".ts")) return new Worker(entry, settings);
   const href = JSON.stringify(entry.href);
   return new Worker(`import("tsx/esm/api").then(({ tsImport }) => tsImport(${href}, ${href}))`, { ...settings, eval: true });
 }
 
-export function createThreadedHttpAnalytics(options: ThreadedHttpAnalyticsOptions): Analytics {
+/** `threadEntry` is for the tests of a thread that fails: by default the thread runs this module. */
+export function createThreadedHttpAnalytics(options: ThreadedHttpAnalyticsOptions, threadEntry?: URL): Analytics {
   const clock = Date.now;
-  const thread = startThread(options);
-  // Waiting events never keep the process up; `close` is how a shutdown sends them.
-  thread.unref();
-
+  const thread = startThread(options, threadEntry);
   const drops = createDropLog({ adapter: "http", intervalMs: 60_000, clock });
   let droppedHere = 0;
   let threadStats = NO_STATS;
+  let threadInFlight = 0;
   let outbox: CapturedEvent[] = [];
   let handoffTimer: NodeJS.Timeout | null = null;
-  let pendingHandoffs = 0;
+  /** The sizes of the hand-overs posted and not yet taken, oldest first. */
+  const untaken: number[] = [];
   let stopped: string | null = null;
   let closing: Promise<void> | null = null;
   let nextId = 0;
@@ -88,13 +90,20 @@ export function createThreadedHttpAnalytics(options: ThreadedHttpAnalyticsOption
     drops.count(reason, events, failure);
   };
 
-  /** The thread is gone (it failed, or ran out of memory): what it held is lost, later events are counted as lost. */
+  /**
+   * The thread is gone (it failed, ran out of memory, or was stopped at close): what it held, as of
+   * its last report, and what was on its way to it are counted as lost; later events are counted as
+   * lost too, and messages it left behind are not read.
+   */
   const threadStopped = (why: string) => {
     if (stopped) return;
     stopped = why;
     if (!closing) logger.error("analytics collector thread stopped", { why });
-    drop("undeliverable", threadStats.queued + outbox.length, why);
+    const lost = threadStats.queued + threadInFlight + untaken.reduce((sum, size) => sum + size, 0) + outbox.length;
+    drop("undeliverable", lost, why);
     threadStats = { ...threadStats, queued: 0 };
+    threadInFlight = 0;
+    untaken.length = 0;
     outbox = [];
     for (const resolve of replies.values()) resolve();
     replies.clear();
@@ -102,13 +111,18 @@ export function createThreadedHttpAnalytics(options: ThreadedHttpAnalyticsOption
   thread.on("error", (error) => threadStopped((error as NodeJS.ErrnoException).code ?? error.name));
   thread.on("exit", (code) => threadStopped(`exit ${code}`));
   thread.on("message", (message: FromThread) => {
+    if (stopped) return;
     threadStats = message.stats;
-    if (message.type === "taken") pendingHandoffs -= 1;
+    threadInFlight = message.inFlight;
+    if (message.type === "taken") untaken.shift();
     else {
       replies.get(message.id)?.();
       replies.delete(message.id);
     }
   });
+  // Waiting events never keep the process up; `close` is how a shutdown sends them. (After the
+  // listener: listening on a worker's messages refs it again.)
+  thread.unref();
 
   const post = (message: ToThread) => {
     if (!stopped) thread.postMessage(message);
@@ -118,9 +132,9 @@ export function createThreadedHttpAnalytics(options: ThreadedHttpAnalyticsOption
     if (handoffTimer) clearTimeout(handoffTimer);
     handoffTimer = null;
     if (outbox.length === 0) return;
-    if (pendingHandoffs >= MAX_PENDING_HANDOFFS) drop("queueFull", outbox.length);
+    if (untaken.length >= MAX_PENDING_HANDOFFS) drop("queueFull", outbox.length);
     else if (!stopped) {
-      pendingHandoffs += 1;
+      untaken.push(outbox.length);
       thread.postMessage({ type: "events", events: outbox } satisfies ToThread);
     }
     outbox = [];
@@ -145,6 +159,8 @@ export function createThreadedHttpAnalytics(options: ThreadedHttpAnalyticsOption
         // The allow-list and the copy happen here, in the request; the id and the JSON on the thread.
         const captured = captureEvent(event, { includeContact: options.includeContact, clock });
         if (!captured) return drop("invalid", 1);
+        // Refused here rather than on the thread, so that no outbox holds more than its events' limit.
+        if (capturedLength(captured) > MAX_EVENT_BYTES) return drop("tooLarge", 1);
         if (stopped) return drop("undeliverable", 1, stopped);
         outbox.push(captured);
       } catch {
@@ -166,17 +182,15 @@ export function createThreadedHttpAnalytics(options: ThreadedHttpAnalyticsOption
         });
         await Promise.race([ask({ type: "close", timeoutMs }), outOfTime]);
         clearTimeout(deadline);
-        // Whatever the thread still held when it was stopped was counted by it, or is counted here.
-        if (!stopped) drop("undeliverable", threadStats.queued);
-        threadStats = { ...threadStats, queued: 0 };
+        // Done: the thread counted what it could not send. Out of time: what it held is counted here.
+        threadStopped("closed");
         await thread.terminate();
         drops.write();
       })();
       return closing;
     },
     stats: () => ({
-      // Events in hand-overs not yet taken are in neither count for a moment.
-      queued: threadStats.queued + outbox.length,
+      queued: threadStats.queued + untaken.reduce((sum, size) => sum + size, 0) + outbox.length,
       sent: threadStats.sent,
       dropped: threadStats.dropped + droppedHere,
       failedBatches: threadStats.failedBatches,
@@ -213,12 +227,12 @@ function runCollectorThread(options: ThreadedHttpAnalyticsOptions) {
         if (prepared.bytes > MAX_EVENT_BYTES) batcher.drop("tooLarge", 1);
         else batcher.add(prepared);
       }
-      port.postMessage({ type: "taken", stats: batcher.stats() } satisfies FromThread);
+      port.postMessage({ type: "taken", stats: batcher.stats(), inFlight: batcher.inFlight() } satisfies FromThread);
       return;
     }
     if (message.type === "flush") await batcher.flush();
     else await batcher.close(message.timeoutMs);
-    port.postMessage({ type: "done", id: message.id, stats: batcher.stats() } satisfies FromThread);
+    port.postMessage({ type: "done", id: message.id, stats: batcher.stats(), inFlight: batcher.inFlight() } satisfies FromThread);
   });
 }
 

@@ -1,5 +1,9 @@
+import { execFile } from "node:child_process";
 import fs from "node:fs";
-import { afterEach, describe, expect, it } from "vitest";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { logger } from "../observability/logger.server";
 import type { AnalyticsEvent } from "./analytics.server";
 import { createThreadedHttpAnalytics, HANDOFF_EVENTS, type ThreadedHttpAnalyticsOptions } from "./collector-thread.server";
 import { type Answer, eventually, startCollector } from "./collector.test-support";
@@ -16,8 +20,8 @@ async function collector(answer?: (index: number) => Answer) {
   return started;
 }
 
-function threaded(options: ThreadedHttpAnalyticsOptions) {
-  const analytics = createThreadedHttpAnalytics(options);
+function threaded(options: ThreadedHttpAnalyticsOptions, threadEntry?: URL) {
+  const analytics = createThreadedHttpAnalytics(options, threadEntry);
   cleanups.push(() => analytics.close(50));
   return analytics;
 }
@@ -89,6 +93,44 @@ describe("the HTTP adapter on its own thread", () => {
     const delivered = target.accepted().map((event) => event.requestId);
     expect(delivered).toEqual(Array.from({ length: 10 * HANDOFF_EVENTS }, (_, index) => `req-${index}`));
     expect(analytics.stats()).toMatchObject({ sent: 1_000, dropped: 4_000, queued: 0 });
+  });
+
+  it("refuses an event too large to send where it is recorded, and sends the rest", async () => {
+    const target = await collector();
+    const analytics = threaded({ url: target.url, includeContact: false });
+    analytics.record({ name: "page_viewed", properties: { userAgentFamily: "x".repeat(70 * 1024) } });
+    analytics.record(viewed(1));
+    await analytics.flush();
+    expect(target.accepted().map((event) => event.requestId)).toEqual(["req-1"]);
+    expect(analytics.stats()).toEqual({ queued: 0, sent: 1, dropped: 1, failedBatches: 0 });
+  });
+
+  it("when the thread cannot run, says so once and counts every event as lost; flush and close still return", async () => {
+    const target = await collector();
+    const errors: unknown[] = [];
+    const spy = vi.spyOn(logger, "error").mockImplementation((...args) => void errors.push(args));
+    cleanups.push(() => spy.mockRestore());
+    const missing = new URL("./no-such-thread.mjs", import.meta.url);
+    const analytics = threaded({ url: target.url, includeContact: false }, missing);
+    for (let index = 0; index < 250; index += 1) analytics.record(viewed(index));
+    await analytics.flush();
+    await eventually(() => errors.length > 0, "the thread's failure logged");
+    for (let index = 250; index < 260; index += 1) analytics.record(viewed(index));
+    await analytics.flush();
+    await analytics.close(100);
+    expect(errors).toEqual([["analytics collector thread stopped", { why: expect.any(String) }]]);
+    expect(target.received).toEqual([]);
+    expect(analytics.stats()).toEqual({ queued: 0, sent: 0, dropped: 260, failedBatches: 0 });
+  });
+
+  it("never keeps the process up: a script that records and never closes ends", async () => {
+    const module = path.join(import.meta.dirname, "collector-thread.server.ts");
+    const script = `import(${JSON.stringify(module)}).then(({ createThreadedHttpAnalytics }) => {
+      const analytics = createThreadedHttpAnalytics({ url: "http://127.0.0.1:9/batch", includeContact: false });
+      analytics.record({ name: "page_viewed", properties: { path: "/" } });
+    });`;
+    const tsx = path.join(process.cwd(), "node_modules", ".bin", "tsx");
+    await expect(promisify(execFile)(tsx, ["-e", script], { timeout: 15_000 })).resolves.toBeDefined();
   });
 
   it("counts, never throws, an event it cannot read or that names no event of the list", async () => {

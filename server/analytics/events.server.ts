@@ -146,9 +146,9 @@ function pathOf(value: unknown): string | undefined {
       return undefined;
     }
   }
-  // No segment can be longer than the limit when the whole path is not.
+  // No segment can be longer than the limit when the whole path is not (a path need not start with "/": `x:abc`).
   const redacted =
-    pathname.length <= MAX_PATH_SEGMENT + 1
+    pathname.length <= MAX_PATH_SEGMENT
       ? pathname
       : pathname
           .split("/")
@@ -210,6 +210,20 @@ export function captureEvent(event: AnalyticsEvent, options: SanitizeOptions & {
     if (value !== undefined) captured[key] = value;
   }
   return captured;
+}
+
+/**
+ * At least the length of the captured event's JSON, counted from its strings: an event over
+ * MAX_EVENT_BYTES by this count is too large before it is written, so it can be refused where it
+ * is recorded (the exact count in bytes comes with the JSON).
+ */
+export function capturedLength(captured: CapturedEvent): number {
+  let length = captured.name.length + (captured.anonymousId?.length ?? 0) + (captured.userId?.length ?? 0) + (captured.requestId?.length ?? 0);
+  for (const value of Object.values(captured.properties)) {
+    if (typeof value === "string") length += value.length;
+    else if (Array.isArray(value)) for (const item of value) length += item.length;
+  }
+  return length;
 }
 
 function recordedOf(captured: CapturedEvent): RecordedEvent {
