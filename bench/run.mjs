@@ -31,7 +31,7 @@ const STATIC_PORT = 4303;
 const APP_OFF_PORT = 4305;
 const APP_TWIN_PORT = 4308;
 /** Rounds of the analytics comparison: on, off and the off twin in turns, the median of each kept. */
-const ANALYTICS_ROUNDS = Number(process.env.BENCH_ANALYTICS_ROUNDS ?? 3);
+const ANALYTICS_ROUNDS = Number(process.env.BENCH_ANALYTICS_ROUNDS ?? 5);
 const HUNG_APP_PORT = 4306;
 const HUNG_COLLECTOR_PORT = 4307;
 const BACKEND_PORT = 4304;
