@@ -3,9 +3,9 @@ import { setPriority } from "node:os";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import { logger } from "../observability/logger.server";
 import type { Analytics, AnalyticsStats } from "./analytics.server";
-import { createBatcher, createDropLog } from "./batcher.server";
+import { createBatcher, createDropLog, DEFAULT_CLOSE_TIMEOUT_MS } from "./batcher.server";
 import { type CapturedEvent, capturedLength, captureEvent, MAX_EVENT_BYTES, serializeEvent } from "./events.server";
-import { httpBatcherOptions, type HttpAnalyticsOptions } from "./http-analytics.server";
+import { httpBatcherOptions, type HttpAnalyticsOptions, LOG_INTERVAL_MS } from "./http-analytics.server";
 
 /**
  * The HTTP adapter with its batches on a thread of their own (decision 026). A request only
@@ -72,7 +72,7 @@ function startThread(options: ThreadedHttpAnalyticsOptions, entry = new URL(impo
 export function createThreadedHttpAnalytics(options: ThreadedHttpAnalyticsOptions, threadEntry?: URL): Analytics {
   const clock = Date.now;
   const thread = startThread(options, threadEntry);
-  const drops = createDropLog({ adapter: "http", intervalMs: 60_000, clock });
+  const drops = createDropLog({ adapter: "http", intervalMs: options.logIntervalMs ?? LOG_INTERVAL_MS, clock });
   let droppedHere = 0;
   let threadStats = NO_STATS;
   let threadInFlight = 0;
@@ -80,6 +80,7 @@ export function createThreadedHttpAnalytics(options: ThreadedHttpAnalyticsOption
   let handoffTimer: NodeJS.Timeout | null = null;
   /** The sizes of the hand-overs posted and not yet taken, oldest first. */
   const untaken: number[] = [];
+  const untakenEvents = () => untaken.reduce((sum, size) => sum + size, 0);
   let stopped: string | null = null;
   let closing: Promise<void> | null = null;
   let nextId = 0;
@@ -99,7 +100,7 @@ export function createThreadedHttpAnalytics(options: ThreadedHttpAnalyticsOption
     if (stopped) return;
     stopped = why;
     if (!closing) logger.error("analytics collector thread stopped", { why });
-    const lost = threadStats.queued + threadInFlight + untaken.reduce((sum, size) => sum + size, 0) + outbox.length;
+    const lost = threadStats.queued + threadInFlight + untakenEvents() + outbox.length;
     drop("undeliverable", lost, why);
     threadStats = { ...threadStats, queued: 0 };
     threadInFlight = 0;
@@ -174,7 +175,7 @@ export function createThreadedHttpAnalytics(options: ThreadedHttpAnalyticsOption
       }
     },
     flush: () => ask({ type: "flush" }),
-    close(timeoutMs = 5_000) {
+    close(timeoutMs = DEFAULT_CLOSE_TIMEOUT_MS) {
       closing ??= (async () => {
         let deadline: NodeJS.Timeout | undefined;
         const outOfTime = new Promise<void>((resolve) => {
@@ -190,7 +191,7 @@ export function createThreadedHttpAnalytics(options: ThreadedHttpAnalyticsOption
       return closing;
     },
     stats: () => ({
-      queued: threadStats.queued + untaken.reduce((sum, size) => sum + size, 0) + outbox.length,
+      queued: threadStats.queued + untakenEvents() + outbox.length,
       sent: threadStats.sent,
       dropped: threadStats.dropped + droppedHere,
       failedBatches: threadStats.failedBatches,

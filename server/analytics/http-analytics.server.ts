@@ -21,7 +21,8 @@ export const FLUSH_INTERVAL_MS = 1_000;
 /** Past either bound, the oldest queued events are dropped: a collector that is down holds no more memory than this. */
 export const MAX_QUEUED_EVENTS = 1_000;
 export const MAX_QUEUED_BYTES = 5 * 1024 * 1024;
-const LOG_INTERVAL_MS = 60_000;
+/** At most one warn line about dropped events per this long. */
+export const LOG_INTERVAL_MS = 60_000;
 
 /** The wait after failed attempt number `attempt` (1-based): doubling, never more than `maxMs`. */
 export function retryDelayMs(attempt: number, baseMs = RETRY_BASE_DELAY_MS, maxMs = MAX_RETRY_DELAY_MS): number {
