@@ -70,7 +70,13 @@ export async function startServer({ mode, build, assets, onClose }: StartOptions
 
   const app = createApp({ env, mode, build, assets, sandbox: sandbox?.router, services: () => services, servicesReady });
 
-  const server = app.listen(env.PORT, env.HOST, async () => {
+  // Express 5 calls this with the error when the port cannot be had (taken, or not allowed).
+  const server = app.listen(env.PORT, env.HOST, async (error?: NodeJS.ErrnoException) => {
+    if (error) {
+      const hint = error.code === "EADDRINUSE" ? " another process is using it; stop it or set PORT to a free port" : "";
+      process.stderr.write(`Cannot listen on ${env.HOST}:${env.PORT} (${error.code ?? error.message}):${hint || " check HOST and PORT"}.\n`);
+      process.exit(1);
+    }
     const { port } = server.address() as AddressInfo;
     services = await createServices(env, { sandboxBaseUrl: `http://127.0.0.1:${port}${SANDBOX_MOUNT}` });
     resolveServices(services);

@@ -35,6 +35,21 @@ test("a production start with a real back end and no way to send one-time codes 
   expect(output()).toContain("SMTP_URL or SMS_WEBHOOK_URL: required in production with a real spa back end");
 });
 
+test("a start on a port another process holds is refused, saying which and what to do", async () => {
+  // A port of its own: the tests of this file run side by side, and the SIGTERM one listens on PORT.
+  const taken = PORT + 1;
+  const holder = http.createServer();
+  await new Promise<void>((resolve) => holder.listen(taken, "127.0.0.1", resolve));
+  try {
+    const { exited, output } = startServer({ PORT: String(taken) }, ".e2e-data-port-taken");
+    expect(await exited).toBe(1);
+    expect(output()).toContain(`Cannot listen on 127.0.0.1:${taken} (EADDRINUSE): another process is using it; stop it or set PORT to a free port.`);
+    expect(output()).not.toContain("TypeError");
+  } finally {
+    await new Promise((resolve) => holder.close(resolve));
+  }
+});
+
 test("on SIGTERM the process finishes, sends the analytics it holds, and exits cleanly", async () => {
   // A collector that keeps every batch it is sent.
   const received: { name: string; requestId?: string }[] = [];
