@@ -22,7 +22,9 @@ async function openTimeStep(page: Page, nurse: string | null): Promise<string[]>
   if (nurse) await page.getByLabel("Nurse").selectOption({ label: nurse });
   await page.getByRole("button", { name: "Continue to date and time" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Choose a date and time" })).toBeVisible();
-  // The strip shows a week of them, the day shown among it.
+  // The strip shows a week of them, the day shown among it. Read once the strip is drawn: the page
+  // streams, and its heading can be on screen before the strip's days are.
+  await expect(page.getByRole("navigation", { name: "Dates" }).locator("button[aria-current]")).toHaveCount(1);
   const days = await stripDays(page);
   expect(days.length).toBeGreaterThan(0);
   expect(days.every((d) => dates.includes(d))).toBe(true);
