@@ -5,6 +5,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
 import { isRouteErrorResponse, ServerRouter } from "react-router";
 import { errorReporter } from "#server/observability/error-reporter.server";
+import { renderMemoKey } from "#server/render-memo.server";
 import { scrubUrl } from "~/lib/error-scrub";
 import { NonceProvider } from "~/lib/nonce";
 
@@ -30,9 +31,46 @@ export default function handleRequest(
 ) {
   const nonce = loadContext.nonce;
   // Crawlers, no-JavaScript readers and the render cache get the whole document at once.
-  const waitForAll = loadContext.wholeDocument || isbot(request.headers.get("user-agent") ?? "") || routerContext.isSpaMode;
+  const waitForAll = Boolean(loadContext.wholeDocument || isbot(request.headers.get("user-agent") ?? "") || routerContext.isSpaMode);
+  const memo = loadContext.renderMemo;
+  const key = memo ? renderMemoKey(request, responseStatusCode, routerContext, waitForAll) : null;
+  if (!memo || !key) return render(request, responseStatusCode, responseHeaders, routerContext, nonce, waitForAll);
+  const kept = memo.get(key, nonce);
+  if (kept && !memo.verify) {
+    responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+    return new Response(kept, { headers: responseHeaders, status: responseStatusCode });
+  }
+  return render(request, responseStatusCode, responseHeaders, routerContext, nonce, waitForAll, {
+    rendered(html) {
+      if (kept && !kept.equals(html)) {
+        memo.countMismatch();
+        throw new Error(`render memo: the page kept for ${scrubUrl(new URL(request.url).pathname)} differs from a new render of the same data`);
+      }
+      memo.keep(key, html, nonce);
+    },
+    // Verifying a kept page needs the new one whole before answering.
+    whole: Boolean(kept),
+  });
+}
+
+type Keep = {
+  /** Called with the page once it rendered to its end without an error (and, with `whole`, before it is sent). */
+  rendered: (html: Buffer) => void;
+  whole: boolean;
+};
+
+function render(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  routerContext: EntryContext,
+  nonce: string,
+  waitForAll: boolean,
+  keep?: Keep,
+) {
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
+    let failed = false;
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
         <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
@@ -43,13 +81,43 @@ export default function handleRequest(
           shellRendered = true;
           const body = new PassThrough();
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+          if (keep?.whole) {
+            const chunks: Buffer[] = [];
+            body.on("data", (chunk: Buffer) => chunks.push(chunk));
+            body.once("error", reject);
+            body.once("end", () => {
+              const html = Buffer.concat(chunks);
+              try {
+                if (!failed) keep.rendered(html);
+                resolve(new Response(html, { headers: responseHeaders, status: responseStatusCode }));
+              } catch (error) {
+                reject(error);
+              }
+            });
+            pipe(body);
+            return;
+          }
           resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
+          if (keep) {
+            // A copy of what streams out; a page that failed, or whose visitor left, is not kept.
+            const chunks: Buffer[] = [];
+            body.on("data", (chunk: Buffer) => chunks.push(chunk));
+            body.once("end", () => {
+              if (failed) return;
+              try {
+                keep.rendered(Buffer.concat(chunks));
+              } catch (error) {
+                errorReporter().captureException(error, { where: "render", path: scrubUrl(new URL(request.url).pathname) });
+              }
+            });
+          }
           pipe(body);
         },
         onShellError(error: unknown) {
           reject(error);
         },
         onError(error: unknown) {
+          failed = true;
           responseStatusCode = 500;
           // Errors before the shell are handed to handleError by the router; later ones are reported here.
           if (shellRendered) errorReporter().captureException(error, { where: "render", path: scrubUrl(new URL(request.url).pathname) });

@@ -46,6 +46,8 @@ export async function loader({ context }: Route.LoaderArgs) {
     signedIn: Boolean(await currentUser(context)),
     // The same for every visitor, so pages in the render cache may carry it (decision 027).
     errorReporting: browserErrorReporting(context.services.env),
+    // The footer's year comes with the data, so that a page renders from its data alone (decision 034).
+    year: new Date().getFullYear(),
   };
 }
 
@@ -86,7 +88,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <main id="main" tabIndex={-1}>
           {children}
         </main>
-        <SiteFooter />
+        <SiteFooter year={rootData?.year ?? new Date().getFullYear()} />
         <FocusHeadingOnNavigation />
         {/* The support chat widget mounts here; it stays hidden until a visitor asks for help. */}
         <div id="support-chat" data-testid="support-chat" hidden />
@@ -127,7 +129,7 @@ function SiteHeader({ signedIn }: { signedIn: boolean }) {
   );
 }
 
-function SiteFooter() {
+function SiteFooter({ year }: { year: number }) {
   return (
     <footer className="site-footer">
       <nav aria-label="Legal">
@@ -138,7 +140,7 @@ function SiteFooter() {
         <Link to={href("/packages")}>Packages</Link>
         <Link to={href("/gift-cards")}>Gift cards</Link>
       </nav>
-      <p>© {new Date().getFullYear()} Glow Clinic. Laser facials, peels and laser hair removal.</p>
+      <p>© {year} Glow Clinic. Laser facials, peels and laser hair removal.</p>
     </footer>
   );
 }

@@ -11,6 +11,7 @@ import { browserReportingOrigins, errorReporter } from "./observability/error-re
 import { loggablePath, logger, withRequestId } from "./observability/logger.server";
 import { checkReadiness } from "./observability/readiness.server";
 import { createPageCache, type PageCache } from "./page-cache.server";
+import { createRenderMemo } from "./render-memo.server";
 import { refuseLargeBodies } from "./request-body";
 import { createRequestContext } from "./request-context.server";
 
@@ -23,6 +24,9 @@ function isPageView(req: Request, res: Response): boolean {
   if (!String(res.getHeader("content-type") ?? "").startsWith("text/html")) return false;
   return !/\.data$|^\/(assets|spa-sandbox|dev)\//.test(req.path);
 }
+
+/** A kept booking-step page is dropped this long after it was made: a signed-in guest's page is theirs, and not kept in memory for long. */
+const RENDER_MEMO_TTL_MS = 10 * 60 * 1000;
 
 /** Longer request targets get a 414 page before any routing (the spec's "huge query string"). */
 const MAX_URL_LENGTH = 4096;
@@ -78,6 +82,11 @@ export function createApp({ env, mode, build, assets, sandbox, services, service
   const isDevelopment = mode === "development";
   const cspOptions = () => ({ development: isDevelopment, formActionOrigins: services()?.hostedPaymentOrigins ?? [], connectOrigins: browserReportingOrigins(env) });
   const pageCache = isDevelopment || env.PAGE_CACHE_SECONDS === 0 ? undefined : createPublicPageCache(build, servicesReady, services, cspOptions, env);
+  // Pages kept by what they show (decision 034); in development the build changes under it.
+  const renderMemo =
+    isDevelopment || env.RENDER_MEMO_MB === 0
+      ? undefined
+      : createRenderMemo({ maxBytes: env.RENDER_MEMO_MB * 1024 * 1024, ttlMs: RENDER_MEMO_TTL_MS, verify: env.RENDER_MEMO_VERIFY });
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", env.TRUST_PROXY);
@@ -209,6 +218,7 @@ export function createApp({ env, mode, build, assets, sandbox, services, service
           nonce: res.locals.nonce as string,
           clientIp: req.ip ?? "unknown",
           fromThisMachine: isFromThisMachine(req),
+          renderMemo,
         }),
     }),
   );

@@ -78,6 +78,10 @@ export const EnvSchema = z
     CATALOG_STALE_SECONDS: z.coerce.number().int().min(0).max(604_800).default(3_600),
     /** Public pages for visitors without a session are kept rendered this long at most (0: not kept; decision 023). */
     PAGE_CACHE_SECONDS: z.coerce.number().int().min(0).max(3_600).default(60),
+    /** Megabytes of booking-step pages kept by what they show (0: none kept; decision 034). */
+    RENDER_MEMO_MB: z.coerce.number().int().min(0).max(1_024).default(32),
+    /** Render every kept page again and refuse to answer when the two differ: for test servers, never production. */
+    RENDER_MEMO_VERIFY: booleanFlag,
 
     /** Extra origins the hosted card page may live on (Zenoti's payment host), comma-separated. */
     HOSTED_PAYMENT_ORIGINS: z
@@ -230,8 +234,9 @@ function crossFieldProblems(source: Source): string[] {
   return problems;
 }
 
-export type Env = Omit<z.infer<typeof EnvSchema>, "DEV_OUTBOX" | "DEV_OUTBOX_ALLOW_REMOTE" | "SPA_AVAILABILITY_GUEST_ID" | "ANALYTICS_CONTACT_FIELDS"> & {
+export type Env = Omit<z.infer<typeof EnvSchema>, "DEV_OUTBOX" | "DEV_OUTBOX_ALLOW_REMOTE" | "SPA_AVAILABILITY_GUEST_ID" | "ANALYTICS_CONTACT_FIELDS" | "RENDER_MEMO_VERIFY"> & {
   DEV_OUTBOX: boolean;
+  RENDER_MEMO_VERIFY: boolean;
   ANALYTICS_CONTACT_FIELDS: boolean;
   DEV_OUTBOX_ALLOW_REMOTE: boolean;
   SPA_AVAILABILITY_GUEST_ID: string;
@@ -257,6 +262,7 @@ export function parseEnv(source: Source = process.env): Env {
     DEV_OUTBOX: !result.data.SPA_BASE_URL && (result.data.DEV_OUTBOX ?? true),
     DEV_OUTBOX_ALLOW_REMOTE: result.data.DEV_OUTBOX_ALLOW_REMOTE ?? false,
     ANALYTICS_CONTACT_FIELDS: result.data.ANALYTICS_CONTACT_FIELDS ?? false,
+    RENDER_MEMO_VERIFY: result.data.RENDER_MEMO_VERIFY ?? false,
     // Required with a real back end (checked above); the embedded sandbox seeds this guest.
     SPA_AVAILABILITY_GUEST_ID: result.data.SPA_AVAILABILITY_GUEST_ID ?? EMBEDDED_AVAILABILITY_GUEST_ID,
   };

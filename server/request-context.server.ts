@@ -3,6 +3,7 @@ import { createContext, RouterContextProvider, type MiddlewareFunction } from "r
 import type { CurrentUser } from "./accounts/account-service.server";
 import type { Services } from "./context.server";
 import { logger } from "./observability/logger.server";
+import type { RenderMemo } from "./render-memo.server";
 import type { AppSession } from "./session.server";
 
 /** What the Express adapter hands every request, before any middleware runs. */
@@ -16,6 +17,8 @@ export type RequestValues = {
   fromThisMachine: boolean;
   /** Render the whole document before answering, with no streaming (a page for the render cache). */
   wholeDocument?: boolean;
+  /** Pages kept by what they were made from, for the routes that opt in (decision 034); production only. */
+  renderMemo?: RenderMemo;
 };
 
 declare module "react-router" {

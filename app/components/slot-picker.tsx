@@ -22,7 +22,7 @@ export type SlotPickerView = {
   held: string | null;
 };
 
-function weekView(dates: string[], date: string): SlotPickerView["week"] {
+function weekView(dates: readonly string[], date: string): SlotPickerView["week"] {
   const { days, earlier, later } = dateWeek(dates, date);
   const shown = days.map((d) => {
     // "Wed Nov 25": the button's name, as the date list's used to be.
@@ -41,7 +41,7 @@ function weekView(dates: string[], date: string): SlotPickerView["week"] {
 /** The view of one day's open times, with the bookable dates and the time-of-day group shown. */
 export function slotPickerView(input: {
   date: string;
-  dates: string[];
+  dates: readonly string[];
   dateProblem: string | null;
   group: SlotGroup;
   times: string[];

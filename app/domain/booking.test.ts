@@ -82,6 +82,14 @@ describe("the date strip's weeks", () => {
     expect(dateWeek(dates, "2030-01-01").days[0]).toBe("2026-11-24");
   });
 
+  it("makes a day's list once, and a new one when the day turns", () => {
+    expect(bookingDates("2026-11-24")).toBe(bookingDates("2026-11-24"));
+    expect(Object.isFrozen(bookingDates("2026-11-24"))).toBe(true);
+    expect(bookingDates("2026-11-25")[0]).toBe("2026-11-25");
+    expect(bookingDates("2026-11-25", 3)).toEqual(["2026-11-25", "2026-11-26", "2026-11-27"]);
+    expect(bookingDates("2026-11-24")).toEqual(dates);
+  });
+
   it("counts weeks and Sundays across the turn of a year and a leap day", () => {
     const aroundNewYear = bookingDates("2026-12-28", 9);
     expect(aroundNewYear).toEqual(["2026-12-28", "2026-12-29", "2026-12-30", "2026-12-31", "2027-01-01", "2027-01-02", "2027-01-04", "2027-01-05"]);

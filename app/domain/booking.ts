@@ -44,14 +44,18 @@ export function isRealDate(value: string): boolean {
   return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
 }
 
-/** The dates offered from today (the clinic's today), Sundays left out. */
-export function bookingDates(today: string, lookahead = LOOKAHEAD_DAYS): string[] {
+let lastBookingDates: { today: string; lookahead: number; dates: readonly string[] } | null = null;
+
+/** The dates offered from today (the clinic's today), Sundays left out; the same list for a day's every request. */
+export function bookingDates(today: string, lookahead = LOOKAHEAD_DAYS): readonly string[] {
+  if (lastBookingDates?.today === today && lastBookingDates.lookahead === lookahead) return lastBookingDates.dates;
   const dates: string[] = [];
   for (let i = 0; i < lookahead; i++) {
     const date = addDays(today, i);
     if (weekday(date) !== 0) dates.push(date);
   }
-  return dates;
+  lastBookingDates = { today, lookahead, dates: Object.freeze(dates) };
+  return lastBookingDates.dates;
 }
 
 /**
@@ -115,7 +119,7 @@ export const TOO_MANY_ADD_ONS = `Please choose at most ${MAX_ADD_ONS} areas and 
  * The bookable dates in weeks (Monday to Saturday), for a date strip: the week that holds `date`,
  * and the first bookable day of the weeks before and after it (null at either end of the list).
  */
-export function dateWeek(dates: string[], date: string): { days: string[]; earlier: string | null; later: string | null } {
+export function dateWeek(dates: readonly string[], date: string): { days: string[]; earlier: string | null; later: string | null } {
   const weeks: string[][] = [];
   let lastWeek = NaN;
   for (const d of dates) {

@@ -13,6 +13,19 @@ describe("hold display", () => {
     expect(clinicToday("America/Los_Angeles", new Date("2026-12-08T03:00:00Z"))).toBe("2026-12-07");
     expect(clinicToday("America/New_York", new Date("2026-12-08T05:00:00Z"))).toBe("2026-12-08");
   });
+  it("turns the clinic's today at its midnight, asked again and again around it, zone by zone", () => {
+    // Chicago's midnight is 06:00 UTC in December; each answer is remembered for its minute only.
+    for (let round = 0; round < 2; round++) {
+      expect(clinicToday("America/Chicago", new Date("2026-12-08T05:59:00Z"))).toBe("2026-12-07");
+      expect(clinicToday("America/Chicago", new Date("2026-12-08T05:59:59.999Z"))).toBe("2026-12-07");
+      expect(clinicToday("America/New_York", new Date("2026-12-08T05:59:30Z"))).toBe("2026-12-08");
+      expect(clinicToday("America/Chicago", new Date("2026-12-08T06:00:00Z"))).toBe("2026-12-08");
+      expect(clinicToday("America/Chicago", new Date("2026-12-08T06:00:59Z"))).toBe("2026-12-08");
+    }
+    // India is five and a half hours ahead: its midnight is at a half hour of UTC.
+    expect(clinicToday("Asia/Kolkata", new Date("2026-12-07T18:29:59Z"))).toBe("2026-12-07");
+    expect(clinicToday("Asia/Kolkata", new Date("2026-12-07T18:30:00Z"))).toBe("2026-12-08");
+  });
   it("knows the clinic's weekday and clock, midnight as 00:00, across a change of daylight saving", () => {
     expect(localDayAndClock(new Date("2026-12-08T06:00:00Z"), "America/Chicago")).toEqual({ dayOfWeek: 2, clock: "00:00" });
     expect(localDayAndClock(new Date("2026-12-06T01:30:00Z"), "America/Chicago")).toEqual({ dayOfWeek: 6, clock: "19:30" });

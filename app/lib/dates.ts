@@ -124,7 +124,15 @@ export function displayedExpiry(expiresAt: string, timeZone: string) {
   return at.second() > 5 ? at.add(1, "minute").startOf("minute") : at.startOf("minute");
 }
 
+const todays = new Map<string, { minute: number; date: string }>();
+
 /** Today's date in a clinic's zone, "YYYY-MM-DD". */
 export function clinicToday(timeZone: string, now = new Date()): string {
-  return wallClock(now, timeZone).date;
+  // A zone's date turns at a whole minute, so within one minute of the epoch it is the same date.
+  const minute = Math.floor(now.getTime() / 60_000);
+  const known = todays.get(timeZone);
+  if (known?.minute === minute) return known.date;
+  const date = wallClock(now, timeZone).date;
+  todays.set(timeZone, { minute, date });
+  return date;
 }

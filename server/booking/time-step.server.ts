@@ -18,7 +18,7 @@ export function requestedDay(
   timeZone: string,
   fallback: string | null | undefined,
   start?: string | null,
-): { date: string; dates: string[]; dateProblem: string | null; group: SlotGroup; chosen: boolean } {
+): { date: string; dates: readonly string[]; dateProblem: string | null; group: SlotGroup; chosen: boolean } {
   const url = new URL(request.url);
   const today = clinicToday(timeZone);
   const dates = bookingDates(today);
@@ -40,7 +40,7 @@ export function requestedDay(
  * step never opens on an empty day. A chosen day is shown as it is, with its "Next available".
  */
 export async function firstDayWithTimes(
-  day: { date: string; dates: string[]; chosen: boolean },
+  day: { date: string; dates: readonly string[]; chosen: boolean },
   read: (date: string) => Promise<SlotList>,
 ): Promise<SlotList & { date: string }> {
   const first = await read(day.date);

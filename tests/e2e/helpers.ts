@@ -52,7 +52,7 @@ export async function choosePeelWithFaceArea(page: Page) {
 
 /** The days a clinic in this time zone takes bookings on, from its own today (the time step's weeks). */
 export function bookableDates(timeZone: string): string[] {
-  return bookingDates(clinicToday(timeZone));
+  return [...bookingDates(clinicToday(timeZone))];
 }
 
 /** The days the time step's date strip shows now ("YYYY-MM-DD"). */

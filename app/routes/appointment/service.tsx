@@ -25,6 +25,9 @@ import { currentUser, requestSession, visitAttribution } from "#server/request-c
 import { isOfferCode, offerFor, offerPrices } from "#server/pricing/offer-prices.server";
 import type { Route } from "./+types/service";
 
+/** A returning guest's treatment step, their choices marked, is made once for what it shows (decision 034). */
+export const handle = { renderMemo: true };
+
 export const meta: Route.MetaFunction = ({ data }) => [
   { title: data ? `Book at ${data.clinic.name} | Glow Clinic` : "Book a treatment | Glow Clinic" },
   { name: "robots", content: "noindex" },

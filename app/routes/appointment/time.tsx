@@ -19,6 +19,9 @@ import { OUTAGE_MESSAGE } from "#server/unavailable.server";
 import type { Route } from "./+types/time";
 
 
+/** Two guests at one clinic, treatment and day see the same page: it is made once for them (decision 034). */
+export const handle = { renderMemo: true };
+
 export const meta: Route.MetaFunction = () => [{ title: "Choose a date and time | Glow Clinic" }, { name: "robots", content: "noindex" }];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
