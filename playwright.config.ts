@@ -61,8 +61,9 @@ export default defineConfig({
       // The production build on a fresh data directory: the sandbox seeds itself on start.
       command: `rm -rf .e2e-data && node server.js`,
       // Every booking step kept by what it shows is rendered again and compared here (decision 034):
-      // a page that reads anything besides its data fails the test that loads it. The other servers
-      // serve kept pages as production does.
+      // a page whose render reads something that changed between two requests with the same data (a
+      // clock, a random value) fails the test that loads it again. The other servers serve kept pages
+      // as production does.
       env: { PORT: String(PORT), HOST: "127.0.0.1", DATA_DIR: ".e2e-data", LOG_LEVEL: "warn", SANDBOX_API_KEY: E2E_SANDBOX_API_KEY, RENDER_MEMO_VERIFY: "1" },
       url: `http://localhost:${PORT}/healthz`,
       reuseExistingServer: false,

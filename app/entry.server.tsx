@@ -42,11 +42,10 @@ export default function handleRequest(
   }
   return render(request, responseStatusCode, responseHeaders, routerContext, nonce, waitForAll, {
     rendered(html) {
-      if (kept && !kept.equals(html)) {
-        memo.countMismatch();
-        throw new Error(`render memo: the page kept for ${scrubUrl(new URL(request.url).pathname)} differs from a new render of the same data`);
-      }
-      memo.keep(key, html, nonce);
+      if (!kept) return memo.keep(key, html, nonce);
+      if (kept.equals(html)) return;
+      memo.countMismatch();
+      throw new Error(`render memo: the page kept for ${scrubUrl(new URL(request.url).pathname)} differs from a new render of the same data`);
     },
     // Verifying a kept page needs the new one whole before answering.
     whole: Boolean(kept),

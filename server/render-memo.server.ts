@@ -29,7 +29,8 @@ export type RenderInputs = {
  * opted in, or data that cannot be keyed exactly.
  */
 export function renderMemoKey(request: Request, status: number, routerContext: EntryContext, wholeDocument: boolean): string | null {
-  if ((request.method !== "GET" && request.method !== "HEAD") || status !== 200) return null;
+  // Not HEAD: the router answers it with no body and leaves the page's stream unread.
+  if (request.method !== "GET" || status !== 200) return null;
   const { actionData, errors, loaderData, matches } = routerContext.staticHandlerContext;
   if (actionData || errors) return null;
   const page = matches.at(-1);
@@ -40,7 +41,7 @@ export function renderMemoKey(request: Request, status: number, routerContext: E
 
 /** Nested deeper than this, data is not keyed (and not kept): it is no page's usual shape. */
 const MAX_DEPTH = 32;
-/** Loader data whose key material passes this many characters is not kept. */
+/** Loader data past this many characters of text (each number, object and array counting one) is not kept. */
 const MAX_KEY_CHARACTERS = 512 * 1024;
 
 /**
@@ -75,12 +76,14 @@ function isPlainJson(value: unknown, depth: number, size: { characters: number }
       size.characters += value.length;
       return size.characters <= MAX_KEY_CHARACTERS;
     case "number":
-      return Number.isFinite(value) && !Object.is(value, -0);
+      size.characters += 1;
+      return Number.isFinite(value) && !Object.is(value, -0) && size.characters <= MAX_KEY_CHARACTERS;
     case "boolean":
       return true;
     case "object": {
       if (value === null) return true;
-      if (depth >= MAX_DEPTH) return false;
+      size.characters += 1;
+      if (depth >= MAX_DEPTH || size.characters > MAX_KEY_CHARACTERS) return false;
       if (Array.isArray(value)) {
         for (let i = 0; i < value.length; i++) {
           if (!(i in value) || !isPlainJson(value[i], depth + 1, size)) return false;
@@ -109,8 +112,9 @@ function write(value: unknown, out: string[], depth: number, size: { characters:
       out.push("s", String(value.length), ":", value);
       return true;
     case "number":
+      size.characters += 1;
       out.push("n", Object.is(value, -0) ? "-0" : String(value), ";");
-      return true;
+      return size.characters <= MAX_KEY_CHARACTERS;
     case "boolean":
       out.push(value ? "T" : "F");
       return true;
@@ -125,7 +129,8 @@ function write(value: unknown, out: string[], depth: number, size: { characters:
         out.push("N");
         return true;
       }
-      if (depth >= MAX_DEPTH) return false;
+      size.characters += 1;
+      if (depth >= MAX_DEPTH || size.characters > MAX_KEY_CHARACTERS) return false;
       if (Array.isArray(value)) {
         out.push("[", String(value.length), ":");
         for (let i = 0; i < value.length; i++) {
@@ -163,8 +168,8 @@ export type RenderMemoOptions = {
   /** The most bytes of pages kept. */
   maxBytes: number;
   /**
-   * How long a page is kept at most. A key is exact, so this is not for freshness: it bounds how long
-   * a signed-in guest's page (their name, their booking) stays in memory after they looked at it.
+   * How long a page is kept at most. A key is exact, so this is not for freshness: pages nobody asks
+   * for leave memory, and an instance whose traffic drops gives it back.
    */
   ttlMs: number;
   /** Render every page even when one is kept, and refuse to answer when the two differ (the browser tests' servers). */
@@ -182,6 +187,8 @@ export function createRenderMemo(options: RenderMemoOptions) {
     maxSize: options.maxBytes,
     sizeCalculation: (page) => page.bytes + 128,
     ttl: options.ttlMs,
+    // Expired pages leave at once, not when next looked up or pushed out.
+    ttlAutopurge: true,
     ...(options.now ? { perf: { now: options.now }, ttlResolution: 0 } : {}),
   });
   let hits = 0;

@@ -87,6 +87,7 @@ describe("renderInputsKey", () => {
       cycle,
       { deep },
       { held: "x".repeat(600 * 1024) },
+      { held: new Array<number>(600 * 1024).fill(7) },
     ];
     for (const data of refused) expect(renderInputsKey(timeStep(data))).toBeNull();
   });
@@ -110,11 +111,18 @@ function entryContext({ leaf = "routes/appointment/time", optIn = true, actionDa
 describe("renderMemoKey", () => {
   const get = new Request("http://shop.example/appointment/time");
 
-  it("keys a GET or HEAD answered 200 by a route that opted in", () => {
+  it("keys a GET answered 200 by a route that opted in", () => {
     const key = renderMemoKey(get, 200, entryContext(), false);
     expect(key).toBe(renderInputsKey(timeStep()));
-    expect(renderMemoKey(new Request(get.url, { method: "HEAD" }), 200, entryContext(), false)).toBe(key);
     expect(renderMemoKey(get, 200, entryContext(), true)).not.toBe(key);
+    // The router answers a HEAD with no body and leaves the page unread: nothing to keep.
+    expect(renderMemoKey(new Request(get.url, { method: "HEAD" }), 200, entryContext(), false)).toBeNull();
+  });
+
+  it("asks the page's own route: a root or layout that opted in opts no page in", () => {
+    const context = entryContext({ optIn: false });
+    (context.routeModules.root as { handle?: unknown }).handle = { renderMemo: true };
+    expect(renderMemoKey(get, 200, context, false)).toBeNull();
   });
 
   it("renders anew a route that did not opt in, an action's answer, an error or another status", () => {

@@ -7,7 +7,8 @@ import { chooseFacialWithAddOn, choosePeelWithFaceArea, startBooking } from "./h
  * The time step is made once for what it shows and served again to whoever would be shown the same
  * (decision 034). These run on a server that serves kept pages (the main test server renders every
  * page again and compares instead): each visitor still gets their own nonce, their own header and
- * their own treatment.
+ * their own treatment. That a second request is served the kept page rather than a new render is
+ * shown by the entry's own tests (app/entry.server.test.tsx); here, what each visitor is shown.
  */
 test.use({ baseURL: `http://localhost:${SHORT_HOLD_PORT}` });
 
@@ -74,7 +75,7 @@ test("guests who chose the same treatment are shown the same times, each page wi
   expect(third.errors).toEqual([]);
 });
 
-test("a signed-in guest's time step is their own: a guest who chose the same after them is shown theirs", async ({ page, context, browser, baseURL, javaScriptEnabled }) => {
+test("a signed-in guest is shown signed in on the time step, and a guest who chose the same after them is not", async ({ page, context, browser, baseURL, javaScriptEnabled }) => {
   const account = await registerAccount(context.request);
   await signIn(context.request, account, baseURL!);
   await startBooking(page);
@@ -92,7 +93,7 @@ test("a signed-in guest's time step is their own: a guest who chose the same aft
   await expect(guestHeader.getByRole("link", { name: "Account" })).toHaveCount(0);
   expect(guest.errors).toEqual([]);
 
-  // And the signed-in guest, back again, is still shown as signed in.
+  // And the signed-in guest, back again, is still shown signed in.
   await timeStepDocument(page);
   await expect(header.getByRole("link", { name: "Account" })).toBeVisible();
   await expect(header.getByRole("link", { name: "Sign in" })).toHaveCount(0);
