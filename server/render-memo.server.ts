@@ -7,10 +7,10 @@ import type { EntryContext } from "react-router";
  * data its loaders returned: React renders nothing else (the nonce aside, which is put back per
  * request). So a page whose loaders returned exactly what they returned for an earlier request is
  * that request's page, whoever asks. The key is a digest of those inputs, never of who is asking:
- * two guests at one clinic, treatment and day share one page; a signed-in guest's page, which
- * carries their own data, is theirs. A route opts in with `handle: { renderMemo: true }` once its
- * render (and the root's and layouts' it sits in) reads nothing but its data and the URL: no clock,
- * no randomness, no module state that changes.
+ * two guests at one clinic, treatment and day share one page; a page that shows more of a guest (a
+ * hold, a message, being signed in) is keyed by that too. A route opts in with
+ * `handle: { renderMemo: true }` once its render (and the root's and layouts' it sits in) reads
+ * nothing but its data and the URL: no clock, no randomness, no module state that changes.
  */
 
 /** What a page was made from: the answer's status, its URL, the matched routes' data. */
