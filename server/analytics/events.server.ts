@@ -146,16 +146,21 @@ function pathOf(value: unknown): string | undefined {
       return undefined;
     }
   }
-  // No segment can be longer than the limit when the whole path is not (a path need not start with "/": `x:abc`).
+  // No segment can be longer than the limit when the whole path is not (a path need not start with
+  // "/": `x:abc`). An email in a path (`/ana@example.com`, `mailto:ana@example.com`) is no page of ours
+  // and never sent, whatever the contact setting says: that is for the contact fields alone.
   const redacted =
-    pathname.length <= MAX_PATH_SEGMENT
+    pathname.length <= MAX_PATH_SEGMENT && !pathname.includes("@") && !pathname.includes("%40")
       ? pathname
       : pathname
           .split("/")
-          .map((segment) => (segment.length > MAX_PATH_SEGMENT ? ":token" : segment))
+          .map((segment) => (segment.length > MAX_PATH_SEGMENT ? ":token" : EMAIL_IN_SEGMENT.test(segment) ? ":email" : segment))
           .join("/");
   return safeString(redacted);
 }
+
+/** An at sign, written as it is or escaped: a segment with one may be an email address. */
+const EMAIL_IN_SEGMENT = /@|%40/i;
 
 function sanitizeValue(kind: PropertyKind, value: unknown, options: SanitizeOptions): unknown {
   switch (kind) {

@@ -81,6 +81,17 @@ describe("sanitizeProperties", () => {
     expect(sanitizeProperties({ path: "/locations/austin-downtown" }, noContact)).toEqual({ path: "/locations/austin-downtown" });
   });
 
+  it("never sends an email in a path, even with contact fields allowed", () => {
+    for (const options of [noContact, withContact]) {
+      expect(sanitizeProperties({ path: "/ana@example.com" }, options)).toEqual({ path: "/:email" });
+      expect(sanitizeProperties({ path: "/visits/ana%40example.com/cancel" }, options)).toEqual({ path: "/visits/:email/cancel" });
+      expect(sanitizeProperties({ path: "/x/ANA%40EXAMPLE.COM" }, options)).toEqual({ path: "/x/:email" });
+      expect(sanitizeProperties({ path: "mailto:ana@example.com" }, options)).toEqual({ path: ":email" });
+      expect(sanitizeProperties({ referrerPath: "https://mail.example/u/ana@example.com/inbox" }, options)).toEqual({ referrerPath: "/u/:email/inbox" });
+    }
+    expect(sanitizeProperties({ path: "/locations/austin-downtown" }, withContact)).toEqual({ path: "/locations/austin-downtown" });
+  });
+
   it("reads every path as a URL parser would, the plain ones it does not parse included", () => {
     // What the path was before a plain path skipped the parse: the reference for every shape.
     const parsed = (path: string) => {
@@ -90,7 +101,7 @@ describe("sanitizeProperties", () => {
       } catch {
         return {};
       }
-      return { path: pathname.split("/").map((segment) => (segment.length > 40 ? ":token" : segment)).join("/") };
+      return { path: pathname.split("/").map((segment) => (segment.length > 40 ? ":token" : /@|%40/i.test(segment) ? ":email" : segment)).join("/") };
     };
     const alphabet = ["/", "/", "a", "Z", "9", "-", "_", ".", "..", "%", "%2F", "?", "#", "\\", " ", "~", "@", ";", ":", "!", "$", "&", "'", "(", ")", "*", "+", ",", "=", "é", "x".repeat(20), "x".repeat(41)];
     let seed = 7;
