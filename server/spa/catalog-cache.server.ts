@@ -18,6 +18,8 @@ export type SwrOptions = {
   maxEntries?: number;
   /** Keep a version that goes up when a stored value differs from the one it replaces (compared as JSON). */
   versioned?: boolean;
+  /** What the cache holds, as its log lines name it ("catalog" by default). */
+  name?: string;
 };
 
 /**
@@ -29,6 +31,7 @@ export function createSwrCache(options: SwrOptions) {
   const entries = new Map<string, Entry<unknown>>();
   const loading = new Map<string, Promise<unknown>>();
   const maxEntries = options.maxEntries ?? Infinity;
+  const name = options.name ?? "catalog";
   let version = 0;
 
   function store(key: string, value: unknown, storedAt = clock()) {
@@ -64,14 +67,14 @@ export function createSwrCache(options: SwrOptions) {
     if (age < options.ttlMs) return entry.value;
     if (age < options.ttlMs + options.staleMs) {
       load(key, loader).catch((error: unknown) => {
-        logger.warn("catalog refresh failed; serving stale", { key: key.split(":")[0], error: String((error as Error).message) });
+        logger.warn(`${name} refresh failed; serving stale`, { key: key.split(":")[0], error: String((error as Error).message) });
       });
       return entry.value;
     }
     try {
       return await load(key, loader);
     } catch (error) {
-      logger.warn("catalog load failed; serving expired copy", { key: key.split(":")[0] });
+      logger.warn(`${name} load failed; serving expired copy`, { key: key.split(":")[0] });
       // Better an hour-old price list than an error page; the booking steps re-read live data.
       if (entry) return entry.value;
       throw error;

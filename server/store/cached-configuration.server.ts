@@ -23,7 +23,7 @@ type Options = { ttlMs?: number; clock?: () => number };
 export function withCachedConfiguration(stores: Stores, options: Options = {}): Stores {
   // The catalog's small cache: fresh for `ttlMs`, then read again; a first read that fails is not
   // kept, and a later one that fails serves the last copy, logged.
-  const cache = createSwrCache({ ttlMs: options.ttlMs ?? CONFIGURATION_CACHE_MS, staleMs: 0, maxEntries: MAX_ENTRIES, clock: options.clock });
+  const cache = createSwrCache({ name: "configuration", ttlMs: options.ttlMs ?? CONFIGURATION_CACHE_MS, staleMs: 0, maxEntries: MAX_ENTRIES, clock: options.clock });
   const read = <T>(key: string, load: () => Promise<T>): Promise<T> => cache.get(key, () => load().then(deepFreeze));
 
   async function write(save: () => Promise<void>): Promise<void> {

@@ -1,7 +1,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { logger } from "../observability/logger.server";
 import { CONFIGURATION_CACHE_MS, withCachedConfiguration } from "./cached-configuration.server";
 import { createSqliteStores } from "./sqlite-store.server";
 import type { Stores } from "./stores.server";
@@ -88,5 +89,25 @@ describe("the configuration read through a short cache", () => {
     await expect(flaky.pricing.tiers()).rejects.toThrow("store down");
     fail = false;
     expect(await flaky.pricing.tiers()).toEqual(tiers);
+  });
+
+  it("serves the last copy when a later read fails, and says so as the configuration's", async () => {
+    let now = 0;
+    let fail = false;
+    const { cached } = setUp();
+    const flaky = withCachedConfiguration(
+      { ...cached, pricing: { ...cached.pricing, tiers: () => (fail ? Promise.reject(new Error("store down")) : Promise.resolve(tiers)) } },
+      { clock: () => now },
+    );
+    const warn = vi.spyOn(logger, "warn").mockImplementation(() => {});
+    try {
+      await flaky.pricing.tiers();
+      fail = true;
+      now += CONFIGURATION_CACHE_MS + 1;
+      expect(await flaky.pricing.tiers()).toEqual(tiers);
+      expect(warn).toHaveBeenCalledWith("configuration load failed; serving expired copy", { key: "tiers" });
+    } finally {
+      warn.mockRestore();
+    }
   });
 });
