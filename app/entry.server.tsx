@@ -80,33 +80,21 @@ function render(
           shellRendered = true;
           const body = new PassThrough();
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          if (keep?.whole) {
+          // Streamed as it renders, unless a kept page is being verified: then sent whole, once compared.
+          if (!keep?.whole) resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
+          if (keep) {
+            // A copy of what goes out; a page that failed, or whose visitor left, is not kept.
             const chunks: Buffer[] = [];
             body.on("data", (chunk: Buffer) => chunks.push(chunk));
-            body.once("error", reject);
+            if (keep.whole) body.once("error", reject);
             body.once("end", () => {
               const html = Buffer.concat(chunks);
               try {
                 if (!failed) keep.rendered(html);
-                resolve(new Response(html, { headers: responseHeaders, status: responseStatusCode }));
+                if (keep.whole) resolve(new Response(html, { headers: responseHeaders, status: responseStatusCode }));
               } catch (error) {
-                reject(error);
-              }
-            });
-            pipe(body);
-            return;
-          }
-          resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
-          if (keep) {
-            // A copy of what streams out; a page that failed, or whose visitor left, is not kept.
-            const chunks: Buffer[] = [];
-            body.on("data", (chunk: Buffer) => chunks.push(chunk));
-            body.once("end", () => {
-              if (failed) return;
-              try {
-                keep.rendered(Buffer.concat(chunks));
-              } catch (error) {
-                errorReporter().captureException(error, { where: "render", path: scrubUrl(new URL(request.url).pathname) });
+                if (keep.whole) reject(error);
+                else errorReporter().captureException(error, { where: "render", path: scrubUrl(new URL(request.url).pathname) });
               }
             });
           }

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { mayBeEmail } from "../observability/logger.server";
 
 /**
  * What an analytics event may say, and the one place that makes sure it says nothing else: the
@@ -150,17 +151,14 @@ function pathOf(value: unknown): string | undefined {
   // "/": `x:abc`). An email in a path (`/ana@example.com`, `mailto:ana@example.com`) is no page of ours
   // and never sent, whatever the contact setting says: that is for the contact fields alone.
   const redacted =
-    pathname.length <= MAX_PATH_SEGMENT && !pathname.includes("@") && !pathname.includes("%40")
+    pathname.length <= MAX_PATH_SEGMENT && !mayBeEmail(pathname)
       ? pathname
       : pathname
           .split("/")
-          .map((segment) => (segment.length > MAX_PATH_SEGMENT ? ":token" : EMAIL_IN_SEGMENT.test(segment) ? ":email" : segment))
+          .map((segment) => (segment.length > MAX_PATH_SEGMENT ? ":token" : mayBeEmail(segment) ? ":email" : segment))
           .join("/");
   return safeString(redacted);
 }
-
-/** An at sign, written as it is or escaped: a segment with one may be an email address. */
-const EMAIL_IN_SEGMENT = /@|%40/i;
 
 function sanitizeValue(kind: PropertyKind, value: unknown, options: SanitizeOptions): unknown {
   switch (kind) {

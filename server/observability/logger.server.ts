@@ -53,6 +53,11 @@ export function pathOnly(url: string): string {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** A path segment with an at sign, as it is or escaped: it may be an email address. */
+export function mayBeEmail(segment: string): boolean {
+  return segment.includes("@") || segment.includes("%40");
+}
+
 /**
  * A request path fit for a log line: a segment that may be a secret or personal (a signed manage
  * link's token, anything with an "@", any long opaque string) is replaced; ids of records stay.
@@ -62,7 +67,7 @@ export function loggablePath(path: string): string {
     .split("/")
     .map((segment) => {
       if (UUID.test(segment)) return segment;
-      if (segment.includes("@") || segment.includes("%40") || segment.length > 24) return ":redacted";
+      if (mayBeEmail(segment) || segment.length > 24) return ":redacted";
       return segment;
     })
     .join("/");

@@ -1,7 +1,7 @@
 import type { Browser, Page } from "@playwright/test";
 import { SHORT_HOLD_PORT } from "../../playwright.config";
 import { expect, registerAccount, signIn, test } from "./fixtures";
-import { chooseFacialWithAddOn, choosePeelWithFaceArea, startBooking } from "./helpers";
+import { chooseFacialWithAddOn, choosePeelWithFaceArea, otherClientAddress, startBooking } from "./helpers";
 
 /**
  * The time step is made once for what it shows and served again to whoever would be shown the same
@@ -16,8 +16,7 @@ type Visitor = { page: Page; errors: string[] };
 
 /** Another visitor: a browser context of their own, from an address of their own, whose console errors are kept. */
 async function newVisitor(browser: Browser, javaScriptEnabled: boolean, baseURL: string): Promise<Visitor> {
-  const address = `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`;
-  const context = await browser.newContext({ baseURL, javaScriptEnabled, extraHTTPHeaders: { "x-forwarded-for": address } });
+  const context = await browser.newContext({ baseURL, javaScriptEnabled, extraHTTPHeaders: { "x-forwarded-for": otherClientAddress() } });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("console", (message) => {
