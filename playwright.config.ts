@@ -22,6 +22,14 @@ export const REDIS_PORT = PORT + 6;
 export const MULTI_A_PORT = PORT + 7;
 export const MULTI_B_PORT = PORT + 8;
 const MULTI_SESSION_SECRETS = "e2e-multi-instance-secret-0123456789abcdef";
+/**
+ * The strictest tenant Zenoti's public evidence shows (decision 035): cards as a bare array, HHmm
+ * hours, time zones with an id and no name, top-level errors, guest search across centers off,
+ * preferences only when asked for. Four of the sandbox's five zone ids are set; Phoenix's is not, so
+ * its clinic is refused.
+ */
+export const STRICT_TENANT_PORT = PORT + 9;
+export const STRICT_TENANT_ZONE_IDS = "4=America/Los_Angeles,10=America/Denver,11=America/Chicago,20=America/New_York";
 /** The test servers' sandbox key, so tests can look records up in the back end (from this machine only). */
 export const E2E_SANDBOX_API_KEY = "e2e-sandbox-api-key";
 const chromium = {
@@ -129,6 +137,16 @@ export default defineConfig({
       port: REDIS_PORT,
       reuseExistingServer: false,
       timeout: 30_000,
+    },
+    {
+      command: `rm -rf .e2e-data-strict && node server.js`,
+      env: {
+        PORT: String(STRICT_TENANT_PORT), HOST: "127.0.0.1", DATA_DIR: ".e2e-data-strict", LOG_LEVEL: "error",
+        SANDBOX_API_KEY: E2E_SANDBOX_API_KEY, SANDBOX_TENANT_PROFILE: "strict", SPA_TIME_ZONE_IDS: STRICT_TENANT_ZONE_IDS,
+      },
+      url: `http://localhost:${STRICT_TENANT_PORT}/healthz`,
+      reuseExistingServer: false,
+      timeout: 60_000,
     },
     ...[MULTI_A_PORT, MULTI_B_PORT].map((port, place) => ({
       // The first starts on a fresh directory and makes the sandbox's database; the second opens it.

@@ -3,8 +3,9 @@
 // the sandbox run as a back end of its own, and prints one table, side by side with the bare page and
 // with the same HTML served as a static file, all measured in this run: throughput, latency, CPU per
 // request, the gzip size of the JavaScript each page loads, and the back-end calls each page view
-// cost. Then memory, and the calls per completed booking from bench/calls.ts. Figures only: nothing
-// here passes or fails (the targets are printed beside them).
+// cost. Then memory, the calls per completed booking from bench/calls.ts, and the promotion burst
+// from bench/burst.ts (decision 036). Figures only: nothing here passes or fails (the targets are
+// printed beside them).
 import autocannon from "autocannon";
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
@@ -388,5 +389,17 @@ console.log("\nSummary of the back-end calls (Zenoti meters about 60 a minute fo
 console.table([
   { measure: "calls per public page view, warm", value: fmt(calls.perView, 2), target: "0" },
   ...Object.entries(calls.perBooking).map(([clinic, mean]) => ({ measure: `calls per completed booking, ${clinic}`, value: fmt(mean, 1), target: "<= 8" })),
+]);
+
+// The promotion burst: BENCH_BURST_GUESTS new guests (12) booking at once at Zenoti's 60 calls a minute.
+const burstJson = path.join(dataDir, "burst.json");
+execFileSync(path.join(root, "node_modules", ".bin", "tsx"), ["bench/burst.ts"], { cwd: root, stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, BENCH_BURST_JSON: burstJson } });
+const burst = JSON.parse(fs.readFileSync(burstJson, "utf8"));
+console.log(`\nSummary of the burst (${burst.guests} new guests at once, 60 calls a minute):`);
+console.table([
+  { measure: "bookings completed", value: `${burst.booked} of ${burst.guests}`, target: "all" },
+  { measure: "429s seen by the client", value: String(burst.limited), target: "" },
+  { measure: "guests who lost a held slot", value: String(burst.lostHolds), target: "0" },
+  { measure: "errors shown mid-booking", value: String(burst.errors), target: "0" },
 ]);
 fs.rmSync(dataDir, { recursive: true, force: true });

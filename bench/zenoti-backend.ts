@@ -1,7 +1,8 @@
 // The spa sandbox as a back end of its own for the call-budget bench: `tsx bench/zenoti-backend.ts`
 // with BACKEND_PORT, DATA_DIR, SANDBOX_API_KEY and APP_STORE (the app's SQLite store, seeded as the
-// embedded default seeds it). It counts the API calls it answers per key, as Zenoti meters them per
-// organisation; GET /__calls tells the counts.
+// embedded default seeds it), and SANDBOX_RATE_LIMIT_PER_MINUTE for Zenoti's token bucket (0, the
+// default: none). It counts the API calls it answers per key, as Zenoti meters them per
+// organisation; GET /__calls tells the counts, GET /__limited the 429s it answered.
 import express from "express";
 import fs from "node:fs";
 import path from "node:path";
@@ -15,20 +16,31 @@ const stores = createSqliteStores(process.env.APP_STORE ?? path.join(dataDir, "a
 await seedEmbeddedStores(stores);
 await stores.close();
 
-const sandbox = createSpaSandbox({ file: path.join(dataDir, "spa-sandbox.sqlite"), apiKeys: [process.env.SANDBOX_API_KEY ?? "bench-key"] });
+const sandbox = createSpaSandbox({
+  file: path.join(dataDir, "spa-sandbox.sqlite"),
+  apiKeys: [process.env.SANDBOX_API_KEY ?? "bench-key"],
+  rateLimitPerMinute: Number(process.env.SANDBOX_RATE_LIMIT_PER_MINUTE ?? 0),
+});
 const calls = new Map<string, number>();
+let limited = 0;
 const app = express();
 app.get("/__calls", (_req, res) => {
   res.json(Object.fromEntries(calls));
+});
+app.get("/__limited", (_req, res) => {
+  res.json({ limited });
 });
 // The app's SMS provider in the bench (a real back end needs one to start): takes the text, forgets it.
 app.post("/__sms", (req, res) => {
   req.resume();
   req.on("end", () => res.status(202).end());
 });
-app.use("/spa-sandbox", (req, _res, next) => {
+app.use("/spa-sandbox", (req, res, next) => {
   // An API call carries credentials; the hosted card page is the guest's browser, not a call.
   const key = req.get("authorization");
+  res.on("finish", () => {
+    if (res.statusCode === 429) limited += 1;
+  });
   if (key) {
     const name = `${req.method} ${req.path.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/gi, ":id")}`;
     calls.set(name, (calls.get(name) ?? 0) + 1);

@@ -19,6 +19,8 @@ import { createManageLinks, type ManageLinks } from "./appointments/manage-link.
 import { createLinkSigner, type LinkSigner } from "./booking/sms-link.server";
 import { createAccountService, type AccountService } from "./accounts/account-service.server";
 import { createRateLimiter, type RateLimiter } from "./accounts/rate-limit.server";
+import { createCallGovernorFromEnv, type CallGovernor } from "./spa/call-governor.server";
+import { hostedPageOrigins } from "./booking/payment-step.server";
 
 /** Everything a loader or action may reach, built once at start from the configuration. */
 export type Services = {
@@ -45,6 +47,8 @@ export type Services = {
   /** The funnel's events, recorded on the server so they exist without JavaScript (decision 026). */
   analytics: Analytics;
   rateLimiter: RateLimiter;
+  /** Zenoti's calls a minute for the organisation, shared out by priority (decision 036); null when SPA_CALL_GOVERNOR is off. */
+  callGovernor: CallGovernor | null;
   sessions: SessionCookies;
 };
 
@@ -57,7 +61,8 @@ export function sessionSecrets(env: Env): string[] {
   return [generatedSecret(path.join(env.DATA_DIR, "session-secret"), 48)];
 }
 
-function spaAuth(env: Env): SpaAuth {
+/** How the client signs its calls: the configured key or token, or the embedded sandbox's own key. */
+export function spaAuth(env: Env): SpaAuth {
   if (!env.SPA_BASE_URL) return { type: "apikey", apiKey: sandboxApiKey(env) };
   if (env.SPA_AUTH === "token") {
     return {
@@ -117,10 +122,19 @@ function withRequestIds(analytics: Analytics): Analytics {
 }
 
 export async function createServices(env: Env, options: { sandboxBaseUrl: string }): Promise<Services> {
+  const callGovernor = await createCallGovernorFromEnv(env);
   const spa = createSpaClient({
     baseUrl: env.SPA_BASE_URL ?? options.sandboxBaseUrl,
     auth: spaAuth(env),
     timeoutMs: env.SPA_TIMEOUT_MS,
+    governor: callGovernor,
+    timeZones: { byCenter: env.SPA_CENTER_TIME_ZONES, byZoneId: new Map([...env.SPA_TIME_ZONE_IDS].map(([id, zone]) => [Number(id), zone])) },
+    guestSearch: {
+      scope: env.SPA_GUEST_SEARCH,
+      // The guest open times are read through is the organisation's own: no visitor may be matched to it.
+      hiddenGuestIds: [env.SPA_AVAILABILITY_GUEST_ID],
+      centerIds: async () => (await services.catalog.listCenters()).map((center) => center.id),
+    },
   });
   const [storesRead, geocoder] = await Promise.all([createStores(env), createGeocoder(env)]);
   // Prices, tiers and promo codes are read on every booking step: kept a minute (decision 033).
@@ -145,7 +159,7 @@ export async function createServices(env: Env, options: { sandboxBaseUrl: string
     geocoder,
     notifier: await createNotifier(env),
     // The embedded sandbox's pages are on the guest's own origin, not at the address the app calls it on.
-    hostedPaymentOrigins: env.SPA_BASE_URL ? [new URL(spaBaseUrl).origin, ...env.HOSTED_PAYMENT_ORIGINS] : env.HOSTED_PAYMENT_ORIGINS,
+    hostedPaymentOrigins: env.SPA_BASE_URL ? hostedPageOrigins(spaBaseUrl, env.HOSTED_PAYMENT_ORIGINS) : env.HOSTED_PAYMENT_ORIGINS,
     embeddedHostedPath: env.SPA_BASE_URL ? null : `${new URL(spaBaseUrl).pathname.replace(/\/$/, "")}/hosted/`,
     linkSigner: createLinkSigner(secrets),
     manageLinks: createManageLinks(secrets),
@@ -154,6 +168,7 @@ export async function createServices(env: Env, options: { sandboxBaseUrl: string
       secure: env.COOKIE_SECURE ?? env.NODE_ENV === "production",
     }),
     rateLimiter: await createRateLimiter(env),
+    callGovernor,
     leads: createLeadWebhooks(env),
     analytics: withRequestIds(createAnalytics(env, env.DATA_DIR)),
     // Set just below: the account service works through the other services.

@@ -2,6 +2,7 @@ import { isIP } from "node:net";
 import { z } from "zod";
 import { DEFAULT_DOWNTIME_DAYS, parseDowntimeWindows } from "~/domain/downtime";
 import { EMBEDDED_AVAILABILITY_GUEST_ID } from "./embedded-defaults";
+import { parseZoneSetting } from "./spa/time-zones.server";
 
 /**
  * Every setting of the app, read once at start. With no environment at all the app runs on the
@@ -67,6 +68,18 @@ export const EnvSchema = z
     SPA_DEVICE_ID: optionalString,
     SPA_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(8_000),
     /**
+     * The call governor (decision 036): one token bucket for Zenoti's per-organisation call limit,
+     * shared through REDIS_URL, sized from Zenoti's headers; bookings that hold a slot come first.
+     * "off": calls go out as they come.
+     */
+    SPA_CALL_GOVERNOR: z.enum(["on", "off"]).default("on").transform((value) => value === "on"),
+    /** Calls a new booking makes from choosing its time to its confirmation: it is let in only while the bucket covers them. */
+    SPA_CALLS_PER_BOOKING: z.coerce.number().int().min(1).max(100).default(11),
+    /** Calls kept for each booking that holds a slot, until it ends or its hold runs out. */
+    SPA_CALLS_AFTER_HOLD: z.coerce.number().int().min(0).max(100).default(6),
+    /** Calls catalog and open-time reads leave free besides what bookings keep; below that they are answered from their caches. */
+    SPA_READ_RESERVE: z.coerce.number().int().min(0).max(1_000).default(6),
+    /**
      * The guest that open times are read through: Zenoti lists slots only for a booking, and a
      * booking needs a guest. Operations create one guest for this in Zenoti, with the contact fields
      * the organisation requires. Required with SPA_BASE_URL; the embedded sandbox seeds its own.
@@ -89,6 +102,16 @@ export const EnvSchema = z
       .optional()
       .transform((value) => (value ?? "").split(",").map((s) => s.trim()).filter(Boolean))
       .pipe(z.array(z.url())),
+    /**
+     * Clinics whose time zone Zenoti does not name (decision 035): `<center id>=<zone>` pairs, and
+     * `<Zenoti time-zone id>=<zone>` pairs, comma-separated; a zone is an IANA name.
+     */
+    SPA_CENTER_TIME_ZONES: zoneSetting((key) => (z.guid().safeParse(key).success ? key.toLowerCase() : null), "a center id (a GUID)"),
+    SPA_TIME_ZONE_IDS: zoneSetting((key) => (/^[1-9]\d{0,5}$/.test(key) ? key : null), "a Zenoti time-zone id (a number)"),
+    /** Zenoti's "Search Guest Across Centers": auto (across centers until refused, then per center), across-centers, per-center. */
+    SPA_GUEST_SEARCH: z.enum(["auto", "across-centers", "per-center"]).default("auto"),
+    /** Which of Zenoti's documented answer variants the embedded sandbox gives (decision 035). */
+    SANDBOX_TENANT_PROFILE: z.enum(["sandbox", "strict"]).default("sandbox"),
     /** How long a chosen slot is held, in seconds (sandbox only; Zenoti decides its own). */
     SANDBOX_HOLD_SECONDS: z.coerce.number().int().min(1).max(3600).default(600),
 
@@ -161,6 +184,21 @@ export const EnvSchema = z
     SENTRY_ENVIRONMENT: optionalString,
     SENTRY_TRACES_SAMPLE_RATE: z.coerce.number().min(0).max(1).default(0),
   });
+
+/** A `key=Zone` list read into a map, every bad pair named. */
+function zoneSetting(readKey: (key: string) => string | null, keyName: string) {
+  return z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      const parsed = parseZoneSetting(value, readKey);
+      if ("problem" in parsed) {
+        ctx.addIssue({ code: "custom", message: `${parsed.problem}; the key is ${keyName}` });
+        return z.NEVER;
+      }
+      return parsed.entries;
+    });
+}
 
 export const DEFAULT_TRUST_PROXY = ["loopback", "linklocal", "uniquelocal"];
 const PROXY_NAMES = new Set(DEFAULT_TRUST_PROXY);

@@ -40,7 +40,9 @@ function readEnv(): Env {
  */
 async function openSandbox(env: Env): Promise<SpaSandbox> {
   const { createSpaSandbox } = await import("./spa-sandbox/index");
+  const { tenantProfile } = await import("./spa-sandbox/tenant-profiles");
   return createSpaSandbox({
+    tenant: tenantProfile(env.SANDBOX_TENANT_PROFILE),
     file: path.join(env.DATA_DIR, "spa-sandbox.sqlite"),
     apiKeys: [sandboxApiKey(env)],
     rateLimitPerMinute: env.SANDBOX_RATE_LIMIT_PER_MINUTE,
@@ -103,7 +105,7 @@ export async function startServer({ mode, build, assets, onClose }: StartOptions
       reconciler?.stop();
       // What the requests just finished left in the background: events, leads, error reports.
       await Promise.all([services?.analytics.close(SHUTDOWN_DRAIN_MS), services?.leads.close(SHUTDOWN_DRAIN_MS), errorReporter().flush(2_000)]);
-      await Promise.all([services?.rateLimiter.close(), services?.catalog.close()]);
+      await Promise.all([services?.rateLimiter.close(), services?.catalog.close(), services?.callGovernor?.close()]);
       await services?.stores.close();
       sandbox?.close();
       await onClose?.();

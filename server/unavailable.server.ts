@@ -1,6 +1,7 @@
 import { data } from "react-router";
 import { GeocoderError } from "./geo/geocoder.server";
 import { logger } from "./observability/logger.server";
+import type { CachedCatalog } from "./spa/catalog-cache.server";
 import { isSpaError } from "./spa/errors.server";
 
 /** A back end (the spa or the geocoder) failed; logged once here, by whoever answers it. */
@@ -30,6 +31,19 @@ export async function orUnavailable<T>(work: () => Promise<T>): Promise<T> {
     if (isOutage(error, "")) throw data("We can't reach our booking system right now. Please try again in a moment.", { status: 503 });
     throw error;
   }
+}
+
+/** What the error page reads for a clinic that cannot be booked online (decision 035). */
+export type ClinicUnavailableData = { clinicUnavailable: true; name: string; phone: string };
+
+/**
+ * A clinic the back end lists but whose time zone no one has named is not booked online: its times
+ * could not be told right. Its pages answer 503 saying so, with its phone number, instead of a 404.
+ */
+export async function refuseClinicWithoutTimeZone(catalog: Pick<CachedCatalog, "findClinicWithoutTimeZone">, idOrSlug: string): Promise<void> {
+  const clinic = await orUnavailable(() => catalog.findClinicWithoutTimeZone(idOrSlug));
+  if (!clinic) return;
+  throw data({ clinicUnavailable: true, name: clinic.name, phone: clinic.phone } satisfies ClinicUnavailableData, { status: 503, headers: { "Retry-After": "3600" } });
 }
 
 /** The spec's words for a back end that failed while acting on a form. */

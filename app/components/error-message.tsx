@@ -1,11 +1,13 @@
 import { href, isRouteErrorResponse, useLocation } from "react-router";
 import { ButtonLink } from "./button-link";
+import { formatPhone } from "~/lib/phone";
 
 /** The page shown for an error thrown by a loader or action: a clear message, never a stack trace. */
 export function ErrorMessage({ error }: { error: unknown }) {
   const location = useLocation();
   let title = "Something went wrong, please try again";
   let detail = "We could not show this page. Please try again in a moment.";
+  let otherClinics = false;
   if (isRouteErrorResponse(error)) {
     if (error.status === 404) {
       title = "We can't find that page";
@@ -13,6 +15,14 @@ export function ErrorMessage({ error }: { error: unknown }) {
     } else if (error.status === 429) {
       title = "Please wait a moment";
       detail = (error.data as { message?: string } | null)?.message ?? "Too many attempts. Please wait a minute and try again.";
+    } else if (error.status === 503 && (error.data as { clinicUnavailable?: boolean } | null)?.clinicUnavailable) {
+      // A clinic whose time zone no one has named: its times could not be told right (decision 035).
+      const clinic = error.data as { name: string; phone: string };
+      otherClinics = true;
+      title = `Online booking is unavailable at ${clinic.name}`;
+      detail = clinic.phone
+        ? `We can't show this clinic's times right now. Please call ${formatPhone(clinic.phone)} to book, or choose another clinic.`
+        : "We can't show this clinic's times right now. Please call the clinic to book, or choose another clinic.";
     } else if (error.status === 503 && (error.data as { busy?: boolean } | null)?.busy) {
       // The booking system's call limit for the whole chain: nothing is broken, it is busy.
       title = "We're very busy right now";
@@ -30,7 +40,11 @@ export function ErrorMessage({ error }: { error: unknown }) {
       <h1>{title}</h1>
       <p>{detail}</p>
       <div className="actions">
-        {isRouteErrorResponse(error) && error.status === 503 ? (
+        {otherClinics ? (
+          <ButtonLink className="button" to={href("/locations")}>
+            See our other clinics
+          </ButtonLink>
+        ) : isRouteErrorResponse(error) && error.status === 503 ? (
           // The same address loaded again, the whole page: a retry that works without JavaScript.
           <ButtonLink className="button" to={`${location.pathname}${location.search}`} reloadDocument>
             Try again

@@ -105,6 +105,15 @@ export const INVALID_CLINIC = "Invalid Clinic Location";
 /** A reservation refused because another guest got the time first. */
 export const SLOT_TAKEN = "That time was just taken. Please choose another time.";
 
+/**
+ * A booking not let in yet because the chain's booking system is at its call limit (decision 036):
+ * nothing is held or lost, and the guest is told when to try again. `time` names the time chosen.
+ */
+export function busyHoldMessage(retryAfterSeconds: number, time?: string): string {
+  const wait = retryAfterSeconds <= 1 ? "a second" : `${retryAfterSeconds} seconds`;
+  return `We're very busy right now, so we can't hold ${time ?? "your time"} for you yet. Please try again in ${wait}; what you chose is kept.`;
+}
+
 /** The spec's message when a held time ran out before the booking was made. */
 export const HOLD_EXPIRED_MESSAGE = "Reserved slot has expired. Please select the slot again.";
 

@@ -26,6 +26,15 @@ export type Center = {
   workingHours: WorkingDay[];
 };
 
+/**
+ * A clinic whose time zone no one has named (decision 035): shown with its address and phone, never
+ * booked online, since its times could not be told right.
+ */
+export type ClinicWithoutTimeZone = Omit<Center, "timeZone"> & { zoneId: number | null };
+
+/** The back end's clinics: those that can be booked online, and those refused for want of a time zone. */
+export type CenterList = { centers: Center[]; withoutTimeZone: ClinicWithoutTimeZone[] };
+
 export type Service = {
   id: string;
   code: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BuyItemSchema, deliveryDateProblem, GiftCardBalanceSchema, GiftCardSchema, packageSaving, parseDollars, paymentTag, PURCHASE_MESSAGES, sessionsLeft } from "./purchases";
+import { BuyItemSchema, deliveryDateProblem, GiftCardBalanceSchema, GiftCardSchema, packageSaving, parseDollars, paymentTag, PURCHASE_MESSAGES } from "./purchases";
 
 const KEY = "5f0c6a4e-8d1b-4c3a-9e2f-1a2b3c4d5e6f";
 
@@ -71,11 +71,6 @@ describe("the balance form", () => {
 });
 
 describe("package arithmetic", () => {
-  it("counts sessions left, never below nothing", () => {
-    expect(sessionsLeft(3, 1)).toBe(2);
-    expect(sessionsLeft(3, 5)).toBe(0);
-    expect(sessionsLeft(3, -1)).toBe(3);
-  });
   it("saves against single visits, never a negative saving", () => {
     expect(packageSaving(45000, [{ unitPrice: 17500, quantity: 3 }])).toBe(7500);
     expect(packageSaving(60000, [{ unitPrice: 17500, quantity: 3 }])).toBe(0);

@@ -103,11 +103,6 @@ export function deliveryDateProblem(day: string, clinicToday: string): string | 
   return day > last ? PURCHASE_MESSAGES.farDate : null;
 }
 
-/** Sessions of a package: used and left, never below nothing. */
-export function sessionsLeft(total: number, redeemed: number): number {
-  return Math.max(0, total - Math.max(0, redeemed));
-}
-
 /** What a package saves against buying its sessions one by one, in cents (never negative). */
 export function packageSaving(packagePrice: Cents, sessions: { unitPrice: Cents; quantity: number }[]): Cents {
   const single = sessions.reduce((sum, s) => sum + s.unitPrice * s.quantity, 0);

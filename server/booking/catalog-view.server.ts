@@ -5,7 +5,7 @@ import { offeredTo } from "~/domain/service-kinds";
 import type { Services } from "../context.server";
 import { withAddOnPrices } from "../pricing/offer-prices.server";
 import type { RequestContext } from "../request-context.server";
-import { orUnavailable } from "../unavailable.server";
+import { orUnavailable, refuseClinicWithoutTimeZone } from "../unavailable.server";
 import { requireDraft } from "./draft.server";
 
 
@@ -13,6 +13,7 @@ import { requireDraft } from "./draft.server";
 export async function requireClinic(services: Services, centerId: string | null | undefined): Promise<{ center: Center; catalog: Service[] }> {
   if (!centerId || centerId.length > 64) throw data(INVALID_CLINIC, { status: 404 });
   const center = await orUnavailable(() => services.catalog.getCenter(centerId));
+  if (!center) await refuseClinicWithoutTimeZone(services.catalog, centerId);
   if (!center) throw data(INVALID_CLINIC, { status: 404 });
   const listed = await orUnavailable(() => services.catalog.listServices(center.id));
   if (!listed) throw data(INVALID_CLINIC, { status: 404 });

@@ -8,6 +8,7 @@ import { errorReporter } from "../observability/error-reporter.server";
 import { isSpaError } from "../spa/errors.server";
 import type { PaymentAttempt } from "../store/stores.server";
 import type { Draft } from "./draft.server";
+import { forBooking } from "./call-priority.server";
 import { advanceAttempt, attemptTiming, outcomeOfFinal, type AttemptOutcome, type AttemptTiming } from "./payment-attempt.server";
 import { findService } from "./catalog-view.server";
 import { memberPrices } from "./member-prices.server";
@@ -171,7 +172,8 @@ export async function checkout(
     await services.stores.paymentAttempts.save(attempt);
   }
   const shownDue = input.shownDue ?? summary.dueNow;
-  return advanceAttempt({ services, timing, clock, mode: "customer", returnTo: input.returnTo, shownDue }, attempt);
+  // The hold's remaining calls come first among the chain's (decision 036).
+  return forBooking(draft, () => advanceAttempt({ services, timing, clock, mode: "customer", returnTo: input.returnTo, shownDue }, attempt));
 }
 
 /** Takes the attempt (new, or one whose request died), waiting a while for a request that holds it. */

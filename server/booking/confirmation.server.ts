@@ -4,6 +4,7 @@ import type { GuestAppointment } from "../spa/booking.server";
 import { clinicLocalAt, wallClockInstant } from "../spa/local-time.server";
 import type { Cents } from "~/domain/money";
 import type { Services } from "../context.server";
+import { withCallPriority } from "../spa/call-governor.server";
 import { isSpaError } from "../spa/errors.server";
 import { requestSession, type RequestContext } from "../request-context.server";
 import { orUnavailable } from "../unavailable.server";
@@ -62,7 +63,8 @@ export async function loadConfirmation(context: RequestContext, appointmentId: s
     };
   }
   const [center, appointments] = await orUnavailable(() =>
-    Promise.all([services.catalog.getCenter(confirmed.centerId), services.spa.listGuestAppointments(confirmed.guestId, { size: 100 })]),
+    // Still the booking's own calls, first among the chain's (decision 036).
+    withCallPriority({ priority: "held" }, () => Promise.all([services.catalog.getCenter(confirmed.centerId), services.spa.listGuestAppointments(confirmed.guestId, { size: 100 })])),
   );
   const group = appointments.find((a) => a.services.some((s) => s.appointmentId === confirmed.appointmentId));
   if (!center || !group) throw data(NOT_FOUND, { status: 404 });
@@ -105,7 +107,7 @@ export type BookedInvoice = { paid: Cents; due: Cents; reference: string | null 
 /** What the back end's invoice says was paid and is still due, in cents, and its number; null when it can't be read. */
 export async function bookedInvoice(services: Services, invoiceId: string): Promise<BookedInvoice | null> {
   try {
-    const invoice = await services.spa.getInvoice(invoiceId);
+    const invoice = await withCallPriority({ priority: "held" }, () => services.spa.getInvoice(invoiceId));
     return { paid: invoice.paid, due: invoice.balance, reference: invoice.reference };
   } catch (error) {
     // The booking stands either way: the page is shown without the amounts.

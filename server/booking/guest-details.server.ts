@@ -49,10 +49,10 @@ export type DetailsRequest = {
 type Match = { kind: "own" } | { kind: "existing"; guest: SpaGuest } | { kind: "account" } | { kind: "none" };
 
 async function matchGuest(services: Services, draft: Draft, details: GuestDetailsInput): Promise<Match> {
-  const byEmail = await services.spa.findGuestsByEmail(details.email);
+  const byEmail = await services.spa.findGuestsByEmail(details.email, draft.centerId);
   if (draft.guestId && byEmail.some((g) => g.id === draft.guestId)) return { kind: "own" };
   if (byEmail.length > 0) return (await services.stores.accounts.getByEmail(details.email)) ? { kind: "account" } : { kind: "existing", guest: byEmail[0] };
-  const byPhone = (await services.spa.findGuestsByPhone(details.phone)).filter((g) => g.id !== draft.guestId);
+  const byPhone = (await services.spa.findGuestsByPhone(details.phone, draft.centerId)).filter((g) => g.id !== draft.guestId);
   return byPhone.length > 0 ? { kind: "existing", guest: byPhone[0] } : { kind: "none" };
 }
 
@@ -82,7 +82,7 @@ export async function submitBookingDetails(services: Services, request: DetailsR
 }
 
 async function updateHeldGuest(services: Services, draft: Draft, details: GuestDetailsInput): Promise<DetailsOutcome> {
-  const existing = await services.spa.findGuestsByEmail(details.email);
+  const existing = await services.spa.findGuestsByEmail(details.email, draft.centerId);
   if (existing.some((g) => g.id !== draft.guestId)) return { kind: "refused", errorPage: errorPage("duplicate-email") };
   await services.spa.updateGuestProfile(draft.guestId!, { ...details, addTags: [...BASE_TAGS] });
   await noteGuest(services, details.email, { id: draft.guestId! });

@@ -5,7 +5,9 @@ import type { CurrentUser } from "../accounts/account-service.server";
 import type { Services } from "../context.server";
 import { logger } from "../observability/logger.server";
 import type { NewGuest } from "../spa/booking.server";
+import { withCallPriority } from "../spa/call-governor.server";
 import { isSpaError } from "../spa/errors.server";
+import { admitBooking, keepCallsForHold } from "./call-priority.server";
 import { noMembershipsYet } from "./member-prices.server";
 import { noCardsYet } from "./payment-step.server";
 import type { Draft } from "./draft.server";
@@ -27,6 +29,8 @@ export type HoldOutcome = { draft: Draft } & (
   /** The back end refused the visitor's details for a new guest record (its legacy code). */
   | { kind: "refused"; code: string; message: string }
   | { kind: "unavailable" }
+  /** The chain's booking system is at its call limit: nothing was made; try again in so many seconds (decision 036). */
+  | { kind: "busy"; retryAfterSeconds: number }
 );
 
 export type HoldRequest = {
@@ -53,6 +57,12 @@ export type HoldRequest = {
  * details they just gave. A Zenoti hold belongs to its guest, so it is never made for anyone else.
  */
 export async function holdSlot(services: Services, request: HoldRequest): Promise<HoldOutcome> {
+  const draft: Draft = { ...request.draft, id: request.draft.id ?? crypto.randomUUID() };
+  // Until it holds, its calls are a new booking's, spending what was kept for it when it was let in (decision 036).
+  return withCallPriority({ priority: "booking", booking: draft.id }, () => holdForBooking(services, { ...request, draft }));
+}
+
+async function holdForBooking(services: Services, request: HoldRequest): Promise<HoldOutcome> {
   const { centerId, service, slot, date, timeZone, clientIp, user } = request;
   // The id names this booking in progress for its own attempt limit; it is kept on every answer.
   const draft: Draft = { ...request.draft, id: request.draft.id ?? crypto.randomUUID() };
@@ -66,6 +76,9 @@ export async function holdSlot(services: Services, request: HoldRequest): Promis
   const guestBefore = draft.guestId;
   const fixerAlone = serviceKind(service.name) === "fixer";
   try {
+    // Let in before anything is made: a booking the organisation's calls cannot carry now waits before it starts, not halfway.
+    const admission = await admitBooking(services, draft.id!);
+    if (!admission.ok) return { kind: "busy", retryAfterSeconds: admission.retryAfterSeconds, draft };
     if (user && draft.guestId !== user.guestId) {
       // Signed in: book under the account's own guest, with its details.
       const adopted = await adoptSignedInGuest(services, { ...draft, hold: undefined }, user);
@@ -114,6 +127,7 @@ export async function holdSlot(services: Services, request: HoldRequest): Promis
     forgetOpenTimes(query);
     if (!hold) return { kind: "taken", draft: { ...draft, date } };
     held = true;
+    await keepCallsForHold(services, draft.id!, hold.expiresAt);
     services.analytics.record({
       name: "time_held",
       userId: user?.id,
@@ -143,11 +157,16 @@ export async function holdSlot(services: Services, request: HoldRequest): Promis
 export async function chooseTime(
   services: Services,
   request: Pick<HoldRequest, "draft" | "centerId" | "service" | "slot" | "date">,
-): Promise<{ kind: "chosen"; draft: Draft } | { kind: "taken" } | { kind: "unavailable" }> {
-  const { draft, centerId, service, slot, date } = request;
+): Promise<{ kind: "chosen"; draft: Draft } | { kind: "taken" } | { kind: "unavailable" } | { kind: "busy"; retryAfterSeconds: number; draft: Draft }> {
+  const { centerId, service, slot, date } = request;
+  const draft: Draft = { ...request.draft, id: request.draft.id ?? crypto.randomUUID() };
   const query: SlotQuery = { centerId, serviceId: service.id, addOnIds: draft.addOnIds, therapistId: draft.therapistId, date };
+  // The booking starts here: let in only while the organisation's calls can carry it to its
+  // confirmation, else told to wait now, with the day kept, rather than refused halfway (decision 036).
+  const admission = await admitBooking(services, draft.id!);
+  if (!admission.ok) return { kind: "busy", retryAfterSeconds: admission.retryAfterSeconds, draft: { ...draft, date } };
   try {
-    const { times } = await openTimes(services, query);
+    const { times } = await withCallPriority({ priority: "booking", booking: draft.id }, () => openTimes(services, query));
     if (!times.includes(slot)) return { kind: "taken" };
   } catch (error) {
     if (!isSpaError(error)) throw error;

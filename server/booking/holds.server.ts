@@ -1,4 +1,5 @@
 import type { Services } from "../context.server";
+import { withDefaultCallPriority } from "../spa/call-governor.server";
 import { isSpaError } from "../spa/errors.server";
 import { createSwrCache } from "../spa/catalog-cache.server";
 import type { Draft } from "./draft.server";
@@ -32,7 +33,8 @@ function slotKey(q: SlotQuery) {
 const availabilityBookings = createSwrCache({ ttlMs: 30 * 60_000, staleMs: 0, maxEntries: 2_000 });
 
 export async function openTimes(services: Services, query: SlotQuery): Promise<{ times: string[]; nextAvailableDay: string | null }> {
-  return slotCache.get(slotKey(query), async () => {
+  // A look at open times is a read, its availability booking included, unless a booking under way makes it (decision 036).
+  return slotCache.get(slotKey(query), () => withDefaultCallPriority("browse", async () => {
     // Read through the one guest operations keep for this (SPA_AVAILABILITY_GUEST_ID): a visitor
     // who is only looking leaves no guest record behind, and no junk guest is ever made for it.
     const key = slotKey(query);
@@ -44,9 +46,13 @@ export async function openTimes(services: Services, query: SlotQuery): Promise<{
       availabilityBookings.delete(key);
       return services.spa.listSlots(await booking(), query.date);
     }
-  });
+  }));
 }
 
+/**
+ * The list is read again on the next look; until then it is kept as the copy shown when that read
+ * cannot be made (the back end down, or reads held back at the call limit, decision 036).
+ */
 export function forgetOpenTimes(query: SlotQuery) {
-  slotCache.delete(slotKey(query));
+  slotCache.expire(slotKey(query));
 }

@@ -1,6 +1,6 @@
 import type { Submission } from "@conform-to/react";
 import { href } from "react-router";
-import { SLOT_TAKEN } from "~/domain/booking";
+import { busyHoldMessage, SLOT_TAKEN } from "~/domain/booking";
 import { DOWNTIME_MESSAGE, FIXER_NEEDS_FACIAL } from "~/domain/downtime";
 import { refuseForm } from "../forms.server";
 import type { RequestContext } from "../request-context.server";
@@ -28,6 +28,9 @@ export function afterNotHeld(
   switch (outcome.kind) {
     case "too-many":
       return refuseForm(submission, { status: 429, formErrors: [outcome.message], headers: { "Retry-After": String(outcome.retryAfterSeconds) } });
+    case "busy":
+      // At the call limit before anything was held: the form keeps what was typed, and says when to send it again.
+      return refuseForm(submission, { status: 503, formErrors: [busyHoldMessage(outcome.retryAfterSeconds)], headers: { "Retry-After": String(outcome.retryAfterSeconds) } });
     case "unavailable":
       return refuseForm(submission, { status: 503, formErrors: [OUTAGE_MESSAGE] });
     case "taken":
@@ -48,6 +51,8 @@ export function notHeldMessage(outcome: Exclude<HoldOutcome, { kind: "held" }>):
   switch (outcome.kind) {
     case "too-many":
       return outcome.message;
+    case "busy":
+      return busyHoldMessage(outcome.retryAfterSeconds);
     case "taken":
       return SLOT_TAKEN;
     case "downtime":

@@ -28,8 +28,11 @@ export type AttemptOutcome =
   | { kind: "hold-lost" }
   | { kind: "declined" }
   | { kind: "undone" }
-  /** Not known yet (an answer was lost); nothing is lost, and trying again resumes from here. */
-  | { kind: "pending" }
+  /**
+   * Not known yet (an answer was lost); nothing is lost, and trying again resumes from here. With
+   * `busyRetryAfterSeconds` it is known: the back end was at its call limit and did nothing (decision 036).
+   */
+  | { kind: "pending"; busyRetryAfterSeconds?: number }
   /** The card needs 3-D Secure: the guest passes their bank's check on this page, then comes back. */
   | { kind: "verify"; uri: string }
   /** The back end's invoice asks another amount than the guest was shown: nothing was charged. */
@@ -96,6 +99,7 @@ export async function advanceAttempt(ctx: Context, start: PaymentAttempt): Promi
     if (attempt.state === "started") {
       const found = await resolveConfirm(ctx, attempt, save);
       if (found.kind === "unknown") return await pending();
+      if (found.kind === "busy") return await handBack({ kind: "pending", busyRetryAfterSeconds: found.retryAfterSeconds });
       if (found.kind === "gone") {
         await givePromoBack(services, attempt);
         await save({ state: "released", promoClaimed: false });
@@ -149,7 +153,7 @@ export async function advanceAttempt(ctx: Context, start: PaymentAttempt): Promi
           return await handBack({ kind: "verify", uri: charged.uri }, { state: "verifying", verifyUri: charged.uri });
         } else if (charged.kind === "not-processed") {
           await save({ state: "confirmed", chargeSentAt: null });
-          return await pending();
+          return await handBack({ kind: "pending", busyRetryAfterSeconds: charged.retryAfterSeconds });
         } else if (charged.kind === "refused") {
           // "Nothing to pay" is a refusal too: an earlier charge whose answer was lost may have landed.
           const after = await readInvoice(services, attempt.invoiceId!);
@@ -201,7 +205,10 @@ export async function advanceAttempt(ctx: Context, start: PaymentAttempt): Promi
   return outcomeOfFinal(attempt);
 }
 
-type ChargeResult = { kind: "paid" } | { kind: "verify"; uri: string } | { kind: "refused" } | { kind: "not-processed" } | { kind: "unknown" };
+type ChargeResult = { kind: "paid" } | { kind: "verify"; uri: string } | { kind: "refused" } | { kind: "not-processed"; retryAfterSeconds: number } | { kind: "unknown" };
+
+/** How long a call refused at the call limit asks to wait, in whole seconds. */
+const busySeconds = (error: SpaError) => Math.min(60, Math.max(1, Math.ceil((error.retryAfterMs ?? 60_000) / 1000)));
 
 /** Sends the charge: paid, a 3-D Secure page, refused (the card said no), not processed (try again), or unknown. */
 async function charge(services: Services, attempt: PaymentAttempt, returnTo: string): Promise<ChargeResult> {
@@ -210,7 +217,7 @@ async function charge(services: Services, attempt: PaymentAttempt, returnTo: str
     return result.kind === "paid" ? { kind: "paid" } : result;
   } catch (error) {
     if (!isSpaError(error)) throw error;
-    if (error.kind === "rate-limited") return { kind: "not-processed" };
+    if (error.kind === "rate-limited") return { kind: "not-processed", retryAfterSeconds: busySeconds(error) };
     if (isRefusal(error)) {
       logger.warn("charge refused; removing the appointment", { kind: error.kind, code: String(error.code) });
       return { kind: "refused" };
@@ -247,7 +254,8 @@ export function outcomeOfFinal(attempt: PaymentAttempt): AttemptOutcome {
 type ConfirmResult =
   | { kind: "confirmed"; invoiceId: string; appointmentId: string; invoiceItemIds: string[]; serviceNames: string[]; visitEnd: string | null; nurseName: string | null }
   | { kind: "gone" }
-  | { kind: "unknown" };
+  | { kind: "unknown" }
+  | { kind: "busy"; retryAfterSeconds: number };
 
 /**
  * Confirms the hold, or finds out whether an earlier confirm whose answer was lost went through.
@@ -277,6 +285,8 @@ async function resolveConfirm(ctx: Context, attempt: PaymentAttempt, save: (patc
     }
   } catch (error) {
     if (!isSpaError(error)) throw error;
+    // A 429 (Zenoti's, after the governor's retries, or the governor's own) did nothing: not confirmed, nothing to read.
+    if (error.kind === "rate-limited") return { kind: "busy", retryAfterSeconds: busySeconds(error) };
     if (!isRefusal(error)) {
       logger.warn("confirm answer lost; reading the appointments", { kind: error.kind, status: error.status });
       const found = await findConfirmed(ctx.services, attempt);

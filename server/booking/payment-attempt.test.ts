@@ -58,7 +58,7 @@ beforeAll(async () => {
     rateLimiter: createMemoryRateLimiter(),
     analytics,
   } as unknown as Services;
-  for (const center of await direct.listCenters()) centers.set(center.id, center);
+  for (const center of (await direct.listCenters()).centers) centers.set(center.id, center);
 });
 afterAll(async () => {
   await proxy.stop();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cardSetOf, cardWasAdded, isHostedPageAllowed } from "./payment-step.server";
+import { cardSetOf, cardWasAdded, hostedPageOrigins, isHostedPageAllowed } from "./payment-step.server";
 
 const card = (accountId: string) => ({ accountId, brand: "VISA", lastFour: "4242", expiry: "12/2030", createdAt: null });
 
@@ -29,6 +29,27 @@ describe("a hosted payment page the guest may be sent to", () => {
     expect(isHostedPageAllowed(real, "https://pay.example/card/1", "https://shop.example/appointment/payment")).toBe(true);
     expect(isHostedPageAllowed(real, "https://shop.example/spa-sandbox/hosted/card/1", "https://shop.example/appointment/payment")).toBe(false);
     expect(isHostedPageAllowed(real, "https://evil.example/card/1", "https://shop.example/appointment/payment")).toBe(false);
+  });
+
+  it("with Zenoti, is on the organisation's own host without configuration, and on no other host", () => {
+    // The hosted card page lives on https://<org>.zenoti.com, not on the API's host (issue 29, item 1).
+    const zenoti = { hostedPaymentOrigins: hostedPageOrigins("https://api.zenoti.com", []), embeddedHostedPath: null };
+    const returnTo = "https://shop.example/appointment/payment";
+    expect(isHostedPageAllowed(zenoti, "https://glowclinic.zenoti.com/OnlinePayments/AddCard?token=x", returnTo)).toBe(true);
+    expect(isHostedPageAllowed(zenoti, "https://api.zenoti.com/card/1", returnTo)).toBe(true);
+    for (const elsewhere of [
+      "http://glowclinic.zenoti.com/card",
+      "https://glowclinic.zenoti.com:8443/card",
+      "https://a.b.zenoti.com/card",
+      "https://zenoti.com.evil.example/card",
+      "https://evilzenoti.com/card",
+      "https://glowclinic.zenoti.com.evil.example/card",
+    ]) {
+      expect(isHostedPageAllowed(zenoti, elsewhere, returnTo), elsewhere).toBe(false);
+    }
+    // Another API host derives nothing; its pages need HOSTED_PAYMENT_ORIGINS.
+    expect(hostedPageOrigins("https://spa.example/api", ["https://pay.example"])).toEqual(["https://spa.example", "https://pay.example"]);
+    expect(hostedPageOrigins("http://api.zenoti.com", [])).toEqual(["http://api.zenoti.com"]);
   });
 
   it("with the embedded sandbox, is under its hosted path on the origin the guest is using", () => {

@@ -23,12 +23,27 @@ type Fields = Record<string, string | number | boolean | null | undefined>;
 const order: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
 function threshold(): number {
-  const configured = process.env.LOG_LEVEL as Level | undefined;
+  const configured = process.env.LOG_LEVEL as Level | "off" | undefined;
+  // A tool whose output is its own (the preflight's table) turns the lines off.
+  if (configured === "off") return Infinity;
   if (configured && configured in order) return order[configured];
   return process.env.NODE_ENV === "test" ? order.error : order.info;
 }
 
+type LogListener = (level: Level, message: string, fields: Fields) => void;
+const listeners = new Set<LogListener>();
+
+/**
+ * Every line logged from now on, whatever LOG_LEVEL lets through, until the returned function is
+ * called: how a tool (the preflight) counts what the client dropped while it ran.
+ */
+export function observeLogs(listener: LogListener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
 function write(level: Level, message: string, fields: Fields = {}) {
+  for (const listener of listeners) listener(level, message, fields);
   if (order[level] < threshold()) return;
   const line = JSON.stringify({ time: new Date().toISOString(), level, message, requestId: currentRequestId(), ...fields });
   if (level === "error" || level === "warn") process.stderr.write(`${line}\n`);

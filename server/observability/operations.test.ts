@@ -76,13 +76,24 @@ describe("request ids in answers and logs", () => {
 describe("readiness", () => {
   const healthy = () =>
     ({
-      catalog: { listCenters: async () => [] },
+      catalog: { listCenters: async () => [], clinicsWithoutTimeZone: async () => [] },
       stores: { ping: async () => undefined },
       rateLimiter: {},
     }) as unknown as Services;
 
   it("is ready when the back end and the store answer", async () => {
-    expect(await checkReadiness(healthy())).toEqual({ ready: true, checks: { backEnd: "ok", store: "ok", sharedCounters: "not configured" } });
+    expect(await checkReadiness(healthy())).toEqual({ ready: true, checks: { backEnd: "ok", store: "ok", sharedCounters: "not configured" }, clinicsWithoutTimeZone: [] });
+  });
+
+  it("stays ready with a clinic refused for want of a time zone, and names it with what to set", async () => {
+    const services = {
+      ...healthy(),
+      catalog: { listCenters: async () => [], clinicsWithoutTimeZone: async () => [{ id: "c9", name: "Glow Clinic Seattle", zoneId: 4 }] },
+    } as unknown as Services;
+    expect(await checkReadiness(services)).toMatchObject({
+      ready: true,
+      clinicsWithoutTimeZone: [{ id: "c9", name: "Glow Clinic Seattle", set: "SPA_TIME_ZONE_IDS=4=<IANA zone>" }],
+    });
   });
 
   it("is not ready when the back end fails, the store hangs past the timeout, or Redis does not answer", async () => {
@@ -92,7 +103,7 @@ describe("readiness", () => {
       stores: { ping: () => new Promise(() => {}) },
       rateLimiter: { kind: "redis", ready: async () => false },
     } as unknown as Services;
-    expect(await checkReadiness(services, 50)).toEqual({ ready: false, checks: { backEnd: "failing", store: "failing", sharedCounters: "failing" } });
+    expect(await checkReadiness(services, 50)).toEqual({ ready: false, checks: { backEnd: "failing", store: "failing", sharedCounters: "failing" }, clinicsWithoutTimeZone: [] });
   });
 
   it("answers /readyz with 503 while starting or failing and 200 when ready, never cached", async () => {

@@ -2,7 +2,15 @@ import type { Services } from "../context.server";
 import { logger } from "./logger.server";
 
 export type CheckResult = "ok" | "failing" | "not configured";
-export type Readiness = { ready: boolean; checks: { backEnd: CheckResult; store: CheckResult; sharedCounters: CheckResult } };
+export type Readiness = {
+  ready: boolean;
+  checks: { backEnd: CheckResult; store: CheckResult; sharedCounters: CheckResult };
+  /**
+   * Clinics refused for want of a time zone (decision 035), each with what to set. The instance
+   * stays ready: the other clinics are served, and these say online booking is unavailable.
+   */
+  clinicsWithoutTimeZone: { id: string; name: string; set: string }[];
+};
 
 /** A check that has not answered in this long counts as failing: a load balancer's probe must not hang. */
 export const READINESS_CHECK_TIMEOUT_MS = 2_000;
@@ -48,5 +56,14 @@ export async function checkReadiness(
         )
       : Promise.resolve<CheckResult>("not configured"),
   ]);
-  return { ready: backEnd === "ok" && store === "ok" && sharedCounters !== "failing", checks: { backEnd, store, sharedCounters } };
+  const refused = backEnd === "ok" ? await services.catalog.clinicsWithoutTimeZone().catch(() => []) : [];
+  return {
+    ready: backEnd === "ok" && store === "ok" && sharedCounters !== "failing",
+    checks: { backEnd, store, sharedCounters },
+    clinicsWithoutTimeZone: refused.map((clinic) => ({
+      id: clinic.id,
+      name: clinic.name,
+      set: clinic.zoneId === null ? `SPA_CENTER_TIME_ZONES=${clinic.id}=<IANA zone>` : `SPA_TIME_ZONE_IDS=${clinic.zoneId}=<IANA zone>`,
+    })),
+  };
 }

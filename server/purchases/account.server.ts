@@ -1,4 +1,3 @@
-import { sessionsLeft } from "~/domain/purchases";
 import { formatMoney } from "~/lib/money";
 import type { CurrentUser } from "../accounts/account-service.server";
 import type { Services } from "../context.server";
@@ -16,7 +15,8 @@ export type PackageHoldingView = {
 export async function accountPackages(services: Services, user: CurrentUser): Promise<PackageHoldingView[]> {
   const packages = await services.spa.guestPackages(user.guestId);
   const views = packages.map((p) => {
-    const sessions = p.services.map((s) => ({ name: s.name, total: s.total, used: Math.max(0, s.redeemed), left: sessionsLeft(s.total, s.redeemed) }));
+    // Zenoti's balance is what is left: its own sample shows it is not always total less used (decision 035).
+    const sessions = p.services.map((s) => ({ name: s.name, total: s.total, used: Math.max(0, s.redeemed), left: Math.max(0, s.left) }));
     return {
       id: p.userPackageId,
       name: p.name,

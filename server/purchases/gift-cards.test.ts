@@ -26,7 +26,7 @@ beforeAll(async () => {
   sandbox = await startSandbox();
   spa = createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY } });
   services = { spa } as unknown as Services;
-  austin = (await spa.listCenters()).find((c) => normalizeId(c.id) === normalizeId(AUSTIN))!;
+  austin = (await spa.listCenters()).centers.find((c) => normalizeId(c.id) === normalizeId(AUSTIN))!;
 });
 afterAll(async () => {
   await sandbox.stop();

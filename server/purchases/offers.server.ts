@@ -66,7 +66,8 @@ export async function packageViews(services: Services, center: Center): Promise<
       description: p.description,
       priceCents: p.priceCents,
       price: formatMoney(p.priceCents),
-      sessions: p.services.map((s) => ({ name: s.name, quantity: s.quantity })),
+      // Zenoti's package benefits carry no name (its sample has none): the menu's names the service.
+      sessions: p.services.map((s) => ({ name: s.name || (menu?.find((m) => sameId(m.id, s.serviceId))?.displayName ?? "A treatment"), quantity: s.quantity })),
       saving: saving > 0 ? `Save ${formatMoney(saving)} on single visits` : null,
       validFor: p.validityDays ? `Use within ${p.validityDays} days of buying` : null,
     };

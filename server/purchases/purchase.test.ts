@@ -70,7 +70,7 @@ beforeAll(async () => {
     hostedPaymentOrigins: [],
     embeddedHostedPath: `${new URL(sandbox.baseUrl).pathname}/hosted/`,
   } as unknown as Services;
-  austin = (await spa.listCenters()).find((c) => normalizeId(c.id) === normalizeId(AUSTIN))!;
+  austin = (await spa.listCenters()).centers.find((c) => normalizeId(c.id) === normalizeId(AUSTIN))!;
 });
 afterAll(async () => {
   await sandbox.stop();

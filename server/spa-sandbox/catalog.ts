@@ -2,6 +2,7 @@ import type { Request, Response, Router } from "express";
 import { normalizeId, seedGuid, type SandboxDb } from "./db";
 import { windowsDisplayName } from "../spa/time-zones.server";
 import { dotNetError, v1Error } from "./errors";
+import type { TenantProfile } from "./tenant-profiles";
 
 type CenterRow = {
   id: string; code: string; name: string; display_name: string; description: string;
@@ -43,7 +44,7 @@ function expands(req: Request): Set<string> {
   return new Set(values.flatMap((v) => String(v).split(",")).map((v) => v.trim().toLowerCase()));
 }
 
-function centerInfo(row: CenterRow, withHours: boolean) {
+function centerInfo(row: CenterRow, withHours: boolean, tenant: TenantProfile) {
   return {
     id: row.id,
     code: row.code,
@@ -58,19 +59,39 @@ function centerInfo(row: CenterRow, withHours: boolean) {
     country: US,
     state: { id: row.state_code.charCodeAt(0) * 100 + row.state_code.charCodeAt(1), code: row.state_code, name: row.state_name, short_name: row.state_code },
     // Zenoti spells it "lattitude". Its time zone is .NET's: `name` is the display string public
-    // code parses ("(UTC-05:00) Eastern Time (US & Canada)"), `standard_name` the Windows name.
+    // code parses ("(UTC-05:00) Eastern Time (US & Canada)"), `standard_name` the Windows name; a
+    // strict tenant gives the id alone, every name null, as Zenoti's webhook samples do.
     location: {
       lattitude: row.latitude,
       longitude: row.longitude,
-      time_zone: { id: row.time_zone_id, name: windowsDisplayName(row.time_zone_name) ?? row.time_zone_name, standard_name: row.time_zone_name },
+      time_zone: tenant.zoneNamesNull
+        ? { id: row.time_zone_id, name: null, standard_name: null, identifier_name: null, abbreviation: null }
+        : { id: row.time_zone_id, name: windowsDisplayName(row.time_zone_name) ?? row.time_zone_name, standard_name: row.time_zone_name },
     },
     currency: { id: USD, code: "USD", symbol: "$" },
     address_info: { address_1: row.address_1, address_2: row.address_2, city: row.city, zip_code: row.zip_code },
     contact_info: { phone_1: { country_id: US.id, number: row.phone, display_number: row.phone }, email: row.email },
     settings: null,
-    working_hours: withHours ? JSON.parse(row.working_hours) : null,
+    working_hours: withHours ? workingHours(row, tenant) : null,
     additional_info: null,
   };
+}
+
+type WorkingDayRow = { day_of_week: number; start_time: string | null; end_time: string | null; is_closed: boolean };
+const DAY_NAMES = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+
+/**
+ * The seed's hours ("09:00", days 0-6, closed days flagged); a tenant with `hoursAsHhmm` answers in
+ * the one form Zenoti publishes, `{ "day_of_week": "Monday", "start_time": "800", "end_time": "2200" }`,
+ * which has no closed flag: a closed day has no entry.
+ */
+function workingHours(row: CenterRow, tenant: TenantProfile) {
+  const days = JSON.parse(row.working_hours) as WorkingDayRow[];
+  if (!tenant.hoursAsHhmm) return days;
+  const hhmm = (time: string) => String(Number(time.replace(":", "")));
+  return days
+    .filter((day) => !day.is_closed && day.start_time && day.end_time)
+    .map((day) => ({ day_of_week: DAY_NAMES[day.day_of_week], start_time: hhmm(day.start_time!), end_time: hhmm(day.end_time!) }));
 }
 
 function findCenter(db: SandboxDb, id: string): CenterRow | undefined {
@@ -81,7 +102,7 @@ function pageInfo(total: number, page: number, size: number) {
   return { total, page, size };
 }
 
-export function mountCatalog(router: Router, db: SandboxDb) {
+export function mountCatalog(router: Router, db: SandboxDb, options: { tenant: TenantProfile }) {
   router.get("/v1/centers", (req, res) => {
     const paging = readPaging(req, res);
     if (!paging) return;
@@ -91,7 +112,7 @@ export function mountCatalog(router: Router, db: SandboxDb) {
       .prepare("SELECT * FROM centers ORDER BY sort_order LIMIT ? OFFSET ?")
       .all(paging.size, (paging.page - 1) * paging.size) as CenterRow[];
     res.json({
-      centers: rows.map((row) => centerInfo(row, withHours)),
+      centers: rows.map((row) => centerInfo(row, withHours, options.tenant)),
       requested_centers: null,
       page_info: pageInfo(total, paging.page, paging.size),
       error: null,

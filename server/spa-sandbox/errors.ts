@@ -1,4 +1,5 @@
-import type { Response } from "express";
+import type { RequestHandler, Response } from "express";
+import type { TenantProfile } from "./tenant-profiles";
 
 /**
  * Zenoti answers errors in two shapes, and sometimes with HTTP 200. The sandbox keeps to a fixed
@@ -8,14 +9,30 @@ import type { Response } from "express";
  * - .NET shape `{ Error: { StatusCode, Message, InternalMessage } }`: paging limits (HTTP 200) and
  *   invalid ids on single-resource reads (HTTP 400).
  * - Top-level `{ Message }`: malformed requests and unknown routes, as ASP.NET answers them.
+ * A tenant with `topLevelErrors` answers both of the first two as Zenoti's pagination error does,
+ * `{ code, message }` at the top level; its router says so in `res.locals` (see `answerAsTenant`).
  */
 export function v1Error(res: Response, httpStatus: number, code: number, message: string, extra: object = {}) {
-  res.status(httpStatus).json({ ...extra, error: { code, message } });
+  res.status(httpStatus).json(topLevelErrors(res) ? { ...extra, code, message } : { ...extra, error: { code, message } });
 }
 
 export function dotNetError(res: Response, httpStatus: number, code: number, message: string, extra: object = {}) {
-  res.status(httpStatus).json({ ...extra, Error: { StatusCode: code, Message: message, InternalMessage: null } });
+  res
+    .status(httpStatus)
+    .json(topLevelErrors(res) ? { ...extra, code, message } : { ...extra, Error: { StatusCode: code, Message: message, InternalMessage: null } });
 }
+
+type TenantLocals = { sandboxTenant?: TenantProfile };
+
+/** Middleware: every answer of this router is given as `tenant` gives it. */
+export function answerAsTenant(tenant: TenantProfile): RequestHandler {
+  return (_req, res, next) => {
+    (res.locals as TenantLocals).sandboxTenant = tenant;
+    next();
+  };
+}
+
+const topLevelErrors = (res: Response) => (res.locals as TenantLocals | undefined)?.sandboxTenant?.topLevelErrors === true;
 
 export function aspNetMessage(res: Response, httpStatus: number, message: string) {
   res.status(httpStatus).json({ Message: message });

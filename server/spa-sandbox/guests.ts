@@ -4,6 +4,7 @@ import { normalizeId, type SandboxDb } from "./db";
 import { findRow } from "./booking";
 import { readPaging } from "./catalog";
 import { isRefusal, refusal, v1Error, type Refusal } from "./errors";
+import type { TenantProfile } from "./tenant-profiles";
 
 type GuestRow = { id: string; center_id: string; code: string; first_name: string; last_name: string; email: string | null; phone: string | null; payload: string; created_at: number };
 
@@ -97,7 +98,13 @@ export function createGuest(db: SandboxDb, settings: GuestSettings, body: unknow
   return findRow<GuestRow>(db, "guests", id)!;
 }
 
-export function mountGuests(router: Router, db: SandboxDb, options: { now: () => number; guestSettings: GuestSettings }) {
+/** `expand` as Zenoti takes it: repeated, or its values separated by commas. */
+function expandedParts(expand: unknown): Set<string> {
+  const values = Array.isArray(expand) ? expand : expand === undefined ? [] : [expand];
+  return new Set(values.flatMap((value) => String(value).split(",")).map((value) => value.trim().toLowerCase()));
+}
+
+export function mountGuests(router: Router, db: SandboxDb, options: { now: () => number; tenant: TenantProfile; guestSettings: GuestSettings }) {
   router.post("/v1/guests", (req, res) => {
     const guest = createGuest(db, options.guestSettings, req.body, { now: options.now() });
     if (isRefusal(guest)) return v1Error(res, 200, guest.code, guest.message);
@@ -123,9 +130,17 @@ export function mountGuests(router: Router, db: SandboxDb, options: { now: () =>
     const email = typeof req.query.email === "string" ? req.query.email.trim().toLowerCase() : "";
     const phone = typeof req.query.phone === "string" ? req.query.phone.replace(/\D/g, "") : "";
     if (!email && !phone) return v1Error(res, 200, 503, "Search input is missing");
+    // Zenoti: "SearchAcrossCenter = False && center_id = Null => Error"; with center_id, one center only.
+    const centerId = typeof req.query.center_id === "string" ? normalizeId(req.query.center_id) : "";
+    if (!centerId && !options.tenant.searchAcrossCenters) {
+      return v1Error(res, 200, 400, "center_id is required: searching guests across centers is not enabled for this organization", { guests: null });
+    }
     const rows = db
-      .prepare("SELECT * FROM guests WHERE (? != '' AND email_key = ?) OR (? != '' AND phone = ?) ORDER BY created_at LIMIT ? OFFSET ?")
-      .all(email, email, phone, phone, paging.size, (paging.page - 1) * paging.size) as GuestRow[];
+      .prepare(
+        `SELECT * FROM guests WHERE ((? != '' AND email_key = ?) OR (? != '' AND phone = ?))
+         AND (? = '' OR replace(lower(center_id), '-', '') = ?) ORDER BY created_at LIMIT ? OFFSET ?`,
+      )
+      .all(email, email, phone, phone, centerId, centerId, paging.size, (paging.page - 1) * paging.size) as GuestRow[];
     // Zenoti spells it page_Info here.
     res.json({ guests: rows.map(guestJson), page_Info: { total: rows.length, page: paging.page, size: paging.size } });
   });
@@ -133,7 +148,11 @@ export function mountGuests(router: Router, db: SandboxDb, options: { now: () =>
   router.get("/v1/guests/:guestId", (req, res) => {
     const row = findRow<GuestRow>(db, "guests", req.params.guestId);
     if (!row) return v1Error(res, 200, 414, "Guest not found");
-    res.json(guestJson(row));
+    const guest = guestJson(row);
+    if (!options.tenant.preferencesOnlyOnExpand) return res.json(guest);
+    // Zenoti sends these parts of a guest only when they are asked for with `expand`.
+    const asked = expandedParts(req.query.expand);
+    res.json({ ...guest, address_info: asked.has("address_info") ? guest.address_info : null, preferences: asked.has("preferences") ? guest.preferences : null });
   });
 
   router.get("/v1/guests/:guestId/appointments", (req, res) => {

@@ -5,12 +5,13 @@ import { mountBooking } from "./booking";
 import { mountCatalog } from "./catalog";
 import { openSandboxDb, type SandboxDb } from "./db";
 import { seedDemoGuest } from "./demo-guest";
-import { aspNetMessage, v1Error } from "./errors";
+import { answerAsTenant, aspNetMessage, v1Error } from "./errors";
 import { mountGuests, type MandatoryGuestField } from "./guests";
 import { mountMemberships } from "./memberships";
 import { mountPayments } from "./payments";
 import { mountSales } from "./sales";
 import { mountVisits } from "./visits";
+import { SANDBOX_PROFILE, type TenantProfile } from "./tenant-profiles";
 
 /** An employee login; `/v1/tokens` also checks the account name and app secret when they are set. */
 export type SandboxUser = { username: string; password: string; clientId: string; accountName?: string; appSecret?: string };
@@ -20,7 +21,10 @@ export type SandboxOptions = {
   file: string;
   apiKeys: string[];
   users?: SandboxUser[];
-  /** 0 turns the limiter off. Zenoti's standard plan allows 60 calls a minute. */
+  /**
+   * 0 turns the limiter off. Zenoti's standard plan allows 60 calls a minute: a token bucket of 60,
+   * refilled continuously (one call a second).
+   */
   rateLimitPerMinute?: number;
   /** How long a reserved slot is held (Zenoti's Webstore holds 10 minutes). */
   holdSeconds?: number;
@@ -35,6 +39,8 @@ export type SandboxOptions = {
    * A sandbox started on its own addresses them at the host its API was called on.
    */
   hostedPagesOnCallerOrigin?: boolean;
+  /** Which of Zenoti's documented answer variants the sandbox gives (decision 035); default `sandbox`. */
+  tenant?: TenantProfile;
 };
 
 /** Faults a test can switch on to see how the app copes; never reachable over HTTP. */
@@ -51,6 +57,8 @@ export type SpaSandbox = {
   db: SandboxDb;
   faults: SandboxFaults;
   resetFaults(): void;
+  /** The tenant profile it answers as. */
+  tenant: TenantProfile;
   /** Number of API calls answered (auth failures included): lets tests see caching at work. */
   callCount(): number;
   /** API calls by organisation (an API key, or `user:<name>` for a bearer token): the call budget. */
@@ -81,8 +89,10 @@ export function createSpaSandbox(options: SandboxOptions): SpaSandbox {
   const callsByOrganisation = new Map<string, number>();
   const buckets = new Map<string, { tokens: number; refilledAt: number }>();
   const tokenLifetimeSeconds = options.tokenLifetimeSeconds ?? TOKEN_LIFETIME_SECONDS;
+  const tenant = options.tenant ?? SANDBOX_PROFILE;
 
   const router = express.Router({ caseSensitive: false });
+  router.use(answerAsTenant(tenant));
   router.use(express.json({ limit: "100kb" }));
   router.use(express.urlencoded({ extended: false, limit: "10kb" }));
 
@@ -152,13 +162,13 @@ export function createSpaSandbox(options: SandboxOptions): SpaSandbox {
     v1Error(res, 401, 401, "Authorization has been denied for this request.");
   });
 
-  mountCatalog(router, db);
-  mountGuests(router, db, { now, guestSettings: { mandatoryFields: options.mandatoryGuestFields ?? ["email", "mobile_phone"] } });
+  mountCatalog(router, db, { tenant });
+  mountGuests(router, db, { now, tenant, guestSettings: { mandatoryFields: options.mandatoryGuestFields ?? ["email", "mobile_phone"] } });
   mountBooking(router, db, { now, holdSeconds: options.holdSeconds ?? 600 });
-  mountPayments(router, hosted, db, { now, hostedPagesOnCallerOrigin: options.hostedPagesOnCallerOrigin ?? false });
+  mountPayments(router, hosted, db, { now, tenant, hostedPagesOnCallerOrigin: options.hostedPagesOnCallerOrigin ?? false });
   mountVisits(router, db, { now });
   mountMemberships(router, db, { now });
-  mountSales(router, db, { now });
+  mountSales(router, db, { now, tenant });
 
   router.use((req, res) => {
     aspNetMessage(res, 404, `No HTTP resource was found that matches the request URI '${req.originalUrl.slice(0, 200)}'.`);
@@ -184,28 +194,33 @@ export function createSpaSandbox(options: SandboxOptions): SpaSandbox {
   }
 
   /**
-   * Zenoti's token bucket: `limit` calls, refilled every 60 seconds, per organisation, with its
-   * headers on every answer and a 429 once the bucket is empty.
+   * Zenoti's token bucket (`60;w=60;b=60`), per organisation: at most `limit` calls kept (the
+   * burst), refilled continuously at `limit` a minute, with its headers on every answer:
+   * `RateLimit-Remaining`, the whole calls left; `RateLimit-Reset`, the seconds until the bucket is
+   * full again (Zenoti's "refreshed to the maximum after"); and with the 429 of an empty bucket,
+   * `Retry-After`, the seconds until the next call may go. `refilledAt` is when `tokens` was counted.
    */
   function organisationLimit(req: Request, res: Response, next: NextFunction) {
     const organisation = organisationOf(req);
     callsByOrganisation.set(organisation, (callsByOrganisation.get(organisation) ?? 0) + 1);
     if (limit <= 0) return next();
-    let bucket = buckets.get(organisation);
-    if (!bucket || now() - bucket.refilledAt >= 60_000) {
-      bucket = { tokens: limit, refilledAt: now() };
-      buckets.set(organisation, bucket);
-    }
-    const reset = Math.max(1, Math.ceil((60_000 - (now() - bucket.refilledAt)) / 1000));
+    const perSecond = limit / 60;
+    const at = now();
+    const bucket = buckets.get(organisation) ?? { tokens: limit, refilledAt: at };
+    bucket.tokens = Math.min(limit, bucket.tokens + (Math.max(0, at - bucket.refilledAt) / 1000) * perSecond);
+    bucket.refilledAt = Math.max(bucket.refilledAt, at);
+    buckets.set(organisation, bucket);
+    const secondsUntil = (tokens: number) => Math.max(1, Math.ceil((tokens - bucket.tokens) / perSecond));
     res.setHeader("Organization-RateLimit-Limit", `${limit};w=60;b=${limit}`);
-    res.setHeader("RateLimit-Reset", String(reset));
-    if (bucket.tokens <= 0) {
+    if (bucket.tokens < 1) {
       res.setHeader("RateLimit-Remaining", "0");
-      res.setHeader("Retry-After", String(reset));
+      res.setHeader("RateLimit-Reset", String(secondsUntil(limit)));
+      res.setHeader("Retry-After", String(secondsUntil(1)));
       return v1Error(res, 429, 429, `API calls quota exceeded! maximum admitted ${limit} per 1m.`);
     }
     bucket.tokens -= 1;
-    res.setHeader("RateLimit-Remaining", String(bucket.tokens));
+    res.setHeader("RateLimit-Remaining", String(Math.floor(bucket.tokens)));
+    res.setHeader("RateLimit-Reset", String(secondsUntil(limit)));
     next();
   }
 
@@ -234,6 +249,7 @@ export function createSpaSandbox(options: SandboxOptions): SpaSandbox {
     resetFaults() {
       Object.assign(faults, { delayMs: 0, failWithStatus: null, remaining: 0 });
     },
+    tenant,
     callCount: () => calls,
     callsByKey: () => Object.fromEntries(callsByOrganisation),
     close: () => db.close(),

@@ -4,6 +4,7 @@ import { centsFromDollars, dollarsFromCents } from "../../app/domain/money";
 import { normalizeId, type SandboxDb } from "./db";
 import { findRow, invoiceItemType, invoiceTotals, repriceInvoice } from "./booking";
 import { isRefusal, refusal, v1Error, type Refusal } from "./errors";
+import type { TenantProfile } from "./tenant-profiles";
 
 /** Test cards: this one is always declined; any other number passing the checks is accepted. */
 export const DECLINED_TEST_CARD = "4000000000000002";
@@ -103,7 +104,7 @@ function webUrl(value: unknown): URL | null {
   }
 }
 
-type PaymentOptions = { now: () => number; hostedPagesOnCallerOrigin: boolean };
+type PaymentOptions = { now: () => number; tenant: TenantProfile; hostedPagesOnCallerOrigin: boolean };
 
 /**
  * Zenoti's campaign discount on an invoice: the offer code's campaign, valid on the visit's date,
@@ -130,9 +131,12 @@ export function applyCampaign(db: SandboxDb, invoiceId: string, offerCode: strin
 
 export function mountPayments(router: Router, hostedRouter: Router, db: SandboxDb, options: PaymentOptions) {
   const { now } = options;
-  /** Where the guest's browser finds the hosted pages (see SandboxOptions.hostedPagesOnCallerOrigin). */
+  /**
+   * Where the guest's browser finds the hosted pages: the organisation's own host when the tenant has
+   * one (Zenoti's `https://<org>.zenoti.com`), else see SandboxOptions.hostedPagesOnCallerOrigin.
+   */
   const hostedBase = (req: Request, redirect: URL) =>
-    `${options.hostedPagesOnCallerOrigin ? redirect.origin : `${req.protocol}://${req.get("host")}`}${req.baseUrl}/hosted`;
+    `${options.tenant.hostedPageOrigin ?? (options.hostedPagesOnCallerOrigin ? redirect.origin : `${req.protocol}://${req.get("host")}`)}${req.baseUrl}/hosted`;
 
   router.post("/v1/guests/:guestId/accounts", (req, res) => {
     const guest = findRow<{ id: string }>(db, "guests", req.params.guestId);
@@ -155,6 +159,10 @@ export function mountPayments(router: Router, hostedRouter: Router, db: SandboxD
     const rows = db.prepare("SELECT * FROM cards WHERE guest_id = ? ORDER BY created_at").all(guest.id) as {
       account_id: string; brand: string; last_four: string; expiry: string; created_at: number;
     }[];
+    // docs.zenoti.com's current reference answers a bare array of these four keys, no envelope.
+    if (options.tenant.cardsAsBareArray) {
+      return res.json(rows.map((c) => ({ account_id: c.account_id, card_logo: c.brand, last_four: c.last_four, expiry_on: c.expiry })));
+    }
     res.json({
       accounts: rows.map((c) => ({
         account_id: c.account_id, account_type: "CreditCard", card_logo: c.brand, last_four: c.last_four, expiry_on: c.expiry,

@@ -104,9 +104,11 @@ describe("what the clinics sell", () => {
       packages: [
         {
           id: FACIAL_SERIES, code: "PKG-FACIAL-3", name: "Signature Facial Series: 3 sessions", description: expect.any(String), type: 0, html_description: expect.stringMatching(/^<p>/),
-          catalog_info: { show_in_catalog: true, can_book: true, show_price: true, display_name: null, display_price: null },
+          category_id: null, Business_unit_id: expect.any(String), version_id: FACIAL_SERIES, time: 30, booking_start_date: null, booking_end_date: null,
+          commission: expect.any(Object), preferences: expect.any(Object), tags: [],
+          catalog_info: { show_in_catalog: true, can_book: true, show_price: true, display_name: "", display_price: "", video_url: "" },
           centers: [{ center_id: NEW_YORK, currency_id: 148, sale_price: 698, tax_id: null, auto_renewal: false }],
-          benefits: { services: [{ id: FACIAL, item_type: 0, quantity: 3, name: "Signature Laser Facial" }], products: [], bundled_products: [] },
+          benefits: { services: [{ id: FACIAL, item_type: 2, quantity: 3, order: -1, recognize_revenue: true }], products: [], bundled_products: [] },
           validity_days: 365,
         },
       ],
@@ -281,7 +283,12 @@ describe("selling a package", () => {
           package: { id: PEEL_SERIES, name: "Glow Peel Series: 4 sessions", type: 0 },
           invoice: { id: invoiceId, no: `ATX${sale.body.invoice_number}`, receipt_no: `ATXR${sale.body.invoice_number}`, status: 4 },
           date: { start: "2026-11-30T00:00:00", end: "2027-11-30T00:00:00", end_date_with_grace: "2027-11-30T00:00:00" },
-          services: [{ id: seedGuid("service:PEEL-GLOW"), name: "Glow Peel", total_quantity: 4, redeemed_quantity: 0, balance_quantity: 4 }],
+          services: [
+            {
+              service_type_info: { id: seedGuid("service:PEEL-GLOW"), name: "Glow Peel", duration: 30, has_segments: false }, exists_in_current_center: true,
+              total: 4, used: 0, balance: 4, price: null, sale_as_part_of_package_or_membership_only: false,
+            },
+          ],
           products: [], never_expires: false, start_validity_at_first_redemption: false, expiration_days: 365, purchase_price: 520,
         },
       ],
@@ -339,14 +346,14 @@ describe("redeeming a package on a visit", () => {
     await api("POST", `/v1/invoices/${visit}/campaign_discount/apply`, { offer_code: "WELCOME10", center_id: AUSTIN });
     expect((await invoiceJson(visit)).invoice_items.map((i) => i.price.discount)).toEqual([199, 5]);
 
-    const sessions = async () => ((await api("GET", `/v1/guests/${guestId}/Packages`)).body.packages as { services: { redeemed_quantity: number }[] }[])[0].services[0];
-    expect(await sessions()).toEqual(expect.objectContaining({ total_quantity: 3, redeemed_quantity: 1, balance_quantity: 2 }));
+    const sessions = async () => ((await api("GET", `/v1/guests/${guestId}/Packages`)).body.packages as { services: { used: number }[] }[])[0].services[0];
+    expect(await sessions()).toEqual(expect.objectContaining({ total: 3, used: 1, balance: 2 }));
 
     // The visit's line removed (a payment that failed): the session is given back, once.
     const remove = () => api("DELETE", `/v1/invoices/${visit}/invoiceitems/${facialLine.invoice_item_id}`, { comments: "Removing appointment due to payment failed" });
     await remove();
     await remove();
-    expect(await sessions()).toEqual(expect.objectContaining({ redeemed_quantity: 0, balance_quantity: 3 }));
+    expect(await sessions()).toEqual(expect.objectContaining({ used: 0, balance: 3 }));
   });
 
   it("refuses a package with no session left or past its end, which are no longer redeemable", async () => {

@@ -5,11 +5,12 @@ import { toIanaTimeZone } from "../spa/time-zones.server";
 import { findRow, invoiceTotals, isSaleKind, nextInvoiceNumber, type SaleKind } from "./booking";
 import { toCents, toDollars } from "./campaigns";
 import { readPaging } from "./catalog";
-import { normalizeId, type SandboxDb } from "./db";
+import { normalizeId, seedGuid, type SandboxDb } from "./db";
 import { isRefusal, refusal, v1Error, type Refusal } from "./errors";
 import { EMAIL } from "./guests";
 import { clinicToday, giveMembership } from "./memberships";
 import { closeVisit } from "./visits";
+import type { TenantProfile } from "./tenant-profiles";
 
 /**
  * Sales of memberships, packages and gift cards, as Zenoti makes them: a sale invoice (no booking,
@@ -41,7 +42,7 @@ type GiftCardOrderRow = { invoice_item_id: string; template_id: string; value: n
 type GuestPackageRow = {
   user_package_id: string; guest_id: string; center_id: string; package_id: string; invoice_id: string; start_date: string; end_date: string | null; price: number; created_at: number;
 };
-type PackageServiceRow = { service_id: string; name: string; quantity: number; redeemed: number };
+type PackageServiceRow = { service_id: string; name: string; duration: number; quantity: number; redeemed: number };
 type GiftCardRow = {
   id: string; number: string; template_id: string; center_id: string; value: number; balance: number; buyer_guest_id: string; recipient_name: string; recipient_email: string;
   message: string; occasion_id: string; schedule_time: string | null; issued_on: string; expiry_date: string | null; invoice_id: string; created_at: number;
@@ -65,12 +66,14 @@ function invoiceNumbers(db: SandboxDb, invoice: InvoiceRow) {
 /** The services a package covers, with their ids and names, in the package's order. */
 function packageServices(db: SandboxDb, pkg: PackageRow) {
   return (JSON.parse(pkg.covered_services) as { service: string; quantity: number }[]).flatMap((cover) => {
-    const service = db.prepare("SELECT id, name FROM services WHERE code = ?").get(cover.service) as { id: string; name: string } | undefined;
+    const service = db.prepare("SELECT id, name, duration FROM services WHERE code = ?").get(cover.service) as { id: string; name: string; duration: number } | undefined;
     return service ? [{ ...service, quantity: cover.quantity }] : [];
   });
 }
 
+/** A package as Zenoti's sample of `GET /v1/centers/{id}/packages` gives one (its keys, "Business_unit_id" spelling included). */
 function packageJson(db: SandboxDb, pkg: PackageRow, centerId: string, salePrice: number) {
+  const services = packageServices(db, pkg);
   return {
     id: pkg.id,
     code: pkg.code,
@@ -78,11 +81,27 @@ function packageJson(db: SandboxDb, pkg: PackageRow, centerId: string, salePrice
     description: pkg.description,
     // Zenoti does not publish its package types; every sandbox package is a plain one.
     type: 0,
+    category_id: null,
+    Business_unit_id: seedGuid("bu:clinic"),
+    // An unversioned package is its own version, as Zenoti's day packages show.
+    version_id: pkg.id,
     html_description: `<p>${pkg.description}</p>`,
-    catalog_info: { show_in_catalog: true, can_book: true, show_price: true, display_name: null, display_price: null },
+    // Package length in minutes: here, one session's.
+    time: Math.max(0, ...services.map((s) => s.duration)),
+    // Sold whenever the clinic sells it: no booking window.
+    booking_start_date: null,
+    booking_end_date: null,
+    commission: { eligible: false, factor: 100, type: 0, value: 0 },
+    preferences: {
+      allow_cancellation_fee: false, allow_cancellation_comission: false, allow_no_show_fee: false, allow_no_show_comission: false,
+      allow_membership_redemption: false, allow_giftcard_redemption: false, enforce_otp: false,
+    },
+    catalog_info: { show_in_catalog: true, can_book: true, show_price: true, display_name: "", display_price: "", video_url: "" },
     centers: [{ center_id: centerId, currency_id: USD, sale_price: salePrice, tax_id: null, auto_renewal: false }],
+    tags: [],
     benefits: {
-      services: packageServices(db, pkg).map((s) => ({ id: s.id, item_type: 0, quantity: s.quantity, name: s.name })),
+      // Zenoti's sample gives every service benefit item_type 2, and no name: the app names it from the menu.
+      services: services.map((s) => ({ id: s.id, item_type: 2, quantity: s.quantity, order: -1, recognize_revenue: true })),
       products: [],
       bundled_products: [],
     },
@@ -394,7 +413,7 @@ function packageStatus(row: GuestPackageRow, services: PackageServiceRow[], toda
 function guestPackageServices(db: SandboxDb, userPackageId: string): PackageServiceRow[] {
   return db
     .prepare(
-      `SELECT ps.service_id, s.name, ps.quantity, ps.redeemed FROM guest_package_services ps JOIN services s ON s.id = ps.service_id
+      `SELECT ps.service_id, s.name, s.duration, ps.quantity, ps.redeemed FROM guest_package_services ps JOIN services s ON s.id = ps.service_id
        WHERE ps.user_package_id = ? ORDER BY ps.position`,
     )
     .all(userPackageId) as PackageServiceRow[];
@@ -411,7 +430,17 @@ function guestPackageJson(db: SandboxDb, row: GuestPackageRow, services: Package
     package: { id: pkg.id, name: pkg.name, type: 0 },
     invoice: { id: invoice.id, no, receipt_no: receiptNo, status: invoice.is_closed ? 4 : 0 },
     date: { start: zenotiDay(row.start_date), end: zenotiDay(row.end_date), end_date_with_grace: zenotiDay(row.end_date) },
-    services: services.map((s) => ({ id: s.service_id, name: s.name, total_quantity: s.quantity, redeemed_quantity: s.redeemed, balance_quantity: Math.max(0, s.quantity - s.redeemed) })),
+    // As Zenoti's Guest Package sample gives a package's services (its per-session money and
+    // category codes, whose meaning Zenoti does not publish, are left out).
+    services: services.map((s) => ({
+      service_type_info: { id: s.service_id, name: s.name, duration: s.duration, has_segments: false },
+      exists_in_current_center: Boolean(db.prepare("SELECT 1 FROM center_services WHERE center_id = ? AND service_id = ?").get(row.center_id, s.service_id)),
+      total: s.quantity,
+      used: s.redeemed,
+      balance: Math.max(0, s.quantity - s.redeemed),
+      price: null,
+      sale_as_part_of_package_or_membership_only: false,
+    })),
     products: [],
     never_expires: row.end_date === null,
     start_validity_at_first_redemption: false,
@@ -465,7 +494,7 @@ export function redeemPackages(db: SandboxDb, invoiceId: string, body: Record<st
   }
 }
 
-export function mountSales(router: Router, db: SandboxDb, options: { now: () => number }) {
+export function mountSales(router: Router, db: SandboxDb, options: { now: () => number; tenant: TenantProfile }) {
   const { now } = options;
   const bodyOf = (body: unknown) => (isObject(body) ? body : {});
 

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { DEFAULT_DATE_OF_BIRTH } from "~/domain/guest";
 import { centsFromDollars, type Cents } from "~/domain/money";
+import { logger } from "../observability/logger.server";
+import { parseEach } from "./catalog.server";
 import { SpaError } from "./errors.server";
 import type { SpaHttp } from "./http.server";
 import { clinicInstant, clinicLocal, parseZenotiTime } from "./local-time.server";
@@ -150,6 +152,14 @@ export type GuestChange = Partial<{
   addTags: string[];
 }>;
 
+/**
+ * The parts of a guest Zenoti sends only when asked for with `expand` ("Guest object supports
+ * multiple parameters like tags, referrals, address_info, preferences ... Pass the required parameters
+ * using expand query parameter to include the same in the response"); without them `preferences`
+ * may be null and the guest's consents unknown.
+ */
+const GUEST_PARTS = ["address_info", "preferences", "tags", "referral"];
+
 /** The guest as the back end sends it, unknown fields included, so an update can send them back. */
 const RawGuestSchema = z.looseObject({
   center_id: z.string().nullish(),
@@ -256,8 +266,22 @@ export type ConfirmedBooking = {
   items: { appointmentId: string; invoiceItemId: string; serviceId: string; serviceName: string; therapistName: string; start: string; end: string }[];
 };
 
-const CardsSchema = z.object({
-  accounts: z.array(z.object({ account_id: z.string(), card_logo: z.string().nullish(), last_four: z.string().nullish(), expiry_on: z.string().nullish(), created_date_iso: z.string().nullish() })),
+/**
+ * A guest's saved cards come in two shapes: a bare array (docs.zenoti.com's current reference) or
+ * `{ accounts, has_expired_cards, error }` (what public code that calls Zenoti reads). Either way
+ * the list is read card by card: a card we cannot use is dropped and logged, not the list.
+ */
+const CardsSchema = z.union([
+  z.array(z.unknown()),
+  z.object({ accounts: z.array(z.unknown()).nullable() }).transform((body) => body.accounts ?? []),
+]);
+
+const CardSchema = z.object({
+  account_id: z.string().min(1),
+  card_logo: z.string().nullish().catch(null),
+  last_four: z.string().nullish().catch(null),
+  expiry_on: z.string().nullish().catch(null),
+  created_date_iso: z.string().nullish().catch(null),
 });
 
 export type SavedCard = { accountId: string; brand: string; lastFour: string; expiry: string; createdAt: string | null };
@@ -420,10 +444,62 @@ function isRefusal(error: unknown): error is SpaError {
   return error instanceof SpaError && error.kind === "rejected" && error.status === 200;
 }
 
-export function bookingCalls(http: SpaHttp) {
-  async function searchGuests(query: { email: string } | { phone: string }): Promise<SpaGuest[]> {
-    const body = await http.request({ method: "GET", path: "/v1/guests/search", query: { ...query, size: 10 }, schema: z.object({ guests: z.array(GuestSchema) }) });
-    return body.guests.map(toGuest);
+/**
+ * Zenoti's organisation setting "Search Guest Across Centers" decides how a guest is found
+ * (decision 035). On, a search without `center_id` covers every center (and `center_id` narrows it
+ * to one); off, a search without `center_id` is refused. `auto` searches across centers until Zenoti
+ * refuses that once, then per center.
+ */
+export type GuestSearchScope = "auto" | "across-centers" | "per-center";
+
+export type GuestSearchSettings = {
+  scope: GuestSearchScope;
+  /** Guests of the organisation's own (the availability guest) that no visitor may ever be matched to. */
+  hiddenGuestIds: string[];
+  /** Every center to search in turn, per center, when the caller knows none. */
+  centerIds: () => Promise<string[]>;
+};
+
+/** A refusal of a search because it named no center: the setting is off. */
+function refusesSearchWithoutCenter(error: unknown): boolean {
+  return error instanceof SpaError && (error.kind === "rejected" || error.status === 400) && /center/i.test(error.message);
+}
+
+export function bookingCalls(http: SpaHttp, settings: Partial<GuestSearchSettings> = {}) {
+  const hidden = new Set((settings.hiddenGuestIds ?? []).map((id) => id.toLowerCase()));
+  let scope: GuestSearchScope = settings.scope ?? "auto";
+
+  async function searchAt(query: { email: string } | { phone: string }, centerId: string | null): Promise<SpaGuest[]> {
+    const body = await http.request({
+      method: "GET",
+      path: "/v1/guests/search",
+      query: { ...query, ...(centerId ? { center_id: centerId } : {}), size: 10 },
+      schema: z.object({ guests: z.array(GuestSchema).nullable().transform((guests) => guests ?? []) }),
+    });
+    return body.guests.map(toGuest).filter((guest) => !hidden.has(guest.id));
+  }
+
+  /** Per center: the center the visitor is at, else each center in turn until one knows them. */
+  async function searchPerCenter(query: { email: string } | { phone: string }, centerId: string | undefined): Promise<SpaGuest[]> {
+    if (centerId) return searchAt(query, centerId);
+    for (const id of settings.centerIds ? await settings.centerIds() : []) {
+      const found = await searchAt(query, id);
+      if (found.length > 0) return found;
+    }
+    return [];
+  }
+
+  /** The visitor's own center, when there is one, is where a per-center search looks. */
+  async function searchGuests(query: { email: string } | { phone: string }, centerId?: string): Promise<SpaGuest[]> {
+    if (scope === "per-center") return searchPerCenter(query, centerId);
+    try {
+      return await searchAt(query, null);
+    } catch (error) {
+      if (scope !== "auto" || !refusesSearchWithoutCenter(error)) throw error;
+      scope = "per-center";
+      logger.warn("guest search across centers is off at this organisation; searching per center", { fix: "set SPA_GUEST_SEARCH=per-center" });
+      return searchPerCenter(query, centerId);
+    }
   }
 
   /** One page of the guest's visits, and how many there are in all. */
@@ -456,22 +532,27 @@ export function bookingCalls(http: SpaHttp) {
      */
     async updateGuestProfile(guestId: string, change: GuestChange): Promise<SpaGuest> {
       const path = `/v1/guests/${encodeURIComponent(guestId)}`;
-      const current = await http.request({ method: "GET", path, query: { expand: ["address_info", "preferences", "tags", "referral"] }, schema: RawGuestSchema });
+      const current = await http.request({ method: "GET", path, query: { expand: GUEST_PARTS }, schema: RawGuestSchema });
       return toGuest(await http.request({ method: "PUT", path, body: mergeGuestChange(current, change), schema: GuestSchema }));
     },
 
-    async findGuestsByEmail(email: string): Promise<SpaGuest[]> {
-      return searchGuests({ email });
+    /** `centerId`: the clinic the visitor is at, where a per-center search looks (decision 035). */
+    async findGuestsByEmail(email: string, centerId?: string): Promise<SpaGuest[]> {
+      return searchGuests({ email }, centerId);
     },
 
     /** Guests whose mobile number is these ten digits (Zenoti matches the digits exactly). */
-    async findGuestsByPhone(phone: string): Promise<SpaGuest[]> {
-      return searchGuests({ phone: phone.replace(/\D/g, "") });
+    async findGuestsByPhone(phone: string, centerId?: string): Promise<SpaGuest[]> {
+      return searchGuests({ phone: phone.replace(/\D/g, "") }, centerId);
     },
 
+    /** How guests are searched now: `auto` has become `per-center` once Zenoti refused a search across centers. */
+    guestSearchScope: () => scope,
+
+    /** The guest with the parts Zenoti sends only when asked for (their consents among them); null for an unknown guest. */
     async getGuest(guestId: string): Promise<SpaGuest | null> {
       try {
-        return toGuest(await http.request({ method: "GET", path: `/v1/guests/${encodeURIComponent(guestId)}`, schema: GuestSchema }));
+        return toGuest(await http.request({ method: "GET", path: `/v1/guests/${encodeURIComponent(guestId)}`, query: { expand: GUEST_PARTS }, schema: GuestSchema }));
       } catch (error) {
         if (isRefusal(error) && Number(error.code) === 414) return null;
         throw error;
@@ -620,7 +701,7 @@ export function bookingCalls(http: SpaHttp) {
         query: { center_id: centerId },
         schema: CardsSchema,
       });
-      return body.accounts.map((a) => ({
+      return parseEach(body, CardSchema, "card", { guest: guestId }).map((a) => ({
         accountId: a.account_id,
         brand: a.card_logo ?? "Card",
         lastFour: a.last_four ?? "",

@@ -63,7 +63,7 @@ export function countingBackEnd(clinicCount = 2) {
   return {
     /** The reads one instance makes, counted under its name. */
     for: (instance: string): CatalogReads => ({
-      listCenters: () => answer(instance, () => centers),
+      listCenters: () => answer(instance, () => ({ centers, withoutTimeZone: [] })),
       listServices: (centerId) => answer(instance, () => [treatment(centerId.toLowerCase())]),
       listTherapists: (centerId) => answer(instance, () => [nurse(centerId.toLowerCase())]),
     }),

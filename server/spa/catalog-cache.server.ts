@@ -1,4 +1,4 @@
-import { sameId, type Center, type Service, type Therapist } from "~/domain/catalog";
+import { sameId, type Center, type CenterList, type ClinicWithoutTimeZone, type Service, type Therapist } from "~/domain/catalog";
 import { logger } from "../observability/logger.server";
 import type { CatalogCalls } from "./catalog.server";
 import { noSharedCatalog, type SharedCatalogStore } from "./shared-catalog.server";
@@ -92,6 +92,11 @@ export function createSwrCache(options: SwrOptions) {
       entries.delete(key);
       version++;
     },
+    /** Read again on the next get, the value kept meanwhile as the copy served when that read fails. */
+    expire(key: string) {
+      const entry = entries.get(key);
+      if (entry) entry.storedAt = Number.NEGATIVE_INFINITY;
+    },
     clear() {
       entries.clear();
       version++;
@@ -143,9 +148,21 @@ export function createCachedCatalog(calls: Pick<CatalogCalls, "listCenters" | "l
   }
 
   const read = <T>(key: string, call: () => Promise<T>) => cache.getFetched<T>(key, () => fetchThroughShared(key, call));
-  const listCenters = () => read<Center[]>("centers", () => calls.listCenters());
+  // Named apart from the earlier plain list, so a copy another version of the app shared is never read as this one.
+  const centerList = () => read<CenterList>("center-list", () => calls.listCenters());
+  const listCenters = async (): Promise<Center[]> => (await centerList()).centers;
   return {
+    /** The clinics that can be booked online. */
     listCenters,
+    /** The clinics refused for want of a time zone (decision 035): their pages say booking is unavailable. */
+    async clinicsWithoutTimeZone(): Promise<ClinicWithoutTimeZone[]> {
+      return (await centerList()).withoutTimeZone;
+    },
+    /** A clinic refused for want of a time zone, by id or slug. */
+    async findClinicWithoutTimeZone(idOrSlug: string): Promise<ClinicWithoutTimeZone | null> {
+      const clinics = (await centerList()).withoutTimeZone;
+      return clinics.find((c) => c.slug === idOrSlug || sameId(c.id, idOrSlug)) ?? null;
+    },
     async getCenter(centerId: string): Promise<Center | null> {
       const centers = await listCenters();
       return centers.find((c) => sameId(c.id, centerId)) ?? null;

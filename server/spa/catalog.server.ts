@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { centerSlug, type Center, type Service, type Therapist, type WorkingDay } from "~/domain/catalog";
+import { centerSlug, type CenterList, type ClinicWithoutTimeZone, type Service, type Therapist, type WorkingDay } from "~/domain/catalog";
 import { centsFromDollars } from "~/domain/money";
 import { logger } from "../observability/logger.server";
 import { SpaError } from "./errors.server";
 import type { SpaHttp } from "./http.server";
-import { toIanaTimeZone } from "./time-zones.server";
+import { NO_TIME_ZONE_SETTINGS, resolveCenterTimeZone, zoneFromNames, zoneIdOf, type TimeZoneSettings } from "./time-zones.server";
 
 export const PAGE_SIZE = 100;
 
@@ -37,7 +37,7 @@ const CenterInfoSchema = z.object({
       lattitude: optional(z.number()),
       latitude: optional(z.number()),
       longitude: optional(z.number()),
-      time_zone: optional(z.object({ name: text, standard_name: text })),
+      time_zone: optional(z.object({ id: optional(z.union([z.number(), z.string()])), name: text, standard_name: text, identifier_name: text, abbreviation: text })),
     }),
   ),
   address_info: optional(z.object({ address_1: text, address_2: text, city: text, zip_code: text })),
@@ -112,10 +112,17 @@ export function readDayOfWeek(value: unknown): number | null {
   return index >= 0 ? index : null;
 }
 
-/** "09:00", "9:00:00", "2020-01-01T09:00:00" or "9:00 AM" as "09:00"; null when unreadable. */
+/**
+ * "09:00", "9:00:00", "2020-01-01T09:00:00" or "9:00 AM" as "09:00"; also the one form Zenoti
+ * publishes, hours times 100 plus minutes ("800", "0800", "2200", or the number 800); null when
+ * unreadable.
+ */
 export function readClockTime(value: unknown): string | null {
-  if (typeof value !== "string") return null;
-  const match = /(?:^|T|\s)(\d{1,2}):(\d{2})(?::\d{2}(?:\.\d+)?)?\s*(am|pm)?\s*$/i.exec(value.trim());
+  const written = typeof value === "number" && Number.isInteger(value) && value >= 0 ? String(value) : value;
+  if (typeof written !== "string") return null;
+  const trimmed = written.trim();
+  const hhmm = /^\d{1,4}$/.test(trimmed) ? /^(\d{2})(\d{2})$/.exec(trimmed.padStart(4, "0")) : null;
+  const match = hhmm ?? /(?:^|T|\s)(\d{1,2}):(\d{2})(?::\d{2}(?:\.\d+)?)?\s*(am|pm)?\s*$/i.exec(trimmed);
   if (!match) return null;
   let hours = Number(match[1]);
   const minutes = Number(match[2]);
@@ -153,7 +160,9 @@ function toWorkingHours(rows: unknown[] | null | undefined, centerId: string): W
   return Array.from({ length: 7 }, (_, dayOfWeek) => days.find((d) => d.dayOfWeek === dayOfWeek) ?? { dayOfWeek, opens: null, closes: null });
 }
 
-function toCenter(info: z.infer<typeof CenterInfoSchema>): Center {
+type CenterInfo = z.infer<typeof CenterInfoSchema>;
+
+function toClinic(info: CenterInfo): ClinicWithoutTimeZone {
   const name = info.display_name || info.name;
   return {
     id: info.id.toLowerCase(),
@@ -172,9 +181,44 @@ function toCenter(info: z.infer<typeof CenterInfoSchema>): Center {
     email: info.contact_info?.email ?? "",
     latitude: info.location?.lattitude ?? info.location?.latitude ?? 0,
     longitude: info.location?.longitude ?? 0,
-    timeZone: toIanaTimeZone(info.location?.time_zone),
+    zoneId: zoneIdOf(info.location?.time_zone),
     workingHours: toWorkingHours(info.working_hours, info.id),
   };
+}
+
+/**
+ * Each center with its zone resolved (decision 035). A center no setting, name or sibling resolves
+ * is kept apart, logged with what to set: its pages say online booking is unavailable, rather than
+ * show times in a zone it may not be in.
+ */
+export function toCenterList(infos: CenterInfo[], settings: TimeZoneSettings = NO_TIME_ZONE_SETTINGS): CenterList {
+  // A zone id one center names stands for the same zone at the others: Zenoti's ids are its own global table.
+  const learned = new Map<number, string>();
+  for (const info of infos) {
+    const id = zoneIdOf(info.location?.time_zone);
+    const named = zoneFromNames(info.location?.time_zone);
+    if (id !== null && named && !learned.has(id)) learned.set(id, named);
+  }
+  const list: CenterList = { centers: [], withoutTimeZone: [] };
+  for (const info of infos) {
+    const clinic = toClinic(info);
+    const zone = resolveCenterTimeZone(clinic.id, info.location?.time_zone, settings, learned);
+    if (zone) {
+      const { zoneId: _zoneId, ...rest } = clinic;
+      list.centers.push({ ...rest, timeZone: zone.timeZone });
+    } else {
+      logger.error("clinic refused: its time zone is unknown", {
+        center: clinic.id,
+        name: clinic.name,
+        zoneId: clinic.zoneId,
+        fix: clinic.zoneId === null
+          ? `set SPA_CENTER_TIME_ZONES=${clinic.id}=<IANA zone>`
+          : `set SPA_TIME_ZONE_IDS=${clinic.zoneId}=<IANA zone> or SPA_CENTER_TIME_ZONES=${clinic.id}=<IANA zone>`,
+      });
+      list.withoutTimeZone.push(clinic);
+    }
+  }
+  return list;
 }
 
 /** An add-on entry is `{ id }`; a bare id string is read too. Others are dropped. */
@@ -229,9 +273,10 @@ export function isInvalidCenter(error: unknown): boolean {
   return error instanceof SpaError && (error.code === INVALID_CENTER || error.code === String(INVALID_CENTER));
 }
 
-export function catalogCalls(http: SpaHttp) {
+export function catalogCalls(http: SpaHttp, options: { timeZones?: TimeZoneSettings } = {}) {
   return {
-    async listCenters(): Promise<Center[]> {
+    /** Every center, those whose time zone is known apart from those whose zone no one has named. */
+    async listCenters(): Promise<CenterList> {
       const centers = await readAllPages(async (page) => {
         const body = await http.request({
           method: "GET",
@@ -241,7 +286,7 @@ export function catalogCalls(http: SpaHttp) {
         });
         return { items: body.centers, total: body.page_info?.total ?? null };
       });
-      return parseEach(centers, CenterInfoSchema, "center").map(toCenter);
+      return toCenterList(parseEach(centers, CenterInfoSchema, "center"), options.timeZones);
     },
 
     /** The thin single-center read; null for an unknown id. */

@@ -26,7 +26,7 @@ describe("lenient reading of the centers list", () => {
     const client = await clientFor({
       "/v1/centers": { body: { centers: [center(), { id: "C2", name: 42 }, { name: "No id" }, "junk", null], page_info: { total: 5, page: 1, size: 100 } } },
     });
-    const centers = await client.listCenters();
+    const { centers } = await client.listCenters();
     expect(centers.map((c) => c.id)).toEqual(["c1"]);
     expect(warnings).toEqual(
       expect.arrayContaining([
@@ -38,14 +38,15 @@ describe("lenient reading of the centers list", () => {
     expect(JSON.stringify(warnings)).not.toContain("No id");
   });
 
-  it("reads an odd optional block as absent, not as a broken clinic", async () => {
+  it("reads an odd optional block as absent, not as a broken clinic (without a zone, it is kept apart)", async () => {
     const client = await clientFor({
       "/v1/centers": {
         body: { centers: [center({ state: "TX", contact_info: { phone_1: "5125550141" }, address_info: [], location: { lattitude: "30.2", time_zone: "Central" } })], page_info: null },
       },
     });
-    const [only] = await client.listCenters();
-    expect(only).toMatchObject({ id: "c1", address: { state: "", city: "" }, phone: "", latitude: 0, timeZone: "America/Chicago" });
+    const list = await client.listCenters();
+    expect(list.centers).toEqual([]);
+    expect(list.withoutTimeZone[0]).toMatchObject({ id: "c1", address: { state: "", city: "" }, phone: "", latitude: 0, zoneId: null });
   });
 
   it("reads the clinic's zone from the display name, so its local opening hours stay its own", async () => {
@@ -60,7 +61,7 @@ describe("lenient reading of the centers list", () => {
         body: { centers: Object.entries(zones).map(([id, name]) => center({ id, name: `Clinic ${id}`, location: { time_zone: { id: 1, name } } })) },
       },
     });
-    const centers = await client.listCenters();
+    const { centers } = await client.listCenters();
     expect(Object.fromEntries(centers.map((c) => [c.id, c.timeZone]))).toEqual({
       e: "America/New_York",
       m: "America/Denver",
@@ -93,7 +94,7 @@ describe("lenient reading of the centers list", () => {
         },
       },
     });
-    const [only] = await client.listCenters();
+    const [only] = (await client.listCenters()).centers;
     expect(only.workingHours).toEqual([
       { dayOfWeek: 0, opens: null, closes: null },
       { dayOfWeek: 1, opens: "09:00", closes: "19:00" },
@@ -110,7 +111,7 @@ describe("lenient reading of the centers list", () => {
 
   it("keeps a clinic whose working_hours is not a list, with every day closed", async () => {
     const client = await clientFor({ "/v1/centers": { body: { centers: [center({ working_hours: { monday: "9-5" } })] } } });
-    const [only] = await client.listCenters();
+    const [only] = (await client.listCenters()).centers;
     expect(only.workingHours.every((d) => d.opens === null)).toBe(true);
   });
 
@@ -169,8 +170,55 @@ describe("reading days and clock times", () => {
 
   it.each([
     ["09:00", "09:00"], ["9:00", "09:00"], ["19:30:00", "19:30"], ["2020-01-01T08:15:00", "08:15"], ["12:00 PM", "12:00"],
-    ["12:30 am", "00:30"], ["7:05 pm", "19:05"], ["24:00", "24:00"], ["25:00", null], ["13:00 PM", null], ["noon", null], [900, null],
+    ["12:30 am", "00:30"], ["7:05 pm", "19:05"], ["24:00", "24:00"], ["25:00", null], ["13:00 PM", null], ["noon", null], [900, "09:00"],
   ])("clock %j is %j", (value, clock) => {
     expect(readClockTime(value)).toBe(clock);
+  });
+});
+
+describe("clinic time zones are never guessed (decision 035)", () => {
+  // Zenoti's Guest.Membership.Created webhook sample: the id set, every name null.
+  const unnamed = (id: number) => ({ id, name: null, standard_name: null, identifier_name: null, abbreviation: null });
+  const pacific = center({ id: "P1", name: "Glow Clinic Seattle", location: { time_zone: unnamed(4) } });
+
+  it("refuses a clinic whose zone has no name, logging it with what to set, where the earlier client made it US Central", async () => {
+    const errors = captureWarnings();
+    const client = await clientFor({ "/v1/centers": { body: { centers: [pacific, center()] } } });
+    const list = await client.listCenters();
+    expect(list.centers.map((c) => c.id)).toEqual(["c1"]);
+    expect(list.withoutTimeZone).toEqual([expect.objectContaining({ id: "p1", name: "Glow Clinic Seattle", zoneId: 4 })]);
+    expect(errors).toContainEqual(
+      expect.objectContaining({
+        message: "clinic refused: its time zone is unknown",
+        center: "p1",
+        fix: "set SPA_TIME_ZONE_IDS=4=<IANA zone> or SPA_CENTER_TIME_ZONES=p1=<IANA zone>",
+      }),
+    );
+  });
+
+  it("resolves it from the setting for its center, or for Zenoti's zone id", async () => {
+    const answers = { "/v1/centers": { body: { centers: [pacific, center({ id: "P2", location: { time_zone: unnamed(4) } })] } } };
+    const byCenter = (await clientOnJsonBackend(answers, { timeZones: { byCenter: new Map([["p1", "America/Los_Angeles"]]), byZoneId: new Map() } })).client;
+    const centersOnly = await byCenter.listCenters();
+    expect(centersOnly.centers.map((c) => [c.id, c.timeZone])).toEqual([["p1", "America/Los_Angeles"]]);
+    expect(centersOnly.withoutTimeZone.map((c) => c.id)).toEqual(["p2"]);
+    const byZoneId = (await clientOnJsonBackend(answers, { timeZones: { byCenter: new Map(), byZoneId: new Map([[4, "America/Los_Angeles"]]) } })).client;
+    expect((await byZoneId.listCenters()).centers.map((c) => c.timeZone)).toEqual(["America/Los_Angeles", "America/Los_Angeles"]);
+  });
+
+  it("takes the zone another clinic of the organisation names under the same id", async () => {
+    const named = center({ id: "P3", location: { time_zone: { id: 4, name: "(UTC-08:00) Pacific Time (US & Canada)" } } });
+    const client = await clientFor({ "/v1/centers": { body: { centers: [pacific, named] } } });
+    const list = await client.listCenters();
+    expect(list.centers.map((c) => [c.id, c.timeZone])).toEqual([
+      ["p1", "America/Los_Angeles"],
+      ["p3", "America/Los_Angeles"],
+    ]);
+    expect(list.withoutTimeZone).toEqual([]);
+  });
+
+  it("lets the setting for a center win over the name Zenoti gives", async () => {
+    const client = (await clientOnJsonBackend({ "/v1/centers": { body: { centers: [center()] } } }, { timeZones: { byCenter: new Map([["c1", "America/Detroit"]]), byZoneId: new Map() } })).client;
+    expect((await client.listCenters()).centers[0].timeZone).toBe("America/Detroit");
   });
 });

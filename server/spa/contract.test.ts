@@ -2,8 +2,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startJsonBackend } from "../../tests/helpers/json-backend";
-import { startSandbox, TEST_API_KEY, TEST_USER } from "../../tests/helpers/sandbox-server";
+import { createTestGuest, saveTestCard, startSandbox, TEST_API_KEY, TEST_USER } from "../../tests/helpers/sandbox-server";
 import { seedGuid } from "../spa-sandbox/db";
+import { STRICT_PROFILE } from "../spa-sandbox/tenant-profiles";
 import { createSpaClient } from "./client.server";
 import { guestCreatePayload, type NewGuest } from "./booking.server";
 import { createSpaHttp } from "./http.server";
@@ -56,13 +57,17 @@ const knownSandboxGaps = new Map<string, string>([
 ]);
 
 let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+/** The sandbox as the strict tenant: every documented variant of Zenoti's answers at once (decision 035). */
+let strict: Awaited<ReturnType<typeof startSandbox>>;
 const AUSTIN = seedGuid("center:ATX");
 
 beforeAll(async () => {
   sandbox = await startSandbox();
+  strict = await startSandbox({ tenant: STRICT_PROFILE });
 });
 afterAll(async () => {
   await sandbox.stop();
+  await strict.stop();
 });
 
 /** The sandbox's raw answer to a call, as JSON. */
@@ -72,6 +77,12 @@ async function sandboxAnswer(method: string, callPath: string, body?: unknown, a
     headers: { authorization, accept: "application/json", ...(body === undefined ? {} : { "content-type": "application/json" }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
+  return response.json();
+}
+
+/** The strict tenant's raw answer to a read, as JSON. */
+async function strictAnswer(callPath: string): Promise<unknown> {
+  const response = await fetch(`${strict.baseUrl}${callPath}`, { headers: { authorization: `apikey ${TEST_API_KEY}`, accept: "application/json" } });
   return response.json();
 }
 
@@ -268,6 +279,16 @@ describe("GET /v1/guests/{guest_id} and /v1/guests/search", () => {
     }
   });
 
+  it("(a) the client asks for the parts of a guest Zenoti sends only with expand", async () => {
+    const { client, backend } = await clientOnSample("guest-get", "/v1/guests/G1");
+    try {
+      expect(await client.getGuest("G1")).toMatchObject({ consents: { marketingEmail: true, marketingSms: true, transactionalEmail: true, transactionalSms: true } });
+      expect(backend.requests[0].url.searchParams.getAll("expand")).toEqual(["address_info", "preferences", "tags", "referral"]);
+    } finally {
+      await backend.stop();
+    }
+  });
+
   it("(b) the sandbox answers both in the samples' shapes", async () => {
     const created = (await sandboxAnswer("POST", "/v1/guests", guestCreatePayload(newGuest("contract.read@example.com")))) as { id: string };
     expectSandboxShape("guest-get", await sandboxAnswer("GET", `/v1/guests/${created.id}?expand=address_info&expand=preferences&expand=tags&expand=referral`));
@@ -361,6 +382,129 @@ describe("GET /v1/centers/{center_id}/memberships", () => {
 
   it("(b) the sandbox answers in the sample's shape", async () => {
     expectSandboxShape("center-memberships", await sandboxAnswer("GET", `/v1/centers/${AUSTIN}/memberships?show_in_catalog=true`));
+  });
+});
+
+describe("GET /v1/centers?expand=working_hours", () => {
+  const sampleHours = () => (fixture("centers-working-hours").response as { Centers: { working_hours: unknown[] }[] }).Centers[0].working_hours;
+
+  it("(a) the client reads the hours in Zenoti's published form, \"800\" to \"2200\", every day", async () => {
+    const tribeca = {
+      id: "C1", name: "Tribeca",
+      location: { lattitude: 40.71, longitude: -74.0, time_zone: { id: 15, name: "(UTC-05:00) Eastern Time (US & Canada)", standard_name: "Eastern Standard Time" } },
+      working_hours: sampleHours(),
+    };
+    const backend = await startJsonBackend({ "/v1/centers": { body: { centers: [tribeca], page_info: null, error: null } } });
+    try {
+      const client = createSpaClient({ baseUrl: backend.baseUrl, auth: { type: "apikey", apiKey: "k" } });
+      const [center] = (await client.listCenters()).centers;
+      expect(center.workingHours).toEqual(Array.from({ length: 7 }, (_, dayOfWeek) => ({ dayOfWeek, opens: "08:00", closes: "22:00" })));
+    } finally {
+      await backend.stop();
+    }
+  });
+
+  it("(b) the strict tenant's working day has the sample's shape", async () => {
+    const ours = (await strictAnswer("/v1/centers?expand=working_hours&size=100")) as { centers: { working_hours: unknown[] }[] };
+    expect(shapeDifferences(sampleHours()[0], ours.centers[0].working_hours[0])).toEqual([]);
+  });
+});
+
+describe("GET /v1/guests/{guest_id}/accounts", () => {
+  it("(a) the client reads the bare array of docs.zenoti.com's reference", async () => {
+    const { client, backend } = await clientOnSample("guest-accounts", "/v1/guests/G1/accounts");
+    try {
+      expect(await client.listCards("G1", "C1")).toEqual([
+        { accountId: "11ADA4D4-5FC9-46D4-8CB6-B1C532DB4CC4", brand: "visa", lastFour: "1234", expiry: "12/25", createdAt: null },
+        { accountId: "22BDB5E5-6FD0-57E5-9DC7-C2D643EC5DD5", brand: "mastercard", lastFour: "5678", expiry: "08/26", createdAt: null },
+      ]);
+    } finally {
+      await backend.stop();
+    }
+  });
+
+  it("(b) the strict tenant answers a guest's cards in the sample's shape", async () => {
+    const client = createSpaClient({ baseUrl: strict.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY } });
+    const guestId = await createTestGuest(client, AUSTIN, "Card", "Holder");
+    await saveTestCard(client, guestId, AUSTIN);
+    expectSandboxShape("guest-accounts", await strictAnswer(`/v1/guests/${guestId}/accounts?center_id=${AUSTIN}`));
+  });
+});
+
+describe("GET /v1/centers/{center_id}/packages", () => {
+  it("(a) the client reads each package's price in cents and its service benefits (item_type 2)", async () => {
+    const { client, backend } = await clientOnSample("center-packages", "/v1/centers/C1/packages");
+    try {
+      expect(await client.listPackages("C1")).toEqual([
+        { id: "960c75ea-e632-45fd-ba11-a5566cb6acda", name: "belu pack1 - web", description: "belu pack1", priceCents: 10000, validityDays: null, services: [{ serviceId: "6f7c8b4c-4344-4375-8af5-a0ecc673d568", name: "", quantity: 3 }] },
+        { id: "03680053-641d-4bb6-b2b2-45ea2f9a6148", name: "belu services pack1", description: "", priceCents: 10000, validityDays: null, services: [] },
+        {
+          id: "d7af37a8-7b67-414f-8df3-cb65aee3564b", name: "DaySlash", description: "", priceCents: 10000, validityDays: null,
+          services: [{ serviceId: "6f7c8b4c-4344-4375-8af5-a0ecc673d568", name: "", quantity: 1 }, { serviceId: "0d1a1625-ee1b-40b1-bc93-cd555423df25", name: "", quantity: 1 }],
+        },
+      ]);
+    } finally {
+      await backend.stop();
+    }
+  });
+
+  it("(b) the sandbox answers in the shape of the sample's package without a booking window", async () => {
+    // The sandbox's packages have no booking window (null dates), as the sample's DaySlash: the
+    // first package's dates are strings, which a null is not.
+    const sample = fixture("center-packages").response as { packages: { name: string }[]; page_info: unknown };
+    const windowless = { ...sample, packages: sample.packages.filter((p) => p.name === "DaySlash") };
+    const ours = await sandboxAnswer("GET", `/v1/centers/${AUSTIN}/packages?page=1&size=10`);
+    expect(shapeDifferences(windowless, ours)).toEqual([]);
+  });
+});
+
+describe("GET /v1/guests/{guest_id}/Packages", () => {
+  it("(a) the client reads each service of the sample's package, its balance as what is left", async () => {
+    const backend = await startJsonBackend({ "/v1/guests/G1/Packages": { body: { packages: [fixture("guest-package").response], page_info: null, error: null } } });
+    try {
+      const client = createSpaClient({ baseUrl: backend.baseUrl, auth: { type: "apikey", apiKey: "k" } });
+      const [owned] = await client.guestPackages("G1");
+      expect(owned).toMatchObject({ userPackageId: "fe645486-7165-41de-8948-7f476c856824", packageId: "e19e0f53-74d3-46b7-bc87-bef8fbc185c8", name: "15 min facial package", status: 1 });
+      expect(owned.services).toEqual([
+        { serviceId: "d259ba65-2eec-42ca-8670-4b35c00ffd06", name: "Aroma Body Massage", total: 1, redeemed: 0, left: 0 },
+        { serviceId: "1826509a-c7dc-457c-9a9a-e2c921965847", name: "Oxy Facial Massage", total: 1, redeemed: 0, left: 1 },
+        { serviceId: "977b2015-b764-452a-9562-a45a309ffcbe", name: "Coloring", total: 2, redeemed: 0, left: 2 },
+      ]);
+    } finally {
+      await backend.stop();
+    }
+  });
+
+  it("(b) the sandbox's package services have the sample's shape, but for what Zenoti does not explain", async () => {
+    const client = createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY } });
+    const guestId = await createTestGuest(client, AUSTIN, "Series", "Owner");
+    const accountId = await saveTestCard(client, guestId, AUSTIN);
+    const { invoiceId } = await client.sellPackage(AUSTIN, guestId, seedGuid("package:PKG-PEEL-4"));
+    await client.payInvoice(invoiceId, AUSTIN, accountId, "https://shop.example/purchases/verified");
+    expect(await client.closeInvoice(invoiceId)).toBe("closed");
+    const ours = (await sandboxAnswer("GET", `/v1/guests/${guestId}/Packages`)) as { packages: { services: unknown[] }[] };
+    const sample = fixture("guest-package").response as { services: unknown[] };
+    // A category code and per-session money whose meaning Zenoti does not publish are not invented.
+    const unexplained = ["service_type_info.service_category_type", "balance_amount", "package_service_price", "book_with_partial_balance"];
+    expect(shapeDifferences(sample.services[0], ours.packages[0].services[0])).toEqual(unexplained.map((key) => `$.${key}: missing in ours`));
+  });
+});
+
+describe("Zenoti's pagination error: code and message at the top level", () => {
+  it("(a) the client gives Zenoti's code and text, on HTTP 200 as on 400", async () => {
+    for (const status of [200, 400]) {
+      const backend = await startJsonBackend({ "/v1/centers": { status, body: fixture("pagination-error").response } });
+      try {
+        const client = createSpaClient({ baseUrl: backend.baseUrl, auth: { type: "apikey", apiKey: "k" } });
+        await expect(client.listCenters()).rejects.toMatchObject({ kind: "rejected", status, code: 422, message: "You cannot request more than 100 items." });
+      } finally {
+        await backend.stop();
+      }
+    }
+  });
+
+  it("(b) the strict tenant refuses a page over 100 in the sample's shape", async () => {
+    expectSandboxShape("pagination-error", await strictAnswer("/v1/centers?size=101"));
   });
 });
 

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { logger } from "../observability/logger.server";
+import type { CallGovernor } from "./call-governor.server";
 import { SpaError } from "./errors.server";
 
 /**
@@ -32,6 +33,8 @@ export type SpaHttpOptions = {
   timeoutMs?: number;
   /** Pause before the one retry of an idempotent read. */
   retryDelayMs?: number;
+  /** Takes a token of the organisation's call limit before each call, by the priority of who it is for (decision 036). */
+  governor?: CallGovernor | null;
 };
 
 export type SpaRequest<T> = {
@@ -53,12 +56,18 @@ export const DEFAULT_DEVICE_ID = "clinic-webstore";
 const MAX_RETRY_AFTER_MS = 2_000;
 /** A retry with less time than this left of the call's budget is not worth starting. */
 const MIN_RETRY_BUDGET_MS = 250;
+/** A held booking's call meets at most this many 429s before the guest is told. */
+const MAX_HELD_RETRIES = 3;
 
 type Failure = { code: number | string | null; message: string };
 
 /**
  * Reads an error out of a body in any of Zenoti's shapes: `Error{Message,StatusCode}`,
- * `error{message,code}`, the OAuth `error` string, or a top-level `Message`.
+ * `error{message,code}`, the OAuth `error` string, a top-level `Message`, or `code` and `message`
+ * at the top level (Zenoti's pagination error, `{ "code": 422, "message": "You cannot request more
+ * than 100 items." }`). The last is read only when it cannot be an answer: a code that is not 0 nor
+ * a 2xx, a text message, and nothing else in the body but empty values (`null`, `false`, `[]`, `""`,
+ * as a refusal's empty result), since a record on HTTP 200 may well have a `code` of its own.
  */
 export function readVendorError(body: unknown): Failure | null {
   if (!body || typeof body !== "object") return null;
@@ -78,6 +87,14 @@ export function readVendorError(body: unknown): Failure | null {
   }
   if (typeof record.Message === "string") {
     return { code: (record.StatusCode as number | undefined) ?? null, message: record.Message };
+  }
+  const { code, message, ...rest } = record;
+  const failing =
+    (typeof code === "number" && code !== 0 && !(code >= 200 && code < 300)) ||
+    (typeof code === "string" && code.trim() !== "" && !/^(0+|2\d\d)$/.test(code.trim()));
+  const empty = (value: unknown) => value === null || value === undefined || value === false || value === "" || (Array.isArray(value) && value.length === 0);
+  if (failing && typeof message === "string" && Object.values(rest).every(empty)) {
+    return { code: code as number | string, message: message || "Unknown Error! Contact Admin" };
   }
   return null;
 }
@@ -239,6 +256,7 @@ export function createSpaHttp(options: SpaHttpOptions): SpaHttp {
       init.body = JSON.stringify(request.body);
     }
     const { status, body, headers: responseHeaders } = await send(url, init, request.path, deadline - clock());
+    await options.governor?.afterAnswer(status, responseHeaders);
     const failure = readVendorError(body);
     if (status !== 200 || failure) {
       const error = new SpaError({
@@ -276,6 +294,30 @@ export function createSpaHttp(options: SpaHttpOptions): SpaHttp {
     return Math.min(error.retryAfterMs ?? retryDelayMs, MAX_RETRY_AFTER_MS);
   }
 
+  /**
+   * A booking that holds a slot met Zenoti's 429: nothing was done (Zenoti refuses before acting), so
+   * the call, write or read, goes again once the bucket has a token for it, until `until`. Only a 429:
+   * a write whose answer was lost is never sent twice here (decision 008 reads what happened instead).
+   */
+  async function retryHeldCall<T>(request: SpaRequest<T>, first: SpaError, until: number): Promise<T> {
+    let last = first;
+    for (let tries = 0; tries < MAX_HELD_RETRIES && last.kind === "rate-limited"; tries++) {
+      const left = until - clock() - MIN_RETRY_BUDGET_MS;
+      if (left <= 0) break;
+      const ticket = await options.governor!.beforeCall(request, left).catch(() => null);
+      const budget = Math.min(timeoutMs, until - clock());
+      if (!ticket || budget < MIN_RETRY_BUDGET_MS) break;
+      logger.warn("spa call retried", { path: request.path, kind: last.kind, status: last.status });
+      try {
+        return await attempt(request, clock() + budget);
+      } catch (error) {
+        if (!(error instanceof SpaError)) throw error;
+        last = error;
+      }
+    }
+    throw last;
+  }
+
   return {
     /**
      * One call has one time budget (the timeout), retry included: a read that timed out is not
@@ -283,11 +325,18 @@ export function createSpaHttp(options: SpaHttpOptions): SpaHttp {
      * makes a page wait longer than the timeout.
      */
     async request<T>(request: SpaRequest<T>): Promise<T> {
+      const called = clock();
+      // A token first, waited for as the call's priority allows; refused, no call is made (decision 036).
+      const ticket = options.governor ? await options.governor.beforeCall(request, timeoutMs) : null;
       const deadline = clock() + timeoutMs;
       try {
         return await attempt(request, deadline);
       } catch (error) {
         if (!(error instanceof SpaError)) throw error;
+        if (ticket?.priority === "held" && error.kind === "rate-limited") {
+          // Within the payment attempt's lease (twice the timeout, decision 008) and the hold.
+          return retryHeldCall(request, error, Math.min(called + 2 * timeoutMs, ticket.holdUntil ?? Infinity));
+        }
         const transientRead = request.method === "GET" && error.isTransient && error.kind !== "timeout";
         // A revoked bearer token: the 401 came from the call itself, not the token endpoint, and
         // nothing was done, so any method may go again with a fresh token.
@@ -296,6 +345,7 @@ export function createSpaHttp(options: SpaHttpOptions): SpaHttp {
         if (!(transientRead || staleToken) || wait === null || deadline - clock() - wait < MIN_RETRY_BUDGET_MS) throw error;
         logger.warn("spa call retried", { path: request.path, kind: error.kind, status: error.status });
         await new Promise((resolve) => setTimeout(resolve, wait));
+        if (options.governor) await options.governor.beforeCall(request, deadline - clock() - MIN_RETRY_BUDGET_MS).catch(() => Promise.reject(error));
         return attempt(request, deadline);
       }
     },

@@ -67,9 +67,9 @@ describe.skipIf(!redis)("the catalog shared in Redis", () => {
     await a.listCenters();
     await a.listServices("C1");
     await raw.connect();
-    expect((await raw.keys(`${prefix}:*`)).sort()).toEqual([`${prefix}:copy:centers`, `${prefix}:copy:services:c1`]);
-    expect(JSON.parse((await raw.get(`${prefix}:copy:centers`))!)).toEqual({ fetchedAt: now, value: await a.listCenters() });
-    const keptMs = await raw.pttl(`${prefix}:copy:centers`);
+    expect((await raw.keys(`${prefix}:*`)).sort()).toEqual([`${prefix}:copy:center-list`, `${prefix}:copy:services:c1`]);
+    expect(JSON.parse((await raw.get(`${prefix}:copy:center-list`))!)).toEqual({ fetchedAt: now, value: { centers: await a.listCenters(), withoutTimeZone: [] } });
+    const keptMs = await raw.pttl(`${prefix}:copy:center-list`);
     expect(keptMs).toBeGreaterThan(TTL_MS + 3_600_000 - 5_000);
     expect(keptMs).toBeLessThanOrEqual(TTL_MS + 3_600_000);
   });
@@ -107,7 +107,7 @@ describe.skipIf(!redis)("the catalog shared in Redis", () => {
     backEnd.setFailing(true);
     expect(await a.listCenters()).toEqual(before);
     expect(backEnd.calls("a")).toBe(2);
-    expect(warn).toHaveBeenCalledWith("catalog refresh failed; serving the shared copy", { key: "centers" });
+    expect(warn).toHaveBeenCalledWith("catalog refresh failed; serving the shared copy", { key: "center-list" });
 
     const b = await instance(backEnd, "b", { refreshLockMs: 300 });
     expect(await b.listCenters()).toEqual(before);
@@ -147,11 +147,11 @@ describe.skipIf(!redis)("the catalog shared in Redis", () => {
   it("reads a copy it cannot parse as none, and writes a good one over it", async () => {
     const backEnd = countingBackEnd();
     await raw.connect();
-    await raw.set(`${prefix}:copy:centers`, "{not json");
+    await raw.set(`${prefix}:copy:center-list`, "{not json");
     const a = await instance(backEnd, "a");
     expect(await a.listCenters()).toHaveLength(2);
     expect(backEnd.calls("a")).toBe(1);
-    expect(JSON.parse((await raw.get(`${prefix}:copy:centers`))!)).toMatchObject({ fetchedAt: now });
+    expect(JSON.parse((await raw.get(`${prefix}:copy:center-list`))!)).toMatchObject({ fetchedAt: now });
   });
 
   it("is chosen by createSharedCatalogStore when REDIS_URL is set, under the default namespace", async () => {

@@ -104,6 +104,15 @@ const ZenotiDay = z
 
 const PackageServiceSchema = z.object({ id: Id, item_type: optional(z.number()), quantity: z.number().int().positive(), name: text });
 
+/**
+ * The `item_type` of a benefit listed under `benefits.services` that we read as a bookable service.
+ * Zenoti publishes no list of these values; its one sample (`GET /v1/centers/{id}/packages`) gives
+ * every service benefit `item_type: 2`, and 0 is a service in its other item types (an invoice's
+ * items, the sales report). Any other value, whatever it stands for, is dropped and logged rather
+ * than shown as sessions of a service.
+ */
+const SERVICE_BENEFIT_TYPES = new Set([0, 2]);
+
 /** A package of Zenoti's centre packages list (reference §3.5), element by element. */
 const PackageSchema = z.object({
   id: Id,
@@ -139,13 +148,20 @@ const GuestPackageSchema = z.object({
   purchase_price: optional(Dollars),
 });
 
-const GuestPackageServiceSchema = z.object({
-  id: Id,
-  name: text,
-  total_quantity: z.number().int().nonnegative(),
-  redeemed_quantity: z.number().int().nonnegative(),
-  balance_quantity: count,
-});
+/**
+ * One service of a guest's package as Zenoti's Guest Package sample gives it: the service in
+ * `service_type_info`, and its sessions `total`, `used` and `balance`. `balance` is what can still
+ * be booked, and need not be `total - used` (the sample has total 1, used 0, balance 0); when it is
+ * missing it is worked out from the other two.
+ */
+const GuestPackageServiceSchema = z
+  .object({
+    service_type_info: z.object({ id: Id, name: text }),
+    total: z.number().int().nonnegative(),
+    used: count,
+    balance: count,
+  })
+  .refine((s) => s.used != null || s.balance != null, "Expected used or balance");
 
 const GiftCardSchema = z.object({
   id: Id,
@@ -193,8 +209,11 @@ function toPackage(raw: z.infer<typeof PackageSchema>, centerId: string): Packag
     return null;
   }
   const services = parseEach(raw.benefits?.services ?? [], PackageServiceSchema, "package_benefit", { package: raw.id })
-    // Services only (item_type 0); products and classes are not booked here.
-    .filter((s) => (s.item_type ?? 0) === 0)
+    .filter((s) => {
+      if (s.item_type == null || SERVICE_BENEFIT_TYPES.has(s.item_type)) return true;
+      logger.warn("spa catalog entry dropped", { kind: "package_benefit", id: s.id, reason: `item_type ${s.item_type}`, package: raw.id });
+      return false;
+    })
     .map((s) => ({ serviceId: s.id.toLowerCase(), name: s.name ?? "", quantity: s.quantity }));
   return {
     id: raw.id.toLowerCase(),
@@ -229,11 +248,11 @@ function toGuestPackage(raw: z.infer<typeof GuestPackageSchema>): GuestPackage {
     startDate: raw.date?.start ?? null,
     endDate: raw.date?.end ?? null,
     services: parseEach(raw.services, GuestPackageServiceSchema, "guest_package_service", { package: raw.user_package_id }).map((s) => ({
-      serviceId: s.id.toLowerCase(),
-      name: s.name ?? "",
-      total: s.total_quantity,
-      redeemed: s.redeemed_quantity,
-      left: s.balance_quantity ?? Math.max(0, s.total_quantity - s.redeemed_quantity),
+      serviceId: s.service_type_info.id.toLowerCase(),
+      name: s.service_type_info.name ?? "",
+      total: s.total,
+      redeemed: s.used ?? Math.max(0, s.total - s.balance!),
+      left: s.balance ?? Math.max(0, s.total - s.used!),
     })),
     purchasePriceCents: raw.purchase_price == null ? null : centsFromDollars(raw.purchase_price),
   };

@@ -42,7 +42,8 @@ describe("against the sandbox", () => {
     const packages = await client.listPackages(AUSTIN);
     expect(packages?.[0]).toEqual({
       id: FACIAL_SERIES, name: "Signature Facial Series: 3 sessions", description: "Three Signature Laser Facials, to use within a year.", priceCents: 53700, validityDays: 365,
-      services: [{ serviceId: FACIAL, name: "Signature Laser Facial", quantity: 3 }],
+      // Zenoti's benefits carry no name: the app names them from the menu.
+      services: [{ serviceId: FACIAL, name: "", quantity: 3 }],
     });
     expect(packages?.map((p) => [p.name, p.priceCents])).toEqual([
       ["Signature Facial Series: 3 sessions", 53700],
@@ -165,7 +166,7 @@ const pkg = (id: string, overrides: Record<string, unknown> = {}) => ({
   type: 1,
   catalog_info: { show_in_catalog: true, can_book: true, show_price: true, display_name: null, display_price: null },
   centers: [{ center_id: "C1", currency_id: 148, sale_price: 537.5, tax_id: null, auto_renewal: false }],
-  benefits: { services: [{ id: "S1", item_type: 0, quantity: 3 }], products: [], bundled_products: [] },
+  benefits: { services: [{ id: "S1", item_type: 2, quantity: 3, order: -1, recognize_revenue: true }], products: [], bundled_products: [] },
   validity_days: 180,
   ...overrides,
 });
@@ -181,7 +182,7 @@ describe("on answers the sandbox never gives", () => {
         first[2] = pkg("P2", { catalog_info: { can_book: false } });
         first[3] = pkg("P3", { catalog_info: { show_in_catalog: false } });
         first[4] = pkg("P4", { centers: [{ center_id: "OTHER", sale_price: 1 }, { center_id: "c1", sale_price: 99.99 }], validity_days: null, catalog_info: "junk" });
-        first[5] = pkg("P5", { benefits: { services: [{ id: "S1", item_type: 0, quantity: 2, name: "Facial" }, { id: "PR1", item_type: 2, quantity: 1 }, { quantity: 1 }] } });
+        first[5] = pkg("P5", { benefits: { services: [{ id: "S1", item_type: 0, quantity: 2, name: "Facial" }, { id: "S2", item_type: 2, quantity: 1 }, { id: "X1", item_type: 5, quantity: 1 }, { quantity: 1 }] } });
         first[6] = "junk" as unknown as ReturnType<typeof pkg>;
         return { body: { packages: page === 1 ? first : [pkg("P100")], page_info: { total: 101, page, size: 100 }, error: null } };
       },
@@ -192,7 +193,9 @@ describe("on answers the sandbox never gives", () => {
     expect(packages[0]).toEqual({ id: "p0", name: "Package P0", description: "", priceCents: 53750, validityDays: 180, services: [{ serviceId: "s1", name: "", quantity: 3 }] });
     const byId = new Map(packages.map((p) => [p.id, p]));
     expect(byId.get("p4")).toMatchObject({ priceCents: 9999, validityDays: null });
-    expect(byId.get("p5")?.services).toEqual([{ serviceId: "s1", name: "Facial", quantity: 2 }]);
+    // Zenoti's service benefits are item_type 2 in its sample, 0 elsewhere; a type it does not publish is left out.
+    expect(byId.get("p5")?.services).toEqual([{ serviceId: "s1", name: "Facial", quantity: 2 }, { serviceId: "s2", name: "", quantity: 1 }]);
+    expect(warnings.filter((w) => w.kind === "package_benefit").map((w) => [w.id, w.reason])).toEqual([[null, "id: invalid_type"], ["X1", "item_type 5"]]);
     expect(byId.has("p100")).toBe(true);
     expect(warnings.filter((w) => w.kind === "package").map((w) => w.id)).toEqual(["P1", null]);
   });
@@ -230,7 +233,14 @@ describe("on answers the sandbox never gives", () => {
           packages: [
             {
               user_package_id: "UP-1", status: null, package: { id: "PK", name: "Series", type: 0 }, date: { start: "2026-01-05T00:00:00", end: "0001-01-01T00:00:00" },
-              services: [{ id: "S1", name: "Peel", total_quantity: 4, redeemed_quantity: 1 }, { id: "S2" }], purchase_price: 19.99,
+              services: [
+                { service_type_info: { id: "S1", name: "Peel", duration: 30 }, total: 4, used: 1, balance: 3 },
+                { service_type_info: { id: "S3", name: "Wax" }, total: 2, used: 0, balance: 0 },
+                { service_type_info: { id: "S4", name: "Brow" }, total: 2, used: 1 },
+                { service_type_info: { id: "S5" }, total: 2 },
+                { id: "S2" },
+              ],
+              purchase_price: 19.99,
             },
             { user_package_id: "UP-2", package: null, services: [] },
           ],
@@ -249,7 +259,15 @@ describe("on answers the sandbox never gives", () => {
       },
     });
     expect(await client.guestPackages("G1", { centerId: "C1", redeemableOnly: true })).toEqual([
-      { userPackageId: "up-1", packageId: "pk", name: "Series", status: null, startDate: "2026-01-05", endDate: null, services: [{ serviceId: "s1", name: "Peel", total: 4, redeemed: 1, left: 3 }], purchasePriceCents: 1999 },
+      {
+        userPackageId: "up-1", packageId: "pk", name: "Series", status: null, startDate: "2026-01-05", endDate: null, purchasePriceCents: 1999,
+        // Zenoti's balance is what is left, even when it is not total - used.
+        services: [
+          { serviceId: "s1", name: "Peel", total: 4, redeemed: 1, left: 3 },
+          { serviceId: "s3", name: "Wax", total: 2, redeemed: 0, left: 0 },
+          { serviceId: "s4", name: "Brow", total: 2, redeemed: 1, left: 1 },
+        ],
+      },
     ]);
     expect([...backend.requests[0].url.searchParams]).toEqual([["center_id", "C1"], ["show_redeemable", "true"], ["page_num", "1"], ["page_size", "100"]]);
     expect(await client.guestGiftCards("G1")).toEqual([

@@ -8,7 +8,7 @@ import { findIana } from "windows-iana";
  * string through its "(UTC±hh:mm)" offset.
  */
 
-/** When nothing can be read: the chain's head office is in US Central time. */
+/** The sandbox's fallback for its own seed data only (the client never guesses a zone). */
 export const DEFAULT_TIME_ZONE = "America/Chicago";
 
 /**
@@ -92,9 +92,84 @@ function ianaFromName(name: string | null | undefined): string | null {
   return ianaFromWindowsId(text) ?? (isIanaName(text) ? text : null);
 }
 
+/** Zenoti's time-zone block, as the centers list and its webhooks carry it. */
+export type ZenotiTimeZone = {
+  id?: number | string | null;
+  name?: string | null;
+  standard_name?: string | null;
+  identifier_name?: string | null;
+  abbreviation?: string | null;
+};
+
+/** What operations set when Zenoti names no zone: per center id, and per Zenoti time-zone id. */
+export type TimeZoneSettings = {
+  /** Center id (lower case) to IANA zone; wins over what Zenoti says. */
+  byCenter: ReadonlyMap<string, string>;
+  /** Zenoti's numeric time-zone id to IANA zone. */
+  byZoneId: ReadonlyMap<number, string>;
+};
+
+export const NO_TIME_ZONE_SETTINGS: TimeZoneSettings = { byCenter: new Map(), byZoneId: new Map() };
+
+/** How a center's zone was found, for the logs and the preflight. */
+export type ZoneSource = "setting for the center" | "zone name" | "setting for the zone id" | "zone id named by another center";
+
+export type ResolvedZone = { timeZone: string; source: ZoneSource };
+
+/** The zone's names in the order they are trusted: display string, Windows id, IANA identifier. */
+export function zoneFromNames(zone: ZenotiTimeZone | null | undefined): string | null {
+  if (!zone) return null;
+  return ianaFromName(zone.name) ?? ianaFromName(zone.standard_name) ?? ianaFromName(zone.identifier_name);
+}
+
+export function zoneIdOf(zone: ZenotiTimeZone | null | undefined): number | null {
+  const id = Number(zone?.id ?? NaN);
+  return Number.isInteger(id) && id > 0 ? id : null;
+}
+
 /**
- * A center's IANA zone from Zenoti's time-zone block: `name` (the display string) first, as public
- * code reads it; then `standard_name`; else the default.
+ * A center's IANA zone, never guessed (decision 035): the setting for the center; else a name Zenoti
+ * gave; else the setting for Zenoti's numeric zone id; else the zone another center of the same
+ * organisation names under that id (`learned`). Null when none of them says: the caller refuses the
+ * center rather than show its times in a zone it is not in.
+ */
+export function resolveCenterTimeZone(
+  centerId: string,
+  zone: ZenotiTimeZone | null | undefined,
+  settings: TimeZoneSettings,
+  learned: ReadonlyMap<number, string> = new Map(),
+): ResolvedZone | null {
+  const set = settings.byCenter.get(centerId.toLowerCase());
+  if (set) return { timeZone: set, source: "setting for the center" };
+  const named = zoneFromNames(zone);
+  if (named) return { timeZone: named, source: "zone name" };
+  const id = zoneIdOf(zone);
+  if (id === null) return null;
+  const byId = settings.byZoneId.get(id);
+  if (byId) return { timeZone: byId, source: "setting for the zone id" };
+  const sibling = learned.get(id);
+  return sibling ? { timeZone: sibling, source: "zone id named by another center" } : null;
+}
+
+/**
+ * Reads a setting of `key=Zone` pairs (`SPA_CENTER_TIME_ZONES`, `SPA_TIME_ZONE_IDS`): each zone an
+ * IANA name, a Windows id or a display string. Null names the first bad pair.
+ */
+export function parseZoneSetting(value: string | undefined, readKey: (key: string) => string | null): { entries: Map<string, string> } | { problem: string } {
+  const entries = new Map<string, string>();
+  for (const pair of (value ?? "").split(",").map((p) => p.trim()).filter(Boolean)) {
+    const at = pair.indexOf("=");
+    const key = at > 0 ? readKey(pair.slice(0, at).trim()) : null;
+    const zone = at > 0 ? ianaFromName(pair.slice(at + 1)) : null;
+    if (key === null || zone === null) return { problem: `"${pair.slice(0, 80)}" is not key=Zone (an IANA name such as America/Los_Angeles)` };
+    entries.set(key, zone);
+  }
+  return { entries };
+}
+
+/**
+ * The sandbox's own seed data, which always names its zones; the client resolves Zenoti's with
+ * `resolveCenterTimeZone`, which never falls back on a default.
  */
 export function toIanaTimeZone(zone: { name?: string | null; standard_name?: string | null } | string | null | undefined): string {
   if (typeof zone === "string" || zone == null) return ianaFromName(zone) ?? DEFAULT_TIME_ZONE;

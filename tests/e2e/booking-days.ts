@@ -51,6 +51,8 @@ export type BookingDayOptions = {
   listPrices?: boolean;
   /** How many dates to take at that clinic, one after another in its date list (default 1). */
   days?: number;
+  /** Clinics (slugs) not to take, e.g. one a test server refuses. */
+  except?: string[];
 };
 
 export type BookingDay = {
@@ -107,7 +109,7 @@ export function claimBookingDays(testInfo: TestInfo, baseURL: string, options: B
   const days = options.days ?? 1;
   const lanes = Math.max(1, testInfo.config.workers);
   const lane = testInfo.parallelIndex;
-  const pool = options.prepaid ? POOLS.prepaid : POOLS.payLater;
+  const pool = (options.prepaid ? POOLS.prepaid : POOLS.payLater).filter((c) => !options.except?.includes(c.slug));
   let mine = pool.filter((_, i) => i % lanes === lane % lanes);
   if (mine.length === 0) mine = [pool[lane % pool.length]];
   if (options.listPrices) {

@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { onTestFinished } from "vitest";
-import { createSpaClient } from "../../server/spa/client.server";
+import { createSpaClient, type SpaClientOptions } from "../../server/spa/client.server";
 
 export type CannedAnswer = { status?: number; headers?: Record<string, string>; body: unknown };
 
@@ -34,8 +34,8 @@ export async function startJsonBackend(answers: Record<string, CannedAnswer | ((
 }
 
 /** The spa client on a JSON back end of this test's own, stopped when the test ends. */
-export async function clientOnJsonBackend(answers: Parameters<typeof startJsonBackend>[0]) {
+export async function clientOnJsonBackend(answers: Parameters<typeof startJsonBackend>[0], options: Omit<SpaClientOptions, "baseUrl" | "auth"> = {}) {
   const backend = await startJsonBackend(answers);
   onTestFinished(() => backend.stop());
-  return { backend, client: createSpaClient({ baseUrl: backend.baseUrl, auth: { type: "apikey", apiKey: "k" } }) };
+  return { backend, client: createSpaClient({ baseUrl: backend.baseUrl, auth: { type: "apikey", apiKey: "k" }, ...options }) };
 }

@@ -1,8 +1,9 @@
 import { href, Link, redirect, useNavigation } from "react-router";
-import { SLOT_TAKEN } from "~/domain/booking";
+import { busyHoldMessage, SLOT_TAKEN } from "~/domain/booking";
 import { GuestDetailsSchema } from "~/domain/guest";
 import { formatSlot } from "~/lib/dates";
 import { enforceRateLimit } from "#server/accounts/current-user.server";
+import { admitBooking, bookingCallPriority } from "#server/booking/call-priority.server";
 import { requireChosenService } from "#server/booking/catalog-view.server";
 import { holdSlot } from "#server/booking/hold-slot.server";
 import { afterNotHeld, notHeldMessage } from "#server/booking/not-held.server";
@@ -17,6 +18,9 @@ import { currentUser, visitAttribution } from "#server/request-context.server";
 import { redirectWithToast } from "#server/toast.server";
 import { OUTAGE_MESSAGE } from "#server/unavailable.server";
 import type { Route } from "./+types/details";
+
+/** The step's calls are the booking's: its guest searches and hold, or a held booking's update (decision 036). */
+export const middleware: Route.MiddlewareFunction[] = [bookingCallPriority];
 
 export const meta: Route.MetaFunction = () => [{ title: "Your details | Glow Clinic" }, { name: "robots", content: "noindex" }];
 
@@ -62,6 +66,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (submission.status !== "success") return refuseForm(submission);
   // Each submission looks the visitor up in the back end (and may send a code): a generous cap per address.
   await enforceRateLimit(context.services, `details-ip:${context.clientIp}`, 30, 10 * 60_000);
+  if (!draft.hold && draft.id) {
+    // Let in again if its turn lapsed while the details were typed: told to wait before any search or hold, what was typed kept.
+    const admission = await admitBooking(context.services, draft.id);
+    const wait = admission.ok ? 0 : admission.retryAfterSeconds;
+    if (wait) return refuseForm(submission, { status: 503, formErrors: [busyHoldMessage(wait)], headers: { "Retry-After": String(wait) } });
+  }
   const outcome = await submitBookingDetails(context.services, {
     draft,
     details: submission.value,

@@ -7,6 +7,7 @@ import { normalizePromoCode, PROMO_MESSAGES } from "~/domain/discounts";
 import { clipBilling, PAYMENT_MESSAGES, type Billing } from "~/domain/payment";
 import { formatMoney } from "~/lib/money";
 import { US_STATES } from "~/lib/us-states";
+import { bookingCallPriority, freeBookingCalls } from "#server/booking/call-priority.server";
 import { findService, requireClinic } from "#server/booking/catalog-view.server";
 import { declineBackEndPrice, finishVerification, quote } from "#server/booking/checkout.server";
 import { dropHoldClaim } from "#server/booking/hold-limits.server";
@@ -32,9 +33,14 @@ export const CHECKOUT_MESSAGES = {
   cancelled: "Your booking was cancelled and your card was not charged. The promo code was removed; please choose a time again.",
   repriced: (shown: string, due: string) =>
     `Our booking system prices this booking at ${due}, not the ${shown} we showed you, so nothing has been charged. Your time is kept: pay ${due} to book, or cancel the booking.`,
+  atLimit: (seconds: number) =>
+    `We're very busy right now, so your booking isn't finished yet. Your time is kept and nothing has been charged: please press the button again in ${seconds} seconds.`,
 } as const;
 
 const PACKAGE_GONE = "Your package has no session left for this treatment. Please pay for it as shown.";
+
+/** The step's calls are those of a booking that holds a slot: first in line for the chain's calls (decision 036). */
+export const middleware: Route.MiddlewareFunction[] = [bookingCallPriority];
 
 export const meta: Route.MetaFunction = () => [{ title: "Payment | Glow Clinic" }, { name: "robots", content: "noindex" }];
 
@@ -66,8 +72,9 @@ async function leavePaymentStep(context: Route.LoaderArgs["context"], outcome: C
     setDraft(session, { ...draft, payKey: undefined });
     return redirect(href("/appointment/payment"));
   }
-  // Booked or not, the hold is used up: its place under the address's cap is free again.
+  // Booked or not, the hold is used up: its place under the address's cap, and the calls kept for it, are free again.
   await dropHoldClaim(services.rateLimiter, draft.hold?.claim);
+  await freeBookingCalls(services, draft.id);
   if (outcome.kind === "booked") {
     const { attempt } = outcome;
     // An ad click the visit came with is written for the guest (reported and rethrown on failure; the booking stands).
@@ -208,6 +215,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const cancelled = await declineBackEndPrice(services, payKey);
     if (cancelled?.kind === "undone") {
       await dropHoldClaim(services.rateLimiter, draft.hold?.claim);
+      await freeBookingCalls(services, draft.id);
       flashToast(context, { type: "info", title: CHECKOUT_MESSAGES.cancelled });
       setDraft(session, { ...withBilling, hold: undefined, payKey: undefined, promoCode: undefined });
       return redirect(`${href("/appointment/time")}?date=${draft.date ?? ""}`);
@@ -229,6 +237,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     });
   }
   if (outcome.kind === "busy") return refuseForm(submission, { status: 409, formErrors: [CHECKOUT_MESSAGES.busy] });
+  if (outcome.kind === "pending" && outcome.busyRetryAfterSeconds) {
+    const wait = outcome.busyRetryAfterSeconds;
+    return refuseForm(submission, { status: 503, formErrors: [CHECKOUT_MESSAGES.atLimit(wait)], headers: { "Retry-After": String(wait) } });
+  }
   if (outcome.kind === "pending") return refuseForm(submission, { status: 503, formErrors: [CHECKOUT_MESSAGES.pending] });
   return (await leavePaymentStep(context, outcome, withBilling))!;
 }

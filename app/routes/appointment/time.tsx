@@ -1,11 +1,11 @@
-import { data, href, Link, redirect, type ShouldRevalidateFunctionArgs, useNavigation } from "react-router";
+import { data, Form, href, Link, redirect, type ShouldRevalidateFunctionArgs, useNavigation } from "react-router";
 import { useSchemaForm } from "~/components/forms";
 import { SlotPicker, slotPickerView } from "~/components/slot-picker";
 import { CHOOSE_TIME, HoldSlotSchema } from "~/domain/booking-forms";
 import { normalizeBookingDate } from "~/domain/booking";
 import { DOWNTIME_MESSAGE, FIXER_NEEDS_FACIAL } from "~/domain/downtime";
-import { SLOT_TAKEN } from "~/domain/booking";
-import { clinicToday } from "~/lib/dates";
+import { busyHoldMessage, SLOT_TAKEN } from "~/domain/booking";
+import { clinicToday, formatClock, formatDay } from "~/lib/dates";
 import { requireChosenService } from "#server/booking/catalog-view.server";
 import { knownGuest, setDraft } from "#server/booking/draft.server";
 import { chooseTime, holdSlot } from "#server/booking/hold-slot.server";
@@ -63,6 +63,16 @@ export const headers: Route.HeadersFunction = ({ actionHeaders, parentHeaders })
   return headers;
 };
 
+/**
+ * At the chain's call limit the time is not held yet (decision 036): the answer says when to try
+ * again, names the time chosen, and offers it again in a form of its own (it works without JavaScript).
+ */
+function busyAnswer(submission: Parameters<typeof refuseForm>[0], slot: string, retryAfterSeconds: number) {
+  const time = `${formatClock(slot.slice(11, 16))} on ${formatDay(slot.slice(0, 10), "dddd, MMMM D")}`;
+  const refused = refuseForm(submission, { status: 503, formErrors: [busyHoldMessage(retryAfterSeconds, time)], headers: { "Retry-After": String(retryAfterSeconds) } });
+  return data({ result: refused.data.result, busy: { slot, time } }, refused.init ?? undefined);
+}
+
 export async function action({ request, context }: Route.ActionArgs) {
   const { session, draft, center, service } = await requireChosenService(context);
   const submission = parseSubmission(await formDataOf(request), HoldSlotSchema);
@@ -74,6 +84,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!user && !knownGuest(draft)) {
     // Not known yet: the time is kept, and held once the visitor's details say whose it is.
     const chosen = await chooseTime(context.services, { draft, centerId: center.id, service, slot, date });
+    if (chosen.kind === "busy") {
+      setDraft(session, chosen.draft);
+      return busyAnswer(submission, slot, chosen.retryAfterSeconds);
+    }
     if (chosen.kind === "unavailable") return refuseForm(submission, { status: 503, formErrors: [OUTAGE_MESSAGE] });
     if (chosen.kind === "taken") return refuseForm(submission, { status: 409, formErrors: [SLOT_TAKEN] });
     setDraft(session, chosen.draft);
@@ -94,6 +108,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       return refuseForm(submission, { status: 409, formErrors: [SLOT_TAKEN] });
     case "unavailable":
       return refuseForm(submission, { status: 503, formErrors: [OUTAGE_MESSAGE] });
+    case "busy":
+      return busyAnswer(submission, slot, outcome.retryAfterSeconds);
   }
 }
 
@@ -107,12 +123,22 @@ export default function TimeStep({ loaderData, actionData }: Route.ComponentProp
   const navigation = useNavigation();
   const reserving = navigation.state === "submitting" ? String(navigation.formData?.get("slot") ?? "") : null;
   const hold = useSchemaForm(HoldSlotSchema, { id: "hold-slot", lastResult: actionData?.result });
+  const busy = actionData && "busy" in actionData ? actionData.busy : null;
   return (
     <>
       <h1>Choose a date and time</h1>
       <p>
         {service} at {clinic.name}. <Link to={`${href("/appointment/service")}?id=${encodeURIComponent(clinic.id)}`}>Change treatment</Link>
       </p>
+      {busy ? (
+        // The time chosen when the booking system was too busy to hold it, offered again as it was.
+        <Form method="post" className="notice">
+          <p>Your choice: {busy.time}.</p>
+          <button type="submit" name="slot" value={busy.slot} disabled={reserving !== null}>
+            Try {busy.time} again
+          </button>
+        </Form>
+      ) : null}
       <SlotPicker view={loaderData} hold={hold} reserving={reserving} />
     </>
   );

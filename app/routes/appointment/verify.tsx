@@ -3,6 +3,7 @@ import { CodeFormActions, Field, SchemaForm, useSchemaForm } from "~/components/
 import { ResendGuestCodeSchema, VerifyGuestSchema } from "~/domain/booking-forms";
 import { formatSlot } from "~/lib/dates";
 import { enforceRateLimit } from "#server/accounts/current-user.server";
+import { bookingCallPriority } from "#server/booking/call-priority.server";
 import { requireChosenService } from "#server/booking/catalog-view.server";
 import { firstOpenStep, requireDraft, setDraft } from "#server/booking/draft.server";
 import { completeVerification, resendVerificationCode } from "#server/booking/guest-details.server";
@@ -11,6 +12,9 @@ import { formDataOf, formText, parseSubmission, refuseForm } from "#server/forms
 import { redirectWithToast } from "#server/toast.server";
 import { OUTAGE_MESSAGE } from "#server/unavailable.server";
 import type { Route } from "./+types/verify";
+
+/** The step's calls are the booking's, on its way to a hold (decision 036). */
+export const middleware: Route.MiddlewareFunction[] = [bookingCallPriority];
 
 export const meta: Route.MetaFunction = () => [{ title: "Welcome back | Glow Clinic" }, { name: "robots", content: "noindex" }];
 

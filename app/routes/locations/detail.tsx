@@ -10,7 +10,7 @@ import { formatPriceRange } from "~/lib/money";
 import { formatPhone } from "~/lib/phone";
 import { offerPrices, withAddOnPrices, withOfferPrices } from "#server/pricing/offer-prices.server";
 import { visitAttribution } from "#server/request-context.server";
-import { orUnavailable } from "#server/unavailable.server";
+import { orUnavailable, refuseClinicWithoutTimeZone } from "#server/unavailable.server";
 import { siteOrigin } from "#server/site.server";
 import type { Route } from "./+types/detail";
 
@@ -37,6 +37,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { catalog } = context.services;
   if (!SLUG_PATTERN.test(params.slug)) throw data("No clinic has that address.", { status: 404 });
   const center = await orUnavailable(() => catalog.getCenterBySlug(params.slug));
+  if (!center) await refuseClinicWithoutTimeZone(catalog, params.slug);
   if (!center) throw data("No clinic has that address.", { status: 404 });
   const [services, therapists] = await orUnavailable(() => Promise.all([catalog.listServices(center.id), catalog.listTherapists(center.id)]));
 
