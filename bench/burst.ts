@@ -6,42 +6,19 @@
 // for them waits N seconds and tries again, as the page asks, and is counted apart.
 //   tsx bench/burst.ts            (the end of `npm run bench`; `npm run bench:burst` builds first)
 // BENCH_BURST_GUESTS sets how many guests (default 12); BENCH_BURST_CLINIC the clinic (default houston-heights).
-import { chromium, type Page } from "@playwright/test";
-import { spawn, type ChildProcess } from "node:child_process";
+import type { Page } from "@playwright/test";
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { EMBEDDED_AVAILABILITY_GUEST_ID } from "../server/embedded-defaults";
+import { startPageBench } from "./page-bench";
 
-const root = path.resolve(import.meta.dirname, "..");
 const GUESTS = Number(process.env.BENCH_BURST_GUESTS ?? 12);
 const CLINIC = process.env.BENCH_BURST_CLINIC ?? "houston-heights";
 const APP_PORT = 4331;
 const BACKEND_PORT = 4333;
-const API_KEY = "bench-burst-key";
-const backendOrigin = `http://127.0.0.1:${BACKEND_PORT}`;
-const appOrigin = `http://127.0.0.1:${APP_PORT}`;
 
 const BUSY_PAGE = "We're very busy right now";
 const BUSY_HOLD = /We're very busy right now, so we can't hold .* Please try again in (a|\d+) seconds?/;
 const SLOT_TAKEN = "That time was just taken";
 const SLOTS_ERROR = "Error while fetching slots";
-
-function start(command: string, args: string[], env: Record<string, string>): ChildProcess {
-  return spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"] });
-}
-
-async function waitFor(url: string) {
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${url} did not come up`);
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -207,26 +184,9 @@ async function guest(page: Page, index: number): Promise<Outcome> {
   return outcome;
 }
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-burst-"));
-const backend = start(path.join(root, "node_modules", ".bin", "tsx"), ["bench/zenoti-backend.ts"], {
-  BACKEND_PORT: String(BACKEND_PORT), DATA_DIR: path.join(dataDir, "backend"), APP_STORE: path.join(dataDir, "app", "store.sqlite"), SANDBOX_API_KEY: API_KEY,
-  SANDBOX_RATE_LIMIT_PER_MINUTE: "60",
-});
-fs.mkdirSync(path.join(dataDir, "app"), { recursive: true });
-let app: ChildProcess | null = null;
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-});
+// Zenoti's 60 calls a minute: a token bucket of 60, one call back a second.
+const { appOrigin, backendOrigin, browser, stop } = await startPageBench({ name: "burst", appPort: APP_PORT, backendPort: BACKEND_PORT, rateLimitPerMinute: 60 });
 try {
-  await waitFor(`${backendOrigin}/__calls`);
-  app = start("node", ["server.js"], {
-    PORT: String(APP_PORT), HOST: "127.0.0.1", DATA_DIR: path.join(dataDir, "app"), LOG_LEVEL: "error",
-    SPA_BASE_URL: `${backendOrigin}/spa-sandbox`, SPA_API_KEY: API_KEY, SESSION_SECRETS: "bench-burst-secret-0123456789abcdef-0123",
-    SPA_AVAILABILITY_GUEST_ID: EMBEDDED_AVAILABILITY_GUEST_ID,
-    SMS_WEBHOOK_URL: `${backendOrigin}/__sms`,
-  });
-  await waitFor(`${appOrigin}/healthz`);
   // The chain's site as a promotion finds it: the clinic's page and menu read once already.
   await fetch(`${appOrigin}/locations/${CLINIC}`);
   const totalCalls = async () => Object.values((await (await fetch(`${backendOrigin}/__calls`)).json()) as Record<string, number>).reduce((a, b) => a + b, 0);
@@ -283,8 +243,5 @@ try {
   );
   if (process.env.BENCH_BURST_JSON) fs.writeFileSync(process.env.BENCH_BURST_JSON, JSON.stringify({ guests: GUESTS, booked, limited, lostHolds, errors, wall, calls }));
 } finally {
-  await browser.close();
-  app?.kill("SIGTERM");
-  backend.kill("SIGTERM");
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  await stop();
 }

@@ -4,18 +4,13 @@
 // organisation, so this is what bounds how many bookings a minute the chain can take.
 //   tsx bench/calls.ts            (run by bench/run.mjs after the speed figures; `npm run bench:calls` alone)
 // BENCH_BOOKINGS sets how many bookings per kind of clinic (default 3).
-import { chromium, type Page } from "@playwright/test";
-import { spawn, type ChildProcess } from "node:child_process";
+import type { Page } from "@playwright/test";
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { EMBEDDED_AVAILABILITY_GUEST_ID } from "../server/embedded-defaults";
+import { startPageBench } from "./page-bench";
 
-const root = path.resolve(import.meta.dirname, "..");
 const BOOKINGS = Number(process.env.BENCH_BOOKINGS ?? 3);
 const APP_PORT = 4311;
 const BACKEND_PORT = 4313;
-const API_KEY = "bench-call-budget-key";
 /** The budget the issue sets: calls per completed guest booking, and per warm page view. */
 const TARGET_PER_BOOKING = 8;
 
@@ -24,24 +19,7 @@ const CLINICS = [
   { slug: "dallas-uptown", kind: "takes payment" },
 ];
 
-function start(command: string, args: string[], env: Record<string, string>): ChildProcess {
-  return spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"] });
-}
-
-async function waitFor(url: string) {
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${url} did not come up`);
-}
-
-const backendOrigin = `http://127.0.0.1:${BACKEND_PORT}`;
-const appOrigin = `http://127.0.0.1:${APP_PORT}`;
+const { appOrigin, backendOrigin, browser, stop } = await startPageBench({ name: "calls", appPort: APP_PORT, backendPort: BACKEND_PORT });
 
 async function callCounts(): Promise<Map<string, number>> {
   return new Map(Object.entries((await (await fetch(`${backendOrigin}/__calls`)).json()) as Record<string, number>));
@@ -101,27 +79,7 @@ async function book(page: Page, slug: string) {
   await page.getByRole("heading", { level: 1, name: "You're booked!" }).waitFor();
 }
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-calls-"));
-const backend = start(path.join(root, "node_modules", ".bin", "tsx"), ["bench/zenoti-backend.ts"], {
-  BACKEND_PORT: String(BACKEND_PORT), DATA_DIR: path.join(dataDir, "backend"), APP_STORE: path.join(dataDir, "app", "store.sqlite"), SANDBOX_API_KEY: API_KEY,
-});
-fs.mkdirSync(path.join(dataDir, "app"), { recursive: true });
-let app: ChildProcess | null = null;
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-});
 try {
-  await waitFor(`${backendOrigin}/__calls`);
-  app = start("node", ["server.js"], {
-    PORT: String(APP_PORT), HOST: "127.0.0.1", DATA_DIR: path.join(dataDir, "app"), LOG_LEVEL: "error",
-    SPA_BASE_URL: `${backendOrigin}/spa-sandbox`, SPA_API_KEY: API_KEY, SESSION_SECRETS: "bench-call-budget-secret-0123456789abcdef",
-    // The sandbox back end seeds the guest open times are read through (decision 018).
-    SPA_AVAILABILITY_GUEST_ID: EMBEDDED_AVAILABILITY_GUEST_ID,
-    SMS_WEBHOOK_URL: `${backendOrigin}/__sms`,
-  });
-  await waitFor(`${appOrigin}/healthz`);
-
   // Page views once the catalog is warm: each public page once to warm, then counted.
   const pages = ["/", "/locations", "/locations?zip=78701", "/locations/houston-heights", "/locations/dallas-uptown"];
   for (const url of pages) await fetch(appOrigin + url);
@@ -157,8 +115,5 @@ try {
   // bench/run.mjs runs this bench and puts these figures in its own summary.
   if (process.env.BENCH_CALLS_JSON) fs.writeFileSync(process.env.BENCH_CALLS_JSON, JSON.stringify(summary));
 } finally {
-  await browser.close();
-  app?.kill("SIGTERM");
-  backend.kill("SIGTERM");
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  await stop();
 }

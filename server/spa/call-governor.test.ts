@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createTestGuest, startSandbox, TEST_API_KEY, type TestSandbox } from "../../tests/helpers/sandbox-server";
+import { createTestGuest, rejection, startSandbox, TEST_API_KEY, type TestSandbox } from "../../tests/helpers/sandbox-server";
 import { seedGuid } from "../spa-sandbox/db";
 import { orUnavailable } from "../unavailable.server";
 import { describeCallBucketContract } from "./call-bucket-contract";
@@ -24,15 +24,6 @@ const DALLAS = seedGuid("center:DAL");
 const ZONE = "America/Chicago";
 const FACIAL = seedGuid("service:FT-NEW");
 
-async function rejection(promise: Promise<unknown>): Promise<SpaError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(SpaError);
-    return error as SpaError;
-  }
-  throw new Error("expected the call to fail");
-}
 
 /** A clock that moves only when the governor sleeps (or the test says): nothing here waits for real. */
 function fakeTime(start = Date.parse("2026-11-30T15:00:00Z")) {

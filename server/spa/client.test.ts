@@ -1,11 +1,10 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startSandbox, TEST_API_KEY, TEST_USER } from "../../tests/helpers/sandbox-server";
+import { rejection, startSandbox, TEST_API_KEY, TEST_USER } from "../../tests/helpers/sandbox-server";
 import { seedGuid } from "../spa-sandbox/db";
 import { mergeGuestChange } from "./booking.server";
 import { createSpaClient } from "./client.server";
-import { SpaError } from "./errors.server";
 import { createSpaHttp, TOKEN_CACHE_SECONDS, TOKEN_EXPIRY_MARGIN_SECONDS } from "./http.server";
 import { z } from "zod";
 
@@ -37,15 +36,6 @@ function countingFetch() {
   return { fetch: counted, calls };
 }
 
-async function rejection(promise: Promise<unknown>): Promise<SpaError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(SpaError);
-    return error as SpaError;
-  }
-  throw new Error("expected the call to fail");
-}
 
 describe("API-key authentication", () => {
   it("reads the catalog with a valid key", async () => {

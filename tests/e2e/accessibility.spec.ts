@@ -154,6 +154,8 @@ test.describe("account forms", () => {
 });
 
 test("the booking journey, each step and its error states, the card page and the confirmation", async ({ page, bookingDay, sandboxApi, thisMachine }) => {
+  // A whole journey with an axe run at every step: longer than one test's minute on a busy machine.
+  test.slow();
   // A client the clinic already has: the journey goes through the code step too.
   const { clinic, date } = bookingDay();
   const email = uniqueEmail("axe-booking");
@@ -233,6 +235,7 @@ test("the booking journey, each step and its error states, the card page and the
 });
 
 test("the account pages signed in, and a visit's reschedule and cancel pages", async ({ page, signedIn, sandboxApi, bookingDay }) => {
+  test.slow();
   const { clinic, dates } = bookingDay({ days: 2 });
   const guestId = await guestIdOf(sandboxApi, signedIn.email);
   await bookVisitInBackEnd(sandboxApi, { guestId, clinic, date: dates[0], serviceCode: "FT-RET", addOnCodes: ["ADD-LED"] });

@@ -118,15 +118,20 @@ export async function fillDetails(page: Page, email: string, phone = uniquePhone
   await expect(page.getByRole("heading", { level: 1, name: "Payment" })).toBeVisible();
 }
 
-/** Adds a card on the hosted card page and comes back to payment. */
-export async function addCard(page: Page, number: string) {
-  await page.getByRole("button", { name: /Add (a|another) card/ }).click();
+/** On the sandbox's hosted card page: saves this card (a test number decides how its charges go). */
+export async function saveCardOnCardPage(page: Page, number: string, name = "Ana Lopez") {
   await expect(page.getByRole("heading", { name: "Add a card" })).toBeVisible();
-  await page.getByLabel("Name on card").fill("Ana Lopez");
+  await page.getByLabel("Name on card").fill(name);
   await page.getByLabel("Card number").fill(number);
   await page.getByLabel("Expiry (MM/YY)").fill("12/30");
   await page.getByLabel("Security code").fill("123");
   await page.getByRole("button", { name: "Save card" }).click();
+}
+
+/** Adds a card on the hosted card page and comes back to payment. */
+export async function addCard(page: Page, number: string) {
+  await page.getByRole("button", { name: /Add (a|another) card/ }).click();
+  await saveCardOnCardPage(page, number);
   await expect(page.getByRole("heading", { level: 1, name: "Payment" })).toBeVisible();
 }
 

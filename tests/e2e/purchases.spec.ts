@@ -1,18 +1,11 @@
 import type { Page } from "@playwright/test";
-import { chooseFacialWithAddOn, choosePeelWithFaceArea, fillBillingAndAgree, showDate, startBooking, uniqueEmail } from "./helpers";
+import { chooseFacialWithAddOn, choosePeelWithFaceArea, fillBillingAndAgree, saveCardOnCardPage, showDate, startBooking, uniqueEmail } from "./helpers";
 import { expect, test } from "./fixtures";
 
 // Buying a membership, a package and a gift card on the sandbox's hosted card page, with
 // JavaScript and without (decision 031). Each test signs in a new account whose home clinic is Austin.
 
-async function onCardPage(page: Page, number: string) {
-  await expect(page.getByRole("heading", { name: "Add a card" })).toBeVisible();
-  await page.getByLabel("Name on card").fill("Mia Rivera");
-  await page.getByLabel("Card number").fill(number);
-  await page.getByLabel("Expiry (MM/YY)").fill("12/30");
-  await page.getByLabel("Security code").fill("123");
-  await page.getByRole("button", { name: "Save card" }).click();
-}
+const onCardPage = (page: Page, number: string) => saveCardOnCardPage(page, number, "Mia Rivera");
 
 const thanks = (page: Page) => page.getByRole("heading", { level: 1, name: "Thank you" });
 

@@ -1,8 +1,7 @@
-import type { Page } from "@playwright/test";
 import { STRICT_TENANT_PORT } from "../../playwright.config";
 import { CLINICS } from "./booking-days";
 import { expect, test } from "./fixtures";
-import { addCard, chooseFacialWithAddOn, fillBillingAndAgree, fillDetails, showDate, startBooking, uniqueEmail } from "./helpers";
+import { addCard, chooseFacialWithAddOn, fillBillingAndAgree, fillDetails, saveCardOnCardPage, showDate, startBooking, uniqueEmail } from "./helpers";
 
 // The main journeys against the strictest tenant Zenoti's public evidence shows (decision 035): saved
 // cards as a bare array, working hours as "900"/"1900", time zones with an id and no name (four ids
@@ -12,15 +11,6 @@ import { addCard, chooseFacialWithAddOn, fillBillingAndAgree, fillDetails, showD
 test.use({ baseURL: `http://localhost:${STRICT_TENANT_PORT}` });
 
 const PHOENIX = CLINICS.find((clinic) => clinic.slug === "phoenix-biltmore")!;
-
-async function onCardPage(page: Page, number: string) {
-  await expect(page.getByRole("heading", { name: "Add a card" })).toBeVisible();
-  await page.getByLabel("Name on card").fill("Mia Rivera");
-  await page.getByLabel("Card number").fill(number);
-  await page.getByLabel("Expiry (MM/YY)").fill("12/30");
-  await page.getByLabel("Security code").fill("123");
-  await page.getByRole("button", { name: "Save card" }).click();
-}
 
 test("a new client books with a card: hours, zone, guest search and the saved card read in the strict shapes", async ({ page, bookingDay }) => {
   const { clinic, date } = bookingDay({ except: [PHOENIX.slug] });
@@ -60,7 +50,7 @@ test("a package bought online shows its sessions, listed as Zenoti's sample list
   await page.goto("/packages?clinic=austin-downtown");
   const list = page.getByRole("list", { name: "Packages at Glow Clinic Austin Downtown" });
   await list.getByRole("button", { name: "Buy Signature Facial Series: 3 sessions" }).click();
-  await onCardPage(page, "4242 4242 4242 4242");
+  await saveCardOnCardPage(page, "4242 4242 4242 4242");
   await expect(page.getByRole("heading", { level: 1, name: "Thank you" })).toBeVisible();
   await page.getByRole("link", { name: "See your packages" }).click();
   const held = page.locator(".visit-card", { has: page.getByRole("heading", { name: "Signature Facial Series: 3 sessions" }) });

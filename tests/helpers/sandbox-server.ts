@@ -2,7 +2,7 @@ import express from "express";
 import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { createSpaClient, type SpaClient } from "../../server/spa/client.server";
-import { isSpaError } from "../../server/spa/errors.server";
+import { isSpaError, type SpaError } from "../../server/spa/errors.server";
 import { createSpaSandbox, type SandboxOptions, type SpaSandbox } from "../../server/spa-sandbox/index";
 
 export const TEST_API_KEY = "test-api-key-123";
@@ -69,6 +69,17 @@ export async function saveTestCard(
   const saved = (await client.listCards(guestId, centerId)).at(-1);
   if (!saved) throw new Error("the sandbox did not save the card");
   return saved.accountId;
+}
+
+/** The client's error for a call that must fail (a call that succeeds, or another error, fails the test). */
+export async function rejection(promise: Promise<unknown>): Promise<SpaError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (isSpaError(error)) return error;
+    throw error;
+  }
+  throw new Error("expected the call to fail");
 }
 
 /** The back end's error code for a call that must be refused (a call that succeeds fails the test). */
