@@ -1,4 +1,5 @@
 import { data } from "react-router";
+import { sameId } from "~/domain/catalog";
 import { GeocoderError } from "./geo/geocoder.server";
 import { logger } from "./observability/logger.server";
 import type { CachedCatalog } from "./spa/catalog-cache.server";
@@ -40,8 +41,9 @@ export type ClinicUnavailableData = { clinicUnavailable: true; name: string; pho
  * A clinic the back end lists but whose time zone no one has named is not booked online: its times
  * could not be told right. Its pages answer 503 saying so, with its phone number, instead of a 404.
  */
-export async function refuseClinicWithoutTimeZone(catalog: Pick<CachedCatalog, "findClinicWithoutTimeZone">, idOrSlug: string): Promise<void> {
-  const clinic = await orUnavailable(() => catalog.findClinicWithoutTimeZone(idOrSlug));
+export async function refuseClinicWithoutTimeZone(catalog: Pick<CachedCatalog, "clinicsWithoutTimeZone">, idOrSlug: string): Promise<void> {
+  const clinics = await orUnavailable(() => catalog.clinicsWithoutTimeZone());
+  const clinic = clinics.find((c) => c.slug === idOrSlug || sameId(c.id, idOrSlug));
   if (!clinic) return;
   throw data({ clinicUnavailable: true, name: clinic.name, phone: clinic.phone } satisfies ClinicUnavailableData, { status: 503, headers: { "Retry-After": "3600" } });
 }

@@ -57,15 +57,14 @@ export type HoldRequest = {
  * details they just gave. A Zenoti hold belongs to its guest, so it is never made for anyone else.
  */
 export async function holdSlot(services: Services, request: HoldRequest): Promise<HoldOutcome> {
+  // The id names this booking in progress for its own attempt limit and its calls; it is kept on every answer.
   const draft: Draft = { ...request.draft, id: request.draft.id ?? crypto.randomUUID() };
   // Until it holds, its calls are a new booking's, spending what was kept for it when it was let in (decision 036).
   return withCallPriority({ priority: "booking", booking: draft.id }, () => holdForBooking(services, { ...request, draft }));
 }
 
 async function holdForBooking(services: Services, request: HoldRequest): Promise<HoldOutcome> {
-  const { centerId, service, slot, date, timeZone, clientIp, user } = request;
-  // The id names this booking in progress for its own attempt limit; it is kept on every answer.
-  const draft: Draft = { ...request.draft, id: request.draft.id ?? crypto.randomUUID() };
+  const { draft, centerId, service, slot, date, timeZone, clientIp, user } = request;
   const query: SlotQuery = { centerId, serviceId: service.id, addOnIds: draft.addOnIds, therapistId: draft.therapistId, date };
 
   // The limits come before anything is made in the back end: a refused attempt leaves nothing behind.

@@ -158,11 +158,6 @@ export function createCachedCatalog(calls: Pick<CatalogCalls, "listCenters" | "l
     async clinicsWithoutTimeZone(): Promise<ClinicWithoutTimeZone[]> {
       return (await centerList()).withoutTimeZone;
     },
-    /** A clinic refused for want of a time zone, by id or slug. */
-    async findClinicWithoutTimeZone(idOrSlug: string): Promise<ClinicWithoutTimeZone | null> {
-      const clinics = (await centerList()).withoutTimeZone;
-      return clinics.find((c) => c.slug === idOrSlug || sameId(c.id, idOrSlug)) ?? null;
-    },
     async getCenter(centerId: string): Promise<Center | null> {
       const centers = await listCenters();
       return centers.find((c) => sameId(c.id, centerId)) ?? null;
