@@ -140,3 +140,8 @@ export function dateWeek(dates: readonly string[], date: string): { days: string
   const index = Math.max(0, weeks.findIndex((week) => week.includes(date)));
   return { days: weeks[index] ?? [], earlier: weeks[index - 1]?.[0] ?? null, later: weeks[index + 1]?.[0] ?? null };
 }
+
+/** Said to a client who proved their record and turned out to be returning: what they are booked for now. */
+export function returningClientSwitch(switched: { from: string; to: string }): string {
+  return `Welcome back! As a returning client you're booked for ${switched.to}, at its price, instead of ${switched.from}.`;
+}

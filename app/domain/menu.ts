@@ -36,3 +36,11 @@ export function buildMenu(services: Service[], formatRange: (min: Cents, max: Ce
   const enhancements = services.filter(isEnhancement).map(toItem);
   return { treatments: [...sections.entries()].map(([category, items]) => ({ category, items })), addOns: enhancements };
 }
+
+/** What a treatment a package of the guest's pays for costs them: a session of it. */
+export const PACKAGE_PRICE = "In your package";
+
+/** "2 sessions left in Signature Facial Series: 3 sessions". */
+export function packageSessionsLeft(session: { name: string; left: number }): string {
+  return `${session.left} ${session.left === 1 ? "session" : "sessions"} left in ${session.name}`;
+}

@@ -32,8 +32,11 @@ export function isReturningVersion(name: string): boolean {
   return n.includes("return") || (serviceKind(name) === "facial" && !isNewClientVersion(name));
 }
 
+/** A guest who has completed a new-client visit is a returning client (spec section 4). */
+export type ClientType = "new" | "returning";
+
 /** New clients see new-client versions; returning users see the returning ones. */
-export function offeredTo(name: string, clientType: "new" | "returning"): boolean {
+export function offeredTo(name: string, clientType: ClientType): boolean {
   return clientType === "new" ? !isReturningVersion(name) : !isNewClientVersion(name);
 }
 
@@ -44,6 +47,6 @@ export function coveredByMembership(name: string): boolean {
 }
 
 /** Add-on enhancements take 15 extra minutes for new clients, none for returning ones. */
-export function addOnMinutes(clientType: "new" | "returning"): number {
+export function addOnMinutes(clientType: ClientType): number {
   return clientType === "new" ? 15 : 0;
 }

@@ -5,7 +5,7 @@ import type { Services } from "../context.server";
 import { bookableTreatments } from "../booking/catalog-view.server";
 import type { Draft } from "../booking/draft.server";
 import { dropDraftHold } from "../booking/holds.server";
-import { clientTypeFor } from "../booking/signed-in.server";
+import { clientTypeOf } from "../guests/holdings.server";
 import type { VisitAccess } from "./access.server";
 
 export type RebookOutcome =
@@ -25,7 +25,7 @@ export async function rebookVisit(services: Services, access: VisitAccess, previ
   const center = visit.center ? await services.catalog.getCenter(visit.center.id) : null;
   if (!center) return { kind: "clinic-gone", to: href("/locations"), message: "That clinic no longer takes bookings online. Please choose another." };
   const catalog = (await services.catalog.listServices(center.id)) ?? [];
-  const treatments = bookableTreatments(catalog, await clientTypeFor(services, access.user));
+  const treatments = bookableTreatments(catalog, await clientTypeOf(services, { guestId: access.guestId, email: access.user?.email }));
   const had = visit.services.find((s) => !s.isAddOn);
   const service = pickTreatment(treatments, had?.serviceId ?? null, had?.name ?? "");
   await dropDraftHold(services, previous);

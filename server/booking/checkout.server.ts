@@ -11,8 +11,8 @@ import type { Draft } from "./draft.server";
 import { forBooking } from "./call-priority.server";
 import { advanceAttempt, attemptTiming, outcomeOfFinal, type AttemptOutcome, type AttemptTiming } from "./payment-attempt.server";
 import { findService } from "./catalog-view.server";
-import { memberPrices } from "./member-prices.server";
-import { packageForTreatment } from "./packages.server";
+import { memberPrices } from "../guests/member-prices.server";
+import { packageForTreatment } from "../guests/packages.server";
 
 /** A price summary; every amount in cents. */
 export type Quote = {

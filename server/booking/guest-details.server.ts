@@ -10,6 +10,7 @@ import type { SpaGuest } from "../spa/booking.server";
 import { checkReferralFor, recordReferral } from "../referrals/referrals.server";
 import { isSpaError } from "../spa/errors.server";
 import type { Draft } from "./draft.server";
+import { clientTypeOf, returningVersionOf } from "../guests/holdings.server";
 import { holdSlot, type HoldOutcome } from "./hold-slot.server";
 
 /** Zenoti's codes for a duplicate email, an invalid email and an invalid mobile number. */
@@ -24,8 +25,12 @@ function pageForRefusal(code: string, message: string): string | null {
 }
 
 export type DetailsOutcome =
-  /** The details are the draft's (a held time's guest was updated, or a time was held with them). */
-  | { kind: "saved"; draft: Draft }
+  /**
+   * The details are the draft's (a held time's guest was updated, or a time was held with them).
+   * `switched`: a returning client proved their record, and books the returning version of the
+   * new-client treatment they chose before they were known.
+   */
+  | { kind: "saved"; draft: Draft; switched?: { from: string; to: string } }
   /** An existing client's record: a code went to the contact on file; the visitor proves it is theirs. */
   | { kind: "verify"; draft: Draft }
   /** The spec's error page for what the back end refused, with where it sends the guest next. */
@@ -161,7 +166,7 @@ export type VerifyOutcome = DetailsOutcome | { kind: "wrong-code"; message: stri
  */
 export async function completeVerification(
   services: Services,
-  request: { draft: Draft; code: string; service: Service; timeZone: string; clientIp: string },
+  request: { draft: Draft; code: string; service: Service; catalog: readonly Service[]; timeZone: string; clientIp: string },
 ): Promise<VerifyOutcome> {
   const { draft } = request;
   const typed = draft.details!;
@@ -173,7 +178,14 @@ export async function completeVerification(
     // The record on file is theirs: its contact details are the booking's.
     const details = { ...typed, email: guest.email ?? typed.email, phone: guest.phone ?? typed.phone };
     if (guest.email) await noteGuest(services, guest.email, guest);
-    return await holdWithDetails(services, { ...request, draft: { ...draft, guestId: guest.id, verification: undefined }, details }, false);
+    const verified: Draft = { ...draft, guestId: guest.id, verification: undefined };
+    // Chosen before they were known: a returning client books the returning version, at its price (decision 037).
+    const returning = (await clientTypeOf(services, { guestId: guest.id, email: guest.email })) === "returning" ? returningVersionOf(request.catalog, request.service) : null;
+    if (!returning) return await holdWithDetails(services, { ...request, draft: verified, details }, false);
+    const allowed = new Set(returning.addOnIds);
+    const swapped: Draft = { ...verified, serviceId: returning.id, addOnIds: verified.addOnIds.filter((id) => allowed.has(id)), pkg: undefined };
+    const outcome = await holdWithDetails(services, { ...request, service: returning, draft: swapped, details }, false);
+    return outcome.kind === "saved" ? { ...outcome, switched: { from: request.service.displayName, to: returning.displayName } } : outcome;
   } catch (error) {
     if (!isSpaError(error)) throw error;
     logger.warn("verified guest not booked", { kind: error.kind, status: error.status });

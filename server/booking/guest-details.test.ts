@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Service } from "~/domain/catalog";
-import { startSandbox } from "../../tests/helpers/sandbox-server";
+import { completedVisit, startSandbox } from "../../tests/helpers/sandbox-server";
 import { TEST_API_KEY } from "../../tests/helpers/sandbox-server";
 import { createAccountService } from "../accounts/account-service.server";
 import { createMemoryRateLimiter } from "../accounts/rate-limit.server";
@@ -29,6 +29,7 @@ const DATE = "2026-12-01";
 let sandbox: Awaited<ReturnType<typeof startSandbox>>;
 let services: Services;
 let facial: Service;
+let catalog: Service[];
 let notifier: ReturnType<typeof createOutboxNotifier>;
 let n = 0;
 /** The leads the lead webhooks were given. */
@@ -49,7 +50,8 @@ beforeAll(async () => {
     leads: { kind: "http", send: (lead: Lead) => leads.push(lead), close: async () => {}, stats: () => ({ sent: 0, failed: 0, dropped: 0, inFlight: 0 }) },
   } as unknown as Services;
   services.accounts = createAccountService(services);
-  facial = (await services.catalog.listServices(AUSTIN))!.find((s) => s.name === "Signature Laser Facial - New Client")!;
+  catalog = (await services.catalog.listServices(AUSTIN))!;
+  facial = catalog.find((s) => s.name === "Signature Laser Facial - New Client")!;
 });
 afterAll(async () => {
   await sandbox.stop();
@@ -129,11 +131,11 @@ describe("the details step", () => {
     expect(outcome.draft.verification).toEqual({ guestId: known.id, sentTo: [`a•••@example.com`, `•••-•••-${existing.phone.slice(-4)}`] });
     expect(outcome.draft.hold).toBeUndefined();
 
-    const wrong = await completeVerification(services, { draft: outcome.draft, code: "000000" === (await lastCode(existing.email)) ? "111111" : "000000", service: facial, timeZone: "America/Chicago", clientIp: ip });
+    const wrong = await completeVerification(services, { draft: outcome.draft, code: "000000" === (await lastCode(existing.email)) ? "111111" : "000000", service: facial, catalog, timeZone: "America/Chicago", clientIp: ip });
     expect(wrong).toEqual({ kind: "wrong-code", message: "That code is not valid. Please check it or request a new one." });
     const smsCode = await lastCode(existing.phone);
     expect(smsCode).toBe(await lastCode(existing.email));
-    const done = await completeVerification(services, { draft: outcome.draft, code: smsCode, service: facial, timeZone: "America/Chicago", clientIp: ip });
+    const done = await completeVerification(services, { draft: outcome.draft, code: smsCode, service: facial, catalog, timeZone: "America/Chicago", clientIp: ip });
     expect(done.kind).toBe("saved");
     if (done.kind !== "saved") return;
     expect(done.draft).toMatchObject({ guestId: known.id, details: { email: existing.email, phone: existing.phone }, hold: { slot: draft.slot } });
@@ -143,6 +145,40 @@ describe("the details step", () => {
     expect(leads.filter((lead) => lead.email === existing.email)).toEqual([]);
     // A password set later links the account to the same guest.
     expect(await services.stores.guestDetails.get(existing.email)).toMatchObject({ guest_id: known.id, is_password_set: false });
+  });
+
+  it("a returning client who chose the new-client facial before proving their record books the returning facial, and is remembered as returning", async () => {
+    const existing = person();
+    const known = await services.spa.createGuest({ centerId: AUSTIN, ...existing, consents: { marketingEmail: false, marketingSms: false, transactionalEmail: true, transactionalSms: true }, tags: [] });
+    await completedVisit(sandbox, services.spa, { guestId: known.id, centerId: AUSTIN, serviceCode: "FT-NEW", date: "2026-12-02", pastStart: "2026-10-01T10:00:00" });
+    const { draft, ip } = await chosen(6);
+    const derma = catalog.find((s) => s.name.startsWith("Dermaplaning"))!;
+    const outcome = await submitBookingDetails(services, { draft: { ...draft, addOnIds: [derma.id] }, details: existing, service: facial, timeZone: "America/Chicago", clientIp: ip });
+    if (outcome.kind !== "verify") throw new Error(outcome.kind);
+    const done = await completeVerification(services, { draft: outcome.draft, code: await lastCode(existing.email), service: facial, catalog, timeZone: "America/Chicago", clientIp: ip });
+    if (done.kind !== "saved") throw new Error(done.kind);
+    const returning = catalog.find((s) => s.name === "Signature Laser Facial")!;
+    expect(done.switched).toEqual({ from: facial.displayName, to: returning.displayName });
+    // The returning facial is what is held, with the enhancement it also offers.
+    expect(done.draft).toMatchObject({ guestId: known.id, serviceId: returning.id, addOnIds: [derma.id], hold: { slot: draft.slot } });
+    const booking = sandbox.db.prepare("SELECT items FROM bookings WHERE id = ?").get(done.draft.hold!.bookingId) as { items: string };
+    expect(booking.items.toLowerCase()).toContain(returning.id.toLowerCase());
+    expect(booking.items.toLowerCase()).not.toContain(facial.id.toLowerCase());
+    // The spec's is_return_user is written, so the next booking needs no look at the history.
+    expect(await services.stores.guestDetails.get(existing.email)).toMatchObject({ guest_id: known.id, is_return_user: true });
+  });
+
+  it("a new client who proves their record keeps the new-client facial", async () => {
+    const existing = person();
+    await services.spa.createGuest({ centerId: AUSTIN, ...existing, consents: { marketingEmail: false, marketingSms: false, transactionalEmail: true, transactionalSms: true }, tags: [] });
+    const { draft, ip } = await chosen(7);
+    const outcome = await submitBookingDetails(services, { draft, details: existing, service: facial, timeZone: "America/Chicago", clientIp: ip });
+    if (outcome.kind !== "verify") throw new Error(outcome.kind);
+    const done = await completeVerification(services, { draft: outcome.draft, code: await lastCode(existing.email), service: facial, catalog, timeZone: "America/Chicago", clientIp: ip });
+    if (done.kind !== "saved") throw new Error(done.kind);
+    expect(done.switched).toBeUndefined();
+    expect(done.draft.serviceId).toBe(facial.id);
+    expect(await services.stores.guestDetails.get(existing.email)).toMatchObject({ is_return_user: false });
   });
 
   it("a mobile number on file is matched when the email is new", async () => {

@@ -8,7 +8,7 @@ import type { NewGuest } from "../spa/booking.server";
 import { withCallPriority } from "../spa/call-governor.server";
 import { isSpaError } from "../spa/errors.server";
 import { admitBooking, keepCallsForHold } from "./call-priority.server";
-import { noMembershipsYet } from "./member-prices.server";
+import { noMembershipsYet } from "../guests/member-prices.server";
 import { noCardsYet } from "./payment-step.server";
 import type { Draft } from "./draft.server";
 import { dropHoldClaim, keepHoldClaim, mayCreateGuest, startHoldAttempt, tooManyHoldsMessage } from "./hold-limits.server";

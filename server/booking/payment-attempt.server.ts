@@ -3,7 +3,7 @@ import { paymentTag } from "~/domain/purchases";
 import { dayjs } from "~/lib/dates";
 import type { Services } from "../context.server";
 import { manageLinkUrl } from "../appointments/visit-messages.server";
-import { forgetGuestPackages } from "./packages.server";
+import { forgetGuestPackages } from "../guests/packages.server";
 import { errorReporter } from "../observability/error-reporter.server";
 import { logger } from "../observability/logger.server";
 import { isSpaError, type SpaError } from "../spa/errors.server";

@@ -1,15 +1,18 @@
-import { hasCompletedNewClientVisit } from "~/domain/accounts";
 import type { CurrentUser } from "../accounts/account-service.server";
 import type { Services } from "../context.server";
+import type { GuestRef } from "../guests/holdings.server";
 import type { Draft } from "./draft.server";
 import { dropHoldClaim, keepHoldClaim } from "./hold-limits.server";
 
-/** New clients see new-client treatments; a guest who has had their first visit sees the returning ones. */
-export async function clientTypeFor(services: Services, user: CurrentUser | null): Promise<"new" | "returning"> {
-  if (!user) return "new";
-  if ((await services.stores.guestDetails.get(user.email))?.is_return_user) return "returning";
-  const history = await services.spa.listGuestAppointments(user.guestId, { size: 100 }).catch(() => []);
-  return hasCompletedNewClientVisit(history.flatMap((a) => a.services)) ? "returning" : "new";
+/**
+ * Who is booking, as far as the visitor has proved it: their account's own guest; else the guest
+ * of the booking in progress once it is known (a texted link, an existing client's record proved
+ * with a code, a guest made from their details); else no one yet.
+ */
+export function bookingGuest(user: CurrentUser | null, draft: { guestId?: string; details?: { email: string }; verification?: unknown } | null): GuestRef | null {
+  if (user) return { guestId: user.guestId, email: user.email, own: true };
+  if (draft?.guestId && draft.details && !draft.verification) return { guestId: draft.guestId, email: draft.details.email };
+  return null;
 }
 
 /**

@@ -1,8 +1,8 @@
 import { createHash, randomUUID } from "node:crypto";
 import type { Cents } from "~/domain/money";
 import { formatMoney } from "~/lib/money";
-import { forgetMemberships } from "../booking/member-prices.server";
-import { forgetGuestPackages } from "../booking/packages.server";
+import { forgetMemberships } from "../guests/member-prices.server";
+import { forgetGuestPackages } from "../guests/packages.server";
 import { cardCapturePage, cardWasAdded, freshCards, isHostedPageAllowed } from "../booking/payment-step.server";
 import type { Services } from "../context.server";
 import { logger } from "../observability/logger.server";

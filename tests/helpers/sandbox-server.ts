@@ -3,7 +3,9 @@ import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { createSpaClient, type SpaClient } from "../../server/spa/client.server";
 import { isSpaError, type SpaError } from "../../server/spa/errors.server";
+import { seedGuid } from "../../server/spa-sandbox/db";
 import { createSpaSandbox, type SandboxOptions, type SpaSandbox } from "../../server/spa-sandbox/index";
+import { closeVisit, moveVisit } from "../../server/spa-sandbox/visits";
 
 export const TEST_API_KEY = "test-api-key-123";
 export const TEST_USER = { username: "frontdesk", password: "s3cret-pass", clientId: "webstore-client" };
@@ -69,6 +71,24 @@ export async function saveTestCard(
   const saved = (await client.listCards(guestId, centerId)).at(-1);
   if (!saved) throw new Error("the sandbox did not save the card");
   return saved.accountId;
+}
+
+/**
+ * Gives the guest a visit the clinic closed (status 1) on a past day: booked through the client on
+ * `date`, then moved to `pastStart` and closed with the sandbox's own controls. `serviceCode` is the
+ * seed's code (server/spa-sandbox/seed-data.ts). The visit's invoice id.
+ */
+export async function completedVisit(
+  sandbox: TestSandbox,
+  client: Pick<SpaClient, "createBooking" | "listSlots" | "reserveSlot" | "confirmBooking">,
+  visit: { guestId: string; centerId: string; serviceCode: string; date: string; pastStart: string },
+): Promise<string> {
+  const bookingId = await client.createBooking({ centerId: visit.centerId, date: visit.date, guestId: visit.guestId, serviceId: seedGuid(`service:${visit.serviceCode}`), therapistId: null, addOnIds: [] });
+  const [open] = (await client.listSlots(bookingId, visit.date)).times;
+  if (!open || !(await client.reserveSlot(bookingId, open, "America/Chicago"))) throw new Error(`no open time on ${visit.date}`);
+  const confirmed = await client.confirmBooking(bookingId, "America/Chicago");
+  if (!confirmed || !moveVisit(sandbox.db, confirmed.invoiceId, visit.pastStart) || !closeVisit(sandbox.db, confirmed.invoiceId)) throw new Error("the visit was not completed");
+  return confirmed.invoiceId;
 }
 
 /** The client's error for a call that must fail (a call that succeeds, or another error, fails the test). */

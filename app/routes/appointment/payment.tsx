@@ -19,7 +19,7 @@ import { confirmedOf, newPayKey, requireDraft, setConfirmed, setDraft, type Draf
 import { flashNotBooked, type NotBooked } from "#server/booking/not-booked.server";
 import { cardCapturePage, cardWasAdded, confirmAndPay, paymentStepState, savedCards, type ConfirmOutcome } from "#server/booking/payment-step.server";
 import { formDataOf, parseSubmission, refuseForm } from "#server/forms.server";
-import { packageForTreatment } from "#server/booking/packages.server";
+import { packageForTreatment } from "#server/guests/packages.server";
 import { membershipNote } from "#server/memberships/booking-note.server";
 import { currentUser, requestSession, visitAttribution, type RequestContext } from "#server/request-context.server";
 import { flashToast } from "#server/toast.server";

@@ -9,17 +9,18 @@ import { isRouteErrorResponse } from "react-router";
 import { isEnhancement, type Service } from "~/domain/catalog";
 import { applyDiscounts, normalizePromoCode } from "~/domain/discounts";
 import { addOnMinutes, coveredByMembership, needsTreatmentArea, serviceKind } from "~/domain/service-kinds";
-import { INCLUDED_PRICE, treatmentPriceLabel } from "~/domain/menu";
+import { INCLUDED_PRICE, PACKAGE_PRICE, packageSessionsLeft, treatmentPriceLabel } from "~/domain/menu";
 import { INVALID_CLINIC, MAX_ADD_ONS, normalizeBookingDate, TOO_MANY_ADD_ONS } from "~/domain/booking";
 import { clinicToday } from "~/lib/dates";
 import { formatMoney, formatPriceRange } from "~/lib/money";
-import { bookableTreatments, findService, requireClinic } from "#server/booking/catalog-view.server";
+import { findService, requireClinic } from "#server/booking/catalog-view.server";
 import { promoRules } from "#server/booking/checkout.server";
 import { getDraft, setDraft, type Draft } from "#server/booking/draft.server";
 import { dropDraftHold } from "#server/booking/holds.server";
 import { linkedPromoAllowed } from "#server/booking/promo-limits.server";
-import { clientTypeFor } from "#server/booking/signed-in.server";
+import { bookingGuest } from "#server/booking/signed-in.server";
 import { textedGuest } from "#server/booking/sms-link.server";
+import { guestHoldings, packageSessionFor, treatmentsFor } from "#server/guests/holdings.server";
 import { formDataOf, parseSubmission, refuseForm } from "#server/forms.server";
 import { currentUser, requestSession, visitAttribution } from "#server/request-context.server";
 import { isOfferCode, offerFor, offerPrices } from "#server/pricing/offer-prices.server";
@@ -42,13 +43,19 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const { center, catalog } = await requireClinic(services, url.searchParams.get("id"));
   const session = requestSession(context);
-  const clientType = await clientTypeFor(services, await currentUser(context));
   const previous = getDraft(session);
   let draft: Draft = previous?.centerId === center.id ? previous : { centerId: center.id, addOnIds: [], therapistId: null };
   if (previous && previous.centerId !== center.id) await dropDraftHold(services, previous);
+  // The SMS flow: a signed, expiring guest token opens the journey with the guest known. An
+  // unsigned, altered or expired token is ignored.
+  const texted = await textedGuest(services, url.searchParams.get("guest"), center.id);
+  const user = await currentUser(context);
+  // What the visitor holds decides what they are offered: the returning versions for a returning
+  // client, and what their packages pay for (decision 037).
+  const holdings = await guestHoldings(services, bookingGuest(user, texted?.email ? { guestId: texted.id, details: { email: texted.email } } : draft), center.id);
 
   // Deep links from clinic staff: ?service=&therapist=&date=&promo= fill in the choices.
-  const treatments = bookableTreatments(catalog, clientType);
+  const treatments = treatmentsFor(catalog, holdings);
   const linkedService = findService(treatments, url.searchParams.get("service"));
   const therapists = (await services.catalog.listTherapists(center.id).catch(() => null)) ?? [];
   const linkedTherapist = therapists.find((t) => t.id === url.searchParams.get("therapist")?.toLowerCase());
@@ -63,9 +70,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // A staff link may name the employee booking for the guest (the spec's done_by); only a nurse
   // of this clinic counts.
   const doneBy = therapists.find((t) => t.id === url.searchParams.get("done_by")?.toLowerCase());
-  // The SMS flow: a signed, expiring guest token opens the journey with the guest known. An
-  // unsigned, altered or expired token is ignored.
-  const texted = await textedGuest(services, url.searchParams.get("guest"), center.id);
   const next: Draft = {
     ...draft,
     ...(linkedService && linkedService.id !== draft.serviceId ? { serviceId: linkedService.id, addOnIds: [] } : {}),
@@ -125,7 +129,19 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         category,
         items: treatments
           .filter((t) => t.category === category)
-          .map((t) => ({ id: t.id, name: t.displayName, description: t.description, minutes: t.durationMinutes, ...priced(t, "service"), membershipNote: coveredByMembership(t.name) ? null : "Not covered by membership" })),
+          .map((t) => {
+            const session = packageSessionFor(holdings, t.id);
+            return {
+              id: t.id,
+              name: t.displayName,
+              description: t.description,
+              minutes: t.durationMinutes,
+              // A package session pays for the treatment itself; its add-ons are still paid.
+              ...(session ? { price: PACKAGE_PRICE, discounted: null } : priced(t, "service")),
+              packageNote: session ? packageSessionsLeft(session) : null,
+              membershipNote: coveredByMembership(t.name) ? null : "Not covered by membership",
+            };
+          }),
       })),
       selected: selected
         ? {
@@ -135,7 +151,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
             enhancements: enhancements.map(option),
             fixers: fixers.map((s) => ({ ...option(s), ...priced(s, "addon-fixer") })),
             enhancementRange: enhancementPrices.length ? formatPriceRange(Math.min(...enhancementPrices), Math.max(...enhancementPrices)) : null,
-            extraMinutes: addOnMinutes(clientType),
+            extraMinutes: addOnMinutes(holdings.clientType),
             areas: areas.map(option),
           }
         : null,
@@ -151,8 +167,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const submission = parseSubmission(await formDataOf(request), ServiceChoiceSchema);
   if (submission.status !== "success") return refuseForm(submission);
   const session = requestSession(context);
-  const clientType = await clientTypeFor(services, await currentUser(context));
-  const treatments = bookableTreatments(catalog, clientType);
+  const holdings = await guestHoldings(services, bookingGuest(await currentUser(context), getDraft(session)), center.id);
+  const treatments = treatmentsFor(catalog, holdings);
   const service = findService(treatments, String(submission.value.service));
   if (!service) return refuseForm(submission, { formErrors: [SERVICE_REQUIRED] });
   const { area, addOn, therapist = "any" } = submission.value;
@@ -172,7 +188,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   const previous = getDraft(session);
   const base: Draft = previous?.centerId === center.id ? previous : { centerId: center.id, addOnIds: [], therapistId: null };
-  const next: Draft = { ...base, serviceId: service.id, addOnIds, therapistId };
+  // A treatment a package of theirs pays for is booked with a session of it (they can pay instead at the payment step, if it is offered to them).
+  const next: Draft = { ...base, serviceId: service.id, addOnIds, therapistId, pkg: packageSessionFor(holdings, service.id) ? 1 : undefined };
   if (!sameChoice(next, base) || (previous && previous.centerId !== center.id)) {
     if (previous) await dropDraftHold(services, previous);
     next.hold = undefined;
@@ -214,6 +231,7 @@ export default function ServiceStep({ loaderData, actionData }: Route.ComponentP
                   <div>
                     <strong>{item.name}</strong> <span className="muted">{item.minutes} min</span>
                     <p>{item.description}</p>
+                    {item.packageNote ? <p className="package-note">{item.packageNote}</p> : null}
                     {item.membershipNote ? <p className="muted">{item.membershipNote}</p> : null}
                   </div>
                   <div className="choice-side">

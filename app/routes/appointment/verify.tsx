@@ -1,6 +1,7 @@
 import { href, Link, redirect } from "react-router";
 import { CodeFormActions, Field, SchemaForm, useSchemaForm } from "~/components/forms";
 import { ResendGuestCodeSchema, VerifyGuestSchema } from "~/domain/booking-forms";
+import { returningClientSwitch } from "~/domain/booking";
 import { formatSlot } from "~/lib/dates";
 import { enforceRateLimit } from "#server/accounts/current-user.server";
 import { bookingCallPriority } from "#server/booking/call-priority.server";
@@ -41,7 +42,7 @@ export const headers: Route.HeadersFunction = ({ actionHeaders, errorHeaders, pa
 export async function action({ request, context }: Route.ActionArgs) {
   const { services } = context;
   const { verification } = await requireVerification(context);
-  const { session, draft, service, center } = await requireChosenService(context);
+  const { session, draft, service, center, catalog } = await requireChosenService(context);
   const formData = await formDataOf(request);
 
   if (formText(formData, "intent") === "resend") {
@@ -57,7 +58,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const submission = parseSubmission(formData, VerifyGuestSchema);
   await enforceRateLimit(services, `code-check-ip:${context.clientIp}`, 20, 10 * 60_000, { failClosed: true });
   if (submission.status !== "success") return refuseForm(submission, { intent: "verify" });
-  const outcome = await completeVerification(services, { draft, code: submission.value.code, service, timeZone: center.timeZone, clientIp: context.clientIp });
+  const outcome = await completeVerification(services, { draft, code: submission.value.code, service, catalog, timeZone: center.timeZone, clientIp: context.clientIp });
   switch (outcome.kind) {
     case "wrong-code":
       return refuseForm(submission, { intent: "verify", fieldErrors: { code: [outcome.message] } });
@@ -66,9 +67,12 @@ export async function action({ request, context }: Route.ActionArgs) {
     case "refused":
       return redirect(outcome.errorPage);
     case "verify":
-    case "saved":
       setDraft(session, outcome.draft);
       return redirect(href("/appointment/payment"));
+    case "saved":
+      setDraft(session, outcome.draft);
+      if (!outcome.switched) return redirect(href("/appointment/payment"));
+      return redirectWithToast(context, href("/appointment/payment"), { type: "info", title: returningClientSwitch(outcome.switched) });
     case "not-held":
       return afterNotHeld(context, session, submission, outcome.outcome);
   }
