@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { billingCycleLabel, isActiveMembership, isMember, membershipStatusLabel, membershipSaving, pointsValueCents } from "./memberships";
+import { billingCycleLabel, isActiveMembership, isMember, membershipStatusLabel, membershipPurchaseRefusal, membershipSaving, pointsValueCents } from "./memberships";
 import { coveredByMembership } from "./service-kinds";
 
 describe("membership statuses", () => {
@@ -65,5 +65,26 @@ describe("membershipSaving", () => {
   it("is never negative, and nothing for a plan that covers nothing", () => {
     expect(membershipSaving(5000, 9900, 1)).toBe(0);
     expect(membershipSaving(19900, 9900, 0)).toBe(0);
+  });
+});
+
+describe("membershipPurchaseRefusal (the spec's isRecurringMembershipExist)", () => {
+  const monthly = { membershipId: "PLAN-M", name: "Glow Monthly", status: 1, recurring: true };
+  it("refuses the plan the guest holds while it is active or frozen, in any case of its id", () => {
+    expect(membershipPurchaseRefusal([monthly], { id: "plan-m", recurring: true })).toEqual({ kind: "same", name: "Glow Monthly" });
+    expect(membershipPurchaseRefusal([{ ...monthly, status: 3 }], { id: "PLAN-M", recurring: true })).toEqual({ kind: "same", name: "Glow Monthly" });
+  });
+  it("refuses a second plan that renews by itself beside one that does", () => {
+    expect(membershipPurchaseRefusal([monthly], { id: "PLAN-P", recurring: true })).toEqual({ kind: "recurring", name: "Glow Monthly" });
+  });
+  it("sells a plan paid once beside a renewing one, and anything after the old plan ended", () => {
+    expect(membershipPurchaseRefusal([monthly], { id: "PLAN-A", recurring: false })).toBeNull();
+    for (const status of [2, 4, 5, 6, 7, 8, 9, 10, 12]) {
+      expect(membershipPurchaseRefusal([{ ...monthly, status }], { id: "PLAN-M", recurring: true })).toBeNull();
+    }
+    expect(membershipPurchaseRefusal([], { id: "PLAN-M", recurring: true })).toBeNull();
+  });
+  it("a renewing plan beside a plan paid once is sold", () => {
+    expect(membershipPurchaseRefusal([{ ...monthly, recurring: false }], { id: "PLAN-P", recurring: true })).toBeNull();
   });
 });

@@ -71,3 +71,22 @@ export function membershipSaving(treatmentPrice: number, planPrice: number, cove
   if (coveredPerPeriod <= 0) return 0;
   return Math.max(0, treatmentPrice - Math.round(planPrice / coveredPerPeriod));
 }
+
+/** A membership the guest holds, as far as buying another one is concerned. */
+export type HeldMembership = { membershipId: string; name: string; status: number; recurring: boolean };
+
+/**
+ * Why this guest may not buy this plan, or null when they may (the spec's isRecurringMembershipExist,
+ * decision 037): a plan they already hold and is active, or a second plan that renews by itself
+ * beside one they hold (two monthly charges for one person). A plan paid once may sit beside others.
+ */
+export function membershipPurchaseRefusal(
+  held: readonly HeldMembership[],
+  plan: { id: string; recurring: boolean },
+): { kind: "same" | "recurring"; name: string } | null {
+  const active = held.filter((m) => isActiveMembership(m.status));
+  const same = active.find((m) => m.membershipId.toLowerCase() === plan.id.toLowerCase());
+  if (same) return { kind: "same", name: same.name };
+  const renewing = plan.recurring ? active.find((m) => m.recurring) : undefined;
+  return renewing ? { kind: "recurring", name: renewing.name } : null;
+}

@@ -16,6 +16,10 @@ export const PURCHASE_MESSAGES = {
   signIn: "Please sign in or create an account to buy online: your purchase is kept in your account.",
   priceChanged: (price: string) => `The price is now ${price}. Please check it and buy again; nothing was charged.`,
   notSold: "This clinic does not sell that online. Please choose from the list.",
+  alreadyMember: (plan: string) => `You already have ${plan}, so nothing was charged. You'll find it under Your memberships.`,
+  alreadyRenewing: (plan: string) =>
+    `You already have ${plan}, which renews automatically, so nothing was charged. To change your plan, please call the clinic.`,
+  purchaseUnderWay: (plan: string) => `Your purchase of ${plan} is still being finished, so nothing more was charged. Please check Your memberships in a minute.`,
   customAmount: (min: string, max: string) => `Please enter an amount between ${min} and ${max}`,
   amountFormat: "Please enter an amount in dollars, like 75 or 75.50",
   pastDate: "Please choose today or a later day",

@@ -22,6 +22,16 @@ export function forgetMemberships(guestId: string): void {
   membershipLists.delete(listKey(guestId));
 }
 
+/** The guest's memberships of every status, from the list kept for a booking's steps; empty when the back end cannot say. */
+export async function guestMembershipList(services: Services, guestId: string): Promise<GuestMembership[]> {
+  try {
+    return await membershipLists.get<GuestMembership[]>(listKey(guestId), () => services.spa.guestMemberships(guestId));
+  } catch (error) {
+    if (!isSpaError(error)) throw error;
+    return [];
+  }
+}
+
 export type MemberPrices = { plan: string; percentOf: (serviceId: string) => number };
 
 /**

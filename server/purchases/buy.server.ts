@@ -1,8 +1,13 @@
 import type { Submission } from "@conform-to/react";
 import { href, redirect, redirectDocument } from "react-router";
+import { sameId } from "~/domain/catalog";
+import { membershipPurchaseRefusal } from "~/domain/memberships";
 import { BuyItemSchema, PURCHASE_MESSAGES } from "~/domain/purchases";
 import { formatMoney } from "~/lib/money";
+import type { Services } from "../context.server";
 import { formDataOf, parseSubmission, refuseForm } from "../forms.server";
+import { clinicPlanList } from "../memberships/memberships.server";
+import { UNFINISHED_PURCHASE_STATES } from "../store/stores.server";
 import { currentUser, type RequestContext } from "../request-context.server";
 import { redirectWithToast } from "../toast.server";
 import { OUTAGE_MESSAGE, unlessUnavailable } from "../unavailable.server";
@@ -18,6 +23,24 @@ export function signInToBuy(context: RequestContext, backTo: string): Response {
 export function stepResponse(outcome: StepOutcome): Response {
   if (outcome.kind === "redirect") return redirectDocument(outcome.uri);
   return redirect(href("/purchases/:id", { id: outcome.purchase.id }));
+}
+
+/**
+ * Why the guest may not buy this plan (decision 037): one they hold, a second plan that renews by
+ * itself, or a purchase of it that may have been charged and is still being finished. Read fresh
+ * from the back end: a purchase is rare, and a stale list would sell a second copy.
+ */
+async function membershipRefusal(services: Services, user: { id: string; guestId: string }, centerId: string, offer: Offer): Promise<string | null> {
+  const [plans, held, recent] = await Promise.all([
+    clinicPlanList(services, centerId),
+    services.spa.guestMemberships(user.guestId),
+    services.stores.purchases.listForUser(user.id, 20),
+  ]);
+  const plan = plans?.find((p) => sameId(p.id, offer.itemId));
+  const refusal = membershipPurchaseRefusal(held, { id: offer.itemId, recurring: plan?.recurring ?? false });
+  if (refusal) return refusal.kind === "same" ? PURCHASE_MESSAGES.alreadyMember(refusal.name) : PURCHASE_MESSAGES.alreadyRenewing(refusal.name);
+  const underWay = recent.find((p) => p.kind === "membership" && sameId(p.itemId, offer.itemId) && UNFINISHED_PURCHASE_STATES.includes(p.state));
+  return underWay ? PURCHASE_MESSAGES.purchaseUnderWay(underWay.itemName) : null;
 }
 
 /** Starts buying an offer for the signed-in user; a price that changed meanwhile is refused with the new one. */
@@ -60,6 +83,10 @@ export async function buyItemAction(request: Request, context: RequestContext, k
   if (!found) return refuseForm(submission, { status: 503, formErrors: [OUTAGE_MESSAGE], intent });
   if (!found.center) return refuseForm(submission, { status: 404, fieldErrors: { clinic: ["No clinic has that address. Please choose one from the list."] }, intent });
   if (!found.offer) return refuseForm(submission, { status: 404, formErrors: [PURCHASE_MESSAGES.notSold], intent });
+  if (kind === "membership") {
+    const refusal = await unlessUnavailable(() => membershipRefusal(services, user, found.center!.id, found.offer!), () => OUTAGE_MESSAGE);
+    if (refusal) return refuseForm(submission, { status: refusal === OUTAGE_MESSAGE ? 503 : 409, formErrors: [refusal], intent });
+  }
   if (found.offer.priceCents !== price) {
     return refuseForm(submission, { status: 409, formErrors: [PURCHASE_MESSAGES.priceChanged(formatMoney(found.offer.priceCents))], intent });
   }

@@ -2,14 +2,21 @@ import { data, href, Link } from "react-router";
 import { BuyItemForm } from "~/components/buy-item-form";
 import { ClinicPicker } from "~/components/clinic-picker";
 import { ErrorMessage } from "~/components/error-message";
-import { MEMBERSHIP_EXCLUSION } from "~/domain/memberships";
+import { MEMBERSHIP_EXCLUSION, membershipPurchaseRefusal } from "~/domain/memberships";
 import { formatPhone } from "~/lib/phone";
+import { guestMembershipList } from "#server/guests/member-prices.server";
 import { clinicPlans } from "#server/memberships/memberships.server";
 import { buyItemAction } from "#server/purchases/buy.server";
 import { clinicChoice, homeClinic } from "#server/purchases/offers.server";
 import { currentUser } from "#server/request-context.server";
 import { orUnavailable } from "#server/unavailable.server";
 import type { Route } from "./+types/plans";
+
+/** What a member is told in place of "Join". */
+function heldNote(refusal: ReturnType<typeof membershipPurchaseRefusal>): string | null {
+  if (!refusal) return null;
+  return refusal.kind === "same" ? "This is your plan." : `You have ${refusal.name}, which renews automatically: to change plans, please call the clinic.`;
+}
 
 export const meta: Route.MetaFunction = ({ data }) => [
   { title: data?.clinic ? `Memberships at ${data.clinic.name} | Glow Clinic` : "Memberships | Glow Clinic" },
@@ -26,10 +33,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     return data({ clinics, clinic: null, plans: null, unknownClinic: true, purchaseKey: "" }, { status: 404 });
   }
   const plans = center ? await orUnavailable(() => clinicPlans(services, center.id)) : null;
+  // A member is not offered a second copy of their plan, nor a second plan that renews by itself (decision 037).
+  const user = plans && plans.length > 0 ? await currentUser(context) : null;
+  const held = user ? await guestMembershipList(services, user.guestId) : [];
   return {
     clinics,
     clinic: center ? { slug: center.slug, name: center.name, phone: center.phone } : null,
-    plans: plans ?? [],
+    plans: (plans ?? []).map((plan) => ({ ...plan, held: heldNote(membershipPurchaseRefusal(held, plan)) })),
     unknownClinic: false,
     // One key per page shown: a purchase is one per key and item, so a double press buys once.
     purchaseKey: crypto.randomUUID(),
@@ -77,15 +87,21 @@ export default function Memberships({ loaderData, actionData }: Route.ComponentP
                     </>
                   ) : null}
                   {plan.terms ? <p className="muted">{plan.terms}</p> : null}
-                  <BuyItemForm
-                    action={`${href("/memberships")}?clinic=${clinic.slug}`}
-                    clinic={clinic.slug}
-                    itemId={plan.id}
-                    priceCents={plan.priceCents}
-                    purchaseKey={purchaseKey}
-                    label={`Join ${plan.name}`}
-                    lastResult={actionData && "intent" in actionData && actionData.intent === plan.id ? actionData.result : null}
-                  />
+                  {plan.held ? (
+                    <p className="notice">
+                      {plan.held} <Link to={href("/account/memberships")}>Your memberships</Link>
+                    </p>
+                  ) : (
+                    <BuyItemForm
+                      action={`${href("/memberships")}?clinic=${clinic.slug}`}
+                      clinic={clinic.slug}
+                      itemId={plan.id}
+                      priceCents={plan.priceCents}
+                      purchaseKey={purchaseKey}
+                      label={`Join ${plan.name}`}
+                      lastResult={actionData && "intent" in actionData && actionData.intent === plan.id ? actionData.result : null}
+                    />
+                  )}
                 </li>
               ))}
             </ul>
