@@ -166,9 +166,13 @@ test("a package bought online pays for the treatment it covers when booking, and
   await expect(thanks(page)).toBeVisible();
 
   await startBooking(page, clinic);
+  await expect(page.getByText("4 sessions left in Glow Peel Series: 4 sessions")).toBeVisible();
   await choosePeelWithFaceArea(page);
   await (await showDate(page, date)).first().click();
   await expect(page.getByRole("heading", { level: 1, name: "Payment" })).toBeVisible();
+  // The session is the booking's from the treatment step on; the guest may still pay instead, and change their mind.
+  await expect(page.getByRole("row", { name: /Paid by your package \(Glow Peel Series: 4 sessions\)/ })).toBeVisible();
+  await page.getByRole("button", { name: "Pay for it instead" }).click();
   await expect(page.getByText("You have 4 sessions of Glow Peel Series: 4 sessions left for this treatment.")).toBeVisible();
   await page.getByRole("button", { name: "Use a package session" }).click();
   await expect(page.getByRole("row", { name: /Paid by your package \(Glow Peel Series: 4 sessions\)/ })).toBeVisible();
@@ -180,6 +184,40 @@ test("a package bought online pays for the treatment it covers when booking, and
   await page.goto("/account/packages");
   const held = page.locator(".visit-card", { has: page.getByRole("heading", { name: "Glow Peel Series: 4 sessions" }) });
   await expect(held.getByText("Glow Peel: 1 of 4 used, 3 left")).toBeVisible();
+});
+
+test("a new client who buys the facial series books its returning-client facial with a session, pays nothing for it, and sees one amount everywhere", async ({ page, signedIn, bookingDay }) => {
+  expect(signedIn.email).toBeTruthy();
+  const { clinic, date } = bookingDay({ prepaid: true });
+  await page.goto(`/packages?clinic=${clinic.slug}`);
+  await page.getByRole("button", { name: "Buy Signature Facial Series: 3 sessions" }).click();
+  await onCardPage(page, "4242 4242 4242 4242");
+  await expect(thanks(page)).toBeVisible();
+
+  await startBooking(page, clinic);
+  // A new client sees the new-client facial, and the returning one their package pays for.
+  await expect(page.getByRole("button", { name: "Select Signature Laser Facial - New Client" })).toBeVisible();
+  const covered = page.locator("li", { has: page.getByRole("button", { name: "Select Signature Laser Facial", exact: true }) });
+  await expect(covered.getByText("3 sessions left in Signature Facial Series: 3 sessions")).toBeVisible();
+  await expect(covered.getByText("In your package")).toBeVisible();
+  await covered.getByRole("button", { name: "Select Signature Laser Facial", exact: true }).click();
+  await page.getByRole("button", { name: "Continue to date and time" }).click();
+  await (await showDate(page, date)).first().click();
+  await expect(page.getByRole("heading", { level: 1, name: "Payment" })).toBeVisible();
+  await expect(page.getByRole("row", { name: /Paid by your package \(Signature Facial Series: 3 sessions\)/ })).toBeVisible();
+  // A returning client's treatment is not sold to a new client at its price: the package pays, or they choose the new-client one.
+  await expect(page.getByRole("button", { name: "Pay for it instead" })).toHaveCount(0);
+  await expect(page.getByRole("row", { name: "Total $0" })).toBeVisible();
+  // The booking bar says the same amount, the treatment's price struck through.
+  await expect(page.getByRole("complementary", { name: "Your booking" }).locator(".summary-price dd")).toHaveText(/^was \$\d+ \$0$/);
+  await expect(page.getByRole("radio", { name: /VISA ending 4242/ })).toBeChecked();
+  await fillBillingAndAgree(page);
+  await page.getByRole("button", { name: "Pay $0 and book" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "You're booked!" })).toBeVisible();
+
+  await page.goto("/account/packages");
+  const held = page.locator(".visit-card", { has: page.getByRole("heading", { name: "Signature Facial Series: 3 sessions" }) });
+  await expect(held.getByText(/Signature Laser Facial.*: 1 of 3 used, 2 left/)).toBeVisible();
 });
 
 test("gift-card balances are checked a few times per address, then refused next to the field with the number kept", async ({ page }) => {

@@ -8,9 +8,12 @@ import { treatmentPriceLabel } from "~/domain/menu";
 import { formatSlot } from "~/lib/dates";
 import { formatMoney, formatPriceRange } from "~/lib/money";
 import { findService } from "#server/booking/catalog-view.server";
+import { quote } from "#server/booking/checkout.server";
+import type { Services } from "#server/context.server";
 import { getDraft, holdIsLive, timeChosen, type Draft } from "#server/booking/draft.server";
 import { takeNotBooked } from "#server/booking/not-booked.server";
-import { offerFor, offerPrices, withAddOnPrices, type OfferPrices } from "#server/pricing/offer-prices.server";
+import { withAddOnPrices } from "#server/pricing/offer-prices.server";
+import { withAutomaticOffer } from "#server/referrals/referral-offer.server";
 import { requestSession, visitAttribution } from "#server/request-context.server";
 import type { Route } from "./+types/layout";
 
@@ -25,32 +28,36 @@ type BookingSummaryView = {
   clinic: string;
   treatment: string;
   addOns: string[];
-  /** The price of the treatment and its add-ons (a partner's or the clinic's own where there is one); a promo code is taken off at payment. */
+  /**
+   * What the booking costs as the payment step's summary totals it and the back end charges it: the
+   * treatment and its add-ons, less the promo or offer, member price and package session on it.
+   */
   price: string;
-  /** The list price, struck through, when a partner's or the clinic's own price is lower. */
+  /** The price before those, struck through, when they take something off. */
   listPrice: string | null;
   /** The time chosen or held, when there is one. */
   time: string | null;
 };
 
-/** What the booking summary shows of the draft: the treatment chosen, its price and its time. */
-function bookingSummaryOf(center: Center, catalog: Service[], draft: Draft, holdLive: boolean, offers: OfferPrices | null): BookingSummaryView | null {
+/** What the booking summary shows of the draft: the treatment chosen, its total and its time. */
+async function bookingSummaryOf(services: Services, center: Center, catalog: Service[], draft: Draft, holdLive: boolean, partnerType: string | undefined): Promise<BookingSummaryView | null> {
   const service = findService(catalog, draft.serviceId);
   if (!service) return null;
   const addOns = draft.addOnIds.map((id) => findService(catalog, id)).filter((s): s is Service => Boolean(s));
-  const list = priceLines(service, addOns).reduce((sum, line) => sum + line.price, 0);
-  // The offer is the booking's until the guest removes it or types a code of their own.
-  const candidate = offers ? offerFor(offers, service.id) : null;
-  const offer = candidate && (draft.promoCode === candidate.code || (!draft.promoCode && !draft.payKey)) ? candidate : null;
-  const total = offer ? list - (offer.list - offer.price) : list;
+  // One amount everywhere (decision 037): the payment step's own quote, with the offer it will start with.
+  const priced = await (draft.payKey ? Promise.resolve(draft) : withAutomaticOffer(services, draft, { service, catalog, partnerType }))
+    .then((offered) => quote(services, center, catalog, offered))
+    .catch(() => null);
+  const list = priced?.subtotal ?? priceLines(service, addOns).reduce((sum, line) => sum + line.price, 0);
+  const total = priced?.total ?? list;
   const byId = new Map(catalog.map((s) => [s.id, s]));
   const slot = holdLive ? draft.hold!.slot : draft.slot;
   return {
     clinic: center.name,
     treatment: service.displayName,
     addOns: addOns.map((a) => a.displayName),
-    price: total > 0 ? formatMoney(total) : treatmentPriceLabel(service, byId, formatPriceRange),
-    listPrice: offer ? formatMoney(list) : null,
+    price: list > 0 ? formatMoney(total) : treatmentPriceLabel(service, byId, formatPriceRange),
+    listPrice: total < list ? formatMoney(list) : null,
     time: slot ? formatSlot(slot) : null,
   };
 }
@@ -77,8 +84,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
           .catch(() => null)
       : null,
   ]);
-  const offers = center && catalog ? await offerPrices(services, { centerId: center.id, catalog, partnerType: visitAttribution(context).partner }).catch(() => null) : null;
-  const summary = center && catalog ? bookingSummaryOf(center, catalog, draft, holdLive, offers) : null;
+  const summary = center && catalog ? await bookingSummaryOf(services, center, catalog, draft, holdLive, visitAttribution(context).partner) : null;
   const timeZone = center?.timeZone ?? "America/Chicago";
   const hold = holdLive ? holdViewOf(draft.hold!.slot, draft.hold!.expiresAt, timeZone) : null;
   return { centerId: draft.centerId, hold, notice, summary, reached };

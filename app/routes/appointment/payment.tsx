@@ -20,6 +20,9 @@ import { flashNotBooked, type NotBooked } from "#server/booking/not-booked.serve
 import { cardCapturePage, cardWasAdded, confirmAndPay, paymentStepState, savedCards, type ConfirmOutcome } from "#server/booking/payment-step.server";
 import { formDataOf, parseSubmission, refuseForm } from "#server/forms.server";
 import { packageForTreatment } from "#server/guests/packages.server";
+import { clientTypeOf } from "#server/guests/holdings.server";
+import { bookingGuest } from "#server/booking/signed-in.server";
+import { offeredTo } from "~/domain/service-kinds";
 import { membershipNote } from "#server/memberships/booking-note.server";
 import { currentUser, requestSession, visitAttribution, type RequestContext } from "#server/request-context.server";
 import { flashToast } from "#server/toast.server";
@@ -38,6 +41,7 @@ export const CHECKOUT_MESSAGES = {
 } as const;
 
 const PACKAGE_GONE = "Your package has no session left for this treatment. Please pay for it as shown.";
+const PACKAGE_ONLY = "This treatment is booked with your package: it is for returning clients. To pay instead, please choose the treatment for new clients.";
 
 /** The step's calls are those of a booking that holds a slot: first in line for the chain's calls (decision 036). */
 export const middleware: Route.MiddlewareFunction[] = [bookingCallPriority];
@@ -107,6 +111,15 @@ async function packageOffer(context: RequestContext, draft: Draft) {
   return packageForTreatment(context.services, { guestId: draft.guestId, centerId: draft.centerId, serviceId: draft.serviceId });
 }
 
+/**
+ * Whether the guest may pay for the treatment rather than use the package session: only for a
+ * treatment offered to them anyway (a new client's package may cover the returning-client version).
+ */
+async function mayPayInstead(context: RequestContext, draft: Draft): Promise<boolean> {
+  const service = findService((await requireClinic(context.services, draft.centerId)).catalog, draft.serviceId);
+  return Boolean(service && offeredTo(service.name, await clientTypeOf(context.services, bookingGuest(await currentUser(context), draft))));
+}
+
 export async function loader({ context }: Route.LoaderArgs) {
   const { services } = context;
   const { session, draft } = await requireDraft(context, "details");
@@ -147,6 +160,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       membership,
       clinicSlug: center.slug,
       packageOffer: offer ? { name: offer.name, left: offer.left } : null,
+      payInstead: summary.package ? await mayPayInstead(context, draft) : false,
       clinic: center.name,
       service: service.displayName,
       summary,
@@ -186,6 +200,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 
   if (intent === "stop-package") {
+    if (!(await mayPayInstead(context, draft))) return refuseForm(submission, { status: 409, formErrors: [PACKAGE_ONLY] });
     setDraft(session, { ...withBilling, pkg: undefined });
     return redirect(href("/appointment/payment"));
   }
@@ -245,8 +260,19 @@ export async function action({ request, context }: Route.ActionArgs) {
   return (await leavePaymentStep(context, outcome, withBilling))!;
 }
 
+/**
+ * A line's amount in the price summary. A line with no price of its own is an area or enhancement
+ * that comes with the treatment ("Included"), a treatment priced by its areas (the areas' lines
+ * carry the price), or a treatment that is free; never a bare "$0".
+ */
+function lineAmount(price: number, index: number, lineCount: number): string {
+  if (price > 0) return formatMoney(price);
+  if (index > 0) return "Included";
+  return lineCount > 1 ? "Priced by area" : "Free";
+}
+
 export default function PaymentStep({ loaderData, actionData }: Route.ComponentProps) {
-  const { clinic, service, summary, repriced, notice, cards, cardError, cardFailed, payKey, packageOffer, membership, clinicSlug } = loaderData;
+  const { clinic, service, summary, repriced, notice, cards, cardError, cardFailed, payKey, packageOffer, payInstead, membership, clinicSlug } = loaderData;
   const navigation = useNavigation();
   const confirming = navigation.state === "submitting" && navigation.formData?.get("intent") === "confirm";
   const payment = useSchemaForm(PaymentSchema, {
@@ -274,23 +300,16 @@ export default function PaymentStep({ loaderData, actionData }: Route.ComponentP
         <h2 id="summary-heading">Price summary</h2>
         <table>
           <tbody>
-            {summary.lines.map((line) => (
+            {/* Each line at its price, then each discount once on a row of its own: nothing is taken off twice. */}
+            {summary.lines.map((line, index) => (
               <tr key={line.name}>
                 <th scope="row">{line.name}</th>
-                <td>
-                  {line.discount > 0 ? (
-                    <>
-                      <s>{formatMoney(line.price)}</s> {formatMoney(line.price - line.discount)}
-                    </>
-                  ) : (
-                    formatMoney(line.price)
-                  )}
-                </td>
+                <td>{lineAmount(line.price, index, summary.lines.length)}</td>
               </tr>
             ))}
             {summary.discount > 0 ? (
               <tr>
-                <th scope="row">Discount ({summary.promo?.code})</th>
+                <th scope="row">{summary.promo?.code ? `Promo code ${summary.promo.code}` : "Discount"}</th>
                 <td>−{formatMoney(summary.discount)}</td>
               </tr>
             ) : null}
@@ -389,9 +408,11 @@ export default function PaymentStep({ loaderData, actionData }: Route.ComponentP
             {summary.package ? (
               <p>
                 A session of <strong>{summary.package.name}</strong> pays for this treatment.{" "}
-                <button type="submit" name="intent" value="stop-package" className="link-button">
-                  Pay for it instead
-                </button>
+                {payInstead ? (
+                  <button type="submit" name="intent" value="stop-package" className="link-button">
+                    Pay for it instead
+                  </button>
+                ) : null}
               </p>
             ) : packageOffer ? (
               <p>
