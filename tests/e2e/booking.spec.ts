@@ -23,6 +23,10 @@ test("a new client books a facial with an add-on, a promo code and the test card
   await expect(page.getByText("WELCOME10 applied.")).toBeVisible();
   await expect(summary.getByRole("row", { name: /^Total/ })).toContainText("$292.50");
   await expect(summary.getByRole("row", { name: /^Due in clinic/ })).toContainText("$292.50");
+  // One amount: the booking bar says the total, and the promo is taken off once, on a row of its own.
+  await expect(page.getByRole("complementary", { name: "Your booking" }).locator(".summary-price dd")).toHaveText("was $325 $292.50");
+  await expect(summary.getByRole("row", { name: /^Promo code WELCOME10/ })).toContainText("−$32.50");
+  await expect(summary.locator("s")).toHaveCount(0);
 
   await addCard(page, "4242 4242 4242 4242");
   await expect(page.getByRole("radio", { name: /VISA ending 4242/ })).toBeChecked();
