@@ -184,6 +184,7 @@ export async function advanceAttempt(ctx: Context, start: PaymentAttempt): Promi
   }
 
   if (attempt.state === "booked" && !attempt.notified) {
+    await tagPaymentKind(services, attempt);
     services.analytics.record({
       name: "booked",
       userId: attempt.accountId || undefined,
@@ -379,6 +380,19 @@ function publicOrigin(services: Services, returnTo: string | undefined): string 
   } catch {
     return null;
   }
+}
+
+/**
+ * The spec's user tag for how the booking is paid (PPD-A prepaid, PPD-B paid at the clinic, PPD-C a
+ * package session) on the guest's record in the back end, beside the tags staff set. Once, with the
+ * confirmation's messages; a tag that could not be written does not undo the booking.
+ */
+async function tagPaymentKind(services: Services, attempt: PaymentAttempt): Promise<void> {
+  const tag = paymentTag({ prepaid: attempt.prepaid, packageUsed: Boolean(attempt.packageUse) });
+  await services.spa.updateGuestProfile(attempt.guestId, { addTags: [tag] }).catch((error: unknown) => {
+    if (!isSpaError(error)) throw error;
+    logger.warn("payment tag not written", { tag, kind: error.kind, status: error.status });
+  });
 }
 
 async function notifyBooked(services: Services, attempt: PaymentAttempt, origin: string | null): Promise<void> {

@@ -175,6 +175,20 @@ describe("a prepaid clinic: each back-end answer of confirm and pay goes missing
     }
   }
 
+  it("a booked guest carries the spec's payment tag in the back end: PPD-A where it is paid when booking, PPD-B where the clinic holds the card", async () => {
+    const prepaid = await heldBooking(DALLAS);
+    expect((await payUntilKnown(prepaid, randomUUID(), true)).last.kind).toBe("booked");
+    const held = await heldBooking(AUSTIN);
+    expect((await payUntilKnown(held, randomUUID(), false)).last.kind).toBe("booked");
+    const tagsOf = (guestId: string) => {
+      const row = sandbox.db.prepare("SELECT payload FROM guests WHERE id = ?").get(guestId) as { payload: string };
+      return (JSON.parse(row.payload) as { tags?: string[] }).tags ?? [];
+    };
+    expect(tagsOf(prepaid.guestId)).toContain("PPD-A");
+    expect(tagsOf(prepaid.guestId)).not.toContain("PPD-B");
+    expect(tagsOf(held.guestId)).toContain("PPD-B");
+  });
+
   it("the charge's answer is lost and the invoice can't be read either: not known yet, then booked on the next press", async () => {
     const booking = await heldBooking(DALLAS);
     proxy.fail({ method: "POST", path: /\/online_payments$/, mode: "reset-after" });
