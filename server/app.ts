@@ -147,9 +147,9 @@ export function createApp({ env, mode, build, assets, sandbox, services, service
     res.set("cache-control", "no-store").json({ status: services() ? "ok" : "starting", uptimeSeconds: Math.round(process.uptime()) });
   });
 
-  // Whether this instance should get traffic: the back end, the store and the shared counters
-  // answer. /healthz says only that the process is up (a liveness probe must not restart an
-  // instance because Zenoti is slow).
+  // Whether this instance should get traffic: the back end and the store answer (Redis down is
+  // 200 "degraded", decision 041). /healthz says only that the process is up (a liveness probe
+  // must not restart an instance because Zenoti is slow).
   app.get("/readyz", async (_req, res) => {
     const current = services();
     if (!current) {
