@@ -328,6 +328,27 @@ describe("paying with a card saved on the hosted card page", () => {
   });
 });
 
+describe("the same card saved again", () => {
+  it("is listed once, and the purchase that saved it again is charged to it once", async () => {
+    const buyer = await newBuyer();
+    const first = await start(await itemOffer("membership", MONTHLY), { buyer });
+    await backFromCardPage(first.purchase.id, await fillCardPage(pageOf(first.outcome), GOOD_CARD));
+    clock += 1_000;
+    const second = await start(await itemOffer("package", FACIAL_SERIES), { buyer });
+    const returned = await backFromCardPage(second.purchase.id, await fillCardPage(pageOf(second.outcome), GOOD_CARD));
+    expect(returned).toMatchObject({ purchase: { state: "completed" } });
+
+    // The back end holds two accounts for the one card; the guest has one card.
+    const accounts = sandbox.db.prepare("SELECT c.account_id FROM cards c JOIN guests g ON g.id = c.guest_id WHERE g.id_key = ? ORDER BY c.created_at").all(normalizeId(buyer.guestId)) as { account_id: string }[];
+    expect(accounts).toHaveLength(2);
+    const cards = await spa.listCards(buyer.guestId, AUSTIN);
+    expect(cards).toEqual([expect.objectContaining({ lastFour: GOOD_CARD.slice(-4) })]);
+    expect(normalizeId(cards[0].accountId)).toBe(normalizeId(accounts[1].account_id));
+    expect((await stored(second.purchase.id)).accountId).toBe(cards[0].accountId);
+    expect(chargesOn(second.purchase.invoiceId!).n).toBe(1);
+  });
+});
+
 describe("a card that asks for 3-D Secure", () => {
   it("sends the guest to their bank's page; approved there, the purchase is completed with one charge", async () => {
     const offer = await itemOffer("membership", MONTHLY);
