@@ -14,6 +14,7 @@ import { createPageCache, type PageCache } from "./page-cache.server";
 import { createRenderMemo } from "./render-memo.server";
 import { refuseLargeBodies } from "./request-body";
 import { createRequestContext } from "./request-context.server";
+import { requestOrigin } from "./site.server";
 
 /** A request id a proxy in front already gave is kept when it looks like one; otherwise one is made. */
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/;
@@ -217,6 +218,7 @@ export function createApp({ env, mode, build, assets, sandbox, services, service
           services: await servicesReady,
           nonce: res.locals.nonce as string,
           clientIp: req.ip ?? "unknown",
+          origin: requestOrigin(req) ?? undefined,
           fromThisMachine: isFromThisMachine(req),
           renderMemo,
         }),

@@ -4,6 +4,7 @@ import { BuyItemSchema, PURCHASE_MESSAGES } from "~/domain/purchases";
 import { formatMoney } from "~/lib/money";
 import { formDataOf, parseSubmission, refuseForm } from "../forms.server";
 import { currentUser, type RequestContext } from "../request-context.server";
+import { siteOrigin } from "../site.server";
 import { redirectWithToast } from "../toast.server";
 import { OUTAGE_MESSAGE, unlessUnavailable } from "../unavailable.server";
 import { clinicChoice, findItemOffer } from "./offers.server";
@@ -28,7 +29,7 @@ export async function buyOffer(
 ) {
   const { submission, intent } = input;
   const outcome = await unlessUnavailable(
-    () => startPurchase(context.services, { userId: input.user.id, guestId: input.user.guestId, formKey: input.formKey, offer: input.offer, origin: new URL(request.url).origin }),
+    () => startPurchase(context.services, { userId: input.user.id, guestId: input.user.guestId, formKey: input.formKey, offer: input.offer, origin: siteOrigin(request, context) }),
     () => null,
   );
   if (!outcome) return refuseForm(submission, { status: 503, formErrors: [OUTAGE_MESSAGE], intent });

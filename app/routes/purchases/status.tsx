@@ -7,6 +7,7 @@ import { formDataOf } from "#server/forms.server";
 import { ownPurchase } from "#server/purchases/access.server";
 import { stepResponse } from "#server/purchases/buy.server";
 import { purchaseStatus, purchaseView, retryPurchase, type PurchaseView } from "#server/purchases/purchase.server";
+import { siteOrigin } from "#server/site.server";
 import { OUTAGE_MESSAGE, orUnavailable, unlessUnavailable } from "#server/unavailable.server";
 import type { Route } from "./+types/status";
 
@@ -19,7 +20,7 @@ export const meta: Route.MetaFunction = ({ data }) => [
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { user } = await requireUser(request, context);
   await ownPurchase(context.services, params.id, user);
-  const purchase = await orUnavailable(() => purchaseStatus(context.services, params.id, new URL(request.url).origin));
+  const purchase = await orUnavailable(() => purchaseStatus(context.services, params.id, siteOrigin(request, context)));
   return { purchase: purchaseView(purchase!) };
 }
 
@@ -28,7 +29,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const { user } = await requireUser(request, context);
   await formDataOf(request);
   await ownPurchase(context.services, params.id, user);
-  const outcome = await unlessUnavailable(() => retryPurchase(context.services, params.id, new URL(request.url).origin), () => "outage" as const);
+  const outcome = await unlessUnavailable(() => retryPurchase(context.services, params.id, siteOrigin(request, context)), () => "outage" as const);
   if (outcome === "outage") return data({ message: OUTAGE_MESSAGE }, { status: 503 });
   if (!outcome) throw data("We could not find that purchase.", { status: 404 });
   return stepResponse(outcome);
