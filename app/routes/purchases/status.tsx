@@ -106,7 +106,7 @@ export default function PurchaseStatus({ loaderData, actionData }: Route.Compone
           {purchase.state === "not-charged" ? again("Try again") : null}
           {purchase.state === "card" ? (
             <>
-              <p>You have not added a card on the secure card page yet. Nothing was charged.</p>
+              <p>Nothing was charged yet: the payment is made with a card added on the secure card page.</p>
               {again("Continue to the secure card page")}
             </>
           ) : null}
