@@ -14,6 +14,7 @@ import { createPageCache, type PageCache } from "./page-cache.server";
 import { createRenderMemo } from "./render-memo.server";
 import { refuseLargeBodies } from "./request-body";
 import { createRequestContext } from "./request-context.server";
+import { requestOrigin } from "./site.server";
 
 /** A request id a proxy in front already gave is kept when it looks like one; otherwise one is made. */
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/;
@@ -147,9 +148,9 @@ export function createApp({ env, mode, build, assets, sandbox, services, service
     res.set("cache-control", "no-store").json({ status: services() ? "ok" : "starting", uptimeSeconds: Math.round(process.uptime()) });
   });
 
-  // Whether this instance should get traffic: the back end, the store and the shared counters
-  // answer. /healthz says only that the process is up (a liveness probe must not restart an
-  // instance because Zenoti is slow).
+  // Whether this instance should get traffic: the back end and the store answer (Redis down is
+  // 200 "degraded", decision 041). /healthz says only that the process is up (a liveness probe
+  // must not restart an instance because Zenoti is slow).
   app.get("/readyz", async (_req, res) => {
     const current = services();
     if (!current) {
@@ -217,6 +218,7 @@ export function createApp({ env, mode, build, assets, sandbox, services, service
           services: await servicesReady,
           nonce: res.locals.nonce as string,
           clientIp: req.ip ?? "unknown",
+          origin: requestOrigin(req) ?? undefined,
           fromThisMachine: isFromThisMachine(req),
           renderMemo,
         }),

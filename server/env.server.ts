@@ -28,9 +28,10 @@ export const EnvSchema = z
     PUBLIC_URL: z.url().optional(),
     DATA_DIR: z.string().default("data"),
     /**
-     * Which proxies in front of the app may name the client in X-Forwarded-For; the client address
-     * drives every per-address limit. Express's forms: a comma list of addresses, subnets and the
-     * names loopback, linklocal, uniquelocal; a hop count; or "false" (no proxy).
+     * Which proxies in front of the app may name the client in X-Forwarded-For (and the host in
+     * X-Forwarded-Host); the client address drives every per-address limit. Express's forms: a comma
+     * list of addresses, subnets and the names loopback, linklocal, uniquelocal; a hop count; or
+     * "false" (no proxy). Unset: loopback only (a proxy on this machine), decision 041.
      */
     TRUST_PROXY: z
       .string()
@@ -200,8 +201,9 @@ function zoneSetting(readKey: (key: string) => string | null, keyName: string) {
     });
 }
 
-export const DEFAULT_TRUST_PROXY = ["loopback", "linklocal", "uniquelocal"];
-const PROXY_NAMES = new Set(DEFAULT_TRUST_PROXY);
+/** Unset, only a proxy on this machine is believed: any host of a private network could otherwise pick its address. */
+export const DEFAULT_TRUST_PROXY = ["loopback"];
+const PROXY_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
 
 /** An address, an address/prefix, or an address/netmask, as Express's proxy list takes them. */
 function isProxyAddress(entry: string): boolean {

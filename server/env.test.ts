@@ -86,9 +86,13 @@ function problemsOf(source: Record<string, string>): string[] {
 }
 
 describe("TRUST_PROXY", () => {
-  it("trusts loopback and private proxies when unset or empty", () => {
-    expect(trustProxy(undefined)).toEqual(["loopback", "linklocal", "uniquelocal"]);
-    expect(trustProxy(" ")).toEqual(["loopback", "linklocal", "uniquelocal"]);
+  it("trusts only a proxy on this machine (loopback) when unset or empty, not private networks", () => {
+    expect(trustProxy(undefined)).toEqual(["loopback"]);
+    expect(trustProxy(" ")).toEqual(["loopback"]);
+  });
+
+  it("takes the names of private ranges when they are asked for", () => {
+    expect(trustProxy("loopback, linklocal, uniquelocal")).toEqual(["loopback", "linklocal", "uniquelocal"]);
   });
 
   it("takes a comma list of names, addresses and subnets", () => {

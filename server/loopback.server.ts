@@ -15,8 +15,8 @@ export function isLoopbackAddress(address: string | undefined): boolean {
 
 /**
  * True when the request was sent from this machine itself: the TCP peer is loopback and no proxy
- * says it forwarded it. Deliberately not `req.ip`: the app trusts X-Forwarded-For from private
- * addresses, so any host on the local network could claim to be 127.0.0.1 through it.
+ * says it forwarded it. Deliberately not `req.ip`: the app trusts X-Forwarded-For from the proxies
+ * `TRUST_PROXY` names, so a host behind one of them could claim to be 127.0.0.1 through it.
  */
 export function isFromThisMachine(req: Pick<IncomingMessage, "headers" | "socket">): boolean {
   return isLoopbackAddress(req.socket.remoteAddress) && !PROXY_HEADERS.some((name) => req.headers[name] !== undefined);

@@ -13,6 +13,8 @@ export type RequestValues = {
   nonce: string;
   /** The client's address, for rate limits (never logged). */
   clientIp: string;
+  /** The origin the request was sent to, read through `TRUST_PROXY` (`requestOrigin`); unset in tests and the render cache. */
+  origin?: string;
   /** Sent from this machine itself (loopback peer, no proxy in between): opens development pages. */
   fromThisMachine: boolean;
   /** Render the whole document before answering, with no streaming (a page for the render cache). */

@@ -4,7 +4,8 @@ import type { AppOptions } from "../app";
 import { closeTestApps, startTestApp } from "../../tests/helpers/test-app";
 import type { Services } from "../context.server";
 import { loggablePath, logger } from "./logger.server";
-import { checkReadiness } from "./readiness.server";
+import { createRateLimiter } from "../accounts/rate-limit.server";
+import { checkReadiness, REDIS_DOWN_EFFECT } from "./readiness.server";
 
 afterEach(async () => {
   vi.restoreAllMocks();
@@ -82,7 +83,15 @@ describe("readiness", () => {
     }) as unknown as Services;
 
   it("is ready when the back end and the store answer", async () => {
-    expect(await checkReadiness(healthy())).toEqual({ ready: true, checks: { backEnd: "ok", store: "ok", sharedCounters: "not configured" }, clinicsWithoutTimeZone: [] });
+    expect(await checkReadiness(healthy())).toEqual({
+      ready: true,
+      status: "ok",
+      checks: { backEnd: "ok", store: "ok", sharedCounters: "not configured" },
+      degraded: [],
+      clinicsWithoutTimeZone: [],
+    });
+    const withRedis = { ...healthy(), rateLimiter: { kind: "redis", ready: async () => true } } as unknown as Services;
+    expect(await checkReadiness(withRedis)).toMatchObject({ ready: true, status: "ok", checks: { sharedCounters: "ok" }, degraded: [] });
   });
 
   it("stays ready with a clinic refused for want of a time zone, and names it with what to set", async () => {
@@ -96,14 +105,48 @@ describe("readiness", () => {
     });
   });
 
-  it("is not ready when the back end fails, the store hangs past the timeout, or Redis does not answer", async () => {
+  it("is not ready when the back end fails or the store hangs past the timeout", async () => {
     vi.spyOn(logger, "warn").mockImplementation(() => {});
     const services = {
       catalog: { listCenters: async () => Promise.reject(new Error("503")) },
       stores: { ping: () => new Promise(() => {}) },
       rateLimiter: { kind: "redis", ready: async () => false },
     } as unknown as Services;
-    expect(await checkReadiness(services, 50)).toEqual({ ready: false, checks: { backEnd: "failing", store: "failing", sharedCounters: "failing" }, clinicsWithoutTimeZone: [] });
+    expect(await checkReadiness(services, 50)).toMatchObject({ ready: false, status: "unavailable", checks: { backEnd: "failing", store: "failing", sharedCounters: "failing" } });
+    const backEndDown = { ...healthy(), catalog: { listCenters: async () => Promise.reject(new Error("503")) } } as unknown as Services;
+    expect(await checkReadiness(backEndDown, 50)).toMatchObject({ ready: false, status: "unavailable", checks: { backEnd: "failing", store: "ok" } });
+  });
+
+  it("stays ready, \"degraded\" and naming Redis, when only Redis does not answer or hangs", async () => {
+    vi.spyOn(logger, "warn").mockImplementation(() => {});
+    for (const ready of [async () => false, () => new Promise<boolean>(() => {})]) {
+      const services = { ...healthy(), rateLimiter: { kind: "redis", ready } } as unknown as Services;
+      expect(await checkReadiness(services, 50)).toEqual({
+        ready: true,
+        status: "degraded",
+        checks: { backEnd: "ok", store: "ok", sharedCounters: "failing" },
+        degraded: [{ dependency: "redis", check: "sharedCounters", effect: REDIS_DOWN_EFFECT }],
+        clinicsWithoutTimeZone: [],
+      });
+    }
+  });
+
+  it("with the real Redis limiter and nothing listening at REDIS_URL: ready, \"degraded\", Redis named", async () => {
+    vi.spyOn(logger, "warn").mockImplementation(() => {});
+    vi.spyOn(logger, "error").mockImplementation(() => {});
+    // Port 9 (discard) has no listener here: every connection is refused.
+    const rateLimiter = await createRateLimiter({ REDIS_URL: "redis://127.0.0.1:9/0" });
+    try {
+      expect(rateLimiter.kind).toBe("redis");
+      expect(await checkReadiness({ ...healthy(), rateLimiter } as unknown as Services)).toMatchObject({
+        ready: true,
+        status: "degraded",
+        checks: { sharedCounters: "failing" },
+        degraded: [{ dependency: "redis" }],
+      });
+    } finally {
+      await rateLimiter.close();
+    }
   });
 
   it("answers /readyz with 503 while starting or failing and 200 when ready, never cached", async () => {
@@ -118,8 +161,13 @@ describe("readiness", () => {
     expect(await ready.json()).toMatchObject({ ready: true, checks: { backEnd: "ok", store: "ok" } });
     vi.spyOn(logger, "warn").mockImplementation(() => {});
     services = { ...healthy(), stores: { ping: async () => Promise.reject(new Error("closed")) } } as unknown as Services;
+    services = { ...healthy(), rateLimiter: { kind: "redis", ready: async () => false } } as unknown as Services;
+    const degraded = await fetch(`${origin}/readyz`);
+    expect(degraded.status).toBe(200);
+    expect(await degraded.json()).toMatchObject({ ready: true, status: "degraded", degraded: [{ dependency: "redis" }] });
+    services = { ...healthy(), stores: { ping: async () => Promise.reject(new Error("closed")) } } as unknown as Services;
     const failing = await fetch(`${origin}/readyz`);
     expect(failing.status).toBe(503);
-    expect(await failing.json()).toMatchObject({ ready: false, checks: { store: "failing" } });
+    expect(await failing.json()).toMatchObject({ ready: false, status: "unavailable", checks: { store: "failing" } });
   });
 });

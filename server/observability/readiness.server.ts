@@ -2,9 +2,17 @@ import type { Services } from "../context.server";
 import { logger } from "./logger.server";
 
 export type CheckResult = "ok" | "failing" | "not configured";
+
+/** Something failing that the instance serves without: named, with what customers notice. */
+export type Degradation = { dependency: "redis"; check: "sharedCounters"; effect: string };
+
 export type Readiness = {
+  /** Whether the instance should get traffic: it can serve pages and bookings. */
   ready: boolean;
+  /** "ok"; "degraded": ready, with what does not work named in `degraded`; "unavailable": not ready. */
+  status: "ok" | "degraded" | "unavailable";
   checks: { backEnd: CheckResult; store: CheckResult; sharedCounters: CheckResult };
+  degraded: Degradation[];
   /**
    * Clinics refused for want of a time zone (decision 035), each with what to set. The instance
    * stays ready: the other clinics are served, and these say online booking is unavailable.
@@ -33,10 +41,15 @@ async function check(name: string, run: () => Promise<unknown>, timeoutMs: numbe
   }
 }
 
+/** What a Redis outage does to customers (decision 028: the limits that guard secrets fail closed). */
+export const REDIS_DOWN_EFFECT = "sign-in, one-time code checks and promo codes are refused until Redis answers; browsing and booking go on";
+
 /**
  * Whether this instance can serve customers: the spa back end answers (through the catalog cache,
- * so a warm instance costs Zenoti no call: every call counts against the organisation's limit), the
- * store of our own records answers a read, and the shared counters (Redis) answer when configured.
+ * so a warm instance costs Zenoti no call: every call counts against the organisation's limit) and
+ * the store of our own records answers a read. The shared counters (Redis, when configured) failing
+ * leave it ready but "degraded" (decision 041): every instance shares that Redis, so taking
+ * instances out for it would take the whole site down while its pages still work.
  */
 export async function checkReadiness(
   services: Pick<Services, "catalog" | "stores" | "rateLimiter">,
@@ -57,9 +70,13 @@ export async function checkReadiness(
       : Promise.resolve<CheckResult>("not configured"),
   ]);
   const refused = backEnd === "ok" ? await services.catalog.clinicsWithoutTimeZone().catch(() => []) : [];
+  const ready = backEnd === "ok" && store === "ok";
+  const degraded: Degradation[] = sharedCounters === "failing" ? [{ dependency: "redis", check: "sharedCounters", effect: REDIS_DOWN_EFFECT }] : [];
   return {
-    ready: backEnd === "ok" && store === "ok" && sharedCounters !== "failing",
+    ready,
+    status: !ready ? "unavailable" : degraded.length > 0 ? "degraded" : "ok",
     checks: { backEnd, store, sharedCounters },
+    degraded,
     clinicsWithoutTimeZone: refused.map((clinic) => ({
       id: clinic.id,
       name: clinic.name,

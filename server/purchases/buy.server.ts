@@ -9,6 +9,7 @@ import { formDataOf, parseSubmission, refuseForm } from "../forms.server";
 import { clinicPlanList } from "../memberships/memberships.server";
 import { UNFINISHED_PURCHASE_STATES } from "../store/stores.server";
 import { currentUser, type RequestContext } from "../request-context.server";
+import { siteOrigin } from "../site.server";
 import { redirectWithToast } from "../toast.server";
 import { OUTAGE_MESSAGE, unlessUnavailable } from "../unavailable.server";
 import { clinicChoice, findItemOffer } from "./offers.server";
@@ -51,7 +52,7 @@ export async function buyOffer(
 ) {
   const { submission, intent } = input;
   const outcome = await unlessUnavailable(
-    () => startPurchase(context.services, { userId: input.user.id, guestId: input.user.guestId, formKey: input.formKey, offer: input.offer, origin: new URL(request.url).origin }),
+    () => startPurchase(context.services, { userId: input.user.id, guestId: input.user.guestId, formKey: input.formKey, offer: input.offer, origin: siteOrigin(request, context) }),
     () => null,
   );
   if (!outcome) return refuseForm(submission, { status: 503, formErrors: [OUTAGE_MESSAGE], intent });

@@ -24,6 +24,8 @@ export const PURCHASE_OUTCOME_MESSAGES = {
   notStarted: "The clinic's system could not start this purchase, and nothing was charged. Please try again.",
   atBank: "Your bank asked to check this payment. Please finish the check on your bank's page; nothing is charged until you approve it.",
   checking: "We are checking your payment with the clinic's system. Please check again in a moment; you will not be charged twice.",
+  notCharged: "Your payment did not go through, and nothing was charged. Please try again.",
+  finishing: "Your payment was received. We are finishing your purchase with the clinic's system; please check again in a moment. You will not be charged again.",
 } as const;
 
 /** One request owns a purchase this long between two writes: longer than any one back-end call. */
@@ -139,7 +141,7 @@ export async function verificationReturned(services: Services, id: string, origi
 export async function purchaseStatus(services: Services, id: string, origin: string, clock: () => number = Date.now): Promise<Purchase | null> {
   const purchase = await services.stores.purchases.get(id);
   if (!purchase) return null;
-  const lateApproval = purchase.state === "declined" && purchase.chargeSentAt !== null && clock() - purchase.chargeSentAt <= VERIFY_WINDOW_MS;
+  const lateApproval = (purchase.state === "declined" || purchase.state === "not-charged") && purchase.chargeSentAt !== null && clock() - purchase.chargeSentAt <= VERIFY_WINDOW_MS;
   if (purchase.state !== "paid" && purchase.state !== "charging" && purchase.state !== "verifying" && !lateApproval) return purchase;
   const outcome = await withClaim(services, id, clock, (claimed) => drive({ services, clock, origin }, claimed, "view"));
   return outcome?.purchase ?? (await services.stores.purchases.get(id));
@@ -176,6 +178,15 @@ async function decline(ctx: Ctx, purchase: Purchase, message: string): Promise<S
   return handBack(ctx, purchase, { state: "declined", declineMessage: message, verifyUri: null });
 }
 
+/**
+ * A charge whose answer never came (lost, or the request died around it) and that can no longer
+ * land, the invoice unpaid: nothing was charged, but nobody refused the card either.
+ */
+async function notCharged(ctx: Ctx, purchase: Purchase): Promise<StepOutcome> {
+  ctx.services.analytics.record({ name: "purchase_failed", properties: { kind: purchase.kind, centerId: purchase.centerId, reason: "not_charged" } });
+  return handBack(ctx, purchase, { state: "not-charged", declineMessage: PURCHASE_OUTCOME_MESSAGES.notCharged, verifyUri: null });
+}
+
 /** A bank's 3-D Secure check left open this long has timed out: its charge can no longer land. */
 const VERIFY_WINDOW_MS = 15 * 60_000;
 
@@ -193,7 +204,7 @@ async function drive(ctx: Ctx, start: Purchase, step: "card" | "charge" | "retur
     if (isFinalPurchase(purchase)) return { kind: "status", purchase };
     if (purchase.state === "paid") return await finish(ctx, purchase);
 
-    const chargeMayHaveLanded = purchase.invoiceId !== null && purchase.chargeSentAt !== null && ["charging", "verifying", "declined"].includes(purchase.state);
+    const chargeMayHaveLanded = purchase.invoiceId !== null && purchase.chargeSentAt !== null && ["charging", "verifying", "declined", "not-charged"].includes(purchase.state);
     if (chargeMayHaveLanded && step !== "charge") {
       const invoice = await services.spa.getInvoice(purchase.invoiceId!);
       if (invoice.balance <= 0) {
@@ -211,9 +222,10 @@ async function drive(ctx: Ctx, start: Purchase, step: "card" | "charge" | "retur
         return await handBack(ctx, purchase, {});
       }
       if (purchase.state === "charging") {
-        // A charge whose answer was lost may still land for a while: not "declined" until it cannot.
+        // A charge whose answer was lost (or whose request died) may still land for a while; once it
+        // cannot, nothing was charged, and nothing was refused either: "not charged", never "declined".
         if (since <= services.env.SPA_TIMEOUT_MS * 2) return await handBack(ctx, purchase, {});
-        if (step !== "card") return await decline(ctx, purchase, PURCHASE_OUTCOME_MESSAGES.declined);
+        if (step !== "card") return await notCharged(ctx, purchase);
       }
     }
     if (step === "returned" || step === "view") return await handBack(ctx, purchase, {});
@@ -335,29 +347,38 @@ export type PurchaseView = {
   price: string;
   paid: string | null;
   reference: string | null;
-  state: "completed" | "paid" | "declined" | "checking" | "card" | "not-started" | "cancelled";
+  state: "completed" | "paid" | "declined" | "not-charged" | "checking" | "card" | "not-started" | "cancelled";
   message: string | null;
   /** The guest's bank check is open: they can go back to it. */
   atBank: boolean;
   giftCard: { recipientName: string; recipientEmail: string; deliveryDate: string } | null;
 };
 
+/**
+ * What the page says, told from the record as any request left it, a request that died included: a
+ * paid sale is "paid" (being finished) whatever is left to do, a charge that may have landed is
+ * "checking", and a sale with nothing charged says so ("card", "not-charged", "not-started").
+ */
 export function purchaseView(purchase: Purchase): PurchaseView {
   const state: PurchaseView["state"] =
-    purchase.state === "completed" || purchase.state === "cancelled"
+    purchase.state === "completed" || purchase.state === "cancelled" || purchase.state === "paid" || purchase.state === "declined" || purchase.state === "not-charged"
       ? purchase.state
-      : purchase.state === "paid"
-        ? "paid"
-        : purchase.state === "declined"
-          ? "declined"
-          : purchase.state === "charging" || purchase.state === "verifying"
-            ? "checking"
-            : purchase.state === "invoiced"
-              ? "card"
-              : "not-started";
+      : purchase.state === "charging" || purchase.state === "verifying"
+        ? "checking"
+        : purchase.state === "invoiced" || purchase.invoiceId !== null
+          ? "card"
+          : "not-started";
   const message =
     purchase.declineMessage ??
-    (purchase.state === "verifying" ? PURCHASE_OUTCOME_MESSAGES.atBank : state === "checking" ? PURCHASE_OUTCOME_MESSAGES.checking : state === "not-started" && purchase.invoiceRequestedAt ? PURCHASE_OUTCOME_MESSAGES.notStarted : null);
+    (purchase.state === "verifying"
+      ? PURCHASE_OUTCOME_MESSAGES.atBank
+      : state === "checking"
+        ? PURCHASE_OUTCOME_MESSAGES.checking
+        : state === "paid"
+          ? PURCHASE_OUTCOME_MESSAGES.finishing
+          : state === "not-started" && purchase.invoiceRequestedAt
+            ? PURCHASE_OUTCOME_MESSAGES.notStarted
+            : null);
   return {
     id: purchase.id,
     kind: purchase.kind,

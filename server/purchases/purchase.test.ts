@@ -328,6 +328,27 @@ describe("paying with a card saved on the hosted card page", () => {
   });
 });
 
+describe("the same card saved again", () => {
+  it("is listed once, and the purchase that saved it again is charged to it once", async () => {
+    const buyer = await newBuyer();
+    const first = await start(await itemOffer("membership", MONTHLY), { buyer });
+    await backFromCardPage(first.purchase.id, await fillCardPage(pageOf(first.outcome), GOOD_CARD));
+    clock += 1_000;
+    const second = await start(await itemOffer("package", FACIAL_SERIES), { buyer });
+    const returned = await backFromCardPage(second.purchase.id, await fillCardPage(pageOf(second.outcome), GOOD_CARD));
+    expect(returned).toMatchObject({ purchase: { state: "completed" } });
+
+    // The back end holds two accounts for the one card; the guest has one card.
+    const accounts = sandbox.db.prepare("SELECT c.account_id FROM cards c JOIN guests g ON g.id = c.guest_id WHERE g.id_key = ? ORDER BY c.created_at").all(normalizeId(buyer.guestId)) as { account_id: string }[];
+    expect(accounts).toHaveLength(2);
+    const cards = await spa.listCards(buyer.guestId, AUSTIN);
+    expect(cards).toEqual([expect.objectContaining({ lastFour: GOOD_CARD.slice(-4) })]);
+    expect(normalizeId(cards[0].accountId)).toBe(normalizeId(accounts[1].account_id));
+    expect((await stored(second.purchase.id)).accountId).toBe(cards[0].accountId);
+    expect(chargesOn(second.purchase.invoiceId!).n).toBe(1);
+  });
+});
+
 describe("a card that asks for 3-D Secure", () => {
   it("sends the guest to their bank's page; approved there, the purchase is completed with one charge", async () => {
     const offer = await itemOffer("membership", MONTHLY);
@@ -403,7 +424,7 @@ describe("a charge whose answer is lost", () => {
     expect(eventNames()).toEqual(["purchase_started", "purchase_completed"]);
   });
 
-  it("that never landed: \"checking\" until a charge could no longer land (twice the back-end timeout), then declined", async () => {
+  it("that never landed: \"checking\" until a charge could no longer land (twice the back-end timeout), then not charged, never \"declined\"", async () => {
     const offer = await itemOffer("membership", MONTHLY);
     const neverLanded = withSpa({ payInvoice: (invoiceId) => Promise.reject(lostAnswer(`/v1/invoices/${invoiceId}/online_payments`)) });
     const sentAt = clock;
@@ -420,9 +441,153 @@ describe("a charge whose answer is lost", () => {
     expect(eventNames()).toEqual(["purchase_started"]);
 
     clock = Math.max(clock, sentAt + 2 * TIMEOUT_MS + 1);
-    expect(await purchaseStatus(services, purchase.id, origin, at)).toMatchObject({ state: "declined", declineMessage: PURCHASE_OUTCOME_MESSAGES.declined, paidCents: null });
+    expect(await purchaseStatus(services, purchase.id, origin, at)).toMatchObject({ state: "not-charged", declineMessage: PURCHASE_OUTCOME_MESSAGES.notCharged, paidCents: null });
+    expect(purchaseView(await stored(purchase.id))).toMatchObject({ state: "not-charged", message: PURCHASE_OUTCOME_MESSAGES.notCharged });
     expect(chargesOn(purchase.invoiceId!).n).toBe(0);
     expect(eventNames()).toEqual(["purchase_started", "purchase_failed"]);
+    expect(analytics.events[1].properties).toMatchObject({ reason: "not_charged" });
+  });
+});
+
+/** What a process killed in the middle of a step leaves: no answer, no write after it. */
+const killed = () => new Error("process killed");
+
+/**
+ * The back end's call `name` with the process killed just before it is sent ("before") or just
+ * after the back end acted on it ("after"): whatever was written before it is all the record says.
+ */
+function dyingAt<K extends keyof SpaClient>(name: K, when: "before" | "after"): Services {
+  const call = spa[name] as (...args: unknown[]) => Promise<unknown>;
+  return withSpa({
+    [name]: async (...args: unknown[]) => {
+      if (when === "after") await call(...args);
+      throw killed();
+    },
+  } as Partial<SpaClient>);
+}
+
+describe("a request that dies between two steps", () => {
+  /** Bought with a good card up to the return from the card page, on services that die at one point. */
+  async function dieWhilePaying(dying: Services, number = GOOD_CARD) {
+    const buyer = await newBuyer();
+    const { outcome, purchase } = await start(await itemOffer("membership", MONTHLY), { buyer });
+    const back = await fillCardPage(pageOf(outcome), number);
+    await expect(backFromCardPage(purchase.id, back, dying)).rejects.toThrow("process killed");
+    return { buyer, purchase: await stored(purchase.id) };
+  }
+  /** Past the dead request's lease: the next request may take the purchase over. */
+  const pastTheLease = () => {
+    clock += purchaseLeaseMs(services) + 1;
+  };
+
+  it("after \"charging\" was written, before the charge was sent: checking, then \"not charged\" (never \"declined\"); \"Try again\" pays it once", async () => {
+    const { buyer, purchase } = await dieWhilePaying(dyingAt("payInvoice", "before"));
+    expect(purchase).toMatchObject({ state: "charging", paidCents: null });
+    expect(purchase.chargeSentAt).not.toBeNull();
+    expect(purchase.leaseUntil).toBeGreaterThan(clock);
+    // Opened while the dead request still holds it: shown as it stands, the back end not asked.
+    const { via, calls } = counted();
+    expect(purchaseView((await purchaseStatus(via, purchase.id, origin, at))!)).toMatchObject({ state: "checking", message: PURCHASE_OUTCOME_MESSAGES.checking });
+    expect(calls).toEqual([]);
+
+    pastTheLease();
+    const now = await purchaseStatus(services, purchase.id, origin, at);
+    expect(now).toMatchObject({ state: "not-charged", paidCents: null });
+    expect(purchaseView(now!)).toMatchObject({ state: "not-charged", message: PURCHASE_OUTCOME_MESSAGES.notCharged });
+    expect(purchaseView(now!).message).not.toMatch(/declined/i);
+    expect(chargesOn(purchase.invoiceId!).n).toBe(0);
+
+    // "Try again": the same sale, a card page, one charge.
+    const again = await retryPurchase(services, purchase.id, origin, at);
+    const back = await fillCardPage(pageOf(again), GOOD_CARD);
+    expect(await backFromCardPage(purchase.id, back)).toMatchObject({ purchase: { state: "completed" } });
+    expect(chargesOn(purchase.invoiceId!).n).toBe(1);
+    expect(salesOf(buyer.guestId)).toHaveLength(1);
+  });
+
+  it("after \"charging\" was written, before the charge was sent, and nobody comes back: the reconciler says \"not charged\"", async () => {
+    const { purchase } = await dieWhilePaying(dyingAt("payInvoice", "before"));
+    clock += 10 * 60_000;
+    await reconcilePurchases(services, { clock: at, idleMs: 60_000 });
+    expect(await stored(purchase.id)).toMatchObject({ state: "not-charged", declineMessage: PURCHASE_OUTCOME_MESSAGES.notCharged });
+    expect(chargesOn(purchase.invoiceId!).n).toBe(0);
+  });
+
+  it("after the charge went through, before its answer was written: \"checking\" (not \"not finished\"), then completed from the invoice with one charge", async () => {
+    const { buyer, purchase } = await dieWhilePaying(dyingAt("payInvoice", "after"));
+    expect(purchase).toMatchObject({ state: "charging", paidCents: null });
+    expect(chargesOn(purchase.invoiceId!).n).toBe(1);
+    expect(purchaseView(purchase).state).toBe("checking");
+
+    pastTheLease();
+    expect(await purchaseStatus(services, purchase.id, origin, at)).toMatchObject({ state: "completed", paidCents: purchase.shownCents, closed: true });
+    expect(chargesOn(purchase.invoiceId!).n).toBe(1);
+    expect(await membershipsOf(buyer.guestId, MONTHLY)).toHaveLength(1);
+  });
+
+  it("after the charge went through, and nobody comes back: the reconciler finishes it", async () => {
+    const { buyer, purchase } = await dieWhilePaying(dyingAt("payInvoice", "after"));
+    clock += 10 * 60_000;
+    await reconcilePurchases(services, { clock: at, idleMs: 60_000 });
+    expect(await stored(purchase.id)).toMatchObject({ state: "completed", closed: true });
+    expect(await membershipsOf(buyer.guestId, MONTHLY)).toHaveLength(1);
+    expect(chargesOn(purchase.invoiceId!).n).toBe(1);
+  });
+
+  it("after \"paid\" was written, before the sale was closed: \"Payment received\", being finished; then completed", async () => {
+    const { buyer, purchase } = await dieWhilePaying(dyingAt("closeInvoice", "before"));
+    expect(purchase).toMatchObject({ state: "paid", closed: false, paidCents: purchase.shownCents });
+    // The dead request's lease still holds it: the page shows it paid, being finished.
+    expect(purchaseView((await purchaseStatus(services, purchase.id, origin, at))!)).toMatchObject({
+      state: "paid",
+      paid: formatMoney(purchase.shownCents),
+      message: PURCHASE_OUTCOME_MESSAGES.finishing,
+    });
+
+    pastTheLease();
+    expect(await purchaseStatus(services, purchase.id, origin, at)).toMatchObject({ state: "completed", closed: true });
+    expect(chargesOn(purchase.invoiceId!).n).toBe(1);
+    expect(await membershipsOf(buyer.guestId, MONTHLY)).toHaveLength(1);
+  });
+
+  it("after the charge asked for the bank's check, before \"verifying\" was written: the guest never saw it, so \"not charged\"", async () => {
+    const dying: Services = {
+      ...services,
+      stores: {
+        ...stores,
+        purchases: {
+          ...stores.purchases,
+          save: (purchase) => (purchase.state === "verifying" ? Promise.reject(killed()) : stores.purchases.save(purchase)),
+        },
+      },
+    };
+    const { purchase } = await dieWhilePaying(dying, THREE_DS_TEST_CARD);
+    expect(purchase).toMatchObject({ state: "charging", verifyUri: null });
+    pastTheLease();
+    expect(await purchaseStatus(services, purchase.id, origin, at)).toMatchObject({ state: "not-charged", declineMessage: PURCHASE_OUTCOME_MESSAGES.notCharged });
+    expect(chargesOn(purchase.invoiceId!).n).toBe(0);
+  });
+
+  it("while the sale was asked for, or before the card page: \"nothing was charged\", and \"Try again\" goes on with one sale", async () => {
+    const offer = await itemOffer("membership", MONTHLY);
+    const buyer = await newBuyer();
+    const beforeTheSale = startPurchase(dyingAt("sellMembership", "before"), { userId: buyer.userId, guestId: buyer.guestId, formKey: randomUUID(), offer, origin, clock: at });
+    await expect(beforeTheSale).rejects.toThrow("process killed");
+    const [unsold] = await stores.purchases.listForUser(buyer.userId, 1);
+    expect(unsold).toMatchObject({ state: "started", invoiceId: null });
+    expect(purchaseView(unsold)).toMatchObject({ state: "not-started", message: PURCHASE_OUTCOME_MESSAGES.notStarted });
+
+    const other = await newBuyer();
+    const beforeTheCardPage = startPurchase(dyingAt("startCardCapture", "before"), { userId: other.userId, guestId: other.guestId, formKey: randomUUID(), offer, origin, clock: at });
+    await expect(beforeTheCardPage).rejects.toThrow("process killed");
+    const [sold] = await stores.purchases.listForUser(other.userId, 1);
+    expect(sold).toMatchObject({ state: "started", priceChecked: true });
+    expect(sold.invoiceId).not.toBeNull();
+    expect(purchaseView(sold)).toMatchObject({ state: "card", message: null });
+
+    pastTheLease();
+    expect(pageOf(await retryPurchase(services, sold.id, origin, at))).toContain("/api/hosted/card/");
+    expect(salesOf(other.guestId)).toHaveLength(1);
   });
 });
 

@@ -46,6 +46,43 @@ describe("a guest's saved cards", () => {
   });
 });
 
+describe("a card listed more than once", () => {
+  const visa = { account_id: "A1", card_logo: "visa", last_four: "1234", expiry_on: "12/25" };
+  const mastercard = { account_id: "M1", card_logo: "mastercard", last_four: "5678", expiry_on: "08/26" };
+  const shapes = (cards: unknown[]) => ({
+    "/v1/guests/G1/accounts": { body: cards },
+    "/v1/guests/G2/accounts": { body: { accounts: cards, has_expired_cards: false, error: null } },
+  });
+  const idsOf = async (cards: unknown[]) => {
+    const { client } = await clientOnJsonBackend(shapes(cards));
+    const [bare, envelope] = [await client.listCards("G1", "C1"), await client.listCards("G2", "C1")];
+    expect(bare).toEqual(envelope);
+    return bare.map((card) => card.accountId);
+  };
+
+  it("is one card when the same account is listed twice (ids compared as Zenoti's GUIDs, case aside)", async () => {
+    expect(await idsOf([visa, mastercard, { ...visa, account_id: "a1" }])).toEqual(["M1", "a1"]);
+  });
+
+  it("is one card when saved again under a new account: the newest account is kept, in its place", async () => {
+    // Three saves of one card, as the hosted card page makes them, with another card between.
+    expect(await idsOf([visa, mastercard, { ...visa, account_id: "A2" }, { ...visa, account_id: "A3" }])).toEqual(["M1", "A3"]);
+    // Newest by created_date_iso when the list gives it, whatever the order.
+    const dated = [
+      { ...visa, account_id: "A9", created_date_iso: "2026-11-30T15:00:00Z" },
+      { ...visa, account_id: "A8", created_date_iso: "2026-11-01T09:00:00Z" },
+      mastercard,
+    ];
+    expect(await idsOf(dated)).toEqual(["A9", "M1"]);
+  });
+
+  it("keeps cards that differ in brand, last four or expiry, and never merges cards it cannot tell apart", async () => {
+    const others = [visa, { ...visa, account_id: "A2", expiry_on: "12/27" }, { ...visa, account_id: "A3", last_four: "4321" }, { ...visa, account_id: "A4", card_logo: "amex" }];
+    expect(await idsOf(others)).toEqual(["A1", "A2", "A3", "A4"]);
+    expect(await idsOf([{ ...visa, last_four: null }, { ...visa, account_id: "A2", last_four: null }])).toEqual(["A1", "A2"]);
+  });
+});
+
 describe("working hours in Zenoti's published form", () => {
   it.each([
     ["800", "08:00"], ["0800", "08:00"], ["2200", "22:00"], ["930", "09:30"], ["2400", "24:00"], [800, "08:00"], [1730, "17:30"], ["0", "00:00"],

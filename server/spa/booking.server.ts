@@ -286,6 +286,32 @@ const CardSchema = z.object({
 
 export type SavedCard = { accountId: string; brand: string; lastFour: string; expiry: string; createdAt: string | null };
 
+/**
+ * One entry per card the guest has. The same account listed twice is one card; and a card saved
+ * again on the hosted card page (each purchase and each booking that adds a card opens it) is a new
+ * account of the same brand, last four digits and expiry: still one card, whose newest account is
+ * kept (by `created_date_iso` when both have one, else the later in the list, the order Zenoti
+ * lists them in). A card without its last four digits or expiry is told apart by its id only.
+ * The kept entries stay in the order read, oldest first: the last is the card saved most recently.
+ */
+export function oneEntryPerCard(cards: SavedCard[]): SavedCard[] {
+  const sameCard = (card: SavedCard) =>
+    card.lastFour && card.expiry ? `card:${card.brand.trim().toLowerCase()}|${card.lastFour}|${card.expiry.trim()}` : `id:${card.accountId.toLowerCase()}`;
+  const newer = (a: SavedCard, aAt: number, b: SavedCard, bAt: number) => {
+    const [aTime, bTime] = [Date.parse(a.createdAt ?? ""), Date.parse(b.createdAt ?? "")];
+    return Number.isFinite(aTime) && Number.isFinite(bTime) && aTime !== bTime ? aTime > bTime : aAt > bAt;
+  };
+  const keep = (key: (card: SavedCard) => string, list: SavedCard[]) => {
+    const chosen = new Map<string, number>();
+    list.forEach((card, at) => {
+      const held = chosen.get(key(card));
+      if (held === undefined || newer(card, at, list[held], held)) chosen.set(key(card), at);
+    });
+    return list.filter((card, at) => chosen.get(key(card)) === at);
+  };
+  return keep(sameCard, keep((card) => card.accountId.toLowerCase(), cards));
+}
+
 const InvoiceSchema = z.object({
   invoice: z.object({
     id: z.string(),
@@ -701,13 +727,14 @@ export function bookingCalls(http: SpaHttp, settings: Partial<GuestSearchSetting
         query: { center_id: centerId },
         schema: CardsSchema,
       });
-      return parseEach(body, CardSchema, "card", { guest: guestId }).map((a) => ({
+      const cards = parseEach(body, CardSchema, "card", { guest: guestId }).map((a) => ({
         accountId: a.account_id,
         brand: a.card_logo ?? "Card",
         lastFour: a.last_four ?? "",
         expiry: a.expiry_on ?? "",
         createdAt: a.created_date_iso ?? null,
       }));
+      return oneEntryPerCard(cards);
     },
 
     async getInvoice(invoiceId: string): Promise<Invoice> {

@@ -263,10 +263,13 @@ export function decideClaim(existing: PaymentAttempt | null, fresh: PaymentAttem
  * to the hosted card page. "charging": a charge was sent, its answer not yet known. "verifying": the
  * charge answered with a 3-D Secure page. "paid": the invoice owes nothing; closing it (and, for a
  * gift card, sending it) is left. "declined": the card or the charge was refused and nothing was
- * paid; the guest may try another card on the same invoice. Final: "completed", and "cancelled"
+ * paid; the guest may try another card on the same invoice. "not-charged": a charge whose answer
+ * never came (lost, or the request died before or while sending it) and that the invoice shows
+ * unpaid once it could no longer land: nothing was paid and nothing was refused; the guest may try
+ * again on the same invoice. Final: "completed", and "cancelled"
  * (the back end asked another price than the page showed: nothing was charged, the guest buys again).
  */
-export type PurchaseState = "started" | "invoiced" | "charging" | "verifying" | "paid" | "declined" | "completed" | "cancelled";
+export type PurchaseState = "started" | "invoiced" | "charging" | "verifying" | "paid" | "declined" | "not-charged" | "completed" | "cancelled";
 
 export function isFinalPurchase(purchase: Pick<Purchase, "state">): boolean {
   return purchase.state === "completed" || purchase.state === "cancelled";

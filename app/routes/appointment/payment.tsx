@@ -25,6 +25,7 @@ import { bookingGuest } from "#server/booking/signed-in.server";
 import { offeredTo } from "~/domain/service-kinds";
 import { membershipNote } from "#server/memberships/booking-note.server";
 import { currentUser, requestSession, visitAttribution, type RequestContext } from "#server/request-context.server";
+import { siteOrigin } from "#server/site.server";
 import { flashToast } from "#server/toast.server";
 import type { Route } from "./+types/payment";
 
@@ -48,9 +49,9 @@ export const middleware: Route.MiddlewareFunction[] = [bookingCallPriority];
 
 export const meta: Route.MetaFunction = () => [{ title: "Payment | Glow Clinic" }, { name: "robots", content: "noindex" }];
 
-/** The payment step's own address on the origin the visitor is using: hosted pages send them back here. */
-function paymentStepUrl(request: Request): string {
-  return `${new URL(request.url).origin}${href("/appointment/payment")}`;
+/** The payment step's own address on the site's origin (never a forwarded host): hosted pages send them back here. */
+function paymentStepUrl(request: Request, context: RequestContext): string {
+  return `${siteOrigin(request, context)}${href("/appointment/payment")}`;
 }
 
 /** How each way of ending without an appointment is told: a card refused, a hold gone, an attempt undone. */
@@ -186,7 +187,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const withBilling: Draft = { ...draft, billing: clipBilling(billing) };
 
   if (intent === "add-card") {
-    const page = await cardCapturePage(services, { guestId: draft.guestId!, centerId: center.id, returnTo: paymentStepUrl(request) });
+    const page = await cardCapturePage(services, { guestId: draft.guestId!, centerId: center.id, returnTo: paymentStepUrl(request, context) });
     if (page.kind !== "page") return refuseForm(submission, { status: page.kind === "foreign-origin" ? 502 : 503, formErrors: [CARD_FETCH_ERROR] });
     setDraft(session, { ...withBilling, cardsBefore: page.knownCards });
     // The card page is a document of its own, on this origin or the provider's: never fetched as route data.
@@ -241,7 +242,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 
   const shownDue = submission.value.shownDue === undefined ? undefined : Number(submission.value.shownDue);
-  const outcome = await confirmAndPay(services, { payKey, draft, center, catalog, cardId: card ?? "", billing, agreed: policy === "agreed", returnTo: paymentStepUrl(request), shownDue });
+  const outcome = await confirmAndPay(services, { payKey, draft, center, catalog, cardId: card ?? "", billing, agreed: policy === "agreed", returnTo: paymentStepUrl(request, context), shownDue });
   if (outcome.kind === "cards-unavailable") return refuseForm(submission, { status: 503, formErrors: [CARD_FETCH_ERROR] });
   if (outcome.kind === "invalid") {
     setDraft(session, withBilling);

@@ -2,6 +2,7 @@ import { requireUser } from "#server/accounts/current-user.server";
 import { ownPurchase } from "#server/purchases/access.server";
 import { stepResponse } from "#server/purchases/buy.server";
 import { cardReturned } from "#server/purchases/purchase.server";
+import { siteOrigin } from "#server/site.server";
 import { orUnavailable } from "#server/unavailable.server";
 import type { Route } from "./+types/card-return";
 
@@ -12,7 +13,7 @@ import type { Route } from "./+types/card-return";
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { user } = await requireUser(request, context);
   await ownPurchase(context.services, params.id, user);
-  const url = new URL(request.url);
-  const outcome = await orUnavailable(() => cardReturned(context.services, params.id, url.searchParams.get("status"), url.origin));
+  const status = new URL(request.url).searchParams.get("status");
+  const outcome = await orUnavailable(() => cardReturned(context.services, params.id, status, siteOrigin(request, context)));
   return stepResponse(outcome!);
 }

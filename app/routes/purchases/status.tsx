@@ -6,7 +6,8 @@ import { requireUser } from "#server/accounts/current-user.server";
 import { formDataOf } from "#server/forms.server";
 import { ownPurchase } from "#server/purchases/access.server";
 import { stepResponse } from "#server/purchases/buy.server";
-import { purchaseStatus, purchaseView, retryPurchase } from "#server/purchases/purchase.server";
+import { purchaseStatus, purchaseView, retryPurchase, type PurchaseView } from "#server/purchases/purchase.server";
+import { siteOrigin } from "#server/site.server";
 import { OUTAGE_MESSAGE, orUnavailable, unlessUnavailable } from "#server/unavailable.server";
 import type { Route } from "./+types/status";
 
@@ -19,7 +20,7 @@ export const meta: Route.MetaFunction = ({ data }) => [
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { user } = await requireUser(request, context);
   await ownPurchase(context.services, params.id, user);
-  const purchase = await orUnavailable(() => purchaseStatus(context.services, params.id, new URL(request.url).origin));
+  const purchase = await orUnavailable(() => purchaseStatus(context.services, params.id, siteOrigin(request, context)));
   return { purchase: purchaseView(purchase!) };
 }
 
@@ -28,13 +29,21 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const { user } = await requireUser(request, context);
   await formDataOf(request);
   await ownPurchase(context.services, params.id, user);
-  const outcome = await unlessUnavailable(() => retryPurchase(context.services, params.id, new URL(request.url).origin), () => "outage" as const);
+  const outcome = await unlessUnavailable(() => retryPurchase(context.services, params.id, siteOrigin(request, context)), () => "outage" as const);
   if (outcome === "outage") return data({ message: OUTAGE_MESSAGE }, { status: 503 });
   if (!outcome) throw data("We could not find that purchase.", { status: 404 });
   return stepResponse(outcome);
 }
 
 const WHAT = { membership: "membership", package: "package", "gift-card": "gift card" } as const;
+
+/** The page's heading: a payment that went through (or may have) is never called "not finished". */
+function headingOf(state: PurchaseView["state"]): string {
+  if (state === "paid") return "Payment received";
+  if (state === "checking") return "We are checking your payment";
+  if (state === "cancelled") return "The price has changed";
+  return "Your purchase is not finished";
+}
 
 export default function PurchaseStatus({ loaderData, actionData }: Route.ComponentProps) {
   const { purchase } = loaderData;
@@ -80,19 +89,24 @@ export default function PurchaseStatus({ loaderData, actionData }: Route.Compone
         </>
       ) : (
         <>
-          <h1>{purchase.state === "cancelled" ? "The price has changed" : "Your purchase is not finished"}</h1>
+          <h1>{headingOf(purchase.state)}</h1>
           <p>
-            {purchase.itemName}, {purchase.price}.
+            {purchase.itemName}, {purchase.state === "paid" && purchase.paid ? `${purchase.paid} paid` : purchase.price}.
           </p>
-          {purchase.message || actionData?.message ? (
+          {actionData?.message ? (
             <p className="notice notice-error" role="alert">
-              {actionData?.message ?? purchase.message}
+              {actionData.message}
+            </p>
+          ) : purchase.message ? (
+            <p className={purchase.state === "paid" ? "notice" : "notice notice-error"} role={purchase.state === "paid" ? "status" : "alert"}>
+              {purchase.message}
             </p>
           ) : null}
           {purchase.state === "declined" ? again("Try another card") : null}
+          {purchase.state === "not-charged" ? again("Try again") : null}
           {purchase.state === "card" ? (
             <>
-              <p>You have not added a card on the secure card page yet. Nothing was charged.</p>
+              <p>Nothing was charged yet: the payment is made with a card added on the secure card page.</p>
               {again("Continue to the secure card page")}
             </>
           ) : null}

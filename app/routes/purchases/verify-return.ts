@@ -2,6 +2,7 @@ import { requireUser } from "#server/accounts/current-user.server";
 import { ownPurchase } from "#server/purchases/access.server";
 import { stepResponse } from "#server/purchases/buy.server";
 import { verificationReturned } from "#server/purchases/purchase.server";
+import { siteOrigin } from "#server/site.server";
 import { orUnavailable } from "#server/unavailable.server";
 import type { Route } from "./+types/verify-return";
 
@@ -9,6 +10,6 @@ import type { Route } from "./+types/verify-return";
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { user } = await requireUser(request, context);
   await ownPurchase(context.services, params.id, user);
-  const outcome = await orUnavailable(() => verificationReturned(context.services, params.id, new URL(request.url).origin));
+  const outcome = await orUnavailable(() => verificationReturned(context.services, params.id, siteOrigin(request, context)));
   return stepResponse(outcome!);
 }
