@@ -35,6 +35,9 @@ export function isReferralTreatment(name: string): boolean {
   return serviceKind(name) === "facial" && isNewClientVersion(name);
 }
 
+/** A code refers at most this many friends: beyond it the code is used up (the offer is for friends, not a coupon site). */
+export const MAX_FRIENDS_PER_CODE = 25;
+
 export const REFERRAL_MESSAGES = {
   unknown: "We couldn't find that referral code. Please check it with the friend who shared it.",
   own: "That's your own referral code: share it with a friend instead.",
@@ -46,6 +49,8 @@ export const REFERRAL_MESSAGES = {
 export const REFERRAL_CODE_MESSAGES = {
   malformed: "That referral link looks incomplete. Please check it with the friend who shared it.",
   usedUp: "That referral code has been used as many times as it can be.",
+  usedUpBooking: "The referral code you came with was used up by other friends a moment ago.",
+  usedUpMeanwhile: "That referral code was used up by other friends a moment ago. Remove it to continue without the friend offer.",
 } as const;
 
 /** Why a code cannot refer this friend, or null when it can. */

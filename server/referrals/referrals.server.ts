@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { REFERRAL_CODE, normalizeReferralCode } from "~/domain/attribution";
-import { isReferralTreatment, makeReferralCode, REFERRAL_CODE_MESSAGES, REFERRAL_MESSAGES, REFERRAL_REWARD_POINTS, referralRefusal, referralTally } from "~/domain/referrals";
+import { isReferralTreatment, makeReferralCode, MAX_FRIENDS_PER_CODE, REFERRAL_CODE_MESSAGES, REFERRAL_MESSAGES, REFERRAL_REWARD_POINTS, referralRefusal, referralTally } from "~/domain/referrals";
 import { APPOINTMENT_STATUS } from "~/domain/appointments";
 import type { CurrentUser } from "../accounts/account-service.server";
 import type { Services } from "../context.server";
 import { logger } from "../observability/logger.server";
-import type { Referral, ReferralCodeRecord } from "../store/stores.server";
+import type { Referral, ReferralAdded, ReferralCodeRecord } from "../store/stores.server";
 
 /**
  * How long a friend's visits are not asked about again from the share page: a referrer who reloads
@@ -18,8 +18,7 @@ export const RECONCILE_CHECK_EVERY_MS = 60 * 60_000;
 const CHECKS_PER_VIEW = 5;
 /** The most referrals one reconciler pass checks. */
 const CHECKS_PER_PASS = 20;
-/** A code refers at most this many friends: beyond it the code is used up (the offer is for friends, not a coupon site). */
-export const MAX_FRIENDS_PER_CODE = 25;
+export { MAX_FRIENDS_PER_CODE };
 
 /** The signed-in account's code, made the first time it is asked for (the spec's userCode). */
 export async function referralCodeOf(services: Services, user: CurrentUser): Promise<ReferralCodeRecord> {
@@ -72,31 +71,63 @@ export async function checkReferralFor(services: Services, raw: string, friend: 
   return refusal ? { ok: false, message: REFERRAL_MESSAGES[refusal] } : { ok: true, owner: found.owner };
 }
 
-/** Records the friend under the referrer's code, once per friend; false when they were already referred. */
+/**
+ * Records the friend under the referrer's code: once per friend, and at most
+ * `MAX_FRIENDS_PER_CODE` friends per code however many register at once (the store counts and
+ * writes in one transaction, decision 038). Called before the friend's guest is made (`guestId`
+ * null), so a code used up between the check and this write refuses the friend before anything is
+ * made; `noteReferredGuest` then adds the guest, or `releaseReferral` takes the claim back.
+ */
 export async function recordReferral(
   services: Services,
   owner: ReferralCodeRecord,
   friend: { email: string; firstName: string; guestId: string | null },
   now = Date.now(),
-): Promise<boolean> {
-  const added = await services.stores.referrals.add({
-    friendEmail: friend.email,
-    friendFirstName: friend.firstName,
-    friendGuestId: friend.guestId,
-    code: owner.code,
-    referrerAccountId: owner.accountId,
-    referrerGuestId: owner.guestId,
-    createdAt: now,
-    state: "registered",
-    checkedAt: null,
-    rewardPoints: 0,
-    rewardedAt: null,
-    visitId: null,
-    creditSentAt: null,
-    creditTriedAt: null,
-  });
-  if (added) services.analytics.record({ name: "referral_registered", userId: owner.accountId, properties: { centerId: owner.centerId } });
+): Promise<ReferralAdded> {
+  const added = await services.stores.referrals.add(
+    {
+      friendEmail: friend.email,
+      friendFirstName: friend.firstName,
+      friendGuestId: friend.guestId,
+      code: owner.code,
+      referrerAccountId: owner.accountId,
+      referrerGuestId: owner.guestId,
+      createdAt: now,
+      state: "registered",
+      checkedAt: null,
+      rewardPoints: 0,
+      rewardedAt: null,
+      visitId: null,
+      creditSentAt: null,
+      creditTriedAt: null,
+    },
+    MAX_FRIENDS_PER_CODE,
+  );
+  if (added === "added") services.analytics.record({ name: "referral_registered", userId: owner.accountId, properties: { centerId: owner.centerId } });
   return added;
+}
+
+/** What the friend is told when their referral was not recorded after all (another friend took the code's last place, or the email was referred meanwhile). */
+export function referralNotRecordedMessage(outcome: Exclude<ReferralAdded, "added">): string {
+  return outcome === "used-up" ? REFERRAL_CODE_MESSAGES.usedUpMeanwhile : REFERRAL_MESSAGES.alreadyReferred;
+}
+
+/** What a friend booking with a code is told when it was used up (or they were referred) meanwhile: the booking goes on at the usual price. */
+export function referralNotBookedMessage(outcome: Exclude<ReferralAdded, "added">): string {
+  return `${outcome === "used-up" ? REFERRAL_CODE_MESSAGES.usedUpBooking : REFERRAL_MESSAGES.alreadyReferred} Your booking goes on at the usual price.`;
+}
+
+/** The friend's guest, once made: from then on the reward is checked for. */
+export async function noteReferredGuest(services: Services, friendEmail: string, guestId: string): Promise<void> {
+  await services.stores.referrals.update(friendEmail, { friendGuestId: guestId });
+}
+
+/**
+ * Takes back a friend's referral whose registration or booking did not go through (no guest was
+ * made), so the code's place is free again. Never throws: a claim left behind only holds one place.
+ */
+export async function releaseReferral(services: Services, owner: ReferralCodeRecord, friendEmail: string): Promise<void> {
+  await services.stores.referrals.release(friendEmail, owner.code).catch((error: Error) => logger.warn("referral claim not released", { error: error.message }));
 }
 
 /**

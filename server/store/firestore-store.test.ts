@@ -179,7 +179,7 @@ describe.skipIf(!available)("Firestore", { timeout: 60_000 }, () => {
       await stores.referrals.add({
         friendEmail: "Bo@Example.com", friendFirstName: "Bo", friendGuestId: null, code: "MIA-X1", referrerAccountId: "a-1", referrerGuestId: "g-1",
         createdAt: 100, state: "registered", checkedAt: null, rewardPoints: 0, rewardedAt: null, visitId: null, creditSentAt: null, creditTriedAt: null,
-      });
+      }, 100);
       expect((await db.collection("referrals").doc("bo@example.com").get()).get("friendEmail")).toBe("Bo@Example.com");
     });
 
