@@ -55,10 +55,10 @@ const INVALID_ARGUMENT = 3;
  * closed transaction wrote nothing, so running it again is safe; the library itself retries
  * only ABORTED.
  */
-async function inTransaction<T>(db: Firestore, update: (tx: Transaction) => Promise<T>): Promise<T> {
+async function inTransaction<T>(db: Firestore, update: (tx: Transaction) => Promise<T>, options?: { maxAttempts: number }): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db.runTransaction(update);
+      return await db.runTransaction(update, options);
     } catch (error) {
       const closed = (error as { code?: number }).code === INVALID_ARGUMENT && /transaction is invalid or closed/i.test(String((error as Error).message));
       if (!closed || attempt >= 3) throw error;
@@ -92,6 +92,12 @@ const REFERRAL_CODE_OWNERS = "referralCodeOwners";
 const REFERRALS = "referrals";
 /** How many friends a code refers, keyed by the code: the document every new referral of the code is counted in (decision 038). */
 const REFERRAL_COUNTS = "referralCounts";
+/**
+ * How often a referral's transaction is tried: every friend of a code writes its one counter, so
+ * many friends at once (the race the counter is for) queue on it, and the library's default of 5
+ * tries gives up while they do. Tries back off, so a queue of this depth clears.
+ */
+const REFERRAL_COUNT_TRIES = 30;
 /** The spec's affiliate attribution, one document per user, with the spec's field names. */
 const AFFILIATES = "impactAffiliateDetails";
 /**
@@ -609,7 +615,7 @@ function referralStore(db: Firestore): ReferralStore {
         tx.create(ref, storedReferral(referral));
         tx.set(counter, { code: referral.code, friends: friends + 1 });
         return "added";
-      });
+      }, { maxAttempts: REFERRAL_COUNT_TRIES });
     },
     async release(friendEmail, code) {
       const ref = referralRef(friendEmail);
@@ -622,7 +628,7 @@ function referralStore(db: Firestore): ReferralStore {
         tx.delete(ref);
         if (count.exists) tx.update(counter, { friends: Math.max(0, Number(count.get("friends") ?? 0) - 1) });
         return true;
-      });
+      }, { maxAttempts: REFERRAL_COUNT_TRIES });
     },
     async forFriend(email) {
       const snapshot = await referralRef(email).get();
