@@ -486,16 +486,25 @@ describe("the reward's credit", () => {
       expect((await refused.referral()).creditSentAt).toBeNull();
     }));
 
-  it("without a lead webhook the ledger is the record: the credit is noted at once, and never sent once one is configured", () =>
+  it("without a lead webhook nothing can add the points: the credit waits, untouched, and is sent once a webhook is configured", () =>
     withOwnStores(async (own, via) => {
       const off = { ...via, leads: createNoLeadWebhooks() };
       const referrer = await newReferrer(own);
       const friend = await referredFriend(referrer, off);
       await close((await book(friend.guestId, "FT-NEW")).invoiceId);
       expect(await checkReferralRewards(off, [await friend.referral()], NOW)).toBe(1);
-      await expect.poll(async () => (await friend.referral()).creditSentAt).toBe(NOW);
-      await reconcileReferrals(via, NOW + 10 * CREDIT_RESEND_AFTER_MS);
-      expect(leads.filter((l) => l.kind === "referral-reward")).toEqual([]);
+      await reconcileReferrals(off, NOW + 10 * CREDIT_RESEND_AFTER_MS);
+      expect(await friend.referral()).toMatchObject({ state: "rewarded", creditSentAt: null, creditTriedAt: null });
+      expect((await shareTheGlow(off, referrer, NOW + 10 * CREDIT_RESEND_AFTER_MS)).loyalty).toMatchObject({ earned: 5000, sent: 0, waiting: 5000, creditedBy: "nobody" });
+
+      // The automation configured later is sent the points owed, under the friend's key, once.
+      await reconcileReferrals(via, NOW + 11 * CREDIT_RESEND_AFTER_MS);
+      expect(leads.filter((l) => l.kind === "referral-reward").map((l) => l.reward)).toEqual([
+        { points: 5000, friendVisitId: expect.any(String), key: `referral:${friend.guestId.toLowerCase()}` },
+      ]);
+      expect((await friend.referral()).creditSentAt).toBe(NOW + 11 * CREDIT_RESEND_AFTER_MS);
+      await reconcileReferrals(via, NOW + 20 * CREDIT_RESEND_AFTER_MS);
+      expect(leads.filter((l) => l.kind === "referral-reward")).toHaveLength(1);
     }));
 });
 
@@ -504,7 +513,13 @@ describe("the share page", () => {
     withOwnStores(async (own, via) => {
       const referrer = await newReferrer(own, "Mia");
       const empty = await shareTheGlow(via, referrer, NOW);
-      expect(empty).toEqual({ code: expect.stringMatching(/^MIA-/), firstName: "Mia", referrals: [], tally: { referred: 0, rewarded: 0, points: 0 } });
+      expect(empty).toEqual({
+        code: expect.stringMatching(/^MIA-/),
+        firstName: "Mia",
+        referrals: [],
+        tally: { referred: 0, rewarded: 0, points: 0 },
+        loyalty: { earned: 0, sent: 0, waiting: 0, creditedBy: "automation", balance: 0 },
+      });
 
       const been = await referredFriend(referrer, via);
       const booked = await referredFriend(referrer, via);
@@ -517,9 +532,13 @@ describe("the share page", () => {
       expect(share.code).toBe(empty.code);
       expect(share.tally).toEqual({ referred: 3, rewarded: 1, points: 5000 });
       expect(share.referrals).toHaveLength(3);
-      expect(share.referrals.filter((r) => r.rewarded)).toEqual([{ firstName: "Zoe", since: NOW, rewarded: true, points: 5000 }]);
-      expect(share.referrals.find((r) => r.firstName === "Ana")).toEqual({ firstName: "Ana", since: NOW + 5, rewarded: false, points: 0 });
+      expect(share.referrals.filter((r) => r.rewarded)).toEqual([{ firstName: "Zoe", since: NOW, rewarded: true, points: 5000, credit: expect.stringMatching(/^(sent|waiting)$/) }]);
+      expect(share.referrals.find((r) => r.firstName === "Ana")).toEqual({ firstName: "Ana", since: NOW + 5, rewarded: false, points: 0, credit: null });
       expect(leads.filter((l) => l.kind === "referral-reward")).toHaveLength(1);
+
+      // The points are the ledger's: sent to the automation once it took them, never counted in the balance.
+      await expect.poll(async () => (await shareTheGlow(via, referrer, NOW + 1500)).loyalty).toEqual({ earned: 5000, sent: 5000, waiting: 0, creditedBy: "automation", balance: 0 });
+      expect((await shareTheGlow(via, referrer, NOW + 1500)).referrals.find((r) => r.rewarded)?.credit).toBe("sent");
 
       // Within the minute the back end is not asked again; after it, the friend still waiting is.
       const watched = withUnreadableVisits(via);
@@ -527,5 +546,24 @@ describe("the share page", () => {
       expect(watched.calls()).toBe(0);
       expect((await shareTheGlow(watched, referrer, NOW + 1000 + REWARD_CHECK_EVERY_MS + 1)).tally).toEqual({ referred: 3, rewarded: 1, points: 5000 });
       expect(watched.calls()).toBe(1);
+    }));
+
+  it("tells the balance the back end has apart from the points earned here, which wait while the automation refuses them", () =>
+    withOwnStores(async (own, via) => {
+      const referrer = await newReferrer(own, "Mia");
+      // Points the clinics gave her themselves are her balance; the referral's are not in it.
+      expect((await api("POST", `/v1/sandbox/guests/${referrer.guestId}/points`, { points: 1200, reason: "Visit" })).balance).toBe(1200);
+      automation = "failed";
+      const friend = await referredFriend(referrer, via);
+      await close((await book(friend.guestId, "FT-NEW")).invoiceId);
+      await shareTheGlow(via, referrer, NOW);
+      await expect.poll(async () => (await friend.referral()).creditTriedAt).toBe(NOW);
+      const share = await shareTheGlow(via, referrer, NOW + 1000);
+      expect(share.loyalty).toEqual({ earned: 5000, sent: 0, waiting: 5000, creditedBy: "automation", balance: 1200 });
+      expect(share.referrals[0].credit).toBe("waiting");
+
+      // A balance that cannot be read is left out; the referrals are still shown.
+      const unread = { ...via, spa: { ...via.spa, loyaltyPoints: async () => Promise.reject(new Error("the back end is down")) } } as Services;
+      expect((await shareTheGlow(unread, referrer, NOW + 2000)).loyalty).toEqual({ earned: 5000, sent: 0, waiting: 5000, creditedBy: "automation", balance: null });
     }));
 });
