@@ -7,6 +7,9 @@ import {
   REFERRAL_LIST_PRICE,
   REFERRAL_MESSAGES,
   REFERRAL_REWARD_POINTS,
+  referralCredit,
+  referralPointsStatus,
+  referralPointsWords,
   referralRefusal,
   referralTally,
   shareLinks,
@@ -202,5 +205,38 @@ describe("shareLinks", () => {
     const subject = odd.email.slice("mailto:?subject=".length, odd.email.indexOf("&body="));
     expect(decodeURIComponent(subject)).toBe("A&B?=C sent you $225 off your first laser facial");
     expect(new URLSearchParams(odd.email.slice("mailto:?".length)).get("body")).toBe(odd.message);
+  });
+});
+
+describe("where a referrer's points are", () => {
+  const rewarded = (rewardPoints: number, creditSentAt: number | null) => ({ state: "rewarded" as const, rewardPoints, creditSentAt });
+
+  it("a reward's points are sent once the automation took them, waiting before; a friend not rewarded has none", () => {
+    expect(referralCredit(rewarded(5000, 10))).toBe("sent");
+    expect(referralCredit(rewarded(5000, null))).toBe("waiting");
+    expect(referralCredit({ state: "registered", creditSentAt: null })).toBeNull();
+  });
+
+  it("splits the points earned into sent and waiting, counting no friend who was not rewarded", () => {
+    expect(referralPointsStatus([])).toEqual({ earned: 0, sent: 0, waiting: 0 });
+    expect(referralPointsStatus([rewarded(5000, 10), rewarded(5000, null), rewarded(2500, null), { state: "registered", rewardPoints: 0, creditSentAt: null }])).toEqual({
+      earned: 12_500,
+      sent: 5000,
+      waiting: 7500,
+    });
+  });
+
+  it("never says points earned here are in the balance, and says why the waiting ones wait", () => {
+    const nobody = referralPointsWords({ earned: 5000, sent: 0, waiting: 5000, creditedBy: "nobody", balance: 0 });
+    expect(nobody).toEqual([
+      "Your loyalty balance at our clinics today: 0 points.",
+      "5,000 points waiting to be added to your balance: our clinic system has no way for this website to add points, so the front desk adds them: show this page at your next visit. They are not in your balance yet.",
+    ]);
+    const automation = referralPointsWords({ earned: 10_000, sent: 5000, waiting: 5000, creditedBy: "automation", balance: 1 });
+    expect(automation[0]).toBe("Your loyalty balance at our clinics today: 1 point.");
+    expect(automation[1]).toBe("5,000 points sent to our loyalty programme to be added to your balance.");
+    expect(automation[2]).toMatch(/^5,000 points waiting to be added to your balance: we send them .* They are not in your balance yet\.$/);
+    expect(referralPointsWords({ earned: 0, sent: 0, waiting: 0, creditedBy: "nobody", balance: null })).toEqual([]);
+    for (const words of [...nobody, ...automation]) expect(words).not.toMatch(/(are|is) in your balance/);
   });
 });

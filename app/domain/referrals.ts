@@ -35,6 +35,9 @@ export function isReferralTreatment(name: string): boolean {
   return serviceKind(name) === "facial" && isNewClientVersion(name);
 }
 
+/** A code refers at most this many friends: beyond it the code is used up (the offer is for friends, not a coupon site). */
+export const MAX_FRIENDS_PER_CODE = 25;
+
 export const REFERRAL_MESSAGES = {
   unknown: "We couldn't find that referral code. Please check it with the friend who shared it.",
   own: "That's your own referral code: share it with a friend instead.",
@@ -46,6 +49,8 @@ export const REFERRAL_MESSAGES = {
 export const REFERRAL_CODE_MESSAGES = {
   malformed: "That referral link looks incomplete. Please check it with the friend who shared it.",
   usedUp: "That referral code has been used as many times as it can be.",
+  usedUpBooking: "The referral code you came with was used up by other friends a moment ago.",
+  usedUpMeanwhile: "That referral code was used up by other friends a moment ago. Remove it to continue without the friend offer.",
 } as const;
 
 /** Why a code cannot refer this friend, or null when it can. */
@@ -70,6 +75,54 @@ export function referralTally(referrals: { state: "registered" | "rewarded"; rew
     rewarded: referrals.filter((r) => r.state === "rewarded").length,
     points: referrals.reduce((sum, r) => sum + (r.state === "rewarded" ? r.rewardPoints : 0), 0),
   };
+}
+
+/**
+ * Where a rewarded referral's points are. The back end publishes no call that adds points to a
+ * guest's loyalty balance (decision 038), so points earned here reach it only through the chain's
+ * automation: "sent" when it accepted them (it adds them to the balance), "waiting" until then.
+ * Neither is a claim that the balance has them.
+ */
+export type ReferralCredit = "sent" | "waiting";
+
+export function referralCredit(referral: { state: "registered" | "rewarded"; creditSentAt: number | null }): ReferralCredit | null {
+  if (referral.state !== "rewarded") return null;
+  return referral.creditSentAt === null ? "waiting" : "sent";
+}
+
+/** The points a referrer earned, split into those handed on to be added to the loyalty balance and those waiting. */
+export type ReferralPointsStatus = { earned: number; sent: number; waiting: number };
+
+export function referralPointsStatus(referrals: { state: "registered" | "rewarded"; rewardPoints: number; creditSentAt: number | null }[]): ReferralPointsStatus {
+  const status: ReferralPointsStatus = { earned: 0, sent: 0, waiting: 0 };
+  for (const referral of referrals) {
+    const credit = referralCredit(referral);
+    if (!credit) continue;
+    status.earned += referral.rewardPoints;
+    status[credit] += referral.rewardPoints;
+  }
+  return status;
+}
+
+const points = (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "point" : "points"}`;
+
+/**
+ * The share page's plain words about the points: the balance the back end has, what was handed on
+ * to be added to it, and what waits and why. `creditedBy`: "automation" when the chain's
+ * automation adds referral points (a lead webhook is configured), "nobody" when nothing can.
+ */
+export function referralPointsWords(input: ReferralPointsStatus & { creditedBy: "automation" | "nobody"; balance: number | null }): string[] {
+  const words: string[] = [];
+  if (input.balance !== null) words.push(`Your loyalty balance at our clinics today: ${points(input.balance)}.`);
+  if (input.sent > 0) words.push(`${points(input.sent)} sent to our loyalty programme to be added to your balance.`);
+  if (input.waiting > 0) {
+    words.push(
+      input.creditedBy === "automation"
+        ? `${points(input.waiting)} waiting to be added to your balance: we send them to our loyalty programme again every few minutes until it takes them. They are not in your balance yet.`
+        : `${points(input.waiting)} waiting to be added to your balance: our clinic system has no way for this website to add points, so the front desk adds them: show this page at your next visit. They are not in your balance yet.`,
+    );
+  }
+  return words;
 }
 
 /**

@@ -6,8 +6,8 @@ import { logger } from "../observability/logger.server";
 import { SESSION_MAX_AGE_SECONDS } from "../session.server";
 import { isSpaError } from "../spa/errors.server";
 import { recordAffiliateClick } from "../referrals/affiliates.server";
-import { checkReferralFor, recordReferral } from "../referrals/referrals.server";
-import { DuplicateAccountError, type AccountRecord } from "../store/stores.server";
+import { checkReferralFor, noteReferredGuest, recordReferral, referralNotRecordedMessage, releaseReferral } from "../referrals/referrals.server";
+import { DuplicateAccountError, type AccountRecord, type ReferralCodeRecord } from "../store/stores.server";
 import { adoptExistingGuest } from "./existing-guest.server";
 import { checkOneTimeCode, sendOneTimeCode } from "./one-time-codes.server";
 import { hashPassword, needsRehash, verifyPassword } from "./passwords.server";
@@ -38,6 +38,8 @@ export type AccountResult<T> =
   /** `existingGuest`: the email is a client's in the back end but has no password here; a code was sent. */
   | { ok: false; field: string; message: string; existingGuest?: true };
 
+const DUPLICATE = { ok: false as const, field: "email", message: ACCOUNT_MESSAGES.duplicate };
+
 function tokenHash(token: string): string {
   return createHash("sha256").update(token).digest("hex");
 }
@@ -56,6 +58,78 @@ export function createAccountService(services: Services, clock: () => number = D
     return token;
   }
 
+  /** Makes the new guest (naming the referrer when there is one) and the account, and signs them in. */
+  async function registerNewGuest(input: Registration, referrer: ReferralCodeRecord | null): Promise<AccountResult<{ token: string; user: CurrentUser }>> {
+    const tags = guestTags({ landingPageTag: input.attribution?.tag, stage: "profile" });
+    let guestId: string;
+    try {
+      const newGuest = {
+        centerId: input.centerId,
+        firstName: input.firstName,
+        lastName: input.lastName,
+        email: input.email,
+        phone: input.phone,
+        address: { line1: input.address, city: input.city, zip: input.zip },
+        consents: { marketingEmail: input.marketingEmail, marketingSms: input.marketingSms, transactionalEmail: true, transactionalSms: true },
+        tags,
+        // Zenoti files a guest under a configured referral source and the guest who referred them;
+        // the code itself stays with us.
+        referralSourceId: referrer ? (services.env.SPA_REFERRAL_SOURCE_ID ?? null) : null,
+        referredByGuestId: referrer?.guestId ?? null,
+      };
+      // A referrer's guest the back end no longer knows (merged, deleted) must not lock the friend
+      // out: the guest is made without it, and the referral still counts here.
+      const guest = await spa.createGuest(newGuest).catch((error: unknown) => {
+        if (!newGuest.referredByGuestId || !isSpaError(error) || error.kind !== "rejected" || !/referr/i.test(error.message)) throw error;
+        logger.warn("referrer unknown to the back end; guest made without it", { code: String(error.code) });
+        return spa.createGuest({ ...newGuest, referralSourceId: null, referredByGuestId: null });
+      });
+      guestId = guest.id;
+    } catch (error) {
+      if (!isSpaError(error) || error.kind !== "rejected") throw error;
+      if (String(error.code) === "442" || isDuplicateMessage(error.message)) return DUPLICATE;
+      if (String(error.code) === "443") return { ok: false, field: "email", message: "The email address you entered is not valid. Please check the email and try again" };
+      if (String(error.code) === "482") return { ok: false, field: "phone", message: "Mobile number you entered is not valid. Please check the number and try again" };
+      return { ok: false, field: "form", message: error.message };
+    }
+    // The guest names the referrer from now on, and so does the friend's referral.
+    if (referrer) await noteReferredGuest(services, input.email, guestId);
+    const account: AccountRecord = {
+      id: randomUUID(),
+      email: input.email,
+      guestId,
+      centerId: input.centerId,
+      passwordHash: await hashPassword(input.password),
+      createdAt: clock(),
+      passwordChangedAt: clock(),
+      referralCode: referrer?.code ?? null,
+    };
+    try {
+      await accounts.create(account);
+    } catch (error) {
+      if (error instanceof DuplicateAccountError) return DUPLICATE;
+      throw error;
+    }
+    if (await guestDetails.get(input.email)) await guestDetails.update(input.email, { is_password_set: true });
+    else await guestDetails.create({ email: input.email, guest_id: guestId, is_password_set: true, is_return_user: false });
+    // Reported and rethrown by the affiliate update (the spec); the registration stands.
+    if (input.attribution?.click) await recordAffiliateClick(services, { guestId, email: input.email, click: input.attribution.click }).catch(() => undefined);
+    const token = await startSession(account);
+    services.analytics.record({ name: "account_registered", userId: account.id, properties: { centerId: account.centerId, email: account.email, phone: input.phone } });
+    // A new guest made here is a lead for the chain's marketing (in the background; never blocks).
+    services.leads.send({
+      kind: "registration",
+      firstName: input.firstName,
+      lastName: input.lastName,
+      email: input.email,
+      phone: input.phone,
+      centerId: input.centerId,
+      guestId,
+      tags,
+    });
+    return { ok: true, value: { token, user: { id: account.id, email: account.email, guestId, centerId: account.centerId } } };
+  }
+
   return {
     /** The signed-in user of a session token, or null (expired, revoked, unknown). */
     async currentUser(token: string | null | undefined): Promise<CurrentUser | null> {
@@ -67,8 +141,7 @@ export function createAccountService(services: Services, clock: () => number = D
     },
 
     async register(input: Registration): Promise<AccountResult<{ token: string; user: CurrentUser }>> {
-      const duplicate = { ok: false as const, field: "email", message: ACCOUNT_MESSAGES.duplicate };
-      if (await accounts.getByEmail(input.email)) return duplicate;
+      if (await accounts.getByEmail(input.email)) return DUPLICATE;
       // A client the clinics already know (or a guest of an earlier booking) sets their first
       // password with a code sent to the contact on file; a second guest record is never made.
       const existing = await adoptExistingGuest(services, input.email);
@@ -80,73 +153,20 @@ export function createAccountService(services: Services, clock: () => number = D
       // A referral code is checked before the guest is made: the back end's record names the referrer.
       const referral = input.referralCode ? await checkReferralFor(services, input.referralCode, { email: input.email, phone: input.phone, isNewClient: true }) : null;
       if (referral && !referral.ok) return { ok: false, field: "referralCode", message: referral.message };
-      const tags = guestTags({ landingPageTag: input.attribution?.tag, stage: "profile" });
-      let guestId: string;
+      if (!referral) return registerNewGuest(input, null);
+      // The friend takes one of the code's places before anything is made: a code used up since the
+      // check refuses them here, with what they typed kept (decision 038). A registration that
+      // does not go through gives the place back.
+      const claimed = await recordReferral(services, referral.owner, { email: input.email, firstName: input.firstName, guestId: null }, clock());
+      if (claimed !== "added") return { ok: false, field: "referralCode", message: referralNotRecordedMessage(claimed) };
+      let registered: AccountResult<{ token: string; user: CurrentUser }> | undefined;
       try {
-        const newGuest = {
-          centerId: input.centerId,
-          firstName: input.firstName,
-          lastName: input.lastName,
-          email: input.email,
-          phone: input.phone,
-          address: { line1: input.address, city: input.city, zip: input.zip },
-          consents: { marketingEmail: input.marketingEmail, marketingSms: input.marketingSms, transactionalEmail: true, transactionalSms: true },
-          tags,
-          // Zenoti files a guest under a configured referral source and the guest who referred them;
-          // the code itself stays with us.
-          referralSourceId: referral?.ok ? (services.env.SPA_REFERRAL_SOURCE_ID ?? null) : null,
-          referredByGuestId: referral?.ok ? referral.owner.guestId : null,
-        };
-        // A referrer's guest the back end no longer knows (merged, deleted) must not lock the friend
-        // out: the guest is made without it, and the referral still counts here.
-        const guest = await spa.createGuest(newGuest).catch((error: unknown) => {
-          if (!newGuest.referredByGuestId || !isSpaError(error) || error.kind !== "rejected" || !/referr/i.test(error.message)) throw error;
-          logger.warn("referrer unknown to the back end; guest made without it", { code: String(error.code) });
-          return spa.createGuest({ ...newGuest, referralSourceId: null, referredByGuestId: null });
-        });
-        guestId = guest.id;
-      } catch (error) {
-        if (!isSpaError(error) || error.kind !== "rejected") throw error;
-        if (String(error.code) === "442" || isDuplicateMessage(error.message)) return duplicate;
-        if (String(error.code) === "443") return { ok: false, field: "email", message: "The email address you entered is not valid. Please check the email and try again" };
-        if (String(error.code) === "482") return { ok: false, field: "phone", message: "Mobile number you entered is not valid. Please check the number and try again" };
-        return { ok: false, field: "form", message: error.message };
+        registered = await registerNewGuest(input, referral.owner);
+        return registered;
+      } finally {
+        // Only a claim that never got its guest is taken back (a guest made names the referrer).
+        if (!registered?.ok) await releaseReferral(services, referral.owner, input.email);
       }
-      const account: AccountRecord = {
-        id: randomUUID(),
-        email: input.email,
-        guestId,
-        centerId: input.centerId,
-        passwordHash: await hashPassword(input.password),
-        createdAt: clock(),
-        passwordChangedAt: clock(),
-        referralCode: referral?.ok ? referral.owner.code : null,
-      };
-      try {
-        await accounts.create(account);
-      } catch (error) {
-        if (error instanceof DuplicateAccountError) return duplicate;
-        throw error;
-      }
-      if (await guestDetails.get(input.email)) await guestDetails.update(input.email, { is_password_set: true });
-      else await guestDetails.create({ email: input.email, guest_id: guestId, is_password_set: true, is_return_user: false });
-      if (referral?.ok) await recordReferral(services, referral.owner, { email: input.email, firstName: input.firstName, guestId }, clock());
-      // Reported and rethrown by the affiliate update (the spec); the registration stands.
-      if (input.attribution?.click) await recordAffiliateClick(services, { guestId, email: input.email, click: input.attribution.click }).catch(() => undefined);
-      const token = await startSession(account);
-      services.analytics.record({ name: "account_registered", userId: account.id, properties: { centerId: account.centerId, email: account.email, phone: input.phone } });
-      // A new guest made here is a lead for the chain's marketing (in the background; never blocks).
-      services.leads.send({
-        kind: "registration",
-        firstName: input.firstName,
-        lastName: input.lastName,
-        email: input.email,
-        phone: input.phone,
-        centerId: input.centerId,
-        guestId,
-        tags,
-      });
-      return { ok: true, value: { token, user: { id: account.id, email: account.email, guestId, centerId: account.centerId } } };
     },
 
     async login(email: string, password: string): Promise<AccountResult<{ token: string; user: CurrentUser }>> {

@@ -7,7 +7,7 @@ import { checkOneTimeCode, maskedContacts, sendOneTimeCode, type CodeRecipient }
 import type { Services } from "../context.server";
 import { logger } from "../observability/logger.server";
 import type { SpaGuest } from "../spa/booking.server";
-import { checkReferralFor, recordReferral } from "../referrals/referrals.server";
+import { checkReferralFor, noteReferredGuest, recordReferral, referralNotBookedMessage, releaseReferral } from "../referrals/referrals.server";
 import { isSpaError } from "../spa/errors.server";
 import type { Draft } from "./draft.server";
 import { clientTypeOf, returningVersionOf } from "../guests/holdings.server";
@@ -27,10 +27,11 @@ function pageForRefusal(code: string, message: string): string | null {
 export type DetailsOutcome =
   /**
    * The details are the draft's (a held time's guest was updated, or a time was held with them).
+   * `notice`: what the guest is told on the next page (a friend's code used up meanwhile).
    * `switched`: a returning client proved their record, and books the returning version of the
    * new-client treatment they chose before they were known.
    */
-  | { kind: "saved"; draft: Draft; switched?: { from: string; to: string } }
+  | { kind: "saved"; draft: Draft; notice?: string; switched?: { from: string; to: string } }
   /** An existing client's record: a code went to the contact on file; the visitor proves it is theirs. */
   | { kind: "verify"; draft: Draft }
   /** The spec's error page for what the back end refused, with where it sends the guest next. */
@@ -99,7 +100,18 @@ async function holdWithDetails(services: Services, request: DetailsRequest, make
   const { draft, details, service, timeZone, clientIp, attribution } = request;
   // A friend's code is checked before the guest is made, so the back end's record names the referrer.
   const referral = makeGuest && attribution?.ref ? await checkReferralFor(services, attribution.ref, { email: details.email, isNewClient: true }) : null;
-  const referrer = referral?.ok ? referral.owner : null;
+  let referrer = referral?.ok ? referral.owner : null;
+  let notice: string | undefined;
+  if (referrer) {
+    // The friend takes one of the code's places before the guest is made (decision 038); a code
+    // used up since the check books them at the usual price, and says so.
+    const claimed = await recordReferral(services, referrer, { email: details.email, firstName: details.firstName, guestId: null });
+    if (claimed !== "added") {
+      notice = referralNotBookedMessage(claimed);
+      referrer = null;
+    }
+  }
+  const claim = referrer;
   const outcome = await holdSlot(services, {
     draft: { ...draft, details, verification: undefined },
     centerId: draft.centerId,
@@ -119,7 +131,13 @@ async function holdWithDetails(services: Services, request: DetailsRequest, make
           referredByGuestId: referrer?.guestId ?? null,
         }
       : undefined,
+  }).catch(async (error: unknown) => {
+    if (claim) await releaseReferral(services, claim, details.email);
+    throw error;
   });
+  const guestId = outcome.kind === "refused" ? undefined : outcome.draft.guestId;
+  // A claim whose guest was never made gives the code's place back.
+  if (claim && !guestId) await releaseReferral(services, claim, details.email);
   if (outcome.kind === "refused" && referrer && /referr/i.test(outcome.message)) {
     // A referrer's guest the back end no longer knows must not lock the friend out: booked without it.
     logger.warn("referrer unknown to the back end; guest made without it", { code: outcome.code });
@@ -132,10 +150,9 @@ async function holdWithDetails(services: Services, request: DetailsRequest, make
     return { kind: "unavailable" };
   }
   // A password is set later with a one-time code (the guest flow).
-  const guestId = outcome.draft.guestId;
   if (guestId) await noteGuest(services, details.email, { id: guestId });
-  if (guestId && makeGuest && referrer) await recordReferral(services, referrer, { email: details.email, firstName: details.firstName, guestId });
-  if (outcome.kind === "held") return { kind: "saved", draft: outcome.draft };
+  if (guestId && claim) await noteReferredGuest(services, details.email, guestId);
+  if (outcome.kind === "held") return { kind: "saved", draft: outcome.draft, ...(notice ? { notice } : {}) };
   return { kind: "not-held", outcome };
 }
 

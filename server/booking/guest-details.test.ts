@@ -12,7 +12,9 @@ import { createOutboxNotifier } from "../notify/notifier.server";
 import { seedGuid } from "../spa-sandbox/db";
 import { createCachedCatalog } from "../spa/catalog-cache.server";
 import { createSpaClient } from "../spa/client.server";
+import { referralNotBookedMessage } from "../referrals/referrals.server";
 import { createSqliteStores } from "../store/sqlite-store.server";
+import type { Referral } from "../store/stores.server";
 import type { Draft } from "./draft.server";
 import { completeVerification, submitBookingDetails } from "./guest-details.server";
 import { chooseTime } from "./hold-slot.server";
@@ -240,6 +242,33 @@ describe("existing clients and accounts", () => {
     await services.spa.createGuest({ centerId: AUSTIN, ...existing, consents: { marketingEmail: false, marketingSms: false, transactionalEmail: true, transactionalSms: true }, tags: [] });
     expect(await services.accounts.sendResetCode(existing.email)).toBe("sent");
     expect(await services.accounts.sendResetCode("nobody.here@example.com")).toBe("unknown");
+  });
+
+  it("a friend booking with a code that was used up between the check and the write books at the usual price and is told so", async () => {
+    const owner = await services.stores.referrals.codeFor({ accountId: "busy-account", guestId: "00000000-0000-4000-8000-00000000beef", firstName: "Busy", centerId: AUSTIN }, () => "BUSY-2345", Date.now());
+    const { draft, ip } = await chosen(6);
+    const details = person();
+    // Other friends take the code's last places while this one is being checked.
+    const racing = {
+      ...services,
+      stores: {
+        ...services.stores,
+        referrals: {
+          ...services.stores.referrals,
+          add: async (referral: Referral, cap: number) => {
+            for (let i = 0; i < cap; i++) await services.stores.referrals.add({ ...referral, friendEmail: `faster.${i}.${referral.friendEmail}` }, cap);
+            return services.stores.referrals.add(referral, cap);
+          },
+        },
+      },
+    } as Services;
+    const outcome = await submitBookingDetails(racing, { draft, details, service: facial, timeZone: "America/Chicago", clientIp: ip, attribution: { ref: owner.code } });
+    expect(outcome).toMatchObject({ kind: "saved", notice: referralNotBookedMessage("used-up") });
+    expect(await services.stores.referrals.forFriend(details.email)).toBeNull();
+    // The guest was made without naming the referrer.
+    const guest = outcome.kind === "saved" ? await services.spa.getGuest(outcome.draft.guestId!) : null;
+    expect(guest).toBeTruthy();
+    expect(JSON.stringify(sandbox.db.prepare("SELECT * FROM guests WHERE id = ?").get(outcome.kind === "saved" ? outcome.draft.guestId : ""))).not.toContain(owner.guestId);
   });
 
   it("a referrer the back end no longer knows does not lock the friend out: the guest is made without it", async () => {

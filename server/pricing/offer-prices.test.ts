@@ -142,7 +142,7 @@ describe("the offer a booking starts with", () => {
 
   async function referred(email: string): Promise<void> {
     const owner = { code: `MIA-${"2345"}`, accountId: randomUUID(), guestId: randomUUID(), firstName: "Mia", centerId: AUSTIN, createdAt: 0 };
-    expect(await recordReferral(services, owner, { email, firstName: "Zoe", guestId: null })).toBe(true);
+    expect(await recordReferral(services, owner, { email, firstName: "Zoe", guestId: null })).toBe("added");
   }
 
   it("a code the guest typed is kept", async () => {

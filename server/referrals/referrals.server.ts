@@ -1,11 +1,24 @@
 import { randomBytes } from "node:crypto";
 import { REFERRAL_CODE, normalizeReferralCode } from "~/domain/attribution";
-import { isReferralTreatment, makeReferralCode, REFERRAL_CODE_MESSAGES, REFERRAL_MESSAGES, REFERRAL_REWARD_POINTS, referralRefusal, referralTally } from "~/domain/referrals";
+import {
+  isReferralTreatment,
+  makeReferralCode,
+  MAX_FRIENDS_PER_CODE,
+  REFERRAL_CODE_MESSAGES,
+  REFERRAL_MESSAGES,
+  REFERRAL_REWARD_POINTS,
+  referralCredit,
+  referralPointsStatus,
+  referralRefusal,
+  referralTally,
+  type ReferralCredit,
+  type ReferralPointsStatus,
+} from "~/domain/referrals";
 import { APPOINTMENT_STATUS } from "~/domain/appointments";
 import type { CurrentUser } from "../accounts/account-service.server";
 import type { Services } from "../context.server";
 import { logger } from "../observability/logger.server";
-import type { Referral, ReferralCodeRecord } from "../store/stores.server";
+import type { Referral, ReferralAdded, ReferralCodeRecord } from "../store/stores.server";
 
 /**
  * How long a friend's visits are not asked about again from the share page: a referrer who reloads
@@ -18,8 +31,7 @@ export const RECONCILE_CHECK_EVERY_MS = 60 * 60_000;
 const CHECKS_PER_VIEW = 5;
 /** The most referrals one reconciler pass checks. */
 const CHECKS_PER_PASS = 20;
-/** A code refers at most this many friends: beyond it the code is used up (the offer is for friends, not a coupon site). */
-export const MAX_FRIENDS_PER_CODE = 25;
+export { MAX_FRIENDS_PER_CODE };
 
 /** The signed-in account's code, made the first time it is asked for (the spec's userCode). */
 export async function referralCodeOf(services: Services, user: CurrentUser): Promise<ReferralCodeRecord> {
@@ -72,31 +84,63 @@ export async function checkReferralFor(services: Services, raw: string, friend: 
   return refusal ? { ok: false, message: REFERRAL_MESSAGES[refusal] } : { ok: true, owner: found.owner };
 }
 
-/** Records the friend under the referrer's code, once per friend; false when they were already referred. */
+/**
+ * Records the friend under the referrer's code: once per friend, and at most
+ * `MAX_FRIENDS_PER_CODE` friends per code however many register at once (the store counts and
+ * writes in one transaction, decision 038). Called before the friend's guest is made (`guestId`
+ * null), so a code used up between the check and this write refuses the friend before anything is
+ * made; `noteReferredGuest` then adds the guest, or `releaseReferral` takes the claim back.
+ */
 export async function recordReferral(
   services: Services,
   owner: ReferralCodeRecord,
   friend: { email: string; firstName: string; guestId: string | null },
   now = Date.now(),
-): Promise<boolean> {
-  const added = await services.stores.referrals.add({
-    friendEmail: friend.email,
-    friendFirstName: friend.firstName,
-    friendGuestId: friend.guestId,
-    code: owner.code,
-    referrerAccountId: owner.accountId,
-    referrerGuestId: owner.guestId,
-    createdAt: now,
-    state: "registered",
-    checkedAt: null,
-    rewardPoints: 0,
-    rewardedAt: null,
-    visitId: null,
-    creditSentAt: null,
-    creditTriedAt: null,
-  });
-  if (added) services.analytics.record({ name: "referral_registered", userId: owner.accountId, properties: { centerId: owner.centerId } });
+): Promise<ReferralAdded> {
+  const added = await services.stores.referrals.add(
+    {
+      friendEmail: friend.email,
+      friendFirstName: friend.firstName,
+      friendGuestId: friend.guestId,
+      code: owner.code,
+      referrerAccountId: owner.accountId,
+      referrerGuestId: owner.guestId,
+      createdAt: now,
+      state: "registered",
+      checkedAt: null,
+      rewardPoints: 0,
+      rewardedAt: null,
+      visitId: null,
+      creditSentAt: null,
+      creditTriedAt: null,
+    },
+    MAX_FRIENDS_PER_CODE,
+  );
+  if (added === "added") services.analytics.record({ name: "referral_registered", userId: owner.accountId, properties: { centerId: owner.centerId } });
   return added;
+}
+
+/** What the friend is told when their referral was not recorded after all (another friend took the code's last place, or the email was referred meanwhile). */
+export function referralNotRecordedMessage(outcome: Exclude<ReferralAdded, "added">): string {
+  return outcome === "used-up" ? REFERRAL_CODE_MESSAGES.usedUpMeanwhile : REFERRAL_MESSAGES.alreadyReferred;
+}
+
+/** What a friend booking with a code is told when it was used up (or they were referred) meanwhile: the booking goes on at the usual price. */
+export function referralNotBookedMessage(outcome: Exclude<ReferralAdded, "added">): string {
+  return `${outcome === "used-up" ? REFERRAL_CODE_MESSAGES.usedUpBooking : REFERRAL_MESSAGES.alreadyReferred} Your booking goes on at the usual price.`;
+}
+
+/** The friend's guest, once made: from then on the reward is checked for. */
+export async function noteReferredGuest(services: Services, friendEmail: string, guestId: string): Promise<void> {
+  await services.stores.referrals.update(friendEmail, { friendGuestId: guestId });
+}
+
+/**
+ * Takes back a friend's referral whose registration or booking did not go through (no guest was
+ * made), so the code's place is free again. Never throws: a claim left behind only holds one place.
+ */
+export async function releaseReferral(services: Services, owner: ReferralCodeRecord, friendEmail: string): Promise<void> {
+  await services.stores.referrals.release(friendEmail, owner.code).catch((error: Error) => logger.warn("referral claim not released", { error: error.message }));
 }
 
 /**
@@ -133,13 +177,15 @@ export async function checkReferralRewards(services: Services, referrals: Referr
 
 /**
  * Sends a reward's credit to the chain's automation (the referral-reward lead), which credits the
- * points in the back end's loyalty programme, and notes when it was accepted, or when it failed (it
- * then goes behind the others waiting). Its key names the friend's guest, so a credit sent twice (a
- * lost answer, two instances) is credited once. With no lead webhook configured the ledger is the
- * record: the credit is noted as handed on, and is not sent when a webhook is configured later.
+ * points in the back end's loyalty programme (Zenoti publishes no call that adds points, decision
+ * 038), and notes when it was accepted, or when it failed (it then goes behind the others
+ * waiting). Its key names the friend's guest, so a credit sent twice (a lost answer, two
+ * instances) is credited once. With no lead webhook configured nothing can add the points: the
+ * credit stays waiting (the share page says so) and is sent once a webhook is configured.
  * Never throws.
  */
 async function sendRewardCredit(services: Services, referral: Referral, now: number): Promise<boolean> {
+  if (services.leads.kind === "off") return false;
   try {
     const [referrer, code] = await Promise.all([services.stores.accounts.getById(referral.referrerAccountId), services.stores.referrals.byCode(referral.code)]);
     const sent = await services.leads.deliver({
@@ -152,7 +198,7 @@ async function sendRewardCredit(services: Services, referral: Referral, now: num
       guestId: referral.referrerGuestId,
       reward: { points: REFERRAL_REWARD_POINTS, friendVisitId: referral.visitId ?? "", key: `referral:${(referral.friendGuestId ?? "").toLowerCase()}` },
     });
-    if (sent === "failed") {
+    if (sent !== "sent") {
       await services.stores.referrals.update(referral.friendEmail, { creditTriedAt: now });
       return false;
     }
@@ -174,6 +220,8 @@ export const CREDIT_RESEND_AFTER_MS = 5 * 60_000;
 export async function reconcileReferrals(services: Services, now = Date.now()): Promise<number> {
   const due = await services.stores.referrals.listAwaitingReward(now - RECONCILE_CHECK_EVERY_MS, CHECKS_PER_PASS);
   const rewarded = await checkReferralRewards(services, due, now);
+  // With no webhook there is nothing to send to: the credits wait, untouched, until one is configured.
+  if (services.leads.kind === "off") return rewarded;
   for (const referral of await services.stores.referrals.listUncredited(now - CREDIT_RESEND_AFTER_MS, CHECKS_PER_PASS)) {
     await sendRewardCredit(services, referral, now);
   }
@@ -183,24 +231,39 @@ export async function reconcileReferrals(services: Services, now = Date.now()): 
 export type ShareTheGlow = {
   code: string;
   firstName: string;
-  referrals: { firstName: string; since: number; rewarded: boolean; points: number }[];
+  referrals: { firstName: string; since: number; rewarded: boolean; points: number; credit: ReferralCredit | null }[];
   tally: { referred: number; rewarded: number; points: number };
+  /**
+   * Where the points earned are: handed to the chain's automation to add to the loyalty balance,
+   * or waiting, and why (`creditedBy`); and the balance the back end has now (null when it could
+   * not be read). The page never counts points earned here as in the balance.
+   */
+  loyalty: ReferralPointsStatus & { creditedBy: "automation" | "nobody"; balance: number | null };
 };
 
 /**
- * The share page: the account's code, the friends it referred and the points they earned. Friends
- * not asked about in the last few seconds are asked about now (a few per view), so a reward shows
- * as soon as the visit is closed.
+ * The share page: the account's code, the friends it referred, the points they earned and where
+ * those points are. Friends not asked about in the last few seconds are asked about now (a few per
+ * view), so a reward shows as soon as the visit is closed.
  */
 export async function shareTheGlow(services: Services, user: CurrentUser, now = Date.now()): Promise<ShareTheGlow> {
   const owner = await referralCodeOf(services, user);
   let referrals = await services.stores.referrals.listByReferrer(user.id, 100);
   const due = referrals.filter((r) => r.state === "registered" && r.friendGuestId && (r.checkedAt === null || r.checkedAt < now - REWARD_CHECK_EVERY_MS)).slice(0, CHECKS_PER_VIEW);
-  if (due.length > 0 && (await checkReferralRewards(services, due, now)) > 0) referrals = await services.stores.referrals.listByReferrer(user.id, 100);
+  const [rewardedNow, balance] = await Promise.all([
+    due.length > 0 ? checkReferralRewards(services, due, now) : 0,
+    // The balance as the back end has it; a page without it still shows the referrals.
+    services.spa.loyaltyPoints(user.guestId).then(
+      (points) => (points ? Math.max(0, Math.floor(points.balance)) : 0),
+      (error: Error) => (logger.warn("loyalty balance not read for the share page", { error: error.message }), null),
+    ),
+  ]);
+  if (rewardedNow > 0) referrals = await services.stores.referrals.listByReferrer(user.id, 100);
   return {
     code: owner.code,
     firstName: owner.firstName,
-    referrals: referrals.map((r) => ({ firstName: r.friendFirstName, since: r.createdAt, rewarded: r.state === "rewarded", points: r.rewardPoints })),
+    referrals: referrals.map((r) => ({ firstName: r.friendFirstName, since: r.createdAt, rewarded: r.state === "rewarded", points: r.rewardPoints, credit: referralCredit(r) })),
     tally: referralTally(referrals),
+    loyalty: { ...referralPointsStatus(referrals), creditedBy: services.leads.kind === "off" ? "nobody" : "automation", balance },
   };
 }

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { REFERRAL_MESSAGES, REFERRAL_REWARD_POINTS } from "~/domain/referrals";
+import { REFERRAL_CODE_MESSAGES, REFERRAL_MESSAGES, REFERRAL_REWARD_POINTS } from "~/domain/referrals";
 import { createRecordingAnalytics } from "../../tests/helpers/recording-analytics";
 import { startSandbox, TEST_API_KEY } from "../../tests/helpers/sandbox-server";
 import { seededServices } from "../../tests/helpers/seeded-services";
-import type { CurrentUser } from "../accounts/account-service.server";
+import { createAccountService, type CurrentUser } from "../accounts/account-service.server";
 import type { Services } from "../context.server";
 import { createNoLeadWebhooks, type Lead } from "../leads/lead-webhooks.server";
 import { seedGuid } from "../spa-sandbox/db";
@@ -34,6 +34,8 @@ const AUSTIN = seedGuid("center:ATX");
 const ZONE = "America/Chicago";
 // 09:00 in Austin on Monday 30 November 2026.
 const NOW = Date.parse("2026-11-30T15:00:00Z");
+/** The issue's race: more friends than a code may refer, registering at once. */
+const CONCURRENT_FRIENDS = 40;
 const BOOKING_DAYS = ["2026-12-01", "2026-12-02", "2026-12-03", "2026-12-04", "2026-12-05", "2026-12-07", "2026-12-08"];
 
 let sandbox: Awaited<ReturnType<typeof startSandbox>>;
@@ -138,7 +140,7 @@ async function close(invoiceId: string): Promise<void> {
 async function referredFriend(referrer: CurrentUser, via: Services = services, emailCase: (email: string) => string = (e) => e) {
   const friend = await newGuest("Zoe");
   const owner = await referralCodeOf(via, referrer);
-  expect(await recordReferral(via, owner, { email: emailCase(friend.email), firstName: friend.firstName, guestId: friend.guestId }, NOW)).toBe(true);
+  expect(await recordReferral(via, owner, { email: emailCase(friend.email), firstName: friend.firstName, guestId: friend.guestId }, NOW)).toBe("added");
   return { ...friend, owner, referral: async () => (await via.stores.referrals.forFriend(friend.email))! };
 }
 
@@ -187,14 +189,109 @@ describe("a referral code", () => {
     const user = await newReferrer();
     const owner = await referralCodeOf(services, user);
     for (let i = 0; i < MAX_FRIENDS_PER_CODE - 1; i++) {
-      expect(await recordReferral(services, owner, { email: `friend.${i}.${owner.code}@example.com`, firstName: "Friend", guestId: null }, NOW + i)).toBe(true);
+      expect(await recordReferral(services, owner, { email: `friend.${i}.${owner.code}@example.com`, firstName: "Friend", guestId: null }, NOW + i)).toBe("added");
     }
     expect(await lookUpReferralCode(services, owner.code)).toMatchObject({ ok: true });
-    expect(await recordReferral(services, owner, { email: `friend.last.${owner.code}@example.com`, firstName: "Friend", guestId: null }, NOW + 100)).toBe(true);
+    expect(await recordReferral(services, owner, { email: `friend.last.${owner.code}@example.com`, firstName: "Friend", guestId: null }, NOW + 100)).toBe("added");
     expect(await lookUpReferralCode(services, owner.code)).toEqual({ ok: false, reason: "used-up" });
     expect(await checkReferralFor(services, owner.code, { email: "someone.new@example.com", isNewClient: true })).toEqual({
       ok: false,
       message: "That referral code has been used as many times as it can be.",
+    });
+  });
+});
+
+describe("a code's cap under load (decision 038)", () => {
+  let phones = 0;
+  /** A friend registering with the code: details no guest of these tests has. */
+  const registration = (code: string) => {
+    phones += 1;
+    return {
+      firstName: "Friend", lastName: "Tester", email: `friend.${phones}.${randomUUID().slice(0, 8)}@example.com`, phone: `512559${String(phones).padStart(4, "0")}`,
+      centerId: AUSTIN, address: "1 Oak St", city: "Austin", zip: "78701", password: "Glow!Skin2026", referralCode: code, marketingEmail: false, marketingSms: false,
+    };
+  };
+
+  it(`${CONCURRENT_FRIENDS} friends checked and recorded at once with one code: exactly ${MAX_FRIENDS_PER_CODE} are referred, the others told it is used up`, async () => {
+    await withOwnStores(async (own, via) => {
+      const owner = await referralCodeOf(via, await newReferrer(own));
+      const emails = Array.from({ length: CONCURRENT_FRIENDS }, (_, i) => `at.once.${i}.${owner.code}@example.com`);
+      // What registration and the booking's details step do for each friend: check, then record.
+      const outcomes = await Promise.all(
+        emails.map(async (email) => {
+          const check = await checkReferralFor(via, owner.code, { email, isNewClient: true });
+          return check.ok ? recordReferral(via, check.owner, { email, firstName: "Friend", guestId: null }, NOW) : check.message;
+        }),
+      );
+      expect(outcomes.filter((o) => o === "added")).toHaveLength(MAX_FRIENDS_PER_CODE);
+      expect(outcomes.filter((o) => o !== "added").every((o) => o === "used-up" || o === REFERRAL_CODE_MESSAGES.usedUp)).toBe(true);
+      expect(await own.referrals.listByReferrer(owner.accountId, 100)).toHaveLength(MAX_FRIENDS_PER_CODE);
+      expect(analytics.events.filter((e) => e.name === "referral_registered" && e.userId === owner.accountId)).toHaveLength(MAX_FRIENDS_PER_CODE);
+    });
+  });
+
+  it("friends registering at once for a code's last places: as many are registered as there are places, the others keep their form and get nothing made", async () => {
+    await withOwnStores(async (own, via) => {
+      const owner = await referralCodeOf(via, await newReferrer(own));
+      const places = 2;
+      for (let i = 0; i < MAX_FRIENDS_PER_CODE - places; i++) {
+        expect(await recordReferral(via, owner, { email: `earlier.${i}.${owner.code}@example.com`, firstName: "Friend", guestId: null }, NOW)).toBe("added");
+      }
+      const accounts = createAccountService(via, () => NOW);
+      const friends = Array.from({ length: places + 3 }, () => registration(owner.code));
+      const results = await Promise.all(friends.map((friend) => accounts.register(friend)));
+
+      expect(results.filter((r) => r.ok)).toHaveLength(places);
+      for (const [i, friend] of friends.entries()) {
+        const result = results[i];
+        if (result.ok) {
+          expect(await own.referrals.forFriend(friend.email)).toMatchObject({ code: owner.code, friendGuestId: result.value.user.guestId });
+          continue;
+        }
+        expect(result).toMatchObject({ ok: false, field: "referralCode" });
+        expect([REFERRAL_CODE_MESSAGES.usedUp, REFERRAL_CODE_MESSAGES.usedUpMeanwhile]).toContain(result.message);
+        // A friend turned away has no account and no guest record naming the referrer.
+        expect(await own.accounts.getByEmail(friend.email)).toBeNull();
+        expect(await spa.findGuestsByEmail(friend.email)).toEqual([]);
+      }
+      expect(await own.referrals.listByReferrer(owner.accountId, 100)).toHaveLength(MAX_FRIENDS_PER_CODE);
+    });
+    // Five registrations hash five passwords at once: slow on a busy machine.
+  }, 120_000);
+
+  it("a friend whose code is used up between the check and the write is told so, and nothing is made for them", async () => {
+    await withOwnStores(async (own, via) => {
+      const owner = await referralCodeOf(via, await newReferrer(own));
+      // Other friends take the code's last places while this one is being checked.
+      const racing: Stores = {
+        ...own,
+        referrals: {
+          ...own.referrals,
+          add: async (referral, cap) => {
+            for (let i = 0; i < cap; i++) await own.referrals.add({ ...referral, friendEmail: `faster.${i}.${referral.friendEmail}` }, cap);
+            return own.referrals.add(referral, cap);
+          },
+        },
+      };
+      const friend = registration(owner.code);
+      const result = await createAccountService({ ...via, stores: racing }, () => NOW).register(friend);
+      expect(result).toEqual({ ok: false, field: "referralCode", message: REFERRAL_CODE_MESSAGES.usedUpMeanwhile });
+      expect(await own.referrals.forFriend(friend.email)).toBeNull();
+      expect(await own.accounts.getByEmail(friend.email)).toBeNull();
+      expect(await spa.findGuestsByEmail(friend.email)).toEqual([]);
+    });
+  });
+
+  it("a registration that does not go through gives the code's place back", async () => {
+    await withOwnStores(async (own, via) => {
+      const owner = await referralCodeOf(via, await newReferrer(own));
+      const friend = registration(owner.code);
+      const down = { ...via, spa: { ...spa, createGuest: async () => Promise.reject(new Error("back end down")) } } as Services;
+      await expect(createAccountService(down, () => NOW).register(friend)).rejects.toThrow("back end down");
+      expect(await own.referrals.forFriend(friend.email)).toBeNull();
+      // The same friend registers again once the back end is back, and is referred.
+      expect((await createAccountService(via, () => NOW).register(friend)).ok).toBe(true);
+      expect(await own.referrals.forFriend(friend.email)).toMatchObject({ code: owner.code, state: "registered", friendGuestId: expect.any(String) });
     });
   });
 });
@@ -220,12 +317,12 @@ describe("who a code can refer", () => {
     const first = await referralCodeOf(services, await newReferrer());
     const second = await referralCodeOf(services, await newReferrer());
     const email = `Friend.${randomUUID().slice(0, 8)}@Example.com`;
-    expect(await recordReferral(services, first, { email, firstName: "Ana", guestId: null }, NOW)).toBe(true);
+    expect(await recordReferral(services, first, { email, firstName: "Ana", guestId: null }, NOW)).toBe("added");
     expect(analytics.events.filter((e) => e.name === "referral_registered")).toEqual([expect.objectContaining({ userId: first.accountId })]);
     expect(await checkReferralFor(services, second.code, { email: email.toLowerCase(), isNewClient: true })).toEqual({ ok: false, message: REFERRAL_MESSAGES.alreadyReferred });
     expect(await checkReferralFor(services, first.code, { email: email.toUpperCase(), isNewClient: true })).toEqual({ ok: false, message: REFERRAL_MESSAGES.alreadyReferred });
     // A second record of the same friend is refused, and nothing is counted for it.
-    expect(await recordReferral(services, second, { email: email.toUpperCase(), firstName: "Ana", guestId: null }, NOW)).toBe(false);
+    expect(await recordReferral(services, second, { email: email.toUpperCase(), firstName: "Ana", guestId: null }, NOW)).toBe("already-referred");
     expect(analytics.events.filter((e) => e.name === "referral_registered")).toHaveLength(1);
     expect((await stores.referrals.forFriend(email.toLowerCase()))?.referrerAccountId).toBe(first.accountId);
   });
@@ -389,16 +486,25 @@ describe("the reward's credit", () => {
       expect((await refused.referral()).creditSentAt).toBeNull();
     }));
 
-  it("without a lead webhook the ledger is the record: the credit is noted at once, and never sent once one is configured", () =>
+  it("without a lead webhook nothing can add the points: the credit waits, untouched, and is sent once a webhook is configured", () =>
     withOwnStores(async (own, via) => {
       const off = { ...via, leads: createNoLeadWebhooks() };
       const referrer = await newReferrer(own);
       const friend = await referredFriend(referrer, off);
       await close((await book(friend.guestId, "FT-NEW")).invoiceId);
       expect(await checkReferralRewards(off, [await friend.referral()], NOW)).toBe(1);
-      await expect.poll(async () => (await friend.referral()).creditSentAt).toBe(NOW);
-      await reconcileReferrals(via, NOW + 10 * CREDIT_RESEND_AFTER_MS);
-      expect(leads.filter((l) => l.kind === "referral-reward")).toEqual([]);
+      await reconcileReferrals(off, NOW + 10 * CREDIT_RESEND_AFTER_MS);
+      expect(await friend.referral()).toMatchObject({ state: "rewarded", creditSentAt: null, creditTriedAt: null });
+      expect((await shareTheGlow(off, referrer, NOW + 10 * CREDIT_RESEND_AFTER_MS)).loyalty).toMatchObject({ earned: 5000, sent: 0, waiting: 5000, creditedBy: "nobody" });
+
+      // The automation configured later is sent the points owed, under the friend's key, once.
+      await reconcileReferrals(via, NOW + 11 * CREDIT_RESEND_AFTER_MS);
+      expect(leads.filter((l) => l.kind === "referral-reward").map((l) => l.reward)).toEqual([
+        { points: 5000, friendVisitId: expect.any(String), key: `referral:${friend.guestId.toLowerCase()}` },
+      ]);
+      expect((await friend.referral()).creditSentAt).toBe(NOW + 11 * CREDIT_RESEND_AFTER_MS);
+      await reconcileReferrals(via, NOW + 20 * CREDIT_RESEND_AFTER_MS);
+      expect(leads.filter((l) => l.kind === "referral-reward")).toHaveLength(1);
     }));
 });
 
@@ -407,7 +513,13 @@ describe("the share page", () => {
     withOwnStores(async (own, via) => {
       const referrer = await newReferrer(own, "Mia");
       const empty = await shareTheGlow(via, referrer, NOW);
-      expect(empty).toEqual({ code: expect.stringMatching(/^MIA-/), firstName: "Mia", referrals: [], tally: { referred: 0, rewarded: 0, points: 0 } });
+      expect(empty).toEqual({
+        code: expect.stringMatching(/^MIA-/),
+        firstName: "Mia",
+        referrals: [],
+        tally: { referred: 0, rewarded: 0, points: 0 },
+        loyalty: { earned: 0, sent: 0, waiting: 0, creditedBy: "automation", balance: 0 },
+      });
 
       const been = await referredFriend(referrer, via);
       const booked = await referredFriend(referrer, via);
@@ -420,9 +532,13 @@ describe("the share page", () => {
       expect(share.code).toBe(empty.code);
       expect(share.tally).toEqual({ referred: 3, rewarded: 1, points: 5000 });
       expect(share.referrals).toHaveLength(3);
-      expect(share.referrals.filter((r) => r.rewarded)).toEqual([{ firstName: "Zoe", since: NOW, rewarded: true, points: 5000 }]);
-      expect(share.referrals.find((r) => r.firstName === "Ana")).toEqual({ firstName: "Ana", since: NOW + 5, rewarded: false, points: 0 });
+      expect(share.referrals.filter((r) => r.rewarded)).toEqual([{ firstName: "Zoe", since: NOW, rewarded: true, points: 5000, credit: expect.stringMatching(/^(sent|waiting)$/) }]);
+      expect(share.referrals.find((r) => r.firstName === "Ana")).toEqual({ firstName: "Ana", since: NOW + 5, rewarded: false, points: 0, credit: null });
       expect(leads.filter((l) => l.kind === "referral-reward")).toHaveLength(1);
+
+      // The points are the ledger's: sent to the automation once it took them, never counted in the balance.
+      await expect.poll(async () => (await shareTheGlow(via, referrer, NOW + 1500)).loyalty).toEqual({ earned: 5000, sent: 5000, waiting: 0, creditedBy: "automation", balance: 0 });
+      expect((await shareTheGlow(via, referrer, NOW + 1500)).referrals.find((r) => r.rewarded)?.credit).toBe("sent");
 
       // Within the minute the back end is not asked again; after it, the friend still waiting is.
       const watched = withUnreadableVisits(via);
@@ -430,5 +546,24 @@ describe("the share page", () => {
       expect(watched.calls()).toBe(0);
       expect((await shareTheGlow(watched, referrer, NOW + 1000 + REWARD_CHECK_EVERY_MS + 1)).tally).toEqual({ referred: 3, rewarded: 1, points: 5000 });
       expect(watched.calls()).toBe(1);
+    }));
+
+  it("tells the balance the back end has apart from the points earned here, which wait while the automation refuses them", () =>
+    withOwnStores(async (own, via) => {
+      const referrer = await newReferrer(own, "Mia");
+      // Points the clinics gave her themselves are her balance; the referral's are not in it.
+      expect((await api("POST", `/v1/sandbox/guests/${referrer.guestId}/points`, { points: 1200, reason: "Visit" })).balance).toBe(1200);
+      automation = "failed";
+      const friend = await referredFriend(referrer, via);
+      await close((await book(friend.guestId, "FT-NEW")).invoiceId);
+      await shareTheGlow(via, referrer, NOW);
+      await expect.poll(async () => (await friend.referral()).creditTriedAt).toBe(NOW);
+      const share = await shareTheGlow(via, referrer, NOW + 1000);
+      expect(share.loyalty).toEqual({ earned: 5000, sent: 0, waiting: 5000, creditedBy: "automation", balance: 1200 });
+      expect(share.referrals[0].credit).toBe("waiting");
+
+      // A balance that cannot be read is left out; the referrals are still shown.
+      const unread = { ...via, spa: { ...via.spa, loyaltyPoints: async () => Promise.reject(new Error("the back end is down")) } } as Services;
+      expect((await shareTheGlow(unread, referrer, NOW + 2000)).loyalty).toEqual({ earned: 5000, sent: 0, waiting: 5000, creditedBy: "automation", balance: null });
     }));
 });

@@ -37,6 +37,7 @@ import {
   type Purchase,
   type PurchaseStore,
   type Referral,
+  type ReferralAdded,
   type ReferralCodeRecord,
   type ReferralStore,
   type VisitRevisionStore,
@@ -54,10 +55,10 @@ const INVALID_ARGUMENT = 3;
  * closed transaction wrote nothing, so running it again is safe; the library itself retries
  * only ABORTED.
  */
-async function inTransaction<T>(db: Firestore, update: (tx: Transaction) => Promise<T>): Promise<T> {
+async function inTransaction<T>(db: Firestore, update: (tx: Transaction) => Promise<T>, options?: { maxAttempts: number }): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db.runTransaction(update);
+      return await db.runTransaction(update, options);
     } catch (error) {
       const closed = (error as { code?: number }).code === INVALID_ARGUMENT && /transaction is invalid or closed/i.test(String((error as Error).message));
       if (!closed || attempt >= 3) throw error;
@@ -89,6 +90,14 @@ const REFERRAL_CODES = "referralCodes";
 const REFERRAL_CODE_OWNERS = "referralCodeOwners";
 /** Our own collection, keyed by the friend's lower-cased email: rewards are points, never money. */
 const REFERRALS = "referrals";
+/** How many friends a code refers, keyed by the code: the document every new referral of the code is counted in (decision 038). */
+const REFERRAL_COUNTS = "referralCounts";
+/**
+ * How often a referral's transaction is tried: every friend of a code writes its one counter, so
+ * many friends at once (the race the counter is for) queue on it, and the library's default of 5
+ * tries gives up while they do. Tries back off, so a queue of this depth clears.
+ */
+const REFERRAL_COUNT_TRIES = 30;
 /** The spec's affiliate attribution, one document per user, with the spec's field names. */
 const AFFILIATES = "impactAffiliateDetails";
 /**
@@ -551,6 +560,7 @@ function referralStore(db: Firestore): ReferralStore {
   const ownerRef = (accountId: string) => db.collection(REFERRAL_CODE_OWNERS).doc(documentId(accountId));
   const referrals = db.collection(REFERRALS);
   const referralRef = (email: string) => referrals.doc(documentId(emailKey(email)));
+  const countRef = (code: string) => db.collection(REFERRAL_COUNTS).doc(documentId(code));
   const byRecency = (a: Referral, b: Referral) => a.createdAt - b.createdAt || emailKey(a.friendEmail).localeCompare(emailKey(b.friendEmail));
 
   /** The account's code, read in the transaction when there is one. */
@@ -592,13 +602,33 @@ function referralStore(db: Firestore): ReferralStore {
     async forOwner(accountId) {
       return ownCode(null, accountId);
     },
-    async add(referral) {
+    async add(referral, cap) {
       const ref = referralRef(referral.friendEmail);
-      return inTransaction(db, async (tx) => {
-        if ((await tx.get(ref)).exists) return false;
+      const counter = countRef(referral.code);
+      return inTransaction(db, async (tx): Promise<ReferralAdded> => {
+        // Every read before any write, as Firestore's transactions require.
+        const [existing, count] = await Promise.all([tx.get(ref), tx.get(counter)]);
+        if (existing.exists) return "already-referred";
+        // Two transactions adding under one code both read its counter, so one of them is tried again.
+        const friends = count.exists ? Number(count.get("friends") ?? 0) : (await tx.get(referrals.where("code", "==", referral.code))).size;
+        if (friends >= cap) return "used-up";
         tx.create(ref, storedReferral(referral));
+        tx.set(counter, { code: referral.code, friends: friends + 1 });
+        return "added";
+      }, { maxAttempts: REFERRAL_COUNT_TRIES });
+    },
+    async release(friendEmail, code) {
+      const ref = referralRef(friendEmail);
+      const counter = countRef(code);
+      return inTransaction(db, async (tx) => {
+        const [existing, count] = await Promise.all([tx.get(ref), tx.get(counter)]);
+        if (!existing.exists) return false;
+        const claim = toReferral(existing.data()!);
+        if (claim.code !== code || claim.state !== "registered" || claim.friendGuestId !== null) return false;
+        tx.delete(ref);
+        if (count.exists) tx.update(counter, { friends: Math.max(0, Number(count.get("friends") ?? 0) - 1) });
         return true;
-      });
+      }, { maxAttempts: REFERRAL_COUNT_TRIES });
     },
     async forFriend(email) {
       const snapshot = await referralRef(email).get();

@@ -179,8 +179,26 @@ describe.skipIf(!available)("Firestore", { timeout: 60_000 }, () => {
       await stores.referrals.add({
         friendEmail: "Bo@Example.com", friendFirstName: "Bo", friendGuestId: null, code: "MIA-X1", referrerAccountId: "a-1", referrerGuestId: "g-1",
         createdAt: 100, state: "registered", checkedAt: null, rewardPoints: 0, rewardedAt: null, visitId: null, creditSentAt: null, creditTriedAt: null,
-      });
+      }, 100);
       expect((await db.collection("referrals").doc("bo@example.com").get()).get("friendEmail")).toBe("Bo@Example.com");
+    });
+
+    it("counts a code's friends written before its counter existed, then keeps the count in referralCounts", async () => {
+      for (const email of ["old.1@example.com", "old.2@example.com"]) {
+        await db.collection("referrals").doc(email).set({
+          friendEmail: email, friendFirstName: "Old", friendGuestId: "g-old", code: "MIA-X1", referrerAccountId: "a-1", referrerGuestId: "g-1",
+          createdAt: 100, state: "registered", checkedAt: null, rewardPoints: 0, rewardedAt: null, visitId: null, emailKey: email,
+        });
+      }
+      const friend = (email: string) => ({
+        friendEmail: email, friendFirstName: "Bo", friendGuestId: null, code: "MIA-X1", referrerAccountId: "a-1", referrerGuestId: "g-1",
+        createdAt: 200, state: "registered" as const, checkedAt: null, rewardPoints: 0, rewardedAt: null, visitId: null, creditSentAt: null, creditTriedAt: null,
+      });
+      expect(await stores.referrals.add(friend("new.1@example.com"), 3)).toBe("added");
+      expect((await db.collection("referralCounts").doc("MIA-X1").get()).get("friends")).toBe(3);
+      expect(await stores.referrals.add(friend("new.2@example.com"), 3)).toBe("used-up");
+      expect(await stores.referrals.release("new.1@example.com", "MIA-X1")).toBe(true);
+      expect((await db.collection("referralCounts").doc("MIA-X1").get()).get("friends")).toBe(2);
     });
 
     it("counts a reward written before credits were noted as sent, even once it is changed", async () => {

@@ -28,6 +28,7 @@ import {
   type PurchaseClaim,
   type PurchaseStore,
   type Referral,
+  type ReferralAdded,
   type ReferralCodeRecord,
   type ReferralStore,
   type VisitRevisionStore,
@@ -126,6 +127,8 @@ const migrations: Migration[] = [
    ALTER TABLE referrals ADD COLUMN credit_tried_at INTEGER;
    UPDATE referrals SET credit_sent_at = rewarded_at WHERE state = 'rewarded';
    CREATE INDEX referrals_uncredited ON referrals(state, credit_sent_at);`,
+  // A code's friends are counted when one more is recorded (decision 038).
+  `CREATE INDEX referrals_code ON referrals(code);`,
 ];
 
 /** SQLite's answer to a second row for a unique key. */
@@ -524,6 +527,16 @@ function referralStore(db: Database.Database): ReferralStore {
        @createdAt, @state, @checkedAt, @rewardPoints, @rewardedAt, @visitId, @creditSentAt, @creditTriedAt)
      ON CONFLICT (email_key) DO NOTHING`,
   );
+  const countByCode = db.prepare("SELECT COUNT(*) AS friends FROM referrals WHERE code = ?");
+  const deleteClaim = db.prepare("DELETE FROM referrals WHERE email_key = ? AND code = ? AND state = 'registered' AND friend_guest_id IS NULL");
+  // The count and the insert under one write lock (BEGIN IMMEDIATE): another connection, in this
+  // process or another, waits for it, so a code never refers more than its cap.
+  const addReferral = db.transaction((row: Record<string, unknown>, cap: number): ReferralAdded => {
+    if (selectReferral.get(row.emailKey)) return "already-referred";
+    if ((countByCode.get(row.code) as { friends: number }).friends >= cap) return "used-up";
+    insertReferral.run(row);
+    return "added";
+  });
   const rewardReferral = db.prepare(
     "UPDATE referrals SET state = 'rewarded', reward_points = ?, rewarded_at = ?, visit_id = ? WHERE email_key = ? AND state = 'registered'",
   );
@@ -553,25 +566,30 @@ function referralStore(db: Database.Database): ReferralStore {
       const row = byAccount.get(accountId) as ReferralCodeRow | undefined;
       return row ? toCode(row) : null;
     },
-    async add(referral) {
-      const result = insertReferral.run({
-        emailKey: emailKey(referral.friendEmail),
-        friendEmail: referral.friendEmail,
-        friendFirstName: referral.friendFirstName,
-        friendGuestId: referral.friendGuestId,
-        code: referral.code,
-        referrerAccountId: referral.referrerAccountId,
-        referrerGuestId: referral.referrerGuestId,
-        createdAt: referral.createdAt,
-        state: referral.state,
-        checkedAt: referral.checkedAt,
-        rewardPoints: referral.rewardPoints,
-        rewardedAt: referral.rewardedAt,
-        visitId: referral.visitId,
-        creditSentAt: referral.creditSentAt,
-        creditTriedAt: referral.creditTriedAt,
-      });
-      return result.changes === 1;
+    async add(referral, cap) {
+      return addReferral.immediate(
+        {
+          emailKey: emailKey(referral.friendEmail),
+          friendEmail: referral.friendEmail,
+          friendFirstName: referral.friendFirstName,
+          friendGuestId: referral.friendGuestId,
+          code: referral.code,
+          referrerAccountId: referral.referrerAccountId,
+          referrerGuestId: referral.referrerGuestId,
+          createdAt: referral.createdAt,
+          state: referral.state,
+          checkedAt: referral.checkedAt,
+          rewardPoints: referral.rewardPoints,
+          rewardedAt: referral.rewardedAt,
+          visitId: referral.visitId,
+          creditSentAt: referral.creditSentAt,
+          creditTriedAt: referral.creditTriedAt,
+        },
+        cap,
+      );
+    },
+    async release(friendEmail, code) {
+      return deleteClaim.run(emailKey(friendEmail), code).changes === 1;
     },
     async forFriend(email) {
       const row = selectReferral.get(emailKey(email)) as ReferralRow | undefined;

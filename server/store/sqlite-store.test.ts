@@ -90,14 +90,15 @@ describe("the reward credits of an older store file", () => {
       await createSqliteStores(file).close();
       const old = new Database(file);
       const version = old.pragma("user_version", { simple: true }) as number;
-      old.exec("DROP INDEX referrals_uncredited; ALTER TABLE referrals DROP COLUMN credit_sent_at; ALTER TABLE referrals DROP COLUMN credit_tried_at;");
+      // As it was before the credit columns, and the code index after them (two migrations back).
+      old.exec("DROP INDEX referrals_code; DROP INDEX referrals_uncredited; ALTER TABLE referrals DROP COLUMN credit_sent_at; ALTER TABLE referrals DROP COLUMN credit_tried_at;");
       const insert = old.prepare(
         `INSERT INTO referrals (email_key, friend_email, friend_first_name, friend_guest_id, code, referrer_account_id, referrer_guest_id, created_at, state, checked_at, reward_points, rewarded_at, visit_id)
          VALUES (?, ?, 'Bo', ?, 'MIA-X1', 'a-1', 'g-a-1', 100, ?, NULL, ?, ?, ?)`,
       );
       insert.run("paid@example.com", "paid@example.com", "g-p", "rewarded", 5000, 400, "v-1");
       insert.run("waiting@example.com", "waiting@example.com", "g-w", "registered", 0, null, null);
-      old.pragma(`user_version = ${version - 1}`);
+      old.pragma(`user_version = ${version - 2}`);
       old.close();
 
       const reopened = createSqliteStores(file);

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { PromoCode } from "~/domain/discounts";
+import { MAX_FRIENDS_PER_CODE } from "~/domain/referrals";
 import { DuplicateAccountError, type PartnerPricing, type PaymentAttempt, type Purchase, type Referral, type Stores } from "./stores.server";
 
 /**
@@ -7,6 +8,10 @@ import { DuplicateAccountError, type PartnerPricing, type PaymentAttempt, type P
  * sqlite-store.test.ts, Firestore against an emulator in firestore-store.test.ts). `open` gives
  * empty stores for each test.
  */
+/** The issue's race: more friends than a code may refer, all at once, against the code's own cap. */
+const CONCURRENT_FRIENDS = 40;
+const CAP_UNDER_LOAD = MAX_FRIENDS_PER_CODE;
+
 export function describeStoreContract(name: string, open: () => Stores | Promise<Stores>): void {
   describe(`${name}: store contract`, () => {
     let stores: Stores;
@@ -446,10 +451,10 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
 
       it("lists rewards whose credit was not accepted, earned before the time given, oldest first, until their credit is noted", async () => {
         for (const [email, rewardedAt] of [["late@example.com", 700], ["first@example.com", 300], ["second@example.com", 500]] as const) {
-          await stores.referrals.add(referral(email, { friendGuestId: `g-${email}` }));
+          await stores.referrals.add(referral(email, { friendGuestId: `g-${email}` }), 100);
           await stores.referrals.reward(email, { points: 5000, visitId: `v-${email}`, now: rewardedAt });
         }
-        await stores.referrals.add(referral("waiting@example.com", { friendGuestId: "g-w" }));
+        await stores.referrals.add(referral("waiting@example.com", { friendGuestId: "g-w" }), 100);
         expect((await stores.referrals.listUncredited(600, 10)).map((r) => r.friendEmail)).toEqual(["first@example.com", "second@example.com"]);
         expect((await stores.referrals.listUncredited(600, 1)).map((r) => r.friendEmail)).toEqual(["first@example.com"]);
         await stores.referrals.update("FIRST@example.com", { creditSentAt: 800 });
@@ -464,27 +469,62 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
       });
 
       it("records a friend once, whatever the case of the email, and finds them in any case", async () => {
-        expect(await stores.referrals.add(referral("Bo@Example.com"))).toBe(true);
-        expect(await stores.referrals.add(referral(" bo@example.COM ", { referrerAccountId: "a-2", code: "OTHER" }))).toBe(false);
+        expect(await stores.referrals.add(referral("Bo@Example.com"), 100)).toBe("added");
+        expect(await stores.referrals.add(referral(" bo@example.COM ", { referrerAccountId: "a-2", code: "OTHER" }), 100)).toBe("already-referred");
         expect(await stores.referrals.forFriend("BO@EXAMPLE.COM ")).toEqual(referral("Bo@Example.com"));
         expect(await stores.referrals.forFriend("cy@example.com")).toBeNull();
         expect(await stores.referrals.listByReferrer("a-2", 10)).toEqual([]);
       });
 
+      it("records a code's friends up to the cap, counting each code apart, and a friend referred before as such", async () => {
+        for (const email of ["a@example.com", "b@example.com", "c@example.com"]) expect(await stores.referrals.add(referral(email), 3)).toBe("added");
+        expect(await stores.referrals.add(referral("d@example.com"), 3)).toBe("used-up");
+        expect(await stores.referrals.add(referral("A@example.com"), 3)).toBe("already-referred");
+        expect(await stores.referrals.forFriend("d@example.com")).toBeNull();
+        expect(await stores.referrals.add(referral("d@example.com", { code: "OTHER", referrerAccountId: "a-2" }), 3)).toBe("added");
+        expect(await stores.referrals.add(referral("e@example.com"), 4)).toBe("added");
+        expect((await stores.referrals.listByReferrer("a-1", 10)).map((r) => r.friendEmail).sort()).toEqual(["a@example.com", "b@example.com", "c@example.com", "e@example.com"]);
+      });
+
+      // Forty transactions on one counter: Firestore's emulator serialises them, which takes seconds on a busy machine.
+      it(`records exactly the cap (${CAP_UNDER_LOAD}) of ${CONCURRENT_FRIENDS} friends of one code sent at once`, async () => {
+        const emails = Array.from({ length: CONCURRENT_FRIENDS }, (_, i) => `friend.${i}@example.com`);
+        const added = await Promise.all(emails.map((email) => stores.referrals.add(referral(email), CAP_UNDER_LOAD)));
+        expect(added.filter((outcome) => outcome === "added")).toHaveLength(CAP_UNDER_LOAD);
+        expect(added.filter((outcome) => outcome === "used-up")).toHaveLength(CONCURRENT_FRIENDS - CAP_UNDER_LOAD);
+        expect(await stores.referrals.listByReferrer("a-1", 100)).toHaveLength(CAP_UNDER_LOAD);
+        expect(await stores.referrals.add(referral("one.more@example.com"), CAP_UNDER_LOAD)).toBe("used-up");
+      }, 120_000);
+
+      it("takes back a claim that never got its guest, under its own code only, and counts it no more", async () => {
+        expect(await stores.referrals.add(referral("a@example.com"), 2)).toBe("added");
+        expect(await stores.referrals.add(referral("b@example.com", { friendGuestId: "g-b" }), 2)).toBe("added");
+        expect(await stores.referrals.add(referral("c@example.com"), 2)).toBe("used-up");
+        // Not another code's, not one whose guest was made, not one that does not exist.
+        expect(await stores.referrals.release("A@example.com", "OTHER")).toBe(false);
+        expect(await stores.referrals.release("b@example.com", "MIA-X1")).toBe(false);
+        expect(await stores.referrals.release("nobody@example.com", "MIA-X1")).toBe(false);
+        expect(await stores.referrals.release("A@Example.com", "MIA-X1")).toBe(true);
+        expect(await stores.referrals.forFriend("a@example.com")).toBeNull();
+        expect(await stores.referrals.release("a@example.com", "MIA-X1")).toBe(false);
+        expect(await stores.referrals.add(referral("c@example.com"), 2)).toBe("added");
+        expect(await stores.referrals.add(referral("d@example.com"), 2)).toBe("used-up");
+      });
+
       it("records one of two referrals of a friend sent at once", async () => {
         const added = await Promise.all([
-          stores.referrals.add(referral("cy@example.com", { referrerAccountId: "a-1" })),
-          stores.referrals.add(referral("CY@example.com", { referrerAccountId: "a-2" })),
+          stores.referrals.add(referral("cy@example.com", { referrerAccountId: "a-1" }), 100),
+          stores.referrals.add(referral("CY@example.com", { referrerAccountId: "a-2" }), 100),
         ]);
-        expect([...added].sort()).toEqual([false, true]);
+        expect([...added].sort()).toEqual(["added", "already-referred"]);
         const kept = await stores.referrals.forFriend("cy@example.com");
-        expect(kept?.referrerAccountId).toBe(added[0] ? "a-1" : "a-2");
+        expect(kept?.referrerAccountId).toBe(added[0] === "added" ? "a-1" : "a-2");
       });
 
       it("keeps every field, and an email with a slash or dots apart", async () => {
         const full = referral("d/i@example.com", { friendGuestId: "g-di", state: "rewarded", checkedAt: 300, rewardPoints: 500, rewardedAt: 400, visitId: "v-1", creditSentAt: 450, creditTriedAt: 420 });
-        expect(await stores.referrals.add(full)).toBe(true);
-        expect(await stores.referrals.add(referral(".."))).toBe(true);
+        expect(await stores.referrals.add(full, 100)).toBe("added");
+        expect(await stores.referrals.add(referral(".."), 100)).toBe("added");
         expect(await stores.referrals.forFriend("D/I@example.com")).toEqual(full);
         expect(await stores.referrals.forFriend("..")).toEqual(referral(".."));
         expect(await stores.referrals.forFriend("d")).toBeNull();
@@ -492,9 +532,9 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
 
       it("lists a referrer's referrals only, newest first, at most as many as asked", async () => {
         for (const [email, createdAt] of [["a@example.com", 100], ["c@example.com", 300], ["b@example.com", 200]] as const) {
-          await stores.referrals.add(referral(email, { createdAt }));
+          await stores.referrals.add(referral(email, { createdAt }), 100);
         }
-        await stores.referrals.add(referral("z@example.com", { referrerAccountId: "a-2", createdAt: 400 }));
+        await stores.referrals.add(referral("z@example.com", { referrerAccountId: "a-2", createdAt: 400 }), 100);
         expect((await stores.referrals.listByReferrer("a-1", 10)).map((r) => r.friendEmail)).toEqual(["c@example.com", "b@example.com", "a@example.com"]);
         expect((await stores.referrals.listByReferrer("a-1", 2)).map((r) => r.friendEmail)).toEqual(["c@example.com", "b@example.com"]);
         expect(await stores.referrals.listByReferrer("a-2", 10)).toEqual([referral("z@example.com", { referrerAccountId: "a-2", createdAt: 400 })]);
@@ -502,7 +542,7 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
       });
 
       it("changes the friend's guest and check time where the referral is, and refuses an email without one", async () => {
-        await stores.referrals.add(referral("Bo@Example.com"));
+        await stores.referrals.add(referral("Bo@Example.com"), 100);
         await stores.referrals.update("BO@example.com", { friendGuestId: "g-bo" });
         await stores.referrals.update("bo@example.com", { checkedAt: 500 });
         expect(await stores.referrals.forFriend("bo@example.com")).toEqual(referral("Bo@Example.com", { friendGuestId: "g-bo", checkedAt: 500 }));
@@ -514,7 +554,7 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
       });
 
       it("rewards a referral once, and never one that does not exist", async () => {
-        await stores.referrals.add(referral("Bo@Example.com", { friendGuestId: "g-bo" }));
+        await stores.referrals.add(referral("Bo@Example.com", { friendGuestId: "g-bo" }), 100);
         expect(await stores.referrals.reward("BO@example.com", { points: 500, visitId: "v-1", now: 900 })).toBe(true);
         const rewarded = referral("Bo@Example.com", { friendGuestId: "g-bo", state: "rewarded", rewardPoints: 500, rewardedAt: 900, visitId: "v-1" });
         expect(await stores.referrals.forFriend("bo@example.com")).toEqual(rewarded);
@@ -525,7 +565,7 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
       });
 
       it("rewards one of several rewards sent at once", async () => {
-        await stores.referrals.add(referral("bo@example.com", { friendGuestId: "g-bo" }));
+        await stores.referrals.add(referral("bo@example.com", { friendGuestId: "g-bo" }), 100);
         const points = [100, 200, 300, 400];
         const results = await Promise.all(points.map((p) => stores.referrals.reward(p % 200 ? "BO@example.com" : "bo@example.com", { points: p, visitId: `v-${p}`, now: p })));
         expect(results.filter(Boolean)).toHaveLength(1);
@@ -546,7 +586,7 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
           ["rewarded", { friendGuestId: "g-7", state: "rewarded", rewardPoints: 500, rewardedAt: 10, visitId: "v-7" }],
           ["rewarded-checked", { friendGuestId: "g-8", checkedAt: 40, state: "rewarded", rewardPoints: 500, rewardedAt: 10, visitId: "v-8" }],
         ];
-        for (const [name, overrides] of rows) await stores.referrals.add(referral(`${name}@example.com`, overrides));
+        for (const [name, overrides] of rows) await stores.referrals.add(referral(`${name}@example.com`, overrides), 100);
         const awaiting = async (limit: number) => (await stores.referrals.listAwaitingReward(500, limit)).map((r) => r.friendEmail.split("@")[0]);
         const listed = await awaiting(10);
         expect(listed.slice(0, 2).sort()).toEqual(["never-1", "never-2"]);

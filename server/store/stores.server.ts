@@ -428,6 +428,9 @@ export type Referral = {
   creditTriedAt: number | null;
 };
 
+/** What recording a referred friend did: recorded, refused as referred before, or refused as the code is used up. */
+export type ReferralAdded = "added" | "already-referred" | "used-up";
+
 export interface ReferralStore {
   /**
    * The account's code; when it has none, one made by `make()` is saved (another is made when the
@@ -438,8 +441,17 @@ export interface ReferralStore {
   byCode(code: string): Promise<ReferralCodeRecord | null>;
   /** The account's code; null before one was made. */
   forOwner(accountId: string): Promise<ReferralCodeRecord | null>;
-  /** Records a referred friend; false (and nothing written) when that email was already referred. */
-  add(referral: Referral): Promise<boolean>;
+  /**
+   * Records a referred friend unless that email was already referred ("already-referred") or the
+   * code already refers `cap` friends ("used-up"); nothing is written then. The count and the
+   * write are one transaction, so however many friends use a code at once, it refers at most `cap`.
+   */
+  add(referral: Referral, cap: number): Promise<ReferralAdded>;
+  /**
+   * Takes back a friend's referral under this code that never got its guest (the registration or
+   * booking it was made for did not go through), so that it counts no more; true when it did.
+   */
+  release(friendEmail: string, code: string): Promise<boolean>;
   /** The referral of a friend, by email in any case. */
   forFriend(email: string): Promise<Referral | null>;
   /** A referrer's referrals, newest first, at most `limit`. */

@@ -2,7 +2,7 @@ import { href } from "react-router";
 import { AccountNav } from "~/components/account-nav";
 import { ErrorMessage } from "~/components/error-message";
 import { ShareActions } from "~/components/share-actions";
-import { REFERRAL_REWARD_POINTS, shareLinks } from "~/domain/referrals";
+import { REFERRAL_REWARD_POINTS, referralPointsWords, shareLinks } from "~/domain/referrals";
 import { pointsValueCents } from "~/domain/memberships";
 import { formatDay } from "~/lib/dates";
 import { formatMoney } from "~/lib/money";
@@ -18,11 +18,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = await requireUser(request, context);
   const share = await orUnavailable(() => shareTheGlow(context.services, user));
   const url = `${siteOrigin(request, context)}${href("/refer/:code", { code: share.code })}`;
-  return { ...share, url, links: shareLinks({ firstName: share.firstName, url }), earned: formatMoney(pointsValueCents(share.tally.points)) };
+  return {
+    ...share,
+    url,
+    links: shareLinks({ firstName: share.firstName, url }),
+    earned: formatMoney(pointsValueCents(share.tally.points)),
+    pointsWords: referralPointsWords(share.loyalty),
+  };
 }
 
 export default function ShareTheGlowPage({ loaderData }: Route.ComponentProps) {
-  const { code, url, links, referrals, tally, earned } = loaderData;
+  const { code, url, links, referrals, tally, earned, pointsWords } = loaderData;
   return (
     <section className="page narrow">
       <AccountNav />
@@ -46,6 +52,13 @@ export default function ShareTheGlowPage({ loaderData }: Route.ComponentProps) {
       <p>
         Rewards earned: <strong>{tally.points.toLocaleString("en-US")} points</strong> ({earned})
       </p>
+      {pointsWords.length ? (
+        <ul className="referral-points" aria-label="Your points">
+          {pointsWords.map((words) => (
+            <li key={words}>{words}</li>
+          ))}
+        </ul>
+      ) : null}
       {referrals.length ? (
         <ul className="visit-list" aria-label="Friends you referred">
           {referrals.map((r, i) => (
@@ -55,7 +68,11 @@ export default function ShareTheGlowPage({ loaderData }: Route.ComponentProps) {
                 <dt>Joined</dt>
                 <dd>{formatDay(new Date(r.since).toISOString().slice(0, 10), "MMM D, YYYY")}</dd>
                 <dt>Reward</dt>
-                <dd>{r.rewarded ? `${r.points.toLocaleString("en-US")} points earned` : "Waiting for their first facial"}</dd>
+                <dd>
+                  {r.rewarded
+                    ? `${r.points.toLocaleString("en-US")} points earned, ${r.credit === "sent" ? "sent to be added to your balance" : "waiting to be added to your balance"}`
+                    : "Waiting for their first facial"}
+                </dd>
               </dl>
             </li>
           ))}

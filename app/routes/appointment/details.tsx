@@ -96,6 +96,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       return redirect(href("/appointment/verify"));
     case "saved":
       setDraft(session, outcome.draft);
+      if (outcome.notice) return redirectWithToast(context, href("/appointment/payment"), { type: "info", title: outcome.notice });
       return redirect(href("/appointment/payment"));
     case "not-held":
       return afterNotHeld(context, session, submission, outcome.outcome);
