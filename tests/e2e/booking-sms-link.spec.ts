@@ -4,7 +4,8 @@ import { expect, test } from "./fixtures";
 import { addCard, chooseFacialWithAddOn, fillBillingAndAgree, fillDetails, otherClientAddress, showDate, startBooking, uniqueEmail } from "./helpers";
 
 test("a texted link with a signed guest token skips the details step; an altered one does not", async ({ page, browser, sandboxApi, bookingDay }) => {
-  test.setTimeout(60_000);
+  // Two journeys, one of them to a booking: over a minute on a busy machine.
+  test.slow();
   // Eight dates one after another: the last is more than a week after the first (Sundays are left out).
   const { clinic, dates } = bookingDay({ days: 8 });
   // A guest who booked before.
