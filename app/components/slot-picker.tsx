@@ -1,7 +1,7 @@
+import { Link } from "react-router";
 import { dateWeek, filterSlots, SLOT_GROUPS, slotGroupOf, type SlotGroup } from "~/domain/booking";
 import { downtimeMessage, downtimeReason, downtimeShortReason, type DowntimeRefusal } from "~/domain/downtime";
 import { formatClock, formatDay, timeZoneLabel } from "~/lib/dates";
-import { Link } from "react-router";
 import { ButtonLink } from "./button-link";
 import { ErrorSummary, SchemaForm, type useSchemaForm } from "./forms";
 

@@ -68,7 +68,7 @@ export type GuestDay = RequestedDay & {
   refused: ReadonlyMap<string, DowntimeRefusal>;
   /** The days the guest may book, the ones a step may move to by itself. */
   openDates: readonly string[];
-  /** Why the day shown cannot be booked: only a day the address asked for is shown refused. */
+  /** Why the day shown cannot be booked: shown refused only when the address asked for it, or the rule leaves no date at all. */
   refusal: DowntimeRefusal | null;
 };
 
