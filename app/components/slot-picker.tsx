@@ -1,4 +1,6 @@
+import { Link } from "react-router";
 import { dateWeek, filterSlots, SLOT_GROUPS, slotGroupOf, type SlotGroup } from "~/domain/booking";
+import { downtimeMessage, downtimeReason, downtimeShortReason, type DowntimeRefusal } from "~/domain/downtime";
 import { formatClock, formatDay, timeZoneLabel } from "~/lib/dates";
 import { ButtonLink } from "./button-link";
 import { ErrorSummary, SchemaForm, type useSchemaForm } from "./forms";
@@ -11,7 +13,17 @@ export type SlotPickerView = {
   timeZoneLabel: string;
   dateProblem: string | null;
   /** The week of the date strip that holds the day shown, and the first days of the weeks around it. */
-  week: { days: { value: string; weekday: string; month: string; day: string }[]; range: string; earlier: string | null; later: string | null };
+  week: {
+    /** `closed`: the day cannot be booked by this guest (medical downtime), in a word; its reason is in `closedReasons`. */
+    days: { value: string; weekday: string; month: string; day: string; closed: string | null }[];
+    /** Why the week's closed days are closed, written out once per reason. */
+    closedReasons: string[];
+    range: string;
+    earlier: string | null;
+    later: string | null;
+  };
+  /** The day shown cannot be booked by this guest: why, and the first possible date (a link when it is among the dates offered). */
+  refusal: { message: string; firstDate: { value: string; label: string; offered: boolean } } | null;
   group: string;
   groups: { id: string; label: string; count: number }[];
   slots: { value: string; label: string }[];
@@ -22,21 +34,26 @@ export type SlotPickerView = {
   held: string | null;
 };
 
-function weekView(dates: readonly string[], date: string): SlotPickerView["week"] {
+function weekView(dates: readonly string[], date: string, refused: ReadonlyMap<string, DowntimeRefusal>): SlotPickerView["week"] {
   const { days, earlier, later } = dateWeek(dates, date);
   const shown = days.map((d) => {
     // "Wed Nov 25": the button's name, as the date list's used to be.
     const [weekday, month, day] = formatDay(d, "ddd MMM D").split(" ");
-    return { value: d, weekday, month, day };
+    const refusal = refused.get(d);
+    return { value: d, weekday, month, day, closed: refusal ? downtimeShortReason(refusal) : null };
   });
+  const closedReasons = [...new Set(days.flatMap((d) => (refused.has(d) ? [downtimeReason(refused.get(d)!)] : [])))];
   const [first, last] = [shown[0], shown.at(-1)];
   return {
     days: shown,
+    closedReasons,
     range: !first || !last ? "" : first.month === last.month ? `${first.month} ${first.day}–${last.day}` : `${first.month} ${first.day}–${last.month} ${last.day}`,
     earlier,
     later,
   };
 }
+
+const NONE_REFUSED: ReadonlyMap<string, DowntimeRefusal> = new Map();
 
 /** The view of one day's open times, with the bookable dates and the time-of-day group shown. */
 export function slotPickerView(input: {
@@ -49,20 +66,28 @@ export function slotPickerView(input: {
   slotsError: string | null;
   held: string | null;
   timeZone: string;
+  /** Days medical downtime refuses this guest (the booking journey's; rescheduling has none). */
+  refused?: ReadonlyMap<string, DowntimeRefusal>;
+  /** Why the day shown is refused, when it is. */
+  refusal?: DowntimeRefusal | null;
 }): SlotPickerView {
-  const { date, dates, group, times, nextAvailableDay } = input;
+  const { date, dates, group, times, nextAvailableDay, refusal } = input;
+  const refused = input.refused ?? NONE_REFUSED;
   return {
     date,
     dateLabel: formatDay(date, "dddd, MMMM D"),
     timeZoneLabel: timeZoneLabel(input.timeZone),
     dateProblem: input.dateProblem,
-    week: weekView(dates, date),
+    week: weekView(dates, date, refused),
+    refusal: refusal
+      ? { message: downtimeMessage(refusal), firstDate: { value: refusal.firstDate, label: formatDay(refusal.firstDate, "dddd, MMMM D"), offered: dates.includes(refusal.firstDate) } }
+      : null,
     group,
     groups: SLOT_GROUPS.map((g) => ({ ...g, count: g.id === "all" ? times.length : times.filter((t) => slotGroupOf(t) === g.id).length })),
     // A time is local "YYYY-MM-DDTHH:mm:ss": its label is its clock's.
     slots: filterSlots(times, group).map((t) => ({ value: t, label: formatClock(t.slice(11, 16)) })),
     anyTimes: times.length > 0,
-    nextAvailable: nextAvailableDay && dates.includes(nextAvailableDay) ? { value: nextAvailableDay, label: formatDay(nextAvailableDay, "dddd, MMMM D") } : null,
+    nextAvailable: nextAvailableDay && dates.includes(nextAvailableDay) && !refused.has(nextAvailableDay) ? { value: nextAvailableDay, label: formatDay(nextAvailableDay, "dddd, MMMM D") } : null,
     slotsError: input.slotsError,
     held: input.held,
   };
@@ -73,7 +98,7 @@ export function slotPickerView(input: {
  * and a POST form: it works without JavaScript.
  */
 export function SlotPicker({ view, hold, reserving }: { view: SlotPickerView; hold: ReturnType<typeof useSchemaForm>; reserving: string | null }) {
-  const { date, dateLabel, timeZoneLabel: zone, dateProblem, week, group, groups, slots, anyTimes, nextAvailable, slotsError, held } = view;
+  const { date, dateLabel, timeZoneLabel: zone, dateProblem, week, group, groups, slots, anyTimes, nextAvailable, slotsError, held, refusal } = view;
   return (
     <>
       {/*
@@ -99,13 +124,28 @@ export function SlotPicker({ view, hold, reserving }: { view: SlotPickerView; ho
         <ul className="date-strip-days">
           {week.days.map((d) => (
             <li key={d.value}>
-              <ButtonLink to={`?date=${d.value}&group=${group}`} aria-current={d.value === date ? "date" : undefined} data-date={d.value} preventScrollReset>
-                <span className="date-strip-weekday">{d.weekday}</span> <span className="visually-hidden">{d.month} </span>
-                <span className="date-strip-day">{d.day}</span>
-              </ButtonLink>
+              {d.closed ? (
+                // Not a control: the guest cannot book this day, and its word says why (the reason is written out below).
+                <span className="date-strip-closed" aria-current={d.value === date ? "date" : undefined} data-date={d.value}>
+                  <span className="date-strip-weekday">{d.weekday}</span> <span className="visually-hidden">{d.month} </span>
+                  <span className="date-strip-day">{d.day}</span> <span className="date-strip-why">{d.closed}</span>
+                </span>
+              ) : (
+                <ButtonLink to={`?date=${d.value}&group=${group}`} aria-current={d.value === date ? "date" : undefined} data-date={d.value} preventScrollReset>
+                  <span className="date-strip-weekday">{d.weekday}</span> <span className="visually-hidden">{d.month} </span>
+                  <span className="date-strip-day">{d.day}</span>
+                </ButtonLink>
+              )}
             </li>
           ))}
         </ul>
+        {week.closedReasons.length > 0 ? (
+          <ul className="date-strip-reasons">
+            {week.closedReasons.map((reason) => (
+              <li key={reason}>Not bookable: {reason}</li>
+            ))}
+          </ul>
+        ) : null}
         {dateProblem ? (
           // The one message of a page opened from a bad link: said when the page loads.
           <p className="field-error" id="date-error" role="alert">
@@ -114,48 +154,67 @@ export function SlotPicker({ view, hold, reserving }: { view: SlotPickerView; ho
         ) : null}
       </nav>
 
-      <nav aria-label="Time of day" className="view-toggle">
-        {groups.map((g) => (
-          <ButtonLink key={g.id} to={`?date=${date}&group=${g.id}`} aria-current={g.id === group ? "page" : undefined} preventScrollReset>
-            {g.label} <span className="muted">({g.count})</span>
-          </ButtonLink>
-        ))}
-      </nav>
+      {refusal ? (
+        // A day the address asked for that this guest cannot book: why, and where to go instead; no times that would all be refused.
+        <>
+          <h2>{dateLabel}</h2>
+          <div className="notice" id="day-refused">
+            <p>{refusal.message}</p>
+            <p>
+              {refusal.firstDate.offered ? (
+                <Link to={`?date=${refusal.firstDate.value}&group=${group}`}>See times on {refusal.firstDate.label}</Link>
+              ) : (
+                <>Times for {refusal.firstDate.label} are not open for booking yet.</>
+              )}
+            </p>
+          </div>
+        </>
+      ) : (
+        <>
+          <nav aria-label="Time of day" className="view-toggle">
+            {groups.map((g) => (
+              <ButtonLink key={g.id} to={`?date=${date}&group=${g.id}`} aria-current={g.id === group ? "page" : undefined} preventScrollReset>
+                {g.label} <span className="muted">({g.count})</span>
+              </ButtonLink>
+            ))}
+          </nav>
 
-      <h2>{dateLabel}</h2>
-      <p className="muted">Times are the clinic's own: {zone}.</p>
-      {/* Outside the list of times: after "just taken" the list is read again and may be empty. */}
-      <ErrorSummary key={hold.attempt} form={hold.form} />
-      {slotsError ? (
-        <div role="alert" className="notice">
-          <p>{slotsError}</p>
-          {/* The same address again: a retry that works without JavaScript. */}
-          <ButtonLink className="button" to={`?date=${date}&group=${group}`}>
-            Try again
-          </ButtonLink>
-        </div>
-      ) : !anyTimes ? (
-        <div className="notice">
-          <p>No times are open on this day.</p>
-          {nextAvailable ? (
-            <div className="button-row">
-              Next available:{" "}
-              <ButtonLink className="button" to={`?date=${nextAvailable.value}&group=all`}>
-                {nextAvailable.label}
+          <h2>{dateLabel}</h2>
+          <p className="muted">Times are the clinic's own: {zone}.</p>
+          {/* Outside the list of times: after "just taken" the list is read again and may be empty. */}
+          <ErrorSummary key={hold.attempt} form={hold.form} />
+          {slotsError ? (
+            <div role="alert" className="notice">
+              <p>{slotsError}</p>
+              {/* The same address again: a retry that works without JavaScript. */}
+              <ButtonLink className="button" to={`?date=${date}&group=${group}`}>
+                Try again
               </ButtonLink>
             </div>
-          ) : null}
-        </div>
-      ) : slots.length === 0 ? (
-        <p className="notice">No {group} times on this day. Try another time of day.</p>
-      ) : (
-        <SchemaForm schemaForm={hold} summary={false} className="slots" aria-label="Open times">
-          {slots.map((s) => (
-            <button key={s.value} type="submit" name="slot" value={s.value} className={held === s.value ? "slot held" : "slot"} disabled={reserving !== null}>
-              {reserving === s.value ? "Holding…" : s.label}
-            </button>
-          ))}
-        </SchemaForm>
+          ) : !anyTimes ? (
+            <div className="notice">
+              <p>No times are open on this day.</p>
+              {nextAvailable ? (
+                <div className="button-row">
+                  Next available:{" "}
+                  <ButtonLink className="button" to={`?date=${nextAvailable.value}&group=all`}>
+                    {nextAvailable.label}
+                  </ButtonLink>
+                </div>
+              ) : null}
+            </div>
+          ) : slots.length === 0 ? (
+            <p className="notice">No {group} times on this day. Try another time of day.</p>
+          ) : (
+            <SchemaForm schemaForm={hold} summary={false} className="slots" aria-label="Open times">
+              {slots.map((s) => (
+                <button key={s.value} type="submit" name="slot" value={s.value} className={held === s.value ? "slot held" : "slot"} disabled={reserving !== null}>
+                  {reserving === s.value ? "Holding…" : s.label}
+                </button>
+              ))}
+            </SchemaForm>
+          )}
+        </>
       )}
     </>
   );

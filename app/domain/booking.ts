@@ -21,12 +21,12 @@ function epochDay(isoDate: string): number {
   return Date.UTC(Number(isoDate.slice(0, 4)), Number(isoDate.slice(5, 7)) - 1, Number(isoDate.slice(8, 10))) / DAY_MS;
 }
 
-function addDays(isoDate: string, days: number): string {
+export function addDays(isoDate: string, days: number): string {
   return new Date((epochDay(isoDate) + days) * DAY_MS).toISOString().slice(0, 10);
 }
 
 /** 0 for Sunday to 6 for Saturday. */
-function weekday(isoDate: string): number {
+export function weekday(isoDate: string): number {
   return (epochDay(isoDate) + 4) % 7;
 }
 

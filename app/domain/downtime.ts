@@ -1,3 +1,5 @@
+import { formatDay } from "~/lib/dates";
+import { addDays, weekday } from "./booking";
 import { serviceKind, type ServiceKind } from "./service-kinds";
 
 /**
@@ -22,26 +24,86 @@ export function parseDowntimeWindows(value: string): DowntimeWindows | null {
   return windows;
 }
 
-function daysBetween(a: string, b: string): number {
-  return Math.abs(Date.parse(`${a.slice(0, 10)}T00:00:00Z`) - Date.parse(`${b.slice(0, 10)}T00:00:00Z`)) / 86_400_000;
+/** A treatment the guest has had or has booked, as the back end lists it: `start` is the clinic's own wall clock. */
+export type PastTreatment = { name: string; start: string; status: number };
+
+/**
+ * Why a day is refused: the treatment it comes too close to, and the first day on or after it that
+ * the rule leaves (a Sunday, when no clinic books, moves to the Monday).
+ */
+export type DowntimeRefusal = {
+  treatment: string;
+  /** The refusing treatment's day, "YYYY-MM-DD" on its clinic's calendar. */
+  treatmentDate: string;
+  /** The refusing treatment comes before the day asked for: "too soon after"; on it or after it: "too close to". */
+  before: boolean;
+  firstDate: string;
+};
+
+/**
+ * Whole calendar days from `a` to `b` ("YYYY-MM-DD"): counted on dates, never on instants, so a
+ * change of clocks between them (a 23- or 25-hour day) does not move the count.
+ */
+function daysFrom(a: string, b: string): number {
+  return Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / 86_400_000);
 }
 
 /**
- * Whether a treatment on `date` comes too close to a booked or completed one: the longer of the two
- * treatments' windows applies. Cancelled and no-show visits (status -1, -2) do not count.
+ * The treatments that keep `date` from being booked, each with the first day after it that it
+ * allows: the longer of the two treatments' windows applies, on either side of the booked or
+ * completed one. Cancelled and no-show visits (status -1, -2) do not count. A visit's day is the
+ * date of its start as its clinic's clock shows it (the back end sends that wall clock).
  */
-export function violatesDowntime(
-  treatment: string,
-  date: string,
-  history: { name: string; start: string; status: number }[],
-  windows: DowntimeWindows,
-): boolean {
+function refusingTreatments(treatment: string, date: string, history: readonly PastTreatment[], windows: DowntimeWindows) {
   const own = windows[serviceKind(treatment)] ?? 0;
-  return history.some((visit) => {
-    if (visit.status < 0) return false;
+  return history.flatMap((visit) => {
+    if (visit.status < 0) return [];
     const window = Math.max(own, windows[serviceKind(visit.name)] ?? 0);
-    return window > 0 && daysBetween(date, visit.start) < window;
+    const visitDate = visit.start.slice(0, 10);
+    return window > 0 && Math.abs(daysFrom(visitDate, date)) < window ? [{ visit, visitDate, allowsFrom: addDays(visitDate, window) }] : [];
   });
+}
+
+/**
+ * Medical downtime for one treatment on one day: null when the guest may book it, else the
+ * treatment that refuses the day and the first day on or after it the rule leaves. The one rule
+ * behind both the days the time step offers and the hold's own check.
+ */
+export function downtimeRefusal(treatment: string, date: string, history: readonly PastTreatment[], windows: DowntimeWindows): DowntimeRefusal | null {
+  const refusing = refusingTreatments(treatment, date, history, windows);
+  if (refusing.length === 0) return null;
+  // Named after the treatment whose window ends last: the one the guest waits for.
+  const named = refusing.reduce((a, b) => (b.allowsFrom > a.allowsFrom ? b : a));
+  let firstDate = named.allowsFrom;
+  // Past one window another may start (a later booked treatment): walk on until a day is left, and
+  // over Sundays. History is finite and every step moves forward, so this ends.
+  for (;;) {
+    if (weekday(firstDate) === 0) {
+      firstDate = addDays(firstDate, 1);
+      continue;
+    }
+    const still = refusingTreatments(treatment, firstDate, history, windows);
+    if (still.length === 0) break;
+    firstDate = still.reduce((latest, r) => (r.allowsFrom > latest ? r.allowsFrom : latest), firstDate);
+  }
+  return { treatment: named.visit.name, treatmentDate: named.visitDate, before: named.visitDate < date, firstDate };
+}
+
+/** A refused day in a few words, for the date strip: "Too soon after your Glow Peel on Dec 1: from Dec 15". */
+export function downtimeReason(refusal: DowntimeRefusal): string {
+  const when = refusal.before ? "Too soon after" : "Too close to";
+  return `${when} your ${refusal.treatment} on ${formatDay(refusal.treatmentDate, "ddd MMM D")}: from ${formatDay(refusal.firstDate, "ddd MMM D")}`;
+}
+
+/** The refused day's word in the strip itself, beside the reason written out under it. */
+export function downtimeShortReason(refusal: DowntimeRefusal): string {
+  return refusal.before ? "Too soon" : "Too close";
+}
+
+/** The spec's refusal, with its reason and the first possible date. */
+export function downtimeMessage(refusal: DowntimeRefusal): string {
+  const when = refusal.before ? "It is too soon after" : "It is too close to";
+  return `${DOWNTIME_MESSAGE} ${when} your ${refusal.treatment} on ${formatDay(refusal.treatmentDate, "dddd, MMMM D")}; the first possible date is ${formatDay(refusal.firstDate, "dddd, MMMM D")}.`;
 }
 
 /** The fixer is a touch-up of a laser facial: booked alone, only this many days after one. */
@@ -54,7 +116,7 @@ export const FIXER_NEEDS_FACIAL =
  * Whether a fixer on its own may be booked on `date`: the guest had (or has booked) a laser facial
  * on that day or in the 30 days before. Cancelled and no-show visits do not count.
  */
-export function fixerAllowedAlone(date: string, history: { name: string; start: string; status: number }[]): boolean {
+export function fixerAllowedAlone(date: string, history: readonly PastTreatment[]): boolean {
   const day = Date.parse(`${date.slice(0, 10)}T00:00:00Z`);
   return history.some((visit) => {
     if (visit.status < 0 || serviceKind(visit.name) !== "facial") return false;

@@ -1,5 +1,5 @@
 import type { Service } from "~/domain/catalog";
-import { fixerAllowedAlone, violatesDowntime } from "~/domain/downtime";
+import { downtimeRefusal, fixerAllowedAlone, type DowntimeRefusal } from "~/domain/downtime";
 import { serviceKind } from "~/domain/service-kinds";
 import type { CurrentUser } from "../accounts/account-service.server";
 import type { Services } from "../context.server";
@@ -12,6 +12,7 @@ import { noMembershipsYet } from "../guests/member-prices.server";
 import { noCardsYet } from "./payment-step.server";
 import type { Draft } from "./draft.server";
 import { dropHoldClaim, keepHoldClaim, mayCreateGuest, startHoldAttempt, tooManyHoldsMessage } from "./hold-limits.server";
+import { treatmentHistory } from "./downtime.server";
 import { dropDraftHold, forgetOpenTimes, openTimes, type SlotQuery } from "./holds.server";
 import { adoptSignedInGuest } from "./signed-in.server";
 
@@ -22,7 +23,8 @@ import { adoptSignedInGuest } from "./signed-in.server";
 export type HoldOutcome = { draft: Draft } & (
   | { kind: "held" }
   | { kind: "too-many"; message: string; retryAfterSeconds: number }
-  | { kind: "downtime" }
+  /** Medical downtime refuses the day (the time step offers only days it leaves; this is its safety net). */
+  | { kind: "downtime"; refusal: DowntimeRefusal }
   /** The fixer booked on its own by a visitor with no laser facial in the 30 days before. */
   | { kind: "fixer-alone" }
   | { kind: "taken" }
@@ -85,9 +87,9 @@ async function holdForBooking(services: Services, request: HoldRequest): Promise
     }
     if (draft.guestId && draft.details) {
       // A known guest (signed in, or a texted link): medical downtime after their other treatments applies.
-      const history = await services.spa.listGuestAppointments(draft.guestId, { size: 100 });
-      const visits = history.flatMap((a) => a.services.map((s) => ({ name: s.name, start: s.start, status: s.status })));
-      if (violatesDowntime(service.name, date, visits, services.env.MEDICAL_DOWNTIME_DAYS)) return { kind: "downtime", draft };
+      const visits = await treatmentHistory(services, draft.guestId);
+      const refusal = downtimeRefusal(service.name, date, visits, services.env.MEDICAL_DOWNTIME_DAYS);
+      if (refusal) return { kind: "downtime", refusal, draft };
       if (fixerAlone && !fixerAllowedAlone(date, visits)) return { kind: "fixer-alone", draft };
     }
     // A visitor not yet known has had no facial with us: no guest record is made for a fixer alone.

@@ -1,7 +1,7 @@
 import type { Submission } from "@conform-to/react";
 import { href } from "react-router";
 import { busyHoldMessage, SLOT_TAKEN } from "~/domain/booking";
-import { DOWNTIME_MESSAGE, FIXER_NEEDS_FACIAL } from "~/domain/downtime";
+import { downtimeMessage, FIXER_NEEDS_FACIAL } from "~/domain/downtime";
 import { refuseForm } from "../forms.server";
 import type { RequestContext } from "../request-context.server";
 import type { AppSession } from "../session.server";
@@ -38,7 +38,8 @@ export function afterNotHeld(
       return redirectWithToast(context, timeStep, { type: "error", title: SLOT_TAKEN });
     case "downtime":
       setDraft(session, draft);
-      return redirectWithToast(context, timeStep, { type: "error", title: DOWNTIME_MESSAGE });
+      // The time step shows the refused day with its reason and a link to the first possible date.
+      return redirectWithToast(context, timeStep, { type: "error", title: downtimeMessage(outcome.refusal) });
     case "fixer-alone":
       // Back to the treatments, where the fixer can be added to a facial.
       setDraft(session, draft);
@@ -56,7 +57,7 @@ export function notHeldMessage(outcome: Exclude<HoldOutcome, { kind: "held" }>):
     case "taken":
       return SLOT_TAKEN;
     case "downtime":
-      return DOWNTIME_MESSAGE;
+      return downtimeMessage(outcome.refusal);
     case "fixer-alone":
       return FIXER_NEEDS_FACIAL;
     case "refused":

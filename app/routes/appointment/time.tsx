@@ -3,14 +3,15 @@ import { useSchemaForm } from "~/components/forms";
 import { SlotPicker, slotPickerView } from "~/components/slot-picker";
 import { CHOOSE_TIME, HoldSlotSchema } from "~/domain/booking-forms";
 import { normalizeBookingDate } from "~/domain/booking";
-import { DOWNTIME_MESSAGE, FIXER_NEEDS_FACIAL } from "~/domain/downtime";
+import { downtimeMessage, FIXER_NEEDS_FACIAL } from "~/domain/downtime";
 import { busyHoldMessage, SLOT_TAKEN } from "~/domain/booking";
 import { clinicToday, formatClock, formatDay } from "~/lib/dates";
 import { requireChosenService } from "#server/booking/catalog-view.server";
 import { knownGuest, setDraft } from "#server/booking/draft.server";
 import { chooseTime, holdSlot } from "#server/booking/hold-slot.server";
 import { openTimes, type SlotQuery } from "#server/booking/holds.server";
-import { firstDayWithTimes, requestedDay, SLOTS_ERROR } from "#server/booking/time-step.server";
+import { bookingGuestId, downtimeFor, NO_DOWNTIME } from "#server/booking/downtime.server";
+import { firstDayWithTimes, requestedDay, SLOTS_ERROR, withDowntime } from "#server/booking/time-step.server";
 import { logger } from "#server/observability/logger.server";
 import { isSpaError } from "#server/spa/errors.server";
 import { formDataOf, parseSubmission, refuseForm } from "#server/forms.server";
@@ -28,28 +29,37 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { services } = context;
   const { session, draft, center, service } = await requireChosenService(context);
 
-  const day = requestedDay(request, center.timeZone, draft.date);
-  const { dates, dateProblem, group } = day;
-
-  let date = day.date;
+  const asked = requestedDay(request, center.timeZone, draft.date);
+  // Until the guest's history is read, no day is refused; a back end that cannot say is an outage.
+  let day = withDowntime(asked, NO_DOWNTIME);
   let times: string[] = [];
   let nextAvailableDay: string | null = null;
   let slotsError: string | null = null;
   try {
-    const query: Omit<SlotQuery, "date"> = { centerId: center.id, serviceId: service.id, addOnIds: draft.addOnIds, therapistId: draft.therapistId };
-    ({ date, times, nextAvailableDay } = await firstDayWithTimes(day, (d) => openTimes(services, { ...query, date: d })));
+    const guestId = bookingGuestId(draft, await currentUser(context));
+    day = withDowntime(asked, await downtimeFor(services, guestId, service.name));
+    // A day the rule refuses has no times to show: every one would be refused.
+    if (!day.refusal) {
+      const query: Omit<SlotQuery, "date"> = { centerId: center.id, serviceId: service.id, addOnIds: draft.addOnIds, therapistId: draft.therapistId };
+      let date: string;
+      ({ date, times, nextAvailableDay } = await firstDayWithTimes({ ...day, dates: day.openDates }, (d) => openTimes(services, { ...query, date: d })));
+      day = { ...day, date };
+    }
   } catch (error) {
     if (!isSpaError(error)) throw error;
     logger.warn("slots unavailable", { kind: error.kind, status: error.status });
     slotsError = SLOTS_ERROR;
   }
+  const { date, dates, dateProblem, group, refused, refusal } = day;
   if (draft.date !== date) setDraft(session, { ...draft, date });
   const status = slotsError ? 503 : dateProblem ? 400 : 200;
   return data(
     {
       clinic: { id: center.id, name: center.name },
       service: service.displayName,
-      ...slotPickerView({ date, dates, dateProblem, group, times, nextAvailableDay, slotsError, held: draft.hold?.slot ?? draft.slot ?? null, timeZone: center.timeZone }),
+      ...slotPickerView({
+        date, dates, dateProblem, group, times, nextAvailableDay, slotsError, held: draft.hold?.slot ?? draft.slot ?? null, timeZone: center.timeZone, refused, refusal,
+      }),
     },
     { status },
   );
@@ -101,7 +111,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     case "too-many":
       return refuseForm(submission, { status: 429, formErrors: [outcome.message], headers: { "Retry-After": String(outcome.retryAfterSeconds) } });
     case "downtime":
-      return refuseForm(submission, { formErrors: [DOWNTIME_MESSAGE] });
+      // The strip offers only days the rule leaves; the back end's history may have changed since.
+      return refuseForm(submission, { formErrors: [downtimeMessage(outcome.refusal)] });
     case "fixer-alone":
       return refuseForm(submission, { formErrors: [FIXER_NEEDS_FACIAL] });
     case "taken":
