@@ -22,8 +22,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export default function Appointments({ loaderData }: Route.ComponentProps) {
   const { tab, visits, page, pages, counts, homeClinicId, booked, history } = loaderData;
-  // The guest's booked appointment comes first on every tab, unless it already heads the list.
-  const bookedFirst = booked && !(tab === "upcoming" && page === 1 && visits[0]?.id === booked.id) ? booked : null;
+  // The guest's booked appointment comes first, unless this page's list already shows it: on the
+  // upcoming tab with its actions, on the past tab as a way to it.
+  const bookedElsewhere = booked && !visits.some((v) => v.id === booked.id) ? booked : null;
   const bookLink = homeClinicId ? `${href("/appointment/service")}?id=${encodeURIComponent(homeClinicId)}` : href("/locations");
   // Past visits under month headings, newest first (the list is already in that order).
   const months = tab === "past" ? [...new Set(visits.map((v) => v.month))] : [null];
@@ -36,12 +37,16 @@ export default function Appointments({ loaderData }: Route.ComponentProps) {
           {history.total === 1 ? `1 appointment, on ${history.first}.` : `${history.total} appointments: the first on ${history.first}, the latest on ${history.latest}.`}
         </p>
       ) : null}
-      {bookedFirst ? (
+      {bookedElsewhere && tab === "upcoming" ? (
         <section aria-labelledby="booked-visit" className="visit-card">
-          <h2 id="booked-visit">{bookedFirst.upcoming ? "Your next appointment" : "Your appointment still open at the clinic"}</h2>
-          <VisitSummary visit={bookedFirst} headingLevel={3} />
-          <VisitActions visit={bookedFirst} paths={bookedFirst.paths} changeable={bookedFirst.changeable} rebookable={false} />
+          <h2 id="booked-visit">{bookedElsewhere.upcoming ? "Your next appointment" : "Your appointment still open at the clinic"}</h2>
+          <VisitSummary visit={bookedElsewhere} headingLevel={3} />
+          <VisitActions visit={bookedElsewhere} paths={bookedElsewhere.paths} changeable={bookedElsewhere.changeable} rebookable={false} />
         </section>
+      ) : bookedElsewhere ? (
+        <p className="notice">
+          You have an appointment booked: {bookedElsewhere.when}. <Link to="?tab=upcoming">See it under Upcoming</Link>
+        </p>
       ) : null}
       <nav aria-label="Appointments" className="view-toggle">
         {APPOINTMENT_TABS.map((t) => (
