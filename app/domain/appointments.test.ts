@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { dayjs } from "~/lib/dates";
 import {
   discountName,
+  bookedVisit,
   hasUpcomingAppointment,
   insideFeeWindow,
   isUpcoming,
@@ -9,6 +10,7 @@ import {
   parseAppointmentTab,
   statusLabel,
   totalDurationMinutes,
+  visitHistory,
   type VisitService,
 } from "./appointments";
 
@@ -109,6 +111,53 @@ describe("hasUpcomingAppointment", () => {
     expect(hasUpcomingAppointment([{ services: [service({ status: 1 })] }, { services: [service({ status: 0 })] }])).toBe(true);
     expect(hasUpcomingAppointment([{ services: [service({ status: -1 })] }])).toBe(false);
     expect(hasUpcomingAppointment([])).toBe(false);
+  });
+
+  it("reads the first service by time, whatever order the back end lists them in", () => {
+    const visit = { services: [service({ start: "2026-12-07T10:30:00", status: 0 }), service({ start: "2026-12-07T10:00:00", status: 1 })] };
+    expect(hasUpcomingAppointment([visit])).toBe(false);
+  });
+});
+
+describe("bookedVisit", () => {
+  const visit = (id: string, start: string, status: number, upcoming: boolean) => ({ id, upcoming, services: [service({ start, status })] });
+
+  it("is the soonest booked visit still to come", () => {
+    const visits = [
+      visit("later", "2026-12-20T10:00:00", 0, true),
+      visit("closed", "2026-11-01T10:00:00", 1, false),
+      visit("soonest", "2026-12-08T09:00:00", 0, true),
+      visit("open-past", "2026-11-20T10:00:00", 0, false),
+    ];
+    expect(bookedVisit(visits)?.id).toBe("soonest");
+  });
+
+  it("is the latest booked visit not closed yet when none is still to come", () => {
+    const visits = [visit("old", "2026-10-01T10:00:00", 0, false), visit("recent", "2026-11-20T10:00:00", 0, false), visit("done", "2026-11-25T10:00:00", 1, false)];
+    expect(bookedVisit(visits)?.id).toBe("recent");
+  });
+
+  it("is none when no visit's first service is booked", () => {
+    expect(bookedVisit([visit("cancelled", "2026-12-08T09:00:00", -1, false), visit("no-show", "2026-11-08T09:00:00", -2, false)])).toBeNull();
+    expect(bookedVisit([])).toBeNull();
+  });
+});
+
+describe("visitHistory", () => {
+  it("gives the first and latest booked dates and the number of visits, cancelled ones left out", () => {
+    const visits = [
+      { start: "2026-12-07T10:00:00", status: 0 },
+      { start: "2026-03-05T09:30:00", status: 1 },
+      { start: "2026-01-15T11:00:00", status: -1 },
+      { start: "2026-06-01T16:00:00", status: -2 },
+      { start: "2027-01-10T10:00:00", status: -1 },
+    ];
+    expect(visitHistory(visits)).toEqual({ first: "2026-03-05", latest: "2026-12-07", total: 3 });
+  });
+
+  it("is empty for a guest with no visit, or only cancelled ones", () => {
+    expect(visitHistory([])).toEqual({ first: null, latest: null, total: 0 });
+    expect(visitHistory([{ start: "2026-12-07T10:00:00", status: -1 }])).toEqual({ first: null, latest: null, total: 0 });
   });
 });
 

@@ -84,8 +84,35 @@ export function isUpcoming(services: VisitService[], now: number, timeZone: stri
 }
 
 /** The spec's "has upcoming appointment": any visit whose first service has status 0. */
-export function hasUpcomingAppointment(visits: { services: VisitService[] }[]): boolean {
+export function hasUpcomingAppointment(visits: { services: Pick<VisitService, "start" | "status">[] }[]): boolean {
   return visits.some((v) => firstService(v.services)?.status === APPOINTMENT_STATUS.NEW);
+}
+
+/**
+ * The visit that makes the guest "have an upcoming appointment", to show them first: the soonest
+ * booked visit (first service status 0) still to come, else the latest booked one whose time has
+ * passed but that the clinic has not closed yet. Null when the guest has none.
+ */
+export function bookedVisit<T extends { services: Pick<VisitService, "start" | "status">[]; upcoming: boolean }>(visits: T[]): T | null {
+  if (!hasUpcomingAppointment(visits)) return null;
+  const booked = visits
+    .filter((v) => firstService(v.services)?.status === APPOINTMENT_STATUS.NEW)
+    .map((v) => ({ visit: v, start: firstService(v.services)!.start }));
+  const coming = booked.filter((b) => b.visit.upcoming).sort((a, b) => a.start.localeCompare(b.start));
+  if (coming.length > 0) return coming[0].visit;
+  return booked.sort((a, b) => b.start.localeCompare(a.start))[0].visit;
+}
+
+/**
+ * The spec's first and latest booked dates and total number of appointments: over every visit the
+ * guest booked and did not cancel (had, missed or still to come), by their clinic-local start date.
+ */
+export function visitHistory(visits: { start: string; status: number }[]): { first: string | null; latest: string | null; total: number } {
+  const days = visits
+    .filter((v) => v.status !== APPOINTMENT_STATUS.CANCELLED)
+    .map((v) => v.start.slice(0, 10))
+    .sort();
+  return { first: days[0] ?? null, latest: days.at(-1) ?? null, total: days.length };
 }
 
 /** The discount named in an item's actions, in parentheses ("Discount applied (Glow 20)"). */

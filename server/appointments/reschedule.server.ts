@@ -8,7 +8,8 @@ import type { BookingRequest, SlotList } from "../spa/booking.server";
 import { isSpaError } from "../spa/errors.server";
 import type { VisitAccess } from "./access.server";
 import { sendVisitChanged } from "./visit-messages.server";
-import { calendarKey, isChangeable, type Visit } from "./visits.server";
+import { oneChangeAtATime } from "./visit-lock.server";
+import { calendarKey, findVisit, isChangeable, loadGuestVisits, type Visit } from "./visits.server";
 
 /**
  * Moving a visit, Zenoti's way (zenoti-api.md 4.5): a booking that carries the visit's invoice and
@@ -23,6 +24,8 @@ const RescheduleHoldSchema = z.object({
   slot: z.string().max(19),
   reservationId: z.string().max(64),
   expiresAt: z.string().max(30),
+  /** The visit's start when the new time was held: a confirm moves it only from there. Absent in holds kept before it was recorded. */
+  from: z.string().max(19).optional(),
 });
 export type RescheduleHold = z.infer<typeof RescheduleHoldSchema>;
 
@@ -88,42 +91,53 @@ export async function holdNewTime(services: Services, access: VisitAccess, slot:
     const bookingId = await services.spa.createBooking(request);
     const held = await services.spa.reserveSlot(bookingId, slot, access.visit.center!.timeZone);
     if (!held) return { kind: "taken" };
-    return { kind: "held", hold: { visitId: access.visit.id, bookingId, slot, reservationId: held.reservationId, expiresAt: held.expiresAt } };
+    return { kind: "held", hold: { visitId: access.visit.id, bookingId, slot, reservationId: held.reservationId, expiresAt: held.expiresAt, from: access.visit.start } };
   } catch (error) {
     if (isSpaError(error) && error.kind === "rejected" && Number(error.code) === 5001) return { kind: "not-movable" };
     throw error;
   }
 }
 
-export type ConfirmMoveOutcome = { kind: "moved"; start: string; duplicate: boolean } | { kind: "expired"; message: string } | { kind: "no-hold" };
+export type ConfirmMoveOutcome =
+  | { kind: "moved"; start: string; duplicate: boolean }
+  /** The visit was moved or cancelled from another window (or the front desk) since this hold: it is as `visit` says, unmoved by this confirm. */
+  | { kind: "changed-elsewhere"; visit: Visit }
+  | { kind: "expired"; message: string }
+  | { kind: "no-hold" };
 
 /**
- * Confirms the held time: Zenoti moves the visit on its invoice. Then a new calendar revision and the
- * guest's messages, once: a second submit of the same confirm (the back end's confirm is
- * idempotent) finds the booking already counted and sends nothing again.
+ * Confirms the held time: Zenoti moves the visit on its invoice. Confirms of one visit run one at a
+ * time (several windows may each hold a time), and each reads the visit again first: only a visit
+ * still where the hold found it is moved, so every window is told the time the visit really has.
+ * Then a new calendar revision and the guest's messages, once: a second submit of the same confirm
+ * (the back end's confirm is idempotent) finds the booking already counted and sends nothing again.
  */
 export async function confirmNewTime(services: Services, access: VisitAccess, hold: RescheduleHold | null, origin: string, now = Date.now()): Promise<ConfirmMoveOutcome> {
   if (!hold) return { kind: "no-hold" };
-  const { visit } = access;
-  const alreadyMoved = visit.start === hold.slot;
-  if (!alreadyMoved && Date.parse(hold.expiresAt) <= now) return { kind: "expired", message: HOLD_EXPIRED_MESSAGE };
-  const confirmed = await services.spa.confirmBooking(hold.bookingId, visit.center!.timeZone);
-  if (!confirmed) return { kind: "expired", message: HOLD_EXPIRED_MESSAGE };
-  // Counted once per reschedule booking, whichever request gets here first.
-  const first = !(await services.rateLimiter.hit(`reschedule-confirmed:${hold.bookingId}`, 1, 24 * 3_600_000)).limited;
-  if (first && !alreadyMoved) {
-    await services.stores.visitRevisions.bump(calendarKey(visit), now);
-    const moved: Visit = {
-      ...visit,
-      start: confirmed.items.map((i) => i.start).sort()[0] ?? hold.slot,
-      services: visit.services.map((s) => {
-        const item = confirmed.items.find((i) => i.appointmentId === s.appointmentId);
-        return item ? { ...s, start: item.start } : s;
-      }),
-    };
-    await sendVisitChanged(services, { origin, guestId: access.guestId, visit: moved, change: { kind: "rescheduled" } });
-  } else {
-    logger.info("reschedule confirm repeated", { duplicate: true });
-  }
-  return { kind: "moved", start: hold.slot, duplicate: !first || alreadyMoved };
+  return oneChangeAtATime<ConfirmMoveOutcome>(services, calendarKey(access.visit), async () => {
+    const visit = findVisit(await loadGuestVisits(services, access.guestId, now), access.visit.id) ?? access.visit;
+    const alreadyMoved = visit.start === hold.slot && visit.status === APPOINTMENT_STATUS.NEW;
+    const from = hold.from ?? access.visit.start;
+    if (!alreadyMoved && (visit.start !== from || visit.status !== APPOINTMENT_STATUS.NEW)) return { kind: "changed-elsewhere", visit };
+    if (!alreadyMoved && Date.parse(hold.expiresAt) <= now) return { kind: "expired", message: HOLD_EXPIRED_MESSAGE };
+    const confirmed = await services.spa.confirmBooking(hold.bookingId, visit.center!.timeZone);
+    if (!confirmed) return { kind: "expired", message: HOLD_EXPIRED_MESSAGE };
+    // Counted once per reschedule booking, whichever request gets here first.
+    const first = !(await services.rateLimiter.hit(`reschedule-confirmed:${hold.bookingId}`, 1, 24 * 3_600_000)).limited;
+    if (first && !alreadyMoved) {
+      await services.stores.visitRevisions.bump(calendarKey(visit), now);
+      const moved: Visit = {
+        ...visit,
+        start: confirmed.items.map((i) => i.start).sort()[0] ?? hold.slot,
+        services: visit.services.map((s) => {
+          const item = confirmed.items.find((i) => i.appointmentId === s.appointmentId);
+          return item ? { ...s, start: item.start } : s;
+        }),
+      };
+      await sendVisitChanged(services, { origin, guestId: access.guestId, visit: moved, change: { kind: "rescheduled" } });
+    } else {
+      logger.info("reschedule confirm repeated", { duplicate: true });
+    }
+    return { kind: "moved", start: hold.slot, duplicate: !first || alreadyMoved };
+  });
 }

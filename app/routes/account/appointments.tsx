@@ -21,7 +21,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export default function Appointments({ loaderData }: Route.ComponentProps) {
-  const { tab, visits, page, pages, counts, homeClinicId } = loaderData;
+  const { tab, visits, page, pages, counts, homeClinicId, booked, history } = loaderData;
+  // The guest's booked appointment comes first, unless this page's list already shows it: on the
+  // upcoming tab with its actions, on the past tab as a way to it.
+  const bookedElsewhere = booked && !visits.some((v) => v.id === booked.id) ? booked : null;
   const bookLink = homeClinicId ? `${href("/appointment/service")}?id=${encodeURIComponent(homeClinicId)}` : href("/locations");
   // Past visits under month headings, newest first (the list is already in that order).
   const months = tab === "past" ? [...new Set(visits.map((v) => v.month))] : [null];
@@ -29,6 +32,22 @@ export default function Appointments({ loaderData }: Route.ComponentProps) {
     <section className="page narrow">
       <AccountNav />
       <h1>Your appointments</h1>
+      {history.total > 0 ? (
+        <p className="visit-history">
+          {history.total === 1 ? `1 appointment, on ${history.first}.` : `${history.total} appointments: the first on ${history.first}, the latest on ${history.latest}.`}
+        </p>
+      ) : null}
+      {bookedElsewhere && tab === "upcoming" ? (
+        <section aria-labelledby="booked-visit" className="visit-card">
+          <h2 id="booked-visit">{bookedElsewhere.upcoming ? "Your next appointment" : "Your appointment still open at the clinic"}</h2>
+          <VisitSummary visit={bookedElsewhere} headingLevel={3} />
+          <VisitActions visit={bookedElsewhere} paths={bookedElsewhere.paths} changeable={bookedElsewhere.changeable} rebookable={false} />
+        </section>
+      ) : bookedElsewhere ? (
+        <p className="notice">
+          You have an appointment booked: {bookedElsewhere.when}. <Link to="?tab=upcoming">See it under Upcoming</Link>
+        </p>
+      ) : null}
       <nav aria-label="Appointments" className="view-toggle">
         {APPOINTMENT_TABS.map((t) => (
           <ButtonLink key={t.key} id={`tab-${t.id}`} data-view={t.view} to={`?tab=${t.key}`} aria-current={t.key === tab ? "page" : undefined}>
@@ -41,7 +60,7 @@ export default function Appointments({ loaderData }: Route.ComponentProps) {
           <p>{tab === "upcoming" ? "You have no upcoming appointments." : "No past appointments yet."}</p>
           <div className="button-row">
             <ButtonLink className="button" to={bookLink}>
-              Book a treatment
+              {booked ? "Book another treatment" : "Book a treatment"}
             </ButtonLink>
           </div>
         </div>

@@ -5,7 +5,7 @@ import { ErrorMessage } from "~/components/error-message";
 import { VisitActions } from "~/components/visit-actions";
 import { VisitSummary } from "~/components/visit-summary";
 import { requireUser } from "#server/accounts/current-user.server";
-import { nextVisit } from "#server/appointments/appointment-list.server";
+import { visitOverview } from "#server/appointments/appointment-list.server";
 import { accountLoyalty, accountMemberships } from "#server/memberships/memberships.server";
 import { orUnavailable } from "#server/unavailable.server";
 import { LOYALTY_RULES, NON_MEMBER_POINTS_NOTE } from "~/domain/memberships";
@@ -17,17 +17,17 @@ export const meta: Route.MetaFunction = () => [{ title: "Your account | Glow Cli
 /** The account's home: the next visit and what can be done with it, and the account's sections. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = await requireUser(request, context);
-  const [{ next, more }, { member, memberships }] = await Promise.all([
-    nextVisit(context.services, user.guestId),
+  const [{ next, more, booked }, { member, memberships }] = await Promise.all([
+    visitOverview(context.services, user.guestId),
     orUnavailable(() => accountMemberships(context.services, user)),
   ]);
   const loyalty = await orUnavailable(() => accountLoyalty(context.services, user, member));
   const active = memberships.filter((m) => m.active).map((m) => ({ name: m.name, status: m.status }));
-  return { email: user.email, homeClinicId: user.centerId || null, next, more, active, loyalty };
+  return { email: user.email, homeClinicId: user.centerId || null, next, more, booked, active, loyalty };
 }
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
-  const { email, homeClinicId, next, more, active, loyalty } = loaderData;
+  const { email, homeClinicId, next, more, booked, active, loyalty } = loaderData;
   const bookLink = homeClinicId ? `${href("/appointment/service")}?id=${encodeURIComponent(homeClinicId)}` : href("/locations");
   return (
     <section className="page narrow">
@@ -43,6 +43,15 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
             <p>
               <Link to={`${href("/account/appointments")}?tab=upcoming`}>{more > 0 ? `All upcoming appointments (${more + 1})` : "All your appointments"}</Link>
             </p>
+            <BookAnother bookLink={bookLink} />
+          </>
+        ) : booked ? (
+          // Booked, its time passed, not yet closed by the clinic: still the guest's appointment.
+          <>
+            <p>Your appointment on {booked.when} is still open at the clinic.</p>
+            <VisitSummary visit={booked} headingLevel={3} />
+            <VisitActions visit={booked} paths={booked.paths} changeable={booked.changeable} rebookable={false} />
+            <BookAnother bookLink={bookLink} />
           </>
         ) : (
           <>
@@ -131,6 +140,17 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         </p>
       </section>
     </section>
+  );
+}
+
+/** A guest who has an appointment may book another: the button says so, so no one books twice by mistake. */
+function BookAnother({ bookLink }: { bookLink: string }) {
+  return (
+    <div className="button-row">
+      <ButtonLink className="button button-secondary" to={bookLink}>
+        Book another treatment
+      </ButtonLink>
+    </div>
   );
 }
 

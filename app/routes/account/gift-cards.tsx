@@ -1,7 +1,7 @@
 import { href, Link } from "react-router";
 import { AccountNav } from "~/components/account-nav";
 import { ErrorMessage } from "~/components/error-message";
-import { formatDay } from "~/lib/dates";
+import { endDateLabel } from "~/domain/sentinel-dates";
 import { requireUser } from "#server/accounts/current-user.server";
 import { accountGiftCards, type GiftCardView } from "#server/purchases/gift-cards.server";
 import { orUnavailable } from "#server/unavailable.server";
@@ -11,10 +11,13 @@ export const meta: Route.MetaFunction = () => [{ title: "Your gift cards | Glow 
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = await requireUser(request, context);
-  return await orUnavailable(() => accountGiftCards(context.services, user));
+  const { bought, received } = await orUnavailable(() => accountGiftCards(context.services, user));
+  // Zenoti's no-end date reads "No expiry", not "Jan 1, 2100".
+  const withValidity = (cards: GiftCardView[]) => cards.map((card) => ({ ...card, validUntil: endDateLabel(card.expires) }));
+  return { bought: withValidity(bought), received: withValidity(received) };
 }
 
-function CardList({ cards, label }: { cards: GiftCardView[]; label: string }) {
+function CardList({ cards, label }: { cards: (GiftCardView & { validUntil: string | null })[]; label: string }) {
   return (
     <ul className="visit-list" aria-label={label}>
       {cards.map((card) => (
@@ -27,10 +30,10 @@ function CardList({ cards, label }: { cards: GiftCardView[]; label: string }) {
             <dd>{card.balance}</dd>
             <dt>Status</dt>
             <dd>{card.status}</dd>
-            {card.expires ? (
+            {card.validUntil ? (
               <>
                 <dt>Valid until</dt>
-                <dd>{formatDay(card.expires.slice(0, 10), "MMM D, YYYY")}</dd>
+                <dd>{card.validUntil}</dd>
               </>
             ) : null}
             {card.recipient ? (

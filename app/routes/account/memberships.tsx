@@ -2,7 +2,7 @@ import { href, Link } from "react-router";
 import { AccountNav } from "~/components/account-nav";
 import { ErrorMessage } from "~/components/error-message";
 import { MEMBERSHIP_EXCLUSION } from "~/domain/memberships";
-import { formatDay } from "~/lib/dates";
+import { endDateLabel, readEndDate, startDateLabel } from "~/domain/sentinel-dates";
 import { requireUser } from "#server/accounts/current-user.server";
 import { accountMemberships } from "#server/memberships/memberships.server";
 import { orUnavailable } from "#server/unavailable.server";
@@ -13,7 +13,13 @@ export const meta: Route.MetaFunction = () => [{ title: "Your memberships | Glow
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = await requireUser(request, context);
   const { memberships } = await orUnavailable(() => accountMemberships(context.services, user));
-  return { memberships };
+  // Zenoti's stand-in dates are no dates: no "Member since Jan 1, 2000", an open end is "No expiry".
+  const views = memberships.map((m) => {
+    const end = readEndDate(m.expires);
+    const ending = !end ? null : m.active ? { term: "Ends", when: endDateLabel(m.expires)! } : end.kind === "day" ? { term: "Ended", when: endDateLabel(m.expires)! } : null;
+    return { ...m, since: startDateLabel(m.memberSince), ending };
+  });
+  return { memberships: views };
 }
 
 export default function AccountMemberships({ loaderData }: Route.ComponentProps) {
@@ -41,16 +47,16 @@ export default function AccountMemberships({ loaderData }: Route.ComponentProps)
                 </dd>
                 <dt>Billing</dt>
                 <dd>{m.recurring ? "Renews automatically" : "Does not renew"}</dd>
-                {m.memberSince ? (
+                {m.since ? (
                   <>
                     <dt>Member since</dt>
-                    <dd>{formatDay(m.memberSince, "MMM D, YYYY")}</dd>
+                    <dd>{m.since}</dd>
                   </>
                 ) : null}
-                {m.expires ? (
+                {m.ending ? (
                   <>
-                    <dt>{m.active ? "Ends" : "Ended"}</dt>
-                    <dd>{formatDay(m.expires, "MMM D, YYYY")}</dd>
+                    <dt>{m.ending.term}</dt>
+                    <dd>{m.ending.when}</dd>
                   </>
                 ) : null}
                 <dt>Credit balance</dt>

@@ -1,7 +1,7 @@
 import { href, Link } from "react-router";
 import { AccountNav } from "~/components/account-nav";
 import { ErrorMessage } from "~/components/error-message";
-import { formatDay } from "~/lib/dates";
+import { endDateLabel } from "~/domain/sentinel-dates";
 import { requireUser } from "#server/accounts/current-user.server";
 import { accountPackages } from "#server/purchases/account.server";
 import { orUnavailable } from "#server/unavailable.server";
@@ -11,7 +11,9 @@ export const meta: Route.MetaFunction = () => [{ title: "Your packages | Glow Cl
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = await requireUser(request, context);
-  return { packages: await orUnavailable(() => accountPackages(context.services, user)) };
+  const packages = await orUnavailable(() => accountPackages(context.services, user));
+  // Zenoti's no-end date reads "No expiry", not "Jan 1, 2100".
+  return { packages: packages.map((p) => ({ ...p, useBy: endDateLabel(p.validUntil) })) };
 }
 
 export default function AccountPackages({ loaderData }: Route.ComponentProps) {
@@ -35,10 +37,10 @@ export default function AccountPackages({ loaderData }: Route.ComponentProps) {
               <dl className="facts">
                 <dt>Sessions left</dt>
                 <dd>{p.left}</dd>
-                {p.validUntil ? (
+                {p.useBy ? (
                   <>
                     <dt>Use by</dt>
-                    <dd>{formatDay(p.validUntil, "MMM D, YYYY")}</dd>
+                    <dd>{p.useBy}</dd>
                   </>
                 ) : null}
                 {p.paid ? (

@@ -1,7 +1,9 @@
 import { data, href } from "react-router";
 import { ButtonLink } from "~/components/button-link";
 import { ERROR_PAGES, ERROR_REDIRECT_SECONDS, toErrorPageCode } from "~/domain/error-codes";
+import { visitsWayBack } from "#server/appointments/appointment-list.server";
 import { safeLocalPath, sameSiteReferer } from "#server/redirects.server";
+import { currentUser } from "#server/request-context.server";
 import type { Route } from "./+types/error-page";
 
 export const meta: Route.MetaFunction = ({ data }) => [
@@ -11,7 +13,7 @@ export const meta: Route.MetaFunction = ({ data }) => [
   ...(data?.seconds ? [{ httpEquiv: "refresh", content: `${data.seconds};url=${data.target}` } as const] : []),
 ];
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const code = toErrorPageCode(url.searchParams.get("error"));
   // Only the two known values mean anything; any other value is ignored, never followed.
@@ -20,17 +22,30 @@ export async function loader({ request }: Route.LoaderArgs) {
   // `back` (a path of this site only) since the Referer is now the error page itself.
   const staying = url.searchParams.get("stay") === "1";
   const referer = staying ? safeLocalPath(url.searchParams.get("back"), "") || null : sameSiteReferer(request);
-  const target = redirectKind === "samesite" && referer && !referer.startsWith(href("/error")) ? referer : href("/");
+  // samesite and a known guest: back to their visits on this site, read first (spec section 4).
+  const user = redirectKind === "samesite" ? await currentUser(context) : null;
+  const visits = user ? await visitsWayBack(context.services, user.guestId) : null;
+  const wayBack = visits?.to ?? (redirectKind === "samesite" && referer && !referer.startsWith(href("/error")) ? referer : href("/"));
+  // Every way back is checked, the ones this page makes too: a path of this site or home.
+  const target = safeLocalPath(wayBack, href("/"));
   const page = code ? ERROR_PAGES[code] : { title: "Something went wrong", message: "Something went wrong, please try again" };
   const stay = new URLSearchParams({ ...(code ? { error: code } : {}), redirect: redirectKind, stay: "1", ...(target !== href("/") ? { back: target } : {}) });
   return data(
-    { ...page, code, target, seconds: staying ? null : ERROR_REDIRECT_SECONDS, stayHref: `${href("/error")}?${stay}` },
+    {
+      ...page,
+      code,
+      target,
+      toVisits: visits !== null,
+      booked: visits?.booked ? { when: visits.booked.when, clinic: visits.booked.clinic?.name ?? null } : null,
+      seconds: staying ? null : ERROR_REDIRECT_SECONDS,
+      stayHref: `${href("/error")}?${stay}`,
+    },
     { status: code ? 200 : 400, headers: { "cache-control": "no-store" } },
   );
 }
 
 export default function ErrorPage({ loaderData }: Route.ComponentProps) {
-  const { title, message, target, seconds, code, stayHref } = loaderData;
+  const { title, message, target, toVisits, booked, seconds, code, stayHref } = loaderData;
   return (
     <section className="page narrow error-page">
       <h1>{title}</h1>
@@ -57,9 +72,15 @@ export default function ErrorPage({ loaderData }: Route.ComponentProps) {
           </ButtonLink>
         </div>
       ) : null}
+      {booked ? (
+        <p>
+          Your booked appointment: {booked.when}
+          {booked.clinic ? ` at ${booked.clinic}` : ""}.
+        </p>
+      ) : null}
       <div className="actions">
         <ButtonLink className={code === "duplicate-email" ? "button-secondary button" : "button"} to={target}>
-          Go back
+          {toVisits ? "Back to your appointments" : "Go back"}
         </ButtonLink>
       </div>
     </section>

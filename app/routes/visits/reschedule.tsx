@@ -5,7 +5,7 @@ import { SlotPicker, slotPickerView } from "~/components/slot-picker";
 import { VisitUnchangeable } from "~/components/visit-actions";
 import { VisitError } from "~/components/visit-error";
 import { VisitSummary } from "~/components/visit-summary";
-import { LATE_CHANGE_FEE_CENTS, LATE_CHANGE_HOURS } from "~/domain/appointments";
+import { APPOINTMENT_STATUS, LATE_CHANGE_FEE_CENTS, LATE_CHANGE_HOURS } from "~/domain/appointments";
 import { HoldSlotSchema, PAGE_OUT_OF_DATE } from "~/domain/booking-forms";
 import { SLOT_TAKEN } from "~/domain/booking";
 import { ConfirmNewTimeSchema } from "~/domain/reschedule-forms";
@@ -42,6 +42,12 @@ const NOT_MOVABLE = {
   cancelled: "This appointment is cancelled, so it can't be moved. You can book a new one.",
   over: "This appointment has already started or is over, so it can't be moved.",
 } as const;
+
+/** What a window is told when another one changed the visit first. */
+function changedElsewhere(visit: { start: string; status: number }): string {
+  if (visit.status === APPOINTMENT_STATUS.CANCELLED) return "This appointment was cancelled in another window, so it was not moved.";
+  return `This appointment was changed in another window: it is now on ${formatSlot(visit.start)}. It was not moved again; choose a new time below if you still want to change it.`;
+}
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { services } = context;
@@ -115,6 +121,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       case "moved":
         setRescheduleHold(session, null);
         return redirectWithToast(context, access.paths.home, { type: "success", title: `Your appointment is moved to ${formatSlot(outcome.start)}.`, description: "We've sent you the new time." });
+      case "changed-elsewhere":
+        // Told the truth: the page is drawn again from the visit as it is now, with why.
+        setRescheduleHold(session, null);
+        return data({ intent: "changed-elsewhere" as const, notice: changedElsewhere(outcome.visit) }, { status: 409 });
       case "expired":
         setRescheduleHold(session, null);
         return redirectWithToast(context, `${here}?date=${submission.value.heldSlot.slice(0, 10)}`, { type: "error", title: outcome.message });
@@ -154,6 +164,11 @@ export default function Reschedule({ loaderData, actionData }: Route.ComponentPr
   return (
     <section className="page narrow">
       <h1>Reschedule your appointment</h1>
+      {actionData?.intent === "changed-elsewhere" ? (
+        <p className="notice" role="alert">
+          {actionData.notice}
+        </p>
+      ) : null}
       <div className="visit-card">
         <p className="muted">Your appointment now:</p>
         <VisitSummary visit={visit} />
