@@ -1,6 +1,6 @@
 import type { Services } from "../context.server";
 import type { GuestChange } from "../spa/booking.server";
-import { orUnavailable, unlessUnavailable } from "../unavailable.server";
+import { orUnavailable } from "../unavailable.server";
 import type { CurrentUser } from "./account-service.server";
 
 export type ProfileDetails = { firstName: string; lastName: string; phone: string; address: string; city: string; zip: string };
@@ -22,19 +22,21 @@ export async function loadProfile(services: Services, user: CurrentUser): Promis
   };
 }
 
-export type ProfileSave = "saved" | "unavailable" | "no-consents";
+/** `no-guest`: the back end no longer knows the account's guest (merged or deleted at a clinic). */
+export type ProfileSave = "saved" | "no-guest" | "no-consents";
 
 /**
  * Saves the guest's own details or message choices. The spa client reads the guest and merges the
- * change, so what the form does not show (tags, birthday, referral, gender) stays as it was.
+ * change, so what the form does not show (tags, referral, other phones) stays as it was. A back end
+ * that fails throws: the action's outage guard answers it.
  */
 export async function saveProfile(
   services: Services,
   user: CurrentUser,
   change: { details: ProfileDetails } | { consents: Consents },
 ): Promise<ProfileSave> {
-  const guest = await unlessUnavailable(() => services.spa.getGuest(user.guestId), () => undefined);
-  if (!guest) return "unavailable";
+  const guest = await services.spa.getGuest(user.guestId);
+  if (!guest) return "no-guest";
   let update: GuestChange;
   if ("consents" in change) {
     if (!guest.consents) return "no-consents";
@@ -43,6 +45,6 @@ export async function saveProfile(
     const { firstName, lastName, phone, address, city, zip } = change.details;
     update = { firstName, lastName, phone, address: { line1: address, city, zip } };
   }
-  const saved = await unlessUnavailable(() => services.spa.updateGuestProfile(user.guestId, update), () => null);
-  return saved ? "saved" : "unavailable";
+  await services.spa.updateGuestProfile(user.guestId, update);
+  return "saved";
 }

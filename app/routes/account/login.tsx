@@ -6,6 +6,7 @@ import { redirectTarget, tooManyAttempts } from "#server/accounts/current-user.s
 import { currentUser, requestSession } from "#server/request-context.server";
 import { countLoginAttempt, loginSucceeded } from "#server/accounts/login-limits.server";
 import { formDataOf, formText, parseSubmission, refuseForm } from "#server/forms.server";
+import { guardAction } from "#server/unavailable.server";
 import type { Route } from "./+types/login";
 
 export const meta: Route.MetaFunction = () => [{ title: "Sign in | Glow Clinic" }];
@@ -20,7 +21,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 /** A 429 thrown by a rate limit keeps its Retry-After header. */
 export const headers: Route.HeadersFunction = ({ errorHeaders, actionHeaders }) => errorHeaders ?? actionHeaders;
 
-export async function action({ request, context }: Route.ActionArgs) {
+export const action = guardAction(async ({ request, context }: Route.ActionArgs) => {
   const { services } = context;
   const formData = await formDataOf(request);
   const submission = parseSubmission(formData, LoginSchema);
@@ -38,7 +39,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   // A new session: the cookie's value changes at sign-in; the booking draft carries on.
   requestSession(context).set("userSessionId", result.value.token);
   return redirect(redirectTarget(formText(formData, "redirectTo")));
-}
+});
 
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();

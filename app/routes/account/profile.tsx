@@ -11,7 +11,7 @@ import { requireUser } from "#server/accounts/current-user.server";
 import { formDataOf, formText, parseSubmission, refuseForm } from "#server/forms.server";
 import { loadProfile, saveProfile } from "#server/accounts/profile.server";
 import { redirectWithToast } from "#server/toast.server";
-import { OUTAGE_MESSAGE } from "#server/unavailable.server";
+import { guardAction, OUTAGE_MESSAGE } from "#server/unavailable.server";
 import type { Route } from "./+types/profile";
 
 export const meta: Route.MetaFunction = () => [{ title: "Your profile | Glow Clinic" }, { name: "robots", content: "noindex" }];
@@ -22,7 +22,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { email: user.email, details: { ...details, phone: formatPhone(details.phone) }, consents };
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
+export const action = guardAction(async ({ request, context }: Route.ActionArgs) => {
   const { services } = context;
   const { user, token } = await requireUser(request, context);
   const formData = await formDataOf(request);
@@ -33,8 +33,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === "details") {
     const submission = parseSubmission(formData, ProfileDetailsSchema);
     if (submission.status !== "success") return refuseForm(submission, { intent });
-    // A back end that fails while saving: a 503 that keeps what was typed.
-    if ((await saveProfile(services, user, { details: submission.value })) === "unavailable") return refuseForm(submission, { intent, status: 503, formErrors: [OUTAGE_MESSAGE] });
+    // A back end that fails while saving is answered by guardAction: a 503 that keeps what was typed.
+    if ((await saveProfile(services, user, { details: submission.value })) === "no-guest") return refuseForm(submission, { intent, status: 503, formErrors: [OUTAGE_MESSAGE] });
     return saved("Your details are saved.");
   }
 
@@ -43,7 +43,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (submission.status !== "success") return refuseForm(submission, { intent });
     const outcome = await saveProfile(services, user, { consents: submission.value });
     if (outcome === "no-consents") return refuseForm(submission, { intent, status: 404, formErrors: [ACCOUNT_MESSAGES.noConsent] });
-    if (outcome === "unavailable") return refuseForm(submission, { intent, status: 503, formErrors: [OUTAGE_MESSAGE] });
+    if (outcome === "no-guest") return refuseForm(submission, { intent, status: 503, formErrors: [OUTAGE_MESSAGE] });
     return saved("Your message choices are saved.");
   }
 
@@ -57,7 +57,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 
   throw data("Please choose what to save.", { status: 400 });
-}
+});
 
 export default function Profile({ loaderData, actionData }: Route.ComponentProps) {
   const { email, details, consents } = loaderData;

@@ -10,7 +10,7 @@ import { enforceRateLimit, redirectTarget } from "#server/accounts/current-user.
 import { currentUser, requestSession, visitAttribution } from "#server/request-context.server";
 import { redirectWithToast } from "#server/toast.server";
 import { formDataOf, formText, parseSubmission, refuseForm } from "#server/forms.server";
-import { orUnavailable, OUTAGE_MESSAGE, unlessUnavailable } from "#server/unavailable.server";
+import { guardAction, orUnavailable } from "#server/unavailable.server";
 import type { Route } from "./+types/register";
 
 export const meta: Route.MetaFunction = () => [{ title: "Create your account | Glow Clinic" }];
@@ -32,7 +32,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 /** A 429 thrown by a rate limit keeps its Retry-After header. */
 export const headers: Route.HeadersFunction = ({ errorHeaders, actionHeaders }) => errorHeaders ?? actionHeaders;
 
-export async function action({ request, context }: Route.ActionArgs) {
+export const action = guardAction(async ({ request, context }: Route.ActionArgs) => {
   const { services } = context;
   const formData = await formDataOf(request);
   const submission = parseSubmission(formData, RegisterSchema);
@@ -40,12 +40,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   // A filled honeypot is a robot: answer as if it worked, do nothing.
   if (formData.getAll("website").some((value) => value !== "")) return redirect(href("/"));
   if (submission.status !== "success") return refuseForm(submission);
-  const outage = () => refuseForm(submission, { status: 503, formErrors: [OUTAGE_MESSAGE] });
-  const center = await unlessUnavailable(() => services.catalog.getCenter(submission.value.centerId), () => undefined);
-  if (center === undefined) return outage();
+  // A back end that fails from here on is answered by guardAction: a 503 that keeps what was typed.
+  const center = await services.catalog.getCenter(submission.value.centerId);
   if (!center) return refuseForm(submission, { fieldErrors: { centerId: ["Please choose your home clinic"] } });
-  const result = await unlessUnavailable(() => services.accounts.register({ ...submission.value, centerId: center.id, attribution: visitAttribution(context) }), () => null);
-  if (!result) return outage();
+  const result = await services.accounts.register({ ...submission.value, centerId: center.id, attribution: visitAttribution(context) });
   if (!result.ok && result.existingGuest) {
     // A client the clinics know: the code to set their password went to the email on file.
     requestSession(context).set("resetEmail", submission.value.email);
@@ -57,7 +55,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   requestSession(context).set("userSessionId", result.value.token);
   return redirectWithToast(context, redirectTarget(formText(formData, "redirectTo")), { type: "success", title: "Welcome to Glow Clinic", description: "Your account is ready." });
-}
+});
 
 export default function Register({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();

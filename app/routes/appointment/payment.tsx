@@ -23,6 +23,7 @@ import { packageForTreatment } from "#server/booking/packages.server";
 import { membershipNote } from "#server/memberships/booking-note.server";
 import { currentUser, requestSession, visitAttribution, type RequestContext } from "#server/request-context.server";
 import { flashToast } from "#server/toast.server";
+import { guardAction } from "#server/unavailable.server";
 import type { Route } from "./+types/payment";
 
 export const CARD_FETCH_ERROR = "Error while fetching card.. please click to try again";
@@ -160,7 +161,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   };
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
+export const action = guardAction(async ({ request, context }: Route.ActionArgs) => {
   const { services } = context;
   const { session, draft } = await requireDraft(context, "details");
   const { center, catalog } = await requireClinic(services, draft.centerId);
@@ -243,7 +244,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   if (outcome.kind === "pending") return refuseForm(submission, { status: 503, formErrors: [CHECKOUT_MESSAGES.pending] });
   return (await leavePaymentStep(context, outcome, withBilling))!;
-}
+});
 
 export default function PaymentStep({ loaderData, actionData }: Route.ComponentProps) {
   const { clinic, service, summary, repriced, notice, cards, cardError, cardFailed, payKey, packageOffer, membership, clinicSlug } = loaderData;
