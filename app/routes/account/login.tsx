@@ -2,6 +2,7 @@ import { data, Form, href, Link, redirect, useNavigation } from "react-router";
 import { ErrorMessage } from "~/components/error-message";
 import { Field, SchemaForm, useSchemaForm } from "~/components/forms";
 import { LoginSchema } from "~/domain/account-forms";
+import { ACCOUNT_MESSAGES } from "~/domain/accounts";
 import { redirectTarget, tooManyAttempts } from "#server/accounts/current-user.server";
 import { currentUser, requestSession } from "#server/request-context.server";
 import { countLoginAttempt, loginSucceeded } from "#server/accounts/login-limits.server";
@@ -53,6 +54,12 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
         <Field meta={fields.email} label="Email" type="email" autoComplete="email" />
         {/* A new key after each failed submit empties the password: it is never kept. */}
         <Field key={attempt} meta={fields.password} label="Password" type="password" autoComplete="current-password" />
+        {fields.password.errors?.includes(ACCOUNT_MESSAGES.wrongPassword) ? (
+          // The spec's "Invalid password. Reset your password", with the way to do it next to it.
+          <p>
+            <Link to={href("/forgot-password")}>Reset your password</Link>
+          </p>
+        ) : null}
         <p>
           <button type="submit" disabled={navigation.state !== "idle"}>
             Sign in
