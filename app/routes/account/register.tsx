@@ -51,7 +51,8 @@ export const action = guardAction(async ({ request, context }: Route.ActionArgs)
     return redirectWithToast(context, href("/reset-password"), { type: "success", title: "We found your record with us", description: ACCOUNT_MESSAGES.recordFound });
   }
   if (!result.ok) {
-    const status = result.message === ACCOUNT_MESSAGES.duplicate ? 409 : 400;
+    const conflict = result.message === ACCOUNT_MESSAGES.duplicate || result.message === ACCOUNT_MESSAGES.sameFirstNameDuplicate;
+    const status = conflict ? 409 : 400;
     return refuseForm(submission, result.field === "form" ? { status, formErrors: [result.message] } : { status, fieldErrors: { [result.field]: [result.message] } });
   }
   requestSession(context).set("userSessionId", result.value.token);

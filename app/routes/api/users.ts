@@ -1,5 +1,6 @@
 import { data } from "react-router";
 import { EmailField, ForgotPasswordSchema, LoginSchema, RegisterSchema, ResetPasswordSchema } from "~/domain/account-forms";
+import { ACCOUNT_MESSAGES } from "~/domain/accounts";
 import { fieldErrors } from "~/domain/guest";
 import { enforceRateLimit, tooManyAttempts } from "#server/accounts/current-user.server";
 import { countLoginAttempt, loginSucceeded } from "#server/accounts/login-limits.server";
@@ -81,7 +82,8 @@ export const action = guardJson(async ({ request, params, context }: Route.Actio
     const center = await services.catalog.getCenter(parsed.data.centerId);
     if (!center) return data({ errors: { centerId: "Please choose your home clinic" } }, { status: 400 });
     const result = await services.accounts.register({ ...parsed.data, centerId: center.id });
-    if (!result.ok) return data({ errors: { [result.field]: result.message } }, { status: result.field === "email" ? 409 : 400 });
+    const conflict = result.ok ? false : result.field === "email" || result.message === ACCOUNT_MESSAGES.sameFirstNameDuplicate;
+    if (!result.ok) return data({ errors: { [result.field]: result.message } }, { status: conflict ? 409 : 400 });
     return data({ sessionToken: result.value.token, user: result.value.user }, { status: 201 });
   }
 
