@@ -30,6 +30,68 @@ export const MobileField = z
 const ZIP_MESSAGE = "Please enter a 5-digit ZIP code";
 export const ZipField = z.string({ error: ZIP_MESSAGE }).trim().max(5, ZIP_MESSAGE).regex(/^\d{5}$/, ZIP_MESSAGE);
 
+/** The spec's earliest birth date (section 5): a guest born before it is refused. */
+export const EARLIEST_BIRTH_DATE = "1940-01-01";
+
+export const BIRTH_DATE_MESSAGES = {
+  format: "Please enter your birth date as a date, for example 1990-04-18",
+  early: "Please enter a birth date on or after January 1, 1940",
+  future: "Your birth date cannot be in the future",
+  required: "Please enter your birth date: our clinics need it for your record",
+} as const;
+
+/** A real day of the calendar written YYYY-MM-DD (what a date input sends). */
+export function isCalendarDate(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
+}
+
+/** Today where the form is filled in or read, YYYY-MM-DD. */
+export function localToday(now: Date = new Date()): string {
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
+/** Age in whole years on `today` (both YYYY-MM-DD): one more on each birthday, a 29 February one on 1 March. */
+export function ageInWholeYears(birthDate: string, today: string): number {
+  const years = Number(today.slice(0, 4)) - Number(birthDate.slice(0, 4));
+  return today.slice(5) < birthDate.slice(5) ? years - 1 : years;
+}
+
+/**
+ * A birth date, optional (decision 039): empty is null, never a made-up date. When given, a real
+ * date from 1940-01-01 (the spec's earliest) to today.
+ */
+export const BirthDateField = z
+  .string({ error: BIRTH_DATE_MESSAGES.format })
+  .trim()
+  .superRefine((value, ctx) => {
+    if (value === "") return;
+    if (!isCalendarDate(value)) ctx.addIssue({ code: "custom", message: BIRTH_DATE_MESSAGES.format });
+    else if (value < EARLIEST_BIRTH_DATE) ctx.addIssue({ code: "custom", message: BIRTH_DATE_MESSAGES.early });
+    else if (value > localToday()) ctx.addIssue({ code: "custom", message: BIRTH_DATE_MESSAGES.future });
+  })
+  .optional()
+  .transform((value) => value || null);
+
+/**
+ * Zenoti's guest genders (personal_info.gender): the spec's three choices, and Zenoti's Other (3),
+ * kept for a guest a clinic filed so. Not given is Not specified.
+ */
+export const GENDERS = [
+  { value: 1, label: "Male" },
+  { value: 0, label: "Female" },
+  { value: -1, label: "Not specified" },
+] as const;
+export const OTHER_GENDER = { value: 3, label: "Other" } as const;
+export const GENDER_MESSAGE = "Please choose Male, Female or Not specified";
+export const GENDER_REQUIRED = "Please choose Male or Female: our clinics need it for your record";
+export const GenderField = z
+  .enum(["1", "0", "-1", "3"], { error: GENDER_MESSAGE })
+  .optional()
+  .transform((value) => (value === undefined ? -1 : Number(value)));
+
 export const NewPassword = z
   .string({ error: "Please enter a password" })
   .max(PASSWORD_MAX_LENGTH, tooLong(PASSWORD_MAX_LENGTH))
@@ -47,6 +109,8 @@ export const RegisterSchema = z.object({
   address: requiredText("Please enter your address", 120),
   city: requiredText("Please enter your city", 80),
   zip: ZipField,
+  birthDate: BirthDateField,
+  gender: GenderField,
   password: NewPassword,
   referralCode: z
     .string({ error: "That referral code is not valid" })
@@ -85,6 +149,8 @@ export const ProfileDetailsSchema = z.object({
   address: requiredText("Please enter your address", 120),
   city: requiredText("Please enter your city", 80),
   zip: ZipField,
+  birthDate: BirthDateField,
+  gender: GenderField,
 });
 
 export const ConsentsSchema = z.object({

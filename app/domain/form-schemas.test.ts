@@ -2,6 +2,8 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
+  ageInWholeYears,
+  BIRTH_DATE_MESSAGES,
   ChangePasswordSchema,
   ConsentsSchema,
   ForgotPasswordSchema,
@@ -9,7 +11,10 @@ import {
   ProfileDetailsSchema,
   RegisterSchema,
   ResetPasswordSchema,
+  GENDER_MESSAGE,
+  localToday,
 } from "./account-forms";
+import { sameFirstName } from "./accounts";
 import { HoldSlotSchema, PaymentSchema, ServiceChoiceSchema } from "./booking-forms";
 import { GuestDetailsSchema } from "./guest";
 
@@ -125,6 +130,55 @@ describe("the account schemas' messages", () => {
     expect(formMessages(LoginSchema, { email: ["a@example.com", "b@example.com"], password: "x" })).toEqual([
       "The email address you entered is not valid. Please check the email and try again",
     ]);
+  });
+});
+
+describe("birth date and gender (spec sections 3 and 5, decision 039)", () => {
+  const birthDate = (value: string) => formErrors(ProfileDetailsSchema, { birthDate: value }).birthDate ?? [];
+  const valid = (values: Record<string, string>) => {
+    const submission = parseWithZod(formDataWith({ firstName: "Mia", lastName: "Rivera", phone: "512-555-0177", address: "1 Elm St", city: "Austin", zip: "78701", ...values }), { schema: ProfileDetailsSchema });
+    if (submission.status !== "success") throw new Error(JSON.stringify(submission.error));
+    return submission.value;
+  };
+
+  it("a birth date is optional: none given is null, never a made-up date", () => {
+    expect(valid({})).toMatchObject({ birthDate: null, gender: -1 });
+    expect(valid({ birthDate: "" })).toMatchObject({ birthDate: null });
+    expect(RegisterSchema.shape.birthDate.parse("")).toBeNull();
+  });
+
+  it("from 1940-01-01, the spec's earliest, to today", () => {
+    expect(valid({ birthDate: "1940-01-01" }).birthDate).toBe("1940-01-01");
+    expect(valid({ birthDate: localToday() }).birthDate).toBe(localToday());
+    expect(birthDate("1939-12-31")).toEqual([BIRTH_DATE_MESSAGES.early]);
+    const nextYear = `${Number(localToday().slice(0, 4)) + 1}${localToday().slice(4)}`;
+    expect(birthDate(nextYear.endsWith("02-29") ? nextYear.replace("02-29", "03-01") : nextYear)).toEqual([BIRTH_DATE_MESSAGES.future]);
+  });
+
+  it("a date that is not a day of the calendar says how to write one", () => {
+    for (const bad of ["1990-02-30", "18/04/1991", "1991-4-18", "yesterday", "1991-04-18T00:00"]) expect(birthDate(bad), bad).toEqual([BIRTH_DATE_MESSAGES.format]);
+  });
+
+  it("the age is in whole years, one more on the birthday", () => {
+    expect(ageInWholeYears("1990-06-15", "2026-06-14")).toBe(35);
+    expect(ageInWholeYears("1990-06-15", "2026-06-15")).toBe(36);
+    expect(ageInWholeYears("1988-02-29", "2027-02-28")).toBe(38);
+    expect(ageInWholeYears("1988-02-29", "2027-03-01")).toBe(39);
+  });
+
+  it("gender is one of the spec's choices (or Zenoti's Other, kept for a guest filed so)", () => {
+    expect(valid({ gender: "1" }).gender).toBe(1);
+    expect(valid({ gender: "0" }).gender).toBe(0);
+    expect(valid({ gender: "-1" }).gender).toBe(-1);
+    expect(valid({ gender: "3" }).gender).toBe(3);
+    expect(formErrors(RegisterSchema, { gender: "2" }).gender).toEqual([GENDER_MESSAGE]);
+  });
+
+  it("two first names are the same name whatever their case, accents and spaces", () => {
+    expect(sameFirstName("José ", "jose")).toBe(true);
+    expect(sameFirstName("Mia", "Mía")).toBe(true);
+    expect(sameFirstName("Mia", "Lena")).toBe(false);
+    expect(sameFirstName("", " ")).toBe(false);
   });
 });
 

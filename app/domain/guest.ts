@@ -1,8 +1,6 @@
 import { z } from "zod";
 import { phoneDigits } from "~/lib/phone";
 
-/** The spec's fixed default date of birth for guests who are not asked for one. */
-export const DEFAULT_DATE_OF_BIRTH = "1990-01-01";
 /** Tags every new guest gets (spec section 5). */
 export const BASE_TAGS = ["Booking Lead", "NBF"] as const;
 

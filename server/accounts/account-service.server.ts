@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { ACCOUNT_MESSAGES, isDuplicateMessage } from "~/domain/accounts";
+import { BIRTH_DATE_MESSAGES, GENDER_REQUIRED } from "~/domain/account-forms";
+import { ACCOUNT_MESSAGES, isDuplicateMessage, sameFirstName } from "~/domain/accounts";
 import { guestTags, type VisitAttribution } from "~/domain/attribution";
 import type { Services } from "../context.server";
 import { logger } from "../observability/logger.server";
@@ -23,6 +24,10 @@ export type Registration = {
   address: string;
   city: string;
   zip: string;
+  /** YYYY-MM-DD, or null when the guest gave none (never a made-up one, decision 039). */
+  birthDate?: string | null;
+  /** Zenoti's guest gender (-1 Not specified); not sent when not given. */
+  gender?: number;
   password: string;
   referralCode: string | null;
   marketingEmail: boolean;
@@ -70,6 +75,8 @@ export function createAccountService(services: Services, clock: () => number = D
         email: input.email,
         phone: input.phone,
         address: { line1: input.address, city: input.city, zip: input.zip },
+        birthDate: input.birthDate,
+        gender: input.gender,
         consents: { marketingEmail: input.marketingEmail, marketingSms: input.marketingSms, transactionalEmail: true, transactionalSms: true },
         tags,
         // Zenoti files a guest under a configured referral source and the guest who referred them;
@@ -90,6 +97,9 @@ export function createAccountService(services: Services, clock: () => number = D
       if (String(error.code) === "442" || isDuplicateMessage(error.message)) return DUPLICATE;
       if (String(error.code) === "443") return { ok: false, field: "email", message: "The email address you entered is not valid. Please check the email and try again" };
       if (String(error.code) === "482") return { ok: false, field: "phone", message: "Mobile number you entered is not valid. Please check the number and try again" };
+      // The organisation made a field mandatory that the guest may leave empty here (Zenoti's 481).
+      if (String(error.code) === "481" && /date_of_birth/.test(error.message)) return { ok: false, field: "birthDate", message: BIRTH_DATE_MESSAGES.required };
+      if (String(error.code) === "481" && /gender/.test(error.message)) return { ok: false, field: "gender", message: GENDER_REQUIRED };
       return { ok: false, field: "form", message: error.message };
     }
     // The guest names the referrer from now on, and so does the friend's referral.
@@ -149,6 +159,13 @@ export function createAccountService(services: Services, clock: () => number = D
         const phone = (await spa.getGuest(existing.guest_id).catch(() => null))?.phone ?? null;
         await sendOneTimeCode(services, input.email, { email: input.email, phone }, clock);
         return { ok: false, field: "email", message: ACCOUNT_MESSAGES.recordFound, existingGuest: true };
+      }
+      // Someone the clinics know by this mobile number and first name (a client who booked with
+      // another email): the same person, most likely. They are told how to get into that record
+      // rather than given a second one; the other email is not shown.
+      const sameMobile = await spa.findGuestsByPhone(input.phone, input.centerId);
+      if (sameMobile.some((guest) => sameFirstName(guest.firstName, input.firstName))) {
+        return { ok: false, field: "phone", message: ACCOUNT_MESSAGES.sameFirstNameDuplicate };
       }
       // A referral code is checked before the guest is made: the back end's record names the referrer.
       const referral = input.referralCode ? await checkReferralFor(services, input.referralCode, { email: input.email, phone: input.phone, isNewClient: true }) : null;

@@ -1,9 +1,20 @@
 import type { Services } from "../context.server";
 import type { GuestChange } from "../spa/booking.server";
-import { orUnavailable, unlessUnavailable } from "../unavailable.server";
+import { orUnavailable } from "../unavailable.server";
 import type { CurrentUser } from "./account-service.server";
 
-export type ProfileDetails = { firstName: string; lastName: string; phone: string; address: string; city: string; zip: string };
+export type ProfileDetails = {
+  firstName: string;
+  lastName: string;
+  phone: string;
+  address: string;
+  city: string;
+  zip: string;
+  /** YYYY-MM-DD, or null: none on file (shown), or none given (saved: the one on file stays). */
+  birthDate: string | null;
+  /** Zenoti's guest gender: 1 Male, 0 Female, -1 Not specified, 3 Other. */
+  gender: number;
+};
 export type Consents = { marketingEmail: boolean; marketingSms: boolean };
 
 /** What the profile page shows of the guest the back end holds (a 503 page when it is down). */
@@ -17,32 +28,37 @@ export async function loadProfile(services: Services, user: CurrentUser): Promis
       address: guest?.address?.line1 ?? "",
       city: guest?.address?.city ?? "",
       zip: guest?.address?.zip ?? "",
+      birthDate: guest?.birthDate ?? null,
+      gender: guest?.gender ?? -1,
     },
     consents: guest?.consents ? { marketingEmail: guest.consents.marketingEmail, marketingSms: guest.consents.marketingSms } : null,
   };
 }
 
-export type ProfileSave = "saved" | "unavailable" | "no-consents";
+/** `no-guest`: the back end no longer knows the account's guest (merged or deleted at a clinic). */
+export type ProfileSave = "saved" | "no-guest" | "no-consents";
 
 /**
  * Saves the guest's own details or message choices. The spa client reads the guest and merges the
- * change, so what the form does not show (tags, birthday, referral, gender) stays as it was.
+ * change, so what the form does not show (tags, referral, other phones) stays as it was; so does a
+ * birth date on file when the form's is left empty (a made-up or empty one is never sent). A back end
+ * that fails throws: the action's outage guard answers it.
  */
 export async function saveProfile(
   services: Services,
   user: CurrentUser,
   change: { details: ProfileDetails } | { consents: Consents },
 ): Promise<ProfileSave> {
-  const guest = await unlessUnavailable(() => services.spa.getGuest(user.guestId), () => undefined);
-  if (!guest) return "unavailable";
+  const guest = await services.spa.getGuest(user.guestId);
+  if (!guest) return "no-guest";
   let update: GuestChange;
   if ("consents" in change) {
     if (!guest.consents) return "no-consents";
     update = { consents: change.consents };
   } else {
-    const { firstName, lastName, phone, address, city, zip } = change.details;
-    update = { firstName, lastName, phone, address: { line1: address, city, zip } };
+    const { firstName, lastName, phone, address, city, zip, birthDate, gender } = change.details;
+    update = { firstName, lastName, phone, address: { line1: address, city, zip }, gender, ...(birthDate ? { birthDate } : {}) };
   }
-  const saved = await unlessUnavailable(() => services.spa.updateGuestProfile(user.guestId, update), () => null);
-  return saved ? "saved" : "unavailable";
+  await services.spa.updateGuestProfile(user.guestId, update);
+  return "saved";
 }

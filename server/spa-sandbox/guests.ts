@@ -26,7 +26,8 @@ function guestJson(row: GuestRow) {
       email: row.email,
       mobile_phone: row.phone ? { country_code: 225, number: row.phone, display_number: row.phone } : null,
       gender: personal.gender ?? -1,
-      date_of_birth: personal.date_of_birth ?? EMPTY_DATE,
+      // Zenoti answers a date of birth as a date and time, and its empty date for none.
+      date_of_birth: typeof personal.date_of_birth === "string" && personal.date_of_birth ? `${personal.date_of_birth.slice(0, 10)}T00:00:00` : EMPTY_DATE,
       anniversary_date: EMPTY_DATE,
     },
     address_info: payload.address_info ?? null,
@@ -45,10 +46,25 @@ type Profile = { first: string; last: string; email: string; phone: string };
  * fill ... the mandatory fields that are set in the organization guest settings" (code 481).
  */
 export type GuestSettings = { mandatoryFields: MandatoryGuestField[] };
-export type MandatoryGuestField = "email" | "mobile_phone";
+export type MandatoryGuestField = "email" | "mobile_phone" | "date_of_birth" | "gender";
+
+/** Zenoti's guest genders: -1 NotSpecified, 0 Female, 1 Male, 3 Other. */
+const GUEST_GENDERS = new Set([-1, 0, 1, 3]);
+
+/** A date Zenoti's model reads: YYYY-MM-DD, with a time or not; its empty date (0001-01-01) is "none". */
+function readDate(value: unknown): "none" | "invalid" | string {
+  if (value === undefined || value === null || value === "") return "none";
+  if (typeof value !== "string") return "invalid";
+  const match = /^(\d{4}-\d{2}-\d{2})(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?Z?)?$/.exec(value);
+  if (!match) return "invalid";
+  const day = match[1];
+  const date = new Date(`${day}T00:00:00Z`);
+  if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== day) return "invalid";
+  return day.startsWith("0001-") ? "none" : day;
+}
 
 type ProfileBody = {
-  personal_info?: { first_name?: string; last_name?: string; email?: string; mobile_phone?: { number?: string } | null };
+  personal_info?: { first_name?: string; last_name?: string; email?: string; mobile_phone?: { number?: string } | null; date_of_birth?: unknown; gender?: unknown };
   referral?: { referral_source?: { id?: string } | null; referred_by?: { id?: string } | null } | null;
 };
 
@@ -59,7 +75,18 @@ function checkProfile(db: SandboxDb, settings: GuestSettings, body: unknown, sel
   const last = personal.last_name?.trim() ?? "";
   const email = personal.email?.trim() ?? "";
   const phone = personal.mobile_phone?.number?.replace(/\D/g, "") ?? "";
-  const given: Record<string, string> = { first_name: first, last_name: last, email, mobile_phone: phone };
+  const birthDate = readDate(personal.date_of_birth);
+  if (birthDate === "invalid") return { code: 400, message: "Invalid date_of_birth" };
+  const gender = personal.gender ?? -1;
+  if (typeof gender !== "number" || !GUEST_GENDERS.has(gender)) return { code: 400, message: "Invalid gender" };
+  const given: Record<string, string> = {
+    first_name: first,
+    last_name: last,
+    email,
+    mobile_phone: phone,
+    date_of_birth: birthDate === "none" ? "" : birthDate,
+    gender: gender === -1 ? "" : String(gender),
+  };
   const missing = ["first_name", "last_name", ...settings.mandatoryFields].filter((field) => !given[field]);
   if (missing.length > 0) return { code: 481, message: `Mandatory fields are missing: ${missing.join(", ")}` };
   if (email && !EMAIL.test(email)) return { code: 443, message: "Invalid email address" };

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { DEFAULT_DATE_OF_BIRTH } from "~/domain/guest";
 import { centsFromDollars, type Cents } from "~/domain/money";
 import { logger } from "../observability/logger.server";
 import { parseEach } from "./catalog.server";
@@ -21,6 +20,9 @@ const GuestSchema = z.object({
     last_name: z.string().nullish(),
     email: z.string().nullish(),
     mobile_phone: z.object({ number: z.string().nullish() }).nullish(),
+    // Read leniently: a value we cannot use is "not known", never an error page.
+    gender: z.number().int().nullish().catch(null),
+    date_of_birth: z.string().nullish().catch(null),
   }),
   address_info: z.object({ address_1: z.string().nullish(), city: z.string().nullish(), zip_code: z.string().nullish() }).nullish(),
   preferences: z
@@ -43,7 +45,17 @@ export type SpaGuest = {
   address: { line1: string; city: string; zip: string } | null;
   /** Null when the back end holds no consent record for the guest. */
   consents: { marketingEmail: boolean; marketingSms: boolean; transactionalEmail: boolean; transactionalSms: boolean } | null;
+  /** YYYY-MM-DD; null when none is on file (Zenoti's empty date, 0001-01-01). */
+  birthDate: string | null;
+  /** Zenoti's guest gender: 1 Male, 0 Female, -1 Not specified, 3 Other; null when not sent. */
+  gender: number | null;
 };
+
+/** Zenoti's date of birth as a day, or null for its empty date and anything that is not a date. */
+function birthDateOf(value: string | null | undefined): string | null {
+  const day = value?.slice(0, 10) ?? "";
+  return /^\d{4}-\d{2}-\d{2}$/.test(day) && !day.startsWith("0001-") ? day : null;
+}
 
 function toGuest(raw: z.infer<typeof GuestSchema>): SpaGuest {
   const p = raw.preferences;
@@ -63,6 +75,8 @@ function toGuest(raw: z.infer<typeof GuestSchema>): SpaGuest {
           transactionalSms: p.receive_transactional_sms ?? true,
         }
       : null,
+    birthDate: birthDateOf(raw.personal_info.date_of_birth),
+    gender: raw.personal_info.gender ?? null,
   };
 }
 
@@ -77,6 +91,10 @@ export type NewGuest = {
   address?: { line1: string; city: string; zip: string };
   consents: { marketingEmail: boolean; marketingSms: boolean; transactionalEmail: boolean; transactionalSms: boolean };
   tags: string[];
+  /** YYYY-MM-DD as the guest gave it; left out when they gave none (Zenoti then files its empty date). */
+  birthDate?: string | null;
+  /** Zenoti's guest gender; left out when not given. */
+  gender?: number | null;
   /**
    * The GUID of one of the organisation's configured referral sources (SPA_REFERRAL_SOURCE_ID),
    * never the code a customer typed: Zenoti knows sources by id, not referral codes.
@@ -98,8 +116,9 @@ export function guestCreatePayload(guest: NewGuest): GuestRegistration {
       last_name: guest.lastName,
       user_name: guest.email,
       email: guest.email,
-      // Zenoti needs a birthday; the spec's fixed default stands in until the guest gives theirs.
-      date_of_birth: DEFAULT_DATE_OF_BIRTH,
+      // Only the guest's own birth date: Zenoti takes a guest without one (decision 039).
+      ...(guest.birthDate ? { date_of_birth: guest.birthDate } : {}),
+      ...(guest.gender === undefined || guest.gender === null ? {} : { gender: guest.gender }),
       mobile_phone: { country_code: 225, number: guest.phone },
     },
     ...(guest.address
@@ -131,7 +150,8 @@ type GuestRegistration = {
     last_name: string;
     user_name: string;
     email: string;
-    date_of_birth: string;
+    date_of_birth?: string;
+    gender?: number;
     mobile_phone: { country_code: number; number: string };
   };
   address_info?: { address_1: string; address_2: string; city: string; country_id: number; state_id: number; state_other: string; zip_code: string };
@@ -150,6 +170,9 @@ export type GuestChange = Partial<{
   consents: Partial<{ marketingEmail: boolean; marketingSms: boolean }>;
   /** Added to the guest's tags; tags set by staff stay. */
   addTags: string[];
+  /** YYYY-MM-DD; a birth date on file stays when none is given. */
+  birthDate: string;
+  gender: number;
 }>;
 
 /**
@@ -172,8 +195,8 @@ type RawGuest = z.infer<typeof RawGuestSchema>;
 
 /**
  * The whole profile for Zenoti's update, which replaces rather than patches: what was read, with
- * the change on top. Tags, birthday, gender, referral, other phones and anything we do not know of
- * survive a save.
+ * the change on top. Tags, a birthday or gender the change does not name, referral, other phones and
+ * anything we do not know of survive a save.
  */
 export function mergeGuestChange(current: RawGuest, change: GuestChange): Record<string, unknown> {
   const { id: _id, code: _code, error: _error, ...kept } = current as RawGuest & { id?: unknown; code?: unknown; error?: unknown };
@@ -182,6 +205,8 @@ export function mergeGuestChange(current: RawGuest, change: GuestChange): Record
   if (change.lastName !== undefined) personal.last_name = change.lastName;
   if (change.email !== undefined) Object.assign(personal, { email: change.email, user_name: change.email });
   if (change.phone !== undefined) personal.mobile_phone = { ...(current.personal_info.mobile_phone ?? {}), country_code: 225, number: change.phone };
+  if (change.birthDate !== undefined) personal.date_of_birth = change.birthDate;
+  if (change.gender !== undefined) personal.gender = change.gender;
   const address = change.address
     ? { country_id: 225, state_id: -1, address_2: "", ...(current.address_info ?? {}), address_1: change.address.line1, city: change.address.city, zip_code: change.address.zip }
     : current.address_info;

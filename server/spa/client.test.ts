@@ -377,6 +377,11 @@ describe("the organisation's guest settings", () => {
 });
 
 describe("guest profile updates", () => {
+  const sampleGuest = (email: string, phone: string) => ({
+    centerId: AUSTIN, firstName: "Ana", lastName: "Lopez", email, phone,
+    consents: { marketingEmail: false, marketingSms: false, transactionalEmail: true, transactionalSms: true }, tags: [],
+  });
+
   it("a profile save keeps staff tags, the birthday, the referral and the gender", async () => {
     const client = createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY } });
     const email = `keep.${Date.now()}@example.com`;
@@ -405,8 +410,39 @@ describe("guest profile updates", () => {
     expect(saved.consents).toEqual({ marketingEmail: true, marketingSms: true, transactionalEmail: true, transactionalSms: true });
     const after = await raw();
     expect(after.tags).toEqual(["Webstore", "VIP"]);
-    expect(after.personal_info).toMatchObject({ date_of_birth: "1985-04-12", gender: 1, email });
+    expect(after.personal_info).toMatchObject({ date_of_birth: "1985-04-12T00:00:00", gender: 1, email });
+    expect(saved).toMatchObject({ birthDate: "1985-04-12", gender: 1 });
     expect(after.referral).toEqual({ referral_source: { id: REFERRAL_SOURCE } });
+  });
+
+  it("a guest's own birth date and gender are sent; none is sent for a guest who gave none", async () => {
+    const client = createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY } });
+    const given = await client.createGuest({ ...sampleGuest(`dob.${Date.now()}@example.com`, "5125550131"), birthDate: "1988-02-29", gender: 0 });
+    expect(given).toMatchObject({ birthDate: "1988-02-29", gender: 0 });
+    const none = await client.createGuest(sampleGuest(`nodob.${Date.now()}@example.com`, "5125550132"));
+    expect(none).toMatchObject({ birthDate: null, gender: -1 });
+    const raw = await fetch(`${sandbox.baseUrl}/v1/guests/${none.id}`, { headers: { authorization: `apikey ${TEST_API_KEY}` } }).then((r) => r.json());
+    // Zenoti's empty date, not a made-up birthday.
+    expect(raw.personal_info.date_of_birth).toBe("0001-01-01T00:00:00");
+
+    const changed = await client.updateGuestProfile(given.id, { birthDate: "1990-06-01", gender: 1 });
+    expect(changed).toMatchObject({ birthDate: "1990-06-01", gender: 1 });
+    // A change that names no birth date keeps the one on file.
+    expect(await client.updateGuestProfile(given.id, { firstName: "Ana" })).toMatchObject({ birthDate: "1990-06-01", gender: 1 });
+  });
+
+  it("the sandbox refuses a birth date it cannot read and a gender outside Zenoti's, and can require either", async () => {
+    const client = createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY } });
+    await expect(client.createGuest({ ...sampleGuest(`bad.dob.${Date.now()}@example.com`, "5125550133"), birthDate: "1990-02-30" })).rejects.toMatchObject({ kind: "rejected", message: "Invalid date_of_birth" });
+    await expect(client.createGuest({ ...sampleGuest(`bad.gender.${Date.now()}@example.com`, "5125550134"), gender: 2 })).rejects.toMatchObject({ kind: "rejected", message: "Invalid gender" });
+    const strict = await startSandbox({ mandatoryGuestFields: ["email", "mobile_phone", "date_of_birth"] });
+    try {
+      const strictClient = createSpaClient({ baseUrl: strict.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY } });
+      await expect(strictClient.createGuest(sampleGuest(`strict.${Date.now()}@example.com`, "5125550135"))).rejects.toMatchObject({ code: 481, message: "Mandatory fields are missing: date_of_birth" });
+      expect((await strictClient.createGuest({ ...sampleGuest(`strict2.${Date.now()}@example.com`, "5125550136"), birthDate: "1979-11-03" })).birthDate).toBe("1979-11-03");
+    } finally {
+      await strict.stop();
+    }
   });
 
   it("adds tags without dropping the ones already there", () => {

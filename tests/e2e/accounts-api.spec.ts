@@ -1,12 +1,12 @@
 import { HOME_CLINIC } from "./booking-days";
 import { expect, test } from "./fixtures";
-import { uniqueEmail } from "./helpers";
+import { uniqueEmail, uniquePhone } from "./helpers";
 
 test("the account calls work as JSON with a bearer session token", async ({ request }) => {
   const email = uniqueEmail("api");
   const centerId = HOME_CLINIC.centerId;
   const registration = {
-    firstName: "Api", lastName: "User", email, phone: "5125550123", centerId, address: "1 Main St", city: "Austin",
+    firstName: "Api", lastName: "User", email, phone: uniquePhone(), centerId, address: "1 Main St", city: "Austin",
     zip: "78701", password: "Glow!Skin2026", ageConfirmed: true, marketingEmail: false,
   };
   const created = await request.post("/api/users", { data: registration });

@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
-import { addCard, chooseFacialWithAddOn, fillBillingAndAgree, fillRegistration, latestCode, showDate, startBooking, TEST_PASSWORD, uniqueEmail } from "./helpers";
+import { expect, registerAccount, test } from "./fixtures";
+import { addCard, chooseFacialWithAddOn, fillBillingAndAgree, fillRegistration, latestCode, showDate, startBooking, TEST_PASSWORD, uniqueEmail, uniquePhone } from "./helpers";
 import { BOOKING_COOKIE, looksSealed, openSessionCookie, revealed, sessionCookie, tampered } from "./session-cookie";
 
 const PASSWORD = TEST_PASSWORD;
@@ -50,7 +50,8 @@ test("register, sign out, sign in, change the password and the consents", async 
   await signOut(page);
 
   await login(page, email, PASSWORD);
-  await expect(page.getByText("Invalid Credentials, Please try again")).toBeVisible();
+  await expect(page.getByText("Invalid password. Reset your password")).toBeVisible();
+  await expect(page.getByRole("link", { name: "Reset your password" })).toHaveAttribute("href", "/forgot-password");
   await login(page, email, "Brand!New2027");
   await expect(page.getByRole("heading", { level: 1, name: "Your profile" })).toBeVisible();
 });
@@ -226,4 +227,52 @@ test("the dashboard asks a guest to sign in and comes back after", async ({ page
 test("a POST from another site is refused with 403", async ({ request }) => {
   const response = await request.post("/login", { form: { email: "a@example.com", password: "x" }, headers: { origin: "https://evil.example" } });
   expect(response.status()).toBe(403);
+});
+
+/** Age in whole years today, as the profile says it. */
+function ageToday(birthDate: string): number {
+  const now = new Date();
+  const today = `${String(now.getMonth() + 1).padStart(2, "0")}-${String(now.getDate()).padStart(2, "0")}`;
+  const years = now.getFullYear() - Number(birthDate.slice(0, 4));
+  return today < birthDate.slice(5) ? years - 1 : years;
+}
+
+test("a birth date and gender given at registration are on the profile with the age, and can be changed there", async ({ page }) => {
+  const email = uniqueEmail("birthday");
+  await fillRegistration(page, email);
+  await page.getByLabel("Birth date (optional)").fill("1991-04-18");
+  await page.getByLabel("Gender").selectOption({ label: "Female" });
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Your profile" })).toBeVisible();
+  await expect(page.getByLabel("Birth date (optional)")).toHaveValue("1991-04-18");
+  await expect(page.getByLabel("Gender")).toHaveValue("0");
+  await expect(page.getByText(`Age: ${ageToday("1991-04-18")}`)).toBeVisible();
+
+  // Before the spec's earliest birth date: refused next to the field, the rest kept.
+  await page.getByLabel("City").fill("Round Rock");
+  await page.getByLabel("Birth date (optional)").fill("1939-12-31");
+  await page.getByRole("button", { name: "Save details" }).click();
+  await expect(page.getByLabel("Birth date (optional)")).toHaveAccessibleDescription(/Please enter a birth date on or after January 1, 1940/);
+  await expect(page.getByLabel("City")).toHaveValue("Round Rock");
+
+  await page.getByLabel("Birth date (optional)").fill("1985-07-01");
+  await page.getByLabel("Gender").selectOption({ label: "Not specified" });
+  await page.getByRole("button", { name: "Save details" }).click();
+  await expect(page.getByText("Your details are saved.")).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel("Birth date (optional)")).toHaveValue("1985-07-01");
+  await expect(page.getByLabel("Gender")).toHaveValue("-1");
+  await expect(page.getByText(`Age: ${ageToday("1985-07-01")}`)).toBeVisible();
+});
+
+test("a new email with the mobile number and first name of a client we know is told how to get into that account", async ({ page, request }) => {
+  const phone = uniquePhone();
+  await registerAccount(request, uniqueEmail("first.record"), phone);
+  await fillRegistration(page, uniqueEmail("second.record"), phone);
+  const answer = page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith("/register"));
+  await page.getByRole("button", { name: "Create account" }).click();
+  expect((await answer).status()).toBe(409);
+  await expect(page.getByLabel(/Mobile phone/)).toHaveAccessibleDescription(/It looks like you already have an account with us: this mobile number is on your record/);
+  await expect(page.getByRole("button", { name: "Log in" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Forgot your password?" })).toBeVisible();
 });

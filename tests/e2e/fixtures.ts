@@ -1,7 +1,7 @@
 import { test as base, expect, type APIRequestContext } from "@playwright/test";
 import { E2E_SANDBOX_API_KEY } from "../../playwright.config";
 import { claimBookingDays, HOME_CLINIC, type BookingDay, type BookingDayOptions } from "./booking-days";
-import { TEST_PASSWORD, uniqueEmail } from "./helpers";
+import { TEST_PASSWORD, uniqueEmail, uniquePhone } from "./helpers";
 
 /** A registered account: what signing in takes. */
 export type Account = { email: string; password: string };
@@ -71,10 +71,10 @@ export const test = base.extend<{
 });
 
 /** Registers an account at Austin through POST /api/users (JSON, no cookie). */
-export async function registerAccount(request: APIRequestContext, email = uniqueEmail("account")): Promise<Account> {
+export async function registerAccount(request: APIRequestContext, email = uniqueEmail("account"), phone = uniquePhone()): Promise<Account> {
   const created = await request.post("/api/users", {
     data: {
-      firstName: "Mia", lastName: "Rivera", email, phone: "5125550177", centerId: HOME_CLINIC.centerId, address: "12 Oak St",
+      firstName: "Mia", lastName: "Rivera", email, phone, centerId: HOME_CLINIC.centerId, address: "12 Oak St",
       city: "Austin", zip: "78701", password: TEST_PASSWORD, ageConfirmed: true, marketingEmail: false,
     },
   });

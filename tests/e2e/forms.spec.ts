@@ -1,7 +1,7 @@
 import { HOME_CLINIC } from "./booking-days";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { fillRegistration, uniqueEmail } from "./helpers";
+import { fillRegistration, uniqueEmail, uniquePhone } from "./helpers";
 
 /**
  * How every form answers a failed submit, with JavaScript and without: focus on the first invalid
@@ -46,7 +46,7 @@ test("an error only the server can find (a registered email) focuses that field,
   const email = uniqueEmail("focus.dup");
   const centerId = HOME_CLINIC.centerId;
   const registration = {
-    firstName: "Mia", lastName: "Rivera", email, phone: "5125550177", centerId, address: "12 Oak St", city: "Austin", zip: "78701",
+    firstName: "Mia", lastName: "Rivera", email, phone: uniquePhone(), centerId, address: "12 Oak St", city: "Austin", zip: "78701",
     password: "Glow!Skin2026", ageConfirmed: true,
   };
   expect((await request.post("/api/users", { data: registration })).status()).toBe(201);

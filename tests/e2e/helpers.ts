@@ -177,12 +177,13 @@ export function sandboxGuestCount(centerId: string): number {
 export const TEST_PASSWORD = "Glow!Skin2026";
 
 /** Fills the registration form at Austin, ready for "Create account". */
-export async function fillRegistration(page: Page, email: string) {
+/** Fills the registration form; each registration has a mobile number of its own (a Mia with another's number is a duplicate, decision 039). */
+export async function fillRegistration(page: Page, email: string, phone = uniquePhone()) {
   await page.goto("/register");
   await page.getByLabel("First name").fill("Mia");
   await page.getByLabel("Last name").fill("Rivera");
   await page.getByLabel("Email", { exact: true }).fill(email);
-  await page.getByLabel(/Mobile phone/).fill("512-555-0177");
+  await page.getByLabel(/Mobile phone/).fill(phone);
   await page.getByLabel("Home clinic").selectOption({ label: "Glow Clinic Austin Downtown" });
   await page.getByLabel("Address").fill("12 Oak St");
   await page.getByLabel("City").fill("Austin");

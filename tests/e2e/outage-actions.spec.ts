@@ -1,7 +1,7 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import { FAULT_BACKEND_PORT, FAULTS_PORT } from "../../playwright.config";
 import { expect, test } from "./fixtures";
-import { fillRegistration, TEST_PASSWORD, uniqueEmail } from "./helpers";
+import { fillRegistration, TEST_PASSWORD, uniqueEmail, uniquePhone } from "./helpers";
 
 /**
  * Forms whose back-end call fails: a 503 with the spec's "Something went wrong, please try again"
@@ -40,7 +40,7 @@ test("the JSON registration answers 503 with the spec's message while the back e
   const clinics = await request.get("/register");
   const centerId = /value="([0-9a-f-]{36})"/.exec(await clinics.text())![1];
   const answer = await request.post("/api/users", {
-    data: { firstName: "Mia", lastName: "Rivera", email, phone: "5125550177", centerId, address: "12 Oak St", city: "Austin", zip: "78701", password: TEST_PASSWORD, ageConfirmed: true },
+    data: { firstName: "Mia", lastName: "Rivera", email, phone: uniquePhone(), centerId, address: "12 Oak St", city: "Austin", zip: "78701", password: TEST_PASSWORD, ageConfirmed: true },
   });
   expect(answer.status()).toBe(503);
   expect(await answer.json()).toEqual({ error: "Something went wrong, please try again" });

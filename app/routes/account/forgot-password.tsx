@@ -5,6 +5,7 @@ import { ForgotPasswordSchema } from "~/domain/account-forms";
 import { enforceRateLimit } from "#server/accounts/current-user.server";
 import { formDataOf, parseSubmission, refuseForm } from "#server/forms.server";
 import { requestSession } from "#server/request-context.server";
+import { guardAction } from "#server/unavailable.server";
 import type { Route } from "./+types/forgot-password";
 
 export const meta: Route.MetaFunction = () => [{ title: "Forgot password | Glow Clinic" }];
@@ -12,7 +13,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Forgot password | Glow 
 /** A 429 thrown by a rate limit keeps its Retry-After header. */
 export const headers: Route.HeadersFunction = ({ errorHeaders, actionHeaders }) => errorHeaders ?? actionHeaders;
 
-export async function action({ request, context }: Route.ActionArgs) {
+export const action = guardAction(async ({ request, context }: Route.ActionArgs) => {
   const { services } = context;
   const formData = await formDataOf(request);
   const submission = parseSubmission(formData, ForgotPasswordSchema);
@@ -24,7 +25,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!formData.getAll("website").some((value) => value !== "")) await services.accounts.sendResetCode(email);
   requestSession(context).set("resetEmail", email);
   return redirect(href("/reset-password"));
-}
+});
 
 export default function ForgotPassword({ actionData }: Route.ComponentProps) {
   const navigation = useNavigation();

@@ -2,10 +2,12 @@ import { data, Form, href, Link, redirect, useNavigation } from "react-router";
 import { ErrorMessage } from "~/components/error-message";
 import { Field, SchemaForm, useSchemaForm } from "~/components/forms";
 import { LoginSchema } from "~/domain/account-forms";
+import { ACCOUNT_MESSAGES } from "~/domain/accounts";
 import { redirectTarget, tooManyAttempts } from "#server/accounts/current-user.server";
 import { currentUser, requestSession } from "#server/request-context.server";
 import { countLoginAttempt, loginSucceeded } from "#server/accounts/login-limits.server";
 import { formDataOf, formText, parseSubmission, refuseForm } from "#server/forms.server";
+import { guardAction } from "#server/unavailable.server";
 import type { Route } from "./+types/login";
 
 export const meta: Route.MetaFunction = () => [{ title: "Sign in | Glow Clinic" }];
@@ -20,7 +22,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 /** A 429 thrown by a rate limit keeps its Retry-After header. */
 export const headers: Route.HeadersFunction = ({ errorHeaders, actionHeaders }) => errorHeaders ?? actionHeaders;
 
-export async function action({ request, context }: Route.ActionArgs) {
+export const action = guardAction(async ({ request, context }: Route.ActionArgs) => {
   const { services } = context;
   const formData = await formDataOf(request);
   const submission = parseSubmission(formData, LoginSchema);
@@ -38,7 +40,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   // A new session: the cookie's value changes at sign-in; the booking draft carries on.
   requestSession(context).set("userSessionId", result.value.token);
   return redirect(redirectTarget(formText(formData, "redirectTo")));
-}
+});
 
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
@@ -52,6 +54,12 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
         <Field meta={fields.email} label="Email" type="email" autoComplete="email" />
         {/* A new key after each failed submit empties the password: it is never kept. */}
         <Field key={attempt} meta={fields.password} label="Password" type="password" autoComplete="current-password" />
+        {fields.password.errors?.includes(ACCOUNT_MESSAGES.wrongPassword) ? (
+          // The spec's "Invalid password. Reset your password", with the way to do it next to it.
+          <p>
+            <Link to={href("/forgot-password")}>Reset your password</Link>
+          </p>
+        ) : null}
         <p>
           <button type="submit" disabled={navigation.state !== "idle"}>
             Sign in

@@ -2,6 +2,7 @@ import { href, redirect } from "react-router";
 import { formDataOf } from "#server/forms.server";
 import { requestSession } from "#server/request-context.server";
 import { redirectWithToast } from "#server/toast.server";
+import { guardAction } from "#server/unavailable.server";
 import type { Route } from "./+types/logout";
 
 /** Only a POST signs out (a link or an image cannot). */
@@ -9,7 +10,7 @@ export async function loader() {
   return redirect(href("/"));
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
+export const action = guardAction(async ({ request, context }: Route.ActionArgs) => {
   await formDataOf(request);
   const session = requestSession(context);
   await context.services.accounts.logout(session.get("userSessionId"));
@@ -17,4 +18,4 @@ export async function action({ request, context }: Route.ActionArgs) {
   session.unset("draft");
   session.unset("confirmed");
   return redirectWithToast(context, href("/"), { type: "info", title: "You are signed out" });
-}
+});

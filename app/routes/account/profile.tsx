@@ -5,13 +5,14 @@ import { CheckboxField, Field, SchemaForm, useSchemaForm } from "~/components/fo
 import { PhoneInput } from "~/components/phone-input";
 import { NewPasswordField } from "~/components/password-rules";
 import { ACCOUNT_MESSAGES } from "~/domain/accounts";
-import { ChangePasswordSchema, ConsentsSchema, ProfileDetailsSchema } from "~/domain/account-forms";
+import { ageInWholeYears, ChangePasswordSchema, ConsentsSchema, localToday, OTHER_GENDER, ProfileDetailsSchema } from "~/domain/account-forms";
 import { formatPhone } from "~/lib/phone";
 import { requireUser } from "#server/accounts/current-user.server";
 import { formDataOf, formText, parseSubmission, refuseForm } from "#server/forms.server";
 import { loadProfile, saveProfile } from "#server/accounts/profile.server";
 import { redirectWithToast } from "#server/toast.server";
-import { OUTAGE_MESSAGE } from "#server/unavailable.server";
+import { guardAction, OUTAGE_MESSAGE } from "#server/unavailable.server";
+import { BirthDateAndGender } from "./birth-date-and-gender";
 import type { Route } from "./+types/profile";
 
 export const meta: Route.MetaFunction = () => [{ title: "Your profile | Glow Clinic" }, { name: "robots", content: "noindex" }];
@@ -19,10 +20,12 @@ export const meta: Route.MetaFunction = () => [{ title: "Your profile | Glow Cli
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = await requireUser(request, context);
   const { details, consents } = await loadProfile(context.services, user);
-  return { email: user.email, details: { ...details, phone: formatPhone(details.phone) }, consents };
+  // The age where the profile is read, in whole years (spec section 5).
+  const age = details.birthDate ? ageInWholeYears(details.birthDate, localToday()) : null;
+  return { email: user.email, details: { ...details, phone: formatPhone(details.phone) }, age, consents };
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
+export const action = guardAction(async ({ request, context }: Route.ActionArgs) => {
   const { services } = context;
   const { user, token } = await requireUser(request, context);
   const formData = await formDataOf(request);
@@ -33,8 +36,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === "details") {
     const submission = parseSubmission(formData, ProfileDetailsSchema);
     if (submission.status !== "success") return refuseForm(submission, { intent });
-    // A back end that fails while saving: a 503 that keeps what was typed.
-    if ((await saveProfile(services, user, { details: submission.value })) === "unavailable") return refuseForm(submission, { intent, status: 503, formErrors: [OUTAGE_MESSAGE] });
+    // A back end that fails while saving is answered by guardAction: a 503 that keeps what was typed.
+    if ((await saveProfile(services, user, { details: submission.value })) === "no-guest") return refuseForm(submission, { intent, status: 503, formErrors: [OUTAGE_MESSAGE] });
     return saved("Your details are saved.");
   }
 
@@ -43,7 +46,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (submission.status !== "success") return refuseForm(submission, { intent });
     const outcome = await saveProfile(services, user, { consents: submission.value });
     if (outcome === "no-consents") return refuseForm(submission, { intent, status: 404, formErrors: [ACCOUNT_MESSAGES.noConsent] });
-    if (outcome === "unavailable") return refuseForm(submission, { intent, status: 503, formErrors: [OUTAGE_MESSAGE] });
+    if (outcome === "no-guest") return refuseForm(submission, { intent, status: 503, formErrors: [OUTAGE_MESSAGE] });
     return saved("Your message choices are saved.");
   }
 
@@ -57,13 +60,17 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 
   throw data("Please choose what to save.", { status: 400 });
-}
+});
 
 export default function Profile({ loaderData, actionData }: Route.ComponentProps) {
-  const { email, details, consents } = loaderData;
+  const { email, details, age, consents } = loaderData;
   const navigation = useNavigation();
   const answerFor = (intent: string) => (actionData?.intent === intent ? actionData.result : null);
-  const detailsForm = useSchemaForm(ProfileDetailsSchema, { id: "profile-details", lastResult: answerFor("details"), defaultValue: details });
+  const detailsForm = useSchemaForm(ProfileDetailsSchema, {
+    id: "profile-details",
+    lastResult: answerFor("details"),
+    defaultValue: { ...details, birthDate: details.birthDate ?? "", gender: String(details.gender) },
+  });
   const consentsForm = useSchemaForm(ConsentsSchema, {
     id: "profile-consents",
     lastResult: answerFor("consents"),
@@ -86,6 +93,8 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
           <Field meta={detailsForm.fields.address} label="Address" autoComplete="street-address" />
           <Field meta={detailsForm.fields.city} label="City" autoComplete="address-level2" />
           <Field meta={detailsForm.fields.zip} label="ZIP code" inputMode="numeric" autoComplete="postal-code" />
+          <BirthDateAndGender birthDate={detailsForm.fields.birthDate} gender={detailsForm.fields.gender} otherGender={details.gender === OTHER_GENDER.value} />
+          {age !== null ? <p className="muted">Age: {age}</p> : null}
           <button type="submit" name="intent" value="details" disabled={busy}>
             Save details
           </button>

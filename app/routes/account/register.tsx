@@ -6,11 +6,12 @@ import { PhoneInput } from "~/components/phone-input";
 import { NewPasswordField } from "~/components/password-rules";
 import { ACCOUNT_MESSAGES } from "~/domain/accounts";
 import { RegisterSchema } from "~/domain/account-forms";
+import { BirthDateAndGender } from "./birth-date-and-gender";
 import { enforceRateLimit, redirectTarget } from "#server/accounts/current-user.server";
 import { currentUser, requestSession, visitAttribution } from "#server/request-context.server";
 import { redirectWithToast } from "#server/toast.server";
 import { formDataOf, formText, parseSubmission, refuseForm } from "#server/forms.server";
-import { orUnavailable, OUTAGE_MESSAGE, unlessUnavailable } from "#server/unavailable.server";
+import { guardAction, orUnavailable } from "#server/unavailable.server";
 import type { Route } from "./+types/register";
 
 export const meta: Route.MetaFunction = () => [{ title: "Create your account | Glow Clinic" }];
@@ -32,7 +33,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 /** A 429 thrown by a rate limit keeps its Retry-After header. */
 export const headers: Route.HeadersFunction = ({ errorHeaders, actionHeaders }) => errorHeaders ?? actionHeaders;
 
-export async function action({ request, context }: Route.ActionArgs) {
+export const action = guardAction(async ({ request, context }: Route.ActionArgs) => {
   const { services } = context;
   const formData = await formDataOf(request);
   const submission = parseSubmission(formData, RegisterSchema);
@@ -40,35 +41,34 @@ export async function action({ request, context }: Route.ActionArgs) {
   // A filled honeypot is a robot: answer as if it worked, do nothing.
   if (formData.getAll("website").some((value) => value !== "")) return redirect(href("/"));
   if (submission.status !== "success") return refuseForm(submission);
-  const outage = () => refuseForm(submission, { status: 503, formErrors: [OUTAGE_MESSAGE] });
-  const center = await unlessUnavailable(() => services.catalog.getCenter(submission.value.centerId), () => undefined);
-  if (center === undefined) return outage();
+  // A back end that fails from here on is answered by guardAction: a 503 that keeps what was typed.
+  const center = await services.catalog.getCenter(submission.value.centerId);
   if (!center) return refuseForm(submission, { fieldErrors: { centerId: ["Please choose your home clinic"] } });
-  const result = await unlessUnavailable(() => services.accounts.register({ ...submission.value, centerId: center.id, attribution: visitAttribution(context) }), () => null);
-  if (!result) return outage();
+  const result = await services.accounts.register({ ...submission.value, centerId: center.id, attribution: visitAttribution(context) });
   if (!result.ok && result.existingGuest) {
     // A client the clinics know: the code to set their password went to the email on file.
     requestSession(context).set("resetEmail", submission.value.email);
     return redirectWithToast(context, href("/reset-password"), { type: "success", title: "We found your record with us", description: ACCOUNT_MESSAGES.recordFound });
   }
   if (!result.ok) {
-    const status = result.message === ACCOUNT_MESSAGES.duplicate ? 409 : 400;
+    const conflict = result.message === ACCOUNT_MESSAGES.duplicate || result.message === ACCOUNT_MESSAGES.sameFirstNameDuplicate;
+    const status = conflict ? 409 : 400;
     return refuseForm(submission, result.field === "form" ? { status, formErrors: [result.message] } : { status, fieldErrors: { [result.field]: [result.message] } });
   }
   requestSession(context).set("userSessionId", result.value.token);
   return redirectWithToast(context, redirectTarget(formText(formData, "redirectTo")), { type: "success", title: "Welcome to Glow Clinic", description: "Your account is ready." });
-}
+});
 
 export default function Register({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
-  const register = useSchemaForm(RegisterSchema, { id: "register", lastResult: actionData?.result, defaultValue: { referralCode: loaderData.referralCode } });
+  const register = useSchemaForm(RegisterSchema, { id: "register", lastResult: actionData?.result, defaultValue: { referralCode: loaderData.referralCode, gender: "-1" } });
   const { fields } = register;
   const loginLink = `${href("/login")}?redirectTo=${encodeURIComponent(loaderData.redirectTo)}`;
-  const registered = fields.email.errors?.includes(ACCOUNT_MESSAGES.duplicate);
+  const registered = fields.email.errors?.includes(ACCOUNT_MESSAGES.duplicate) || fields.phone.errors?.includes(ACCOUNT_MESSAGES.sameFirstNameDuplicate);
   return (
     <section className="page narrow">
       <h1>Create your account</h1>
-      <p className="muted">{ACCOUNT_MESSAGES.allRequired}, except the referral code.</p>
+      <p className="muted">{ACCOUNT_MESSAGES.allRequired}, except your birth date, gender and a referral code.</p>
       {/* "Log in" sits in the registration form, and forms do not nest: its own form is here. */}
       {registered ? <ButtonLinkForm id="log-in-instead" to={loginLink} /> : null}
       <SchemaForm schemaForm={register} className="form">
@@ -100,6 +100,7 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
         <Field meta={fields.address} label="Address" autoComplete="street-address" />
         <Field meta={fields.city} label="City" autoComplete="address-level2" />
         <Field meta={fields.zip} label="ZIP code" inputMode="numeric" autoComplete="postal-code" />
+        <BirthDateAndGender birthDate={fields.birthDate} gender={fields.gender} />
         {/* A new key after each failed submit empties the password: it is never kept. */}
         <NewPasswordField key={register.attempt} meta={fields.password} />
         <Field meta={fields.referralCode} label="Referral code (optional)" />
@@ -121,6 +122,11 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
       <p>
         Have an account? <Link to={loginLink}>Sign in</Link>
       </p>
+      {registered ? (
+        <p>
+          <Link to={href("/forgot-password")}>Forgot your password?</Link>
+        </p>
+      ) : null}
     </section>
   );
 }

@@ -7,6 +7,7 @@ import { enforceRateLimit } from "#server/accounts/current-user.server";
 import { formDataOf, formText, parseSubmission, refuseForm } from "#server/forms.server";
 import { requestSession } from "#server/request-context.server";
 import { redirectWithToast } from "#server/toast.server";
+import { guardAction } from "#server/unavailable.server";
 import type { Route } from "./+types/reset-password";
 
 export const meta: Route.MetaFunction = () => [{ title: "Set a new password | Glow Clinic" }];
@@ -26,7 +27,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 /** A 429 thrown by a rate limit keeps its Retry-After header. */
 export const headers: Route.HeadersFunction = ({ errorHeaders, actionHeaders }) => errorHeaders ?? actionHeaders;
 
-export async function action({ request, context }: Route.ActionArgs) {
+export const action = guardAction(async ({ request, context }: Route.ActionArgs) => {
   const { services } = context;
   const session = requestSession(context);
   const email = session.get("resetEmail");
@@ -52,7 +53,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   session.unset("resetEmail");
   session.unset("userSessionId");
   return redirect(href("/password-changed"));
-}
+});
 
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
   const reset = useSchemaForm(ResetPasswordSchema, { id: "reset-password", lastResult: actionData?.intent === "reset" ? actionData.result : null });

@@ -1,9 +1,10 @@
 import { data } from "react-router";
 import { EmailField, ForgotPasswordSchema, LoginSchema, RegisterSchema, ResetPasswordSchema } from "~/domain/account-forms";
+import { ACCOUNT_MESSAGES } from "~/domain/accounts";
 import { fieldErrors } from "~/domain/guest";
 import { enforceRateLimit, tooManyAttempts } from "#server/accounts/current-user.server";
 import { countLoginAttempt, loginSucceeded } from "#server/accounts/login-limits.server";
-import { OUTAGE_MESSAGE, unlessUnavailable } from "#server/unavailable.server";
+import { guardJson } from "#server/unavailable.server";
 import type { Route } from "./+types/users";
 
 /**
@@ -42,7 +43,8 @@ async function jsonBody(request: Request): Promise<Record<string, unknown>> {
 
 const asCheckbox = (value: unknown) => (value === true ? "on" : undefined);
 
-export async function loader({ request, params, context }: Route.LoaderArgs) {
+/** Each call answers a back end that fails with a JSON 503, never a 500. */
+export const loader = guardJson(async ({ request, params, context }: Route.LoaderArgs) => {
   const { services } = context;
   const path = params["*"] ?? "";
   if (path === "me") {
@@ -60,9 +62,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     return data({ message: "If an account exists for that email, a code is on its way." }, { status: 202 });
   }
   return data({ error: "Not found." }, { status: 404 });
-}
+});
 
-export async function action({ request, params, context }: Route.ActionArgs) {
+export const action = guardJson(async ({ request, params, context }: Route.ActionArgs) => {
   const { services } = context;
   const path = params["*"] ?? "";
   const route = `${request.method} ${path}`;
@@ -77,13 +79,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       ageConfirmed: asCheckbox(body.ageConfirmed),
     });
     if (!parsed.success) return data({ errors: fieldErrors(parsed.error) }, { status: 400 });
-    const outage = () => data({ error: OUTAGE_MESSAGE }, { status: 503 });
-    const center = await unlessUnavailable(() => services.catalog.getCenter(parsed.data.centerId), () => undefined);
-    if (center === undefined) return outage();
+    const center = await services.catalog.getCenter(parsed.data.centerId);
     if (!center) return data({ errors: { centerId: "Please choose your home clinic" } }, { status: 400 });
-    const result = await unlessUnavailable(() => services.accounts.register({ ...parsed.data, centerId: center.id }), () => null);
-    if (!result) return outage();
-    if (!result.ok) return data({ errors: { [result.field]: result.message } }, { status: result.field === "email" ? 409 : 400 });
+    const result = await services.accounts.register({ ...parsed.data, centerId: center.id });
+    const conflict = result.ok ? false : result.field === "email" || result.message === ACCOUNT_MESSAGES.sameFirstNameDuplicate;
+    if (!result.ok) return data({ errors: { [result.field]: result.message } }, { status: conflict ? 409 : 400 });
     return data({ sessionToken: result.value.token, user: result.value.user }, { status: 201 });
   }
 
@@ -114,4 +114,4 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
 
   return data({ error: "Not found." }, { status: 404 });
-}
+});

@@ -4,6 +4,7 @@ import { firstOpenStep, getDraft, setDraft } from "#server/booking/draft.server"
 import { dropDraftHold } from "#server/booking/holds.server";
 import { requestSession } from "#server/request-context.server";
 import { redirectWithToast } from "#server/toast.server";
+import { guardAction } from "#server/unavailable.server";
 import type { Route } from "./+types/cancel";
 
 export const meta: Route.MetaFunction = () => [{ title: "Leave this booking? | Glow Clinic" }, { name: "robots", content: "noindex" }];
@@ -13,7 +14,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   return { hasBooking: Boolean(draft), backTo: firstOpenStep(draft), held: Boolean(draft?.hold) };
 }
 
-export async function action({ context }: Route.ActionArgs) {
+export const action = guardAction(async ({ context }: Route.ActionArgs) => {
   const session = requestSession(context);
   const draft = getDraft(session);
   await dropDraftHold(context.services, draft);
@@ -23,7 +24,7 @@ export async function action({ context }: Route.ActionArgs) {
     title: "Your booking was cancelled",
     description: draft?.hold ? "The time we held for you is let go; others can book it once its hold runs out." : undefined,
   });
-}
+});
 
 export default function CancelBooking({ loaderData }: Route.ComponentProps) {
   const { hasBooking, backTo, held } = loaderData;

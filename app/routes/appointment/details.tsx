@@ -16,7 +16,7 @@ import { adoptSignedInGuest } from "#server/booking/signed-in.server";
 import { formDataOf, parseSubmission, refuseForm } from "#server/forms.server";
 import { currentUser, visitAttribution } from "#server/request-context.server";
 import { redirectWithToast } from "#server/toast.server";
-import { OUTAGE_MESSAGE } from "#server/unavailable.server";
+import { guardAction, OUTAGE_MESSAGE } from "#server/unavailable.server";
 import type { Route } from "./+types/details";
 
 /** The step's calls are the booking's: its guest searches and hold, or a held booking's update (decision 036). */
@@ -59,7 +59,7 @@ export const headers: Route.HeadersFunction = ({ actionHeaders, parentHeaders })
   return headers;
 };
 
-export async function action({ request, context }: Route.ActionArgs) {
+export const action = guardAction(async ({ request, context }: Route.ActionArgs) => {
   await requireDraft(context, "time");
   const { session, draft, service, center } = await requireChosenService(context);
   const submission = parseSubmission(await formDataOf(request), GuestDetailsSchema);
@@ -101,7 +101,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     case "not-held":
       return afterNotHeld(context, session, submission, outcome.outcome);
   }
-}
+});
 
 export default function DetailsStep({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();

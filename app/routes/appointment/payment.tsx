@@ -27,6 +27,7 @@ import { membershipNote } from "#server/memberships/booking-note.server";
 import { currentUser, requestSession, visitAttribution, type RequestContext } from "#server/request-context.server";
 import { siteOrigin } from "#server/site.server";
 import { flashToast } from "#server/toast.server";
+import { guardAction } from "#server/unavailable.server";
 import type { Route } from "./+types/payment";
 
 export const CARD_FETCH_ERROR = "Error while fetching card.. please click to try again";
@@ -175,7 +176,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   };
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
+export const action = guardAction(async ({ request, context }: Route.ActionArgs) => {
   const { services } = context;
   const { session, draft } = await requireDraft(context, "details");
   const { center, catalog } = await requireClinic(services, draft.centerId);
@@ -259,7 +260,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   if (outcome.kind === "pending") return refuseForm(submission, { status: 503, formErrors: [CHECKOUT_MESSAGES.pending] });
   return (await leavePaymentStep(context, outcome, withBilling))!;
-}
+});
 
 /**
  * A line's amount in the price summary. A line with no price of its own is an area or enhancement

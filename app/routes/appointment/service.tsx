@@ -24,6 +24,7 @@ import { guestHoldings, packageSessionFor, treatmentsFor } from "#server/guests/
 import { formDataOf, parseSubmission, refuseForm } from "#server/forms.server";
 import { currentUser, requestSession, visitAttribution } from "#server/request-context.server";
 import { isOfferCode, offerFor, offerPrices } from "#server/pricing/offer-prices.server";
+import { guardAction } from "#server/unavailable.server";
 import type { Route } from "./+types/service";
 
 /** A returning guest's treatment step, their choices marked, is made once for what it shows (decision 034). */
@@ -160,7 +161,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
+export const action = guardAction(async ({ request, context }: Route.ActionArgs) => {
   const { services } = context;
   const url = new URL(request.url);
   const { center, catalog } = await requireClinic(services, url.searchParams.get("id"));
@@ -198,7 +199,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   setDraft(session, next);
   context.services.analytics.record({ name: "service_chosen", properties: { centerId: center.id, serviceIds: [service.id, ...addOnIds], serviceCount: 1 + addOnIds.length } });
   return redirect(`${href("/appointment/time")}${next.date ? `?date=${next.date}` : ""}`);
-}
+});
 
 export default function ServiceStep({ loaderData, actionData }: Route.ComponentProps) {
   const { clinic, categories, selected, chosen, nurses } = loaderData;

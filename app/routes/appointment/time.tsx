@@ -16,7 +16,7 @@ import { logger } from "#server/observability/logger.server";
 import { isSpaError } from "#server/spa/errors.server";
 import { formDataOf, parseSubmission, refuseForm } from "#server/forms.server";
 import { currentUser } from "#server/request-context.server";
-import { OUTAGE_MESSAGE } from "#server/unavailable.server";
+import { guardAction, OUTAGE_MESSAGE } from "#server/unavailable.server";
 import type { Route } from "./+types/time";
 
 
@@ -83,7 +83,7 @@ function busyAnswer(submission: Parameters<typeof refuseForm>[0], slot: string, 
   return data({ result: refused.data.result, busy: { slot, time } }, refused.init ?? undefined);
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
+export const action = guardAction(async ({ request, context }: Route.ActionArgs) => {
   const { session, draft, center, service } = await requireChosenService(context);
   const submission = parseSubmission(await formDataOf(request), HoldSlotSchema);
   if (submission.status !== "success") return refuseForm(submission);
@@ -122,7 +122,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     case "busy":
       return busyAnswer(submission, slot, outcome.retryAfterSeconds);
   }
-}
+});
 
 /** After "That time was just taken" (409) the list must be read again to drop the taken time. */
 export function shouldRevalidate({ actionStatus, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {

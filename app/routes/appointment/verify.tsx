@@ -11,7 +11,7 @@ import { completeVerification, resendVerificationCode } from "#server/booking/gu
 import { afterNotHeld } from "#server/booking/not-held.server";
 import { formDataOf, formText, parseSubmission, refuseForm } from "#server/forms.server";
 import { redirectWithToast } from "#server/toast.server";
-import { OUTAGE_MESSAGE } from "#server/unavailable.server";
+import { guardAction, OUTAGE_MESSAGE } from "#server/unavailable.server";
 import type { Route } from "./+types/verify";
 
 /** The step's calls are the booking's, on its way to a hold (decision 036). */
@@ -39,7 +39,7 @@ export const headers: Route.HeadersFunction = ({ actionHeaders, errorHeaders, pa
   return headers;
 };
 
-export async function action({ request, context }: Route.ActionArgs) {
+export const action = guardAction(async ({ request, context }: Route.ActionArgs) => {
   const { services } = context;
   const { verification } = await requireVerification(context);
   const { session, draft, service, center, catalog } = await requireChosenService(context);
@@ -76,7 +76,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     case "not-held":
       return afterNotHeld(context, session, submission, outcome.outcome);
   }
-}
+});
 
 export default function VerifyStep({ loaderData, actionData }: Route.ComponentProps) {
   const verify = useSchemaForm(VerifyGuestSchema, { id: "verify-guest", lastResult: actionData?.intent === "verify" ? actionData.result : null });

@@ -10,7 +10,7 @@ import { buyOffer, signInToBuy } from "#server/purchases/buy.server";
 import { amountChoices, giftCardBalance, giftCardOffer, type AmountChoice, type BalanceView } from "#server/purchases/gift-cards.server";
 import { clinicChoice, giftCardOccasions, giftCardTemplates, homeClinic } from "#server/purchases/offers.server";
 import { currentUser } from "#server/request-context.server";
-import { OUTAGE_MESSAGE, orUnavailable, unlessUnavailable } from "#server/unavailable.server";
+import { guardAction, orUnavailable, OUTAGE_MESSAGE, unlessUnavailable } from "#server/unavailable.server";
 import type { Route } from "./+types/buy";
 
 export const meta: Route.MetaFunction = () => [
@@ -42,7 +42,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
+export const action = guardAction(async ({ request, context }: Route.ActionArgs) => {
   const { services } = context;
   const formData = await formDataOf(request);
   const intent = formText(formData, "intent");
@@ -78,7 +78,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!checked) return refuseForm(submission, { intent: "buy", status: 404, formErrors: ["No clinic has that address. Please choose one from the list."] });
   if (checked.kind === "invalid") return refuseForm(submission, { intent: "buy", fieldErrors: checked.fieldErrors });
   return buyOffer(request, context, { user, formKey: submission.value.purchaseKey, offer: checked.offer, submission, intent: "buy" });
-}
+});
 
 /** The occasion's design: a colour scheme of the design system, by its place in the list. */
 const DESIGNS = ["design-rose", "design-gold", "design-sage", "design-plum"];

@@ -9,7 +9,7 @@ import { clinicPlans } from "#server/memberships/memberships.server";
 import { buyItemAction } from "#server/purchases/buy.server";
 import { clinicChoice, homeClinic } from "#server/purchases/offers.server";
 import { currentUser } from "#server/request-context.server";
-import { orUnavailable } from "#server/unavailable.server";
+import { guardAction, orUnavailable } from "#server/unavailable.server";
 import type { Route } from "./+types/plans";
 
 /** What a member is told in place of "Join". */
@@ -47,9 +47,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 /** "Join" on a plan: sign in first, then the back end's sale, paid on its hosted card page. */
-export async function action({ request, context }: Route.ActionArgs) {
+export const action = guardAction(async ({ request, context }: Route.ActionArgs) => {
   return buyItemAction(request, context, "membership", href("/memberships"));
-}
+});
 
 export default function Memberships({ loaderData, actionData }: Route.ComponentProps) {
   const { clinics, clinic, plans, unknownClinic, purchaseKey } = loaderData;

@@ -5,7 +5,7 @@ import { ErrorMessage } from "~/components/error-message";
 import { currentUser } from "#server/request-context.server";
 import { buyItemAction } from "#server/purchases/buy.server";
 import { clinicChoice, homeClinic, packageViews } from "#server/purchases/offers.server";
-import { orUnavailable } from "#server/unavailable.server";
+import { guardAction, orUnavailable } from "#server/unavailable.server";
 import type { Route } from "./+types/list";
 
 export const meta: Route.MetaFunction = ({ data }) => [
@@ -32,9 +32,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 /** "Buy" on a package: sign in first, then the back end's sale, paid on its hosted card page. */
-export async function action({ request, context }: Route.ActionArgs) {
+export const action = guardAction(async ({ request, context }: Route.ActionArgs) => {
   return buyItemAction(request, context, "package", href("/packages"));
-}
+});
 
 export default function Packages({ loaderData, actionData }: Route.ComponentProps) {
   const { clinics, clinic, packages, unknownClinic, purchaseKey } = loaderData;

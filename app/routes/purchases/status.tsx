@@ -8,7 +8,7 @@ import { ownPurchase } from "#server/purchases/access.server";
 import { stepResponse } from "#server/purchases/buy.server";
 import { purchaseStatus, purchaseView, retryPurchase, type PurchaseView } from "#server/purchases/purchase.server";
 import { siteOrigin } from "#server/site.server";
-import { OUTAGE_MESSAGE, orUnavailable, unlessUnavailable } from "#server/unavailable.server";
+import { guardAction, orUnavailable, OUTAGE_MESSAGE, unlessUnavailable } from "#server/unavailable.server";
 import type { Route } from "./+types/status";
 
 export const meta: Route.MetaFunction = ({ data }) => [
@@ -25,7 +25,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 }
 
 /** "Try again": another card on the same sale, or the sale asked for again when it could not start. */
-export async function action({ request, context, params }: Route.ActionArgs) {
+export const action = guardAction(async ({ request, context, params }: Route.ActionArgs) => {
   const { user } = await requireUser(request, context);
   await formDataOf(request);
   await ownPurchase(context.services, params.id, user);
@@ -33,7 +33,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (outcome === "outage") return data({ message: OUTAGE_MESSAGE }, { status: 503 });
   if (!outcome) throw data("We could not find that purchase.", { status: 404 });
   return stepResponse(outcome);
-}
+});
 
 const WHAT = { membership: "membership", package: "package", "gift-card": "gift card" } as const;
 

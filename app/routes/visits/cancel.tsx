@@ -13,7 +13,7 @@ import { toVisitView } from "#server/appointments/visits.server";
 import { formDataOf, parseSubmission, refuseForm } from "#server/forms.server";
 import { siteOrigin } from "#server/site.server";
 import { redirectWithToast } from "#server/toast.server";
-import { orUnavailable, OUTAGE_MESSAGE, unlessUnavailable } from "#server/unavailable.server";
+import { guardAction, orUnavailable, OUTAGE_MESSAGE, unlessUnavailable } from "#server/unavailable.server";
 import type { Route } from "./+types/cancel";
 
 export const meta: Route.MetaFunction = () => [{ title: "Cancel your appointment | Glow Clinic" }, { name: "robots", content: "noindex" }];
@@ -35,7 +35,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   );
 }
 
-export async function action({ request, params, context }: Route.ActionArgs) {
+export const action = guardAction(async ({ request, params, context }: Route.ActionArgs) => {
   const access = await requireVisitAccess(request, context, params);
   const submission = parseSubmission(await formDataOf(request), CancelVisitSchema);
   if (submission.status !== "success") return refuseForm(submission);
@@ -61,7 +61,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     case "refused":
       return refuseForm(submission, { status: 409, formErrors: [outcome.message] });
   }
-}
+});
 
 export default function CancelVisit({ loaderData, actionData }: Route.ComponentProps) {
   const { visit, home, policy, reasons } = loaderData;

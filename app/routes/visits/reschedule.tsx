@@ -28,7 +28,7 @@ import { requestSession } from "#server/request-context.server";
 import { siteOrigin } from "#server/site.server";
 import { isSpaError } from "#server/spa/errors.server";
 import { flashToast, redirectWithToast } from "#server/toast.server";
-import { OUTAGE_MESSAGE, unlessUnavailable } from "#server/unavailable.server";
+import { guardAction, OUTAGE_MESSAGE, unlessUnavailable } from "#server/unavailable.server";
 import type { Route } from "./+types/reschedule";
 
 export const meta: Route.MetaFunction = () => [{ title: "Reschedule your appointment | Glow Clinic" }, { name: "robots", content: "noindex" }];
@@ -98,7 +98,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   );
 }
 
-export async function action({ request, params, context }: Route.ActionArgs) {
+export const action = guardAction(async ({ request, params, context }: Route.ActionArgs) => {
   const access = await requireVisitAccess(request, context, params);
   const session = requestSession(context);
   const formData = await formDataOf(request);
@@ -148,7 +148,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     case "not-movable":
       return refuseForm(submission, { intent: "hold", status: 409, formErrors: [NOT_MOVABLE.over] });
   }
-}
+});
 
 /** After "That time was just taken" (409) the list must be read again to drop the taken time. */
 export function shouldRevalidate({ actionStatus, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
