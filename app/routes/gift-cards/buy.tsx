@@ -4,6 +4,7 @@ import { ClinicPicker } from "~/components/clinic-picker";
 import { ErrorMessage } from "~/components/error-message";
 import { Field, FieldMessage, SchemaForm, useFocusFirst, useSchemaForm } from "~/components/forms";
 import { GIFT_CARD_MAX_DAYS_AHEAD, GIFT_MESSAGE_MAX_LENGTH, GiftCardBalanceSchema, GiftCardSchema } from "~/domain/purchases";
+import { endDateLabel, NO_EXPIRY_LABEL } from "~/domain/sentinel-dates";
 import { clinicToday, dayjs, formatDay } from "~/lib/dates";
 import { formDataOf, formText, parseSubmission, refuseForm } from "#server/forms.server";
 import { buyOffer, signInToBuy } from "#server/purchases/buy.server";
@@ -83,6 +84,13 @@ export const action = guardAction(async ({ request, context }: Route.ActionArgs)
 /** The occasion's design: a colour scheme of the design system, by its place in the list. */
 const DESIGNS = ["design-rose", "design-gold", "design-sage", "design-plum"];
 
+/** ", valid until Mar 1, 2027", ", with no expiry" for Zenoti's stand-in end date, or nothing. */
+function expiryWords(expires: string | null | undefined): string {
+  const label = endDateLabel(expires);
+  if (!label) return "";
+  return label === NO_EXPIRY_LABEL ? ", with no expiry" : `, valid until ${label}`;
+}
+
 export default function GiftCards({ loaderData, actionData }: Route.ComponentProps) {
   const { clinics, clinic, amounts, occasions, unknownClinic, purchaseKey, today, lastDay } = loaderData;
   const navigation = useNavigation();
@@ -126,7 +134,7 @@ export default function GiftCards({ loaderData, actionData }: Route.ComponentPro
         {balance ? (
           <p className="notice" role="status">
             Gift card ending {balance.number.slice(-4)}: {balance.balance} left of {balance.value}
-            {balance.expires ? `, valid until ${formatDay(balance.expires.slice(0, 10), "MMM D, YYYY")}` : ""} ({balance.status}).
+            {expiryWords(balance.expires)} ({balance.status}).
           </p>
         ) : null}
       </section>
