@@ -7,13 +7,14 @@ import { backEndRecordsOf, closeVisitInBackEnd, moveVisitInBackEnd } from "./vis
 /** A referrer of their own: an account signed in on a request client apart from the page. */
 async function referrer(playwright: { request: { newContext(options: object): Promise<APIRequestContext> } }, baseURL: string) {
   const request = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { "x-forwarded-for": `10.200.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}` } });
-  const account = await registerAccount(request, uniqueEmail("referrer"));
+  const phone = uniquePhone();
+  const account = await registerAccount(request, uniqueEmail("referrer"), phone);
   await signIn(request, account, baseURL);
   const page = await request.get("/account/share-the-glow");
   expect(page.status()).toBe(200);
   const code = /class="referral-code">([A-Z]+-[2-9A-Z]{4})</.exec(await page.text())?.[1];
   expect(code, "the referrer's code on their share page").toBeTruthy();
-  return { request, account, code: code! };
+  return { request, account, code: code!, phone };
 }
 
 /** What the app's store holds (the embedded SQLite of the e2e server), read as the machine may. */
@@ -115,9 +116,11 @@ test("an unknown or malformed referral link gets a friendly page, and a code can
 });
 
 test("a code can't refer someone the clinics already know by their mobile number (the referrer under another email)", async ({ page, playwright, baseURL }) => {
-  const { request, code } = await referrer(playwright, baseURL!);
+  const { request, code, phone } = await referrer(playwright, baseURL!);
   await page.goto(`/refer/${code}`);
-  await fillRegistration(page, uniqueEmail("alias"));
+  // Their mobile number under another first name: not the same-first-name duplicate, a friend the clinics know.
+  await fillRegistration(page, uniqueEmail("alias"), phone);
+  await page.getByLabel("First name").fill("Noa");
   await page.getByRole("button", { name: "Create account" }).click();
   await expect(page.getByText("our records show you've visited us before")).toBeVisible();
   await expect(page.getByLabel("Referral code (optional)")).toHaveValue(code);
