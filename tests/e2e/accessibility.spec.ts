@@ -74,6 +74,8 @@ const correctErrors = (page: Page) => page.getByRole("alert").filter({ hasText: 
 
 test.describe("public pages", () => {
   test("home and locations: the list, the map, a ZIP search and its errors, a clinic page", async ({ page }) => {
+    // Seven pages under axe, often the first test of a run while the servers warm up: over a minute on a busy machine.
+    test.slow();
     await visit(page, "/", "Glowing skin, booked in a minute");
     await expectAccessible(page, "home");
     await visit(page, "/locations", "Our locations");
