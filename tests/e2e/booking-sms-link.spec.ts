@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { createLinkSigner } from "../../server/booking/sms-link.server";
 import { expect, test } from "./fixtures";
-import { addCard, chooseFacialWithAddOn, fillBillingAndAgree, fillDetails, otherClientAddress, showDate, startBooking, uniqueEmail } from "./helpers";
+import { bookAsNewGuest, chooseFacialWithAddOn, otherClientAddress, showDate, uniqueEmail } from "./helpers";
 
 test("a texted link with a signed guest token skips the details step; an altered one does not", async ({ page, browser, sandboxApi, bookingDay }) => {
   // Two journeys, one of them to a booking: over a minute on a busy machine.
@@ -10,14 +10,7 @@ test("a texted link with a signed guest token skips the details step; an altered
   const { clinic, dates } = bookingDay({ days: 8 });
   // A guest who booked before.
   const email = uniqueEmail("texted");
-  await startBooking(page, clinic);
-  await chooseFacialWithAddOn(page);
-  await (await showDate(page, dates[0])).first().click();
-  await fillDetails(page, email);
-  await addCard(page, "4242 4242 4242 4242");
-  await fillBillingAndAgree(page);
-  await page.getByRole("button", { name: "Book appointment" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "You're booked!" })).toBeVisible();
+  await bookAsNewGuest(page, clinic, dates[0], email);
 
   const { guests } = await (await sandboxApi.get(`/spa-sandbox/v1/guests/search?email=${encodeURIComponent(email)}`)).json();
   const centerId = clinic.centerId;

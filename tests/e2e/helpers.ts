@@ -118,6 +118,21 @@ export async function fillDetails(page: Page, email: string, phone = uniquePhone
   await expect(page.getByRole("heading", { level: 1, name: "Payment" })).toBeVisible();
 }
 
+/**
+ * A new guest books the new-client facial with its add-on on the date's first open time, with a new
+ * card, and lands on the confirmation (either button: the clinic takes payment or holds the card).
+ */
+export async function bookAsNewGuest(page: Page, clinic: Pick<Clinic, "slug">, date: string, email: string) {
+  await startBooking(page, clinic);
+  await chooseFacialWithAddOn(page);
+  await (await showDate(page, date)).first().click();
+  await fillDetails(page, email);
+  await addCard(page, "4242 4242 4242 4242");
+  await fillBillingAndAgree(page);
+  await page.getByRole("button", { name: /^(Book appointment|Pay \$[\d,.]+ and book)$/ }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "You're booked!" })).toBeVisible();
+}
+
 /** On the sandbox's hosted card page: saves this card (a test number decides how its charges go). */
 export async function saveCardOnCardPage(page: Page, number: string, name = "Ana Lopez") {
   await expect(page.getByRole("heading", { name: "Add a card" })).toBeVisible();
