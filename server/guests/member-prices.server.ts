@@ -42,8 +42,7 @@ export type MemberPrices = { plan: string; percentOf: (serviceId: string) => num
  */
 export async function memberPrices(services: Services, guestId: string, centerId: string): Promise<MemberPrices | null> {
   try {
-    const memberships = await membershipLists.get<GuestMembership[]>(listKey(guestId), () => services.spa.guestMemberships(guestId));
-    const active = memberships.filter((m) => isActiveMembership(m.status));
+    const active = (await guestMembershipList(services, guestId)).filter((m) => isActiveMembership(m.status));
     if (active.length === 0) return null;
     const plans = ((await clinicPlanList(services, centerId)) ?? []).filter((p) => active.some((m) => sameId(m.membershipId, p.id)));
     if (plans.length === 0) return null;

@@ -38,3 +38,11 @@ export async function withAutomaticOffer(services: Services, draft: Draft, input
   const offer = offerFor(offers, input.service.id);
   return offer ? { ...draft, promoCode: offer.code } : draft;
 }
+
+/**
+ * The draft as the payment step prices it: with the offer it starts with until the step was first
+ * shown (it then has a pay key and keeps what the guest chose). The booking bar prices the same.
+ */
+export async function draftAsPriced(services: Services, draft: Draft, input: { service: Service; catalog: Service[]; partnerType?: string }): Promise<Draft> {
+  return draft.payKey ? draft : withAutomaticOffer(services, draft, input);
+}

@@ -13,7 +13,7 @@ import type { Services } from "#server/context.server";
 import { getDraft, holdIsLive, timeChosen, type Draft } from "#server/booking/draft.server";
 import { takeNotBooked } from "#server/booking/not-booked.server";
 import { withAddOnPrices } from "#server/pricing/offer-prices.server";
-import { withAutomaticOffer } from "#server/referrals/referral-offer.server";
+import { draftAsPriced } from "#server/referrals/referral-offer.server";
 import { requestSession, visitAttribution } from "#server/request-context.server";
 import type { Route } from "./+types/layout";
 
@@ -45,7 +45,7 @@ async function bookingSummaryOf(services: Services, center: Center, catalog: Ser
   if (!service) return null;
   const addOns = draft.addOnIds.map((id) => findService(catalog, id)).filter((s): s is Service => Boolean(s));
   // One amount everywhere (decision 037): the payment step's own quote, with the offer it will start with.
-  const priced = await (draft.payKey ? Promise.resolve(draft) : withAutomaticOffer(services, draft, { service, catalog, partnerType }))
+  const priced = await draftAsPriced(services, draft, { service, catalog, partnerType })
     .then((offered) => quote(services, center, catalog, offered))
     .catch(() => null);
   const list = priced?.subtotal ?? priceLines(service, addOns).reduce((sum, line) => sum + line.price, 0);

@@ -1,3 +1,4 @@
+import type { Service } from "~/domain/catalog";
 import { getCollectionProps, getInputProps } from "@conform-to/react";
 import { href, Link, redirect, redirectDocument, useNavigation } from "react-router";
 import { CheckboxField, ErrorSummary, Field, FieldMessage, SchemaForm, SelectField, useFocusFirst, useSchemaForm } from "~/components/forms";
@@ -14,7 +15,7 @@ import { dropHoldClaim } from "#server/booking/hold-limits.server";
 import { promoAttemptLimit } from "#server/booking/promo-limits.server";
 import { isOfferCode } from "#server/pricing/offer-prices.server";
 import { recordAffiliateClick } from "#server/referrals/affiliates.server";
-import { withAutomaticOffer } from "#server/referrals/referral-offer.server";
+import { draftAsPriced } from "#server/referrals/referral-offer.server";
 import { confirmedOf, newPayKey, requireDraft, setConfirmed, setDraft, type Draft } from "#server/booking/draft.server";
 import { flashNotBooked, type NotBooked } from "#server/booking/not-booked.server";
 import { cardCapturePage, cardWasAdded, confirmAndPay, paymentStepState, savedCards, type ConfirmOutcome } from "#server/booking/payment-step.server";
@@ -117,9 +118,8 @@ async function packageOffer(context: RequestContext, draft: Draft) {
  * Whether the guest may pay for the treatment rather than use the package session: only for a
  * treatment offered to them anyway (a new client's package may cover the returning-client version).
  */
-async function mayPayInstead(context: RequestContext, draft: Draft): Promise<boolean> {
-  const service = findService((await requireClinic(context.services, draft.centerId)).catalog, draft.serviceId);
-  return Boolean(service && offeredTo(service.name, await clientTypeOf(context.services, bookingGuest(await currentUser(context), draft))));
+async function mayPayInstead(context: RequestContext, draft: Draft, service: Service): Promise<boolean> {
+  return offeredTo(service.name, await clientTypeOf(context.services, bookingGuest(await currentUser(context), draft)));
 }
 
 export async function loader({ context }: Route.LoaderArgs) {
@@ -134,9 +134,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   const { center, catalog } = await requireClinic(services, draft.centerId);
   // The first time the step is shown (no pay key yet), the booking gets its offer: a referred
   // friend's, or the tier that charges the partner's or the clinic's price the menu showed.
-  const offered = draft.payKey
-    ? draft
-    : await withAutomaticOffer(services, draft, { service: findService(catalog, draft.serviceId)!, catalog, partnerType: visitAttribution(context).partner });
+  const offered = await draftAsPriced(services, draft, { service: findService(catalog, draft.serviceId)!, catalog, partnerType: visitAttribution(context).partner });
   const [shown, saved] = await Promise.all([quote(services, center, catalog, offered), savedCards(services, draft, { fresh: Boolean(draft.cardsBefore) })]);
   const state = await paymentStepState(services, draft.payKey, shown);
   const summary = state.kind === "repriced" ? state.backEnd : shown;
@@ -162,7 +160,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       membership,
       clinicSlug: center.slug,
       packageOffer: offer ? { name: offer.name, left: offer.left } : null,
-      payInstead: summary.package ? await mayPayInstead(context, draft) : false,
+      payInstead: summary.package ? await mayPayInstead(context, draft, service) : false,
       clinic: center.name,
       service: service.displayName,
       summary,
@@ -202,7 +200,7 @@ export const action = guardAction(async ({ request, context }: Route.ActionArgs)
   }
 
   if (intent === "stop-package") {
-    if (!(await mayPayInstead(context, draft))) return refuseForm(submission, { status: 409, formErrors: [PACKAGE_ONLY] });
+    if (!(await mayPayInstead(context, draft, findService(catalog, draft.serviceId)!))) return refuseForm(submission, { status: 409, formErrors: [PACKAGE_ONLY] });
     setDraft(session, { ...withBilling, pkg: undefined });
     return redirect(href("/appointment/payment"));
   }
