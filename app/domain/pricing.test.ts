@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 import { applyDiscounts, type PriceLine } from "./discounts";
 import {
   DEFAULT_PRICE_TIER,
-  offerPercentOf,
+  offerCodeAsPromo,
+  offerTierOf,
+  priceWithOffer,
   priceTierByCode,
   priceTierOf,
   referralOfferCode,
@@ -18,10 +20,11 @@ const tiers: PricingTiers = {
   ],
   defaultPriceTier: "CUSTOMDEF",
   offerTiers: [
-    { percent: 9, serviceIds: ["peel-1", "lhr-1"] },
-    { percent: 25, serviceIds: ["lhr-1", "PEEL-1"] },
-    { percent: 50, serviceIds: ["sculpt-1"] },
-    { percent: 0, serviceIds: ["facial-new"] },
+    { percent: 9, serviceIds: ["peel-1", "lhr-1"], code: "OFFER9" },
+    { percent: 25, serviceIds: ["lhr-1", "PEEL-1"], code: "offer25" },
+    { percent: 50, serviceIds: ["sculpt-1"], code: "OFFER50" },
+    { percent: 0, serviceIds: ["facial-new"], code: "OFFER0" },
+    { percent: 75, serviceIds: ["peel-1", "uncharged-1"], code: null },
   ],
 };
 
@@ -120,60 +123,58 @@ describe("priceTierByCode", () => {
   });
 });
 
-describe("offerPercentOf", () => {
-  it("is the tier's percent for a service in one tier", () => {
-    expect(offerPercentOf("sculpt-1", tiers)).toBe(50);
+describe("offerTierOf", () => {
+  it("is the tier listing the service", () => {
+    expect(offerTierOf("sculpt-1", tiers)).toMatchObject({ percent: 50, code: "OFFER50" });
   });
 
-  it("is the largest percent for a service in several tiers, ids compared loosely", () => {
-    expect(offerPercentOf("lhr-1", tiers)).toBe(25);
-    expect(offerPercentOf("peel-1", tiers)).toBe(25);
-    expect(offerPercentOf("PEEL1", tiers)).toBe(25);
+  it("is the largest percent of the tiers listing it, ids compared loosely", () => {
+    expect(offerTierOf("lhr-1", tiers)?.percent).toBe(25);
+    expect(offerTierOf("PEEL1", tiers)?.percent).toBe(25);
   });
 
-  it("is 0 for a service in none, in a 0% tier, or with no tiers", () => {
-    expect(offerPercentOf("other", tiers)).toBe(0);
-    expect(offerPercentOf("facial-new", tiers)).toBe(0);
-    expect(offerPercentOf("peel-1", null)).toBe(0);
+  it("leaves out a tier with no code to charge it, however large", () => {
+    expect(offerTierOf("peel-1", tiers)?.percent).toBe(25);
+    expect(offerTierOf("uncharged-1", tiers)).toBeNull();
+  });
+
+  it("is null for a service in none, in a 0% tier, or with no tiers", () => {
+    expect(offerTierOf("other", tiers)).toBeNull();
+    expect(offerTierOf("facial-new", tiers)).toBeNull();
+    expect(offerTierOf("peel-1", null)).toBeNull();
   });
 });
 
-describe("shownPrice", () => {
-  it("is the list price with no other price", () => {
-    expect(shownPrice({ list: 27500 })).toEqual({ price: 27500, source: "list" });
-    expect(shownPrice({ list: 27500, center: null, partner: null })).toEqual({ price: 27500, source: "list" });
+describe("priceWithOffer", () => {
+  it("takes the percent off, rounded to the cent as the quote rounds it", () => {
+    expect(priceWithOffer(30000, { percent: 9, serviceIds: [], code: "OFFER9" })).toBe(27300);
+    expect(priceWithOffer(19999, { percent: 9, serviceIds: [], code: "OFFER9" })).toBe(19999 - 1800);
+    const quoted = applyDiscounts([line("x", 19999)], [{ discount_type: "percentage", discount_value: 9, service_id: null, service_type: "service" }]);
+    expect(priceWithOffer(19999, { percent: 9, serviceIds: [], code: "OFFER9" })).toBe(quoted.total);
   });
 
-  it("is the clinic's price over the list price", () => {
-    expect(shownPrice({ list: 27500, center: 19900 })).toEqual({ price: 19900, source: "center" });
+  it("leaves a price as it is at 0%", () => {
+    expect(priceWithOffer(15000, { percent: 0, serviceIds: [], code: null })).toBe(15000);
+  });
+});
+
+describe("offerCodeAsPromo", () => {
+  it("prices a price tier's code as its final price", () => {
+    expect(offerCodeAsPromo("50charge", tiers)?.rules[0]).toMatchObject({ discount_type: "final_price", discount_value: 5000 });
   });
 
-  it("is the partner's price over the clinic's and the list price", () => {
-    expect(shownPrice({ list: 27500, center: 19900, partner: 22000 })).toEqual({ price: 22000, source: "partner" });
-    expect(shownPrice({ list: 27500, partner: 15000 })).toEqual({ price: 15000, source: "partner" });
+  it("prices an offer tier's code as its percent off each of its services, any case", () => {
+    const promo = offerCodeAsPromo("OFFER25", tiers);
+    expect(promo?.rules).toEqual([
+      { discount_type: "percentage", discount_value: 25, service_id: "lhr-1", service_type: "service" },
+      { discount_type: "percentage", discount_value: 25, service_id: "PEEL-1", service_type: "service" },
+    ]);
+    expect(applyDiscounts([line("peel-1", 17500)], promo!.rules).total).toBe(13125);
   });
 
-  it("allows a price of 0 and one equal to the list price", () => {
-    expect(shownPrice({ list: 27500, partner: 0 })).toEqual({ price: 0, source: "partner" });
-    expect(shownPrice({ list: 27500, center: 0 })).toEqual({ price: 0, source: "center" });
-    expect(shownPrice({ list: 27500, center: 27500 })).toEqual({ price: 27500, source: "center" });
-  });
-
-  it("ignores a price above the list price and falls back to the next", () => {
-    expect(shownPrice({ list: 27500, center: 19900, partner: 27501 })).toEqual({ price: 19900, source: "center" });
-    expect(shownPrice({ list: 27500, center: 30000 })).toEqual({ price: 27500, source: "list" });
-    expect(shownPrice({ list: 27500, center: 30000, partner: 30000 })).toEqual({ price: 27500, source: "list" });
-  });
-
-  it("ignores a negative price", () => {
-    expect(shownPrice({ list: 27500, partner: -1, center: 19900 })).toEqual({ price: 19900, source: "center" });
-    expect(shownPrice({ list: 27500, center: -100 })).toEqual({ price: 27500, source: "list" });
-  });
-
-  it("ignores a price that is not a whole number of cents", () => {
-    expect(shownPrice({ list: 27500, partner: 199.5, center: 19900 })).toEqual({ price: 19900, source: "center" });
-    for (const bad of [0.5, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]) {
-      expect(shownPrice({ list: 27500, center: bad, partner: bad })).toEqual({ price: 27500, source: "list" });
-    }
+  it("is null for a 0% tier's code, another code, or no tiers", () => {
+    expect(offerCodeAsPromo("OFFER0", tiers)).toBeNull();
+    expect(offerCodeAsPromo("WELCOME10", tiers)).toBeNull();
+    expect(offerCodeAsPromo("OFFER9", null)).toBeNull();
   });
 });

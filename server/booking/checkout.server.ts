@@ -1,7 +1,7 @@
 import type { Center, Service } from "~/domain/catalog";
 import { priceLines } from "~/domain/booking";
 import { applyDiscounts, checkPromo, withMemberPrices, type PromoCode } from "~/domain/discounts";
-import { priceTierByCode, tierAsPromo, type PricingTiers } from "~/domain/pricing";
+import { offerCodeAsPromo } from "~/domain/pricing";
 import type { Cents } from "~/domain/money";
 import type { Services } from "../context.server";
 import { errorReporter } from "../observability/error-reporter.server";
@@ -38,8 +38,8 @@ export async function quote(services: Services, center: Center, catalog: Service
   let promo: Quote["promo"] = null;
   let rules: PromoCode["rules"] = [];
   if (draft.promoCode) {
-    // A typed promo code, or a price tier's offer code (a referred friend's FT50RAF among them).
-    const found = (await services.stores.promoCodes.get(draft.promoCode)) ?? tierPromo(draft.promoCode, await services.stores.pricing.tiers());
+    // A typed promo code, or a price or offer tier's code (a referred friend's FT50RAF among them).
+    const found = (await services.stores.promoCodes.get(draft.promoCode)) ?? offerCodeAsPromo(draft.promoCode, await services.stores.pricing.tiers());
     const uses = draft.details ? ((await services.stores.guestDetails.get(draft.details.email))?.promo_codes[draft.promoCode] ?? 0) : 0;
     const check = checkPromo({ code: draft.promoCode, promo: found, appointmentDate: draft.date ?? draft.hold?.slot.slice(0, 10) ?? "", lines, usesByGuest: uses });
     promo = { code: draft.promoCode, applied: check.ok, message: check.ok ? null : check.message, maxUsesPerGuest: found?.maxUsesPerGuest ?? null };
@@ -69,11 +69,6 @@ export async function quote(services: Services, center: Center, catalog: Service
     member: members && withMember.memberDiscount > 0 ? { plan: members.plan, discount: withMember.memberDiscount } : null,
     package: held ? { userPackageId: held.userPackageId, name: held.name, covers } : null,
   };
-}
-
-function tierPromo(code: string, tiers: PricingTiers | null): PromoCode | null {
-  const tier = priceTierByCode(code, tiers);
-  return tier ? tierAsPromo(tier) : null;
 }
 
 export type CheckoutOutcome = AttemptOutcome | { kind: "busy" } | { kind: "promo-used"; code: string };
@@ -255,5 +250,5 @@ export async function backEndQuote(services: Services, attempt: PaymentAttempt, 
 /** The promo code's discount rules, for prices shown before a quote; none for an unknown code. */
 export async function promoRules(services: Services, code: string | undefined): Promise<PromoCode["rules"]> {
   if (!code) return [];
-  return ((await services.stores.promoCodes.get(code)) ?? tierPromo(code, await services.stores.pricing.tiers()))?.rules ?? [];
+  return ((await services.stores.promoCodes.get(code)) ?? offerCodeAsPromo(code, await services.stores.pricing.tiers()))?.rules ?? [];
 }

@@ -1,7 +1,7 @@
 import type { Service } from "~/domain/catalog";
 import { idKey, sameId } from "~/domain/catalog";
 import type { Cents } from "~/domain/money";
-import { DEFAULT_PRICE_TIER, priceTierByCode, shownPrice, type PriceSource } from "~/domain/pricing";
+import { DEFAULT_PRICE_TIER, offerCodeAsPromo, offerTierOf, priceWithOffer, shownPrice, type PriceSource } from "~/domain/pricing";
 import { serviceKind } from "~/domain/service-kinds";
 import type { Services } from "../context.server";
 import { logger } from "../observability/logger.server";
@@ -18,8 +18,9 @@ export type OfferPrices = {
 /**
  * The prices a clinic's treatments are shown and sold at for this visit (decision 032): a partner's
  * (the visit's partnerType), else the clinic's own (centerPricing), each only when a price tier can
- * charge it at the back end (a tier listing the service at exactly that price). A price no tier can
- * charge is left out and logged: a price shown must be a price charged.
+ * charge it at the back end (a tier listing the service at exactly that price); else the chain's
+ * offer tier's percent off, charged by the tier's code (decision 046). A price no tier can charge is
+ * left out and logged: a price shown must be a price charged.
  */
 export async function offerPrices(services: Services, input: { centerId: string; catalog: Service[]; partnerType?: string }): Promise<OfferPrices> {
   const treatments = input.catalog.filter((s) => !s.isAddOn && s.price > 0);
@@ -44,6 +45,11 @@ export async function offerPrices(services: Services, input: { centerId: string;
       }
       byService.set(idKey(service.id), { serviceId: service.id, list: service.price, price: shown.price, source: shown.source, code: tier.code });
       break;
+    }
+    const offerTier = byService.has(idKey(service.id)) ? null : offerTierOf(service.id, tiers);
+    const offered = offerTier ? priceWithOffer(service.price, offerTier) : service.price;
+    if (offerTier && offered < service.price) {
+      byService.set(idKey(service.id), { serviceId: service.id, list: service.price, price: offered, source: "offer", code: offerTier.code });
     }
   }
   return { partner: partner && partner.prices.length > 0 ? { type: partner.partnerType, name: partner.name } : null, byService };
@@ -83,13 +89,13 @@ function isLaserHairRemovalArea(name: string): boolean {
 }
 
 /**
- * Whether a code is one of the offers the storefront puts on a booking itself (a price tier, the
- * referral's default tier): never accepted typed or from a link, so a partner's or a friend's price
+ * Whether a code is one of the offers the storefront puts on a booking itself (a price tier, an
+ * offer tier, the referral's default tier): never accepted typed or from a link, so a partner's or a friend's price
  * goes only to the visit it is for.
  */
 export async function isOfferCode(services: Services, raw: string): Promise<boolean> {
   const code = raw.trim().toUpperCase();
   if (code === DEFAULT_PRICE_TIER) return true;
   const tiers = await services.stores.pricing.tiers();
-  return code === tiers?.defaultPriceTier.toUpperCase() || priceTierByCode(code, tiers) !== null;
+  return code === tiers?.defaultPriceTier.toUpperCase() || offerCodeAsPromo(code, tiers) !== null;
 }

@@ -12,7 +12,7 @@ import { seedGuid } from "../spa-sandbox/db";
 import { createSpaClient, type SpaClient } from "../spa/client.server";
 import { createSqliteStores } from "../store/sqlite-store.server";
 import type { Stores } from "../store/stores.server";
-import { offerFor, offerPrices, withAddOnPrices, withOfferPrices } from "./offer-prices.server";
+import { offerFor, offerPrices, withAddOnPrices, withOfferPrices, type OfferPrices } from "./offer-prices.server";
 
 /**
  * Partner and clinic prices against the sandbox's catalog and the seeded growth configuration
@@ -54,6 +54,13 @@ afterAll(async () => {
 });
 
 const find = (catalog: Service[], id: string) => catalog.find((s) => sameId(s.id, id))!;
+/** The partner's and the clinic's prices, leaving out the chain's offer tiers (sculpting's 9% everywhere). */
+const ownPrices = (offers: OfferPrices) => [...offers.byService.values()].filter((o) => o.source !== "offer");
+/** Sculpting at 9% off its list price here, charged through OFFER9. */
+const sculptOffer = (catalog: Service[]) => {
+  const list = find(catalog, SCULPT).price;
+  return { serviceId: find(catalog, SCULPT).id, list, price: list - Math.round((list * 9) / 100), source: "offer", code: "OFFER9" };
+};
 
 describe("offer prices", () => {
   it("the catalog is as the tests expect: list prices of $175 and $199 at both clinics", () => {
@@ -65,22 +72,48 @@ describe("offer prices", () => {
   it("at a prepaid clinic, the Clarifying Peel at its own price of $150, charged through 150CHARGE", async () => {
     const offers = await offerPrices(services, { centerId: DALLAS, catalog: dallas });
     expect(offers.partner).toBeNull();
-    expect([...offers.byService.values()]).toEqual([{ serviceId: find(dallas, PEEL).id, list: 17500, price: 15000, source: "center", code: "150CHARGE" }]);
+    expect(ownPrices(offers)).toEqual([{ serviceId: find(dallas, PEEL).id, list: 17500, price: 15000, source: "center", code: "150CHARGE" }]);
     expect(offerFor(offers, find(dallas, PEEL).id)).toMatchObject({ price: 15000, code: "150CHARGE" });
     expect(offerFor(offers, find(dallas, PEEL).id.toUpperCase())).toMatchObject({ price: 15000 });
     expect(offerFor(offers, find(dallas, FACIAL).id)).toBeNull();
   });
 
-  it("at a pay-later clinic, nothing", async () => {
+  it("at a pay-later clinic, only the chain's offer tiers", async () => {
     const offers = await offerPrices(services, { centerId: AUSTIN, catalog: austin });
-    expect(offers).toEqual({ partner: null, byService: new Map() });
+    expect(offers.partner).toBeNull();
+    expect([...offers.byService.values()]).toEqual([sculptOffer(austin)]);
+  });
+
+  it("an offer tier's percent off, rounded to the cent, charged through the tier's code; never the new-client facial's 0%", async () => {
+    for (const catalog of [austin, dallas]) {
+      const offers = await offerPrices(services, { centerId: catalog === austin ? AUSTIN : DALLAS, catalog });
+      expect(offerFor(offers, SCULPT)).toEqual(sculptOffer(catalog));
+      expect(offerFor(offers, NEW_CLIENT_FACIAL)).toBeNull();
+    }
+    expect(sculptOffer(austin).price).toBe(27300);
+  });
+
+  it("a partner's or the clinic's own price comes before the offer tier's", async () => {
+    const own = createSqliteStores(":memory:");
+    try {
+      const via = await servicesWith(own);
+      await own.pricing.putTiers({ ...(await stores.pricing.tiers())!, offerTiers: [{ percent: 50, serviceIds: [PEEL, SCULPT], code: "OFFER9" }] });
+      const atDallas = await offerPrices(via, { centerId: DALLAS, catalog: dallas });
+      expect(offerFor(atDallas, PEEL)).toMatchObject({ price: 15000, source: "center", code: "150CHARGE" });
+      expect(offerFor(atDallas, SCULPT)).toMatchObject({ price: find(dallas, SCULPT).price / 2, source: "offer" });
+      // A tier with no campaign code to charge it is never offered.
+      await own.pricing.putTiers({ ...(await stores.pricing.tiers())!, offerTiers: [{ percent: 50, serviceIds: [SCULPT], code: null }] });
+      expect(offerFor(await offerPrices(via, { centerId: AUSTIN, catalog: austin }), SCULPT)).toBeNull();
+    } finally {
+      await own.close();
+    }
   });
 
   it("with the GlowPass partner (any case): its prices, charged through 100CHARGE and 150CHARGE", async () => {
     for (const partnerType of ["GLOWPASS", "glowpass", "GlowPass"]) {
       const offers = await offerPrices(services, { centerId: AUSTIN, catalog: austin, partnerType });
       expect(offers.partner).toEqual({ type: "GLOWPASS", name: "GlowPass" });
-      expect(offers.byService.size).toBe(2);
+      expect(ownPrices(offers)).toHaveLength(2);
       expect(offerFor(offers, PEEL)).toEqual({ serviceId: find(austin, PEEL).id, list: 17500, price: 10000, source: "partner", code: "100CHARGE" });
       expect(offerFor(offers, FACIAL)).toEqual({ serviceId: find(austin, FACIAL).id, list: 19900, price: 15000, source: "partner", code: "150CHARGE" });
     }
@@ -90,7 +123,9 @@ describe("offer prices", () => {
   });
 
   it("an unknown partner has no prices: partner null, the clinic's own prices still offered", async () => {
-    expect(await offerPrices(services, { centerId: AUSTIN, catalog: austin, partnerType: "NOSUCHPARTNER" })).toEqual({ partner: null, byService: new Map() });
+    const unknown = await offerPrices(services, { centerId: AUSTIN, catalog: austin, partnerType: "NOSUCHPARTNER" });
+    expect(unknown.partner).toBeNull();
+    expect(ownPrices(unknown)).toEqual([]);
     const atDallas = await offerPrices(services, { centerId: DALLAS, catalog: dallas, partnerType: "nosuchpartner" });
     expect(atDallas.partner).toBeNull();
     expect(offerFor(atDallas, PEEL)).toMatchObject({ price: 15000, source: "center", code: "150CHARGE" });
@@ -104,12 +139,12 @@ describe("offer prices", () => {
       // A price at the list, or above it, is no offer.
       await own.centerPricing.put({ centerId: AUSTIN, serviceId: SCULPT, price: 30000, isPrepaidService: false });
       await own.centerPricing.put({ centerId: AUSTIN, serviceId: NEW_CLIENT_FACIAL, price: 99900, isPrepaidService: false });
-      expect((await offerPrices(via, { centerId: AUSTIN, catalog: austin })).byService.size).toBe(0);
+      expect(ownPrices(await offerPrices(via, { centerId: AUSTIN, catalog: austin }))).toEqual([]);
 
       await own.pricing.putPartner({ partnerType: "oddpass", name: "OddPass", prices: [{ serviceId: PEEL, price: 12345 }, { serviceId: FACIAL, price: 15000 }] });
       const offers = await offerPrices(via, { centerId: AUSTIN, catalog: austin, partnerType: "ODDPASS" });
       expect(offers.partner).toEqual({ type: "ODDPASS", name: "OddPass" });
-      expect([...offers.byService.values()]).toEqual([{ serviceId: find(austin, FACIAL).id, list: 19900, price: 15000, source: "partner", code: "150CHARGE" }]);
+      expect(ownPrices(offers)).toEqual([{ serviceId: find(austin, FACIAL).id, list: 19900, price: 15000, source: "partner", code: "150CHARGE" }]);
       // At a prepaid clinic, the partner's uncharged price leaves the clinic's own one, which a tier charges.
       const atDallas = await offerPrices(via, { centerId: DALLAS, catalog: dallas, partnerType: "oddpass" });
       expect(offerFor(atDallas, PEEL)).toEqual({ serviceId: find(dallas, PEEL).id, list: 17500, price: 15000, source: "center", code: "150CHARGE" });
@@ -124,9 +159,9 @@ describe("offer prices", () => {
     expect(menu).toHaveLength(dallas.length);
     menu.forEach((service, i) => {
       if (sameId(service.id, PEEL)) expect(service).toEqual({ ...dallas[i], price: 15000 });
+      else if (sameId(service.id, SCULPT)) expect(service).toEqual({ ...dallas[i], price: sculptOffer(dallas).price });
       else expect(service).toBe(dallas[i]);
     });
-    expect(withOfferPrices(austin, await offerPrices(services, { centerId: AUSTIN, catalog: austin }))).toEqual(austin);
   });
 });
 

@@ -2,7 +2,7 @@ import Database from "better-sqlite3";
 import { createHash } from "node:crypto";
 import { preparePrivateFile } from "../data-dir.server";
 import {
-  GIFT_CARD_VALIDITY_DAYS, nurseDayOff, SEED_AVAILABILITY_GUEST, seedCenters, seedGiftCardOccasions, seedGiftCardTemplates, seedMembershipPlans, seedPackages, seedPriceTiers, seedPromos,
+  GIFT_CARD_VALIDITY_DAYS, nurseDayOff, SEED_AVAILABILITY_GUEST, seedCenters, seedGiftCardOccasions, seedGiftCardTemplates, seedMembershipPlans, seedPackages, seedOfferTiers, seedPriceTiers, seedPromos,
   seedReasons, seedReferralSources, seedServices, seedStaffReasons, seedWorkingHours,
 } from "./seed-data";
 
@@ -277,7 +277,7 @@ function seedBooking(db: SandboxDb) {
 }
 
 /**
- * The campaigns of the growth offers (the referral's FT50RAF and the price tiers), added to a
+ * The campaigns of the growth offers (the referral's FT50RAF, the price and offer tiers), added to a
  * sandbox made before them too: each code once.
  */
 function seedGrowthCampaigns(db: SandboxDb) {
@@ -286,6 +286,10 @@ function seedGrowthCampaigns(db: SandboxDb) {
   db.transaction(() => {
     for (const promo of seedPromos.filter((p) => p.code === "FT50RAF")) insert.run(promo.code, JSON.stringify(promo.rules.map((r) => rule(r.discount_value, r.service))));
     for (const tier of seedPriceTiers) insert.run(tier.code, JSON.stringify(tier.services.map((service) => rule(tier.charge, service))));
+    for (const tier of seedOfferTiers.filter((t) => t.percent > 0)) {
+      const percentOff = (service: string) => ({ discount_type: "percentage", discount_value: tier.percent, service_id: seedGuid(`service:${service}`), service_type: "service" });
+      insert.run(tier.code, JSON.stringify(tier.services.map(percentOff)));
+    }
   })();
 }
 

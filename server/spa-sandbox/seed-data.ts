@@ -147,12 +147,16 @@ export const seedPriceTiers: { code: string; charge: number; services: string[] 
   { code: "150CHARGE", charge: 150, services: ["PEEL-CLARIFY", "FT-RET"] },
   { code: "200CHARGE", charge: 200, services: ["LHR-LOWERLEG", "LHR-BACK", "SCULPT"] },
 ];
-/** Offer tiers: a percent off per service (0, 9, 25, 50). */
-export const seedOfferTiers: { percent: number; services: string[] }[] = [
-  { percent: 0, services: ["FT-NEW"] },
-  { percent: 9, services: ["FT-RET"] },
-  { percent: 25, services: ["PEEL-GLOW", "PEEL-CLARIFY"] },
-  { percent: 50, services: ["LHR-PF-LIP"] },
+/**
+ * Offer tiers (spec section 9): a percent off per service, charged through the back end's campaign
+ * of the tier's code (decision 046). The new-client facial is an offer already (0%); sculpting is
+ * sold 9% off online. The 25% and 50% tiers list no treatment of this catalog.
+ */
+export const seedOfferTiers: { percent: number; code: string; services: string[] }[] = [
+  { percent: 0, code: "OFFER0", services: ["FT-NEW"] },
+  { percent: 9, code: "OFFER9", services: ["SCULPT"] },
+  { percent: 25, code: "OFFER25", services: [] },
+  { percent: 50, code: "OFFER50", services: [] },
 ];
 /** A partner's prices (partnerPricing), in dollars, by service code: a partner landing shows them. */
 export const seedPartners: { partnerType: string; name: string; prices: Record<string, number> }[] = [

@@ -82,7 +82,7 @@ async function seedGrowth(stores: Pick<Stores, "promoCodes" | "pricing" | "cente
   await stores.pricing.putTiers({
     priceTiers: seedPriceTiers.map((t) => ({ code: t.code, charge: centsFromDollars(t.charge), serviceIds: t.services.map(service) })),
     defaultPriceTier: DEFAULT_PRICE_TIER,
-    offerTiers: seedOfferTiers.map((t) => ({ percent: t.percent, serviceIds: t.services.map(service) })),
+    offerTiers: seedOfferTiers.map((t) => ({ percent: t.percent, serviceIds: t.services.map(service), code: t.code })),
   });
 }
 

@@ -812,8 +812,8 @@ function pricingStore(db: Firestore): PricingStore {
           code: String(t.code), charge: centsFromDollars(Number(t.charge)), serviceIds: [...(t.serviceIds ?? [])].map(String),
         })),
         defaultPriceTier: String(data.defaultPriceTier ?? ""),
-        offerTiers: ((data.offerTiers ?? []) as { percent: number; serviceIds?: string[] }[]).map((t) => ({
-          percent: Number(t.percent), serviceIds: [...(t.serviceIds ?? [])].map(String),
+        offerTiers: ((data.offerTiers ?? []) as { percent: number; serviceIds?: string[]; code?: string | null }[]).map((t) => ({
+          percent: Number(t.percent), serviceIds: [...(t.serviceIds ?? [])].map(String), code: t.code ? String(t.code) : null,
         })),
       };
     },
@@ -821,7 +821,7 @@ function pricingStore(db: Firestore): PricingStore {
       const stored: PricingTiers = {
         priceTiers: tiers.priceTiers.map((t) => ({ code: t.code, charge: dollarsFromCents(t.charge), serviceIds: [...t.serviceIds] })),
         defaultPriceTier: tiers.defaultPriceTier,
-        offerTiers: tiers.offerTiers.map((t) => ({ percent: t.percent, serviceIds: [...t.serviceIds] })),
+        offerTiers: tiers.offerTiers.map((t) => ({ percent: t.percent, serviceIds: [...t.serviceIds], code: t.code })),
       };
       await tiersRef.set(stored);
     },

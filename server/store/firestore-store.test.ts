@@ -153,7 +153,7 @@ describe.skipIf(!available)("Firestore", { timeout: 60_000 }, () => {
       await stores.pricing.putAddOnPrice({ serviceId: "a-2", price: 1999 });
       expect((await db.collection("addOnLhrPrices").doc("a-2").get()).data()).toEqual({ price: 19.99 });
 
-      const tiers = { priceTiers: [{ code: "FT99", charge: 9999, serviceIds: ["s-1"] }], defaultPriceTier: "FT50RAF", offerTiers: [{ percent: 15, serviceIds: ["s-2"] }] };
+      const tiers = { priceTiers: [{ code: "FT99", charge: 9999, serviceIds: ["s-1"] }], defaultPriceTier: "FT50RAF", offerTiers: [{ percent: 15, serviceIds: ["s-2"], code: "OFFER15" }] };
       await stores.pricing.putTiers(tiers);
       expect((await db.collection("pricingTiers").doc("current").get()).data()).toEqual({ ...tiers, priceTiers: [{ code: "FT99", charge: 99.99, serviceIds: ["s-1"] }] });
       expect((await db.collection("pricingTiers").get()).size).toBe(1);

@@ -721,13 +721,16 @@ function pricingStore(db: Database.Database): PricingStore {
     },
     async tiers() {
       const row = db.prepare("SELECT data FROM pricing_tiers WHERE id = 'current'").get() as { data: string } | undefined;
-      return row ? (JSON.parse(row.data) as PricingTiers) : null;
+      if (!row) return null;
+      const stored = JSON.parse(row.data) as PricingTiers;
+      // Offer tiers saved before they had a campaign code have none.
+      return { ...stored, offerTiers: stored.offerTiers.map((t) => ({ ...t, code: t.code ?? null })) };
     },
     async putTiers(tiers) {
       const stored: PricingTiers = {
         priceTiers: tiers.priceTiers.map((t) => ({ code: t.code, charge: t.charge, serviceIds: [...t.serviceIds] })),
         defaultPriceTier: tiers.defaultPriceTier,
-        offerTiers: tiers.offerTiers.map((t) => ({ percent: t.percent, serviceIds: [...t.serviceIds] })),
+        offerTiers: tiers.offerTiers.map((t) => ({ percent: t.percent, serviceIds: [...t.serviceIds], code: t.code })),
       };
       db.prepare("INSERT INTO pricing_tiers (id, data) VALUES ('current', ?) ON CONFLICT (id) DO UPDATE SET data = excluded.data").run(JSON.stringify(stored));
     },

@@ -712,7 +712,7 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         const tiers = {
           priceTiers: [{ code: "FT99", charge: 9900, serviceIds: ["s-1", "s-2"] }, { code: "FT1999", charge: 1999, serviceIds: ["s-3"] }, { code: "EMPTY", charge: 1, serviceIds: [] }],
           defaultPriceTier: "FT50RAF",
-          offerTiers: [{ percent: 15, serviceIds: ["s-4"] }, { percent: 12.5, serviceIds: ["s-5", "s-6"] }],
+          offerTiers: [{ percent: 15, serviceIds: ["s-4"], code: "OFFER15" }, { percent: 12.5, serviceIds: ["s-5", "s-6"], code: null }],
         };
         await stores.pricing.putTiers(tiers);
         expect(await stores.pricing.tiers()).toEqual(tiers);

@@ -511,8 +511,8 @@ export interface AffiliateStore {
 
 /** A price tier (spec section 9): an offer code that charges `charge` for each of its services. */
 export type PriceTier = { code: string; charge: Cents; serviceIds: string[] };
-/** An offer tier: a percent off for each of its services. */
-export type OfferTier = { percent: number; serviceIds: string[] };
+/** An offer tier: a percent off for each of its services, charged by the back end's campaign `code` (null: none yet). */
+export type OfferTier = { percent: number; serviceIds: string[]; code: string | null };
 
 /** The tier configuration, one record: kept in the store, not in code. */
 export type PricingTiers = {

@@ -1,4 +1,6 @@
 import type { Page } from "@playwright/test";
+import { centsFromDollars, percentOf } from "../../app/domain/money";
+import { formatMoney } from "../../app/lib/money";
 import { expect, test } from "./fixtures";
 import { addCard, fillBillingAndAgree, fillDetails, showDate, uniqueEmail } from "./helpers";
 import { backEndRecordsOf } from "./visits";
@@ -71,4 +73,32 @@ test("an offer code typed at payment is refused: a partner's or a clinic's price
     await expect(page.getByText("Invalid Promo Code")).toBeVisible();
     await expect(page.getByLabel("Promo code")).toHaveValue(code);
   }
+});
+
+test("a treatment in an offer tier is shown and charged at the tier's percent off: sculpting, 9%", async ({ page, bookingDay, sandboxApi }) => {
+  const { clinic, date } = bookingDay({ prepaid: true });
+  const { services } = await sandboxApi.get(`/spa-sandbox/v1/centers/${clinic.centerId}/services?size=100`).then((r) => r.json());
+  const list = centsFromDollars(services.find((s: { name: string }) => s.name === "Sculpting").price_info.sale_price);
+  const offered = list - percentOf(list, 9);
+
+  await page.goto(`/locations/${clinic.slug}`);
+  await expect(page.getByRole("listitem").filter({ hasText: "Sculpting" })).toContainText(formatMoney(offered));
+  await page.getByRole("button", { name: "Book here" }).click();
+  await page.getByRole("button", { name: "Select Sculpting" }).click();
+  await page.getByRole("button", { name: "Continue to date and time" }).click();
+  await (await showDate(page, date)).first().click();
+  const email = uniqueEmail("offer-tier");
+  await fillDetails(page, email);
+
+  const summary = page.getByRole("region", { name: "Price summary" });
+  await expect(summary.getByRole("row", { name: /^Due now/ })).toContainText(formatMoney(offered));
+  await expect(page.getByRole("complementary", { name: "Your booking" })).toContainText(formatMoney(offered));
+  await addCard(page, "4242 4242 4242 4242");
+  await fillBillingAndAgree(page);
+  await page.getByRole("button", { name: `Pay ${formatMoney(offered)} and book` }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "You're booked!" })).toBeVisible();
+
+  // The back end's campaign of the tier's code charged the same amount.
+  const { invoice } = await backEndRecordsOf(sandboxApi, email);
+  expect(centsFromDollars(invoice.invoice_dues.total)).toBe(offered);
 });
