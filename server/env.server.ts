@@ -75,9 +75,9 @@ export const EnvSchema = z
      */
     SPA_CALL_GOVERNOR: z.enum(["on", "off"]).default("on").transform((value) => value === "on"),
     /** Calls a new booking makes from choosing its time to its confirmation: it is let in only while the bucket covers them. */
-    SPA_CALLS_PER_BOOKING: z.coerce.number().int().min(1).max(100).default(11),
+    SPA_CALLS_PER_BOOKING: z.coerce.number().int().min(1).max(100).default(13),
     /** Calls kept for each booking that holds a slot, until it ends or its hold runs out. */
-    SPA_CALLS_AFTER_HOLD: z.coerce.number().int().min(0).max(100).default(6),
+    SPA_CALLS_AFTER_HOLD: z.coerce.number().int().min(0).max(100).default(8),
     /** Calls catalog and open-time reads leave free besides what bookings keep; below that they are answered from their caches. */
     SPA_READ_RESERVE: z.coerce.number().int().min(0).max(1_000).default(6),
     /**

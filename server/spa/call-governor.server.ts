@@ -255,7 +255,7 @@ export type CallGovernorSettings = {
   admissionMs: number;
 };
 
-export const DEFAULT_GOVERNOR_SETTINGS: CallGovernorSettings = { callsPerBooking: 11, callsAfterHold: 6, readReserve: 6, admissionMs: 2 * 60_000 };
+export const DEFAULT_GOVERNOR_SETTINGS: CallGovernorSettings = { callsPerBooking: 13, callsAfterHold: 8, readReserve: 6, admissionMs: 2 * 60_000 };
 
 /** What the client needs to know of the call it is about to make. */
 export type CallTicket = { priority: CallPriority; holdUntil: number | null };

@@ -20,6 +20,8 @@ import { SpaError } from "./errors.server";
 describeCallBucketContract("memory", async (clock) => createMemoryCallBucket(clock));
 
 const AUSTIN = seedGuid("center:ATX");
+/** The settings the governor's figures below are worked out with (11 calls a booking, 6 after its hold, 6 for reads), whatever the defaults are. */
+const SETTINGS = { callsPerBooking: 11, callsAfterHold: 6, readReserve: 6 };
 const DALLAS = seedGuid("center:DAL");
 const ZONE = "America/Chicago";
 const FACIAL = seedGuid("service:FT-NEW");
@@ -64,7 +66,7 @@ describe("the governor", () => {
   beforeEach(async () => {
     time = fakeTime();
     bucket = createMemoryCallBucket(time.clock);
-    governor = createCallGovernor({ bucket, clock: time.clock, sleep: time.sleep });
+    governor = createCallGovernor({ bucket, clock: time.clock, sleep: time.sleep, ...SETTINGS });
     await governor.afterAnswer(200, new Headers({ "Organization-RateLimit-Limit": "60;w=60;b=60", "RateLimit-Remaining": "20" }));
   });
   const read = { method: "GET", path: "/v1/centers" };
@@ -132,7 +134,7 @@ describe("the client with the governor, against the sandbox at 60 calls a minute
     time = fakeTime();
     sandbox = await startSandbox({ rateLimitPerMinute: 60, now: time.clock, holdSeconds: 600 });
     bucket = createMemoryCallBucket(time.clock);
-    governor = createCallGovernor({ bucket, clock: time.clock, sleep: time.sleep });
+    governor = createCallGovernor({ bucket, clock: time.clock, sleep: time.sleep, ...SETTINGS });
     calls = [];
     const counted: typeof fetch = (input, init) => {
       calls.push(`${init?.method ?? "GET"} ${new URL(String(input)).pathname.replace(/^\/api/, "")}`);
