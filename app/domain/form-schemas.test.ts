@@ -189,7 +189,7 @@ describe("language (spec section 3: Select Language=0, English-US=1; decision 04
   const parsed = (values: Record<string, string>) => parseWithZod(formDataWith({ ...profile, ...values }), { schema: ProfileDetailsSchema });
 
   it("is optional: nothing chosen, or “Select language”, is none, never the 0 of the spec's list", () => {
-    for (const values of [{}, { language: "0" }]) {
+    for (const values of [{}, { language: "0" }] as Record<string, string>[]) {
       const submission = parsed(values);
       expect(submission.status).toBe("success");
       if (submission.status === "success") expect(submission.value.language).toBeNull();
