@@ -120,6 +120,7 @@ export type NewGuest = {
 
 /** The one place a guest create payload (the spec's registration) is built. */
 export function guestCreatePayload(guest: NewGuest): GuestRegistration {
+  const language = languageOf(guest.language);
   return {
     center_id: guest.centerId,
     personal_info: {
@@ -141,7 +142,7 @@ export function guestCreatePayload(guest: NewGuest): GuestRegistration {
       receive_transactional_email: guest.consents.transactionalEmail,
       receive_transactional_sms: guest.consents.transactionalSms,
       // Where Zenoti keeps a guest's language (decision 043); only one the guest chose.
-      ...(languageOf(guest.language) ? { culture_id: guest.language! } : {}),
+      ...(language ? { culture_id: language } : {}),
     },
     tags: guest.tags,
     ...(guest.referralSourceId || guest.referredByGuestId
