@@ -92,6 +92,26 @@ export const GenderField = z
   .optional()
   .transform((value) => (value === undefined ? -1 : Number(value)));
 
+/**
+ * The spec's language choices (section 3: Select Language=0, English-US=1). "Select language" is
+ * none given: never sent to the back end as if 0 were a language (decision 043).
+ */
+export const NO_LANGUAGE = { value: 0, label: "Select language" } as const;
+export const LANGUAGES = [{ value: 1, label: "English (US)" }] as const;
+export type Language = (typeof LANGUAGES)[number]["value"];
+export const LANGUAGE_MESSAGE = "Please choose a language from the list, or leave it at “Select language”";
+const LANGUAGE_VALUES = [NO_LANGUAGE, ...LANGUAGES].map((l) => String(l.value)) as [string, ...string[]];
+/** Optional: none chosen is null. */
+export const LanguageField = z
+  .enum(LANGUAGE_VALUES, { error: LANGUAGE_MESSAGE })
+  .optional()
+  .transform((value): Language | null => LANGUAGES.find((l) => String(l.value) === value)?.value ?? null);
+
+/** The language choice for a language the back end holds, or none for one the form does not offer. */
+export function languageChoice(language: number | null): Language | null {
+  return LANGUAGES.find((l) => l.value === language)?.value ?? null;
+}
+
 export const NewPassword = z
   .string({ error: "Please enter a password" })
   .max(PASSWORD_MAX_LENGTH, tooLong(PASSWORD_MAX_LENGTH))
@@ -111,6 +131,7 @@ export const RegisterSchema = z.object({
   zip: ZipField,
   birthDate: BirthDateField,
   gender: GenderField,
+  language: LanguageField,
   password: NewPassword,
   referralCode: z
     .string({ error: "That referral code is not valid" })
@@ -151,6 +172,7 @@ export const ProfileDetailsSchema = z.object({
   zip: ZipField,
   birthDate: BirthDateField,
   gender: GenderField,
+  language: LanguageField,
 });
 
 export const ConsentsSchema = z.object({

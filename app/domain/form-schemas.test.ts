@@ -12,6 +12,8 @@ import {
   RegisterSchema,
   ResetPasswordSchema,
   GENDER_MESSAGE,
+  LANGUAGE_MESSAGE,
+  languageChoice,
   localToday,
 } from "./account-forms";
 import { sameFirstName } from "./accounts";
@@ -179,6 +181,39 @@ describe("birth date and gender (spec sections 3 and 5, decision 039)", () => {
     expect(sameFirstName("Mia", "Mía")).toBe(true);
     expect(sameFirstName("Mia", "Lena")).toBe(false);
     expect(sameFirstName("", " ")).toBe(false);
+  });
+});
+
+describe("language (spec section 3: Select Language=0, English-US=1; decision 043)", () => {
+  const profile = { firstName: "Mia", lastName: "Rivera", phone: "512-555-0177", address: "1 Elm St", city: "Austin", zip: "78701" };
+  const parsed = (values: Record<string, string>) => parseWithZod(formDataWith({ ...profile, ...values }), { schema: ProfileDetailsSchema });
+
+  it("is optional: nothing chosen, or “Select language”, is none, never the 0 of the spec's list", () => {
+    for (const values of [{}, { language: "0" }] as Record<string, string>[]) {
+      const submission = parsed(values);
+      expect(submission.status).toBe("success");
+      if (submission.status === "success") expect(submission.value.language).toBeNull();
+    }
+    expect(RegisterSchema.shape.language.parse(undefined)).toBeNull();
+  });
+
+  it("English (US) is 1", () => {
+    const submission = parsed({ language: "1" });
+    expect(submission.status === "success" && submission.value.language).toBe(1);
+    expect(RegisterSchema.shape.language.parse("1")).toBe(1);
+  });
+
+  it("a value the list does not offer is refused with a message of its own, on both forms", () => {
+    for (const bad of ["2", "-1", "en-US", "1.0", " 1"]) {
+      expect(formErrors(ProfileDetailsSchema, { language: bad }).language, bad).toEqual([LANGUAGE_MESSAGE]);
+      expect(formErrors(RegisterSchema, { language: bad }).language, bad).toEqual([LANGUAGE_MESSAGE]);
+    }
+  });
+
+  it("the profile offers the language on file only when the list has it", () => {
+    expect(languageChoice(1)).toBe(1);
+    expect(languageChoice(54)).toBeNull();
+    expect(languageChoice(null)).toBeNull();
   });
 });
 

@@ -28,6 +28,8 @@ export type Registration = {
   birthDate?: string | null;
   /** Zenoti's guest gender (-1 Not specified); not sent when not given. */
   gender?: number;
+  /** The guest's language (decision 043), or null when they chose none: then none is sent. */
+  language?: number | null;
   password: string;
   referralCode: string | null;
   marketingEmail: boolean;
@@ -77,6 +79,7 @@ export function createAccountService(services: Services, clock: () => number = D
         address: { line1: input.address, city: input.city, zip: input.zip },
         birthDate: input.birthDate,
         gender: input.gender,
+        language: input.language,
         consents: { marketingEmail: input.marketingEmail, marketingSms: input.marketingSms, transactionalEmail: true, transactionalSms: true },
         tags,
         // Zenoti files a guest under a configured referral source and the guest who referred them;

@@ -1,3 +1,4 @@
+import { languageChoice, type Language } from "~/domain/account-forms";
 import type { Services } from "../context.server";
 import type { GuestChange } from "../spa/booking.server";
 import { orUnavailable } from "../unavailable.server";
@@ -14,6 +15,11 @@ export type ProfileDetails = {
   birthDate: string | null;
   /** Zenoti's guest gender: 1 Male, 0 Female, -1 Not specified, 3 Other. */
   gender: number;
+  /**
+   * One of the form's languages, or null: none on file, or one the form does not offer (shown as
+   * none); none given (saved: the one on file stays, decision 043).
+   */
+  language: Language | null;
 };
 export type Consents = { marketingEmail: boolean; marketingSms: boolean };
 
@@ -30,6 +36,7 @@ export async function loadProfile(services: Services, user: CurrentUser): Promis
       zip: guest?.address?.zip ?? "",
       birthDate: guest?.birthDate ?? null,
       gender: guest?.gender ?? -1,
+      language: languageChoice(guest?.language ?? null),
     },
     consents: guest?.consents ? { marketingEmail: guest.consents.marketingEmail, marketingSms: guest.consents.marketingSms } : null,
   };
@@ -40,9 +47,9 @@ export type ProfileSave = "saved" | "no-guest" | "no-consents";
 
 /**
  * Saves the guest's own details or message choices. The spa client reads the guest and merges the
- * change, so what the form does not show (tags, referral, other phones) stays as it was; so does a
- * birth date on file when the form's is left empty (a made-up or empty one is never sent). A back end
- * that fails throws: the action's outage guard answers it.
+ * change, so what the form does not show (tags, referral, other phones) stays as it was; so do a
+ * birth date and a language on file when the form's are left empty (a made-up or empty one is never
+ * sent). A back end that fails throws: the action's outage guard answers it.
  */
 export async function saveProfile(
   services: Services,
@@ -56,8 +63,8 @@ export async function saveProfile(
     if (!guest.consents) return "no-consents";
     update = { consents: change.consents };
   } else {
-    const { firstName, lastName, phone, address, city, zip, birthDate, gender } = change.details;
-    update = { firstName, lastName, phone, address: { line1: address, city, zip }, gender, ...(birthDate ? { birthDate } : {}) };
+    const { firstName, lastName, phone, address, city, zip, birthDate, gender, language } = change.details;
+    update = { firstName, lastName, phone, address: { line1: address, city, zip }, gender, ...(birthDate ? { birthDate } : {}), ...(language ? { language } : {}) };
   }
   await services.spa.updateGuestProfile(user.guestId, update);
   return "saved";

@@ -11,6 +11,7 @@ import { createCachedCatalog } from "../spa/catalog-cache.server";
 import { createSpaClient } from "../spa/client.server";
 import { createSqliteStores } from "../store/sqlite-store.server";
 import { createAccountService, type Registration } from "./account-service.server";
+import { loadProfile, saveProfile } from "./profile.server";
 import { createMemoryRateLimiter } from "./rate-limit.server";
 
 /**
@@ -86,6 +87,31 @@ describe("birth date and gender at registration", () => {
     } finally {
       await strict.stop();
     }
+  });
+});
+
+describe("language at registration and on the profile (decision 043)", () => {
+  const storedPreferences = (guestId: string) =>
+    (JSON.parse((sandbox.db.prepare("SELECT payload FROM guests WHERE id = ?").get(guestId) as { payload: string }).payload) as { preferences: Record<string, unknown> }).preferences;
+
+  it("a language chosen at registration is on the profile when it is opened again", async () => {
+    const result = await services.accounts.register(registration({ language: 1 }));
+    if (!result.ok) throw new Error(result.message);
+    expect(storedPreferences(result.value.user.guestId)).toMatchObject({ culture_id: 1 });
+    expect((await loadProfile(services, result.value.user)).details.language).toBe(1);
+  });
+
+  it("none chosen sends none; chosen on the profile later it is saved, and a save without one keeps it", async () => {
+    const result = await services.accounts.register(registration({ language: null }));
+    if (!result.ok) throw new Error(result.message);
+    const { user } = result.value;
+    expect(storedPreferences(user.guestId)).not.toHaveProperty("culture_id");
+    const { details } = await loadProfile(services, user);
+    expect(details.language).toBeNull();
+    expect(await saveProfile(services, user, { details: { ...details, language: 1 } })).toBe("saved");
+    expect((await loadProfile(services, user)).details.language).toBe(1);
+    expect(await saveProfile(services, user, { details: { ...details, city: "Round Rock", language: null } })).toBe("saved");
+    expect((await loadProfile(services, user)).details).toMatchObject({ city: "Round Rock", language: 1 });
   });
 });
 

@@ -63,14 +63,23 @@ function readDate(value: unknown): "none" | "invalid" | string {
   return day.startsWith("0001-") ? "none" : day;
 }
 
+/**
+ * A guest's language, kept with its preferences as `culture_id` (decision 043): Zenoti numbers
+ * cultures with positive integers (its samples show 44, 46, 54, 202); none is null or absent.
+ */
+function isCultureId(value: unknown): boolean {
+  return value === undefined || value === null || (typeof value === "number" && Number.isInteger(value) && value > 0);
+}
+
 type ProfileBody = {
   personal_info?: { first_name?: string; last_name?: string; email?: string; mobile_phone?: { number?: string } | null; date_of_birth?: unknown; gender?: unknown };
+  preferences?: { culture_id?: unknown } | null;
   referral?: { referral_source?: { id?: string } | null; referred_by?: { id?: string } | null } | null;
 };
 
 /** Zenoti's checks on a guest profile, with its legacy error codes; `selfId` is the guest being updated. */
 function checkProfile(db: SandboxDb, settings: GuestSettings, body: unknown, selfId: string | null): Profile | { code: number; message: string } {
-  const { personal_info: personal = {}, referral } = (body ?? {}) as ProfileBody;
+  const { personal_info: personal = {}, preferences, referral } = (body ?? {}) as ProfileBody;
   const first = personal.first_name?.trim() ?? "";
   const last = personal.last_name?.trim() ?? "";
   const email = personal.email?.trim() ?? "";
@@ -79,6 +88,7 @@ function checkProfile(db: SandboxDb, settings: GuestSettings, body: unknown, sel
   if (birthDate === "invalid") return { code: 400, message: "Invalid date_of_birth" };
   const gender = personal.gender ?? -1;
   if (typeof gender !== "number" || !GUEST_GENDERS.has(gender)) return { code: 400, message: "Invalid gender" };
+  if (!isCultureId(preferences?.culture_id)) return { code: 400, message: "Invalid culture_id" };
   const given: Record<string, string> = {
     first_name: first,
     last_name: last,

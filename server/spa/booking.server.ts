@@ -31,6 +31,7 @@ const GuestSchema = z.object({
       receive_marketing_sms: z.boolean().nullish(),
       receive_transactional_email: z.boolean().nullish(),
       receive_transactional_sms: z.boolean().nullish(),
+      culture_id: z.number().int().nullish().catch(null),
     })
     .nullish(),
 });
@@ -49,7 +50,14 @@ export type SpaGuest = {
   birthDate: string | null;
   /** Zenoti's guest gender: 1 Male, 0 Female, -1 Not specified, 3 Other; null when not sent. */
   gender: number | null;
+  /** The guest's language as Zenoti numbers it (`preferences.culture_id`, decision 043); null when none is on file. */
+  language: number | null;
 };
+
+/** A language on file: Zenoti's culture ids are positive; nothing else is a language. */
+function languageOf(cultureId: number | null | undefined): number | null {
+  return cultureId && cultureId > 0 ? cultureId : null;
+}
 
 /** Zenoti's date of birth as a day, or null for its empty date and anything that is not a date. */
 function birthDateOf(value: string | null | undefined): string | null {
@@ -77,6 +85,7 @@ function toGuest(raw: z.infer<typeof GuestSchema>): SpaGuest {
       : null,
     birthDate: birthDateOf(raw.personal_info.date_of_birth),
     gender: raw.personal_info.gender ?? null,
+    language: languageOf(p?.culture_id),
   };
 }
 
@@ -95,6 +104,8 @@ export type NewGuest = {
   birthDate?: string | null;
   /** Zenoti's guest gender; left out when not given. */
   gender?: number | null;
+  /** The guest's language (Zenoti's culture id); left out when they chose none. */
+  language?: number | null;
   /**
    * The GUID of one of the organisation's configured referral sources (SPA_REFERRAL_SOURCE_ID),
    * never the code a customer typed: Zenoti knows sources by id, not referral codes.
@@ -109,6 +120,7 @@ export type NewGuest = {
 
 /** The one place a guest create payload (the spec's registration) is built. */
 export function guestCreatePayload(guest: NewGuest): GuestRegistration {
+  const language = languageOf(guest.language);
   return {
     center_id: guest.centerId,
     personal_info: {
@@ -129,6 +141,8 @@ export function guestCreatePayload(guest: NewGuest): GuestRegistration {
       receive_marketing_sms: guest.consents.marketingSms,
       receive_transactional_email: guest.consents.transactionalEmail,
       receive_transactional_sms: guest.consents.transactionalSms,
+      // Where Zenoti keeps a guest's language (decision 043); only one the guest chose.
+      ...(language ? { culture_id: language } : {}),
     },
     tags: guest.tags,
     ...(guest.referralSourceId || guest.referredByGuestId
@@ -155,7 +169,7 @@ type GuestRegistration = {
     mobile_phone: { country_code: number; number: string };
   };
   address_info?: { address_1: string; address_2: string; city: string; country_id: number; state_id: number; state_other: string; zip_code: string };
-  preferences: { receive_marketing_email: boolean; receive_marketing_sms: boolean; receive_transactional_email: boolean; receive_transactional_sms: boolean };
+  preferences: { receive_marketing_email: boolean; receive_marketing_sms: boolean; receive_transactional_email: boolean; receive_transactional_sms: boolean; culture_id?: number };
   tags: string[];
   referral?: { referral_source?: { id: string }; referred_by?: { id: string } } | null;
 };
@@ -173,6 +187,8 @@ export type GuestChange = Partial<{
   /** YYYY-MM-DD; a birth date on file stays when none is given. */
   birthDate: string;
   gender: number;
+  /** The guest's language (Zenoti's culture id); a language on file stays when none is given. */
+  language: number;
 }>;
 
 /**
@@ -195,8 +211,8 @@ type RawGuest = z.infer<typeof RawGuestSchema>;
 
 /**
  * The whole profile for Zenoti's update, which replaces rather than patches: what was read, with
- * the change on top. Tags, a birthday or gender the change does not name, referral, other phones and
- * anything we do not know of survive a save.
+ * the change on top. Tags, a birthday, gender or language the change does not name, referral, other
+ * phones and anything we do not know of survive a save.
  */
 export function mergeGuestChange(current: RawGuest, change: GuestChange): Record<string, unknown> {
   const { id: _id, code: _code, error: _error, ...kept } = current as RawGuest & { id?: unknown; code?: unknown; error?: unknown };
@@ -210,7 +226,7 @@ export function mergeGuestChange(current: RawGuest, change: GuestChange): Record
   const address = change.address
     ? { country_id: 225, state_id: -1, address_2: "", ...(current.address_info ?? {}), address_1: change.address.line1, city: change.address.city, zip_code: change.address.zip }
     : current.address_info;
-  const preferences = change.consents
+  const consents = change.consents
     ? {
         receive_transactional_email: true,
         receive_transactional_sms: true,
@@ -219,6 +235,9 @@ export function mergeGuestChange(current: RawGuest, change: GuestChange): Record
         ...(change.consents.marketingSms === undefined ? {} : { receive_marketing_sms: change.consents.marketingSms }),
       }
     : current.preferences;
+  // The language sits with the guest's preferences (decision 043); none given keeps the one on file.
+  const language = languageOf(change.language);
+  const preferences = language ? { ...(consents ?? {}), culture_id: language } : consents;
   const tags = [...new Set([...(current.tags ?? []), ...(change.addTags ?? [])])];
   return { ...kept, personal_info: personal, address_info: address ?? null, preferences: preferences ?? null, tags };
 }

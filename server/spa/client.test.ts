@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { rejection, startSandbox, TEST_API_KEY, TEST_USER } from "../../tests/helpers/sandbox-server";
 import { seedGuid } from "../spa-sandbox/db";
-import { mergeGuestChange } from "./booking.server";
+import { guestCreatePayload, mergeGuestChange } from "./booking.server";
 import { createSpaClient } from "./client.server";
 import { createSpaHttp, TOKEN_CACHE_SECONDS, TOKEN_EXPIRY_MARGIN_SECONDS } from "./http.server";
 import { z } from "zod";
@@ -442,6 +442,58 @@ describe("guest profile updates", () => {
       expect((await strictClient.createGuest({ ...sampleGuest(`strict2.${Date.now()}@example.com`, "5125550136"), birthDate: "1979-11-03" })).birthDate).toBe("1979-11-03");
     } finally {
       await strict.stop();
+    }
+  });
+
+  it("a guest's language goes to Zenoti's preferences.culture_id, and none is sent for a guest who chose none", () => {
+    const guest = sampleGuest("lang@example.com", "5125550140");
+    expect(guestCreatePayload({ ...guest, language: 1 }).preferences).toMatchObject({ culture_id: 1, receive_marketing_email: false });
+    for (const none of [undefined, null, 0]) expect(guestCreatePayload({ ...guest, language: none }).preferences, String(none)).not.toHaveProperty("culture_id");
+    expect(guestCreatePayload({ ...guest, language: 1 }).personal_info).not.toHaveProperty("culture_id");
+  });
+
+  it("a profile change sets the language among the preferences read, and a change without one keeps the one on file", () => {
+    const current = { personal_info: { first_name: "A" }, preferences: { receive_marketing_email: true, receive_transactional_sms: false, culture_id: 54 } };
+    expect(mergeGuestChange(current, { language: 1 }).preferences).toEqual({ receive_marketing_email: true, receive_transactional_sms: false, culture_id: 1 });
+    expect(mergeGuestChange(current, { firstName: "B" }).preferences).toEqual(current.preferences);
+    expect(mergeGuestChange(current, { language: 0 }).preferences).toEqual(current.preferences);
+    expect(mergeGuestChange(current, { consents: { marketingSms: true } }).preferences).toMatchObject({ culture_id: 54, receive_marketing_sms: true });
+    // No consents on file: the language alone is sent, no consent is made up.
+    expect(mergeGuestChange({ personal_info: {}, preferences: null }, { language: 1 }).preferences).toEqual({ culture_id: 1 });
+  });
+
+  it("the language is stored and read back through the sandbox; a clinic's other language survives a save", async () => {
+    const client = createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY } });
+    const english = await client.createGuest({ ...sampleGuest(`lang.${Date.now()}@example.com`, "5125550141"), language: 1 });
+    expect(english.language).toBe(1);
+    expect((await client.getGuest(english.id))?.language).toBe(1);
+    const none = await client.createGuest(sampleGuest(`nolang.${Date.now()}@example.com`, "5125550142"));
+    expect(none.language).toBeNull();
+    const raw = (id: string) => fetch(`${sandbox.baseUrl}/v1/guests/${id}?expand=preferences`, { headers: { authorization: `apikey ${TEST_API_KEY}` } }).then((r) => r.json());
+    expect((await raw(none.id)).preferences).not.toHaveProperty("culture_id");
+
+    // At the clinic, staff filed another culture; a profile save that names no language keeps it.
+    const before = await raw(none.id);
+    await fetch(`${sandbox.baseUrl}/v1/guests/${none.id}`, {
+      method: "PUT",
+      headers: { authorization: `apikey ${TEST_API_KEY}`, "content-type": "application/json" },
+      body: JSON.stringify({ ...before, preferences: { ...before.preferences, culture_id: 54 } }),
+    });
+    expect(await client.updateGuestProfile(none.id, { firstName: "Ana", gender: 0 })).toMatchObject({ language: 54, gender: 0 });
+    expect(await client.updateGuestProfile(none.id, { language: 1 })).toMatchObject({ language: 1 });
+  });
+
+  it("the sandbox refuses a language that is not one of Zenoti's culture ids", async () => {
+    const client = createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY } });
+    const created = await client.createGuest(sampleGuest(`lang.bad.${Date.now()}@example.com`, "5125550143"));
+    const current = await fetch(`${sandbox.baseUrl}/v1/guests/${created.id}?expand=preferences`, { headers: { authorization: `apikey ${TEST_API_KEY}` } }).then((r) => r.json());
+    for (const culture of [0, -1, 1.5, "1", true]) {
+      const answer = await fetch(`${sandbox.baseUrl}/v1/guests/${created.id}`, {
+        method: "PUT",
+        headers: { authorization: `apikey ${TEST_API_KEY}`, "content-type": "application/json" },
+        body: JSON.stringify({ ...current, preferences: { ...current.preferences, culture_id: culture } }),
+      }).then((r) => r.json());
+      expect(answer.error, String(culture)).toMatchObject({ code: 400, message: "Invalid culture_id" });
     }
   });
 

@@ -265,6 +265,31 @@ test("a birth date and gender given at registration are on the profile with the 
   await expect(page.getByText(`Age: ${ageToday("1985-07-01")}`)).toBeVisible();
 });
 
+test("a language chosen at registration is on the profile when it is opened again; one the list does not offer is refused", async ({ page }) => {
+  await fillRegistration(page, uniqueEmail("language"));
+  await expect(page.getByLabel("Language")).toHaveValue("0");
+  await page.getByLabel("Language").selectOption({ label: "English (US)" });
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Your profile" })).toBeVisible();
+  await expect(page.getByLabel("Language")).toHaveValue("1");
+  await page.reload();
+  await expect(page.getByLabel("Language")).toHaveValue("1");
+  await expect(page.getByLabel("Language").locator("option:checked")).toHaveText("English (US)");
+
+  // A value the list does not offer, as a hand-made form would send it: a 400 that says why and keeps the rest.
+  const refused = await page.request.post("/account/profile", {
+    form: { intent: "details", firstName: "Mia", lastName: "Rivera", phone: "512-555-0100", address: "12 Oak St", city: "Round Rock", zip: "78701", gender: "-1", language: "7" },
+    maxRedirects: 0,
+  });
+  expect(refused.status()).toBe(400);
+  const answer = await refused.text();
+  expect(answer).toContain("Please choose a language from the list");
+  expect(answer).toContain('value="Round Rock"');
+  await page.reload();
+  await expect(page.getByLabel("Language")).toHaveValue("1");
+  await expect(page.getByLabel("City")).toHaveValue("Austin");
+});
+
 test("a new email with the mobile number and first name of a client we know is told how to get into that account", async ({ page, request }) => {
   const phone = uniquePhone();
   await registerAccount(request, uniqueEmail("first.record"), phone);

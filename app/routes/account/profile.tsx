@@ -5,7 +5,7 @@ import { CheckboxField, Field, SchemaForm, useSchemaForm } from "~/components/fo
 import { PhoneInput } from "~/components/phone-input";
 import { NewPasswordField } from "~/components/password-rules";
 import { ACCOUNT_MESSAGES } from "~/domain/accounts";
-import { ageInWholeYears, ChangePasswordSchema, ConsentsSchema, localToday, OTHER_GENDER, ProfileDetailsSchema } from "~/domain/account-forms";
+import { ageInWholeYears, ChangePasswordSchema, ConsentsSchema, localToday, NO_LANGUAGE, OTHER_GENDER, ProfileDetailsSchema } from "~/domain/account-forms";
 import { formatPhone } from "~/lib/phone";
 import { requireUser } from "#server/accounts/current-user.server";
 import { formDataOf, formText, parseSubmission, refuseForm } from "#server/forms.server";
@@ -13,6 +13,7 @@ import { loadProfile, saveProfile } from "#server/accounts/profile.server";
 import { redirectWithToast } from "#server/toast.server";
 import { guardAction, OUTAGE_MESSAGE } from "#server/unavailable.server";
 import { BirthDateAndGender } from "./birth-date-and-gender";
+import { LanguageSelect } from "./language-select";
 import type { Route } from "./+types/profile";
 
 export const meta: Route.MetaFunction = () => [{ title: "Your profile | Glow Clinic" }, { name: "robots", content: "noindex" }];
@@ -69,7 +70,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
   const detailsForm = useSchemaForm(ProfileDetailsSchema, {
     id: "profile-details",
     lastResult: answerFor("details"),
-    defaultValue: { ...details, birthDate: details.birthDate ?? "", gender: String(details.gender) },
+    defaultValue: { ...details, birthDate: details.birthDate ?? "", gender: String(details.gender), language: String(details.language ?? NO_LANGUAGE.value) },
   });
   const consentsForm = useSchemaForm(ConsentsSchema, {
     id: "profile-consents",
@@ -95,6 +96,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
           <Field meta={detailsForm.fields.zip} label="ZIP code" inputMode="numeric" autoComplete="postal-code" />
           <BirthDateAndGender birthDate={detailsForm.fields.birthDate} gender={detailsForm.fields.gender} otherGender={details.gender === OTHER_GENDER.value} />
           {age !== null ? <p className="muted">Age: {age}</p> : null}
+          <LanguageSelect meta={detailsForm.fields.language} />
           <button type="submit" name="intent" value="details" disabled={busy}>
             Save details
           </button>

@@ -5,8 +5,9 @@ import { CheckboxField, Field, SchemaForm, SelectField, useSchemaForm } from "~/
 import { PhoneInput } from "~/components/phone-input";
 import { NewPasswordField } from "~/components/password-rules";
 import { ACCOUNT_MESSAGES } from "~/domain/accounts";
-import { RegisterSchema } from "~/domain/account-forms";
+import { NO_LANGUAGE, RegisterSchema } from "~/domain/account-forms";
 import { BirthDateAndGender } from "./birth-date-and-gender";
+import { LanguageSelect } from "./language-select";
 import { enforceRateLimit, redirectTarget } from "#server/accounts/current-user.server";
 import { currentUser, requestSession, visitAttribution } from "#server/request-context.server";
 import { redirectWithToast } from "#server/toast.server";
@@ -61,14 +62,14 @@ export const action = guardAction(async ({ request, context }: Route.ActionArgs)
 
 export default function Register({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
-  const register = useSchemaForm(RegisterSchema, { id: "register", lastResult: actionData?.result, defaultValue: { referralCode: loaderData.referralCode, gender: "-1" } });
+  const register = useSchemaForm(RegisterSchema, { id: "register", lastResult: actionData?.result, defaultValue: { referralCode: loaderData.referralCode, gender: "-1", language: String(NO_LANGUAGE.value) } });
   const { fields } = register;
   const loginLink = `${href("/login")}?redirectTo=${encodeURIComponent(loaderData.redirectTo)}`;
   const registered = fields.email.errors?.includes(ACCOUNT_MESSAGES.duplicate) || fields.phone.errors?.includes(ACCOUNT_MESSAGES.sameFirstNameDuplicate);
   return (
     <section className="page narrow">
       <h1>Create your account</h1>
-      <p className="muted">{ACCOUNT_MESSAGES.allRequired}, except your birth date, gender and a referral code.</p>
+      <p className="muted">{ACCOUNT_MESSAGES.allRequired}, except your birth date, gender, language and a referral code.</p>
       {/* "Log in" sits in the registration form, and forms do not nest: its own form is here. */}
       {registered ? <ButtonLinkForm id="log-in-instead" to={loginLink} /> : null}
       <SchemaForm schemaForm={register} className="form">
@@ -101,6 +102,7 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
         <Field meta={fields.city} label="City" autoComplete="address-level2" />
         <Field meta={fields.zip} label="ZIP code" inputMode="numeric" autoComplete="postal-code" />
         <BirthDateAndGender birthDate={fields.birthDate} gender={fields.gender} />
+        <LanguageSelect meta={fields.language} />
         {/* A new key after each failed submit empties the password: it is never kept. */}
         <NewPasswordField key={register.attempt} meta={fields.password} />
         <Field meta={fields.referralCode} label="Referral code (optional)" />
