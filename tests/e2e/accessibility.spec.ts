@@ -96,6 +96,8 @@ test.describe("public pages", () => {
   });
 
   test("memberships, terms, privacy, the error page and the 404 page", async ({ page }) => {
+    // Five pages, each checked whole: near the default limit on a loaded machine.
+    test.slow();
     await visit(page, "/memberships?clinic=austin-downtown", "Memberships");
     await expect(page.getByRole("heading", { level: 2, name: /^At / })).toBeVisible();
     await expectAccessible(page, "memberships");
@@ -127,6 +129,8 @@ test.describe("public pages", () => {
 
 test.describe("account forms", () => {
   test("sign in, registration and password reset, empty and refused", async ({ page }) => {
+    // Three forms, each checked empty and refused: near the default limit on a loaded machine.
+    test.slow();
     await visit(page, "/login", "Sign in");
     await expectAccessible(page, "sign in");
     await page.getByRole("button", { name: "Sign in" }).click();
