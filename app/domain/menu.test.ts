@@ -31,6 +31,19 @@ describe("buildMenu", () => {
     expect(menu.addOns.map((a) => a.name)).toEqual(["LED Enhancement (Addon)"]);
   });
 
+  it("lists an enhancement each facial version offers a version of once", () => {
+    const menu = buildMenu(
+      [
+        service({ id: "new", name: "Signature Laser Facial - New Client", addOnIds: ["e-new"] }),
+        service({ id: "ret", name: "Signature Laser Facial", addOnIds: ["e-ret"] }),
+        service({ id: "e-new", name: "LED Enhancement (Addon)", isAddOn: true, durationMinutes: 15, price: 5000 }),
+        service({ id: "e-ret", name: "LED Enhancement (Addon)", isAddOn: true, durationMinutes: 0, price: 5000 }),
+      ],
+      formatPriceRange,
+    );
+    expect(menu.addOns.map((a) => a.id)).toEqual(["e-new"]);
+  });
+
   it("prices in cents: a range of areas with cents, and one price when every area costs the same", () => {
     const menu = buildMenu(
       [

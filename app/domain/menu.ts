@@ -1,4 +1,5 @@
 import { isEnhancement, type Service } from "./catalog";
+import { offeringName } from "./service-kinds";
 import type { Cents } from "./money";
 
 export type MenuItem = { id: string; name: string; description: string; durationMinutes: number; price: string };
@@ -33,7 +34,9 @@ export function buildMenu(services: Service[], formatRange: (min: Cents, max: Ce
     items.push(toItem(service));
     sections.set(service.category, items);
   }
-  const enhancements = services.filter(isEnhancement).map(toItem);
+  // Each facial version offers enhancements of its own, of the same names (decision 045): each is listed once.
+  const seen = new Set<string>();
+  const enhancements = services.filter((s) => isEnhancement(s) && !seen.has(offeringName(s.name)) && seen.add(offeringName(s.name))).map(toItem);
   return { treatments: [...sections.entries()].map(([category, items]) => ({ category, items })), addOns: enhancements };
 }
 

@@ -46,7 +46,30 @@ export function coveredByMembership(name: string): boolean {
   return kind !== "sculpting" && kind !== "lhr" && kind !== "partial-face";
 }
 
-/** Add-on enhancements take 15 extra minutes for new clients, none for returning ones. */
-export function addOnMinutes(clientType: ClientType): number {
-  return clientType === "new" ? 15 : 0;
+/**
+ * A service's name without the words that say which clients it is for, so that the new-client and
+ * the returning version of one thing (a facial, an enhancement) compare equal.
+ */
+export function offeringName(name: string): string {
+  return name
+    .toLowerCase()
+    .replace(/\b(new client|return(ing)? client)\b/g, " ")
+    .replace(/[^a-z0-9]+/g, " ")
+    .trim();
+}
+
+/**
+ * The add-ons of `treatment` that stand for add-ons chosen with another version of it (a new-client
+ * facial's enhancements, carried to the returning facial): the same add-on, or the one of the same
+ * name offered with `treatment`. Each facial version has enhancements of its own, of its own
+ * length (decision 045). The ids of those found, in order, once each.
+ */
+export function addOnsCarriedTo(
+  treatment: { addOnIds: readonly string[] },
+  catalog: readonly { id: string; name: string }[],
+  chosen: readonly { id: string | null; name: string }[],
+): string[] {
+  const offered = catalog.filter((s) => treatment.addOnIds.includes(s.id));
+  const carried = chosen.map((c) => offered.find((s) => s.id === c.id) ?? offered.find((s) => offeringName(s.name) === offeringName(c.name)));
+  return [...new Set(carried.filter((s): s is { id: string; name: string } => Boolean(s)).map((s) => s.id))];
 }

@@ -1,5 +1,5 @@
 import { href } from "react-router";
-import { serviceKind } from "~/domain/service-kinds";
+import { addOnsCarriedTo, serviceKind } from "~/domain/service-kinds";
 import type { Service } from "~/domain/catalog";
 import type { Services } from "../context.server";
 import { bookableTreatments } from "../booking/catalog-view.server";
@@ -32,9 +32,8 @@ export async function rebookVisit(services: Services, access: VisitAccess, previ
   const base: Draft = { id: crypto.randomUUID(), centerId: center.id, addOnIds: [], therapistId: null };
   const serviceStep = `${href("/appointment/service")}?id=${encodeURIComponent(center.id)}`;
   if (!service) return { kind: "choose-service", draft: base, to: serviceStep, message: "That treatment isn't offered online there now. Please choose one." };
-  const addOnIds = visit.services
-    .filter((s) => s.isAddOn && s.serviceId && service.addOnIds.includes(s.serviceId))
-    .map((s) => s.serviceId!);
+  // The same add-ons, or the ones of the same names offered with the version booked now (decision 045).
+  const addOnIds = addOnsCarriedTo(service, catalog, visit.services.filter((s) => s.isAddOn).map((s) => ({ id: s.serviceId, name: s.name })));
   const nurses = (await services.catalog.listTherapists(center.id).catch(() => null)) ?? [];
   const therapistId = nurses.find((t) => t.id.toLowerCase() === visit.services.find((s) => s.therapistId)?.therapistId)?.id ?? null;
   const draft: Draft = { ...base, serviceId: service.id, addOnIds: [...new Set(addOnIds)], therapistId };

@@ -1,5 +1,6 @@
 import { href } from "react-router";
 import type { Service } from "~/domain/catalog";
+import { addOnsCarriedTo } from "~/domain/service-kinds";
 import { guestTags, type VisitAttribution } from "~/domain/attribution";
 import { BASE_TAGS, type GuestDetailsInput } from "~/domain/guest";
 import { noteGuest } from "../accounts/existing-guest.server";
@@ -199,8 +200,10 @@ export async function completeVerification(
     // Chosen before they were known: a returning client books the returning version, at its price (decision 037).
     const returning = (await clientTypeOf(services, { guestId: guest.id, email: guest.email })) === "returning" ? returningVersionOf(request.catalog, request.service) : null;
     if (!returning) return await holdWithDetails(services, { ...request, draft: verified, details }, false);
-    const allowed = new Set(returning.addOnIds);
-    const swapped: Draft = { ...verified, serviceId: returning.id, addOnIds: verified.addOnIds.filter((id) => allowed.has(id)), pkg: undefined };
+    // Its enhancements are the returning facial's own, of their own length (decision 045).
+    const chosen = verified.addOnIds.map((id) => request.catalog.find((s) => s.id === id)).filter((s): s is Service => Boolean(s));
+    const addOnIds = addOnsCarriedTo(returning, request.catalog, chosen);
+    const swapped: Draft = { ...verified, serviceId: returning.id, addOnIds, pkg: undefined };
     const outcome = await holdWithDetails(services, { ...request, service: returning, draft: swapped, details }, false);
     return outcome.kind === "saved" ? { ...outcome, switched: { from: request.service.displayName, to: returning.displayName } } : outcome;
   } catch (error) {

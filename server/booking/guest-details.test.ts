@@ -161,8 +161,11 @@ describe("the details step", () => {
     if (done.kind !== "saved") throw new Error(done.kind);
     const returning = catalog.find((s) => s.name === "Signature Laser Facial")!;
     expect(done.switched).toEqual({ from: facial.displayName, to: returning.displayName });
-    // The returning facial is what is held, with the enhancement it also offers.
-    expect(done.draft).toMatchObject({ guestId: known.id, serviceId: returning.id, addOnIds: [derma.id], hold: { slot: draft.slot } });
+    // The returning facial is what is held, with its own version of the enhancement: of no extra length (decision 045).
+    const returningDerma = catalog.find((s) => returning.addOnIds.includes(s.id) && s.name === derma.name)!;
+    expect(returningDerma.id).not.toBe(derma.id);
+    expect(returningDerma.durationMinutes).toBe(0);
+    expect(done.draft).toMatchObject({ guestId: known.id, serviceId: returning.id, addOnIds: [returningDerma.id], hold: { slot: draft.slot } });
     const booking = sandbox.db.prepare("SELECT items FROM bookings WHERE id = ?").get(done.draft.hold!.bookingId) as { items: string };
     expect(booking.items.toLowerCase()).toContain(returning.id.toLowerCase());
     expect(booking.items.toLowerCase()).not.toContain(facial.id.toLowerCase());

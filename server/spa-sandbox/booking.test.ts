@@ -6,6 +6,7 @@ import { expiryValid, luhnValid } from "./payments";
 import { seedPromos } from "./seed-data";
 import { priceLines } from "../../app/domain/booking";
 import { applyDiscounts, ruleFromDollars } from "../../app/domain/discounts";
+import { enhancementsAgainstRule, visitMinutes } from "../../app/domain/visit-length";
 
 const AUSTIN = seedGuid("center:ATX");
 const FACIAL = seedGuid("service:FT-NEW");
@@ -232,5 +233,40 @@ describe("card checks", () => {
     expect(expiryValid("12/26", new Date("2026-12-05"))).toBe(true);
     expect(expiryValid("11/26", new Date("2026-12-05"))).toBe(false);
     expect(expiryValid("13/30", new Date("2026-12-05"))).toBe(false);
+  });
+});
+
+describe("a visit's length: the rule the storefront tells is what the back end books (decision 045)", () => {
+  const RETURNING_FACIAL = seedGuid("service:FT-RET");
+  const RETURNING_LED = seedGuid("service:ADD-LED-RET");
+  // A Wednesday nobody else in this file books: the clinic is open 09:00 to 19:00.
+  const DAY_FREE = "2026-12-09";
+
+  it("keeps the chain's rule in the seeded catalog: a new client's enhancements 15 minutes, a returning client's none", async () => {
+    const catalog = (await client.listServices(AUSTIN))!;
+    expect(enhancementsAgainstRule(catalog)).toEqual([]);
+    const facial = catalog.find((s) => s.id === RETURNING_FACIAL)!;
+    expect(facial.addOnIds).toContain(RETURNING_LED);
+  });
+
+  it.each([
+    ["a new client's facial with an enhancement", FACIAL, [LED], "10:00", 60],
+    ["a new client's facial alone", FACIAL, [], "12:00", 45],
+    ["a returning client's facial with an enhancement", RETURNING_FACIAL, [RETURNING_LED], "14:00", 30],
+  ])("books %s for as long as the rule says", async (_, serviceId, addOnIds, time, minutes) => {
+    const catalog = (await client.listServices(AUSTIN))!;
+    const treatment = catalog.find((s) => s.id === serviceId)!;
+    const addOns = addOnIds.map((id) => catalog.find((s) => s.id === id)!);
+    expect(visitMinutes(treatment, addOns)).toBe(minutes);
+    const guest = await newGuest();
+    const bookingId = await client.createBooking({ centerId: AUSTIN, date: DAY_FREE, guestId: guest.id, serviceId, therapistId: null, addOnIds });
+    // The last time offered leaves room for the whole visit before closing.
+    const { times } = await client.listSlots(bookingId, DAY_FREE);
+    expect(Date.parse(`${DAY_FREE}T19:00:00Z`) - Date.parse(`${times.at(-1)}Z`)).toBe(minutes * 60_000);
+    expect(await client.reserveSlot(bookingId, `${DAY_FREE}T${time}:00`, ZONE)).not.toBeNull();
+    const confirmed = (await client.confirmBooking(bookingId, ZONE))!;
+    const start = confirmed.items.map((i) => i.start).sort()[0];
+    const end = confirmed.items.map((i) => i.end).sort().at(-1)!;
+    expect(Date.parse(`${end}Z`) - Date.parse(`${start}Z`)).toBe(minutes * 60_000);
   });
 });

@@ -295,12 +295,40 @@ function seedGrowthCampaigns(db: SandboxDb) {
 
 function seed(db: SandboxDb) {
   seedCatalog(db);
+  seedLaterServices(db);
   seedBooking(db);
   seedGrowthCampaigns(db);
   seedGuestSettings(db);
   seedStaffReasonRows(db);
   seedMembershipPlanRows(db);
   seedSaleRows(db);
+}
+
+/**
+ * Treatments and add-ons the seed gained after a sandbox was made (the returning facial's own
+ * enhancements, decision 045): each added once, priced at every clinic, and the seed's add-on lists
+ * written again so the treatments offer them.
+ */
+function seedLaterServices(db: SandboxDb) {
+  const known = new Set((db.prepare("SELECT code FROM services").all() as { code: string }[]).map((r) => r.code));
+  const missing = seedServices.filter((s) => !known.has(s.code));
+  if (missing.length === 0) return;
+  const centers = db.prepare("SELECT id, code FROM centers").all() as { id: string; code: string }[];
+  const priceLevel = new Map(seedCenters.map((c) => [c.code, c.priceLevel]));
+  db.transaction(() => {
+    for (const service of missing) {
+      const id = seedGuid(`service:${service.code}`);
+      db.prepare(
+        `INSERT INTO services (id, id_key, code, name, description, category_name, sub_category_name, duration, recovery_time, is_add_on, add_on_codes, display_order)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(id, normalizeId(id), service.code, service.name, service.description, service.category, service.subCategory ?? null, service.duration, service.recoveryTime, service.isAddOn ? 1 : 0, JSON.stringify(service.addOns ?? []), seedServices.indexOf(service) + 1);
+      for (const center of centers) {
+        db.prepare("INSERT INTO center_services (center_id, service_id, sale_price) VALUES (?, ?, ?)").run(center.id, id, roundPrice(service.price * (priceLevel.get(center.code) ?? 1)));
+      }
+    }
+    const setAddOns = db.prepare("UPDATE services SET add_on_codes = ? WHERE code = ?");
+    for (const service of seedServices) setAddOns.run(JSON.stringify(service.addOns ?? []), service.code);
+  })();
 }
 
 /**

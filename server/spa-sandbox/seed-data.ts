@@ -67,14 +67,20 @@ export type SeedService = {
   addOns?: string[];
 };
 
-/** A facial's enhancements, and the fixer the spec lists beside them. */
-const facialAddOns = ["ADD-DERMA", "ADD-LED", "ADD-MASK", "ADD-EYE", "FIXER"];
+/**
+ * A facial's enhancements, and the fixer the spec lists beside them. The chain's rule (15 more
+ * minutes for a new client, none for a returning one) is kept by the catalog, as Zenoti books each
+ * add-on at its own duration whoever the guest is: each facial version has enhancements of its
+ * own, of the same names, the returning ones of no length (decision 045).
+ */
+const newFacialAddOns = ["ADD-DERMA", "ADD-LED", "ADD-MASK", "ADD-EYE", "FIXER"];
+const returningFacialAddOns = ["ADD-DERMA-RET", "ADD-LED-RET", "ADD-MASK-RET", "ADD-EYE-RET", "FIXER"];
 const lhrAreas = ["LHR-UNDERARM", "LHR-BIKINI", "LHR-LOWERLEG", "LHR-BACK"];
 const partialFaceAreas = ["LHR-PF-LIP", "LHR-PF-CHIN", "LHR-PF-SIDEBURNS"];
 
 export const seedServices: SeedService[] = [
-  { code: "FT-NEW", name: "Signature Laser Facial - New Client", category: "Facials", subCategory: "Signature", description: "Our signature laser facial for first-time clients: a skin consultation, then a 15-minute laser treatment that evens tone and texture.", duration: 45, recoveryTime: 0, price: 275, isAddOn: false, addOns: facialAddOns },
-  { code: "FT-RET", name: "Signature Laser Facial", category: "Facials", subCategory: "Signature", description: "The signature 15-minute laser facial for returning clients.", duration: 30, recoveryTime: 0, price: 199, isAddOn: false, addOns: facialAddOns },
+  { code: "FT-NEW", name: "Signature Laser Facial - New Client", category: "Facials", subCategory: "Signature", description: "Our signature laser facial for first-time clients: a skin consultation, then a 15-minute laser treatment that evens tone and texture.", duration: 45, recoveryTime: 0, price: 275, isAddOn: false, addOns: newFacialAddOns },
+  { code: "FT-RET", name: "Signature Laser Facial", category: "Facials", subCategory: "Signature", description: "The signature 15-minute laser facial for returning clients.", duration: 30, recoveryTime: 0, price: 199, isAddOn: false, addOns: returningFacialAddOns },
   { code: "PEEL-GLOW", name: "Glow Peel", category: "Peels", description: "A light chemical peel that lifts dull surface cells.", duration: 30, recoveryTime: 0, price: 150, isAddOn: false, addOns: ["PEEL-AREA-FACE", "PEEL-ADD-NECK", "PEEL-ADD-HANDS"] },
   { code: "PEEL-CLARIFY", name: "Clarifying Peel", category: "Peels", description: "A salicylic peel for congested and breakout-prone skin.", duration: 30, recoveryTime: 0, price: 175, isAddOn: false, addOns: ["PEEL-AREA-FACE", "PEEL-ADD-NECK", "PEEL-ADD-HANDS"] },
   { code: "PEEL-AREA-FACE", name: "Peel Area - Face", category: "Add-Ons", subCategory: "Peel", description: "The face, included in the peel's price.", duration: 0, recoveryTime: 0, price: 0, isAddOn: true },
@@ -95,6 +101,11 @@ export const seedServices: SeedService[] = [
   { code: "ADD-LED", name: "LED Light Therapy Enhancement (Addon)", category: "Add-Ons", subCategory: "Enhancement", description: "Calming red-light therapy after your treatment.", duration: 15, recoveryTime: 0, price: 50, isAddOn: true },
   { code: "ADD-MASK", name: "Hydrating Mask Enhancement (Addon)", category: "Add-Ons", subCategory: "Enhancement", description: "A cooling hyaluronic mask.", duration: 15, recoveryTime: 0, price: 45, isAddOn: true },
   { code: "ADD-EYE", name: "Eye Brightening Enhancement (Addon)", category: "Add-Ons", subCategory: "Enhancement", description: "Targeted treatment for the under-eye area.", duration: 15, recoveryTime: 0, price: 60, isAddOn: true },
+  // The same enhancements with a returning client's facial: done within its time.
+  { code: "ADD-DERMA-RET", name: "Dermaplaning Enhancement (Addon)", category: "Add-Ons", subCategory: "Enhancement", description: "Gentle exfoliation that removes fine facial hair before the laser.", duration: 0, recoveryTime: 0, price: 75, isAddOn: true },
+  { code: "ADD-LED-RET", name: "LED Light Therapy Enhancement (Addon)", category: "Add-Ons", subCategory: "Enhancement", description: "Calming red-light therapy after your treatment.", duration: 0, recoveryTime: 0, price: 50, isAddOn: true },
+  { code: "ADD-MASK-RET", name: "Hydrating Mask Enhancement (Addon)", category: "Add-Ons", subCategory: "Enhancement", description: "A cooling hyaluronic mask.", duration: 0, recoveryTime: 0, price: 45, isAddOn: true },
+  { code: "ADD-EYE-RET", name: "Eye Brightening Enhancement (Addon)", category: "Add-Ons", subCategory: "Enhancement", description: "Targeted treatment for the under-eye area.", duration: 0, recoveryTime: 0, price: 60, isAddOn: true },
   { code: "FIXER", name: "Fixer", category: "Fixer", description: "A short touch-up of a recent laser facial, within 30 days of the treatment.", duration: 15, recoveryTime: 0, price: 0, isAddOn: false },
   { code: "CONSULT", name: "Consultation", category: "Consultation", description: "A free 15-minute skin consultation with one of our nurses.", duration: 15, recoveryTime: 0, price: 0, isAddOn: false },
 ];
@@ -228,9 +239,9 @@ export type SeedDemoVisit = {
 export const seedDemoVisits: SeedDemoVisit[] = [
   { days: -89, time: "10:00", service: "FT-NEW", addOns: ["ADD-LED"], outcome: { kind: "closed" } },
   { days: -59, time: "14:00", service: "FT-RET", addOns: [], outcome: { kind: "cancelled", reason: "Stuck at work", comments: "A meeting moved; I will book another day." } },
-  { days: -41, time: "11:30", service: "FT-RET", addOns: ["ADD-MASK"], offerCode: "ADDON20", outcome: { kind: "closed" } },
+  { days: -41, time: "11:30", service: "FT-RET", addOns: ["ADD-MASK-RET"], offerCode: "ADDON20", outcome: { kind: "closed" } },
   { days: -22, time: "13:00", service: "FT-RET", addOns: [], outcome: { kind: "no-show", comments: "No call, no show." } },
-  { days: 7, time: "14:30", service: "FT-RET", addOns: ["ADD-DERMA"], outcome: { kind: "booked" } },
+  { days: 7, time: "14:30", service: "FT-RET", addOns: ["ADD-DERMA-RET"], outcome: { kind: "booked" } },
 ];
 
 export type SeedMembershipPlan = {

@@ -1,6 +1,7 @@
 import { href, isRouteErrorResponse, Link } from "react-router";
 import { ButtonLink } from "~/components/button-link";
 import { ErrorMessage } from "~/components/error-message";
+import { visitLengthLabel } from "~/domain/visit-length";
 import { clinicTime, timeZoneLabel } from "~/lib/dates";
 import { formatPhone } from "~/lib/phone";
 import { formatMoney } from "~/lib/money";
@@ -21,6 +22,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     appointmentId: view.appointmentId,
     what: view.services,
     when: `${start.format("dddd, MMMM D, YYYY h:mm A")} to ${end.format("h:mm A")}`,
+    // As long as the back end booked it: from the first service's start to the last one's end.
+    length: visitLengthLabel(end.diff(start, "minute")),
     timeZone: timeZoneLabel(center.timeZone),
     clinic: {
       name: center.name,
@@ -39,7 +42,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 }
 
 export default function Confirmation({ loaderData }: Route.ComponentProps) {
-  const { appointmentId, what, when, timeZone, clinic, nurse, reference, paid, dueInClinic, manageUrl } = loaderData;
+  const { appointmentId, what, when, length, timeZone, clinic, nurse, reference, paid, dueInClinic, manageUrl } = loaderData;
   return (
     <article className="page narrow confirmation">
       <h1>You're booked!</h1>
@@ -57,6 +60,8 @@ export default function Confirmation({ loaderData }: Route.ComponentProps) {
         <dd>
           {when} <span className="muted">({timeZone})</span>
         </dd>
+        <dt>How long</dt>
+        <dd>{length}</dd>
         <dt>Where</dt>
         <dd>
           <Link to={href("/locations/:slug", { slug: clinic.slug })}>{clinic.name}</Link>

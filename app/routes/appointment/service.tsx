@@ -8,7 +8,8 @@ import { AREA_REQUIRED, CHOOSE_SHOWN, NURSE_FROM_LIST, SERVICE_REQUIRED, Service
 import { isRouteErrorResponse } from "react-router";
 import { isEnhancement, type Service } from "~/domain/catalog";
 import { applyDiscounts, normalizePromoCode } from "~/domain/discounts";
-import { addOnMinutes, coveredByMembership, needsTreatmentArea, serviceKind } from "~/domain/service-kinds";
+import { coveredByMembership, needsTreatmentArea, serviceKind } from "~/domain/service-kinds";
+import { addedMinutesLabel, visitLengthLabel, visitMinutes } from "~/domain/visit-length";
 import { INCLUDED_PRICE, PACKAGE_PRICE, packageSessionsLeft, treatmentPriceLabel } from "~/domain/menu";
 import { INVALID_CLINIC, MAX_ADD_ONS, normalizeBookingDate, TOO_MANY_ADD_ONS } from "~/domain/booking";
 import { clinicToday } from "~/lib/dates";
@@ -116,7 +117,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     const best = Math.min(result.total, offer?.price ?? s.price);
     return { price: formatMoney(s.price), discounted: best < s.price ? formatMoney(best) : null };
   };
-  const option = (s: Service) => ({ id: s.id, name: s.displayName, description: s.description, minutes: s.durationMinutes, ...priced(s, "addon-service") });
+  // What each add-on adds to the visit is what the back end books for it (decision 045).
+  const option = (s: Service) => ({ id: s.id, name: s.displayName, description: s.description, added: addedMinutesLabel(s), ...priced(s, "addon-service") });
   const selectedAddOns = selected ? selected.addOnIds.map((id) => byId.get(id)).filter((s): s is Service => Boolean(s)) : [];
   const enhancements = selectedAddOns.filter(isEnhancement);
   // The spec lists the fixer with a facial's enhancements: a touch-up booked with the facial.
@@ -136,7 +138,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
               id: t.id,
               name: t.displayName,
               description: t.description,
-              minutes: t.durationMinutes,
+              length: visitLengthLabel(visitMinutes(t, [])),
               // A package session pays for the treatment itself; its add-ons are still paid.
               ...(session ? { price: PACKAGE_PRICE, discounted: null } : priced(t, "service")),
               packageNote: session ? packageSessionsLeft(session) : null,
@@ -152,7 +154,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
             enhancements: enhancements.map(option),
             fixers: fixers.map((s) => ({ ...option(s), ...priced(s, "addon-fixer") })),
             enhancementRange: enhancementPrices.length ? formatPriceRange(Math.min(...enhancementPrices), Math.max(...enhancementPrices)) : null,
-            extraMinutes: addOnMinutes(holdings.clientType),
             areas: areas.map(option),
           }
         : null,
@@ -230,7 +231,7 @@ export default function ServiceStep({ loaderData, actionData }: Route.ComponentP
               {items.map((item) => (
                 <li key={item.id} className={selected?.id === item.id ? "chosen" : undefined}>
                   <div>
-                    <strong>{item.name}</strong> <span className="muted">{item.minutes} min</span>
+                    <strong>{item.name}</strong> <span className="muted">{item.length}</span>
                     <p>{item.description}</p>
                     {item.packageNote ? <p className="package-note">{item.packageNote}</p> : null}
                     {item.membershipNote ? <p className="muted">{item.membershipNote}</p> : null}
@@ -286,7 +287,7 @@ export default function ServiceStep({ loaderData, actionData }: Route.ComponentP
                       <label key={key} className="check">
                         <input {...props} />
                         {addOn.name} <Price price={addOn.price} discounted={addOn.discounted} />
-                        {selected.extraMinutes > 0 ? <span className="muted"> +{selected.extraMinutes} min</span> : null}
+                        <span className="muted"> {addOn.added}</span>
                       </label>
                     );
                   })}

@@ -5,8 +5,9 @@ import { CHOOSE_TIME, HoldSlotSchema } from "~/domain/booking-forms";
 import { normalizeBookingDate } from "~/domain/booking";
 import { downtimeMessage, FIXER_NEEDS_FACIAL } from "~/domain/downtime";
 import { busyHoldMessage, SLOT_TAKEN } from "~/domain/booking";
+import { visitLengthLabel, visitMinutes } from "~/domain/visit-length";
 import { clinicToday, formatClock, formatDay } from "~/lib/dates";
-import { requireChosenService } from "#server/booking/catalog-view.server";
+import { findService, requireChosenService } from "#server/booking/catalog-view.server";
 import { knownGuest, setDraft } from "#server/booking/draft.server";
 import { chooseTime, holdSlot } from "#server/booking/hold-slot.server";
 import { openTimes, type SlotQuery } from "#server/booking/holds.server";
@@ -27,7 +28,9 @@ export const meta: Route.MetaFunction = () => [{ title: "Choose a date and time 
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { services } = context;
-  const { session, draft, center, service } = await requireChosenService(context);
+  const { session, draft, center, catalog, service } = await requireChosenService(context);
+  // The visit's length as the back end books it, add-ons included; the times offered fit it (decision 045).
+  const addOns = draft.addOnIds.map((id) => findService(catalog, id)).filter((s) => s !== undefined);
 
   const asked = requestedDay(request, center.timeZone, draft.date);
   // Until the guest's history is read, no day is refused; a back end that cannot say is an outage.
@@ -57,6 +60,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     {
       clinic: { id: center.id, name: center.name },
       service: service.displayName,
+      addOns: addOns.map((a) => a.displayName),
+      visitLength: visitLengthLabel(visitMinutes(service, addOns)),
       ...slotPickerView({
         date, dates, dateProblem, group, times, nextAvailableDay, slotsError, held: draft.hold?.slot ?? draft.slot ?? null, timeZone: center.timeZone, refused, refusal,
       }),
@@ -130,7 +135,7 @@ export function shouldRevalidate({ actionStatus, defaultShouldRevalidate }: Shou
 }
 
 export default function TimeStep({ loaderData, actionData }: Route.ComponentProps) {
-  const { clinic, service } = loaderData;
+  const { clinic, service, addOns, visitLength } = loaderData;
   const navigation = useNavigation();
   const reserving = navigation.state === "submitting" ? String(navigation.formData?.get("slot") ?? "") : null;
   const hold = useSchemaForm(HoldSlotSchema, { id: "hold-slot", lastResult: actionData?.result });
@@ -139,7 +144,11 @@ export default function TimeStep({ loaderData, actionData }: Route.ComponentProp
     <>
       <h1>Choose a date and time</h1>
       <p>
-        {service} at {clinic.name}. <Link to={`${href("/appointment/service")}?id=${encodeURIComponent(clinic.id)}`}>Change treatment</Link>
+        {service}
+        {addOns.length > 0 ? ` with ${addOns.join(" and ")}` : ""} at {clinic.name}. <Link to={`${href("/appointment/service")}?id=${encodeURIComponent(clinic.id)}`}>Change treatment</Link>
+      </p>
+      <p>
+        Your visit lasts <strong>{visitLength}</strong>: every time shown leaves room for all of it.
       </p>
       {busy ? (
         // The time chosen when the booking system was too busy to hold it, offered again as it was.
