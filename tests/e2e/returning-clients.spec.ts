@@ -109,6 +109,8 @@ test("a returning client's texted link offers the returning facial, not the new-
 });
 
 test("Book again on a guest's manage link, after their first facial, opens the returning facial", async ({ page, sandboxApi, thisMachine, bookingDay }) => {
+  // Two bookings through the pages, the second with a card: twice a usual journey.
+  test.slow();
   const { clinic, dates } = bookingDay({ prepaid: true, days: 2 });
   const email = uniqueEmail("returning-rebook");
   await bookAsNewGuest(page, clinic, dates[0], email);
