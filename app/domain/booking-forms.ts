@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { OneTimeCodeField } from "./account-forms";
 import { MAX_ADD_ONS, TOO_MANY_ADD_ONS } from "./booking";
+import { COUPON_MESSAGES } from "./coupons";
 import { normalizePromoCode, PROMO_MESSAGES } from "./discounts";
 import { BILLING_LIMITS, checkPaymentForm, PAYMENT_MESSAGES, type Billing } from "./payment";
 
@@ -33,7 +34,7 @@ const LOCAL_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;
 /** The time step: the time is the button pressed, in the clinic's local time. */
 export const HoldSlotSchema = z.object({ slot: z.unknown().optional() }).refine(({ slot }) => typeof slot === "string" && LOCAL_TIME.test(slot), CHOOSE_TIME);
 
-export const PAYMENT_INTENTS = ["add-card", "apply-promo", "remove-promo", "use-package", "stop-package", "confirm", "cancel-booking"] as const;
+export const PAYMENT_INTENTS = ["add-card", "apply-promo", "apply-coupon", "remove-promo", "use-package", "stop-package", "confirm", "cancel-booking"] as const;
 export const PAGE_OUT_OF_DATE = "This page was out of date. Please check the details and confirm again.";
 const CHOOSE_ACTION = "Please choose an action.";
 
@@ -54,12 +55,15 @@ export const PaymentSchema = z
     state: z.string({ error: PAYMENT_MESSAGES.state }).max(BILLING_LIMITS.state, PAYMENT_MESSAGES.state).optional(),
     zip: z.string({ error: PAYMENT_MESSAGES.billing }).trim().max(BILLING_LIMITS.zip, PAYMENT_MESSAGES.billing).optional(),
     promo: z.string({ error: PROMO_MESSAGES.unknown }).trim().max(32, PROMO_MESSAGES.unknown).optional(),
+    /** The number of the guest's coupon chosen to apply. */
+    coupon: z.string({ error: COUPON_MESSAGES.choose }).trim().max(32, COUPON_MESSAGES.choose).optional(),
     policy: z.literal("agreed", { error: PAYMENT_MESSAGES.policy }).optional(),
   })
   .superRefine((form, ctx) => {
     if (form.intent === "apply-promo" && !normalizePromoCode(form.promo ?? "")) {
       ctx.addIssue({ code: "custom", path: ["promo"], message: PROMO_MESSAGES.empty });
     }
+    if (form.intent === "apply-coupon" && !form.coupon) ctx.addIssue({ code: "custom", path: ["coupon"], message: COUPON_MESSAGES.choose });
     if (form.intent !== "confirm") return;
     const billing = { address: form.address ?? "", city: form.city ?? "", state: form.state ?? "", zip: form.zip ?? "" };
     const problems = checkPaymentForm({ hasCard: Boolean(form.card), billing, agreed: form.policy === "agreed" });

@@ -72,6 +72,11 @@ export type PromoCode = {
   validTo: string | null;
   /** Times one guest may use it; null for no limit. */
   maxUsesPerGuest: number | null;
+  /**
+   * True: not a code to type, but what the guest coupons with this description take off; the code
+   * is the coupon's description in upper case (decision 044).
+   */
+  couponDiscount?: boolean;
 };
 
 export type PromoCheck =

@@ -1,6 +1,7 @@
 import type { Center, Service } from "~/domain/catalog";
 import { priceLines } from "~/domain/booking";
-import { applyDiscounts, checkPromo, withMemberPrices, type PromoCode } from "~/domain/discounts";
+import { checkCoupon, couponDiscountKey, findCoupon, type GuestCoupon } from "~/domain/coupons";
+import { applyDiscounts, checkPromo, normalizePromoCode, withMemberPrices, type PromoCode } from "~/domain/discounts";
 import { offerCodeAsPromo } from "~/domain/pricing";
 import type { Cents } from "~/domain/money";
 import type { Services } from "../context.server";
@@ -23,7 +24,8 @@ export type Quote = {
   prepaid: boolean;
   dueNow: Cents;
   dueInClinic: Cents;
-  promo: { code: string; applied: boolean; message: string | null; maxUsesPerGuest: number | null } | null;
+  /** The code on the booking: a promo code (or an offer's), or one of the guest's coupons (decision 044). */
+  promo: { code: string; kind: "promo" | "coupon"; applied: boolean; message: string | null; maxUsesPerGuest: number | null } | null;
   /** What the guest's membership takes off (member prices), when it is more than the promo on a line. */
   member: { plan: string; discount: Cents } | null;
   /** The guest's package that pays for the treatment, and what it covers (the treatment's price after any promo). */
@@ -38,12 +40,21 @@ export async function quote(services: Services, center: Center, catalog: Service
   let promo: Quote["promo"] = null;
   let rules: PromoCode["rules"] = [];
   if (draft.promoCode) {
-    // A typed promo code, or a price or offer tier's code (a referred friend's FT50RAF among them).
-    const found = (await services.stores.promoCodes.get(draft.promoCode)) ?? offerCodeAsPromo(draft.promoCode, await services.stores.pricing.tiers());
     const uses = draft.details ? ((await services.stores.guestDetails.get(draft.details.email))?.promo_codes[draft.promoCode] ?? 0) : 0;
-    const check = checkPromo({ code: draft.promoCode, promo: found, appointmentDate: draft.date ?? draft.hold?.slot.slice(0, 10) ?? "", lines, usesByGuest: uses });
-    promo = { code: draft.promoCode, applied: check.ok, message: check.ok ? null : check.message, maxUsesPerGuest: found?.maxUsesPerGuest ?? null };
-    if (check.ok) rules = check.promo.rules;
+    const appointmentDate = draft.date ?? draft.hold?.slot.slice(0, 10) ?? "";
+    // A typed promo code, or a price or offer tier's code (a referred friend's FT50RAF among them); else
+    // one of the guest's coupons, read from the back end and priced by the chain's discount for it.
+    const found = await typedPromo(services, draft.promoCode);
+    const coupon = !found && draft.guestId ? findCoupon(await services.spa.guestCoupons(draft.guestId), draft.promoCode) : null;
+    if (coupon) {
+      const check = checkCoupon({ coupon, discount: await couponDiscountOf(services, coupon), appointmentDate, lines, usesByGuest: uses });
+      promo = { code: normalizePromoCode(draft.promoCode), kind: "coupon", applied: check.ok, message: check.ok ? null : check.message, maxUsesPerGuest: 1 };
+      if (check.ok) rules = check.promo.rules;
+    } else {
+      const check = checkPromo({ code: draft.promoCode, promo: found, appointmentDate, lines, usesByGuest: uses });
+      promo = { code: draft.promoCode, kind: "promo", applied: check.ok, message: check.ok ? null : check.message, maxUsesPerGuest: found?.maxUsesPerGuest ?? null };
+      if (check.ok) rules = check.promo.rules;
+    }
   }
   const promoPriced = applyDiscounts(lines, rules);
   // A member's prices, as the back end applies them to a member's visit (not stacked on a promo).
@@ -71,7 +82,21 @@ export async function quote(services: Services, center: Center, catalog: Service
   };
 }
 
-export type CheckoutOutcome = AttemptOutcome | { kind: "busy" } | { kind: "promo-used"; code: string };
+/** A code as typed (or linked): a promo code of the store, or a price or offer tier's; never a coupon discount's key. */
+async function typedPromo(services: Services, code: string): Promise<PromoCode | null> {
+  const stored = await services.stores.promoCodes.get(code);
+  if (stored) return stored.couponDiscount ? null : stored;
+  return offerCodeAsPromo(code, await services.stores.pricing.tiers());
+}
+
+/** The chain's discount for a guest coupon (named by its description); null when none is configured. */
+export async function couponDiscountOf(services: Services, coupon: GuestCoupon): Promise<PromoCode | null> {
+  if (!coupon.description) return null;
+  const discount = await services.stores.promoCodes.get(couponDiscountKey(coupon.description));
+  return discount?.couponDiscount ? discount : null;
+}
+
+export type CheckoutOutcome = AttemptOutcome | { kind: "busy" } | { kind: "promo-used"; code: string; coupon: boolean };
 
 /** How one request drives an attempt: its clock, timings, and how long it waits for another's lease. */
 type DriveOptions = { clock?: () => number; timing?: AttemptTiming; busyWaitMs?: number };
@@ -161,7 +186,7 @@ export async function checkout(
       });
     if (!claimed) {
       await services.stores.paymentAttempts.save({ ...attempt, state: "released", leaseUntil: 0, updatedAt: clock() });
-      return { kind: "promo-used", code: attempt.promoCode };
+      return { kind: "promo-used", code: attempt.promoCode, coupon: summary.promo?.kind === "coupon" };
     }
     attempt = { ...attempt, promoClaimed: true };
     await services.stores.paymentAttempts.save(attempt);
@@ -250,5 +275,5 @@ export async function backEndQuote(services: Services, attempt: PaymentAttempt, 
 /** The promo code's discount rules, for prices shown before a quote; none for an unknown code. */
 export async function promoRules(services: Services, code: string | undefined): Promise<PromoCode["rules"]> {
   if (!code) return [];
-  return ((await services.stores.promoCodes.get(code)) ?? offerCodeAsPromo(code, await services.stores.pricing.tiers()))?.rules ?? [];
+  return (await typedPromo(services, code))?.rules ?? [];
 }

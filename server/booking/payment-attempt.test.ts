@@ -312,7 +312,7 @@ describe("a once-per-guest promo code", () => {
     const first = await heldBooking(AUSTIN);
     const second = await heldBooking(AUSTIN);
     second.draft.details = first.draft.details;
-    const promo = { code: "GLOW50", applied: true, message: null, maxUsesPerGuest: 1 };
+    const promo = { code: "GLOW50", kind: "promo" as const, applied: true, message: null, maxUsesPerGuest: 1 };
     const pay = (b: typeof first) => checkout(services, { payKey: randomUUID(), draft: b.draft, center: b.center, quote: quoteFor(false, promo), accountId: b.accountId, returnTo: RETURN_TO }, { clock: () => clock, timing: TIMING });
     const outcomes = await Promise.all([pay(first), pay(second)]);
     expect(outcomes.map((o) => o.kind).sort()).toEqual(["booked", "promo-used"]);
@@ -322,7 +322,7 @@ describe("a once-per-guest promo code", () => {
   it("is given back when the booking does not happen", async () => {
     const booking = await heldBooking(AUSTIN);
     expireHolds();
-    const promo = { code: "GLOW50", applied: true, message: null, maxUsesPerGuest: 1 };
+    const promo = { code: "GLOW50", kind: "promo" as const, applied: true, message: null, maxUsesPerGuest: 1 };
     const outcome = await checkout(services, { payKey: randomUUID(), draft: booking.draft, center: booking.center, quote: quoteFor(false, promo), accountId: booking.accountId, returnTo: RETURN_TO }, { clock: () => clock, timing: TIMING });
     expect(outcome.kind).toBe("hold-lost");
     expect((await stores.guestDetails.get(booking.draft.details!.email))?.promo_codes.GLOW50).toBe(0);

@@ -50,7 +50,7 @@ function pay() {
     prepaid: false,
     dueNow: 0,
     dueInClinic: 13750,
-    promo: { code: "GLOW50", applied: true, message: null, maxUsesPerGuest: 1 },
+    promo: { code: "GLOW50", kind: "promo", applied: true, message: null, maxUsesPerGuest: 1 },
     member: null,
     package: null,
   };

@@ -2,6 +2,7 @@ import type { Router } from "express";
 import { randomUUID } from "node:crypto";
 import { dayjs } from "../../app/lib/dates";
 import { campaignDiscounts, toCents, toDollars, type CampaignBenefit, type LineKind } from "./campaigns";
+import { couponBenefits } from "./coupons";
 import { toIanaTimeZone } from "../spa/time-zones.server";
 import { normalizeId, type SandboxDb } from "./db";
 import { dotNetError, isRefusal, refusal, v1Error, type Refusal } from "./errors";
@@ -124,7 +125,8 @@ function campaignBenefits(db: SandboxDb, code: string): { rules: CampaignBenefit
   const row = db.prepare("SELECT * FROM campaigns WHERE code = ?").get(code.trim().toUpperCase()) as
     | { rules: string; valid_from: string | null; valid_to: string | null }
     | undefined;
-  return row ? { rules: JSON.parse(row.rules), validFrom: row.valid_from, validTo: row.valid_to } : null;
+  // A guest coupon applied by its number is priced by its own discount.
+  return row ? { rules: JSON.parse(row.rules), validFrom: row.valid_from, validTo: row.valid_to } : couponBenefits(db, code);
 }
 
 /** What a sale invoice's line sells (`invoice_items.kind`; a visit's lines are a LineKind), its `service_id` the item sold. */

@@ -2,7 +2,7 @@ import Database from "better-sqlite3";
 import { createHash } from "node:crypto";
 import { preparePrivateFile } from "../data-dir.server";
 import {
-  GIFT_CARD_VALIDITY_DAYS, nurseDayOff, SEED_AVAILABILITY_GUEST, seedCenters, seedGiftCardOccasions, seedGiftCardTemplates, seedMembershipPlans, seedPackages, seedOfferTiers, seedPriceTiers, seedPromos,
+  GIFT_CARD_VALIDITY_DAYS, nurseDayOff, SEED_AVAILABILITY_GUEST, seedCenters, seedGiftCardOccasions, seedGiftCardTemplates, seedMembershipPlans, seedPackages, seedOfferTiers, seedPriceTiers, seedPromos, LATER_PROMO_CODES,
   seedReasons, seedReferralSources, seedServices, seedStaffReasons, seedWorkingHours,
 } from "./seed-data";
 
@@ -209,6 +209,13 @@ const migrations: string[] = [
   // Member prices: a plan's percent off its members' other treatments and add-ons (the seed sets it
   // on the plans a sandbox made before this has).
   `ALTER TABLE membership_plans ADD COLUMN service_discount_percent INTEGER NOT NULL DEFAULT 0;`,
+  // Guest coupons (decision 044): the discount's benefits kept with each, as campaigns keep theirs.
+  `CREATE TABLE coupons (
+     id TEXT PRIMARY KEY, id_key TEXT NOT NULL UNIQUE, number TEXT NOT NULL UNIQUE, guest_id TEXT NOT NULL, center_id TEXT NOT NULL,
+     description TEXT NOT NULL, rules TEXT NOT NULL, issue_date TEXT NOT NULL, expiry_date TEXT, redeemable_by_all INTEGER NOT NULL DEFAULT 0,
+     redeemed_invoice_id TEXT, created_at INTEGER NOT NULL
+   );
+   CREATE INDEX coupons_guest ON coupons (guest_id);`,
 ];
 
 /** Time-zone ids as Zenoti numbers them, for the names the seed uses. */
@@ -264,16 +271,20 @@ function seedBooking(db: SandboxDb) {
       db.prepare("UPDATE therapists SET day_off = ? WHERE id = ?").run(nurseDayOff(index - 1), nurse.id);
     }
     for (const promo of seedPromos) {
-      const rules = ("campaignRules" in promo ? promo.campaignRules : promo.rules).map((r) => ({
-        discount_type: r.discount_type,
-        discount_value: r.discount_value,
-        service_id: r.service ? seedGuid(`service:${r.service}`) : null,
-        service_type: r.service_type,
-      }));
-      db.prepare("INSERT INTO campaigns (code, rules, valid_from, valid_to) VALUES (?, ?, ?, ?)").run(promo.code, JSON.stringify(rules), promo.validFrom, promo.validTo);
+      db.prepare("INSERT INTO campaigns (code, rules, valid_from, valid_to) VALUES (?, ?, ?, ?)").run(promo.code, JSON.stringify(campaignRulesOf(promo)), promo.validFrom, promo.validTo);
     }
     for (const reason of seedReasons) db.prepare("INSERT INTO reasons (id, name) VALUES (?, ?)").run(seedGuid(`reason:${reason}`), reason);
   })();
+}
+
+/** A seeded promo's campaign benefits, by service id (the back end's own rules where they differ). */
+function campaignRulesOf(promo: (typeof seedPromos)[number]) {
+  return ("campaignRules" in promo ? promo.campaignRules : promo.rules).map((r) => ({
+    discount_type: r.discount_type,
+    discount_value: r.discount_value,
+    service_id: r.service ? seedGuid(`service:${r.service}`) : null,
+    service_type: r.service_type,
+  }));
 }
 
 /**
@@ -289,6 +300,10 @@ function seedGrowthCampaigns(db: SandboxDb) {
     for (const tier of seedOfferTiers.filter((t) => t.percent > 0)) {
       const percentOff = (service: string) => ({ discount_type: "percentage", discount_value: tier.percent, service_id: seedGuid(`service:${service}`), service_type: "service" });
       insert.run(tier.code, JSON.stringify(tier.services.map(percentOff)));
+    }
+    const later = db.prepare("INSERT OR IGNORE INTO campaigns (code, rules, valid_from, valid_to) VALUES (?, ?, ?, ?)");
+    for (const promo of seedPromos.filter((p) => (LATER_PROMO_CODES as readonly string[]).includes(p.code))) {
+      later.run(promo.code, JSON.stringify(campaignRulesOf(promo)), promo.validFrom, promo.validTo);
     }
   })();
 }

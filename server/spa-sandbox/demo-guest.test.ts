@@ -153,15 +153,15 @@ describe("seeding", () => {
     const file = path.join(dir, "spa-sandbox.sqlite");
     try {
       const older = createSpaSandbox({ file, apiKeys: [TEST_API_KEY], now: () => now });
-      // As the file was before the membership migration, the sales one and the member prices one after them (the last three).
+      // As the file was before the membership migration, the sales one, the member prices one and the coupons one after them (the last four).
       const version = older.db.pragma("user_version", { simple: true }) as number;
       older.db.exec(
         `DROP TABLE giftcard_emails; DROP TABLE gift_cards; DROP TABLE guest_package_services; DROP TABLE guest_packages; DROP TABLE giftcard_orders;
          DROP TABLE giftcard_occasions; DROP TABLE center_giftcard_templates; DROP TABLE giftcard_templates; DROP TABLE center_packages; DROP TABLE packages;
          ALTER TABLE invoices DROP COLUMN notes; ALTER TABLE invoice_items DROP COLUMN redeemed_user_package_id;
-         DROP TABLE guest_points; DROP TABLE guest_memberships; DROP TABLE center_membership_plans; DROP TABLE membership_plans;`,
+         DROP TABLE guest_points; DROP TABLE guest_memberships; DROP TABLE center_membership_plans; DROP TABLE membership_plans; DROP TABLE coupons;`,
       );
-      older.db.pragma(`user_version = ${version - 3}`);
+      older.db.pragma(`user_version = ${version - 4}`);
       older.close();
       const opened = createSpaSandbox({ file, apiKeys: [TEST_API_KEY], now: () => now });
       const count = (sql: string, ...params: string[]) => (opened.db.prepare(sql).get(...params) as { n: number }).n;
@@ -171,6 +171,8 @@ describe("seeding", () => {
       expect(count("SELECT COUNT(*) AS n FROM center_giftcard_templates")).toBe(75);
       expect(count("SELECT COUNT(*) AS n FROM giftcard_occasions")).toBe(4);
       expect(count("SELECT COUNT(*) AS n FROM appointments WHERE guest_id = ?", DEMO_GUEST_ID)).toBe(8);
+      // Her coupons came later than she did.
+      expect(count("SELECT COUNT(*) AS n FROM coupons WHERE guest_id = ?", DEMO_GUEST_ID)).toBe(2);
       opened.close();
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });

@@ -4,7 +4,8 @@ import { isFromThisMachine } from "../loopback.server";
 import { mountBooking } from "./booking";
 import { mountCatalog } from "./catalog";
 import { openSandboxDb, type SandboxDb } from "./db";
-import { seedDemoGuest } from "./demo-guest";
+import { mountCoupons, seedDemoGuestCoupons } from "./coupons";
+import { DEMO_GUEST_ID, seedDemoGuest } from "./demo-guest";
 import { answerAsTenant, aspNetMessage, v1Error } from "./errors";
 import { mountGuests, type MandatoryGuestField } from "./guests";
 import { mountMemberships } from "./memberships";
@@ -82,6 +83,8 @@ const TOKEN_LIFETIME_SECONDS = 86_400;
 export function createSpaSandbox(options: SandboxOptions): SpaSandbox {
   const now = options.now ?? Date.now;
   const db = openSandboxDb(options.file, (created) => seedDemoGuest(created, now()));
+  // Her coupons came later than she did: a sandbox made before them gets them too.
+  db.transaction(() => seedDemoGuestCoupons(db, DEMO_GUEST_ID, now()))();
   const users = options.users ?? [];
   const faults: SandboxFaults = { delayMs: 0, failWithStatus: null, remaining: 0 };
   let calls = 0;
@@ -169,6 +172,7 @@ export function createSpaSandbox(options: SandboxOptions): SpaSandbox {
   mountVisits(router, db, { now });
   mountMemberships(router, db, { now });
   mountSales(router, db, { now, tenant });
+  mountCoupons(router, db, { now });
 
   router.use((req, res) => {
     aspNetMessage(res, 404, `No HTTP resource was found that matches the request URI '${req.originalUrl.slice(0, 200)}'.`);

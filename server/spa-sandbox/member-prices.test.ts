@@ -263,8 +263,9 @@ describe("the plans answer", () => {
     try {
       const older = createSpaSandbox({ file, apiKeys: [TEST_API_KEY], now: () => now });
       const version = older.db.pragma("user_version", { simple: true }) as number;
-      older.db.exec("ALTER TABLE membership_plans DROP COLUMN service_discount_percent;");
-      older.db.pragma(`user_version = ${version - 1}`);
+      // As the file was before the member prices migration and the coupons one after it (the last two).
+      older.db.exec("ALTER TABLE membership_plans DROP COLUMN service_discount_percent; DROP TABLE coupons;");
+      older.db.pragma(`user_version = ${version - 2}`);
       older.close();
       const opened = createSpaSandbox({ file, apiKeys: [TEST_API_KEY], now: () => now });
       expect(opened.db.prepare("SELECT code, service_discount_percent AS percent FROM membership_plans ORDER BY display_order").all()).toEqual([

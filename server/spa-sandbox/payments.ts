@@ -3,6 +3,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { centsFromDollars, dollarsFromCents } from "../../app/domain/money";
 import { normalizeId, type SandboxDb } from "./db";
 import { findRow, invoiceItemType, invoiceTotals, repriceInvoice } from "./booking";
+import { redeemCoupon } from "./coupons";
 import { isRefusal, refusal, v1Error, type Refusal } from "./errors";
 import type { TenantProfile } from "./tenant-profiles";
 
@@ -116,9 +117,20 @@ export function applyCampaign(db: SandboxDb, invoiceId: string, offerCode: strin
   const code = offerCode.trim().toUpperCase();
   if (!code) return refusal(503, "Offer code is required");
   const campaign = db.prepare("SELECT * FROM campaigns WHERE code = ?").get(code) as { valid_from: string | null; valid_to: string | null } | undefined;
-  if (!campaign) return refusal(4045, "Invalid offer code");
   const firstVisit = db.prepare("SELECT MIN(start_local) AS start FROM appointments WHERE invoice_id = ?").get(invoice.id) as { start: string | null };
   const day = (firstVisit.start ?? "").slice(0, 10);
+  if (!campaign) {
+    // A guest coupon's number takes the same path (decision 044): the invoice is then CouponApplied (3).
+    let coupon: ReturnType<typeof redeemCoupon> = null;
+    db.transaction(() => {
+      coupon = redeemCoupon(db, invoice, code, day);
+      if (!coupon || isRefusal(coupon)) return;
+      db.prepare("UPDATE invoices SET campaign_code = ?, status = 3 WHERE id = ?").run(code, invoice.id);
+      repriceInvoice(db, { ...invoice, campaign_code: code });
+    })();
+    if (!coupon) return refusal(4045, "Invalid offer code");
+    return isRefusal(coupon) ? coupon : { campaignId: normalizeId((coupon as { couponId: string }).couponId) };
+  }
   if ((campaign.valid_from && day < campaign.valid_from) || (campaign.valid_to && day > campaign.valid_to)) {
     return refusal(4046, "Offer code is not valid for the appointment date");
   }

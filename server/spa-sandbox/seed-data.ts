@@ -143,6 +143,27 @@ export const seedPromos = [
   },
   // The referral offer (the default price tier): a referred friend's first signature facial for $50, once.
   { code: "FT50RAF", rules: [{ discount_type: "final_price", discount_value: 50, service: "FT-NEW", service_type: "service" }], validFrom: null, validTo: null, maxUsesPerGuest: 1 },
+  // The $200-off promo (spec section 9): an amount off the new client's facial, once per guest.
+  { code: "GLOW200", rules: [{ discount_type: "amount", discount_value: 200, service: "FT-NEW", service_type: "service" }], validFrom: null, validTo: null, maxUsesPerGuest: 1 },
+] as const;
+
+/** Promo codes added after the first seed: added to a sandbox and stores made before them too, each once. */
+export const LATER_PROMO_CODES = ["GLOW200"] as const;
+
+/**
+ * The discounts guest coupons are made from (Zenoti's custom coupons), named by the description the
+ * coupon carries; by service code, in dollars. The sandbox prices a coupon's invoice by them, and the
+ * chain's configuration keeps the same (decision 044).
+ */
+export const seedCouponDiscounts = [
+  { description: "$30 off your next Signature Laser Facial", rules: [{ discount_type: "amount", discount_value: 30, service: "FT-RET", service_type: "service" }, { discount_type: "amount", discount_value: 30, service: "FT-NEW", service_type: "service" }] },
+  { description: "20% off your facial enhancements", rules: [{ discount_type: "percentage", discount_value: 20, service: null, service_type: "addon-service" }] },
+] as const;
+
+/** The demo guest's coupons: one to use (expiring `expiresInDays` after the seed), and one she used. */
+export const seedDemoCoupons = [
+  { number: "GLOWDEMO30", description: seedCouponDiscounts[0].description, expiresInDays: 120, redeemed: false },
+  { number: "GLOWDEMO20", description: seedCouponDiscounts[1].description, expiresInDays: 60, redeemed: true },
 ] as const;
 
 /**

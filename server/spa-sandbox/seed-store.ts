@@ -6,7 +6,8 @@ import { hashPassword } from "../accounts/passwords.server";
 import type { Stores } from "../store/stores.server";
 import { seedGuid } from "./db";
 import { DEMO_GUEST_ID } from "./demo-guest";
-import { SEED_DEMO_GUEST, seedCenterPrices, seedCenters, seedOfferTiers, seedPartners, seedPriceTiers, seedPromos, seedServices } from "./seed-data";
+import { couponDiscountKey } from "~/domain/coupons";
+import { LATER_PROMO_CODES, SEED_DEMO_GUEST, seedCenterPrices, seedCenters, seedCouponDiscounts, seedOfferTiers, seedPartners, seedPriceTiers, seedPromos, seedServices } from "./seed-data";
 
 /** The demo guest's password: the README gives it, to sign in with straight after the first start. */
 export const DEMO_ACCOUNT_PASSWORD = "Glow!Demo2026";
@@ -21,6 +22,31 @@ export const DEMO_ACCOUNT_PASSWORD = "Glow!Demo2026";
 export async function seedEmbeddedStores(stores: Pick<Stores, "promoCodes" | "centerPricing" | "accounts" | "guestDetails" | "pricing">): Promise<void> {
   if (!(await stores.promoCodes.get(seedPromos[0].code))) await seedFirstStart(stores);
   await seedGrowth(stores);
+  await seedLaterCodes(stores);
+}
+
+/**
+ * The promo codes and coupon discounts that came after the first seed (the $200-off promo, the
+ * guest coupons' discounts, decision 044): each added once, to stores made before them too.
+ */
+async function seedLaterCodes(stores: Pick<Stores, "promoCodes">): Promise<void> {
+  for (const promo of seedPromos.filter((p) => (LATER_PROMO_CODES as readonly string[]).includes(p.code))) {
+    if (!(await stores.promoCodes.get(promo.code))) await stores.promoCodes.put(promoRecord(promo));
+  }
+  for (const discount of seedCouponDiscounts) {
+    const code = couponDiscountKey(discount.description);
+    if (await stores.promoCodes.get(code)) continue;
+    await stores.promoCodes.put({
+      code,
+      rules: discount.rules.map((r) =>
+        ruleFromDollars({ discount_type: r.discount_type, discount_value: r.discount_value, service_id: r.service ? seedGuid(`service:${r.service}`) : null, service_type: r.service_type }),
+      ),
+      validFrom: null,
+      validTo: null,
+      maxUsesPerGuest: 1,
+      couponDiscount: true,
+    });
+  }
 }
 
 async function seedFirstStart(stores: Pick<Stores, "promoCodes" | "centerPricing" | "accounts" | "guestDetails">): Promise<void> {

@@ -1,5 +1,6 @@
 import { bookingCalls, type GuestSearchSettings } from "./booking.server";
 import { catalogCalls } from "./catalog.server";
+import { couponCalls } from "./coupons.server";
 import { createSpaHttp, type SpaHttpOptions } from "./http.server";
 import { membershipCalls } from "./memberships.server";
 import { salesCalls } from "./sales.server";
@@ -23,6 +24,7 @@ export function createSpaClient(options: SpaClientOptions) {
     ...bookingCalls(http, options.guestSearch),
     ...membershipCalls(http),
     ...salesCalls(http),
+    ...couponCalls(http),
   };
 }
 

@@ -4,8 +4,10 @@ import { href, Link, redirect, redirectDocument, useNavigation } from "react-rou
 import { CheckboxField, ErrorSummary, Field, FieldMessage, SchemaForm, SelectField, useFocusFirst, useSchemaForm } from "~/components/forms";
 import { NO_SHOW_FEE, NO_SHOW_WINDOW_HOURS, LATE_ARRIVAL_MINUTES } from "~/domain/booking";
 import { PAGE_OUT_OF_DATE, PaymentSchema, placePaymentProblems } from "~/domain/booking-forms";
-import { normalizePromoCode, PROMO_MESSAGES } from "~/domain/discounts";
+import { COUPON_MESSAGES } from "~/domain/coupons";
+import { PROMO_MESSAGES } from "~/domain/discounts";
 import { clipBilling, PAYMENT_MESSAGES, type Billing } from "~/domain/payment";
+import { formatDay } from "~/lib/dates";
 import { formatMoney } from "~/lib/money";
 import { US_STATES } from "~/lib/us-states";
 import { bookingCallPriority, freeBookingCalls } from "#server/booking/call-priority.server";
@@ -13,7 +15,7 @@ import { findService, requireClinic } from "#server/booking/catalog-view.server"
 import { declineBackEndPrice, finishVerification, quote } from "#server/booking/checkout.server";
 import { dropHoldClaim } from "#server/booking/hold-limits.server";
 import { promoAttemptLimit } from "#server/booking/promo-limits.server";
-import { isOfferCode } from "#server/pricing/offer-prices.server";
+import { applyCoupon, applyTypedCode, couponChoices, withoutCode, type CodeOutcome } from "#server/booking/codes.server";
 import { recordAffiliateClick } from "#server/referrals/affiliates.server";
 import { draftAsPriced } from "#server/referrals/referral-offer.server";
 import { confirmedOf, newPayKey, requireDraft, setConfirmed, setDraft, type Draft } from "#server/booking/draft.server";
@@ -75,7 +77,7 @@ async function leavePaymentStep(context: Route.LoaderArgs["context"], outcome: C
     return outcome.kind === "verify" ? redirectDocument(outcome.uri) : redirect(href("/appointment/payment"));
   }
   if (outcome.kind === "promo-used") {
-    toast(PROMO_MESSAGES.notValid(outcome.code));
+    toast(outcome.coupon ? COUPON_MESSAGES.used(outcome.code) : PROMO_MESSAGES.notValid(outcome.code));
     setDraft(session, { ...draft, payKey: undefined });
     return redirect(href("/appointment/payment"));
   }
@@ -152,9 +154,12 @@ export async function loader({ context }: Route.LoaderArgs) {
   const changed = next.payKey !== draft.payKey || next.cardsBefore !== draft.cardsBefore || next.promoCode !== draft.promoCode;
   if (changed) setDraft(session, next);
   const service = findService(catalog, draft.serviceId)!;
-  const [offer, membership] = await Promise.all([
+  const user = await currentUser(context);
+  const [offer, membership, coupons] = await Promise.all([
     draft.pkg || state.kind === "repriced" ? null : packageOffer(context, draft),
-    currentUser(context).then((user) => membershipNote(services, { user, centerId: center.id, service })),
+    membershipNote(services, { user, centerId: center.id, service }),
+    // A signed-in guest's own coupons, offered while the booking carries no code.
+    summary.promo?.applied || state.kind === "repriced" ? [] : couponChoices(services, { catalog, draft: next, user }),
   ]);
   return {
       membership,
@@ -171,6 +176,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       cardFailed,
       billing: draft.billing ?? null,
       payKey: next.payKey,
+      coupons: coupons.map((c) => ({ number: c.number, description: c.description, saving: formatMoney(c.saving), expiresOn: c.expiresOn })),
   };
 }
 
@@ -206,19 +212,21 @@ export const action = guardAction(async ({ request, context }: Route.ActionArgs)
   }
 
   if (intent === "remove-promo") {
-    setDraft(session, { ...withBilling, promoCode: undefined });
+    setDraft(session, withoutCode(withBilling));
     return redirect(href("/appointment/payment"));
   }
 
-  if (intent === "apply-promo") {
-    const code = normalizePromoCode(promo ?? "");
-    const limited = await promoAttemptLimit(services, { clientIp: context.clientIp, bookingId: draft.hold!.bookingId });
-    if (limited) return refuseForm(submission, { status: 429, fieldErrors: { promo: [limited.message] }, headers: { "Retry-After": String(limited.retryAfterSeconds) } });
-    // A partner's, a clinic's or a friend's offer comes with the visit it is for, never typed.
-    if (await isOfferCode(services, code)) return refuseForm(submission, { fieldErrors: { promo: [PROMO_MESSAGES.unknown] } });
-    const trial = await quote(services, center, catalog, { ...draft, promoCode: code });
-    if (!trial.promo?.applied) return refuseForm(submission, { fieldErrors: { promo: [trial.promo?.message ?? PROMO_MESSAGES.unknown] } });
-    setDraft(session, { ...withBilling, promoCode: code });
+  if (intent === "apply-promo" || intent === "apply-coupon") {
+    let applied: CodeOutcome;
+    if (intent === "apply-promo") {
+      const limited = await promoAttemptLimit(services, { clientIp: context.clientIp, bookingId: draft.hold!.bookingId });
+      if (limited) return refuseForm(submission, { status: 429, fieldErrors: { promo: [limited.message] }, headers: { "Retry-After": String(limited.retryAfterSeconds) } });
+      applied = await applyTypedCode(services, { center, catalog, draft: withBilling, user: await currentUser(context), typed: promo ?? "" });
+    } else {
+      applied = await applyCoupon(services, { center, catalog, draft: withBilling, user: await currentUser(context), number: submission.value.coupon ?? "" });
+    }
+    if (applied.kind === "refused") return refuseForm(submission, { fieldErrors: { [intent === "apply-promo" ? "promo" : "coupon"]: [applied.message] } });
+    setDraft(session, applied.draft);
     return redirect(href("/appointment/payment"));
   }
 
@@ -232,7 +240,7 @@ export const action = guardAction(async ({ request, context }: Route.ActionArgs)
       await dropHoldClaim(services.rateLimiter, draft.hold?.claim);
       await freeBookingCalls(services, draft.id);
       flashToast(context, { type: "info", title: CHECKOUT_MESSAGES.cancelled });
-      setDraft(session, { ...withBilling, hold: undefined, payKey: undefined, promoCode: undefined });
+      setDraft(session, { ...withoutCode(withBilling), hold: undefined, payKey: undefined });
       return redirect(`${href("/appointment/time")}?date=${draft.date ?? ""}`);
     }
     // Nothing to cancel (a page out of date): the step is shown as it now is.
@@ -272,7 +280,7 @@ function lineAmount(price: number, index: number, lineCount: number): string {
 }
 
 export default function PaymentStep({ loaderData, actionData }: Route.ComponentProps) {
-  const { clinic, service, summary, repriced, notice, cards, cardError, cardFailed, payKey, packageOffer, payInstead, membership, clinicSlug } = loaderData;
+  const { clinic, service, summary, repriced, notice, cards, cardError, cardFailed, payKey, packageOffer, payInstead, membership, clinicSlug, coupons } = loaderData;
   const navigation = useNavigation();
   const confirming = navigation.state === "submitting" && navigation.formData?.get("intent") === "confirm";
   const payment = useSchemaForm(PaymentSchema, {
@@ -309,7 +317,7 @@ export default function PaymentStep({ loaderData, actionData }: Route.ComponentP
             ))}
             {summary.discount > 0 ? (
               <tr>
-                <th scope="row">{summary.promo?.code ? `Promo code ${summary.promo.code}` : "Discount"}</th>
+                <th scope="row">{summary.promo?.code ? `${summary.promo.kind === "coupon" ? "Coupon" : "Promo code"} ${summary.promo.code}` : "Discount"}</th>
                 <td>−{formatMoney(summary.discount)}</td>
               </tr>
             ) : null}
@@ -441,13 +449,32 @@ export default function PaymentStep({ loaderData, actionData }: Route.ComponentP
             </p>
           ) : summary.promo?.applied ? (
             <p>
+              {summary.promo.kind === "coupon" ? "Coupon " : null}
               <strong>{summary.promo.code}</strong> applied.{" "}
               <button type="submit" name="intent" value="remove-promo" className="link-button">
-                Remove promo code
+                {summary.promo.kind === "coupon" ? "Remove coupon" : "Remove promo code"}
               </button>
             </p>
           ) : (
             <>
+              {coupons.length > 0 ? (
+                <fieldset>
+                  <legend>Your coupons</legend>
+                  {getCollectionProps(fields.coupon, { type: "radio", options: coupons.map((c) => c.number), ariaAttributes: false }).map(({ key, ...props }, index) => (
+                    <label key={key} className="check">
+                      <input {...props} defaultChecked={coupons.length === 1 || props.defaultChecked} /> Coupon {coupons[index].number}: {coupons[index].description}{" "}
+                      <span className="muted">
+                        saves {coupons[index].saving}
+                        {coupons[index].expiresOn ? `, use by ${formatDay(coupons[index].expiresOn!, "MMM D, YYYY")}` : ""}
+                      </span>
+                    </label>
+                  ))}
+                  <button type="submit" name="intent" value="apply-coupon" className="button-secondary">
+                    Apply coupon
+                  </button>
+                  <FieldMessage meta={fields.coupon} />
+                </fieldset>
+              ) : null}
               {summary.promo && !summary.promo.applied ? <p className="field-error">{summary.promo.message}</p> : null}
               <label htmlFor={fields.promo.id}>Promo code</label>
               <div className="inline-field">
