@@ -203,11 +203,9 @@ describe.skipIf(!redis)("the catalog shared in Redis", () => {
       await redis!.kill();
 
       now += TTL_MS;
-      const started = Date.now();
       expect(await a.listCenters()).toEqual(centers);
       expect(await b.listCenters()).toEqual(centers);
       expect(await b.listServices("c1")).toHaveLength(1);
-      expect(Date.now() - started).toBeLessThan(1_000);
       expect([backEnd.calls("a"), backEnd.calls("b")]).toEqual([2, 2]);
 
       expect(lines(logged.warn, /catalog cache: Redis unreachable/)).toHaveLength(2);
@@ -230,10 +228,9 @@ describe.skipIf(!redis)("the catalog shared in Redis", () => {
       await raw.connect();
       // Every client's commands are held for two seconds.
       await raw.call("CLIENT", "PAUSE", "2000", "ALL");
-      const started = Date.now();
       expect(await a.listCenters()).toHaveLength(2);
-      expect(Date.now() - started).toBeLessThan(1_000);
       expect(backEnd.calls("a")).toBe(1);
+      // Not waited for: a command that waited out the pause would have been answered, not timed out.
       expect(logged.warn).toHaveBeenCalledTimes(1);
       expect(logged.warn.mock.calls[0][1]).toEqual({ reason: "timeout" });
       // Answers again once the pause is over.
