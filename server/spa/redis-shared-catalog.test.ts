@@ -85,7 +85,7 @@ describe.skipIf(!redis)("the catalog shared in Redis", () => {
     now += TTL_MS;
     backEnd.hold();
     const reads = Promise.all(instances.map((catalog) => catalog.listCenters()));
-    await vi.waitFor(() => expect(backEnd.pending()).toBe(1));
+    await expect.poll(() => backEnd.pending()).toBe(1);
     backEnd.release();
     // The winner has the new list; the others served the stale copy, or the new one if it was there first.
     const served = await reads;
@@ -116,7 +116,7 @@ describe.skipIf(!redis)("the catalog shared in Redis", () => {
     backEnd.setFailing(false);
     const changed = [clinic("c9")];
     backEnd.setCenters(changed);
-    await vi.waitFor(async () => expect(await b.listCenters()).toEqual(changed), { timeout: 3_000 });
+    await expect.poll(() => b.listCenters()).toEqual(changed);
     expect(backEnd.calls()).toBe(3);
     expect(await a.listCenters()).toEqual(changed);
     expect(backEnd.calls()).toBe(3);
@@ -212,7 +212,7 @@ describe.skipIf(!redis)("the catalog shared in Redis", () => {
       expect(JSON.stringify(logged.warn.mock.calls)).not.toMatch(/centers|services|Glow Clinic|127\.0\.0\.1/);
 
       await redis!.restart();
-      await vi.waitFor(() => expect(lines(logged.info, /catalog cache: Redis reachable again/)).toHaveLength(2), { timeout: 5_000 });
+      await expect.poll(() => lines(logged.info, /catalog cache: Redis reachable again/)).toHaveLength(2);
       now += TTL_MS;
       await a.listCenters();
       expect(backEnd.calls("a")).toBe(3);
