@@ -17,6 +17,8 @@ export default defineConfig({
     // A 2-core machine running password hashing (scrypt, 128 MiB each) next to other files can be
     // slow; this is a safety net against hangs, not a speed check.
     testTimeout: TEST_TIMEOUT_MS,
+    // The same net for the hooks that start sandboxes and servers (vitest's own default is 10 s).
+    hookTimeout: TEST_TIMEOUT_MS,
     // A poll for what the code does in the background waits as long as the test may (decision 047).
     expect: { poll: { timeout: TEST_TIMEOUT_MS } },
   },
