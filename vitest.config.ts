@@ -1,6 +1,8 @@
 import { defineConfig } from "vitest/config";
 import path from "node:path";
 
+const TEST_TIMEOUT_MS = 20_000;
+
 export default defineConfig({
   resolve: {
     alias: {
@@ -14,6 +16,10 @@ export default defineConfig({
     environment: "node",
     // A 2-core machine running password hashing (scrypt, 128 MiB each) next to other files can be
     // slow; this is a safety net against hangs, not a speed check.
-    testTimeout: 20_000,
+    testTimeout: TEST_TIMEOUT_MS,
+    // The same net for the hooks that start sandboxes and servers (vitest's own default is 10 s).
+    hookTimeout: TEST_TIMEOUT_MS,
+    // A poll for what the code does in the background waits as long as the test may (decision 047).
+    expect: { poll: { timeout: TEST_TIMEOUT_MS } },
   },
 });

@@ -4,7 +4,7 @@
 // with the same HTML served as a static file, all measured in this run: throughput, latency, CPU per
 // request, the gzip size of the JavaScript each page loads, and the back-end calls each page view
 // cost. Then memory, the calls per completed booking from bench/calls.ts, and the promotion burst
-// from bench/burst.ts (decision 036). Figures only: nothing here passes or fails (the targets are
+// from bench/burst.ts (decision 036), and the analytics collector thread from bench/collector-thread.ts. Figures only: nothing here passes or fails (the targets are
 // printed beside them).
 import autocannon from "autocannon";
 import { execFileSync, spawn } from "node:child_process";
@@ -402,4 +402,7 @@ console.table([
   { measure: "guests who lost a held slot", value: String(burst.lostHolds), target: "0" },
   { measure: "errors shown mid-booking", value: String(burst.errors), target: "0" },
 ]);
+
+// The analytics collector thread at a busy instance's pace, against the same batches on the request thread.
+execFileSync(path.join(root, "node_modules", ".bin", "tsx"), ["bench/collector-thread.ts"], { cwd: root, stdio: ["ignore", "inherit", "inherit"] });
 fs.rmSync(dataDir, { recursive: true, force: true });

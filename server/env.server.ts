@@ -2,6 +2,7 @@ import { isIP } from "node:net";
 import { z } from "zod";
 import { DEFAULT_DOWNTIME_DAYS, parseDowntimeWindows } from "~/domain/downtime";
 import { EMBEDDED_AVAILABILITY_GUEST_ID } from "./embedded-defaults";
+import { LEAD_WEBHOOK_TIMEOUT_MS, MAX_LEAD_WEBHOOK_TIMEOUT_MS, MIN_LEAD_WEBHOOK_TIMEOUT_MS } from "./leads/lead-webhooks.server";
 import { parseZoneSetting } from "./spa/time-zones.server";
 
 /**
@@ -178,7 +179,7 @@ export const EnvSchema = z
     /** Lead webhooks: a new registration or a new guest's booking is posted to each one set. */
     LEAD_WEBHOOK_AUTOMATION_URL: z.url().optional(),
     LEAD_WEBHOOK_HOOKS_URL: z.url().optional(),
-    LEAD_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
+    LEAD_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(MIN_LEAD_WEBHOOK_TIMEOUT_MS).max(MAX_LEAD_WEBHOOK_TIMEOUT_MS).default(LEAD_WEBHOOK_TIMEOUT_MS),
 
     /** Error reporting to Sentry (server and browser). Unset: errors are only logged. */
     SENTRY_DSN: z.url().optional(),

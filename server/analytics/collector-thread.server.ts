@@ -36,7 +36,7 @@ export const HANDOFF_INTERVAL_MS = 50;
  * the outbox is dropped and counted instead of posted, so a thread starved of CPU on a saturated
  * machine cannot make its messages pile up in memory.
  */
-const MAX_PENDING_HANDOFFS = 10;
+export const MAX_PENDING_HANDOFFS = 10;
 /** How long `close` waits for the thread past its own deadline before stopping it. */
 const CLOSE_GRACE_MS = 1_000;
 /** The thread's heap: its queue is bounded (MAX_QUEUED_BYTES), so more than this is a fault. */

@@ -5,7 +5,8 @@ import { promisify } from "node:util";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { logger } from "../observability/logger.server";
 import type { AnalyticsEvent } from "./analytics.server";
-import { createThreadedHttpAnalytics, HANDOFF_EVENTS, type ThreadedHttpAnalyticsOptions } from "./collector-thread.server";
+import { DEFAULT_CLOSE_TIMEOUT_MS } from "./batcher.server";
+import { createThreadedHttpAnalytics, HANDOFF_EVENTS, MAX_PENDING_HANDOFFS, type ThreadedHttpAnalyticsOptions } from "./collector-thread.server";
 import { type Answer, eventually, startCollector } from "./collector.test-support";
 import { MAX_BATCH_EVENTS } from "./http-analytics.server";
 
@@ -70,17 +71,20 @@ describe("the HTTP adapter on its own thread", () => {
     expect(target.received.every((request) => request.json.batch.length === MAX_BATCH_EVENTS)).toBe(true);
   });
 
-  it("keeps up with a busy instance: 2,000 events recorded in 200 ms all delivered to a collector that answers", async () => {
+  it("delivers every event of a busy instance's bursts to a collector that answers, in order and once each, however slow the machine", async () => {
     const target = await collector();
     const analytics = threaded({ url: target.url, includeContact: false });
-    await analytics.flush(); // the thread has started
-    for (let burst = 0; burst < 10; burst += 1) {
-      for (let index = 0; index < 200; index += 1) analytics.record(viewed(burst * 200 + index));
-      await new Promise((resolve) => setTimeout(resolve, 20));
+    // The largest burst the hand-overs may hold before the thread takes one in; a larger one is
+    // dropped by design (the next test). How fast the thread keeps up is the bench's to measure.
+    const burst = MAX_PENDING_HANDOFFS * HANDOFF_EVENTS;
+    for (let first = 0; first < 2_000; first += burst) {
+      for (let index = first; index < first + burst; index += 1) analytics.record(viewed(index));
+      await analytics.flush();
     }
-    await analytics.flush();
-    expect(target.accepted()).toHaveLength(2_000);
-    expect(analytics.stats()).toMatchObject({ sent: 2_000, dropped: 0 });
+    const delivered = target.accepted();
+    expect(delivered.map((event) => event.requestId)).toEqual(Array.from({ length: 2_000 }, (_, index) => `req-${index}`));
+    expect(new Set(delivered.map((event) => event.messageId)).size).toBe(2_000);
+    expect(analytics.stats()).toEqual({ queued: 0, sent: 2_000, dropped: 0, failedBatches: 0 });
   });
 
   it("never lets hand-overs pile up: past ten the thread has not taken in, the outbox is dropped and counted", async () => {
@@ -91,8 +95,9 @@ describe("the HTTP adapter on its own thread", () => {
     for (let index = 0; index < 5_000; index += 1) analytics.record(viewed(index));
     await analytics.flush();
     const delivered = target.accepted().map((event) => event.requestId);
-    expect(delivered).toEqual(Array.from({ length: 10 * HANDOFF_EVENTS }, (_, index) => `req-${index}`));
-    expect(analytics.stats()).toMatchObject({ sent: 1_000, dropped: 4_000, queued: 0 });
+    const held = MAX_PENDING_HANDOFFS * HANDOFF_EVENTS;
+    expect(delivered).toEqual(Array.from({ length: held }, (_, index) => `req-${index}`));
+    expect(analytics.stats()).toMatchObject({ sent: held, dropped: 5_000 - held, queued: 0 });
   });
 
   it("refuses an event too large to send where it is recorded, and sends the rest", async () => {
@@ -123,14 +128,15 @@ describe("the HTTP adapter on its own thread", () => {
     expect(analytics.stats()).toEqual({ queued: 0, sent: 0, dropped: 260, failedBatches: 0 });
   });
 
-  it("never keeps the process up: a script that records and never closes ends", async () => {
+  it("never keeps the process up: a script that records and never closes ends", async ({ signal }) => {
     const module = path.join(import.meta.dirname, "collector-thread.server.ts");
     const script = `import(${JSON.stringify(module)}).then(({ createThreadedHttpAnalytics }) => {
       const analytics = createThreadedHttpAnalytics({ url: "http://127.0.0.1:9/batch", includeContact: false });
       analytics.record({ name: "page_viewed", properties: { path: "/" } });
     });`;
     const tsx = path.join(process.cwd(), "node_modules", ".bin", "tsx");
-    await expect(promisify(execFile)(tsx, ["-e", script], { timeout: 15_000 })).resolves.toBeDefined();
+    // A script kept up never ends: the test's timeout fails it, and its signal stops the script.
+    await expect(promisify(execFile)(tsx, ["-e", script], { signal })).resolves.toBeDefined();
   });
 
   it("counts, never throws, an event it cannot read or that names no event of the list", async () => {
@@ -148,8 +154,9 @@ describe("the HTTP adapter on its own thread", () => {
   it("at close, sends what is queued and refuses what comes after", async () => {
     const target = await collector();
     const analytics = threaded({ url: target.url, includeContact: false });
+    await analytics.flush(); // the thread has started: the deadline is for sending, not for starting a thread
     for (let index = 0; index < 3; index += 1) analytics.record(viewed(index));
-    await analytics.close(1_000);
+    await analytics.close(DEFAULT_CLOSE_TIMEOUT_MS);
     analytics.record(viewed(9));
     expect(target.accepted()).toHaveLength(3);
     expect(analytics.stats()).toEqual({ queued: 0, sent: 3, dropped: 1, failedBatches: 0 });
@@ -159,9 +166,9 @@ describe("the HTTP adapter on its own thread", () => {
     const target = await collector(() => "hang");
     const analytics = threaded({ url: target.url, includeContact: false, maxQueuedEvents: 50 });
     for (let index = 0; index < 200; index += 1) analytics.record(viewed(index));
-    const started = Date.now();
+    // Returning at all is the deadline kept: the collector never answers, and the posts' own
+    // timeouts and retries (TIMEOUT_MS, MAX_ATTEMPTS) would outlast the test.
     await analytics.close(300);
-    expect(Date.now() - started).toBeLessThan(3_000);
     // The queue held at most 50 (the oldest dropped first), and nothing was delivered.
     expect(analytics.stats()).toMatchObject({ queued: 0, sent: 0, dropped: 200 });
   });

