@@ -3,12 +3,15 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import type { ServerBuild } from "react-router";
 import { createApp, SANDBOX_MOUNT } from "./app";
-import { startPaymentReconciler } from "./booking/reconcile.server";
+import { paymentAttemptsPass } from "./booking/reconcile.server";
 import { createServices, type Services } from "./context.server";
 import { sandboxApiKey, secureDataDir } from "./data-dir.server";
 import { EnvError, parseEnv, type Env } from "./env.server";
+import { startPeriodicPasses, type PeriodicPasses } from "./jobs/periodic-passes.server";
 import { logger } from "./observability/logger.server";
 import { createErrorReporter, errorReporter, setErrorReporter } from "./observability/error-reporter.server";
+import { unfinishedPurchasesPass } from "./purchases/reconcile.server";
+import { affiliateClicksPass, referralRewardsPass } from "./referrals/passes.server";
 import type { SpaSandbox } from "./spa-sandbox/index";
 
 /** How long shutdown waits for the analytics queue and the lead webhooks in flight to drain. */
@@ -67,7 +70,7 @@ export async function startServer({ mode, build, assets, onClose }: StartOptions
   const servicesReady = new Promise<Services>((resolve) => {
     resolveServices = resolve;
   });
-  let reconciler: { stop(): void } | undefined;
+  let passes: PeriodicPasses | undefined;
   const sandbox = env.SPA_BASE_URL ? undefined : await openSandbox(env);
 
   const app = createApp({ env, mode, build, assets, sandbox: sandbox?.router, services: () => services, servicesReady });
@@ -82,8 +85,15 @@ export async function startServer({ mode, build, assets, onClose }: StartOptions
     const { port } = server.address() as AddressInfo;
     services = await createServices(env, { sandboxBaseUrl: `http://127.0.0.1:${port}${SANDBOX_MOUNT}` });
     resolveServices(services);
-    // Payment attempts a dead request left unfinished are finished or undone (docs/decisions/008).
-    reconciler = startPaymentReconciler(services);
+    // Each feature's background pass (docs/decisions/048): payment attempts a dead request left
+    // unfinished are finished or undone (008), paid purchases finished (031), referral rewards and
+    // ad clicks followed (032).
+    passes = startPeriodicPasses([
+      paymentAttemptsPass(services),
+      unfinishedPurchasesPass(services),
+      referralRewardsPass(services),
+      affiliateClicksPass(services),
+    ]);
     logger.info("listening", {
       url: `http://localhost:${port}`,
       mode,
@@ -102,7 +112,7 @@ export async function startServer({ mode, build, assets, onClose }: StartOptions
     const force = setTimeout(() => process.exit(1), 10_000 + SHUTDOWN_DRAIN_MS);
     force.unref();
     server.close(async () => {
-      reconciler?.stop();
+      passes?.stop();
       // What the requests just finished left in the background: events, leads, error reports.
       await Promise.all([services?.analytics.close(SHUTDOWN_DRAIN_MS), services?.leads.close(SHUTDOWN_DRAIN_MS), errorReporter().flush(2_000)]);
       await Promise.all([services?.rateLimiter.close(), services?.catalog.close(), services?.callGovernor?.close()]);

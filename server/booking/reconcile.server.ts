@@ -1,10 +1,7 @@
 import type { Services } from "../context.server";
+import type { PeriodicPass } from "../jobs/periodic-passes.server";
 import { logger } from "../observability/logger.server";
-import { purchaseStatus } from "../purchases/purchase.server";
-import { isFinalPurchase } from "../store/stores.server";
 import { advanceAttempt, attemptTiming, type AttemptTiming } from "./payment-attempt.server";
-import { reconcileAffiliates } from "../referrals/affiliates.server";
-import { reconcileReferrals } from "../referrals/referrals.server";
 
 /** An unfinished attempt idle this long has no guest waiting on it any more. */
 export const RECONCILE_IDLE_MS = 5 * 60_000;
@@ -36,36 +33,7 @@ export async function reconcilePaymentAttempts(
   return settled;
 }
 
-/**
- * Finishes purchases (memberships, packages, gift cards) whose guest did not come back after paying:
- * the paid sale is closed (and a gift card sent) so what was bought exists; a charge whose answer was
- * lost is read from the invoice. Each is taken through its lease, as the purchase's page does.
- */
-export async function reconcilePurchases(services: Services, options: { clock?: () => number; idleMs?: number } = {}): Promise<number> {
-  const clock = options.clock ?? Date.now;
-  const now = clock();
-  const unfinished = await services.stores.purchases.listUnfinished(now, now - (options.idleMs ?? RECONCILE_IDLE_MS), BATCH);
-  let finished = 0;
-  for (const candidate of unfinished) {
-    const purchase = await purchaseStatus(services, candidate.id, services.env.PUBLIC_URL ?? "http://localhost", clock);
-    logger.info("purchase reconciled", { state: purchase?.state ?? "gone" });
-    if (purchase && isFinalPurchase(purchase)) finished += 1;
-  }
-  return finished;
-}
-
-/** Runs the reconcilers (payments, purchases, referral rewards, affiliate clicks) at start and then every minute, until stopped. */
-export function startPaymentReconciler(services: Services): { stop(): void } {
-  const run = () =>
-    Promise.all([
-      reconcilePaymentAttempts(services).catch((error: Error) => logger.error("payment reconciliation failed", { error: error.message })),
-      reconcilePurchases(services).catch((error: Error) => logger.error("purchase reconciliation failed", { error: error.message })),
-      // Friends whose first facial may have been completed since, and ad clicks still open (a few each minute).
-      reconcileReferrals(services).catch((error: Error) => logger.error("referral reconciliation failed", { error: error.message })),
-      reconcileAffiliates(services).catch((error: Error) => logger.error("affiliate reconciliation failed", { error: error.message })),
-    ]);
-  void run();
-  const timer = setInterval(run, RECONCILE_EVERY_MS);
-  timer.unref();
-  return { stop: () => clearInterval(timer) };
+/** The payment attempts' pass: at start and then every minute, as the runner in `server/jobs/` runs every pass. */
+export function paymentAttemptsPass(services: Services): PeriodicPass {
+  return { name: "payment reconciliation", everyMs: RECONCILE_EVERY_MS, run: () => reconcilePaymentAttempts(services) };
 }

@@ -5,7 +5,7 @@ import { clinicToday } from "~/lib/dates";
 import { formatMoney } from "~/lib/money";
 import { createRecordingAnalytics } from "../../tests/helpers/recording-analytics";
 import { createTestGuest, startSandbox, TEST_API_KEY } from "../../tests/helpers/sandbox-server";
-import { reconcilePurchases } from "../booking/reconcile.server";
+import { reconcilePurchases } from "./reconcile.server";
 import type { Services } from "../context.server";
 import { parseEnv } from "../env.server";
 import { normalizeId, seedGuid } from "../spa-sandbox/db";
