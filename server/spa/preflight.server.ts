@@ -1,4 +1,5 @@
 import { groupHours } from "~/domain/hours";
+import { enhancementsAgainstRule, type EnhancementAgainstRule } from "~/domain/visit-length";
 import { isHostedPageAllowed } from "../booking/payment-step.server";
 import type { Env } from "../env.server";
 import { observeLogs } from "../observability/logger.server";
@@ -119,11 +120,13 @@ export async function runPreflight(target: PreflightTarget): Promise<PreflightRo
     const before = dropped.length;
     let services = 0;
     let addOns = 0;
+    const offRule: (EnhancementAgainstRule & { clinic: string })[] = [];
     for (const center of list.centers) {
       try {
         const menu = (await spa.listServices(center.id)) ?? [];
         services += menu.filter((s) => !s.isAddOn).length;
         addOns += menu.filter((s) => s.isAddOn).length;
+        offRule.push(...enhancementsAgainstRule(menu).map((found) => ({ ...found, clinic: center.name })));
       } catch (error) {
         rows.push({ check: `services at ${center.name}`, verdict: "blocker", detail: failure(error) });
       }
@@ -134,6 +137,20 @@ export async function runPreflight(target: PreflightTarget): Promise<PreflightRo
       verdict: lost.length > 0 ? "warning" : "ok",
       detail: `${services} treatments and ${addOns} add-ons read${lost.length > 0 ? `; ${lost.length} entries dropped: ${lost.slice(0, 3).join("; ")}` : ""}`,
     });
+    // Decision 045: an enhancement adds 15 minutes to the new-client facial and none to the returning one, through the catalog.
+    rows.push(
+      offRule.length === 0
+        ? { check: "facial enhancement lengths", verdict: "ok", detail: "each facial's enhancements add the minutes the chain's rule gives" }
+        : {
+            check: "facial enhancement lengths",
+            verdict: "warning",
+            detail: `${offRule.length} enhancements off the rule, e.g. ${offRule
+              .slice(0, 3)
+              .map((f) => `${f.enhancement} with ${f.treatment} at ${f.clinic} adds ${f.minutes} min (rule: ${f.expected})`)
+              .join("; ")}: guests are told and booked the catalog's length`,
+            fix: "give the returning facial its own enhancements of the same names with no duration (decision 045)",
+          },
+    );
 
     // The availability guest, guest search, cards and the card page.
     const guest = await spa.getGuest(env.SPA_AVAILABILITY_GUEST_ID).catch((error: unknown) => {

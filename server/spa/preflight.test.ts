@@ -35,6 +35,8 @@ describe("npm run spa:check against each tenant profile", () => {
     expect(row(rows, "saved-card list")?.detail).toMatch(/^\{ accounts: \[\.\.\.\] \}/);
     expect(row(rows, "clinic Glow Clinic Phoenix Biltmore")?.detail).toMatch(/^America\/Phoenix; Mon–Wed 09:00 – 19:00/);
     expect(row(rows, "rate limit")?.verdict).toBe("warning");
+    // The seeded catalog keeps the chain's enhancement rule (decision 045).
+    expect(row(rows, "facial enhancement lengths")?.verdict).toBe("ok");
     expect(formatPreflight(rows)).toMatch(/Ready: no blocker/);
   });
 

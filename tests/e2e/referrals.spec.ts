@@ -1,7 +1,9 @@
 import Database from "better-sqlite3";
 import type { APIRequestContext, Page } from "@playwright/test";
+import { MAX_FRIENDS_PER_CODE, REFERRAL_CODE_MESSAGES } from "../../app/domain/referrals";
+import { HOME_CLINIC } from "./booking-days";
 import { expect, registerAccount, signIn, test, type Account } from "./fixtures";
-import { addCard, fillBillingAndAgree, fillRegistration, showDate, startBooking, uniqueEmail, uniquePhone } from "./helpers";
+import { addCard, fillBillingAndAgree, fillRegistration, showDate, startBooking, TEST_PASSWORD, uniqueEmail, uniquePhone } from "./helpers";
 import { backEndRecordsOf, closeVisitInBackEnd, moveVisitInBackEnd } from "./visits";
 
 /** A referrer of their own: an account signed in on a request client apart from the page. */
@@ -154,4 +156,35 @@ test("an ad click and a landing tag from the landing URL are kept for the visit:
   expect(row!.timestamp).toBeLessThanOrEqual(Date.now());
   const guest = (await (await sandboxApi.get(`/spa-sandbox/v1/guests/${guestId}`)).json()) as { tags: string[] };
   expect(guest.tags).toEqual(["Booking Lead", "NBF", "Spring-Glow", "NBF-PROFILE"]);
+});
+
+test("40 friends registering with one code at the same moment: 25 are recorded, the others are told it is used up, and the next one on the page too", async ({ page, playwright, baseURL }) => {
+  // Forty registrations through the JSON API at once: requests, not pages, so once is enough.
+  test.skip(test.info().project.name !== "no-js", "no page is shown to the forty: the no-JavaScript run covers them");
+  test.slow();
+  const { request, code } = await referrer(playwright, baseURL!);
+  const friends = Array.from({ length: 40 }, (_, i) => ({ email: uniqueEmail(`rush${i}`), phone: uniquePhone(), address: `10.201.${i}.${1 + Math.floor(Math.random() * 250)}` }));
+  const answers = await Promise.all(
+    friends.map((friend) =>
+      request.post("/api/users", {
+        headers: { "x-forwarded-for": friend.address },
+        data: {
+          firstName: "Zoe", lastName: "Rush", email: friend.email, phone: friend.phone, centerId: HOME_CLINIC.centerId, address: "12 Oak St",
+          city: "Austin", zip: "78701", password: TEST_PASSWORD, ageConfirmed: true, marketingEmail: false, referralCode: code,
+        },
+      }),
+    ),
+  );
+  const statuses = answers.map((a) => a.status());
+  expect(statuses.filter((s) => s === 201)).toHaveLength(MAX_FRIENDS_PER_CODE);
+  expect(statuses.filter((s) => s !== 201)).toEqual(Array(40 - MAX_FRIENDS_PER_CODE).fill(400));
+  for (const refused of answers.filter((a) => a.status() !== 201)) {
+    expect((await refused.json()).errors.referralCode).toMatch(/used/);
+  }
+  expect(storeRow<{ n: number }>("SELECT COUNT(*) AS n FROM referrals WHERE code = ?", code)?.n).toBe(MAX_FRIENDS_PER_CODE);
+
+  // The next friend, on the page: the form is kept and says why.
+  await page.goto(`/refer/${code}`);
+  await expect(page.getByText(REFERRAL_CODE_MESSAGES.usedUp)).toBeVisible();
+  await request.dispose();
 });
