@@ -124,8 +124,8 @@ test("Book again on a guest's manage link, after their first facial, opens the r
   await page.getByRole("button", { name: /^Book again/ }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Choose a date and time" })).toBeVisible();
   // The enhancement had with the first facial comes along, in the returning facial's own version (decision 045).
-  await expect(page.getByText(`${RETURNING_FACIAL} with LED Light Therapy Enhancement at ${clinic.name}.`)).toBeVisible();
-  await expect(page.getByText("Your visit lasts 30 min")).toBeVisible();
+  await expect(page.getByText(`${RETURNING_FACIAL} at ${clinic.name}.`)).toBeVisible();
+  await expect(page.getByText("With LED Light Therapy Enhancement, your visit lasts 30 min")).toBeVisible();
   await (await showDate(page, dates[1])).first().click();
   // The same browser, no account: the details step finds the record and asks for its code.
   await enterDetails(page, email);

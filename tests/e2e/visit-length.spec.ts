@@ -41,8 +41,8 @@ test("a new client's enhancement makes the visit 15 minutes longer, as told on t
   await page.getByRole("button", { name: "Select Signature Laser Facial - New Client" }).click();
   await page.getByRole("checkbox", { name: /LED Light Therapy Enhancement .*\+15 min/ }).check();
   await page.getByRole("button", { name: "Continue to date and time" }).click();
-  await expect(page.getByText("Signature Laser Facial - New Client with LED Light Therapy Enhancement at")).toBeVisible();
-  await expect(page.getByText("Your visit lasts 1 hr")).toBeVisible();
+  await expect(page.getByText("Signature Laser Facial - New Client at")).toBeVisible();
+  await expect(page.getByText("With LED Light Therapy Enhancement, your visit lasts 1 hr")).toBeVisible();
   expect(await bookFirstTime(page, date, uniqueEmail("long-visit"))).toEqual({ shown: 60, filed: 60, said: "1 hr" });
 });
 

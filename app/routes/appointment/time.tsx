@@ -144,11 +144,11 @@ export default function TimeStep({ loaderData, actionData }: Route.ComponentProp
     <>
       <h1>Choose a date and time</h1>
       <p>
-        {service}
-        {addOns.length > 0 ? ` with ${addOns.join(" and ")}` : ""} at {clinic.name}. <Link to={`${href("/appointment/service")}?id=${encodeURIComponent(clinic.id)}`}>Change treatment</Link>
+        {service} at {clinic.name}. <Link to={`${href("/appointment/service")}?id=${encodeURIComponent(clinic.id)}`}>Change treatment</Link>
       </p>
       <p>
-        Your visit lasts <strong>{visitLength}</strong>: every time shown leaves room for all of it.
+        {addOns.length > 0 ? `With ${addOns.join(" and ")}, your` : "Your"} visit lasts <strong>{visitLength}</strong>: every time shown leaves room for all of
+        it.
       </p>
       {busy ? (
         // The time chosen when the booking system was too busy to hold it, offered again as it was.
