@@ -99,10 +99,13 @@ function openDates(now = Date.now()): string[] {
  *   count a clinic's guests or break its back-end calls (the fault proxy) without meeting another.
  *   With more workers than clinics of a kind (6 prepaid, 8 pay-later) some share.
  * - Tests one after another in the same place (the same parallelIndex: its next test, the worker of
- *   the other project, a worker started again after a failure) never get the same date at a clinic:
- *   the last date handed out at each clinic is kept in a ledger under the run's output directory,
- *   which Playwright empties at the start of every run, as the servers empty their data.
- * - Each test takes, among its clinics of the kind asked for, the one with the earliest free date.
+ *   the other project, a worker started again after a failure) do not get the same date at a clinic
+ *   until every date of the place's clinics was handed out (then they are handed out again from the
+ *   first, one clinic at a time): the last date handed out at each clinic is kept in a ledger under
+ *   the run's output directory, which Playwright empties at the start of every run, as the servers
+ *   empty their data.
+ * - Each test takes, among its clinics of the kind asked for with enough dates left, the one with the
+ *   earliest free date.
  *   Which one is noted in the test's annotations ("booking days").
  */
 export function claimBookingDays(testInfo: TestInfo, baseURL: string, options: BookingDayOptions = {}): BookingDay {
@@ -122,11 +125,19 @@ export function claimBookingDays(testInfo: TestInfo, baseURL: string, options: B
   const handedOut: Record<string, string> = fs.existsSync(ledger) ? JSON.parse(fs.readFileSync(ledger, "utf8")) : {};
   const dates = openDates();
   const freeFrom = (clinic: Clinic) => dates.filter((d) => d > (handedOut[clinic.slug] ?? ""));
-  const clinic = mine.reduce((best, c) => ((freeFrom(c)[0] ?? "~") < (freeFrom(best)[0] ?? "~") ? c : best));
-  const taken = freeFrom(clinic).slice(0, days);
-  if (taken.length < days) {
-    throw new Error(`No ${days} free booking days left at ${mine.map((c) => c.slug).join(", ")} for worker ${lane}: run fewer booking tests per worker, or more workers.`);
+  // Of this place's clinics with `days` dates left, the one whose next free date is earliest.
+  const roomy = mine.filter((c) => freeFrom(c).length >= days);
+  let clinic = roomy.length > 0 ? roomy.reduce((best, c) => (freeFrom(c)[0] < freeFrom(best)[0] ? c : best)) : mine[0];
+  if (roomy.length === 0) {
+    // Every date of this place's clinics was handed out: they are handed out again from the first,
+    // at the clinic used least lately. A date given twice holds only the visits of tests that ran
+    // before here, one at a time; never a running test's (workers running at once never share a clinic).
+    if (dates.length < days) throw new Error(`A test asks for ${days} booking days; a clinic lists ${dates.length}.`);
+    clinic = mine.reduce((least, c) => ((handedOut[c.slug] ?? "") < (handedOut[least.slug] ?? "") ? c : least));
+    handedOut[clinic.slug] = "";
+    testInfo.annotations.push({ type: "booking days", description: `${clinic.slug}: every date was handed out once; again from the first` });
   }
+  const taken = freeFrom(clinic).slice(0, days);
   handedOut[clinic.slug] = taken.at(-1)!;
   fs.mkdirSync(path.dirname(ledger), { recursive: true });
   fs.writeFileSync(`${ledger}.tmp`, JSON.stringify(handedOut));

@@ -1,5 +1,5 @@
 import { expect, test } from "./fixtures";
-import { addCard, buttonTarget, chooseFacialWithAddOn, fillBillingAndAgree, fillDetails, showDate, startBooking, uniqueEmail } from "./helpers";
+import { addCard, buttonTarget, chooseFacialWithAddOn, clockMinutes, fillBillingAndAgree, fillDetails, icsInstant, showDate, startBooking, uniqueEmail } from "./helpers";
 
 test("a new client books a facial with an add-on, a promo code and the test card", async ({ page, bookingDay }) => {
   // At list prices: the facial is $275 and the LED add-on $50.
@@ -59,18 +59,6 @@ test("a new client books a facial with an add-on, a promo code and the test card
   expect(clockMinutes(to) - clockMinutes(from)).toBe(60);
   expect(icsInstant(calendar, "DTEND") - icsInstant(calendar, "DTSTART")).toBe(60 * 60_000);
 });
-
-/** "1:15 PM" as minutes after midnight. */
-function clockMinutes(clock: string): number {
-  const [, h, m, half] = /^(\d{1,2}):(\d{2}) ([AP]M)$/.exec(clock)!;
-  return (Number(h) % 12) * 60 + Number(m) + (half === "PM" ? 720 : 0);
-}
-
-/** A UTC time of an iCalendar file ("DTSTART:20261207T160000Z") as milliseconds. */
-function icsInstant(calendar: string, name: string): number {
-  const [, y, mo, d, h, mi, s] = new RegExp(`^${name}:(\\d{4})(\\d{2})(\\d{2})T(\\d{2})(\\d{2})(\\d{2})Z`, "m").exec(calendar)!;
-  return Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s));
-}
 
 test("payment problems are named next to their fields, and input is kept", async ({ page, bookingDay }) => {
   const { clinic, date } = bookingDay();

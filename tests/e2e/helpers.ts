@@ -225,3 +225,15 @@ export async function seedExistingClient(sandboxApi: APIRequestContext, centerId
   expect(body.error ?? null).toBeNull();
   return body.id!;
 }
+
+/** "1:15 PM" as minutes after midnight. */
+export function clockMinutes(clock: string): number {
+  const [, h, m, half] = /^(\d{1,2}):(\d{2}) ([AP]M)$/.exec(clock)!;
+  return (Number(h) % 12) * 60 + Number(m) + (half === "PM" ? 720 : 0);
+}
+
+/** A UTC time of an iCalendar file ("DTSTART:20261207T160000Z") as milliseconds. */
+export function icsInstant(calendar: string, name: string): number {
+  const [, y, mo, d, h, mi, s] = new RegExp(`^${name}:(\\d{4})(\\d{2})(\\d{2})T(\\d{2})(\\d{2})(\\d{2})Z`, "m").exec(calendar)!;
+  return Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s));
+}

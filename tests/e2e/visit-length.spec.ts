@@ -1,23 +1,12 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { addCard, buttonTarget, fillBillingAndAgree, fillDetails, showDate, startBooking, uniqueEmail } from "./helpers";
+import { addCard, buttonTarget, clockMinutes, fillBillingAndAgree, fillDetails, icsInstant, showDate, startBooking, uniqueEmail } from "./helpers";
 
 /**
  * A visit lasts what the back end books (decision 045): the new-client facial (45 minutes) with an
  * enhancement (15 more for a new client) is a longer visit than the facial alone, on the time step,
  * on the confirmation and in the calendar file alike.
  */
-
-function clockMinutes(clock: string): number {
-  const [, h, m, half] = /^(\d{1,2}):(\d{2}) ([AP]M)$/.exec(clock)!;
-  return (Number(h) % 12) * 60 + Number(m) + (half === "PM" ? 720 : 0);
-}
-
-/** A UTC time of an iCalendar file ("DTSTART:20261207T160000Z") as milliseconds. */
-function icsInstant(calendar: string, name: string): number {
-  const [, y, mo, d, h, mi, s] = new RegExp(`^${name}:(\\d{4})(\\d{2})(\\d{2})T(\\d{2})(\\d{2})(\\d{2})Z`, "m").exec(calendar)!;
-  return Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s));
-}
 
 /** From the time step on: books the day's first open time and answers the visit's minutes as the confirmation and its calendar file say them. */
 async function bookFirstTime(page: Page, date: string, email: string): Promise<{ shown: number; filed: number; said: string }> {
