@@ -125,6 +125,14 @@ export async function fillDetails(page: Page, email: string, phone = uniquePhone
 export async function bookAsNewGuest(page: Page, clinic: Pick<Clinic, "slug">, date: string, email: string) {
   await startBooking(page, clinic);
   await chooseFacialWithAddOn(page);
+  await bookFirstTimeAsNewGuest(page, date, email);
+}
+
+/**
+ * From the time step on: a new guest takes the date's first open time, gives their details, adds a
+ * new card and lands on the confirmation (either button: the clinic takes payment or holds the card).
+ */
+export async function bookFirstTimeAsNewGuest(page: Page, date: string, email: string) {
   await (await showDate(page, date)).first().click();
   await fillDetails(page, email);
   await addCard(page, "4242 4242 4242 4242");

@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { addCard, buttonTarget, clockMinutes, fillBillingAndAgree, fillDetails, icsInstant, showDate, startBooking, uniqueEmail } from "./helpers";
+import { bookFirstTimeAsNewGuest, buttonTarget, clockMinutes, icsInstant, startBooking, uniqueEmail } from "./helpers";
 
 /**
  * A visit lasts what the back end books (decision 045): the new-client facial (45 minutes) with an
@@ -10,12 +10,7 @@ import { addCard, buttonTarget, clockMinutes, fillBillingAndAgree, fillDetails, 
 
 /** From the time step on: books the day's first open time and answers the visit's minutes as the confirmation and its calendar file say them. */
 async function bookFirstTime(page: Page, date: string, email: string): Promise<{ shown: number; filed: number; said: string }> {
-  await (await showDate(page, date)).first().click();
-  await fillDetails(page, email);
-  await addCard(page, "4242 4242 4242 4242");
-  await fillBillingAndAgree(page);
-  await page.getByRole("button", { name: /^(Book appointment|Pay \$[\d,.]+ and book)$/ }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "You're booked!" })).toBeVisible();
+  await bookFirstTimeAsNewGuest(page, date, email);
   const [, from, to] = /(\d{1,2}:\d{2} [AP]M) to (\d{1,2}:\d{2} [AP]M)/.exec((await page.getByText(/ to \d{1,2}:\d{2} [AP]M/).textContent()) ?? "")!;
   const said = (await page.getByRole("term").filter({ hasText: /^How long$/ }).locator("xpath=following-sibling::dd[1]").textContent())!.trim();
   const calendar = (await (await page.request.get(await buttonTarget(page.getByRole("button", { name: "Add to calendar" })))).text()).replace(/\r\n[ \t]/g, "");
