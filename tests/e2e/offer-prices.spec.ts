@@ -82,7 +82,8 @@ test("a treatment in an offer tier is shown and charged at the tier's percent of
   const offered = list - percentOf(list, 9);
 
   await page.goto(`/locations/${clinic.slug}`);
-  await expect(page.getByRole("listitem").filter({ hasText: "Sculpting" })).toContainText(formatMoney(offered));
+  // The list price struck through before the offer's, as on the treatment step.
+  await expect(page.getByRole("listitem").filter({ hasText: "Sculpting" })).toContainText(`was ${formatMoney(list)} ${formatMoney(offered)}`);
   await page.getByRole("button", { name: "Book here" }).click();
   await page.getByRole("button", { name: "Select Sculpting" }).click();
   await page.getByRole("button", { name: "Continue to date and time" }).click();

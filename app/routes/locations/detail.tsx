@@ -6,7 +6,7 @@ import { buildMenu } from "~/domain/menu";
 import { groupHours, isOpenAt } from "~/domain/hours";
 import { DAY_NAMES, formatClock, localDayAndClock, timeZoneLabel } from "~/lib/dates";
 import { bookingUrl } from "~/lib/location-views";
-import { formatPriceRange } from "~/lib/money";
+import { formatMoney, formatPriceRange } from "~/lib/money";
 import { formatPhone } from "~/lib/phone";
 import { offerPrices, withAddOnPrices, withOfferPrices } from "#server/pricing/offer-prices.server";
 import { visitAttribution } from "#server/request-context.server";
@@ -90,13 +90,15 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     },
     hours: groupHours(center.workingHours, formatClock),
     menu,
+    // An offer's list price, shown struck through before it (spec section 9), by service id.
+    listPrices: Object.fromEntries([...offers.byService.values()].map((offer) => [offer.serviceId, formatMoney(offer.list)])),
     partner: offers.partner?.name ?? null,
     nurses: (therapists ?? []).map((t) => ({ id: t.id, name: t.displayName, title: t.jobTitle })),
   };
 }
 
 export default function ClinicPage({ loaderData }: Route.ComponentProps) {
-  const { clinic, hours, menu, nurses, partner } = loaderData;
+  const { clinic, hours, menu, nurses, partner, listPrices } = loaderData;
   return (
     <article className="page clinic">
       <nav aria-label="Breadcrumb" className="breadcrumb">
@@ -155,7 +157,17 @@ export default function ClinicPage({ loaderData }: Route.ComponentProps) {
                 <li key={item.id}>
                   <span className="menu-name">{item.name}</span>
                   <span className="menu-meta">
-                    {item.durationMinutes} min · <strong>{item.price}</strong>
+                    {item.durationMinutes} min ·{" "}
+                    {listPrices[item.id] ? (
+                      <>
+                        {/* A name on <s> is not read (its role takes none): the word is said as text instead. */}
+                        <s>
+                          <span className="visually-hidden">was </span>
+                          {listPrices[item.id]}
+                        </s>{" "}
+                      </>
+                    ) : null}
+                    <strong>{item.price}</strong>
                   </span>
                   <p>{item.description}</p>
                 </li>
