@@ -1,5 +1,5 @@
 import { sameId } from "./catalog";
-import { discountFor, type PromoCode } from "./discounts";
+import { discountFor, type DiscountRule, type PromoCode } from "./discounts";
 import type { Cents } from "./money";
 
 /**
@@ -29,15 +29,20 @@ export function referralOfferCode(serviceId: string, tiers: PricingTiers | null)
   return priceTierOf(serviceId, tiers)?.code ?? tiers?.defaultPriceTier ?? DEFAULT_PRICE_TIER;
 }
 
-/** A price tier as a promo code: the same discount rules (a final price per service) price it. */
-export function tierAsPromo(tier: PriceTier): PromoCode {
+/** A tier as a promo code: one rule of this type and value on each of its services, for any date and guest. */
+function tierPromo(code: string, serviceIds: string[], discount: Pick<DiscountRule, "discount_type" | "discount_value">): PromoCode {
   return {
-    code: tier.code,
-    rules: tier.serviceIds.map((id) => ({ discount_type: "final_price", discount_value: tier.charge, service_id: id, service_type: "service" })),
+    code,
+    rules: serviceIds.map((id) => ({ ...discount, service_id: id, service_type: "service" })),
     validFrom: null,
     validTo: null,
     maxUsesPerGuest: null,
   };
+}
+
+/** A price tier as a promo code: the same discount rules (a final price per service) price it. */
+export function tierAsPromo(tier: PriceTier): PromoCode {
+  return tierPromo(tier.code, tier.serviceIds, { discount_type: "final_price", discount_value: tier.charge });
 }
 
 /** The tier with this code, any case. */
@@ -60,13 +65,7 @@ export function offerTierOf(serviceId: string, tiers: PricingTiers | null): (Off
 
 /** An offer tier as a promo code: a percentage off each of its services, priced by the same rules. */
 export function offerTierAsPromo(tier: OfferTier & { code: string }): PromoCode {
-  return {
-    code: tier.code,
-    rules: tier.serviceIds.map((id) => ({ discount_type: "percentage", discount_value: tier.percent, service_id: id, service_type: "service" })),
-    validFrom: null,
-    validTo: null,
-    maxUsesPerGuest: null,
-  };
+  return tierPromo(tier.code, tier.serviceIds, { discount_type: "percentage", discount_value: tier.percent });
 }
 
 /** A price less an offer tier's percent: the same rule, and the same rounding to the cent, as the quote's. */

@@ -44,7 +44,9 @@ export async function applyTypedCode(services: Services, request: CodeRequest & 
   const trial = await quote(services, center, catalog, asPromo);
   // Only a signed-in guest's own coupons: a code no promo has is not looked up for anyone else.
   if (trial.promo?.kind === "coupon") {
-    return couponHolder(request.user, draft) ? applyCoupon(services, { ...request, number: code }) : { kind: "refused", message: PROMO_MESSAGES.unknown };
+    // The coupon as applyCoupon would take it, from the price already worked out.
+    if (!couponHolder(request.user, draft)) return { kind: "refused", message: PROMO_MESSAGES.unknown };
+    return trial.promo.applied ? { kind: "applied", draft: asPromo } : { kind: "refused", message: trial.promo.message ?? COUPON_MESSAGES.gone };
   }
   if (trial.promo?.applied) return { kind: "applied", draft: asPromo };
   return { kind: "refused", message: trial.promo?.message ?? PROMO_MESSAGES.unknown };
