@@ -1,5 +1,6 @@
 // Run before the tests (npm test, npm run test:unit, npm run test:e2e). They need two programs from
-// Debian: Chromium for the browser tests (/usr/bin/chromium, or the one CHROMIUM_PATH names) and
+// Debian: headless Chromium for the browser tests (/usr/bin/chromium-headless-shell, or the one
+// CHROMIUM_PATH names) and
 // redis-server for the shared counters (/usr/bin/redis-server, or REDIS_SERVER_PATH). When one is
 // missing, it is installed with apt-get if this runs as root on a machine that has apt-get;
 // otherwise the tests stop here, at once, with the one command to run.
@@ -7,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 
 const tools = [
-  { name: "Chromium", pkg: "chromium", file: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", setting: "CHROMIUM_PATH", wanted: process.argv.includes("--browser") || !process.argv.includes("--redis") },
+  { name: "headless Chromium", pkg: "chromium-headless-shell", file: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium-headless-shell", setting: "CHROMIUM_PATH", wanted: process.argv.includes("--browser") || !process.argv.includes("--redis") },
   { name: "redis-server", pkg: "redis-server", file: process.env.REDIS_SERVER_PATH ?? "/usr/bin/redis-server", setting: "REDIS_SERVER_PATH", wanted: true },
 ];
 
