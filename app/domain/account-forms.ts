@@ -3,7 +3,7 @@ import { isReferralCode, normalizeReferralCode } from "./attribution";
 import { ACCOUNT_MESSAGES } from "./accounts";
 import { INVALID_EMAIL, INVALID_MOBILE } from "./guest";
 import { failedPasswordRules, PASSWORD_MAX_LENGTH } from "./password-rules";
-import { phoneDigits } from "~/lib/phone";
+import { isPhoneNumber, phoneDigits } from "~/lib/phone";
 
 /**
  * The account forms' schemas, one per form (decision 013). Every check says what to do in its own
@@ -24,7 +24,7 @@ export const EmailField = z.string({ error: INVALID_EMAIL }).trim().max(254, INV
 export const MobileField = z
   .string({ error: INVALID_MOBILE })
   .max(20, INVALID_MOBILE)
-  .refine((v) => /^[\d\s().-]*$/.test(v) && v.replace(/\D/g, "").length === 10, INVALID_MOBILE)
+  .refine(isPhoneNumber, INVALID_MOBILE)
   .transform(phoneDigits);
 
 const ZIP_MESSAGE = "Please enter a 5-digit ZIP code";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { phoneDigits } from "~/lib/phone";
+import { isPhoneNumber, phoneDigits } from "~/lib/phone";
 
 /** Tags every new guest gets (spec section 5). */
 export const BASE_TAGS = ["Booking Lead", "NBF"] as const;
@@ -15,7 +15,7 @@ export const GuestDetailsSchema = z.object({
   phone: z
     .string({ error: INVALID_MOBILE })
     .max(20, INVALID_MOBILE)
-    .refine((value) => /^[\d\s().-]*$/.test(value) && phoneDigits(value).length === 10 && value.replace(/\D/g, "").length === 10, INVALID_MOBILE)
+    .refine(isPhoneNumber, INVALID_MOBILE)
     .transform((value) => phoneDigits(value)),
 });
 

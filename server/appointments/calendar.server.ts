@@ -50,7 +50,9 @@ export function visitCalendar(visit: CalendarVisit, now = new Date()): string {
     description,
     status: cancelled ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
   });
-  return calendar.toString();
+  // RFC 5545 ends every content line with CRLF, the last one too; ical-generator leaves it off.
+  const ics = calendar.toString();
+  return ics.endsWith("\r\n") ? ics : `${ics}\r\n`;
 }
 
 export function calendarResponse(ics: string): Response {

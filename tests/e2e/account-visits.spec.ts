@@ -63,7 +63,11 @@ async function outboxFor(thisMachine: APIRequestContext, email: string): Promise
 async function calendarOf(page: Page, link: string): Promise<string> {
   const answer = await page.request.get(link);
   expect(answer.headers()["content-type"]).toContain("text/calendar");
-  return (await answer.text()).replace(/\r\n[ \t]/g, "");
+  const text = await answer.text();
+  // Every line ends with CRLF, the last one too (RFC 5545, section 3.1).
+  expect(text.endsWith("END:VCALENDAR\r\n")).toBe(true);
+  expect(text.replace(/\r\n/g, "")).not.toContain("\n");
+  return text.replace(/\r\n[ \t]/g, "");
 }
 
 /** Chooses a date on a time step and holds its first open time; returns the time held ("YYYY-MM-DDTHH:mm:ss"). */

@@ -26,18 +26,23 @@ test.describe("error page", () => {
     ["invalid-email", "The email address you entered is not valid. Please check the email and try again"],
     ["invalid-mobile", "Mobile number you entered is not valid. Please check the number and try again"],
   ] as const) {
-    test(`explains ${code} and counts down to the webstore`, async ({ page }) => {
+    test(`explains ${code} and stays until the visitor goes back to the webstore`, async ({ page }) => {
       await page.goto(`/error?error=${code}&redirect=webstore`);
       await expect(page.getByRole("alert")).toHaveText(message);
-      await expect(page.getByText(/Taking you back in/)).toBeVisible();
-      await expect(page.locator('meta[http-equiv="refresh"]')).toHaveAttribute("content", "10;url=/");
+      await expect(page.getByText("Take your time: this page stays until you go back.")).toBeVisible();
+      // Nothing takes the visitor away unless they ask for it (WCAG 2.2.1).
+      await expect(page.locator('meta[http-equiv="refresh"]')).toHaveCount(0);
+      await expect(page.getByText(/Taking you back in/)).toHaveCount(0);
       expect(await buttonTarget(page.getByRole("button", { name: "Go back" }))).toBe("/");
     });
   }
 
-  test("redirects on its own when the countdown ends, without JavaScript too", async ({ page }) => {
+  test("a countdown the visitor starts takes them back when it ends, without JavaScript too", async ({ page }) => {
     test.setTimeout(20_000);
     await page.goto("/error?error=invalid-email&redirect=webstore");
+    await page.getByRole("link", { name: "Take me back in 10 seconds" }).click();
+    await expect(page.getByRole("status")).toContainText("Taking you back in");
+    await expect(page.locator('meta[http-equiv="refresh"]')).toHaveAttribute("content", "10;url=/");
     await page.waitForURL((url) => url.pathname === "/", { timeout: 15_000 });
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Glowing skin, booked in a minute");
   });
@@ -45,7 +50,9 @@ test.describe("error page", () => {
   test("the countdown can be stopped, and the way back is kept", async ({ page }) => {
     await page.goto("/locations?zip=78701");
     await page.goto("/error?error=invalid-mobile&redirect=samesite", { referer: new URL("/locations?zip=78701", page.url()).toString() });
-    await page.getByRole("link", { name: "Stay on this page" }).click();
+    await page.getByRole("link", { name: "Take me back in 10 seconds" }).click();
+    await expect(page.locator('meta[http-equiv="refresh"]')).toHaveAttribute("content", "10;url=/locations?zip=78701");
+    await page.getByRole("link", { name: "Stop the countdown" }).click();
     await expect(page.getByText("Take your time: this page stays until you go back.")).toBeVisible();
     await expect(page.getByText(/Taking you back in/)).toHaveCount(0);
     // No refresh in the page: nothing will take the visitor away.
@@ -66,6 +73,7 @@ test.describe("error page", () => {
   test("ignores any other redirect value and foreign referers: never an open redirect", async ({ page }) => {
     await page.goto("/error?error=invalid-email&redirect=https://evil.example/", { referer: "https://evil.example/phish" });
     expect(await buttonTarget(page.getByRole("button", { name: "Go back" }))).toBe("/");
+    await page.getByRole("link", { name: "Take me back in 10 seconds" }).click();
     await expect(page.locator('meta[http-equiv="refresh"]')).toHaveAttribute("content", "10;url=/");
     await page.goto("/error?error=invalid-email&redirect=samesite", { referer: "https://evil.example/phish" });
     expect(await buttonTarget(page.getByRole("button", { name: "Go back" }))).toBe("/");

@@ -91,7 +91,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
           <Field meta={detailsForm.fields.firstName} label="First name" autoComplete="given-name" />
           <Field meta={detailsForm.fields.lastName} label="Last name" autoComplete="family-name" />
           <Field meta={detailsForm.fields.phone} label="Mobile phone" type="tel" as={PhoneInput} />
-          <Field meta={detailsForm.fields.address} label="Address" autoComplete="street-address" />
+          <Field meta={detailsForm.fields.address} label="Address" autoComplete="address-line1" />
           <Field meta={detailsForm.fields.city} label="City" autoComplete="address-level2" />
           <Field meta={detailsForm.fields.zip} label="ZIP code" inputMode="numeric" autoComplete="postal-code" />
           <BirthDateAndGender birthDate={detailsForm.fields.birthDate} gender={detailsForm.fields.gender} otherGender={details.gender === OTHER_GENDER.value} />

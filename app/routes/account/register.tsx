@@ -98,7 +98,7 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
             </option>
           ))}
         </SelectField>
-        <Field meta={fields.address} label="Address" autoComplete="street-address" />
+        <Field meta={fields.address} label="Address" autoComplete="address-line1" />
         <Field meta={fields.city} label="City" autoComplete="address-level2" />
         <Field meta={fields.zip} label="ZIP code" inputMode="numeric" autoComplete="postal-code" />
         <BirthDateAndGender birthDate={fields.birthDate} gender={fields.gender} />

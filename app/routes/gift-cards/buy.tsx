@@ -240,7 +240,7 @@ function RadioChoices({
       <legend>{legend}</legend>
       {options.map((option, index) => (
         <label key={option.value} className={option.className ? `check ${option.className}` : "check"}>
-          <input {...getInputProps(meta, { type: "radio", value: option.value })} id={`${meta.id}-${index}`} autoFocus={index === 0 ? focus : undefined} />
+          <input {...radioProps(meta, option.value)} id={`${meta.id}-${index}`} autoFocus={index === 0 ? focus : undefined} />
           <span>{option.label}</span>
         </label>
       ))}
@@ -251,4 +251,13 @@ function RadioChoices({
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   return <ErrorMessage error={error} />;
+}
+
+/**
+ * A radio's props from its field: the schema's text limits (a length or a pattern of the value) say
+ * nothing about a radio, and HTML does not allow them on one.
+ */
+function radioProps(meta: FieldMetadata<unknown, Record<string, unknown>, string[]>, value: string) {
+  const { minLength: _minLength, maxLength: _maxLength, pattern: _pattern, ...props } = getInputProps(meta, { type: "radio", value });
+  return props;
 }

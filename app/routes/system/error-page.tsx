@@ -9,7 +9,7 @@ import type { Route } from "./+types/error-page";
 export const meta: Route.MetaFunction = ({ data }) => [
   { title: data ? `${data.title} | Glow Clinic` : "Something went wrong | Glow Clinic" },
   { name: "robots", content: "noindex" },
-  // The countdown's redirect works without JavaScript; a visitor who chose to stay gets none.
+  // Only a visitor who asked for the countdown gets the redirect; it works without JavaScript.
   ...(data?.seconds ? [{ httpEquiv: "refresh", content: `${data.seconds};url=${data.target}` } as const] : []),
 ];
 
@@ -18,10 +18,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const code = toErrorPageCode(url.searchParams.get("error"));
   // Only the two known values mean anything; any other value is ignored, never followed.
   const redirectKind = url.searchParams.get("redirect") === "samesite" ? "samesite" : "webstore";
-  // "Stay on this page" (WCAG 2.2.1): the same page without the countdown, the way back kept in
-  // `back` (a path of this site only) since the Referer is now the error page itself.
-  const staying = url.searchParams.get("stay") === "1";
-  const referer = staying ? safeLocalPath(url.searchParams.get("back"), "") || null : sameSiteReferer(request);
+  // The page stays until the visitor chooses (WCAG 2.2.1). The countdown back is theirs to start
+  // (`auto=1`) and to stop; both links carry the way back in `back` (a path of this site only), since
+  // the Referer is then the error page itself.
+  const counting = url.searchParams.get("auto") === "1";
+  const fromThisPage = url.searchParams.has("back") || counting || url.searchParams.get("stay") === "1";
+  const referer = fromThisPage ? safeLocalPath(url.searchParams.get("back"), "") || null : sameSiteReferer(request);
   // samesite and a known guest: back to their visits on this site, read first (spec section 4).
   const user = redirectKind === "samesite" ? await currentUser(context) : null;
   const visits = user ? await visitsWayBack(context.services, user.guestId) : null;
@@ -29,7 +31,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // Every way back is checked, the ones this page makes too: a path of this site or home.
   const target = safeLocalPath(wayBack, href("/"));
   const page = code ? ERROR_PAGES[code] : { title: "Something went wrong", message: "Something went wrong, please try again" };
-  const stay = new URLSearchParams({ ...(code ? { error: code } : {}), redirect: redirectKind, stay: "1", ...(target !== href("/") ? { back: target } : {}) });
+  const link = (auto: boolean) =>
+    `${href("/error")}?${new URLSearchParams({
+      ...(code ? { error: code } : {}),
+      redirect: redirectKind,
+      ...(auto ? { auto: "1" } : {}),
+      ...(target !== href("/") ? { back: target } : {}),
+    })}`;
   return data(
     {
       ...page,
@@ -37,29 +45,32 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       target,
       toVisits: visits !== null,
       booked: visits?.booked ? { when: visits.booked.when, clinic: visits.booked.clinic?.name ?? null } : null,
-      seconds: staying ? null : ERROR_REDIRECT_SECONDS,
-      stayHref: `${href("/error")}?${stay}`,
+      seconds: counting ? ERROR_REDIRECT_SECONDS : null,
+      startHref: link(true),
+      stopHref: link(false),
     },
     { status: code ? 200 : 400, headers: { "cache-control": "no-store" } },
   );
 }
 
 export default function ErrorPage({ loaderData }: Route.ComponentProps) {
-  const { title, message, target, toVisits, booked, seconds, code, stayHref } = loaderData;
+  const { title, message, target, toVisits, booked, seconds, code, startHref, stopHref } = loaderData;
   return (
     <section className="page narrow error-page">
       <h1>{title}</h1>
       <p role="alert">{message}</p>
       {seconds ? (
-        <p className="countdown-line">
+        <p className="countdown-line" role="status">
           Taking you back in{" "}
           <span className="countdown" data-seconds={seconds} aria-hidden="true" /> seconds.
           <span className="visually-hidden">You will be taken back in {seconds} seconds.</span>{" "}
           {/* A document load, with or without JavaScript: only a new page drops the refresh. */}
-          <a href={stayHref}>Stay on this page</a>
+          <a href={stopHref}>Stop the countdown</a>
         </p>
       ) : (
-        <p>Take your time: this page stays until you go back.</p>
+        <p>
+          Take your time: this page stays until you go back. <a href={startHref}>Take me back in {ERROR_REDIRECT_SECONDS} seconds</a>
+        </p>
       )}
       {code === "duplicate-email" ? (
         // The email has an account here: sign in and the booking goes on, or set a password first.
