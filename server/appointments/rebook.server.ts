@@ -1,7 +1,7 @@
 import { href } from "react-router";
 import { addOnsCarriedTo, serviceKind } from "~/domain/service-kinds";
 import type { Service } from "~/domain/catalog";
-import type { Services } from "../context.server";
+import type { Services } from "../services";
 import { bookableTreatments } from "../booking/catalog-view.server";
 import type { Draft } from "../booking/draft.server";
 import { dropDraftHold } from "../booking/holds.server";

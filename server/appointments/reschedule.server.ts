@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { APPOINTMENT_STATUS, insideFeeWindow } from "~/domain/appointments";
-import type { Services } from "../context.server";
+import type { Services } from "../services";
 import { HOLD_EXPIRED_MESSAGE } from "../booking/draft.server";
 import { logger } from "../observability/logger.server";
 import type { AppSession } from "../session.server";

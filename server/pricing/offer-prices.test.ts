@@ -5,7 +5,7 @@ import { DEFAULT_PRICE_TIER } from "~/domain/pricing";
 import { startSandbox, TEST_API_KEY } from "../../tests/helpers/sandbox-server";
 import { seededServices } from "../../tests/helpers/seeded-services";
 import type { Draft } from "../booking/draft.server";
-import type { Services } from "../context.server";
+import type { Services } from "../services";
 import { recordReferral } from "../referrals/referrals.server";
 import { withAutomaticOffer } from "../referrals/referral-offer.server";
 import { seedGuid } from "../spa-sandbox/db";

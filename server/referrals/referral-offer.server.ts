@@ -2,7 +2,7 @@ import type { Service } from "~/domain/catalog";
 import { referralOfferCode } from "~/domain/pricing";
 import { isReferralTreatment } from "~/domain/referrals";
 import type { Draft } from "../booking/draft.server";
-import type { Services } from "../context.server";
+import type { Services } from "../services";
 import { isOfferCode, offerFor, offerPrices } from "../pricing/offer-prices.server";
 
 /**

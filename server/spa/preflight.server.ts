@@ -1,6 +1,6 @@
 import { groupHours } from "~/domain/hours";
 import { enhancementsAgainstRule, type EnhancementAgainstRule } from "~/domain/visit-length";
-import { isHostedPageAllowed } from "../booking/payment-step.server";
+import { isHostedPageAllowed } from "../payments/hosted-pages.server";
 import type { Env } from "../env.server";
 import { observeLogs } from "../observability/logger.server";
 import { createSpaClient, type SpaClientOptions } from "./client.server";
