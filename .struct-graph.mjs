@@ -3,7 +3,8 @@ const res = await madge(["server", "app"], { fileExtensions: ["ts", "tsx"], tsCo
 const obj = res.obj();
 const folder = (f) => { const p = f.split("/"); if (p[0]==="server"||p[0]==="app") return p.length > 2 ? p.slice(0,2).join("/") : p[0]+"/(root)"; return p[0]; };
 const edges = new Map();
-for (const [from, tos] of Object.entries(obj)) for (const to of tos) {
+const prod = (f) => !/\.test(-support)?\.tsx?$/.test(f) && /^(server|app)\//.test(f);
+for (const [from, tos] of Object.entries(obj)) for (const to of tos) { if (!prod(from)) continue;
   const a = folder(from), b = folder(to); if (a===b) continue;
   const k = a+" -> "+b; if (!edges.has(k)) edges.set(k, []); edges.get(k).push(from+" -> "+to);
 }

@@ -7,7 +7,7 @@ import { seededServices } from "../../tests/helpers/seeded-services";
 import type { Draft } from "../booking/draft.server";
 import type { Services } from "../services";
 import { recordReferral } from "../referrals/referrals.server";
-import { withAutomaticOffer } from "../referrals/referral-offer.server";
+import { withAutomaticOffer } from "../booking/referral-offer.server";
 import { seedGuid } from "../spa-sandbox/db";
 import { createSpaClient, type SpaClient } from "../spa/client.server";
 import { createSqliteStores } from "../store/sqlite-store.server";

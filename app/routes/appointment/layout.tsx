@@ -13,7 +13,7 @@ import type { Services } from "#server/services";
 import { getDraft, holdIsLive, timeChosen, type Draft } from "#server/booking/draft.server";
 import { takeNotBooked } from "#server/booking/not-booked.server";
 import { withAddOnPrices } from "#server/pricing/offer-prices.server";
-import { draftAsPriced } from "#server/referrals/referral-offer.server";
+import { draftAsPriced } from "#server/booking/referral-offer.server";
 import { requestSession, visitAttribution } from "#server/request-context.server";
 import type { Route } from "./+types/layout";
 

@@ -17,7 +17,7 @@ import { dropHoldClaim } from "#server/booking/hold-limits.server";
 import { promoAttemptLimit } from "#server/booking/promo-limits.server";
 import { applyCoupon, applyTypedCode, couponChoices, withoutCode, type CodeOutcome } from "#server/booking/codes.server";
 import { recordAffiliateClick } from "#server/referrals/affiliates.server";
-import { draftAsPriced } from "#server/referrals/referral-offer.server";
+import { draftAsPriced } from "#server/booking/referral-offer.server";
 import { confirmedOf, newPayKey, requireDraft, setConfirmed, setDraft, type Draft } from "#server/booking/draft.server";
 import { flashNotBooked, type NotBooked } from "#server/booking/not-booked.server";
 import { confirmAndPay, paymentStepState, savedCards, type ConfirmOutcome } from "#server/booking/payment-step.server";
