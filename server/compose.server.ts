@@ -29,7 +29,7 @@ import type { Stores } from "./store/stores.server";
 /*
  * The composition root (decision 049): the one place that picks an adapter for every port from the
  * configuration and builds the services. The ports' contracts are in `server/services.ts` and
- * beside each port; nothing but `server/start.ts` (and tests that build the whole) imports this file.
+ * beside each port; only `server/start.ts`, `scripts/` and the tests that build the whole import this file.
  * The large SDKs and the Redis client are imported only when configured.
  */
 
