@@ -1,7 +1,7 @@
 // Prints a booking link a clinic can text to a known guest: npm run sms-link -- <centerId> <guestId>
 // The link carries a signed guest token that expires after 7 days (SESSION_SECRETS signs it).
 import { createLinkSigner } from "../server/booking/sms-link.server";
-import { sessionSecrets } from "../server/context.server";
+import { sessionSecrets } from "../server/compose.server";
 import { parseEnv } from "../server/env.server";
 
 const [centerId, guestId] = process.argv.slice(2);

@@ -7,10 +7,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { hostedPageOrigins } from "../server/booking/payment-step.server";
-import { spaAuth } from "../server/context.server";
+import { hostedPageOrigins } from "../server/payments/hosted-pages.server";
+import { spaAuth } from "../server/compose.server";
 import { EnvError, parseEnv } from "../server/env.server";
-import { formatPreflight, runPreflight, type PreflightTarget } from "../server/spa/preflight.server";
+import { formatPreflight, runPreflight, type PreflightTarget } from "../server/preflight/preflight.server";
 
 // The table says what the log lines would; LOG_LEVEL shows them too.
 process.env.LOG_LEVEL ??= "off";

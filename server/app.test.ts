@@ -1,6 +1,6 @@
 import type { RequestHandler } from "express";
 import { afterEach, describe, expect, it } from "vitest";
-import type { Services } from "./context.server";
+import type { Services } from "./services";
 import { closeTestApps, startTestApp } from "../tests/helpers/test-app";
 
 afterEach(closeTestApps);

@@ -3,7 +3,7 @@ import compression from "compression";
 import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from "express";
 import { randomBytes, randomUUID } from "node:crypto";
 import { createRequestHandler as createRouterHandler, type ServerBuild } from "react-router";
-import type { Services } from "./context.server";
+import type { Services } from "./services";
 import type { Env } from "./env.server";
 import { contentSecurityPolicy, nonceSource, type CspOptions } from "./csp.server";
 import { isFromThisMachine } from "./loopback.server";

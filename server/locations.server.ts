@@ -1,7 +1,7 @@
 import type { Center } from "~/domain/catalog";
 import type { LocationCardView, ZipSearchView } from "~/lib/location-views";
 import { kmToMiles, nearest, NEAREST_RADIUS_KM, ZIP_PATTERN } from "~/domain/nearest";
-import type { Services } from "./context.server";
+import type { Services } from "./services";
 
 export function toLocationCard(center: Center, distanceKm: number | null = null): LocationCardView {
   return {

@@ -1,7 +1,6 @@
 import { attributionFromUrl, readAttribution, type VisitAttribution } from "~/domain/attribution";
 import { createContext, RouterContextProvider, type MiddlewareFunction } from "react-router";
-import type { CurrentUser } from "./accounts/account-service.server";
-import type { Services } from "./context.server";
+import type { CurrentUser, Services } from "./services";
 import { logger } from "./observability/logger.server";
 import type { RenderMemo } from "./render-memo.server";
 import type { AppSession } from "./session.server";

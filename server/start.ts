@@ -4,14 +4,15 @@ import path from "node:path";
 import type { ServerBuild } from "react-router";
 import { createApp, SANDBOX_MOUNT } from "./app";
 import { paymentAttemptsPass } from "./booking/reconcile.server";
-import { createServices, type Services } from "./context.server";
+import { createErrorReporter, createServices } from "./compose.server";
 import { sandboxApiKey, secureDataDir } from "./data-dir.server";
 import { EnvError, parseEnv, type Env } from "./env.server";
 import { startPeriodicPasses, type PeriodicPasses } from "./jobs/periodic-passes.server";
 import { logger } from "./observability/logger.server";
-import { createErrorReporter, errorReporter, setErrorReporter } from "./observability/error-reporter.server";
+import { errorReporter, setErrorReporter } from "./observability/error-reporter.server";
 import { unfinishedPurchasesPass } from "./purchases/reconcile.server";
 import { affiliateClicksPass, referralRewardsPass } from "./referrals/passes.server";
+import type { Services } from "./services";
 import type { SpaSandbox } from "./spa-sandbox/index";
 
 /** How long shutdown waits for the analytics queue and the lead webhooks in flight to drain. */

@@ -1,8 +1,8 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { BIRTH_DATE_MESSAGES, GENDER_REQUIRED } from "~/domain/account-forms";
 import { ACCOUNT_MESSAGES, isDuplicateMessage, sameFirstName } from "~/domain/accounts";
-import { guestTags, type VisitAttribution } from "~/domain/attribution";
-import type { Services } from "../context.server";
+import { guestTags } from "~/domain/attribution";
+import type { AccountResult, AccountService, CurrentUser, Registration, Services } from "../services";
 import { logger } from "../observability/logger.server";
 import { SESSION_MAX_AGE_SECONDS } from "../session.server";
 import { isSpaError } from "../spa/errors.server";
@@ -15,36 +15,6 @@ import { hashPassword, needsRehash, verifyPassword } from "./passwords.server";
 
 export { CODE_MAX_ATTEMPTS, CODE_RESEND_COOLDOWN_MS, CODE_TTL_MS } from "./one-time-codes.server";
 
-export type Registration = {
-  firstName: string;
-  lastName: string;
-  email: string;
-  phone: string;
-  centerId: string;
-  address: string;
-  city: string;
-  zip: string;
-  /** YYYY-MM-DD, or null when the guest gave none (never a made-up one, decision 039). */
-  birthDate?: string | null;
-  /** Zenoti's guest gender (-1 Not specified); not sent when not given. */
-  gender?: number;
-  /** The guest's language (decision 043), or null when they chose none: then none is sent. */
-  language?: number | null;
-  password: string;
-  referralCode: string | null;
-  marketingEmail: boolean;
-  marketingSms: boolean;
-  /** Where the visit came from: its landing-page tag and an ad click (a partner or a referral too). */
-  attribution?: VisitAttribution;
-};
-
-export type CurrentUser = { id: string; email: string; guestId: string; centerId: string };
-
-export type AccountResult<T> =
-  | { ok: true; value: T }
-  /** `existingGuest`: the email is a client's in the back end but has no password here; a code was sent. */
-  | { ok: false; field: string; message: string; existingGuest?: true };
-
 const DUPLICATE = { ok: false as const, field: "email", message: ACCOUNT_MESSAGES.duplicate };
 
 function tokenHash(token: string): string {
@@ -55,7 +25,7 @@ function tokenHash(token: string): string {
  * Accounts: our own records (hashed passwords, sessions, one-time codes) in the stores,
  * each linked to a spa guest. The password never leaves this service.
  */
-export function createAccountService(services: Services, clock: () => number = Date.now) {
+export function createAccountService(services: Services, clock: () => number = Date.now): AccountService {
   const { spa } = services;
   const { accounts, userSessions, guestDetails } = services.stores;
 
@@ -259,5 +229,3 @@ export function createAccountService(services: Services, clock: () => number = D
     },
   };
 }
-
-export type AccountService = ReturnType<typeof createAccountService>;

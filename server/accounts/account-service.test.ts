@@ -1,6 +1,6 @@
 import { randomBytes, scryptSync } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import type { Services } from "../context.server";
+import type { Services } from "../services";
 import { createSqliteStores } from "../store/sqlite-store.server";
 import { createNoAnalytics } from "../analytics/analytics.server";
 import { createAccountService } from "./account-service.server";

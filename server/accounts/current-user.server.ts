@@ -1,9 +1,8 @@
 import { data, href, redirect } from "react-router";
-import type { Services } from "../context.server";
+import type { CurrentUser, Services } from "../services";
 import type { HitOptions } from "./rate-limit.server";
 import { safeLocalPath } from "../redirects.server";
 import { currentUser, requestSession, type RequestContext } from "../request-context.server";
-import type { CurrentUser } from "./account-service.server";
 
 /** The signed-in user, or a redirect to sign in that comes back here. */
 export async function requireUser(request: Request, context: RequestContext): Promise<{ user: CurrentUser; token: string }> {

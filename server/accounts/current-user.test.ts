@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { Services } from "../context.server";
+import type { Services } from "../services";
 import { logger } from "../observability/logger.server";
 import { enforceRateLimit } from "./current-user.server";
 import { createMemoryRateLimiter, type RateLimiter } from "./rate-limit.server";

@@ -1,4 +1,4 @@
-import type { Services } from "../context.server";
+import type { Services } from "../services";
 import type { SpaGuest } from "../spa/booking.server";
 import type { GuestDetails } from "../store/stores.server";
 

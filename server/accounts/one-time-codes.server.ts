@@ -1,5 +1,5 @@
 import { createHash, randomInt } from "node:crypto";
-import type { Services } from "../context.server";
+import type { Services } from "../services";
 
 /** One-time codes: 6 digits, 10 minutes, single use, the 5th wrong guess burns the code. */
 export const CODE_TTL_MS = 10 * 60_000;

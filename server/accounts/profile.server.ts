@@ -1,8 +1,7 @@
 import { languageChoice, type Language } from "~/domain/account-forms";
-import type { Services } from "../context.server";
+import type { CurrentUser, Services } from "../services";
 import type { GuestChange } from "../spa/booking.server";
 import { orUnavailable } from "../unavailable.server";
-import type { CurrentUser } from "./account-service.server";
 
 export type ProfileDetails = {
   firstName: string;

@@ -1,5 +1,3 @@
-import type { Env } from "../env.server";
-
 /**
  * Counters for the abuse limits (decision records 009 and 028): in this process's memory by
  * default, in Redis when several instances must share them. Kept to what Redis does in one round
@@ -35,13 +33,6 @@ export type RateLimiter = {
   /** At shutdown: lets go of any connection. */
   close(): Promise<void>;
 };
-
-/** Redis when REDIS_URL is set (its client is loaded only then), else this process's memory. */
-export async function createRateLimiter(env: Pick<Env, "REDIS_URL">): Promise<RateLimiter> {
-  if (!env.REDIS_URL) return createMemoryRateLimiter();
-  const { createRedisRateLimiter } = await import("./redis-rate-limit.server");
-  return createRedisRateLimiter({ url: env.REDIS_URL });
-}
 
 export function createMemoryRateLimiter(clock: () => number = Date.now): RateLimiter {
   const windows = new Map<string, { count: number; resetAt: number }>();

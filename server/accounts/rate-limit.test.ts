@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { describeRateLimiterContract } from "./rate-limit-contract";
-import { createMemoryRateLimiter, createRateLimiter } from "./rate-limit.server";
+import { createRateLimiter } from "../compose.server";
+import { createMemoryRateLimiter } from "./rate-limit.server";
 
 function setup() {
   let now = Date.parse("2026-11-02T10:00:00Z");

@@ -3,7 +3,8 @@ import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { logger } from "../observability/logger.server";
 import { describeRateLimiterContract } from "./rate-limit-contract";
-import { createRateLimiter, type RateLimiter } from "./rate-limit.server";
+import { createRateLimiter } from "../compose.server";
+import type { RateLimiter } from "./rate-limit.server";
 import { createRedisRateLimiter, FAIL_CLOSED_RETRY_AFTER_SECONDS } from "./redis-rate-limit.server";
 import { startLocalRedis, type LocalRedis } from "./redis-rate-limit.test-support";
 

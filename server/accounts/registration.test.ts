@@ -3,14 +3,14 @@ import { BIRTH_DATE_MESSAGES } from "~/domain/account-forms";
 import { ACCOUNT_MESSAGES } from "~/domain/accounts";
 import { startSandbox, TEST_API_KEY } from "../../tests/helpers/sandbox-server";
 import { createRecordingAnalytics } from "../../tests/helpers/recording-analytics";
-import type { Services } from "../context.server";
 import { parseEnv } from "../env.server";
 import { createOutboxNotifier } from "../notify/notifier.server";
 import { seedGuid } from "../spa-sandbox/db";
 import { createCachedCatalog } from "../spa/catalog-cache.server";
 import { createSpaClient } from "../spa/client.server";
 import { createSqliteStores } from "../store/sqlite-store.server";
-import { createAccountService, type Registration } from "./account-service.server";
+import type { Registration, Services } from "../services";
+import { createAccountService } from "./account-service.server";
 import { loadProfile, saveProfile } from "./profile.server";
 import { createMemoryRateLimiter } from "./rate-limit.server";
 

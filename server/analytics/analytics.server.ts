@@ -1,8 +1,4 @@
-import path from "node:path";
-import type { Env } from "../env.server";
 import type { AnalyticsEvent, EventProperties } from "./events.server";
-import { createFileAnalytics } from "./file-analytics.server";
-import { createThreadedHttpAnalytics } from "./collector-thread.server";
 
 export { EVENT_NAMES, MAX_EVENT_BYTES, sanitizeProperties } from "./events.server";
 export type { AnalyticsEvent, EventName, EventProperties, RecordedEvent } from "./events.server";
@@ -43,12 +39,4 @@ export function createNoAnalytics(): Analytics {
     close: async () => {},
     stats: () => ({ queued: 0, sent: 0, dropped: 0, failedBatches: 0 }),
   };
-}
-
-/** Nothing with ANALYTICS=off; the collector when ANALYTICS_URL is set; otherwise JSON lines under `<dataDir>/analytics`. */
-export function createAnalytics(env: Pick<Env, "ANALYTICS" | "ANALYTICS_URL" | "ANALYTICS_WRITE_KEY" | "ANALYTICS_CONTACT_FIELDS">, dataDir: string): Analytics {
-  if (env.ANALYTICS === "off") return createNoAnalytics();
-  const includeContact = env.ANALYTICS_CONTACT_FIELDS;
-  if (env.ANALYTICS_URL) return createThreadedHttpAnalytics({ url: env.ANALYTICS_URL, writeKey: env.ANALYTICS_WRITE_KEY, includeContact });
-  return createFileAnalytics(path.join(dataDir, "analytics"), { includeContact });
 }

@@ -5,7 +5,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseEnv } from "../env.server";
-import { createAnalytics, createNoAnalytics } from "./analytics.server";
+import { createAnalytics } from "../compose.server";
+import { createNoAnalytics } from "./analytics.server";
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {

@@ -1,5 +1,5 @@
 import { data, href } from "react-router";
-import type { CurrentUser } from "../accounts/account-service.server";
+import type { CurrentUser } from "../services";
 import { requireUser } from "../accounts/current-user.server";
 import { currentUser, type RequestContext } from "../request-context.server";
 import { orUnavailable } from "../unavailable.server";

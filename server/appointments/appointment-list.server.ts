@@ -1,7 +1,7 @@
 import { href } from "react-router";
 import { bookedVisit, pageOf, visitHistory, VISITS_PAGE_SIZE, type AppointmentTab } from "~/domain/appointments";
 import { dayjs } from "~/lib/dates";
-import type { Services } from "../context.server";
+import type { Services } from "../services";
 import { orUnavailable, unlessUnavailable } from "../unavailable.server";
 import { accountVisitPaths, type VisitPaths } from "./access.server";
 import { isChangeable, loadGuestVisits, toVisitView, visitsOfTab, type Visit, type VisitView } from "./visits.server";

@@ -1,5 +1,5 @@
 import { APPOINTMENT_STATUS, insideFeeWindow } from "~/domain/appointments";
-import type { Services } from "../context.server";
+import type { Services } from "../services";
 import { logger } from "../observability/logger.server";
 import { createSwrCache } from "../spa/catalog-cache.server";
 import type { CancelReason } from "../spa/booking.server";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { APPOINTMENT_STATUS, insideFeeWindow } from "~/domain/appointments";
-import type { Services } from "../context.server";
-import { HOLD_EXPIRED_MESSAGE } from "../booking/draft.server";
+import { HOLD_EXPIRED_MESSAGE } from "~/domain/booking";
+import type { Services } from "../services";
 import { logger } from "../observability/logger.server";
 import type { AppSession } from "../session.server";
 import type { BookingRequest, SlotList } from "../spa/booking.server";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createTestGuest, startSandbox, TEST_API_KEY } from "../../tests/helpers/sandbox-server";
 import { createMemoryRateLimiter } from "../accounts/rate-limit.server";
-import type { Services } from "../context.server";
+import type { Services } from "../services";
 import type { Message, Notifier } from "../notify/notifier.server";
 import { seedGuid } from "../spa-sandbox/db";
 import { createCachedCatalog } from "../spa/catalog-cache.server";

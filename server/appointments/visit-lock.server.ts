@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Services } from "../context.server";
+import type { Services } from "../services";
 
 /**
  * One change of a visit at a time, across every instance: a claim on the shared counters (Redis

@@ -1,5 +1,5 @@
 import { dayjs } from "~/lib/dates";
-import type { Services } from "../context.server";
+import type { Services } from "../services";
 import { logger } from "../observability/logger.server";
 import { wallClockInstant } from "../spa/local-time.server";
 import { manageLinkPaths } from "./access.server";

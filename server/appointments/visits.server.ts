@@ -12,7 +12,7 @@ import {
 } from "~/domain/appointments";
 import type { Center } from "~/domain/catalog";
 import { dayjs, timeZoneLabel } from "~/lib/dates";
-import type { Services } from "../context.server";
+import type { Services } from "../services";
 import type { GuestAppointment } from "../spa/booking.server";
 import { clinicLocalAt, wallClockInstant } from "../spa/local-time.server";
 

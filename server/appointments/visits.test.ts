@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestGuest, startSandbox, TEST_API_KEY } from "../../tests/helpers/sandbox-server";
-import type { Services } from "../context.server";
+import type { Services } from "../services";
 import { seedGuid } from "../spa-sandbox/db";
 import { createCachedCatalog } from "../spa/catalog-cache.server";
 import { createSpaClient, type SpaClient } from "../spa/client.server";

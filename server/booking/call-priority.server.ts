@@ -1,5 +1,5 @@
 import type { MiddlewareFunction } from "react-router";
-import type { Services } from "../context.server";
+import type { Services } from "../services";
 import { requestSession } from "../request-context.server";
 import { withCallPriority, type CallScope } from "../spa/call-governor.server";
 import { getDraft, type Draft } from "./draft.server";

@@ -3,7 +3,7 @@ import type { Service } from "~/domain/catalog";
 import { createTestGuest, startSandbox, TEST_API_KEY, type TestSandbox } from "../../tests/helpers/sandbox-server";
 import { createMemoryRateLimiter } from "../accounts/rate-limit.server";
 import { createNoAnalytics } from "../analytics/analytics.server";
-import type { Services } from "../context.server";
+import type { Services } from "../services";
 import { parseEnv } from "../env.server";
 import { createNoLeadWebhooks } from "../leads/lead-webhooks.server";
 import { seedGuid } from "../spa-sandbox/db";

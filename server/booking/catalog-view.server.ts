@@ -2,7 +2,7 @@ import { data, href, redirect } from "react-router";
 import { sameId, type Center, type Service } from "~/domain/catalog";
 import { INVALID_CLINIC } from "~/domain/booking";
 import { offeredTo } from "~/domain/service-kinds";
-import type { Services } from "../context.server";
+import type { Services } from "../services";
 import { withAddOnPrices } from "../pricing/offer-prices.server";
 import type { RequestContext } from "../request-context.server";
 import { orUnavailable, refuseClinicWithoutTimeZone } from "../unavailable.server";

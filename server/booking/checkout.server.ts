@@ -4,7 +4,7 @@ import { checkCoupon, couponDiscountKey, findCoupon, type GuestCoupon } from "~/
 import { applyDiscounts, checkPromo, normalizePromoCode, withMemberPrices, type PromoCode } from "~/domain/discounts";
 import { offerCodeAsPromo } from "~/domain/pricing";
 import type { Cents } from "~/domain/money";
-import type { Services } from "../context.server";
+import type { Services } from "../services";
 import { errorReporter } from "../observability/error-reporter.server";
 import { isSpaError } from "../spa/errors.server";
 import type { PaymentAttempt } from "../store/stores.server";

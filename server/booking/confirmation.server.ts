@@ -3,7 +3,7 @@ import type { Center } from "~/domain/catalog";
 import type { GuestAppointment } from "../spa/booking.server";
 import { clinicLocalAt, wallClockInstant } from "../spa/local-time.server";
 import type { Cents } from "~/domain/money";
-import type { Services } from "../context.server";
+import type { Services } from "../services";
 import { withCallPriority } from "../spa/call-governor.server";
 import { isSpaError } from "../spa/errors.server";
 import { requestSession, type RequestContext } from "../request-context.server";

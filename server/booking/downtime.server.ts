@@ -1,6 +1,5 @@
 import { downtimeRefusal, type DowntimeRefusal, type PastTreatment } from "~/domain/downtime";
-import type { CurrentUser } from "../accounts/account-service.server";
-import type { Services } from "../context.server";
+import type { CurrentUser, Services } from "../services";
 import { withDefaultCallPriority } from "../spa/call-governor.server";
 import { knownGuest, type Draft } from "./draft.server";
 

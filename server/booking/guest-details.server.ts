@@ -5,7 +5,7 @@ import { guestTags, type VisitAttribution } from "~/domain/attribution";
 import { BASE_TAGS, type GuestDetailsInput } from "~/domain/guest";
 import { noteGuest } from "../accounts/existing-guest.server";
 import { checkOneTimeCode, maskedContacts, sendOneTimeCode, type CodeRecipient } from "../accounts/one-time-codes.server";
-import type { Services } from "../context.server";
+import type { Services } from "../services";
 import { logger } from "../observability/logger.server";
 import type { SpaGuest } from "../spa/booking.server";
 import { checkReferralFor, noteReferredGuest, recordReferral, referralNotBookedMessage, releaseReferral } from "../referrals/referrals.server";

@@ -4,7 +4,7 @@ import { completedVisit, startSandbox } from "../../tests/helpers/sandbox-server
 import { TEST_API_KEY } from "../../tests/helpers/sandbox-server";
 import { createAccountService } from "../accounts/account-service.server";
 import { createMemoryRateLimiter } from "../accounts/rate-limit.server";
-import type { Services } from "../context.server";
+import type { Services } from "../services";
 import type { Lead } from "../leads/lead-webhooks.server";
 import { createRecordingAnalytics } from "../../tests/helpers/recording-analytics";
 import { parseEnv } from "../env.server";

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Service } from "~/domain/catalog";
 import { startSandbox, TEST_API_KEY } from "../../tests/helpers/sandbox-server";
 import { createMemoryRateLimiter, type RateLimiter } from "../accounts/rate-limit.server";
-import type { Services } from "../context.server";
+import type { Services } from "../services";
 import { createNoLeadWebhooks } from "../leads/lead-webhooks.server";
 import { createNoAnalytics } from "../analytics/analytics.server";
 import { parseEnv } from "../env.server";

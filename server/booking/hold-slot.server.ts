@@ -1,15 +1,14 @@
 import type { Service } from "~/domain/catalog";
 import { downtimeRefusal, fixerAllowedAlone, type DowntimeRefusal } from "~/domain/downtime";
 import { serviceKind } from "~/domain/service-kinds";
-import type { CurrentUser } from "../accounts/account-service.server";
-import type { Services } from "../context.server";
+import type { CurrentUser, Services } from "../services";
 import { logger } from "../observability/logger.server";
 import type { NewGuest } from "../spa/booking.server";
 import { withCallPriority } from "../spa/call-governor.server";
 import { isSpaError } from "../spa/errors.server";
 import { admitBooking, keepCallsForHold } from "./call-priority.server";
 import { noMembershipsYet } from "../guests/member-prices.server";
-import { noCardsYet } from "./payment-step.server";
+import { noCardsYet } from "../payments/card-capture.server";
 import type { Draft } from "./draft.server";
 import { dropHoldClaim, keepHoldClaim, mayCreateGuest, startHoldAttempt, tooManyHoldsMessage } from "./hold-limits.server";
 import { treatmentHistory } from "./downtime.server";

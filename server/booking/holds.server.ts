@@ -1,4 +1,4 @@
-import type { Services } from "../context.server";
+import type { Services } from "../services";
 import { withDefaultCallPriority } from "../spa/call-governor.server";
 import { isSpaError } from "../spa/errors.server";
 import { createSwrCache } from "../spa/catalog-cache.server";

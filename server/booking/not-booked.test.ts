@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Services } from "../context.server";
+import type { Services } from "../services";
 import { createRequestContext, requestSession, sessionMiddleware, type RequestContext } from "../request-context.server";
 import { createSessionCookies } from "../session.server";
 import { flashNotBooked, takeNotBooked } from "./not-booked.server";

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createTestGuest, startSandbox, TEST_API_KEY, type TestSandbox } from "../../tests/helpers/sandbox-server";
 import { createRecordingAnalytics } from "../../tests/helpers/recording-analytics";
 import { createMemoryRateLimiter } from "../accounts/rate-limit.server";
-import type { Services } from "../context.server";
+import type { Services } from "../services";
 import { parseEnv } from "../env.server";
 import { createOutboxNotifier } from "../notify/notifier.server";
 import { seedGuid } from "../spa-sandbox/db";

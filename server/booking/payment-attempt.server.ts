@@ -1,7 +1,7 @@
 import type { Cents } from "~/domain/money";
 import { paymentTag } from "~/domain/purchases";
 import { dayjs } from "~/lib/dates";
-import type { Services } from "../context.server";
+import type { Services } from "../services";
 import { manageLinkUrl } from "../appointments/visit-messages.server";
 import { forgetGuestPackages } from "../guests/packages.server";
 import { errorReporter } from "../observability/error-reporter.server";

@@ -4,7 +4,7 @@ import type { Center } from "~/domain/catalog";
 import { startFaultProxy, type FaultMode, type FaultProxy } from "../../tests/helpers/fault-proxy";
 import { startSandbox, TEST_API_KEY } from "../../tests/helpers/sandbox-server";
 import { createMemoryRateLimiter } from "../accounts/rate-limit.server";
-import type { Services } from "../context.server";
+import type { Services } from "../services";
 import { createRecordingAnalytics } from "../../tests/helpers/recording-analytics";
 import { parseEnv } from "../env.server";
 import { createOutboxNotifier } from "../notify/notifier.server";

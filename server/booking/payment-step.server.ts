@@ -1,38 +1,13 @@
-import { createHash } from "node:crypto";
 import type { Center, Service } from "~/domain/catalog";
 import type { Cents } from "~/domain/money";
 import { checkPaymentForm, type Billing } from "~/domain/payment";
-import type { Services } from "../context.server";
-import { logger } from "../observability/logger.server";
+import type { Services } from "../services";
+import { listCards } from "../payments/card-capture.server";
+import { isHostedPageAllowed } from "../payments/hosted-pages.server";
 import type { SavedCard } from "../spa/booking.server";
-import { createSwrCache } from "../spa/catalog-cache.server";
 import { isSpaError } from "../spa/errors.server";
 import { backEndQuote, checkout, finishVerification, quote, type CheckoutOutcome, type Quote } from "./checkout.server";
 import type { Draft } from "./draft.server";
-
-/**
- * A guest's saved cards are read once for the payment step, not on every page and press: Zenoti
- * meters every call. Kept briefly, in this process only; whatever must be right is read afresh
- * (the list after the hosted card page, a chosen card the kept list does not have).
- */
-const cardLists = createSwrCache({ ttlMs: 2 * 60_000, staleMs: 0, maxEntries: 5_000 });
-const cardsKey = (guestId: string, centerId: string) => `cards:${guestId}|${centerId}`;
-
-function listCards(services: Services, guestId: string, centerId: string, fresh = false): Promise<SavedCard[]> {
-  const key = cardsKey(guestId, centerId);
-  if (fresh) cardLists.delete(key);
-  return cardLists.get(key, () => services.spa.listCards(guestId, centerId));
-}
-
-/** The guest's saved cards read afresh (a card was just saved elsewhere, e.g. buying online); kept for the payment step. */
-export function freshCards(services: Services, guestId: string, centerId: string): Promise<SavedCard[]> {
-  return listCards(services, guestId, centerId, true);
-}
-
-/** A guest made a moment ago has no saved cards: their payment step need not ask. */
-export function noCardsYet(guestId: string, centerId: string): void {
-  cardLists.set(cardsKey(guestId, centerId), []);
-}
 
 /**
  * The guest's saved cards at the clinic, or null when the back end could not say. `fresh` reads
@@ -45,86 +20,6 @@ export async function savedCards(services: Services, draft: Draft, options: { fr
     if (!isSpaError(error)) throw error;
     return null;
   }
-}
-
-/**
- * Zenoti serves its hosted card page on the organisation's own host, `https://<org>.zenoti.com`,
- * not on the API's (decision 035). With the API on a host of `zenoti.com`, any HTTPS host one label
- * under it is the organisation's: allowed without configuration, as the origin pattern
- * `https://*.zenoti.com` (which the CSP's form-action takes as it is).
- */
-export function derivedHostedPageOrigins(spaBaseUrl: string): string[] {
-  const api = new URL(spaBaseUrl);
-  return api.protocol === "https:" && /(^|\.)zenoti\.com$/i.test(api.hostname) ? ["https://*.zenoti.com"] : [];
-}
-
-/** Where a real back end's hosted pages may be: the API's origin, the organisation's host, and the configured origins. */
-export function hostedPageOrigins(spaBaseUrl: string, configured: string[]): string[] {
-  return [new URL(spaBaseUrl).origin, ...derivedHostedPageOrigins(spaBaseUrl), ...configured];
-}
-
-/** An origin, or a `https://*.domain` pattern that stands for one HTTPS label under the domain on the default port. */
-function originMatches(allowed: string, page: URL): boolean {
-  const wildcard = /^https:\/\/\*\.([a-z0-9.-]+)$/i.exec(allowed);
-  if (!wildcard) return allowed === page.origin;
-  const domain = wildcard[1].toLowerCase();
-  const host = page.hostname.toLowerCase();
-  return page.protocol === "https:" && page.port === "" && host.endsWith(`.${domain}`) && /^[a-z0-9-]+$/.test(host.slice(0, -domain.length - 1));
-}
-
-/**
- * A hosted payment page a guest may be sent to: on the back end's payment origins (the API's, the
- * organisation's host, the configured ones) or, with the embedded sandbox, under its hosted path on
- * the origin the guest is using (`returnTo`'s). A guest is never sent anywhere else.
- */
-export function isHostedPageAllowed(services: Pick<Services, "hostedPaymentOrigins" | "embeddedHostedPath">, uri: string, returnTo: string): boolean {
-  const page = new URL(uri);
-  if (services.hostedPaymentOrigins.some((allowed) => originMatches(allowed, page))) return true;
-  const embedded = services.embeddedHostedPath;
-  if (embedded && page.origin === new URL(returnTo).origin && page.pathname.startsWith(embedded)) return true;
-  logger.error("hosted payment page on an unexpected origin", { origin: page.origin });
-  return false;
-}
-
-/**
- * The back end's hosted card page for this guest, which sends them back to `returnTo`, and the ids
- * of the cards saved before it: a new id on return is how we know a card was added.
- */
-export async function cardCapturePage(
-  services: Services,
-  { guestId, centerId, returnTo }: { guestId: string; centerId: string; returnTo: string },
-): Promise<{ kind: "page"; uri: string; knownCards: CardSet } | { kind: "unavailable" } | { kind: "foreign-origin" }> {
-  try {
-    const known = await listCards(services, guestId, centerId);
-    const uri = await services.spa.startCardCapture(guestId, centerId, returnTo);
-    if (!isHostedPageAllowed(services, uri, returnTo)) return { kind: "foreign-origin" };
-    return { kind: "page", uri, knownCards: cardSetOf(known) };
-  } catch (error) {
-    if (!isSpaError(error)) throw error;
-    return { kind: "unavailable" };
-  }
-}
-
-/**
- * The saved cards' account ids, as few bytes as the session cookie can carry whatever their number:
- * how many, and a digest of the set.
- */
-export type CardSet = { count: number; digest: string };
-
-export function cardSetOf(cards: Pick<SavedCard, "accountId">[]): CardSet {
-  const ids = cards.map((card) => card.accountId.toLowerCase()).sort();
-  return { count: ids.length, digest: createHash("sha256").update(ids.join("\n")).digest("base64url").slice(0, 22) };
-}
-
-/**
- * Back from the hosted card page: whether a card was added, told from the back end's list (an
- * account that was not there before), never from the URL or a clock. Null when the list was
- * unreadable. As many cards or more, and not the same ones: one is new.
- */
-export function cardWasAdded(before: CardSet, cards: SavedCard[] | null): boolean | null {
-  if (!cards) return null;
-  const after = cardSetOf(cards);
-  return after.count >= before.count && after.digest !== before.digest;
 }
 
 export type ConfirmRequest = {

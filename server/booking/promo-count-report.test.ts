@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Center } from "~/domain/catalog";
-import type { Services } from "../context.server";
+import type { Services } from "../services";
 import { createNoAnalytics } from "../analytics/analytics.server";
 import { parseEnv } from "../env.server";
 import { setErrorReporter, type ErrorReporter, type ReportContext } from "../observability/error-reporter.server";

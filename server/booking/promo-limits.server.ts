@@ -1,4 +1,4 @@
-import type { Services } from "../context.server";
+import type { Services } from "../services";
 
 /** Promo codes a booking may try in a window, and a client address across all its bookings. */
 export const PROMO_TRIES_PER_BOOKING = { limit: 5, windowMs: 10 * 60_000 };

@@ -1,5 +1,4 @@
-import type { CurrentUser } from "../accounts/account-service.server";
-import type { Services } from "../context.server";
+import type { CurrentUser, Services } from "../services";
 import type { GuestRef } from "../guests/holdings.server";
 import type { Draft } from "./draft.server";
 import { dropHoldClaim, keepHoldClaim } from "./hold-limits.server";

@@ -1,4 +1,4 @@
-import type { Services } from "../context.server";
+import type { LinkSigner, Services } from "../services";
 import type { SpaGuest } from "../spa/booking.server";
 import { createTokenSigner } from "../signed-tokens.server";
 
@@ -9,7 +9,7 @@ export const SMS_LINK_SECONDS = 7 * 24 * 60 * 60;
  * Signed, expiring guest tokens for the SMS flow: a clinic texts a known guest a booking link that
  * opens with the guest already known.
  */
-export function createLinkSigner(secrets: string[], clock: () => number = Date.now) {
+export function createLinkSigner(secrets: string[], clock: () => number = Date.now): LinkSigner {
   const signer = createTokenSigner<{ g: string; c: string }>(secrets, "sms-link", clock);
   return {
     sign(guestId: string, centerId: string, ttlSeconds = SMS_LINK_SECONDS): string {
@@ -22,8 +22,6 @@ export function createLinkSigner(secrets: string[], clock: () => number = Date.n
     },
   };
 }
-
-export type LinkSigner = ReturnType<typeof createLinkSigner>;
 
 /**
  * The guest a texted link names, when its token is ours, unaltered, unexpired and for this clinic;

@@ -1,7 +1,7 @@
 import { hasCompletedNewClientVisit } from "~/domain/accounts";
 import { idKey, type Service } from "~/domain/catalog";
 import { isReturningVersion, offeredTo, serviceKind, type ClientType } from "~/domain/service-kinds";
-import type { Services } from "../context.server";
+import type { Services } from "../services";
 import { logger } from "../observability/logger.server";
 import { createSwrCache } from "../spa/catalog-cache.server";
 import { isSpaError } from "../spa/errors.server";

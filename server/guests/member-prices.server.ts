@@ -1,6 +1,6 @@
 import { idKey, sameId } from "~/domain/catalog";
 import { isActiveMembership } from "~/domain/memberships";
-import type { Services } from "../context.server";
+import type { Services } from "../services";
 import { clinicPlanList } from "../memberships/memberships.server";
 import { createSwrCache } from "../spa/catalog-cache.server";
 import { isSpaError } from "../spa/errors.server";

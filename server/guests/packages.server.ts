@@ -1,5 +1,5 @@
 import { sameId } from "~/domain/catalog";
-import type { Services } from "../context.server";
+import type { Services } from "../services";
 import { createSwrCache } from "../spa/catalog-cache.server";
 import { isSpaError } from "../spa/errors.server";
 import type { GuestPackage } from "../spa/sales.server";

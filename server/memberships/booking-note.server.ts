@@ -3,8 +3,7 @@ import { billingCycleLabel, isActiveMembership, membershipSaving } from "~/domai
 import { coveredByMembership } from "~/domain/service-kinds";
 import { percentOf } from "~/domain/money";
 import { formatMoney } from "~/lib/money";
-import type { CurrentUser } from "../accounts/account-service.server";
-import type { Services } from "../context.server";
+import type { CurrentUser, Services } from "../services";
 import { isSpaError } from "../spa/errors.server";
 import { clinicPlanList } from "./memberships.server";
 

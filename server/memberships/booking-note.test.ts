@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import type { Services } from "../context.server";
+import type { Services } from "../services";
 import type { GuestMembership, MembershipPlan } from "../spa/memberships.server";
 import { membershipNote } from "./booking-note.server";
 

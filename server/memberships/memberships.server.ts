@@ -1,8 +1,7 @@
 import { billingCycleLabel, isActiveMembership, isMember, membershipStatusLabel, pointsValueCents } from "~/domain/memberships";
 import { coveredByMembership } from "~/domain/service-kinds";
 import { formatMoney } from "~/lib/money";
-import type { CurrentUser } from "../accounts/account-service.server";
-import type { Services } from "../context.server";
+import type { CurrentUser, Services } from "../services";
 import { createSwrCache } from "../spa/catalog-cache.server";
 import type { GuestMembership, MembershipPlan } from "../spa/memberships.server";
 

@@ -16,7 +16,7 @@ async function reporterFor(source: Record<string, string>) {
     loaded();
     return { init: vi.fn(), captureException: vi.fn(), captureMessage: vi.fn(), flush: vi.fn(async () => true) };
   });
-  const { createErrorReporter } = await import("./error-reporter.server");
+  const { createErrorReporter } = await import("../compose.server");
   return createErrorReporter(parseEnv({ NODE_ENV: "test", ...source }));
 }
 

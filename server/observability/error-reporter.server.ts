@@ -64,19 +64,6 @@ export function createLogReporter(): ErrorReporter {
 }
 
 /**
- * Sentry when a DSN is set, the log otherwise. Sentry's SDK is imported only then: with no DSN
- * none of it loads.
- */
-export async function createErrorReporter(env: ErrorReportingSettings, options: ErrorReporterOptions = {}): Promise<ErrorReporter> {
-  if (!env.SENTRY_DSN) return createLogReporter();
-  const { createSentryReporter } = await import("./error-reporter-sentry.server");
-  return createSentryReporter(
-    { dsn: env.SENTRY_DSN, environment: env.SENTRY_ENVIRONMENT ?? env.NODE_ENV, tracesSampleRate: env.SENTRY_TRACES_SAMPLE_RATE },
-    options,
-  );
-}
-
-/**
  * The reporter of this process, set once at start. Module state rather than a service: handleError
  * and Express's last error handler have no services in reach, and work started outside a request
  * (the payment reconciler) reports too. Until it is set, the log reporter.

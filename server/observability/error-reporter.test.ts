@@ -1,7 +1,8 @@
 import * as Sentry from "@sentry/react-router";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { parseEnv } from "../env.server";
-import { browserErrorReporting, createErrorReporter, createLogReporter, setErrorReporter, type ErrorReporter } from "./error-reporter.server";
+import { createErrorReporter } from "../compose.server";
+import { browserErrorReporting, createLogReporter, setErrorReporter, type ErrorReporter } from "./error-reporter.server";
 
 /** One item of a Sentry envelope: its type and its JSON payload. */
 type Item = { type: string; payload: Record<string, any> };

@@ -2,9 +2,9 @@ import type { RequestHandler } from "express";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { AppOptions } from "../app";
 import { closeTestApps, startTestApp } from "../../tests/helpers/test-app";
-import type { Services } from "../context.server";
+import type { Services } from "../services";
 import { loggablePath, logger } from "./logger.server";
-import { createRateLimiter } from "../accounts/rate-limit.server";
+import { createRateLimiter } from "../compose.server";
 import { checkReadiness, REDIS_DOWN_EFFECT } from "./readiness.server";
 
 afterEach(async () => {

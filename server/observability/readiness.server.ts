@@ -1,4 +1,4 @@
-import type { Services } from "../context.server";
+import type { Services } from "../services";
 import { logger } from "./logger.server";
 
 export type CheckResult = "ok" | "failing" | "not configured";

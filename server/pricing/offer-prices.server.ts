@@ -3,7 +3,7 @@ import { idKey, sameId } from "~/domain/catalog";
 import type { Cents } from "~/domain/money";
 import { DEFAULT_PRICE_TIER, offerCodeAsPromo, offerTierOf, priceWithOffer, shownPrice, type PriceSource } from "~/domain/pricing";
 import { serviceKind } from "~/domain/service-kinds";
-import type { Services } from "../context.server";
+import type { Services } from "../services";
 import { logger } from "../observability/logger.server";
 
 /** A price below the list for one service here, and the offer code that charges it. */

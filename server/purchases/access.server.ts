@@ -1,6 +1,5 @@
 import { data } from "react-router";
-import type { CurrentUser } from "../accounts/account-service.server";
-import type { Services } from "../context.server";
+import type { CurrentUser, Services } from "../services";
 import type { Purchase } from "../store/stores.server";
 
 const NOT_FOUND = "We could not find that purchase.";

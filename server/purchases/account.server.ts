@@ -1,6 +1,5 @@
 import { formatMoney } from "~/lib/money";
-import type { CurrentUser } from "../accounts/account-service.server";
-import type { Services } from "../context.server";
+import type { CurrentUser, Services } from "../services";
 
 export type PackageHoldingView = {
   id: string;

@@ -4,7 +4,7 @@ import { sameId } from "~/domain/catalog";
 import { membershipPurchaseRefusal } from "~/domain/memberships";
 import { BuyItemSchema, PURCHASE_MESSAGES } from "~/domain/purchases";
 import { formatMoney } from "~/lib/money";
-import type { Services } from "../context.server";
+import type { Services } from "../services";
 import { formDataOf, parseSubmission, refuseForm } from "../forms.server";
 import { clinicPlanList } from "../memberships/memberships.server";
 import { UNFINISHED_PURCHASE_STATES } from "../store/stores.server";

@@ -4,7 +4,7 @@ import type { Center } from "~/domain/catalog";
 import { GIFT_CARD_MAX_DAYS_AHEAD, PURCHASE_MESSAGES, type GiftCardForm } from "~/domain/purchases";
 import { clinicToday } from "~/lib/dates";
 import { startSandbox, TEST_API_KEY } from "../../tests/helpers/sandbox-server";
-import type { Services } from "../context.server";
+import type { Services } from "../services";
 import { normalizeId, seedGuid } from "../spa-sandbox/db";
 import { createSpaClient, type SpaClient } from "../spa/client.server";
 import { amountChoices, giftCardOffer } from "./gift-cards.server";

@@ -1,7 +1,7 @@
 import { sameId, type Center } from "~/domain/catalog";
 import { packageSaving } from "~/domain/purchases";
 import { formatMoney } from "~/lib/money";
-import type { Services } from "../context.server";
+import type { Services } from "../services";
 import { clinicPlanList } from "../memberships/memberships.server";
 import { createSwrCache } from "../spa/catalog-cache.server";
 import type { GiftCardOccasion, GiftCardTemplate, PackagePlan } from "../spa/sales.server";

@@ -6,7 +6,7 @@ import { formatMoney } from "~/lib/money";
 import { createRecordingAnalytics } from "../../tests/helpers/recording-analytics";
 import { createTestGuest, startSandbox, TEST_API_KEY } from "../../tests/helpers/sandbox-server";
 import { reconcilePurchases } from "./reconcile.server";
-import type { Services } from "../context.server";
+import type { Services } from "../services";
 import { parseEnv } from "../env.server";
 import { normalizeId, seedGuid } from "../spa-sandbox/db";
 import { CHARGE_DECLINED_TEST_CARD, DECLINED_TEST_CARD, THREE_DS_TEST_CARD } from "../spa-sandbox/payments";

@@ -1,4 +1,4 @@
-import type { Services } from "../context.server";
+import type { Services } from "../services";
 import type { PeriodicPass } from "../jobs/periodic-passes.server";
 import { logger } from "../observability/logger.server";
 import { isFinalPurchase } from "../store/stores.server";

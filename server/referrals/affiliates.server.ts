@@ -1,7 +1,7 @@
 import { clickExpired } from "~/domain/attribution";
 import { APPOINTMENT_STATUS } from "~/domain/appointments";
 import { isReferralTreatment } from "~/domain/referrals";
-import type { Services } from "../context.server";
+import type { Services } from "../services";
 import { errorReporter } from "../observability/error-reporter.server";
 import { logger } from "../observability/logger.server";
 import type { AffiliateDetails } from "../store/stores.server";

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ATTRIBUTION_WINDOW_MS } from "~/domain/attribution";
 import { startSandbox, TEST_API_KEY } from "../../tests/helpers/sandbox-server";
-import type { Services } from "../context.server";
+import type { Services } from "../services";
 import { parseEnv } from "../env.server";
 import { setErrorReporter, type ErrorReporter, type ReportContext } from "../observability/error-reporter.server";
 import { seedGuid } from "../spa-sandbox/db";

@@ -1,4 +1,4 @@
-import type { Services } from "../context.server";
+import type { Services } from "../services";
 import type { PeriodicPass } from "../jobs/periodic-passes.server";
 import { reconcileAffiliates } from "./affiliates.server";
 import { reconcileReferrals } from "./referrals.server";

@@ -15,8 +15,7 @@ import {
   type ReferralPointsStatus,
 } from "~/domain/referrals";
 import { APPOINTMENT_STATUS } from "~/domain/appointments";
-import type { CurrentUser } from "../accounts/account-service.server";
-import type { Services } from "../context.server";
+import type { CurrentUser, Services } from "../services";
 import { logger } from "../observability/logger.server";
 import type { Referral, ReferralAdded, ReferralCodeRecord } from "../store/stores.server";
 

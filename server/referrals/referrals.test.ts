@@ -4,8 +4,8 @@ import { REFERRAL_CODE_MESSAGES, REFERRAL_MESSAGES, REFERRAL_REWARD_POINTS } fro
 import { createRecordingAnalytics } from "../../tests/helpers/recording-analytics";
 import { startSandbox, TEST_API_KEY } from "../../tests/helpers/sandbox-server";
 import { seededServices } from "../../tests/helpers/seeded-services";
-import { createAccountService, type CurrentUser } from "../accounts/account-service.server";
-import type { Services } from "../context.server";
+import { createAccountService } from "../accounts/account-service.server";
+import type { CurrentUser, Services } from "../services";
 import { createNoLeadWebhooks, type Lead } from "../leads/lead-webhooks.server";
 import { seedGuid } from "../spa-sandbox/db";
 import { createSpaClient, type SpaClient } from "../spa/client.server";

@@ -4,7 +4,7 @@ import { dayjs } from "../../app/lib/dates";
 import { campaignDiscounts, toCents, toDollars, type CampaignBenefit, type LineKind } from "./campaigns";
 import { couponBenefits } from "./coupons";
 import { toIanaTimeZone } from "../spa/time-zones.server";
-import { normalizeId, type SandboxDb } from "./db";
+import { findRow, normalizeId, type SandboxDb } from "./db";
 import { dotNetError, isRefusal, refusal, v1Error, type Refusal } from "./errors";
 import { memberPercents, percentOffCents } from "./member-prices";
 
@@ -23,10 +23,6 @@ type ServiceRow = { id: string; code: string; name: string; duration: number; re
 type HoldRow = { booking_id: string; reservation_id: string; therapist_id: string; start_local: string; end_local: string; expires_at: number };
 
 const uuid = () => randomUUID();
-
-export function findRow<T>(db: SandboxDb, table: string, id: string): T | undefined {
-  return db.prepare(`SELECT * FROM ${table} WHERE id_key = ?`).get(normalizeId(id)) as T | undefined;
-}
 
 function centerZone(center: CenterRow): string {
   return toIanaTimeZone(center.time_zone_name);

@@ -1,10 +1,9 @@
 import type { Router } from "express";
 import { randomBytes, randomUUID } from "node:crypto";
 import { dayjs } from "~/lib/dates";
-import { findRow } from "./booking";
 import type { CampaignBenefit } from "./campaigns";
 import { readPaging } from "./catalog";
-import { normalizeId, seedGuid, type SandboxDb } from "./db";
+import { findRow, normalizeId, seedGuid, type SandboxDb } from "./db";
 import { isRefusal, refusal, v1Error, type Refusal } from "./errors";
 import { seedCouponDiscounts, seedDemoCoupons } from "./seed-data";
 

@@ -19,6 +19,11 @@ export function normalizeId(id: string): string {
   return id.replace(/-/g, "").toLowerCase();
 }
 
+/** A row of a seeded table by its Zenoti id, whichever way the id is written. */
+export function findRow<T>(db: SandboxDb, table: string, id: string): T | undefined {
+  return db.prepare(`SELECT * FROM ${table} WHERE id_key = ?`).get(normalizeId(id)) as T | undefined;
+}
+
 const migrations: string[] = [
   `CREATE TABLE centers (
      id TEXT PRIMARY KEY, id_key TEXT NOT NULL UNIQUE, code TEXT NOT NULL, name TEXT NOT NULL,

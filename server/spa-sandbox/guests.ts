@@ -1,7 +1,6 @@
 import type { Router } from "express";
 import { randomUUID } from "node:crypto";
-import { normalizeId, type SandboxDb } from "./db";
-import { findRow } from "./booking";
+import { findRow, normalizeId, type SandboxDb } from "./db";
 import { readPaging } from "./catalog";
 import { isRefusal, refusal, v1Error, type Refusal } from "./errors";
 import type { TenantProfile } from "./tenant-profiles";

@@ -2,9 +2,8 @@ import type { Router } from "express";
 import { randomUUID } from "node:crypto";
 import { dayjs } from "../../app/lib/dates";
 import { toIanaTimeZone } from "../spa/time-zones.server";
-import { findRow } from "./booking";
 import { readPaging } from "./catalog";
-import { normalizeId, seedGuid, type SandboxDb } from "./db";
+import { findRow, normalizeId, seedGuid, type SandboxDb } from "./db";
 import { isRefusal, refusal, v1Error, type Refusal } from "./errors";
 import { planDiscountedServices } from "./member-prices";
 

@@ -1,8 +1,8 @@
 import express, { type Request, type Router } from "express";
 import { randomBytes, randomUUID } from "node:crypto";
 import { centsFromDollars, dollarsFromCents } from "../../app/domain/money";
-import { normalizeId, type SandboxDb } from "./db";
-import { findRow, invoiceItemType, invoiceTotals, repriceInvoice } from "./booking";
+import { findRow, normalizeId, type SandboxDb } from "./db";
+import { invoiceItemType, invoiceTotals, repriceInvoice } from "./booking";
 import { redeemCoupon } from "./coupons";
 import { isRefusal, refusal, v1Error, type Refusal } from "./errors";
 import type { TenantProfile } from "./tenant-profiles";

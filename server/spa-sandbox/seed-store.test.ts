@@ -4,7 +4,7 @@ import { createAccountService } from "../accounts/account-service.server";
 import { createNoAnalytics } from "../analytics/analytics.server";
 import { createMemoryRateLimiter } from "../accounts/rate-limit.server";
 import { loadGuestVisits, visitsOfTab } from "../appointments/visits.server";
-import type { Services } from "../context.server";
+import type { Services } from "../services";
 import { parseEnv } from "../env.server";
 import { createCachedCatalog } from "../spa/catalog-cache.server";
 import { createSpaClient } from "../spa/client.server";

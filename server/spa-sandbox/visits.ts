@@ -1,8 +1,7 @@
 import type { Router } from "express";
 import { dayjs } from "../../app/lib/dates";
 import { toIanaTimeZone } from "../spa/time-zones.server";
-import { findRow } from "./booking";
-import type { SandboxDb } from "./db";
+import { findRow, type SandboxDb } from "./db";
 import { isRefusal, refusal, v1Error, type Refusal } from "./errors";
 
 /**

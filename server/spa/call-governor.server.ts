@@ -350,19 +350,3 @@ export function createCallGovernor(options: CallGovernorOptions): CallGovernor {
 
 /** Settings the governor reads from the environment. */
 export type CallGovernorEnv = Pick<Env, "REDIS_URL" | "SPA_CALL_GOVERNOR" | "SPA_CALLS_PER_BOOKING" | "SPA_CALLS_AFTER_HOLD" | "SPA_READ_RESERVE">;
-
-/**
- * The governor every instance shares through Redis when REDIS_URL is set (its client is loaded only
- * then), else one in this process's memory; null when SPA_CALL_GOVERNOR is off (calls go out as they come).
- */
-export async function createCallGovernorFromEnv(env: CallGovernorEnv): Promise<CallGovernor | null> {
-  if (!env.SPA_CALL_GOVERNOR) return null;
-  let bucket: CallBucket;
-  if (env.REDIS_URL) {
-    const { createRedisCallBucket } = await import("./redis-call-governor.server");
-    bucket = await createRedisCallBucket({ url: env.REDIS_URL });
-  } else {
-    bucket = createMemoryCallBucket();
-  }
-  return createCallGovernor({ bucket, callsPerBooking: env.SPA_CALLS_PER_BOOKING, callsAfterHold: env.SPA_CALLS_AFTER_HOLD, readReserve: env.SPA_READ_RESERVE });
-}

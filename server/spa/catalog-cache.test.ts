@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { countingBackEnd } from "./catalog-back-end.test-support";
 import { createCachedCatalog, createSwrCache } from "./catalog-cache.server";
-import { createSharedCatalogStore } from "./shared-catalog.server";
+import { createSharedCatalogStore } from "../compose.server";
 
 function deferredLoader() {
   let calls = 0;

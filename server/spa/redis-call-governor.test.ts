@@ -5,7 +5,8 @@ import { freePort } from "../../tests/helpers/free-port";
 import { startLocalRedis, type LocalRedis } from "../accounts/redis-rate-limit.test-support";
 import { logger } from "../observability/logger.server";
 import { describeCallBucketContract } from "./call-bucket-contract";
-import { createCallGovernorFromEnv, type CallBucket } from "./call-governor.server";
+import { createCallGovernorFromEnv } from "../compose.server";
+import type { CallBucket } from "./call-governor.server";
 import { createRedisCallBucket, DEFAULT_KEY_PREFIX } from "./redis-call-governor.server";
 
 const started = await startLocalRedis();

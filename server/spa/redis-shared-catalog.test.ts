@@ -6,7 +6,8 @@ import { logger } from "../observability/logger.server";
 import { clinic, countingBackEnd } from "./catalog-back-end.test-support";
 import { createCachedCatalog, type CachedCatalog, type CachedCatalogOptions } from "./catalog-cache.server";
 import { createRedisSharedCatalog, DEFAULT_KEY_PREFIX } from "./redis-shared-catalog.server";
-import { createSharedCatalogStore, type SharedCatalogStore } from "./shared-catalog.server";
+import { createSharedCatalogStore } from "../compose.server";
+import type { SharedCatalogStore } from "./shared-catalog.server";
 
 const started = await startLocalRedis();
 const redis: LocalRedis | null = "url" in started ? started : null;

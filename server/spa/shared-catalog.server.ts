@@ -1,5 +1,3 @@
-import type { Env } from "../env.server";
-
 /** A catalog value as some instance fetched it from the back end, and when (its clock, in ms). */
 export type SharedCopy = { value: unknown; fetchedAt: number };
 
@@ -34,10 +32,3 @@ export const noSharedCatalog: SharedCatalogStore = {
   lock: async () => true,
   close: async () => {},
 };
-
-/** Redis when REDIS_URL is set (its client is loaded only then), else none. */
-export async function createSharedCatalogStore(env: Pick<Env, "REDIS_URL">): Promise<SharedCatalogStore> {
-  if (!env.REDIS_URL) return noSharedCatalog;
-  const { createRedisSharedCatalog } = await import("./redis-shared-catalog.server");
-  return createRedisSharedCatalog({ url: env.REDIS_URL });
-}

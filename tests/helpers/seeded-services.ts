@@ -1,4 +1,4 @@
-import type { Services } from "../../server/context.server";
+import type { Services } from "../../server/services";
 import { parseEnv } from "../../server/env.server";
 import { seedEmbeddedStores } from "../../server/spa-sandbox/seed-store";
 import { createCachedCatalog } from "../../server/spa/catalog-cache.server";

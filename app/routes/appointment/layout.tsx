@@ -9,11 +9,11 @@ import { formatSlot } from "~/lib/dates";
 import { formatMoney, formatPriceRange } from "~/lib/money";
 import { findService } from "#server/booking/catalog-view.server";
 import { quote } from "#server/booking/checkout.server";
-import type { Services } from "#server/context.server";
+import type { Services } from "#server/services";
 import { getDraft, holdIsLive, timeChosen, type Draft } from "#server/booking/draft.server";
 import { takeNotBooked } from "#server/booking/not-booked.server";
 import { withAddOnPrices } from "#server/pricing/offer-prices.server";
-import { draftAsPriced } from "#server/referrals/referral-offer.server";
+import { draftAsPriced } from "#server/booking/referral-offer.server";
 import { requestSession, visitAttribution } from "#server/request-context.server";
 import type { Route } from "./+types/layout";
 

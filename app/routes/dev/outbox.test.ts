@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Services } from "#server/context.server";
+import type { Services } from "#server/services";
 import { parseEnv } from "#server/env.server";
 import { createRequestContext } from "#server/request-context.server";
 import type { OutboxEntry } from "#server/notify/notifier.server";

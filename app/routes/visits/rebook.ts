@@ -1,5 +1,5 @@
 import { requireVisitAccess } from "#server/appointments/access.server";
-import { rebookVisit } from "#server/appointments/rebook.server";
+import { rebookVisit } from "#server/booking/rebook.server";
 import { getDraft, setDraft } from "#server/booking/draft.server";
 import { requestSession } from "#server/request-context.server";
 import { redirectWithToast } from "#server/toast.server";

@@ -1,9 +1,9 @@
 import type { Service } from "~/domain/catalog";
 import { referralOfferCode } from "~/domain/pricing";
 import { isReferralTreatment } from "~/domain/referrals";
-import type { Draft } from "../booking/draft.server";
-import type { Services } from "../context.server";
 import { isOfferCode, offerFor, offerPrices } from "../pricing/offer-prices.server";
+import type { Services } from "../services";
+import type { Draft } from "./draft.server";
 
 /**
  * A referred friend's first signature facial is priced with the referral offer code (the

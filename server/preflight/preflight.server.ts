@@ -1,11 +1,11 @@
 import { groupHours } from "~/domain/hours";
 import { enhancementsAgainstRule, type EnhancementAgainstRule } from "~/domain/visit-length";
-import { isHostedPageAllowed } from "../booking/payment-step.server";
 import type { Env } from "../env.server";
 import { observeLogs } from "../observability/logger.server";
-import { createSpaClient, type SpaClientOptions } from "./client.server";
-import { isSpaError } from "./errors.server";
-import type { SpaAuth } from "./http.server";
+import { isHostedPageAllowed } from "../payments/hosted-pages.server";
+import { createSpaClient, type SpaClientOptions } from "../spa/client.server";
+import { isSpaError } from "../spa/errors.server";
+import type { SpaAuth } from "../spa/http.server";
 
 /**
  * The preflight of going live on a Zenoti organisation (`npm run spa:check`, decision 035): what the

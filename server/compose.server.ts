@@ -1,56 +1,37 @@
 import path from "node:path";
+import { createAccountService } from "./accounts/account-service.server";
+import { createMemoryRateLimiter, type RateLimiter } from "./accounts/rate-limit.server";
+import { createNoAnalytics, type Analytics } from "./analytics/analytics.server";
+import { createThreadedHttpAnalytics } from "./analytics/collector-thread.server";
+import { createFileAnalytics } from "./analytics/file-analytics.server";
+import { createManageLinks } from "./appointments/manage-link.server";
+import { createLinkSigner } from "./booking/sms-link.server";
 import { generatedSecret, preparePrivateFile, sandboxApiKey } from "./data-dir.server";
 import type { Env } from "./env.server";
 import type { Geocoder } from "./geo/geocoder.server";
 import { createZipTableGeocoder } from "./geo/zip-table-geocoder.server";
-import { createSessionCookies, type SessionCookies } from "./session.server";
-import { createCachedCatalog, type CachedCatalog } from "./spa/catalog-cache.server";
-import { createSpaClient, type SpaClient } from "./spa/client.server";
-import { createSharedCatalogStore } from "./spa/shared-catalog.server";
+import { createLeadWebhooks } from "./leads/lead-webhooks.server";
+import { createOutboxNotifier, type Notifier } from "./notify/notifier.server";
+import { createLogReporter, type ErrorReporter, type ErrorReporterOptions, type ErrorReportingSettings } from "./observability/error-reporter.server";
+import { currentRequestId } from "./observability/logger.server";
+import { hostedPageOrigins } from "./payments/hosted-pages.server";
+import type { AccountService, Services } from "./services";
+import { createSessionCookies } from "./session.server";
+import { createCallGovernor, createMemoryCallBucket, type CallBucket, type CallGovernor, type CallGovernorEnv } from "./spa/call-governor.server";
+import { createCachedCatalog } from "./spa/catalog-cache.server";
+import { createSpaClient } from "./spa/client.server";
 import type { SpaAuth } from "./spa/http.server";
+import { noSharedCatalog, type SharedCatalogStore } from "./spa/shared-catalog.server";
 import { withCachedConfiguration } from "./store/cached-configuration.server";
 import { createSqliteStores } from "./store/sqlite-store.server";
 import type { Stores } from "./store/stores.server";
-import { createOutboxNotifier, type Notifier } from "./notify/notifier.server";
-import { createLeadWebhooks, type LeadWebhooks } from "./leads/lead-webhooks.server";
-import { createAnalytics, type Analytics } from "./analytics/analytics.server";
-import { currentRequestId } from "./observability/logger.server";
-import { createManageLinks, type ManageLinks } from "./appointments/manage-link.server";
-import { createLinkSigner, type LinkSigner } from "./booking/sms-link.server";
-import { createAccountService, type AccountService } from "./accounts/account-service.server";
-import { createRateLimiter, type RateLimiter } from "./accounts/rate-limit.server";
-import { createCallGovernorFromEnv, type CallGovernor } from "./spa/call-governor.server";
-import { hostedPageOrigins } from "./booking/payment-step.server";
 
-/** Everything a loader or action may reach, built once at start from the configuration. */
-export type Services = {
-  env: Env;
-  spa: SpaClient;
-  catalog: CachedCatalog;
-  stores: Stores;
-  geocoder: Geocoder;
-  notifier: Notifier;
-  /** Public origins the hosted payment pages may be on (the spa back end's). */
-  hostedPaymentOrigins: string[];
-  /**
-   * With the embedded sandbox, the path its hosted pages are served under on the origin the guest
-   * is using (the app's own, whatever its public name); null with a real back end.
-   */
-  embeddedHostedPath: string | null;
-  /** Signs and checks the guest tokens of texted booking links. */
-  linkSigner: LinkSigner;
-  /** Signs and reads the links that open one visit for a guest without an account. */
-  manageLinks: ManageLinks;
-  accounts: AccountService;
-  /** New leads (a registration, a new guest's booking) for the chain's marketing webhooks. */
-  leads: LeadWebhooks;
-  /** The funnel's events, recorded on the server so they exist without JavaScript (decision 026). */
-  analytics: Analytics;
-  rateLimiter: RateLimiter;
-  /** Zenoti's calls a minute for the organisation, shared out by priority (decision 036); null when SPA_CALL_GOVERNOR is off. */
-  callGovernor: CallGovernor | null;
-  sessions: SessionCookies;
-};
+/*
+ * The composition root (decision 049): the one place that picks an adapter for every port from the
+ * configuration and builds the services. The ports' contracts are in `server/services.ts` and
+ * beside each port; only `server/start.ts`, `scripts/` and the tests that build the whole import this file.
+ * The large SDKs and the Redis client are imported only when configured.
+ */
 
 /**
  * Without configured secrets, one is made on first start and kept under the data directory, so
@@ -108,6 +89,57 @@ async function createGeocoder(env: Env): Promise<Geocoder> {
     return createGoogleGeocoder({ apiKey: env.GOOGLE_MAPS_API_KEY, timeoutMs: env.SPA_TIMEOUT_MS });
   }
   return createZipTableGeocoder();
+}
+
+/** Redis when REDIS_URL is set (its client is loaded only then), else this process's memory. */
+export async function createRateLimiter(env: Pick<Env, "REDIS_URL">): Promise<RateLimiter> {
+  if (!env.REDIS_URL) return createMemoryRateLimiter();
+  const { createRedisRateLimiter } = await import("./accounts/redis-rate-limit.server");
+  return createRedisRateLimiter({ url: env.REDIS_URL });
+}
+
+/** Nothing with ANALYTICS=off; the collector when ANALYTICS_URL is set; otherwise JSON lines under `<dataDir>/analytics`. */
+export function createAnalytics(env: Pick<Env, "ANALYTICS" | "ANALYTICS_URL" | "ANALYTICS_WRITE_KEY" | "ANALYTICS_CONTACT_FIELDS">, dataDir: string): Analytics {
+  if (env.ANALYTICS === "off") return createNoAnalytics();
+  const includeContact = env.ANALYTICS_CONTACT_FIELDS;
+  if (env.ANALYTICS_URL) return createThreadedHttpAnalytics({ url: env.ANALYTICS_URL, writeKey: env.ANALYTICS_WRITE_KEY, includeContact });
+  return createFileAnalytics(path.join(dataDir, "analytics"), { includeContact });
+}
+
+/**
+ * Sentry when a DSN is set, the log otherwise. Sentry's SDK is imported only then: with no DSN
+ * none of it loads.
+ */
+export async function createErrorReporter(env: ErrorReportingSettings, options: ErrorReporterOptions = {}): Promise<ErrorReporter> {
+  if (!env.SENTRY_DSN) return createLogReporter();
+  const { createSentryReporter } = await import("./observability/error-reporter-sentry.server");
+  return createSentryReporter(
+    { dsn: env.SENTRY_DSN, environment: env.SENTRY_ENVIRONMENT ?? env.NODE_ENV, tracesSampleRate: env.SENTRY_TRACES_SAMPLE_RATE },
+    options,
+  );
+}
+
+/** Redis when REDIS_URL is set (its client is loaded only then), else none. */
+export async function createSharedCatalogStore(env: Pick<Env, "REDIS_URL">): Promise<SharedCatalogStore> {
+  if (!env.REDIS_URL) return noSharedCatalog;
+  const { createRedisSharedCatalog } = await import("./spa/redis-shared-catalog.server");
+  return createRedisSharedCatalog({ url: env.REDIS_URL });
+}
+
+/**
+ * The governor every instance shares through Redis when REDIS_URL is set (its client is loaded only
+ * then), else one in this process's memory; null when SPA_CALL_GOVERNOR is off (calls go out as they come).
+ */
+export async function createCallGovernorFromEnv(env: CallGovernorEnv): Promise<CallGovernor | null> {
+  if (!env.SPA_CALL_GOVERNOR) return null;
+  let bucket: CallBucket;
+  if (env.REDIS_URL) {
+    const { createRedisCallBucket } = await import("./spa/redis-call-governor.server");
+    bucket = await createRedisCallBucket({ url: env.REDIS_URL });
+  } else {
+    bucket = createMemoryCallBucket();
+  }
+  return createCallGovernor({ bucket, callsPerBooking: env.SPA_CALLS_PER_BOOKING, callsAfterHold: env.SPA_CALLS_AFTER_HOLD, readReserve: env.SPA_READ_RESERVE });
 }
 
 /** Each event carries the id of the request it was recorded in, as the log lines do. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { cardSetOf, cardWasAdded, hostedPageOrigins, isHostedPageAllowed } from "./payment-step.server";
+import { cardSetOf, cardWasAdded } from "./card-capture.server";
+import { hostedPageOrigins, isHostedPageAllowed } from "./hosted-pages.server";
 
 const card = (accountId: string) => ({ accountId, brand: "VISA", lastFour: "4242", expiry: "12/2030", createdAt: null });
 

@@ -1,12 +1,12 @@
 import { href } from "react-router";
 import { addOnsCarriedTo, serviceKind } from "~/domain/service-kinds";
 import type { Service } from "~/domain/catalog";
-import type { Services } from "../context.server";
-import { bookableTreatments } from "../booking/catalog-view.server";
-import type { Draft } from "../booking/draft.server";
-import { dropDraftHold } from "../booking/holds.server";
+import type { Services } from "../services";
+import type { VisitAccess } from "../appointments/access.server";
 import { clientTypeOf } from "../guests/holdings.server";
-import type { VisitAccess } from "./access.server";
+import { bookableTreatments } from "./catalog-view.server";
+import type { Draft } from "./draft.server";
+import { dropDraftHold } from "./holds.server";
 
 export type RebookOutcome =
   /** The journey opens at the time step with these choices. */
