@@ -15,7 +15,7 @@ import { formatPreflight, runPreflight, type PreflightTarget } from "../server/p
 // The table says what the log lines would; LOG_LEVEL shows them too.
 process.env.LOG_LEVEL ??= "off";
 
-let env;
+let env: ReturnType<typeof parseEnv>;
 try {
   env = parseEnv(process.env);
 } catch (error) {

@@ -1,5 +1,6 @@
 /** A path a browser reads as on this site: one leading slash, not two, not a slash and a backslash. */
 function isLocalPath(path: string): boolean {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this refuses.
   return path.startsWith("/") && !path.startsWith("//") && !path.startsWith("/\\") && !/[\u0000-\u001f\\]/.test(path);
 }
 

@@ -65,9 +65,10 @@ function refuse(req: Request, res: Response, status: 411 | 413): void {
 export function refuseLargeBodies(req: Request, res: Response, next: NextFunction): void {
   const declared = req.get("content-length");
   if (declared === undefined) {
-    if (req.get("transfer-encoding")) return refuse(req, res, 411);
-    return next();
+    if (req.get("transfer-encoding")) refuse(req, res, 411);
+    else next();
+    return;
   }
-  if (Number(declared) > bodyLimitOf(req)) return refuse(req, res, 413);
-  next();
+  if (Number(declared) > bodyLimitOf(req)) refuse(req, res, 413);
+  else next();
 }

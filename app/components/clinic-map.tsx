@@ -21,7 +21,9 @@ export function ClinicMap({ drawing, listId }: { drawing: MapDrawing; listId: st
             <title id="map-title">Map of our clinics in the United States</title>
             <polygon points={outline} className="land" />
           </svg>
+          {/* biome-ignore lint/a11y/useSemanticElements: an SVG has no fieldset; the group names its pins. */}
           <svg className="map-pins" viewBox={viewBox} role="group" aria-label="Pins on the map">
+            {/* biome-ignore lint/a11y/noAriaHiddenOnFocusable: the leader lines hold nothing focusable; the pins are the links below. */}
             <g aria-hidden="true">
               {pins.map((pin) => {
                 const [x, y] = pin.spot;

@@ -46,6 +46,7 @@ export function useHoldCountdown(expiresAt: string | null): HoldCountdownState {
   const [warning, setWarning] = useState("");
   const lastSaid = useRef(Infinity);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the revalidator changes identity on every render; the count restarts only for a new hold.
   useEffect(() => {
     if (!expiresAt) {
       setSeconds(null);
@@ -69,8 +70,6 @@ export function useHoldCountdown(expiresAt: string | null): HoldCountdownState {
       }
     }, 1000);
     return () => clearInterval(timer);
-    // The revalidator object changes identity on every render.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [expiresAt]);
 
   return { seconds, warning };

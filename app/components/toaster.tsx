@@ -63,6 +63,7 @@ function Toast({ toast, routeKey, closable, onDismiss }: { toast: ToastMessage; 
   };
 
   return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: hover and focus only pause the toast's timer; nothing is done on them.
     <div
       ref={element}
       className={`toast toast-${toast.type}`}

@@ -18,7 +18,9 @@ describe("placing the map's pins", () => {
       for (let j = i + 1; j < placed.length; j++) expect(apart(placed[i], placed[j])).toBeGreaterThanOrEqual(PIN_SIZE + PIN_GAP - 0.2);
     }
     // Moved no further than it takes.
-    placed.forEach((p, i) => expect(apart(p, texas[i])).toBeLessThan(PIN_SIZE));
+    placed.forEach((p, i) => {
+      expect(apart(p, texas[i])).toBeLessThan(PIN_SIZE);
+    });
   });
 
   it("keeps every pin whole inside the map", () => {

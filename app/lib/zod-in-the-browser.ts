@@ -10,7 +10,8 @@
  */
 if (typeof document !== "undefined") {
   const holder = globalThis as { __zod_globalConfig?: { jitless?: boolean } };
-  (holder.__zod_globalConfig ??= {}).jitless = true;
+  holder.__zod_globalConfig ??= {};
+  holder.__zod_globalConfig.jitless = true;
 }
 
 export {};

@@ -145,7 +145,8 @@ export function createThreadedHttpAnalytics(options: ThreadedHttpAnalyticsOption
   const ask = (message: { type: "flush" } | { type: "close"; timeoutMs: number }) => {
     handOff();
     if (stopped) return Promise.resolve();
-    const id = (nextId += 1);
+    nextId += 1;
+    const id = nextId;
     return new Promise<void>((resolve) => {
       replies.set(id, resolve);
       post({ ...message, id });

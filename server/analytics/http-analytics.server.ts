@@ -59,7 +59,10 @@ const parsedUrls = new Map<string, URL>();
 export const streamToCollector: CollectorRequest = ({ url, headers, chunks, signal }) =>
   new Promise<number>((resolve, reject) => {
     let target = parsedUrls.get(url);
-    if (!target) parsedUrls.set(url, (target = new URL(url)));
+    if (!target) {
+      target = new URL(url);
+      parsedUrls.set(url, target);
+    }
     const length = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
     const secure = target.protocol === "https:";
     const request = (secure ? https : http).request(target, {

@@ -42,7 +42,9 @@ beforeEach(() => {
   now += 60_000;
   bucket = createMemoryCallBucket(clock);
   // The figures below are worked out for 11 calls a booking and 6 after its hold, whatever the defaults are.
-  governor = createCallGovernor({ bucket, clock, sleep: async (ms) => void (now += ms), callsPerBooking: 11, callsAfterHold: 6, readReserve: 6 });
+  governor = createCallGovernor({ bucket, clock, sleep: async (ms) => {
+      now += ms;
+    }, callsPerBooking: 11, callsAfterHold: 6, readReserve: 6 });
   const spa = createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY }, clock, governor });
   services = {
     env: parseEnv({ NODE_ENV: "test" }),

@@ -46,7 +46,9 @@ beforeAll(async () => {
 beforeEach(() => {
   now += 60_000;
   refuseCharges = 0;
-  governor = createCallGovernor({ bucket: createMemoryCallBucket(clock), clock, sleep: async (ms) => void (now += ms) });
+  governor = createCallGovernor({ bucket: createMemoryCallBucket(clock), clock, sleep: async (ms) => {
+      now += ms;
+    } });
   const limited: typeof fetch = async (input, init) => {
     if (refuseCharges > 0 && String(input).endsWith("/online_payments")) {
       refuseCharges -= 1;

@@ -26,7 +26,10 @@ export function readZipTable(source: string): ZipTable {
   for (const [, zip, latitude, longitude, city, state] of source.matchAll(ENTRY)) {
     const label = `${JSON.parse(`"${city}"`) as string}, ${state}`;
     let number = labelNumbers.get(label);
-    if (number === undefined) labelNumbers.set(label, (number = labelNumbers.size));
+    if (number === undefined) {
+      number = labelNumbers.size;
+      labelNumbers.set(label, number);
+    }
     rows.push({ zip: Number(zip), latitude: Number(latitude), longitude: Number(longitude), label: number });
   }
   rows.sort((a, b) => a.zip - b.zip);

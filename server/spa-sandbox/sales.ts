@@ -279,7 +279,9 @@ export function sellGiftCards(db: SandboxDb, body: Record<string, unknown>, now:
       `INSERT INTO giftcard_orders (invoice_item_id, invoice_id, template_id, value, recipient_name, recipient_email, message, occasion_id, image_id, schedule_time)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    orders.forEach((o, i) => insert.run(created.itemIds[i], created.id, o.template_id, o.value, o.recipient_name, o.recipient_email, o.message, o.occasion_id, o.image_id, o.schedule_time));
+    orders.forEach((o, i) => {
+      insert.run(created.itemIds[i], created.id, o.template_id, o.value, o.recipient_name, o.recipient_email, o.message, o.occasion_id, o.image_id, o.schedule_time);
+    });
     return created;
   })();
   return sold(invoice);
@@ -324,7 +326,9 @@ function fulfil(db: SandboxDb, invoice: InvoiceRow, now: number) {
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ).run(id, normalizeId(id), invoice.guest_id, invoice.center_id, pkg.id, invoice.id, line.id, today, addDays(today, pkg.validity_days), toDollars(toCents(line.price) - toCents(line.discount)), now);
       const insert = db.prepare("INSERT INTO guest_package_services (user_package_id, service_id, quantity, position) VALUES (?, ?, ?, ?)");
-      packageServices(db, pkg).forEach((service, position) => insert.run(id, service.id, service.quantity, position));
+      packageServices(db, pkg).forEach((service, position) => {
+        insert.run(id, service.id, service.quantity, position);
+      });
     } else {
       const order = db.prepare("SELECT * FROM giftcard_orders WHERE invoice_item_id = ?").get(line.id) as GiftCardOrderRow;
       const template = db.prepare("SELECT * FROM giftcard_templates WHERE id = ?").get(order.template_id) as TemplateRow;
