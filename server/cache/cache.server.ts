@@ -181,8 +181,6 @@ export function createCacheService(options: { name: string; clock?: () => number
     clear(): void {
       for (const region of regions.values()) region.clear();
     },
-    /** The regions defined, by name. */
-    names: (): string[] => [...regions.keys()],
   };
 }
 
