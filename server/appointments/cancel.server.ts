@@ -1,7 +1,7 @@
 import { APPOINTMENT_STATUS, insideFeeWindow } from "~/domain/appointments";
+import { appCache } from "../cache/cache.server";
 import type { Services } from "../services";
 import { logger } from "../observability/logger.server";
-import { createSwrCache } from "../spa/catalog-cache.server";
 import type { CancelReason } from "../spa/booking.server";
 import { isSpaError } from "../spa/errors.server";
 import type { VisitAccess } from "./access.server";
@@ -32,10 +32,10 @@ async function hasPayments(services: Services, visit: Visit): Promise<boolean> {
 }
 
 /** The back end's reasons change rarely: read at most every ten minutes. */
-const reasonCache = createSwrCache({ ttlMs: 10 * 60_000, staleMs: 60 * 60_000 });
+const chainReasons = appCache.define<CancelReason[], "chain">({ name: "cancel-reasons", key: (scope) => scope, ttlMs: 10 * 60_000, staleMs: 60 * 60_000, maxEntries: 1 });
 
 export function cancelReasons(services: Services): Promise<CancelReason[]> {
-  return reasonCache.get("cancel-reasons", () => services.spa.listCancelReasons());
+  return chainReasons.get("chain", () => services.spa.listCancelReasons());
 }
 
 /** What the cancel page needs: the policy and, for an online cancel, the reasons. */

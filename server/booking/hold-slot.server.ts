@@ -1,14 +1,13 @@
 import type { Service } from "~/domain/catalog";
 import { downtimeRefusal, fixerAllowedAlone, type DowntimeRefusal } from "~/domain/downtime";
 import { serviceKind } from "~/domain/service-kinds";
+import { appCache } from "../cache/cache.server";
 import type { CurrentUser, Services } from "../services";
 import { logger } from "../observability/logger.server";
 import type { NewGuest } from "../spa/booking.server";
 import { withCallPriority } from "../spa/call-governor.server";
 import { isSpaError } from "../spa/errors.server";
 import { admitBooking, keepCallsForHold } from "./call-priority.server";
-import { noMembershipsYet } from "../guests/member-prices.server";
-import { noCardsYet } from "../payments/card-capture.server";
 import type { Draft } from "./draft.server";
 import { dropHoldClaim, keepHoldClaim, mayCreateGuest, startHoldAttempt, tooManyHoldsMessage } from "./hold-limits.server";
 import { treatmentHistory } from "./downtime.server";
@@ -182,8 +181,8 @@ export async function chooseTime(
 async function createVisitorGuest(services: Services, guest: NewGuest): Promise<{ id: string } | { refused: string; code: string }> {
   try {
     const created = await services.spa.createGuest(guest);
-    noCardsYet(created.id, guest.centerId);
-    noMembershipsYet(created.id);
+    // Nothing to read yet: the kept card and membership lists start empty.
+    appCache.emit("guestCreated", { guestId: created.id, centerId: guest.centerId });
     return created;
   } catch (error) {
     if (isSpaError(error) && error.kind === "rejected") return { refused: error.message, code: String(error.code) };

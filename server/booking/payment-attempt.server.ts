@@ -1,9 +1,9 @@
 import type { Cents } from "~/domain/money";
 import { paymentTag } from "~/domain/purchases";
 import { dayjs } from "~/lib/dates";
-import type { Services } from "../services";
 import { manageLinkUrl } from "../appointments/visit-messages.server";
-import { forgetGuestPackages } from "../guests/packages.server";
+import { appCache } from "../cache/cache.server";
+import type { Services } from "../services";
 import { errorReporter } from "../observability/error-reporter.server";
 import { logger } from "../observability/logger.server";
 import { isSpaError, type SpaError } from "../spa/errors.server";
@@ -341,7 +341,7 @@ async function redeemPackage(services: Services, attempt: PaymentAttempt) {
   const treatmentLine = attempt.invoiceItemIds[0];
   const redeemed = treatmentLine ? await services.spa.redeemPackage(attempt.invoiceId!, attempt.packageUse!.userPackageId, treatmentLine) : false;
   if (!redeemed) logger.warn("package not redeemed", { centerId: attempt.centerId });
-  forgetGuestPackages(attempt.guestId, attempt.centerId);
+  appCache.emit("packageRedeemed", { guestId: attempt.guestId, centerId: attempt.centerId });
 }
 
 /** The offer code on the invoice; a refusal or a lost answer is logged, the charge follows the invoice. */

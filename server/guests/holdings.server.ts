@@ -1,9 +1,9 @@
 import { hasCompletedNewClientVisit } from "~/domain/accounts";
 import { idKey, type Service } from "~/domain/catalog";
 import { isReturningVersion, offeredTo, serviceKind, type ClientType } from "~/domain/service-kinds";
+import { appCache } from "../cache/cache.server";
 import type { Services } from "../services";
 import { logger } from "../observability/logger.server";
-import { createSwrCache } from "../spa/catalog-cache.server";
 import { isSpaError } from "../spa/errors.server";
 import type { GuestPackage } from "../spa/sales.server";
 import { packageCovering, redeemablePackages, type BookingPackage } from "./packages.server";
@@ -39,7 +39,7 @@ export type GuestHoldings = {
  * meters every call. A returning client's is written to `guestDetails.is_return_user` and never
  * asked again.
  */
-const newClientAnswers = createSwrCache({ ttlMs: 2 * 60_000, staleMs: 0, maxEntries: 5_000 });
+const newClientAnswers = appCache.define<ClientType>({ name: "client-type", key: idKey, ttlMs: 2 * 60_000, staleMs: 0, maxEntries: 5_000 });
 
 /**
  * Whether the guest has completed a new-client visit (spec section 4), from the returning flag the
@@ -54,7 +54,7 @@ export async function clientTypeOf(services: Services, guest: GuestRef | null): 
   if (sameGuest && details.is_return_user) return "returning";
   let type: ClientType;
   try {
-    type = await newClientAnswers.get<ClientType>(`client:${idKey(guest.guestId)}`, async () => {
+    type = await newClientAnswers.get(guest.guestId, async () => {
       const history = await services.spa.listGuestAppointments(guest.guestId, { size: 100 });
       return hasCompletedNewClientVisit(history.flatMap((a) => a.services)) ? "returning" : "new";
     });
@@ -63,7 +63,7 @@ export async function clientTypeOf(services: Services, guest: GuestRef | null): 
     return "new";
   }
   if (type === "returning") {
-    newClientAnswers.delete(`client:${idKey(guest.guestId)}`);
+    newClientAnswers.delete(guest.guestId);
     if (sameGuest && guest.email) {
       await services.stores.guestDetails.update(guest.email, { is_return_user: true }).catch((error: Error) => {
         logger.warn("returning flag not written", { message: error.message });

@@ -2,30 +2,31 @@ import { idKey, sameId } from "~/domain/catalog";
 import { isActiveMembership } from "~/domain/memberships";
 import type { Services } from "../services";
 import { clinicPlanList } from "../memberships/memberships.server";
-import { createSwrCache } from "../spa/catalog-cache.server";
+import { appCache } from "../cache/cache.server";
 import { isSpaError } from "../spa/errors.server";
 import type { GuestMembership } from "../spa/memberships.server";
 
 /**
  * A guest's memberships, read once for a booking's steps (Zenoti meters every call): kept briefly in
- * this process. A guest made a moment ago has none, and is not asked about.
+ * this process, by guest. A guest made a moment ago has none, and is not asked about; after a
+ * membership is bought the kept list is out of date.
  */
-const membershipLists = createSwrCache({ ttlMs: 2 * 60_000, staleMs: 0, maxEntries: 5_000 });
-const listKey = (guestId: string) => `memberships:${idKey(guestId)}`;
-
-export function noMembershipsYet(guestId: string): void {
-  membershipLists.set(listKey(guestId), []);
-}
-
-/** After a membership is bought the kept list is out of date. */
-export function forgetMemberships(guestId: string): void {
-  membershipLists.delete(listKey(guestId));
-}
+const membershipLists = appCache.define<GuestMembership[]>({
+  name: "guest-memberships",
+  key: idKey,
+  ttlMs: 2 * 60_000,
+  staleMs: 0,
+  maxEntries: 5_000,
+  on: {
+    guestCreated: ({ guestId }, lists) => lists.set(guestId, []),
+    membershipBought: ({ guestId }, lists) => lists.delete(guestId),
+  },
+});
 
 /** The guest's memberships of every status, from the list kept for a booking's steps; empty when the back end cannot say. */
 export async function guestMembershipList(services: Services, guestId: string): Promise<GuestMembership[]> {
   try {
-    return await membershipLists.get<GuestMembership[]>(listKey(guestId), () => services.spa.guestMemberships(guestId));
+    return await membershipLists.get(guestId, () => services.spa.guestMemberships(guestId));
   } catch (error) {
     if (!isSpaError(error)) throw error;
     return [];

@@ -1,15 +1,25 @@
-import { sameId } from "~/domain/catalog";
+import { idKey, sameId } from "~/domain/catalog";
+import { appCache } from "../cache/cache.server";
 import type { Services } from "../services";
-import { createSwrCache } from "../spa/catalog-cache.server";
 import { isSpaError } from "../spa/errors.server";
 import type { GuestPackage } from "../spa/sales.server";
 
 /**
  * A signed-in guest's packages, read once for a booking's steps rather than on every page and press
- * (Zenoti meters every call); kept briefly in this process, and dropped once one is redeemed.
+ * (Zenoti meters every call); kept briefly in this process, by guest and clinic, and dropped once
+ * one is bought or redeemed there.
  */
-const guestPackageLists = createSwrCache({ ttlMs: 2 * 60_000, staleMs: 0, maxEntries: 5_000 });
-const listKey = (guestId: string, centerId: string) => `packages:${guestId.toLowerCase()}|${centerId.toLowerCase()}`;
+const guestPackageLists = appCache.define<GuestPackage[], { guestId: string; centerId: string }>({
+  name: "guest-packages",
+  key: ({ guestId, centerId }) => `${idKey(guestId)}|${idKey(centerId)}`,
+  ttlMs: 2 * 60_000,
+  staleMs: 0,
+  maxEntries: 5_000,
+  on: {
+    packageBought: (bought, lists) => lists.delete(bought),
+    packageRedeemed: (redeemed, lists) => lists.delete(redeemed),
+  },
+});
 
 export type BookingPackage = { userPackageId: string; name: string; left: number };
 
@@ -19,7 +29,7 @@ export type BookingPackage = { userPackageId: string; name: string; left: number
  */
 export async function redeemablePackages(services: Services, guestId: string, centerId: string): Promise<GuestPackage[]> {
   try {
-    return await guestPackageLists.get(listKey(guestId, centerId), () => services.spa.guestPackages(guestId, { centerId, redeemableOnly: true }));
+    return await guestPackageLists.get({ guestId, centerId }, () => services.spa.guestPackages(guestId, { centerId, redeemableOnly: true }));
   } catch (error) {
     if (!isSpaError(error)) throw error;
     return [];
@@ -39,9 +49,4 @@ export function packageCovering(packages: readonly GuestPackage[], serviceId: st
 /** The guest's package at this clinic with a session left for the treatment; null when there is none, or the back end cannot say. */
 export async function packageForTreatment(services: Services, input: { guestId: string; centerId: string; serviceId: string }): Promise<BookingPackage | null> {
   return packageCovering(await redeemablePackages(services, input.guestId, input.centerId), input.serviceId);
-}
-
-/** After a redemption or a purchase the kept list is out of date. */
-export function forgetGuestPackages(guestId: string, centerId: string): void {
-  guestPackageLists.delete(listKey(guestId, centerId));
 }

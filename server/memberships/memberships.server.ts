@@ -1,12 +1,12 @@
 import { billingCycleLabel, isActiveMembership, isMember, membershipStatusLabel, pointsValueCents } from "~/domain/memberships";
 import { coveredByMembership } from "~/domain/service-kinds";
 import { formatMoney } from "~/lib/money";
+import { appCache } from "../cache/cache.server";
 import type { CurrentUser, Services } from "../services";
-import { createSwrCache } from "../spa/catalog-cache.server";
 import type { GuestMembership, MembershipPlan } from "../spa/memberships.server";
 
 /** A clinic's plans change as rarely as its menu: kept like the catalog (Zenoti meters every call). */
-const plansCache = createSwrCache({ ttlMs: 5 * 60_000, staleMs: 60 * 60_000, maxEntries: 500 });
+const planLists = appCache.define<MembershipPlan[] | null>({ name: "membership-plans", key: (centerId) => centerId.toLowerCase(), ttlMs: 5 * 60_000, staleMs: 60 * 60_000, maxEntries: 500 });
 
 export type PlanView = {
   id: string;
@@ -36,7 +36,7 @@ export function planView(plan: MembershipPlan): PlanView {
 
 /** The membership plans a clinic sells as the back end gives them (cached), or null for a clinic it does not know. */
 export function clinicPlanList(services: Services, centerId: string): Promise<MembershipPlan[] | null> {
-  return plansCache.get(`plans:${centerId.toLowerCase()}`, () => services.spa.listMembershipPlans(centerId));
+  return planLists.get(centerId, () => services.spa.listMembershipPlans(centerId));
 }
 
 /** The membership plans a clinic sells, or null when the back end knows no such clinic. */

@@ -1,33 +1,34 @@
 import { createHash } from "node:crypto";
+import { idKey } from "~/domain/catalog";
+import { appCache } from "../cache/cache.server";
 import type { Services } from "../services";
 import type { SavedCard } from "../spa/booking.server";
-import { createSwrCache } from "../spa/catalog-cache.server";
 import { isSpaError } from "../spa/errors.server";
 import { isHostedPageAllowed } from "./hosted-pages.server";
 
 /**
  * A guest's saved cards are read once for the payment step, not on every page and press: Zenoti
- * meters every call. Kept briefly, in this process only; whatever must be right is read afresh
- * (the list after the hosted card page, a chosen card the kept list does not have).
+ * meters every call. Kept briefly, in this process only, by guest and clinic; whatever must be right
+ * is read afresh (the list after the hosted card page, a chosen card the kept list does not have).
+ * A guest made a moment ago has no saved cards: their payment step need not ask.
  */
-const cardLists = createSwrCache({ ttlMs: 2 * 60_000, staleMs: 0, maxEntries: 5_000 });
-const cardsKey = (guestId: string, centerId: string) => `cards:${guestId}|${centerId}`;
+const cardLists = appCache.define<SavedCard[], { guestId: string; centerId: string }>({
+  name: "saved-cards",
+  key: ({ guestId, centerId }) => `${idKey(guestId)}|${idKey(centerId)}`,
+  ttlMs: 2 * 60_000,
+  staleMs: 0,
+  maxEntries: 5_000,
+  on: { guestCreated: (created, lists) => lists.set(created, []) },
+});
 
 /** The guest's saved cards at the clinic, from the kept list unless `fresh`. */
 export function listCards(services: Services, guestId: string, centerId: string, fresh = false): Promise<SavedCard[]> {
-  const key = cardsKey(guestId, centerId);
-  if (fresh) cardLists.delete(key);
-  return cardLists.get(key, () => services.spa.listCards(guestId, centerId));
+  return cardLists.get({ guestId, centerId }, () => services.spa.listCards(guestId, centerId), { fresh });
 }
 
 /** The guest's saved cards read afresh (a card was just saved elsewhere, e.g. buying online); kept for the payment step. */
 export function freshCards(services: Services, guestId: string, centerId: string): Promise<SavedCard[]> {
   return listCards(services, guestId, centerId, true);
-}
-
-/** A guest made a moment ago has no saved cards: their payment step need not ask. */
-export function noCardsYet(guestId: string, centerId: string): void {
-  cardLists.set(cardsKey(guestId, centerId), []);
 }
 
 /**

@@ -1,9 +1,9 @@
 import { sameId, type Center } from "~/domain/catalog";
 import { packageSaving } from "~/domain/purchases";
 import { formatMoney } from "~/lib/money";
+import { appCache } from "../cache/cache.server";
 import type { Services } from "../services";
 import { clinicPlanList } from "../memberships/memberships.server";
-import { createSwrCache } from "../spa/catalog-cache.server";
 import type { GiftCardOccasion, GiftCardTemplate, PackagePlan } from "../spa/sales.server";
 import type { Offer } from "./purchase.server";
 
@@ -12,18 +12,22 @@ import type { Offer } from "./purchase.server";
  * They change as rarely as its menu, so they are kept like the catalog (Zenoti meters every call);
  * a purchase is always priced again by the back end's sale invoice.
  */
-const salesCache = createSwrCache({ ttlMs: 5 * 60_000, staleMs: 60 * 60_000, maxEntries: 500 });
+const keptAsCatalog = { ttlMs: 5 * 60_000, staleMs: 60 * 60_000, maxEntries: 500 };
+const byClinic = (centerId: string) => centerId.toLowerCase();
+const packagePlans = appCache.define<PackagePlan[] | null>({ name: "clinic-packages", key: byClinic, ...keptAsCatalog });
+const templates = appCache.define<GiftCardTemplate[] | null>({ name: "gift-card-templates", key: byClinic, ...keptAsCatalog });
+const occasions = appCache.define<GiftCardOccasion[], "chain">({ name: "gift-card-occasions", key: (scope) => scope, ...keptAsCatalog });
 
 export function clinicPackages(services: Services, centerId: string): Promise<PackagePlan[] | null> {
-  return salesCache.get(`packages:${centerId.toLowerCase()}`, () => services.spa.listPackages(centerId));
+  return packagePlans.get(centerId, () => services.spa.listPackages(centerId));
 }
 
 export function giftCardTemplates(services: Services, centerId: string): Promise<GiftCardTemplate[] | null> {
-  return salesCache.get(`gift-templates:${centerId.toLowerCase()}`, () => services.spa.listGiftCardTemplates(centerId));
+  return templates.get(centerId, () => services.spa.listGiftCardTemplates(centerId));
 }
 
 export function giftCardOccasions(services: Services): Promise<GiftCardOccasion[]> {
-  return salesCache.get("gift-occasions", () => services.spa.listGiftCardOccasions());
+  return occasions.get("chain", () => services.spa.listGiftCardOccasions());
 }
 
 /** A clinic by its slug, or null; the list of clinics for a picker. */

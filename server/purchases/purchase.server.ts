@@ -1,10 +1,9 @@
 import { createHash, randomUUID } from "node:crypto";
 import type { Cents } from "~/domain/money";
 import { formatMoney } from "~/lib/money";
-import { forgetMemberships } from "../guests/member-prices.server";
-import { forgetGuestPackages } from "../guests/packages.server";
 import { cardCapturePage, cardWasAdded, freshCards } from "../payments/card-capture.server";
 import { isHostedPageAllowed } from "../payments/hosted-pages.server";
+import { appCache } from "../cache/cache.server";
 import type { Services } from "../services";
 import { logger } from "../observability/logger.server";
 import { isSpaError, type SpaError } from "../spa/errors.server";
@@ -303,8 +302,8 @@ async function finish(ctx: Ctx, start: Purchase): Promise<StepOutcome> {
     purchase = await save(ctx, purchase, { giftCardSent: true });
   }
   // What the booking steps keep of the guest's memberships and packages is out of date now.
-  if (purchase.kind === "membership") forgetMemberships(purchase.guestId);
-  if (purchase.kind === "package") forgetGuestPackages(purchase.guestId, purchase.centerId);
+  if (purchase.kind === "membership") appCache.emit("membershipBought", { guestId: purchase.guestId });
+  if (purchase.kind === "package") appCache.emit("packageBought", { guestId: purchase.guestId, centerId: purchase.centerId });
   services.analytics.record({ name: "purchase_completed", properties: { kind: purchase.kind, centerId: purchase.centerId, amountCents: purchase.paidCents ?? purchase.shownCents } });
   return handBack(ctx, purchase, { state: "completed" });
 }

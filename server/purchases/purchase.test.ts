@@ -14,6 +14,8 @@ import { createSpaClient, type SpaClient } from "../spa/client.server";
 import { SpaError } from "../spa/errors.server";
 import { createSqliteStores } from "../store/sqlite-store.server";
 import type { Purchase, Stores } from "../store/stores.server";
+import { guestMembershipList } from "../guests/member-prices.server";
+import { redeemablePackages } from "../guests/packages.server";
 import { giftCardOffer } from "./gift-cards.server";
 import { findItemOffer } from "./offers.server";
 import {
@@ -225,6 +227,29 @@ describe("starting a purchase", () => {
     expect(pageOf(await retryPurchase(services, purchase.id, origin, at))).toContain("/api/hosted/card/");
     expect(salesOf(buyer.guestId)).toHaveLength(1);
     expect(await stored(purchase.id)).toMatchObject({ state: "invoiced", declineMessage: null });
+  });
+});
+
+describe("what the booking steps keep of a buyer's memberships and packages", () => {
+  it("is read again once a membership is bought", async () => {
+    const offer = await itemOffer("membership", MONTHLY);
+    const { buyer, outcome, purchase } = await start(offer);
+    expect(await guestMembershipList(services, buyer.guestId)).toEqual([]);
+    await fillCardPage(pageOf(outcome), GOOD_CARD);
+    await cardReturned(services, purchase.id, "successful", origin, at);
+    const kept = await guestMembershipList(services, buyer.guestId);
+    expect(kept.map((m) => normalizeId(m.membershipId))).toEqual([normalizeId(MONTHLY)]);
+  });
+
+  it("is read again at that clinic once a package is bought there", async () => {
+    const offer = await itemOffer("package", FACIAL_SERIES);
+    const buyer = await newBuyer();
+    expect(await redeemablePackages(services, buyer.guestId, AUSTIN)).toEqual([]);
+    const { purchase, outcome } = await start(offer, { buyer });
+    await fillCardPage(pageOf(outcome), GOOD_CARD);
+    await cardReturned(services, purchase.id, "successful", origin, at);
+    const kept = await redeemablePackages(services, buyer.guestId, AUSTIN);
+    expect(kept.map((p) => normalizeId(p.packageId))).toEqual([normalizeId(FACIAL_SERIES)]);
   });
 });
 

@@ -1,112 +1,15 @@
 import { sameId, type Center, type CenterList, type ClinicWithoutTimeZone, type Service, type Therapist } from "~/domain/catalog";
+import { createCacheService, type Fetched } from "../cache/cache.server";
 import { logger } from "../observability/logger.server";
 import type { CatalogCalls } from "./catalog.server";
 import { noSharedCatalog, type SharedCatalogStore } from "./shared-catalog.server";
 
-type Entry<T> = { value: T; storedAt: number; json?: string };
-
-/** A loaded value and when it was fetched from the back end: earlier than now when it is another instance's copy. */
-export type Fetched<T> = { value: T; fetchedAt: number };
-
-export type SwrOptions = {
+export type CachedCatalogOptions = {
   /** Fresh for this long: served without a call. */
   ttlMs: number;
   /** Then served stale for this long while one background call refreshes it. */
   staleMs: number;
   clock?: () => number;
-  /** At most this many entries; the oldest goes first (per-guest keys must not grow without end). */
-  maxEntries?: number;
-  /** Keep a version that goes up when a stored value differs from the one it replaces (compared as JSON). */
-  versioned?: boolean;
-  /** What the cache holds, as its log lines name it ("catalog" by default). */
-  name?: string;
-};
-
-/**
- * A small stale-while-revalidate cache. Concurrent misses share one load; a failed refresh keeps
- * the stale value (stale-if-error) so a back-end blip does not take the locations pages down.
- */
-export function createSwrCache(options: SwrOptions) {
-  const clock = options.clock ?? Date.now;
-  const entries = new Map<string, Entry<unknown>>();
-  const loading = new Map<string, Promise<unknown>>();
-  const maxEntries = options.maxEntries ?? Infinity;
-  const name = options.name ?? "catalog";
-  let version = 0;
-
-  function store(key: string, value: unknown, storedAt = clock()) {
-    // A refresh that brought the same data back leaves the version, and the pages made from it, alone.
-    const json = options.versioned ? (JSON.stringify(value) ?? "") : undefined;
-    if (!options.versioned || entries.get(key)?.json !== json) version++;
-    entries.delete(key);
-    entries.set(key, { value, storedAt, json });
-    if (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
-  }
-
-  function load<T>(key: string, loader: () => Promise<Fetched<T>>): Promise<T> {
-    const pending = loading.get(key) as Promise<T> | undefined;
-    if (pending) return pending;
-    const promise = loader()
-      .then(({ value, fetchedAt }) => {
-        const held = entries.get(key) as Entry<T> | undefined;
-        // A shared copy older than the one held (fetched here while the shared store was out) is not taken back.
-        if (held && held.storedAt > fetchedAt) return held.value;
-        store(key, value, fetchedAt);
-        return value;
-      })
-      .finally(() => loading.delete(key));
-    loading.set(key, promise);
-    return promise;
-  }
-
-  /** The entry ages from when its value was fetched, so another instance's copy is not kept longer than its own. */
-  async function getFetched<T>(key: string, loader: () => Promise<Fetched<T>>): Promise<T> {
-    const entry = entries.get(key) as Entry<T> | undefined;
-    if (!entry) return load(key, loader);
-    const age = clock() - entry.storedAt;
-    if (age < options.ttlMs) return entry.value;
-    if (age < options.ttlMs + options.staleMs) {
-      load(key, loader).catch((error: unknown) => {
-        logger.warn(`${name} refresh failed; serving stale`, { key: key.split(":")[0], error: String((error as Error).message) });
-      });
-      return entry.value;
-    }
-    try {
-      return await load(key, loader);
-    } catch (error) {
-      logger.warn(`${name} load failed; serving expired copy`, { key: key.split(":")[0] });
-      // Better an hour-old price list than an error page; the booking steps re-read live data.
-      if (entry) return entry.value;
-      throw error;
-    }
-  }
-
-  return {
-    /** `loader` calls the back end: what it brings was fetched now. */
-    get: <T>(key: string, loader: () => Promise<T>): Promise<T> => getFetched(key, async () => ({ value: await loader(), fetchedAt: clock() })),
-    getFetched,
-    set(key: string, value: unknown) {
-      store(key, value);
-    },
-    delete(key: string) {
-      entries.delete(key);
-      version++;
-    },
-    /** Read again on the next get, the value kept meanwhile as the copy served when that read fails. */
-    expire(key: string) {
-      const entry = entries.get(key);
-      if (entry) entry.storedAt = Number.NEGATIVE_INFINITY;
-    },
-    clear() {
-      entries.clear();
-      version++;
-    },
-    /** Goes up whenever a value changes: what was made from the cached values may be out of date. */
-    version: () => version,
-  };
-}
-
-export type CachedCatalogOptions = SwrOptions & {
   /** Copies shared with the other instances, read before the back end is called (none by default). */
   shared?: SharedCatalogStore;
   /** How long one instance may take to refresh a key before another may try too. */
@@ -126,7 +29,12 @@ const REFRESH_LOCK_MS = 15_000;
 export function createCachedCatalog(calls: Pick<CatalogCalls, "listCenters" | "listServices" | "listTherapists">, options: CachedCatalogOptions) {
   const { shared = noSharedCatalog, refreshLockMs = REFRESH_LOCK_MS, ...swr } = options;
   const clock = swr.clock ?? Date.now;
-  const cache = createSwrCache({ ...swr, versioned: true });
+  // Each catalog (one per set of services) has its cache of its own, on its own clock.
+  const cache = createCacheService({ name: "catalog", clock });
+  const kept = { ttlMs: swr.ttlMs, staleMs: swr.staleMs, versioned: true };
+  const centerLists = cache.define<CenterList, "chain">({ name: "center-list", key: (scope) => scope, ...kept });
+  const menus = cache.define<Service[] | null>({ name: "services", key: (centerId) => centerId.toLowerCase(), ...kept });
+  const nurses = cache.define<Therapist[] | null>({ name: "therapists", key: (centerId) => centerId.toLowerCase(), ...kept });
 
   async function fetchThroughShared<T>(key: string, call: () => Promise<T>): Promise<Fetched<T>> {
     // The shared store holds what this function wrote for the same key: a value of type T.
@@ -147,9 +55,9 @@ export function createCachedCatalog(calls: Pick<CatalogCalls, "listCenters" | "l
     return fetched;
   }
 
-  const read = <T>(key: string, call: () => Promise<T>) => cache.getFetched<T>(key, () => fetchThroughShared(key, call));
-  // Named apart from the earlier plain list, so a copy another version of the app shared is never read as this one.
-  const centerList = () => read<CenterList>("center-list", () => calls.listCenters());
+  // Shared under "center-list", named apart from the earlier plain list so that a copy another
+  // version of the app shared is never read as this one; the menus and nurse lists under their keys here.
+  const centerList = () => centerLists.getFetched("chain", () => fetchThroughShared("center-list", () => calls.listCenters()));
   const listCenters = async (): Promise<Center[]> => (await centerList()).centers;
   return {
     /** The clinics that can be booked online. */
@@ -166,11 +74,11 @@ export function createCachedCatalog(calls: Pick<CatalogCalls, "listCenters" | "l
       const centers = await listCenters();
       return centers.find((c) => c.slug === slug) ?? null;
     },
-    listServices: (centerId: string) => read<Service[] | null>(`services:${centerId.toLowerCase()}`, () => calls.listServices(centerId)),
-    listTherapists: (centerId: string) => read<Therapist[] | null>(`therapists:${centerId.toLowerCase()}`, () => calls.listTherapists(centerId)),
+    listServices: (centerId: string) => menus.getFetched(centerId, () => fetchThroughShared(menus.key(centerId), () => calls.listServices(centerId))),
+    listTherapists: (centerId: string) => nurses.getFetched(centerId, () => fetchThroughShared(nurses.key(centerId), () => calls.listTherapists(centerId))),
     clear: cache.clear,
     /** Goes up when a refresh brings changed data (the render cache of public pages keys on it). */
-    version: cache.version,
+    version: () => centerLists.version() + menus.version() + nurses.version(),
     /** At shutdown: closes the shared store's connection. */
     close: () => shared.close(),
   };

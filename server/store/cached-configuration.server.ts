@@ -1,5 +1,5 @@
 import { normalizePromoCode } from "~/domain/discounts";
-import { createSwrCache } from "../spa/catalog-cache.server";
+import { createCacheService } from "../cache/cache.server";
 import type { Stores } from "./stores.server";
 
 /**
@@ -14,6 +14,9 @@ const MAX_ENTRIES = 2_000;
 
 type Options = { ttlMs?: number; clock?: () => number };
 
+/** What a store read brings. */
+type Read<F extends (...args: never[]) => Promise<unknown>> = Awaited<ReturnType<F>>;
+
 /**
  * The stores with their configuration records read through a short in-process cache; every other
  * record (guests, accounts, payments, referrals) is read from the store as before. A write made
@@ -21,10 +24,21 @@ type Options = { ttlMs?: number; clock?: () => number };
  * Firestore console) is seen within `ttlMs`. Concurrent misses of one key share one read.
  */
 export function withCachedConfiguration(stores: Stores, options: Options = {}): Stores {
-  // The catalog's small cache: fresh for `ttlMs`, then read again; a first read that fails is not
-  // kept, and a later one that fails serves the last copy, logged.
-  const cache = createSwrCache({ name: "configuration", ttlMs: options.ttlMs ?? CONFIGURATION_CACHE_MS, staleMs: 0, maxEntries: MAX_ENTRIES, clock: options.clock });
-  const read = <T>(key: string, load: () => Promise<T>): Promise<T> => cache.get(key, () => load().then(deepFreeze));
+  // The server's cache service with no stale period: fresh for `ttlMs`, then read again; a first
+  // read that fails is not kept, and a later one that fails serves the last copy, logged.
+  const cache = createCacheService({ name: "configuration", clock: options.clock });
+  const kept = { ttlMs: options.ttlMs ?? CONFIGURATION_CACHE_MS, staleMs: 0, maxEntries: MAX_ENTRIES };
+  const reads = {
+    center: cache.define<Read<Stores["centerPricing"]["get"]>, { centerId: string; serviceIds: string[] }>({ name: "center", key: (q) => `${q.centerId}:${q.serviceIds.join(",")}`, ...kept }),
+    promo: cache.define<Read<Stores["promoCodes"]["get"]>>({ name: "promo", key: normalizePromoCode, ...kept }),
+    partner: cache.define<Read<Stores["pricing"]["partner"]>>({ name: "partner", key: (partnerType) => partnerType.toUpperCase(), ...kept }),
+    tiers: cache.define<Read<Stores["pricing"]["tiers"]>, "chain">({ name: "tiers", key: (scope) => scope, ...kept }),
+    areas: cache.define<Read<Stores["pricing"]["addOnPrices"]>, string[]>({ name: "areas", key: (serviceIds) => serviceIds.join(","), ...kept }),
+  };
+  const frozen =
+    <T>(load: () => Promise<T>) =>
+    () =>
+      load().then(deepFreeze);
 
   async function write(save: () => Promise<void>): Promise<void> {
     try {
@@ -38,19 +52,19 @@ export function withCachedConfiguration(stores: Stores, options: Options = {}): 
   return {
     ...stores,
     centerPricing: {
-      get: (centerId, serviceIds) => read(`center:${centerId}:${serviceIds.join(",")}`, () => centerPricing.get(centerId, serviceIds)),
+      get: (centerId, serviceIds) => reads.center.get({ centerId, serviceIds }, frozen(() => centerPricing.get(centerId, serviceIds))),
       put: (price) => write(() => centerPricing.put(price)),
     },
     promoCodes: {
-      get: (code) => read(`promo:${normalizePromoCode(code)}`, () => promoCodes.get(code)),
+      get: (code) => reads.promo.get(code, frozen(() => promoCodes.get(code))),
       put: (promo) => write(() => promoCodes.put(promo)),
     },
     pricing: {
-      partner: (partnerType) => read(`partner:${partnerType.toUpperCase()}`, () => pricing.partner(partnerType)),
+      partner: (partnerType) => reads.partner.get(partnerType, frozen(() => pricing.partner(partnerType))),
       putPartner: (partner) => write(() => pricing.putPartner(partner)),
-      tiers: () => read("tiers", () => pricing.tiers()),
+      tiers: () => reads.tiers.get("chain", frozen(() => pricing.tiers())),
       putTiers: (tiers) => write(() => pricing.putTiers(tiers)),
-      addOnPrices: (serviceIds) => read(`areas:${serviceIds.join(",")}`, () => pricing.addOnPrices(serviceIds)),
+      addOnPrices: (serviceIds) => reads.areas.get(serviceIds, frozen(() => pricing.addOnPrices(serviceIds))),
       putAddOnPrice: (price) => write(() => pricing.putAddOnPrice(price)),
     },
   };
