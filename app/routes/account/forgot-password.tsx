@@ -2,8 +2,8 @@ import { href, Link, redirect, useNavigation } from "react-router";
 import { ErrorMessage } from "~/components/error-message";
 import { Field, SchemaForm, useSchemaForm } from "~/components/forms";
 import { ForgotPasswordSchema } from "~/domain/account-forms";
-import { enforceRateLimit } from "#server/accounts/current-user.server";
 import { formDataOf, parseSubmission, refuseForm } from "#server/forms.server";
+import { enforceLimit } from "#server/limits/policy.server";
 import { requestSession } from "#server/request-context.server";
 import { guardAction } from "#server/unavailable.server";
 import type { Route } from "./+types/forgot-password";
@@ -19,8 +19,7 @@ export const action = guardAction(async ({ request, context }: Route.ActionArgs)
   const submission = parseSubmission(formData, ForgotPasswordSchema);
   if (submission.status !== "success") return refuseForm(submission);
   const { email } = submission.value;
-  await enforceRateLimit(services, `code-send-ip:${context.clientIp}`, 10, 10 * 60_000);
-  await enforceRateLimit(services, `code-send:${email.toLowerCase()}`, 3, 10 * 60_000);
+  await enforceLimit(services, "codeSend", { to: email, ip: context.clientIp });
   // The answer is the same whether or not an account exists; a filled honeypot sends nothing.
   if (!formData.getAll("website").some((value) => value !== "")) await services.accounts.sendResetCode(email);
   requestSession(context).set("resetEmail", email);

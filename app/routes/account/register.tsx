@@ -8,7 +8,8 @@ import { ACCOUNT_MESSAGES } from "~/domain/accounts";
 import { NO_LANGUAGE, RegisterSchema } from "~/domain/account-forms";
 import { BirthDateAndGender } from "./birth-date-and-gender";
 import { LanguageSelect } from "./language-select";
-import { enforceRateLimit, redirectTarget } from "#server/accounts/current-user.server";
+import { redirectTarget } from "#server/accounts/current-user.server";
+import { enforceLimit } from "#server/limits/policy.server";
 import { currentUser, requestSession, visitAttribution } from "#server/request-context.server";
 import { redirectWithToast } from "#server/toast.server";
 import { formDataOf, formText, parseSubmission, refuseForm } from "#server/forms.server";
@@ -38,7 +39,7 @@ export const action = guardAction(async ({ request, context }: Route.ActionArgs)
   const { services } = context;
   const formData = await formDataOf(request);
   const submission = parseSubmission(formData, RegisterSchema);
-  await enforceRateLimit(services, `register-ip:${context.clientIp}`, 10, 10 * 60_000);
+  await enforceLimit(services, "registration", { ip: context.clientIp });
   // A filled honeypot is a robot: answer as if it worked, do nothing.
   if (formData.getAll("website").some((value) => value !== "")) return redirect(href("/"));
   if (submission.status !== "success") return refuseForm(submission);
