@@ -21,6 +21,7 @@ import { createAccountService, type AccountService } from "./accounts/account-se
 import { createRateLimiter, type RateLimiter } from "./accounts/rate-limit.server";
 import { createCallGovernorFromEnv, type CallGovernor } from "./spa/call-governor.server";
 import { hostedPageOrigins } from "./booking/payment-step.server";
+import { createSpamTrap, type SpamTrap } from "./limits/spam-trap.server";
 
 /** Everything a loader or action may reach, built once at start from the configuration. */
 export type Services = {
@@ -47,6 +48,8 @@ export type Services = {
   /** The funnel's events, recorded on the server so they exist without JavaScript (decision 026). */
   analytics: Analytics;
   rateLimiter: RateLimiter;
+  /** The hidden field of the public sign-up forms (decision 052). */
+  spamTrap: SpamTrap;
   /** Zenoti's calls a minute for the organisation, shared out by priority (decision 036); null when SPA_CALL_GOVERNOR is off. */
   callGovernor: CallGovernor | null;
   sessions: SessionCookies;
@@ -168,6 +171,7 @@ export async function createServices(env: Env, options: { sandboxBaseUrl: string
       secure: env.COOKIE_SECURE ?? env.NODE_ENV === "production",
     }),
     rateLimiter: await createRateLimiter(env),
+    spamTrap: createSpamTrap(secrets),
     callGovernor,
     leads: createLeadWebhooks(env),
     analytics: withRequestIds(createAnalytics(env, env.DATA_DIR)),
