@@ -11,6 +11,7 @@ import type { Env } from "./env.server";
 import type { Geocoder } from "./geo/geocoder.server";
 import { createZipTableGeocoder } from "./geo/zip-table-geocoder.server";
 import { createLeadWebhooks } from "./leads/lead-webhooks.server";
+import { createSpamTrap } from "./limits/spam-trap.server";
 import { createOutboxNotifier, type Notifier } from "./notify/notifier.server";
 import { createLogReporter, type ErrorReporter, type ErrorReporterOptions, type ErrorReportingSettings } from "./observability/error-reporter.server";
 import { currentRequestId } from "./observability/logger.server";
@@ -200,6 +201,7 @@ export async function createServices(env: Env, options: { sandboxBaseUrl: string
       secure: env.COOKIE_SECURE ?? env.NODE_ENV === "production",
     }),
     rateLimiter: await createRateLimiter(env),
+    spamTrap: createSpamTrap(secrets),
     callGovernor,
     leads: createLeadWebhooks(env),
     analytics: withRequestIds(createAnalytics(env, env.DATA_DIR)),

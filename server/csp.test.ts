@@ -1,5 +1,6 @@
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { contentSecurityPolicy } from "./csp.server";
+import { contentSecurityPolicy, SPAM_TRAP_STYLE } from "./csp.server";
 import { parseEnv } from "./env.server";
 import { browserReportingOrigins } from "./observability/error-reporter.server";
 
@@ -16,5 +17,21 @@ describe("the page's connect-src", () => {
     const origins = browserReportingOrigins(parseEnv({ NODE_ENV: "test", SENTRY_DSN: "https://public@o123.ingest.sentry.io/456" }));
     expect(origins).toEqual(["https://o123.ingest.sentry.io"]);
     expect(connectSrc(contentSecurityPolicy([], { development: false, formActionOrigins: [], connectOrigins: origins }))).toBe("connect-src 'self' https://o123.ingest.sentry.io");
+  });
+});
+
+describe("the page's style-src", () => {
+  it("allows the honeypot's own style element by its hash, and no other inline style, in production", async () => {
+    const { createElement } = await import("react");
+    const { renderToStaticMarkup } = await import("react-dom/server");
+    const { HoneypotInputs } = await import("remix-utils/honeypot/react");
+    const html = renderToStaticMarkup(createElement(HoneypotInputs, { className: "honeypot" }));
+    const style = /<style[^>]*>([\s\S]*?)<\/style>/.exec(html)?.[1];
+    expect(style).toBe(SPAM_TRAP_STYLE);
+    const hash = `'sha256-${createHash("sha256").update(style!, "utf8").digest("base64")}'`;
+    const styleSrc = contentSecurityPolicy([], { development: false, formActionOrigins: [] })
+      .split("; ")
+      .find((directive) => directive.startsWith("style-src "));
+    expect(styleSrc).toBe(`style-src 'self' ${hash}`);
   });
 });

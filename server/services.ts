@@ -5,6 +5,7 @@ import type { ManageLinks } from "./appointments/manage-link.server";
 import type { Env } from "./env.server";
 import type { Geocoder } from "./geo/geocoder.server";
 import type { LeadWebhooks } from "./leads/lead-webhooks.server";
+import type { SpamTrap } from "./limits/spam-trap.server";
 import type { Notifier } from "./notify/notifier.server";
 import type { SessionCookies } from "./session.server";
 import type { CallGovernor } from "./spa/call-governor.server";
@@ -43,6 +44,8 @@ export type Services = {
   /** The funnel's events, recorded on the server so they exist without JavaScript (decision 026). */
   analytics: Analytics;
   rateLimiter: RateLimiter;
+  /** The hidden field of the public sign-up forms (decision 052). */
+  spamTrap: SpamTrap;
   /** Zenoti's calls a minute for the organisation, shared out by priority (decision 036); null when SPA_CALL_GOVERNOR is off. */
   callGovernor: CallGovernor | null;
   sessions: SessionCookies;

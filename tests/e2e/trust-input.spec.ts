@@ -1,8 +1,9 @@
 import http from "node:http";
+import type { Page } from "@playwright/test";
 import { E2E_SANDBOX_API_KEY } from "../../playwright.config";
 import { HOME_CLINIC } from "./booking-days";
 import { expect, test } from "./fixtures";
-import { chooseFacialWithAddOn, startBooking, uniqueEmail } from "./helpers";
+import { chooseFacialWithAddOn, fillRegistration, startBooking, uniqueEmail } from "./helpers";
 
 test.describe("pages only this machine may open", () => {
   test("the outbox is not found from elsewhere, and on this machine says who may read it", async ({ page, thisMachine }) => {
@@ -157,4 +158,41 @@ test.describe("redirect targets stay on this site", () => {
       expect(login.headers().location).toBe("/account/profile");
     }
   });
+});
+
+test.describe("the sign-up forms' trap for robots", () => {
+  /** What a robot does that a person never can: types into the hidden field, or makes up the form's time. */
+  async function setHidden(page: Page, name: string, value: string) {
+    await page.locator(`input[name="${name}"]`).evaluate((input, typed) => ((input as HTMLInputElement).value = typed), value);
+  }
+
+  test("a registration with the hidden field filled is answered as if it worked, and no account is made", async ({ page }) => {
+    const email = uniqueEmail("robot");
+    await fillRegistration(page, email);
+    await expect(page.locator('input[name="website"]')).toBeHidden();
+    await setHidden(page, "website", "https://spam.example");
+    await page.getByRole("button", { name: "Create account" }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByRole("banner").getByRole("link", { name: "Sign in" })).toBeVisible();
+
+    // The address is still free: a person registering with it gets an account.
+    await fillRegistration(page, email);
+    await page.getByRole("button", { name: "Create account" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Your profile" })).toBeVisible();
+  });
+
+  for (const [what, field, value] of [
+    ["the hidden field filled", "website", "https://spam.example"],
+    ["a made-up form time", "from__confirm", String(Date.now())],
+  ] as const) {
+    test(`a reset code asked for with ${what} goes to the next page, and no code is sent`, async ({ page, thisMachine, account }) => {
+      await page.goto("/forgot-password");
+      await page.getByLabel("Email", { exact: true }).fill(account.email);
+      await setHidden(page, field, value);
+      await page.getByRole("button", { name: "Send me a code" }).click();
+      await expect(page.getByRole("heading", { level: 1, name: "Set a new password" })).toBeVisible();
+      const outbox = await (await thisMachine.get("/dev/outbox")).text();
+      expect(outbox.split("<li").some((item) => item.includes(account.email) && item.includes("one-time-code"))).toBe(false);
+    });
+  }
 });

@@ -1,14 +1,19 @@
 import { href, Link, redirect, useNavigation } from "react-router";
 import { ErrorMessage } from "~/components/error-message";
 import { Field, SchemaForm, useSchemaForm } from "~/components/forms";
+import { SpamTrapInputs } from "~/components/spam-trap";
 import { ForgotPasswordSchema } from "~/domain/account-forms";
-import { enforceRateLimit } from "#server/accounts/current-user.server";
 import { formDataOf, parseSubmission, refuseForm } from "#server/forms.server";
+import { enforceLimit } from "#server/limits/policy.server";
 import { requestSession } from "#server/request-context.server";
 import { guardAction } from "#server/unavailable.server";
 import type { Route } from "./+types/forgot-password";
 
 export const meta: Route.MetaFunction = () => [{ title: "Forgot password | Glow Clinic" }];
+
+export async function loader({ context }: Route.LoaderArgs) {
+  return { spamTrap: await context.services.spamTrap.inputProps() };
+}
 
 /** A 429 thrown by a rate limit keeps its Retry-After header. */
 export const headers: Route.HeadersFunction = ({ errorHeaders, actionHeaders }) => errorHeaders ?? actionHeaders;
@@ -19,15 +24,14 @@ export const action = guardAction(async ({ request, context }: Route.ActionArgs)
   const submission = parseSubmission(formData, ForgotPasswordSchema);
   if (submission.status !== "success") return refuseForm(submission);
   const { email } = submission.value;
-  await enforceRateLimit(services, `code-send-ip:${context.clientIp}`, 10, 10 * 60_000);
-  await enforceRateLimit(services, `code-send:${email.toLowerCase()}`, 3, 10 * 60_000);
+  await enforceLimit(services, "codeSend", { to: email, ip: context.clientIp });
   // The answer is the same whether or not an account exists; a filled honeypot sends nothing.
-  if (!formData.getAll("website").some((value) => value !== "")) await services.accounts.sendResetCode(email);
+  if (!(await services.spamTrap.isSpam(formData))) await services.accounts.sendResetCode(email);
   requestSession(context).set("resetEmail", email);
   return redirect(href("/reset-password"));
 });
 
-export default function ForgotPassword({ actionData }: Route.ComponentProps) {
+export default function ForgotPassword({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const forgot = useSchemaForm(ForgotPasswordSchema, { id: "forgot-password", lastResult: actionData?.result });
   return (
@@ -35,10 +39,7 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
       <h1>Forgot your password?</h1>
       <p>Enter your email. If you have an account, or booked with us before, we'll send you a 6-digit code to set a new password.</p>
       <SchemaForm schemaForm={forgot} className="form">
-        <div className="honeypot" aria-hidden="true">
-          <label htmlFor="website">Website</label>
-          <input id="website" name="website" tabIndex={-1} autoComplete="off" />
-        </div>
+        <SpamTrapInputs trap={loaderData.spamTrap} />
         <Field meta={forgot.fields.email} label="Email" type="email" autoComplete="email" />
         <p>
           <button type="submit" disabled={navigation.state !== "idle"}>

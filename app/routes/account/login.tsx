@@ -3,9 +3,9 @@ import { ErrorMessage } from "~/components/error-message";
 import { Field, SchemaForm, useSchemaForm } from "~/components/forms";
 import { LoginSchema } from "~/domain/account-forms";
 import { ACCOUNT_MESSAGES } from "~/domain/accounts";
-import { redirectTarget, tooManyAttempts } from "#server/accounts/current-user.server";
+import { redirectTarget } from "#server/accounts/current-user.server";
 import { currentUser, requestSession } from "#server/request-context.server";
-import { countLoginAttempt, loginSucceeded } from "#server/accounts/login-limits.server";
+import { clearSignInFailures, consume, tooManyAttempts } from "#server/limits/policy.server";
 import { formDataOf, formText, parseSubmission, refuseForm } from "#server/forms.server";
 import { guardAction } from "#server/unavailable.server";
 import type { Route } from "./+types/login";
@@ -28,15 +28,16 @@ export const action = guardAction(async ({ request, context }: Route.ActionArgs)
   const submission = parseSubmission(formData, LoginSchema);
   if (submission.status !== "success") return refuseForm(submission);
   const { email, password } = submission.value;
-  const attempt = await countLoginAttempt(services.rateLimiter, email, context.clientIp);
-  if (attempt.limited) throw tooManyAttempts(attempt.retryAfterSeconds);
+  const who = { email, ip: context.clientIp };
+  const attempt = await consume(services, "signIn", who);
+  if (!attempt.ok) throw tooManyAttempts(attempt);
   const result = await services.accounts.login(email, password);
   if (!result.ok) {
     const refused = refuseForm(submission, { status: 401, fieldErrors: { [result.field]: [result.message] } });
     // A client we know who has no password here yet is offered a code to set one.
     return result.existingGuest ? data({ ...refused.data, codeFor: email }, refused.init ?? undefined) : refused;
   }
-  await loginSucceeded(services.rateLimiter, email, context.clientIp);
+  await clearSignInFailures(services, who);
   // A new session: the cookie's value changes at sign-in; the booking draft carries on.
   requestSession(context).set("userSessionId", result.value.token);
   return redirect(redirectTarget(formText(formData, "redirectTo")));

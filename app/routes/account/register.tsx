@@ -3,12 +3,14 @@ import { ButtonLinkForm } from "~/components/button-link";
 import { ErrorMessage } from "~/components/error-message";
 import { CheckboxField, Field, SchemaForm, SelectField, useSchemaForm } from "~/components/forms";
 import { PhoneInput } from "~/components/phone-input";
+import { SpamTrapInputs } from "~/components/spam-trap";
 import { NewPasswordField } from "~/components/password-rules";
 import { ACCOUNT_MESSAGES } from "~/domain/accounts";
 import { NO_LANGUAGE, RegisterSchema } from "~/domain/account-forms";
 import { BirthDateAndGender } from "./birth-date-and-gender";
 import { LanguageSelect } from "./language-select";
-import { enforceRateLimit, redirectTarget } from "#server/accounts/current-user.server";
+import { redirectTarget } from "#server/accounts/current-user.server";
+import { enforceLimit } from "#server/limits/policy.server";
 import { currentUser, requestSession, visitAttribution } from "#server/request-context.server";
 import { redirectWithToast } from "#server/toast.server";
 import { formDataOf, formText, parseSubmission, refuseForm } from "#server/forms.server";
@@ -22,9 +24,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const redirectTo = redirectTarget(url.searchParams.get("redirectTo"));
   if (user) throw redirect(redirectTo);
-  const centers = await orUnavailable(() => context.services.catalog.listCenters());
+  const [centers, spamTrap] = await Promise.all([orUnavailable(() => context.services.catalog.listCenters()), context.services.spamTrap.inputProps()]);
   return {
     redirectTo,
+    spamTrap,
     // A code in the link, or the one the visit came with (a friend's landing page).
     referralCode: (url.searchParams.get("ref") ?? visitAttribution(context).ref ?? "").slice(0, 40),
     clinics: centers.map((c) => ({ id: c.id, name: c.name })).sort((a, b) => a.name.localeCompare(b.name)),
@@ -38,9 +41,9 @@ export const action = guardAction(async ({ request, context }: Route.ActionArgs)
   const { services } = context;
   const formData = await formDataOf(request);
   const submission = parseSubmission(formData, RegisterSchema);
-  await enforceRateLimit(services, `register-ip:${context.clientIp}`, 10, 10 * 60_000);
+  await enforceLimit(services, "registration", { ip: context.clientIp });
   // A filled honeypot is a robot: answer as if it worked, do nothing.
-  if (formData.getAll("website").some((value) => value !== "")) return redirect(href("/"));
+  if (await services.spamTrap.isSpam(formData)) return redirect(href("/"));
   if (submission.status !== "success") return refuseForm(submission);
   // A back end that fails from here on is answered by guardAction: a 503 that keeps what was typed.
   const center = await services.catalog.getCenter(submission.value.centerId);
@@ -82,10 +85,7 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
         ) : null}
         <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
         {/* Left empty by people; robots fill it in. */}
-        <div className="honeypot" aria-hidden="true">
-          <label htmlFor="website">Website</label>
-          <input id="website" name="website" tabIndex={-1} autoComplete="off" />
-        </div>
+        <SpamTrapInputs trap={loaderData.spamTrap} />
         <Field meta={fields.firstName} label="First name" autoComplete="given-name" />
         <Field meta={fields.lastName} label="Last name" autoComplete="family-name" />
         <Field meta={fields.email} label="Email" type="email" autoComplete="email" />

@@ -3,8 +3,8 @@ import { ErrorMessage } from "~/components/error-message";
 import { CodeFormActions, Field, SchemaForm, useSchemaForm } from "~/components/forms";
 import { NewPasswordField } from "~/components/password-rules";
 import { ResendCodeSchema, ResetPasswordSchema } from "~/domain/account-forms";
-import { enforceRateLimit } from "#server/accounts/current-user.server";
 import { formDataOf, formText, parseSubmission, refuseForm } from "#server/forms.server";
+import { enforceLimit } from "#server/limits/policy.server";
 import { requestSession } from "#server/request-context.server";
 import { redirectWithToast } from "#server/toast.server";
 import { guardAction } from "#server/unavailable.server";
@@ -36,7 +36,7 @@ export const action = guardAction(async ({ request, context }: Route.ActionArgs)
 
   if (formText(formData, "intent") === "resend") {
     const submission = parseSubmission(formData, ResendCodeSchema);
-    await enforceRateLimit(services, `code-send:${email.toLowerCase()}`, 3, 10 * 60_000);
+    await enforceLimit(services, "codeResend", { to: email });
     const sent = await services.accounts.sendResetCode(email);
     if (sent === "cooldown") {
       return refuseForm(submission, { intent: "resend", status: 429, formErrors: ["Please wait 30 seconds before asking for another code."], headers: { "Retry-After": "30" } });
@@ -45,7 +45,7 @@ export const action = guardAction(async ({ request, context }: Route.ActionArgs)
   }
 
   const submission = parseSubmission(formData, ResetPasswordSchema);
-  await enforceRateLimit(services, `code-check-ip:${context.clientIp}`, 20, 10 * 60_000, { failClosed: true });
+  await enforceLimit(services, "codeCheck", { ip: context.clientIp });
   if (submission.status !== "success") return refuseForm(submission, { intent: "reset" });
   const { code, password } = submission.value;
   const result = await services.accounts.resetPassword(email, code, password);

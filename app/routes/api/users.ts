@@ -2,8 +2,7 @@ import { data } from "react-router";
 import { EmailField, ForgotPasswordSchema, LoginSchema, RegisterSchema, ResetPasswordSchema } from "~/domain/account-forms";
 import { ACCOUNT_MESSAGES } from "~/domain/accounts";
 import { fieldErrors } from "~/domain/guest";
-import { enforceRateLimit, tooManyAttempts } from "#server/accounts/current-user.server";
-import { countLoginAttempt, loginSucceeded } from "#server/accounts/login-limits.server";
+import { clearSignInFailures, consume, enforceLimit, tooManyAttempts } from "#server/limits/policy.server";
 import { guardJson } from "#server/unavailable.server";
 import type { Route } from "./+types/users";
 
@@ -56,8 +55,7 @@ export const loader = guardJson(async ({ request, params, context }: Route.Loade
     const parsed = ForgotPasswordSchema.safeParse({ email: new URL(request.url).searchParams.get("email") ?? "" });
     if (!parsed.success) return data({ error: parsed.error.issues[0].message }, { status: 400 });
     const { email } = parsed.data;
-    await enforceRateLimit(services, `code-send-ip:${context.clientIp}`, 10, 10 * 60_000);
-    await enforceRateLimit(services, `code-send:${email.toLowerCase()}`, 3, 10 * 60_000);
+    await enforceLimit(services, "codeSend", { to: email, ip: context.clientIp });
     await services.accounts.sendResetCode(email);
     return data({ message: "If an account exists for that email, a code is on its way." }, { status: 202 });
   }
@@ -71,7 +69,7 @@ export const action = guardJson(async ({ request, params, context }: Route.Actio
 
   if (route === "POST ") {
     const body = await jsonBody(request);
-    await enforceRateLimit(services, `register-ip:${context.clientIp}`, 10, 10 * 60_000);
+    await enforceLimit(services, "registration", { ip: context.clientIp });
     const parsed = RegisterSchema.safeParse({
       ...body,
       marketingEmail: asCheckbox(body.marketingEmail),
@@ -90,11 +88,12 @@ export const action = guardJson(async ({ request, params, context }: Route.Actio
   if (route === "POST login") {
     const parsed = LoginSchema.safeParse(await jsonBody(request));
     if (!parsed.success) return data({ errors: fieldErrors(parsed.error) }, { status: 400 });
-    const attempt = await countLoginAttempt(services.rateLimiter, parsed.data.email, context.clientIp);
-    if (attempt.limited) throw tooManyAttempts(attempt.retryAfterSeconds);
+    const who = { email: parsed.data.email, ip: context.clientIp };
+    const attempt = await consume(services, "signIn", who);
+    if (!attempt.ok) throw tooManyAttempts(attempt);
     const result = await services.accounts.login(parsed.data.email, parsed.data.password);
     if (!result.ok) return data({ error: result.message }, { status: 401 });
-    await loginSucceeded(services.rateLimiter, parsed.data.email, context.clientIp);
+    await clearSignInFailures(services, who);
     return data({ sessionToken: result.value.token, user: result.value.user });
   }
 
@@ -107,7 +106,7 @@ export const action = guardJson(async ({ request, params, context }: Route.Actio
     const parsed = ResetPasswordByEmailSchema.safeParse(await jsonBody(request));
     if (!parsed.success) return data({ errors: fieldErrors(parsed.error) }, { status: 400 });
     const { email, code, password } = parsed.data;
-    await enforceRateLimit(services, `code-check-ip:${context.clientIp}`, 20, 10 * 60_000, { failClosed: true });
+    await enforceLimit(services, "codeCheck", { ip: context.clientIp });
     const result = await services.accounts.resetPassword(email, code, password);
     if (!result.ok) return data({ errors: { [result.field]: result.message } }, { status: 400 });
     return data({ message: "Your password has been changed." });

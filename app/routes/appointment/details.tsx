@@ -2,7 +2,7 @@ import { href, Link, redirect, useNavigation } from "react-router";
 import { busyHoldMessage, SLOT_TAKEN } from "~/domain/booking";
 import { GuestDetailsSchema } from "~/domain/guest";
 import { formatSlot } from "~/lib/dates";
-import { enforceRateLimit } from "#server/accounts/current-user.server";
+import { enforceLimit } from "#server/limits/policy.server";
 import { admitBooking, bookingCallPriority } from "#server/booking/call-priority.server";
 import { requireChosenService } from "#server/booking/catalog-view.server";
 import { holdSlot } from "#server/booking/hold-slot.server";
@@ -65,7 +65,7 @@ export const action = guardAction(async ({ request, context }: Route.ActionArgs)
   const submission = parseSubmission(await formDataOf(request), GuestDetailsSchema);
   if (submission.status !== "success") return refuseForm(submission);
   // Each submission looks the visitor up in the back end (and may send a code): a generous cap per address.
-  await enforceRateLimit(context.services, `details-ip:${context.clientIp}`, 30, 10 * 60_000);
+  await enforceLimit(context.services, "bookingDetails", { ip: context.clientIp });
   if (!draft.hold && draft.id) {
     // Let in again if its turn lapsed while the details were typed: told to wait before any search or hold, what was typed kept.
     const admission = await admitBooking(context.services, draft.id);

@@ -3,7 +3,7 @@ import { CodeFormActions, Field, SchemaForm, useSchemaForm } from "~/components/
 import { ResendGuestCodeSchema, VerifyGuestSchema } from "~/domain/booking-forms";
 import { returningClientSwitch } from "~/domain/booking";
 import { formatSlot } from "~/lib/dates";
-import { enforceRateLimit } from "#server/accounts/current-user.server";
+import { enforceLimit } from "#server/limits/policy.server";
 import { bookingCallPriority } from "#server/booking/call-priority.server";
 import { requireChosenService } from "#server/booking/catalog-view.server";
 import { firstOpenStep, requireDraft, setDraft } from "#server/booking/draft.server";
@@ -47,7 +47,7 @@ export const action = guardAction(async ({ request, context }: Route.ActionArgs)
 
   if (formText(formData, "intent") === "resend") {
     const submission = parseSubmission(formData, ResendGuestCodeSchema);
-    await enforceRateLimit(services, `code-send:${verification.guestId}`, 3, 10 * 60_000);
+    await enforceLimit(services, "codeResend", { to: verification.guestId });
     const sent = await resendVerificationCode(services, draft);
     if (sent === "cooldown") {
       return refuseForm(submission, { intent: "resend", status: 429, formErrors: ["Please wait 30 seconds before asking for another code."], headers: { "Retry-After": "30" } });
@@ -56,7 +56,7 @@ export const action = guardAction(async ({ request, context }: Route.ActionArgs)
   }
 
   const submission = parseSubmission(formData, VerifyGuestSchema);
-  await enforceRateLimit(services, `code-check-ip:${context.clientIp}`, 20, 10 * 60_000, { failClosed: true });
+  await enforceLimit(services, "codeCheck", { ip: context.clientIp });
   if (submission.status !== "success") return refuseForm(submission, { intent: "verify" });
   const outcome = await completeVerification(services, { draft, code: submission.value.code, service, catalog, timeZone: center.timeZone, clientIp: context.clientIp });
   switch (outcome.kind) {

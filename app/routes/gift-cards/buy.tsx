@@ -7,6 +7,7 @@ import { GIFT_CARD_MAX_DAYS_AHEAD, GIFT_MESSAGE_MAX_LENGTH, GiftCardBalanceSchem
 import { endDateLabel, NO_EXPIRY_LABEL } from "~/domain/sentinel-dates";
 import { clinicToday, dayjs, formatDay } from "~/lib/dates";
 import { formDataOf, formText, parseSubmission, refuseForm } from "#server/forms.server";
+import { consume } from "#server/limits/policy.server";
 import { buyOffer, signInToBuy } from "#server/purchases/buy.server";
 import { amountChoices, giftCardBalance, giftCardOffer, type AmountChoice, type BalanceView } from "#server/purchases/gift-cards.server";
 import { clinicChoice, giftCardOccasions, giftCardTemplates, homeClinic } from "#server/purchases/offers.server";
@@ -18,9 +19,6 @@ export const meta: Route.MetaFunction = () => [
   { title: "Gift cards | Glow Clinic" },
   { name: "description", content: "Send a Glow Clinic gift card by email, on the day you choose, and check a card's balance." },
 ];
-
-/** Guessing card numbers is slowed: a few balance checks a minute from one address. */
-const BALANCE_CHECKS = { limit: 10, windowMs: 10 * 60_000 };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { services } = context;
@@ -52,11 +50,9 @@ export const action = guardAction(async ({ request, context }: Route.ActionArgs)
     const submission = parseSubmission(formData, GiftCardBalanceSchema);
     if (submission.status !== "success") return refuseForm(submission, { intent });
     // Over the limit: said next to the field, the number kept, with how long to wait.
-    const limited = await services.rateLimiter.hit(`gift-balance:${context.clientIp}`, BALANCE_CHECKS.limit, BALANCE_CHECKS.windowMs, { failClosed: true });
-    if (limited.limited) {
-      const minutes = Math.ceil(limited.retryAfterSeconds / 60);
-      const message = `Too many balance checks. Please wait ${minutes} minute${minutes === 1 ? "" : "s"} and try again.`;
-      return refuseForm(submission, { intent, status: 429, fieldErrors: { number: [message] }, headers: { "Retry-After": String(limited.retryAfterSeconds) } });
+    const limited = await consume(services, "giftCardBalance", { ip: context.clientIp });
+    if (!limited.ok) {
+      return refuseForm(submission, { intent, status: 429, fieldErrors: { number: [limited.message] }, headers: { "Retry-After": String(limited.retryAfterSeconds) } });
     }
     const found = await unlessUnavailable(() => giftCardBalance(services, submission.value.number), () => "outage" as const);
     if (found === "outage") return refuseForm(submission, { intent, status: 503, formErrors: [OUTAGE_MESSAGE] });
