@@ -11,10 +11,8 @@ import { findService, requireChosenService } from "#server/booking/catalog-view.
 import { knownGuest, setDraft } from "#server/booking/draft.server";
 import { chooseTime, holdSlot } from "#server/booking/hold-slot.server";
 import { openTimes, type SlotQuery } from "#server/booking/holds.server";
-import { bookingGuestId, downtimeFor, NO_DOWNTIME } from "#server/booking/downtime.server";
-import { firstDayWithTimes, requestedDay, SLOTS_ERROR, withDowntime } from "#server/booking/time-step.server";
-import { logger } from "#server/observability/logger.server";
-import { isSpaError } from "#server/spa/errors.server";
+import { bookingGuestId, downtimeFor } from "#server/booking/downtime.server";
+import { requestedDay, slotPickerDay } from "#server/booking/time-step.server";
 import { formDataOf, parseSubmission, refuseForm } from "#server/forms.server";
 import { currentUser } from "#server/request-context.server";
 import { guardAction, OUTAGE_MESSAGE } from "#server/unavailable.server";
@@ -32,28 +30,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // The visit's length as the back end books it, add-ons included; the times offered fit it (decision 045).
   const addOns = draft.addOnIds.map((id) => findService(catalog, id)).filter((s) => s !== undefined);
 
-  const asked = requestedDay(request, center.timeZone, draft.date);
-  // Until the guest's history is read, no day is refused; a back end that cannot say is an outage.
-  let day = withDowntime(asked, NO_DOWNTIME);
-  let times: string[] = [];
-  let nextAvailableDay: string | null = null;
-  let slotsError: string | null = null;
-  try {
-    const guestId = bookingGuestId(draft, await currentUser(context));
-    day = withDowntime(asked, await downtimeFor(services, guestId, service.name));
-    // A day the rule refuses has no times to show: every one would be refused.
-    if (!day.refusal) {
-      const query: Omit<SlotQuery, "date"> = { centerId: center.id, serviceId: service.id, addOnIds: draft.addOnIds, therapistId: draft.therapistId };
-      let date: string;
-      ({ date, times, nextAvailableDay } = await firstDayWithTimes({ ...day, dates: day.openDates }, (d) => openTimes(services, { ...query, date: d })));
-      day = { ...day, date };
-    }
-  } catch (error) {
-    if (!isSpaError(error)) throw error;
-    logger.warn("slots unavailable", { kind: error.kind, status: error.status });
-    slotsError = SLOTS_ERROR;
-  }
-  const { date, dates, dateProblem, group, refused, refusal } = day;
+  const query: Omit<SlotQuery, "date"> = { centerId: center.id, serviceId: service.id, addOnIds: draft.addOnIds, therapistId: draft.therapistId };
+  const guestId = bookingGuestId(draft, await currentUser(context));
+  const day = await slotPickerDay(requestedDay(request, center.timeZone, draft.date), {
+    downtime: () => downtimeFor(services, guestId, service.name),
+    read: (date) => openTimes(services, { ...query, date }),
+    step: "time step",
+  });
+  const { date, dates, dateProblem, group, refused, refusal, times, nextAvailableDay, slotsError } = day;
   if (draft.date !== date) setDraft(session, { ...draft, date });
   const status = slotsError ? 503 : dateProblem ? 400 : 200;
   return data(
