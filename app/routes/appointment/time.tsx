@@ -7,7 +7,8 @@ import { downtimeMessage, FIXER_NEEDS_FACIAL } from "~/domain/downtime";
 import { busyHoldMessage, SLOT_TAKEN } from "~/domain/booking";
 import { visitLengthLabel, visitMinutes } from "~/domain/visit-length";
 import { clinicToday, formatClock, formatDay } from "~/lib/dates";
-import { findService, requireChosenService } from "#server/booking/catalog-view.server";
+import { findService } from "#server/booking/catalog-view.server";
+import { linkQuery, requireChosenServiceOrLink } from "#server/booking/booking-link.server";
 import { knownGuest, setDraft } from "#server/booking/draft.server";
 import { chooseTime, holdSlot } from "#server/booking/hold-slot.server";
 import { openTimes, type SlotQuery } from "#server/booking/holds.server";
@@ -26,7 +27,8 @@ export const meta: Route.MetaFunction = () => [{ title: "Choose a date and time 
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { services } = context;
-  const { session, draft, center, catalog, service } = await requireChosenService(context);
+  // Opened by a booking link, the step shows the link's choices; its POST keeps them (decision 051).
+  const { session, draft, center, catalog, service, link } = await requireChosenServiceOrLink(context, request, false);
   // The visit's length as the back end books it, add-ons included; the times offered fit it (decision 045).
   const addOns = draft.addOnIds.map((id) => findService(catalog, id)).filter((s) => s !== undefined);
 
@@ -38,7 +40,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     step: "time step",
   });
   const { date, dates, dateProblem, group, refused, refusal, times, nextAvailableDay, slotsError } = day;
-  if (draft.date !== date) setDraft(session, { ...draft, date });
+  // The day looked at is remembered for a kept draft; a link's draft is kept by the POST only.
+  if (!link && draft.date !== date) setDraft(session, { ...draft, date });
   const status = slotsError ? 503 : dateProblem ? 400 : 200;
   return data(
     {
@@ -47,7 +50,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       addOns: addOns.map((a) => a.displayName),
       visitLength: visitLengthLabel(visitMinutes(service, addOns)),
       ...slotPickerView({
-        date, dates, dateProblem, group, times, nextAvailableDay, slotsError, held: draft.hold?.slot ?? draft.slot ?? null, timeZone: center.timeZone, refused, refusal,
+        date, dates, dateProblem, group, times, nextAvailableDay, slotsError, held: draft.hold?.slot ?? draft.slot ?? null, timeZone: center.timeZone, refused, refusal, carry: linkQuery(link, ["date"]),
       }),
     },
     { status },
@@ -73,7 +76,9 @@ function busyAnswer(submission: Parameters<typeof refuseForm>[0], slot: string, 
 }
 
 export const action = guardAction(async ({ request, context }: Route.ActionArgs) => {
-  const { session, draft, center, service } = await requireChosenService(context);
+  const { session, draft, center, service, link } = await requireChosenServiceOrLink(context, request, true);
+  // The link's choices are kept now, whatever comes of the time (a hold it made stale was let go).
+  if (link) setDraft(session, draft);
   const submission = parseSubmission(await formDataOf(request), HoldSlotSchema);
   if (submission.status !== "success") return refuseForm(submission);
   const slot = String(submission.value.slot);
