@@ -114,7 +114,7 @@ test("one booking's cookie replayed many times at once holds at most three times
   const day = await openDay(page, bookingDay({ days: 5 }));
   expect(day.slots.length).toBeGreaterThanOrEqual(ATTEMPTS);
   // The booking in progress has a time chosen and no hold: what the details step holds.
-  await page.goto(`/appointment/time?date=${day.date}`);
+  await page.goto(day.timeStep);
   await page.getByRole("form", { name: "Open times" }).getByRole("button").first().click();
   await expect(page.getByRole("heading", { level: 1, name: "Your details" })).toBeVisible();
   const cookie = (await page.context().cookies()).filter((c) => c.name === "__session" || c.name === "__booking").map((c) => `${c.name}=${c.value}`).join("; ");

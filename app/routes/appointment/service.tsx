@@ -52,7 +52,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
   if (linkedService && !needsTreatmentArea(linkedService.name)) {
     // The date first, as the step's own links have it; the rest of the link rides along to the time step's POST.
-    throw redirect(`${href("/appointment/time")}?date=${draft.date ?? ""}${linkQuery(link, ["date"])}`);
+    const query = `${draft.date ? `&date=${draft.date}` : ""}${linkQuery(link, ["date"])}`;
+    throw redirect(`${href("/appointment/time")}?${query.slice(1)}`);
   }
 
   // ?choose= is a pick on this page (show its options); ?service= is a deep link (go on if done).
