@@ -32,6 +32,8 @@ export type SlotPickerView = {
   slotsError: string | null;
   /** The time held (or chosen) now, marked in the list. */
   held: string | null;
+  /** Address parameters every link of the picker keeps (a booking link's choices, until its POST keeps them). */
+  carry: string;
 };
 
 function weekView(dates: readonly string[], date: string, refused: ReadonlyMap<string, DowntimeRefusal>): SlotPickerView["week"] {
@@ -70,6 +72,7 @@ export function slotPickerView(input: {
   refused?: ReadonlyMap<string, DowntimeRefusal>;
   /** Why the day shown is refused, when it is. */
   refusal?: DowntimeRefusal | null;
+  carry?: string;
 }): SlotPickerView {
   const { date, dates, group, times, nextAvailableDay, refusal } = input;
   const refused = input.refused ?? NONE_REFUSED;
@@ -90,6 +93,7 @@ export function slotPickerView(input: {
     nextAvailable: nextAvailableDay && dates.includes(nextAvailableDay) && !refused.has(nextAvailableDay) ? { value: nextAvailableDay, label: formatDay(nextAvailableDay, "dddd, MMMM D") } : null,
     slotsError: input.slotsError,
     held: input.held,
+    carry: input.carry ?? "",
   };
 }
 
@@ -98,7 +102,7 @@ export function slotPickerView(input: {
  * and a POST form: it works without JavaScript.
  */
 export function SlotPicker({ view, hold, reserving }: { view: SlotPickerView; hold: ReturnType<typeof useSchemaForm>; reserving: string | null }) {
-  const { date, dateLabel, timeZoneLabel: zone, dateProblem, week, group, groups, slots, anyTimes, nextAvailable, slotsError, held, refusal } = view;
+  const { date, dateLabel, timeZoneLabel: zone, dateProblem, week, group, groups, slots, anyTimes, nextAvailable, slotsError, held, refusal, carry } = view;
   return (
     <>
       {/*
@@ -108,7 +112,7 @@ export function SlotPicker({ view, hold, reserving }: { view: SlotPickerView; ho
       <nav aria-label="Dates" className="date-strip">
         <div className="date-strip-weeks">
           {week.earlier ? (
-            <ButtonLink to={`?date=${week.earlier}&group=${group}`} className="button-secondary" preventScrollReset>
+            <ButtonLink to={`?date=${week.earlier}&group=${group}${carry}`} className="button-secondary" preventScrollReset>
               <span aria-hidden="true">‹</span> Earlier<span className="visually-hidden"> days</span>
             </ButtonLink>
           ) : (
@@ -116,7 +120,7 @@ export function SlotPicker({ view, hold, reserving }: { view: SlotPickerView; ho
           )}
           <span className="date-strip-range">{week.range}</span>
           {week.later ? (
-            <ButtonLink to={`?date=${week.later}&group=${group}`} className="button-secondary" preventScrollReset>
+            <ButtonLink to={`?date=${week.later}&group=${group}${carry}`} className="button-secondary" preventScrollReset>
               Later<span className="visually-hidden"> days</span> <span aria-hidden="true">›</span>
             </ButtonLink>
           ) : null}
@@ -131,7 +135,7 @@ export function SlotPicker({ view, hold, reserving }: { view: SlotPickerView; ho
                   <span className="date-strip-day">{d.day}</span> <span className="date-strip-why">{d.closed}</span>
                 </span>
               ) : (
-                <ButtonLink to={`?date=${d.value}&group=${group}`} aria-current={d.value === date ? "date" : undefined} data-date={d.value} preventScrollReset>
+                <ButtonLink to={`?date=${d.value}&group=${group}${carry}`} aria-current={d.value === date ? "date" : undefined} data-date={d.value} preventScrollReset>
                   <span className="date-strip-weekday">{d.weekday}</span> <span className="visually-hidden">{d.month} </span>
                   <span className="date-strip-day">{d.day}</span>
                 </ButtonLink>
@@ -162,7 +166,7 @@ export function SlotPicker({ view, hold, reserving }: { view: SlotPickerView; ho
             <p>{refusal.message}</p>
             <p>
               {refusal.firstDate.offered ? (
-                <Link to={`?date=${refusal.firstDate.value}&group=${group}`}>See times on {refusal.firstDate.label}</Link>
+                <Link to={`?date=${refusal.firstDate.value}&group=${group}${carry}`}>See times on {refusal.firstDate.label}</Link>
               ) : (
                 <>Times for {refusal.firstDate.label} are not open for booking yet.</>
               )}
@@ -173,7 +177,7 @@ export function SlotPicker({ view, hold, reserving }: { view: SlotPickerView; ho
         <>
           <nav aria-label="Time of day" className="view-toggle">
             {groups.map((g) => (
-              <ButtonLink key={g.id} to={`?date=${date}&group=${g.id}`} aria-current={g.id === group ? "page" : undefined} preventScrollReset>
+              <ButtonLink key={g.id} to={`?date=${date}&group=${g.id}${carry}`} aria-current={g.id === group ? "page" : undefined} preventScrollReset>
                 {g.label} <span className="muted">({g.count})</span>
               </ButtonLink>
             ))}
@@ -187,7 +191,7 @@ export function SlotPicker({ view, hold, reserving }: { view: SlotPickerView; ho
             <div role="alert" className="notice">
               <p>{slotsError}</p>
               {/* The same address again: a retry that works without JavaScript. */}
-              <ButtonLink className="button" to={`?date=${date}&group=${group}`}>
+              <ButtonLink className="button" to={`?date=${date}&group=${group}${carry}`}>
                 Try again
               </ButtonLink>
             </div>
@@ -197,7 +201,7 @@ export function SlotPicker({ view, hold, reserving }: { view: SlotPickerView; ho
               {nextAvailable ? (
                 <div className="button-row">
                   Next available:{" "}
-                  <ButtonLink className="button" to={`?date=${nextAvailable.value}&group=all`}>
+                  <ButtonLink className="button" to={`?date=${nextAvailable.value}&group=all${carry}`}>
                     {nextAvailable.label}
                   </ButtonLink>
                 </div>

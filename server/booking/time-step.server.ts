@@ -3,7 +3,9 @@ import type { DowntimeRefusal } from "~/domain/downtime";
 import { bookingDates, normalizeBookingDate, parseSlotGroup, type SlotGroup } from "~/domain/booking";
 import { clinicToday } from "~/lib/dates";
 import type { SlotList } from "../spa/booking.server";
-import type { DowntimeOf } from "./downtime.server";
+import { logger } from "../observability/logger.server";
+import { isSpaError } from "../spa/errors.server";
+import { NO_DOWNTIME, type DowntimeOf } from "./downtime.server";
 
 export const SLOTS_ERROR = "Error while fetching slots, please click to try again";
 const DATE_NOT_BOOKABLE = "That date can't be booked. Please choose one from the list.";
@@ -46,10 +48,16 @@ export function requestedDay(
   return { date, dates, dateProblem, group: parseSlotGroup(url.searchParams.get("group")), chosen: Boolean(normalized ?? remembered), asked: Boolean(normalized) };
 }
 
+/** How many more days a step reads, at most, looking past a day the back end named that cannot be booked. */
+const MORE_LOOKS = 2;
+
 /**
  * The open times of the day to show: a day nobody chose that has no time left (an evening, a full
  * day) gives way to the next day with times, which the back end names in the same answer, so the
  * step never opens on an empty day. A chosen day is shown as it is, with its "Next available".
+ * The back end's next day knows nothing of `dates` (medical downtime may refuse it): then the first
+ * date of `dates` after it is read, and so on a few times, so that the day shown or offered is one
+ * that can be booked and has times.
  */
 export async function firstDayWithTimes(
   day: { date: string; dates: readonly string[]; chosen: boolean },
@@ -57,9 +65,57 @@ export async function firstDayWithTimes(
 ): Promise<SlotList & { date: string }> {
   const first = await read(day.date);
   const next = first.nextAvailableDay;
-  if (day.chosen || first.times.length > 0 || !next || next === day.date || !day.dates.includes(next)) return { date: day.date, ...first };
-  const later = await read(next);
-  return later.times.length > 0 ? { date: next, ...later } : { date: day.date, ...first };
+  if (first.times.length > 0 || !next || next <= day.date) return { date: day.date, ...first };
+  // A chosen day stays; only a next day it cannot offer is looked past.
+  if (day.chosen && day.dates.includes(next)) return { date: day.date, ...first };
+  const later = await nextDayWithTimes(day.date, next, day.dates, read);
+  if (day.chosen) return { date: day.date, ...first, nextAvailableDay: later?.date ?? next };
+  return later ?? { date: day.date, ...first };
+}
+
+/** The first of `dates` from `next` on that has times, following the back end's next days; null when none is found in a few reads. */
+async function nextDayWithTimes(
+  after: string,
+  next: string | null,
+  dates: readonly string[],
+  read: (date: string) => Promise<SlotList>,
+): Promise<(SlotList & { date: string }) | null> {
+  for (let looks = 0; next && looks <= MORE_LOOKS; looks += 1) {
+    const from = next;
+    const candidate = dates.find((d) => d >= from && d > after);
+    if (!candidate) return null;
+    const list = await read(candidate);
+    if (list.times.length > 0) return { date: candidate, ...list };
+    after = candidate;
+    next = list.nextAvailableDay;
+  }
+  return null;
+}
+
+/** A step's day with its open times, or why there are none to show. */
+export type SlotPickerDay = GuestDay & { times: string[]; nextAvailableDay: string | null; slotsError: string | null };
+
+/**
+ * The slot picker's day, for the time step and rescheduling alike: the day asked for with the
+ * downtime rule applied (when the step has one: until the guest's history is read no day is
+ * refused), then its open times or the next day with times. A refused day has no times to show:
+ * every one would be refused. A back end that cannot say is the step's "try again", not an error.
+ */
+export async function slotPickerDay(
+  asked: RequestedDay,
+  input: { downtime?: () => Promise<DowntimeOf>; read: (date: string) => Promise<SlotList>; step: string },
+): Promise<SlotPickerDay> {
+  let day = withDowntime(asked, NO_DOWNTIME);
+  try {
+    if (input.downtime) day = withDowntime(asked, await input.downtime());
+    if (day.refusal) return { ...day, times: [], nextAvailableDay: null, slotsError: null };
+    const { date, times, nextAvailableDay } = await firstDayWithTimes({ ...day, dates: day.openDates }, input.read);
+    return { ...day, date, times, nextAvailableDay, slotsError: null };
+  } catch (error) {
+    if (!isSpaError(error)) throw error;
+    logger.warn(`${input.step} slots unavailable`, { kind: error.kind, status: error.status });
+    return { ...day, times: [], nextAvailableDay: null, slotsError: SLOTS_ERROR };
+  }
 }
 
 /** The requested day with medical downtime applied: the days it refuses, and why the day shown is refused, if it is. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { SlotList } from "../spa/booking.server";
-import { firstDayWithTimes, withDowntime } from "./time-step.server";
+import { SpaError } from "../spa/errors.server";
+import { firstDayWithTimes, slotPickerDay, SLOTS_ERROR, withDowntime } from "./time-step.server";
 
 const dates = ["2026-12-01", "2026-12-02", "2026-12-03"];
 
@@ -80,3 +81,51 @@ describe("the day a time step opens on, with medical downtime", () => {
 function addOneDay(date: string): string {
   return new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 }
+
+describe("the day a time step opens on, when the back end's next day cannot be booked", () => {
+  // The days a guest may book: medical downtime leaves out 12-02 and 12-03 (the back end knows nothing of it).
+  const open = ["2026-12-01", "2026-12-04", "2026-12-05"];
+
+  it("looks past it to the first day that can be booked and has times", async () => {
+    const { read, reads } = backEnd({ "2026-12-01": [], "2026-12-02": ["2026-12-02T09:00:00"], "2026-12-04": [], "2026-12-05": ["2026-12-05T11:00:00"] });
+    expect(await firstDayWithTimes({ date: "2026-12-01", dates: open, chosen: false }, read)).toEqual({ date: "2026-12-05", times: ["2026-12-05T11:00:00"], nextAvailableDay: null });
+    // Never the refused day itself: the first open day after it, then the back end's next from there.
+    expect(reads).toEqual(["2026-12-01", "2026-12-04", "2026-12-05"]);
+  });
+
+  it("offers that day as the next available one on a chosen empty day", async () => {
+    const { read } = backEnd({ "2026-12-01": [], "2026-12-02": ["2026-12-02T09:00:00"], "2026-12-04": ["2026-12-04T10:00:00"] });
+    expect(await firstDayWithTimes({ date: "2026-12-01", dates: open, chosen: true }, read)).toEqual({ date: "2026-12-01", times: [], nextAvailableDay: "2026-12-04" });
+  });
+
+  it("gives up after a few reads, staying on the empty day", async () => {
+    const days = ["2026-12-01", "2026-12-03", "2026-12-05", "2026-12-07", "2026-12-09", "2026-12-11"];
+    const { read, reads } = backEnd({ "2026-12-01": [], "2026-12-02": ["x"], "2026-12-04": ["x"], "2026-12-06": ["x"], "2026-12-08": ["x"], "2026-12-10": ["x"], "2026-12-11": [] });
+    // Each open day is empty; the back end names the day after it, which downtime refuses.
+    const stepped = async (date: string): Promise<SlotList> => ((await read(date)).times.length ? { times: [], nextAvailableDay: null } : { times: [], nextAvailableDay: addOneDay(date) });
+    expect((await firstDayWithTimes({ date: "2026-12-01", dates: days, chosen: false }, stepped)).date).toBe("2026-12-01");
+    expect(reads.length).toBeLessThanOrEqual(4);
+  });
+});
+
+describe("the slot picker's day", () => {
+  const asked = { date: "2026-12-01", dates: ["2026-12-01", "2026-12-02", "2026-12-03"], dateProblem: null, group: "all" as const, chosen: false, asked: false };
+
+  it("opens on the first day downtime leaves that has times", async () => {
+    const { read } = backEnd({ "2026-12-01": ["2026-12-01T09:00:00"], "2026-12-03": ["2026-12-03T09:00:00"] });
+    const downtime = async () => (date: string) => (date < "2026-12-03" ? { treatment: "Glow Peel", treatmentDate: "2026-11-28", before: false, firstDate: "2026-12-03" } : null);
+    expect(await slotPickerDay(asked, { downtime, read, step: "test" })).toMatchObject({ date: "2026-12-03", times: ["2026-12-03T09:00:00"], slotsError: null, refusal: null });
+  });
+
+  it("shows no times for a refused day the address asked for, reading none", async () => {
+    const { read, reads } = backEnd({ "2026-12-01": ["2026-12-01T09:00:00"] });
+    const downtime = async () => () => ({ treatment: "Glow Peel", treatmentDate: "2026-11-28", before: false, firstDate: "2026-12-09" });
+    expect(await slotPickerDay({ ...asked, asked: true, chosen: true }, { downtime, read, step: "test" })).toMatchObject({ date: "2026-12-01", times: [], refusal: { firstDate: "2026-12-09" } });
+    expect(reads).toEqual([]);
+  });
+
+  it("says to try again when the back end cannot say, on the day asked for", async () => {
+    const read = async () => Promise.reject(new SpaError({ kind: "server", status: 503, message: "down", path: "/bookings" }));
+    expect(await slotPickerDay(asked, { read, step: "test" })).toMatchObject({ date: "2026-12-01", times: [], nextAvailableDay: null, slotsError: SLOTS_ERROR });
+  });
+});

@@ -1,30 +1,26 @@
-import type { Submission } from "@conform-to/react";
-import { href, redirect, redirectDocument } from "react-router";
+import type { z } from "zod";
 import { sameId } from "~/domain/catalog";
 import { membershipPurchaseRefusal } from "~/domain/memberships";
-import { BuyItemSchema, PURCHASE_MESSAGES } from "~/domain/purchases";
+import { PURCHASE_MESSAGES, type BuyItemSchema } from "~/domain/purchases";
 import { formatMoney } from "~/lib/money";
-import type { Services } from "../services";
-import { formDataOf, parseSubmission, refuseForm } from "../forms.server";
+import type { CurrentUser, Services } from "../services";
 import { clinicPlanList } from "../memberships/memberships.server";
 import { UNFINISHED_PURCHASE_STATES } from "../store/stores.server";
-import { currentUser, type RequestContext } from "../request-context.server";
-import { siteOrigin } from "../site.server";
-import { redirectWithToast } from "../toast.server";
 import { OUTAGE_MESSAGE, unlessUnavailable } from "../unavailable.server";
 import { clinicChoice, findItemOffer } from "./offers.server";
 import { startPurchase, type Offer, type StepOutcome } from "./purchase.server";
 
-/** A purchase is kept in the buyer's account and needs their guest record: buying asks to sign in first. */
-export function signInToBuy(context: RequestContext, backTo: string): Response {
-  return redirectWithToast(context, `${href("/login")}?redirectTo=${encodeURIComponent(backTo)}`, { type: "info", title: PURCHASE_MESSAGES.signIn });
-}
+/**
+ * What came of "Buy": the purchase's first step (the back end's page, or the purchase's page), a
+ * refusal said on the form with its status, or a visitor who must sign in first (a purchase is kept
+ * in the buyer's account and needs their guest record).
+ */
+export type BuyOutcome =
+  | { kind: "step"; step: StepOutcome }
+  | { kind: "refused"; status: number; formErrors?: string[]; fieldErrors?: Record<string, string[]> }
+  | { kind: "sign-in" };
 
-/** The answer to a step of a purchase: the back end's page (a document of its own), or the purchase's page. */
-export function stepResponse(outcome: StepOutcome): Response {
-  if (outcome.kind === "redirect") return redirectDocument(outcome.uri);
-  return redirect(href("/purchases/:id", { id: outcome.purchase.id }));
-}
+const refused = (status: number, problems: { formErrors?: string[]; fieldErrors?: Record<string, string[]> }): BuyOutcome => ({ kind: "refused", status, ...problems });
 
 /**
  * Why the guest may not buy this plan (decision 037): one they hold, a second plan that renews by
@@ -44,20 +40,16 @@ async function membershipRefusal(services: Services, user: { id: string; guestId
   return underWay ? PURCHASE_MESSAGES.purchaseUnderWay(underWay.itemName) : null;
 }
 
-/** Starts buying an offer for the signed-in user; a price that changed meanwhile is refused with the new one. */
-export async function buyOffer(
-  request: Request,
-  context: RequestContext,
-  input: { user: { id: string; guestId: string }; formKey: string; offer: Offer; submission: Submission<unknown, string[], unknown>; intent?: string },
-) {
-  const { submission, intent } = input;
-  const outcome = await unlessUnavailable(
-    () => startPurchase(context.services, { userId: input.user.id, guestId: input.user.guestId, formKey: input.formKey, offer: input.offer, origin: siteOrigin(request, context) }),
-    () => null,
-  );
-  if (!outcome) return refuseForm(submission, { status: 503, formErrors: [OUTAGE_MESSAGE], intent });
-  if (outcome.kind === "price-changed") return refuseForm(submission, { status: 409, formErrors: [PURCHASE_MESSAGES.priceChanged(formatMoney(outcome.priceCents))], intent });
-  return stepResponse(outcome);
+/**
+ * Starts buying an offer for the signed-in user; a price that changed meanwhile is refused with the
+ * new one, a back end that cannot be reached with the spec's words (503).
+ */
+export async function buyOffer(services: Services, input: { user: { id: string; guestId: string }; formKey: string; offer: Offer; origin: string }): Promise<BuyOutcome> {
+  const { user, formKey, offer, origin } = input;
+  const outcome = await unlessUnavailable(() => startPurchase(services, { userId: user.id, guestId: user.guestId, formKey, offer, origin }), () => null);
+  if (!outcome) return refused(503, { formErrors: [OUTAGE_MESSAGE] });
+  if (outcome.kind === "price-changed") return refused(409, { formErrors: [PURCHASE_MESSAGES.priceChanged(formatMoney(outcome.priceCents))] });
+  return { kind: "step", step: outcome };
 }
 
 /**
@@ -65,31 +57,26 @@ export async function buyOffer(
  * showed and its key; the price charged is always the back end's, and a shown price that is not the
  * clinic's current one is refused (409) rather than charged.
  */
-export async function buyItemAction(request: Request, context: RequestContext, kind: "membership" | "package", pagePath: string) {
-  const { services } = context;
-  const formData = await formDataOf(request);
-  const submission = parseSubmission(formData, BuyItemSchema);
-  const intent = typeof formData.get("itemId") === "string" ? String(formData.get("itemId")) : undefined;
-  if (submission.status !== "success") return refuseForm(submission, { intent });
-  const { clinic, itemId, price, purchaseKey } = submission.value;
-  const user = await currentUser(context);
-  if (!user) return signInToBuy(context, `${pagePath}?clinic=${encodeURIComponent(clinic)}`);
+export async function buyItem(
+  services: Services,
+  input: { kind: "membership" | "package"; user: CurrentUser | null; form: z.infer<typeof BuyItemSchema>; origin: string },
+): Promise<BuyOutcome> {
+  const { kind, user, form } = input;
+  if (!user) return { kind: "sign-in" };
   const found = await unlessUnavailable(
     async () => {
-      const { center } = await clinicChoice(services, clinic);
-      return center ? { center, offer: await findItemOffer(services, kind, center, itemId) } : { center: null, offer: null };
+      const { center } = await clinicChoice(services, form.clinic);
+      return center ? { center, offer: await findItemOffer(services, kind, center, form.itemId) } : { center: null, offer: null };
     },
     () => null,
   );
-  if (!found) return refuseForm(submission, { status: 503, formErrors: [OUTAGE_MESSAGE], intent });
-  if (!found.center) return refuseForm(submission, { status: 404, fieldErrors: { clinic: ["No clinic has that address. Please choose one from the list."] }, intent });
-  if (!found.offer) return refuseForm(submission, { status: 404, formErrors: [PURCHASE_MESSAGES.notSold], intent });
+  if (!found) return refused(503, { formErrors: [OUTAGE_MESSAGE] });
+  if (!found.center) return refused(404, { fieldErrors: { clinic: ["No clinic has that address. Please choose one from the list."] } });
+  if (!found.offer) return refused(404, { formErrors: [PURCHASE_MESSAGES.notSold] });
   if (kind === "membership") {
     const refusal = await unlessUnavailable(() => membershipRefusal(services, user, found.center!.id, found.offer!), () => OUTAGE_MESSAGE);
-    if (refusal) return refuseForm(submission, { status: refusal === OUTAGE_MESSAGE ? 503 : 409, formErrors: [refusal], intent });
+    if (refusal) return refused(refusal === OUTAGE_MESSAGE ? 503 : 409, { formErrors: [refusal] });
   }
-  if (found.offer.priceCents !== price) {
-    return refuseForm(submission, { status: 409, formErrors: [PURCHASE_MESSAGES.priceChanged(formatMoney(found.offer.priceCents))], intent });
-  }
-  return buyOffer(request, context, { user, formKey: purchaseKey, offer: found.offer, submission, intent });
+  if (found.offer.priceCents !== form.price) return refused(409, { formErrors: [PURCHASE_MESSAGES.priceChanged(formatMoney(found.offer.priceCents))] });
+  return buyOffer(services, { user, formKey: form.purchaseKey, offer: found.offer, origin: input.origin });
 }

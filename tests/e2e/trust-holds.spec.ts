@@ -10,7 +10,8 @@ const ATTEMPTS = 40;
 const LIVE_HOLDS_PER_ADDRESS = 3;
 const HOUR = 60 * 60_000;
 
-type Day = { centerId: string; date: string; slots: string[]; bookingLink: string };
+/** `timeStep`: the time step a booking link lands on, with the link's choices in its address until its POST keeps them. */
+type Day = { centerId: string; date: string; slots: string[]; bookingLink: string; timeStep: string };
 
 /**
  * Picks the new-client facial at the test's clinic and reads the open times of its dates. Only
@@ -22,11 +23,15 @@ async function openDay(page: Page, { clinic, dates }: BookingDay): Promise<Day> 
   await page.goto(`/appointment/service?id=${centerId}`);
   const select = await buttonTarget(page.getByRole("button", { name: "Select Signature Laser Facial - New Client" }));
   const serviceId = new URL(select, "http://x").searchParams.get("choose")!;
-  await page.goto(`/appointment/service?id=${centerId}&service=${serviceId}`);
+  const bookingLink = `/appointment/service?id=${centerId}&service=${serviceId}&date=${dates[0]}`;
+  await page.goto(bookingLink);
   await expect(page.getByRole("heading", { level: 1, name: "Choose a date and time" })).toBeVisible();
+  const landed = new URL(page.url());
+  const timeStep = `${landed.pathname}${landed.search}`;
   const slots: string[] = [];
   for (const date of dates) {
-    await page.goto(`/appointment/time?date=${date}`);
+    landed.searchParams.set("date", date);
+    await page.goto(`${landed.pathname}${landed.search}`);
     const buttons = page.getByRole("form", { name: "Open times" }).getByRole("button");
     await expect(buttons.first()).toBeVisible();
     const times = await buttons.evaluateAll((list) => list.map((b) => (b as HTMLButtonElement).value));
@@ -35,7 +40,7 @@ async function openDay(page: Page, { clinic, dates }: BookingDay): Promise<Day> 
       if (!last || last.slice(0, 10) !== time.slice(0, 10) || Date.parse(`${time}Z`) - Date.parse(`${last}Z`) >= HOUR) slots.push(time);
     }
   }
-  return { centerId, date: dates[0], slots, bookingLink: `/appointment/service?id=${centerId}&service=${serviceId}&date=${dates[0]}` };
+  return { centerId, date: dates[0], slots, bookingLink, timeStep };
 }
 
 /** A client with no cookies at the given address. */
@@ -46,9 +51,9 @@ function newClient(playwright: PlaywrightWorkerArgs["playwright"], address: stri
   });
 }
 
-/** Chooses a time, as the time page's form does, without following the redirect. */
+/** Chooses a time, as the time page's form does (to the page's own address), without following the redirect. */
 function chooseTime(client: APIRequestContext, day: Day, slot: string) {
-  return client.post(`/appointment/time?date=${day.date}`, { form: { slot }, maxRedirects: 0 });
+  return client.post(day.timeStep, { form: { slot }, maxRedirects: 0 });
 }
 
 /** Sends a new client's details, as the details form does: the chosen time is held then. */
@@ -109,7 +114,7 @@ test("one booking's cookie replayed many times at once holds at most three times
   const day = await openDay(page, bookingDay({ days: 5 }));
   expect(day.slots.length).toBeGreaterThanOrEqual(ATTEMPTS);
   // The booking in progress has a time chosen and no hold: what the details step holds.
-  await page.goto(`/appointment/time?date=${day.date}`);
+  await page.goto(day.timeStep);
   await page.getByRole("form", { name: "Open times" }).getByRole("button").first().click();
   await expect(page.getByRole("heading", { level: 1, name: "Your details" })).toBeVisible();
   const cookie = (await page.context().cookies()).filter((c) => c.name === "__session" || c.name === "__booking").map((c) => `${c.name}=${c.value}`).join("; ");

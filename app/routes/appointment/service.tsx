@@ -7,24 +7,21 @@ import { FieldMessage, SchemaForm, SelectField, useFocusFirst, useSchemaForm } f
 import { AREA_REQUIRED, CHOOSE_SHOWN, NURSE_FROM_LIST, SERVICE_REQUIRED, ServiceChoiceSchema } from "~/domain/booking-forms";
 import { isRouteErrorResponse } from "react-router";
 import { isEnhancement, type Service } from "~/domain/catalog";
-import { applyDiscounts, normalizePromoCode } from "~/domain/discounts";
+import { applyDiscounts } from "~/domain/discounts";
 import { coveredByMembership, needsTreatmentArea, serviceKind } from "~/domain/service-kinds";
 import { addedMinutesLabel, visitLengthLabel, visitMinutes } from "~/domain/visit-length";
 import { INCLUDED_PRICE, PACKAGE_PRICE, packageSessionsLeft, treatmentPriceLabel } from "~/domain/menu";
-import { INVALID_CLINIC, MAX_ADD_ONS, normalizeBookingDate, TOO_MANY_ADD_ONS } from "~/domain/booking";
-import { clinicToday } from "~/lib/dates";
+import { INVALID_CLINIC, MAX_ADD_ONS, TOO_MANY_ADD_ONS } from "~/domain/booking";
 import { formatMoney, formatPriceRange } from "~/lib/money";
 import { findService, requireClinic } from "#server/booking/catalog-view.server";
 import { promoRules } from "#server/booking/checkout.server";
+import { bookingLinkOf, draftFromLink, linkQuery } from "#server/booking/booking-link.server";
 import { getDraft, setDraft, type Draft } from "#server/booking/draft.server";
 import { dropDraftHold } from "#server/booking/holds.server";
-import { linkedPromoAllowed } from "#server/booking/promo-limits.server";
-import { bookingGuest } from "#server/booking/signed-in.server";
-import { textedGuest } from "#server/booking/sms-link.server";
-import { guestHoldings, packageSessionFor, treatmentsFor } from "#server/guests/holdings.server";
+import { packageSessionFor } from "#server/guests/holdings.server";
 import { formDataOf, parseSubmission, refuseForm } from "#server/forms.server";
 import { currentUser, requestSession, visitAttribution } from "#server/request-context.server";
-import { isOfferCode, offerFor, offerPrices } from "#server/pricing/offer-prices.server";
+import { offerFor, offerPrices } from "#server/pricing/offer-prices.server";
 import { guardAction } from "#server/unavailable.server";
 import type { Route } from "./+types/service";
 
@@ -40,65 +37,23 @@ function sameChoice(a: Draft, b: Draft) {
   return a.serviceId === b.serviceId && a.therapistId === b.therapistId && [...a.addOnIds].sort().join() === [...b.addOnIds].sort().join();
 }
 
+/**
+ * A page shown changes nothing (decision 051): a link's choices (?service=&therapist=&date=&promo=
+ * from clinic staff, ?guest= from a text) are shown, and carried by the address to the POST that
+ * keeps them, here or on the time step.
+ */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { services } = context;
   const url = new URL(request.url);
   const { center, catalog } = await requireClinic(services, url.searchParams.get("id"));
-  const session = requestSession(context);
-  const previous = getDraft(session);
-  let draft: Draft = previous?.centerId === center.id ? previous : { centerId: center.id, addOnIds: [], therapistId: null };
-  if (previous && previous.centerId !== center.id) await dropDraftHold(services, previous);
-  // The SMS flow: a signed, expiring guest token opens the journey with the guest known. An
-  // unsigned, altered or expired token is ignored.
-  const texted = await textedGuest(services, url.searchParams.get("guest"), center.id);
-  const user = await currentUser(context);
-  // What the visitor holds decides what they are offered: the returning versions for a returning
-  // client, and what their packages pay for (decision 037).
-  const holdings = await guestHoldings(services, bookingGuest(user, texted?.email ? { guestId: texted.id, details: { email: texted.email } } : draft), center.id);
-
-  // Deep links from clinic staff: ?service=&therapist=&date=&promo= fill in the choices.
-  const treatments = treatmentsFor(catalog, holdings);
-  const linkedService = findService(treatments, url.searchParams.get("service"));
-  const therapists = (await services.catalog.listTherapists(center.id).catch(() => null)) ?? [];
-  const linkedTherapist = therapists.find((t) => t.id === url.searchParams.get("therapist")?.toLowerCase());
-  const linkedDate = normalizeBookingDate(url.searchParams.get("date"), clinicToday(center.timeZone));
-  const linkedPromo = url.searchParams.get("promo");
-  const acceptLinkedPromo = async (raw: string) => {
-    const code = normalizePromoCode(raw);
-    if (code.length === 0 || code.length > 32 || (await isOfferCode(services, code))) return false;
-    return code === draft.promoCode || (await linkedPromoAllowed(services, context.clientIp));
-  };
-  const linkedPromoAccepted = linkedPromo ? await acceptLinkedPromo(linkedPromo) : false;
-  // A staff link may name the employee booking for the guest (the spec's done_by); only a nurse
-  // of this clinic counts.
-  const doneBy = therapists.find((t) => t.id === url.searchParams.get("done_by")?.toLowerCase());
-  const next: Draft = {
-    ...draft,
-    ...(linkedService && linkedService.id !== draft.serviceId ? { serviceId: linkedService.id, addOnIds: [] } : {}),
-    ...(linkedTherapist ? { therapistId: linkedTherapist.id } : {}),
-    ...(doneBy ? { doneBy: doneBy.id } : {}),
-    ...(linkedDate ? { date: linkedDate } : {}),
-    ...(linkedPromo && linkedPromoAccepted ? { promoCode: normalizePromoCode(linkedPromo) } : {}),
-    ...(texted?.email
-      ? {
-          guestId: texted.id,
-          details: { firstName: texted.firstName, lastName: texted.lastName, email: texted.email, phone: texted.phone ?? "" },
-        }
-      : {}),
-  };
-  if (!sameChoice(next, draft)) {
-    await dropDraftHold(services, draft);
-    next.hold = undefined;
-  }
-  // A first look at a clinic's treatments keeps nothing: the draft is made when a treatment is
-  // chosen. The page is then the same for every visitor without a session, and is served from the
-  // render cache (decision 023).
-  const firstLook = !previous && JSON.stringify(next) === JSON.stringify(draft);
-  draft = next;
-  if (!firstLook) setDraft(session, draft);
+  const link = bookingLinkOf(url);
+  const linked = await draftFromLink(services, { center, catalog, kept: getDraft(requestSession(context)), link, user: await currentUser(context), clientIp: context.clientIp, keep: false });
+  const { draft, linkedService, treatments, holdings, therapists } = linked;
 
   if (linkedService && !needsTreatmentArea(linkedService.name)) {
-    throw redirect(`${href("/appointment/time")}${draft.date ? `?date=${draft.date}` : ""}`);
+    // The date first, as the step's own links have it; the rest of the link rides along to the time step's POST.
+    const query = `${draft.date ? `&date=${draft.date}` : ""}${linkQuery(link, ["date"])}`;
+    throw redirect(`${href("/appointment/time")}?${query.slice(1)}`);
   }
 
   // ?choose= is a pick on this page (show its options); ?service= is a deep link (go on if done).
@@ -159,6 +114,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         : null,
       chosen: { addOnIds: draft.serviceId === selected?.id ? draft.addOnIds : [], therapistId: draft.therapistId },
       nurses: therapists.map((t) => ({ id: t.id, name: t.displayName })),
+      // "Select" names its own treatment; the rest of a link goes with it.
+      carry: linkQuery(link, ["id", "service"]),
   };
 }
 
@@ -169,8 +126,9 @@ export const action = guardAction(async ({ request, context }: Route.ActionArgs)
   const submission = parseSubmission(await formDataOf(request), ServiceChoiceSchema);
   if (submission.status !== "success") return refuseForm(submission);
   const session = requestSession(context);
-  const holdings = await guestHoldings(services, bookingGuest(await currentUser(context), getDraft(session)), center.id);
-  const treatments = treatmentsFor(catalog, holdings);
+  // A link this page was opened with is kept now, with the choice: its guest, nurse, day and code.
+  const linked = await draftFromLink(services, { center, catalog, kept: getDraft(session), link: bookingLinkOf(url), user: await currentUser(context), clientIp: context.clientIp, keep: true });
+  const { holdings, treatments } = linked;
   const service = findService(treatments, String(submission.value.service));
   if (!service) return refuseForm(submission, { formErrors: [SERVICE_REQUIRED] });
   const { area, addOn, therapist = "any" } = submission.value;
@@ -182,28 +140,28 @@ export const action = guardAction(async ({ request, context }: Route.ActionArgs)
   if (needsTreatmentArea(service.name) && area.length === 0) return refuseForm(submission, { fieldErrors: { area: [AREA_REQUIRED] } });
   let therapistId: string | null = null;
   if (therapist !== "any") {
-    const therapists = (await services.catalog.listTherapists(center.id)) ?? [];
-    const nurse = therapists.find((t) => t.id === therapist.toLowerCase());
+    // Read again, not from the link's look: a back end that cannot say is an outage, not a wrong nurse.
+    const nurse = ((await services.catalog.listTherapists(center.id)) ?? []).find((t) => t.id === therapist.toLowerCase());
     if (!nurse) return refuseForm(submission, { fieldErrors: { therapist: [NURSE_FROM_LIST] } });
     therapistId = nurse.id;
   }
 
-  const previous = getDraft(session);
-  const base: Draft = previous?.centerId === center.id ? previous : { centerId: center.id, addOnIds: [], therapistId: null };
+  const base = linked.draft;
   // A treatment a package of theirs pays for is booked with a session of it (they can pay instead at the payment step, if it is offered to them).
   const next: Draft = { ...base, serviceId: service.id, addOnIds, therapistId, pkg: packageSessionFor(holdings, service.id) ? 1 : undefined };
-  if (!sameChoice(next, base) || (previous && previous.centerId !== center.id)) {
-    if (previous) await dropDraftHold(services, previous);
+  if (!sameChoice(next, base)) {
+    await dropDraftHold(services, base);
     next.hold = undefined;
     next.payKey = undefined;
   }
+  if (linked.choiceChanged) next.payKey = undefined;
   setDraft(session, next);
   context.services.analytics.record({ name: "service_chosen", properties: { centerId: center.id, serviceIds: [service.id, ...addOnIds], serviceCount: 1 + addOnIds.length } });
   return redirect(`${href("/appointment/time")}${next.date ? `?date=${next.date}` : ""}`);
 });
 
 export default function ServiceStep({ loaderData, actionData }: Route.ComponentProps) {
-  const { clinic, categories, selected, chosen, nurses } = loaderData;
+  const { clinic, categories, selected, chosen, nurses, carry } = loaderData;
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
   const choice = useSchemaForm(ServiceChoiceSchema, {
@@ -240,7 +198,7 @@ export default function ServiceStep({ loaderData, actionData }: Route.ComponentP
                     <Price price={item.price} discounted={item.discounted} />
                     <ButtonLink
                       className={selected?.id === item.id ? "button" : "button button-secondary"}
-                      to={`?id=${clinic.id}&choose=${item.id}#options`}
+                      to={`?id=${clinic.id}&choose=${item.id}${carry}#options`}
                       aria-current={selected?.id === item.id ? "true" : undefined}
                       preventScrollReset
                     >

@@ -7,14 +7,13 @@ import { downtimeMessage, FIXER_NEEDS_FACIAL } from "~/domain/downtime";
 import { busyHoldMessage, SLOT_TAKEN } from "~/domain/booking";
 import { visitLengthLabel, visitMinutes } from "~/domain/visit-length";
 import { clinicToday, formatClock, formatDay } from "~/lib/dates";
-import { findService, requireChosenService } from "#server/booking/catalog-view.server";
+import { findService } from "#server/booking/catalog-view.server";
+import { linkQuery, requireChosenServiceOrLink } from "#server/booking/booking-link.server";
 import { knownGuest, setDraft } from "#server/booking/draft.server";
 import { chooseTime, holdSlot } from "#server/booking/hold-slot.server";
 import { openTimes, type SlotQuery } from "#server/booking/holds.server";
-import { bookingGuestId, downtimeFor, NO_DOWNTIME } from "#server/booking/downtime.server";
-import { firstDayWithTimes, requestedDay, SLOTS_ERROR, withDowntime } from "#server/booking/time-step.server";
-import { logger } from "#server/observability/logger.server";
-import { isSpaError } from "#server/spa/errors.server";
+import { bookingGuestId, downtimeFor } from "#server/booking/downtime.server";
+import { requestedDay, slotPickerDay } from "#server/booking/time-step.server";
 import { formDataOf, parseSubmission, refuseForm } from "#server/forms.server";
 import { currentUser } from "#server/request-context.server";
 import { guardAction, OUTAGE_MESSAGE } from "#server/unavailable.server";
@@ -28,33 +27,21 @@ export const meta: Route.MetaFunction = () => [{ title: "Choose a date and time 
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { services } = context;
-  const { session, draft, center, catalog, service } = await requireChosenService(context);
+  // Opened by a booking link, the step shows the link's choices; its POST keeps them (decision 051).
+  const { session, draft, center, catalog, service, link } = await requireChosenServiceOrLink(context, request, false);
   // The visit's length as the back end books it, add-ons included; the times offered fit it (decision 045).
   const addOns = draft.addOnIds.map((id) => findService(catalog, id)).filter((s) => s !== undefined);
 
-  const asked = requestedDay(request, center.timeZone, draft.date);
-  // Until the guest's history is read, no day is refused; a back end that cannot say is an outage.
-  let day = withDowntime(asked, NO_DOWNTIME);
-  let times: string[] = [];
-  let nextAvailableDay: string | null = null;
-  let slotsError: string | null = null;
-  try {
-    const guestId = bookingGuestId(draft, await currentUser(context));
-    day = withDowntime(asked, await downtimeFor(services, guestId, service.name));
-    // A day the rule refuses has no times to show: every one would be refused.
-    if (!day.refusal) {
-      const query: Omit<SlotQuery, "date"> = { centerId: center.id, serviceId: service.id, addOnIds: draft.addOnIds, therapistId: draft.therapistId };
-      let date: string;
-      ({ date, times, nextAvailableDay } = await firstDayWithTimes({ ...day, dates: day.openDates }, (d) => openTimes(services, { ...query, date: d })));
-      day = { ...day, date };
-    }
-  } catch (error) {
-    if (!isSpaError(error)) throw error;
-    logger.warn("slots unavailable", { kind: error.kind, status: error.status });
-    slotsError = SLOTS_ERROR;
-  }
-  const { date, dates, dateProblem, group, refused, refusal } = day;
-  if (draft.date !== date) setDraft(session, { ...draft, date });
+  const query: Omit<SlotQuery, "date"> = { centerId: center.id, serviceId: service.id, addOnIds: draft.addOnIds, therapistId: draft.therapistId };
+  const guestId = bookingGuestId(draft, await currentUser(context));
+  const day = await slotPickerDay(requestedDay(request, center.timeZone, draft.date), {
+    downtime: () => downtimeFor(services, guestId, service.name),
+    read: (date) => openTimes(services, { ...query, date }),
+    step: "time step",
+  });
+  const { date, dates, dateProblem, group, refused, refusal, times, nextAvailableDay, slotsError } = day;
+  // The day looked at is remembered for a kept draft; a link's draft is kept by the POST only.
+  if (!link && draft.date !== date) setDraft(session, { ...draft, date });
   const status = slotsError ? 503 : dateProblem ? 400 : 200;
   return data(
     {
@@ -63,7 +50,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       addOns: addOns.map((a) => a.displayName),
       visitLength: visitLengthLabel(visitMinutes(service, addOns)),
       ...slotPickerView({
-        date, dates, dateProblem, group, times, nextAvailableDay, slotsError, held: draft.hold?.slot ?? draft.slot ?? null, timeZone: center.timeZone, refused, refusal,
+        date, dates, dateProblem, group, times, nextAvailableDay, slotsError, held: draft.hold?.slot ?? draft.slot ?? null, timeZone: center.timeZone, refused, refusal, carry: linkQuery(link, ["date"]),
       }),
     },
     { status },
@@ -89,7 +76,9 @@ function busyAnswer(submission: Parameters<typeof refuseForm>[0], slot: string, 
 }
 
 export const action = guardAction(async ({ request, context }: Route.ActionArgs) => {
-  const { session, draft, center, service } = await requireChosenService(context);
+  const { session, draft, center, service, link } = await requireChosenServiceOrLink(context, request, true);
+  // The link's choices are kept now, whatever comes of the time (a hold it made stale was let go).
+  if (link) setDraft(session, draft);
   const submission = parseSubmission(await formDataOf(request), HoldSlotSchema);
   if (submission.status !== "success") return refuseForm(submission);
   const slot = String(submission.value.slot);

@@ -8,11 +8,13 @@ import { endDateLabel, NO_EXPIRY_LABEL } from "~/domain/sentinel-dates";
 import { clinicToday, dayjs, formatDay } from "~/lib/dates";
 import { formDataOf, formText, parseSubmission, refuseForm } from "#server/forms.server";
 import { consume } from "#server/limits/policy.server";
-import { buyOffer, signInToBuy } from "#server/purchases/buy.server";
+import { buyOffer } from "#server/purchases/buy.server";
 import { amountChoices, giftCardBalance, giftCardOffer, type AmountChoice, type BalanceView } from "#server/purchases/gift-cards.server";
 import { clinicChoice, giftCardOccasions, giftCardTemplates, homeClinic } from "#server/purchases/offers.server";
 import { currentUser } from "#server/request-context.server";
 import { guardAction, orUnavailable, OUTAGE_MESSAGE, unlessUnavailable } from "#server/unavailable.server";
+import { siteOrigin } from "#server/site.server";
+import { buyAnswer, signInToBuy } from "~/routes/purchases/buy-answer.server";
 import type { Route } from "./+types/buy";
 
 export const meta: Route.MetaFunction = () => [
@@ -74,7 +76,8 @@ export const action = guardAction(async ({ request, context }: Route.ActionArgs)
   if (checked === "outage") return refuseForm(submission, { intent: "buy", status: 503, formErrors: [OUTAGE_MESSAGE] });
   if (!checked) return refuseForm(submission, { intent: "buy", status: 404, formErrors: ["No clinic has that address. Please choose one from the list."] });
   if (checked.kind === "invalid") return refuseForm(submission, { intent: "buy", fieldErrors: checked.fieldErrors });
-  return buyOffer(request, context, { user, formKey: submission.value.purchaseKey, offer: checked.offer, submission, intent: "buy" });
+  const outcome = await buyOffer(services, { user, formKey: submission.value.purchaseKey, offer: checked.offer, origin: siteOrigin(request, context) });
+  return buyAnswer(context, submission, outcome, { intent: "buy" as const, backTo: `${href("/gift-cards")}?clinic=${encodeURIComponent(submission.value.clinic)}` });
 });
 
 /** The occasion's design: a colour scheme of the design system, by its place in the list. */

@@ -1,6 +1,6 @@
 import { requireUser } from "#server/accounts/current-user.server";
 import { ownPurchase } from "#server/purchases/access.server";
-import { stepResponse } from "#server/purchases/buy.server";
+import { stepAnswer } from "./buy-answer.server";
 import { cardReturned } from "#server/purchases/purchase.server";
 import { siteOrigin } from "#server/site.server";
 import { orUnavailable } from "#server/unavailable.server";
@@ -15,5 +15,5 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   await ownPurchase(context.services, params.id, user);
   const status = new URL(request.url).searchParams.get("status");
   const outcome = await orUnavailable(() => cardReturned(context.services, params.id, status, siteOrigin(request, context)));
-  return stepResponse(outcome!);
+  return stepAnswer(outcome!);
 }

@@ -5,7 +5,7 @@ import { formatDay } from "~/lib/dates";
 import { requireUser } from "#server/accounts/current-user.server";
 import { formDataOf } from "#server/forms.server";
 import { ownPurchase } from "#server/purchases/access.server";
-import { stepResponse } from "#server/purchases/buy.server";
+import { stepAnswer } from "./buy-answer.server";
 import { purchaseStatus, purchaseView, retryPurchase, type PurchaseView } from "#server/purchases/purchase.server";
 import { siteOrigin } from "#server/site.server";
 import { guardAction, orUnavailable, OUTAGE_MESSAGE, unlessUnavailable } from "#server/unavailable.server";
@@ -32,7 +32,7 @@ export const action = guardAction(async ({ request, context, params }: Route.Act
   const outcome = await unlessUnavailable(() => retryPurchase(context.services, params.id, siteOrigin(request, context)), () => "outage" as const);
   if (outcome === "outage") return data({ message: OUTAGE_MESSAGE }, { status: 503 });
   if (!outcome) throw data("We could not find that purchase.", { status: 404 });
-  return stepResponse(outcome);
+  return stepAnswer(outcome);
 });
 
 const WHAT = { membership: "membership", package: "package", "gift-card": "gift card" } as const;

@@ -1,6 +1,6 @@
 import { requireUser } from "#server/accounts/current-user.server";
 import { ownPurchase } from "#server/purchases/access.server";
-import { stepResponse } from "#server/purchases/buy.server";
+import { stepAnswer } from "./buy-answer.server";
 import { verificationReturned } from "#server/purchases/purchase.server";
 import { siteOrigin } from "#server/site.server";
 import { orUnavailable } from "#server/unavailable.server";
@@ -11,5 +11,5 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { user } = await requireUser(request, context);
   await ownPurchase(context.services, params.id, user);
   const outcome = await orUnavailable(() => verificationReturned(context.services, params.id, siteOrigin(request, context)));
-  return stepResponse(outcome!);
+  return stepAnswer(outcome!);
 }

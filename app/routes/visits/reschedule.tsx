@@ -21,12 +21,10 @@ import {
   setRescheduleHold,
 } from "#server/appointments/reschedule.server";
 import { toVisitView } from "#server/appointments/visits.server";
-import { firstDayWithTimes, requestedDay, SLOTS_ERROR } from "#server/booking/time-step.server";
+import { requestedDay, slotPickerDay, type SlotPickerDay } from "#server/booking/time-step.server";
 import { formDataOf, formText, parseSubmission, refuseForm } from "#server/forms.server";
-import { logger } from "#server/observability/logger.server";
 import { requestSession } from "#server/request-context.server";
 import { siteOrigin } from "#server/site.server";
-import { isSpaError } from "#server/spa/errors.server";
 import { flashToast, redirectWithToast } from "#server/toast.server";
 import { guardAction, OUTAGE_MESSAGE, unlessUnavailable } from "#server/unavailable.server";
 import type { Route } from "./+types/reschedule";
@@ -67,25 +65,19 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   }
   const timeZone = visit.center!.timeZone;
   // The visit's own day first, unless it has no other time left.
-  const day = requestedDay(request, timeZone, hold?.slot.slice(0, 10), visit.start.slice(0, 10));
-  const { dates, dateProblem, group } = day;
-  let date = day.date;
-  let times: string[] = [];
-  let nextAvailableDay: string | null = null;
-  let slotsError: string | null = null;
+  const read = async (d: string) => {
+    const listed = await rescheduleTimes(services, access, d);
+    if (listed === "not-movable") throw new NotMovable();
+    return listed;
+  };
+  let day: SlotPickerDay;
   try {
-    const read = async (d: string) => {
-      const listed = await rescheduleTimes(services, access, d);
-      if (listed === "not-movable") throw new NotMovable();
-      return listed;
-    };
-    ({ date, times, nextAvailableDay } = await firstDayWithTimes(day, read));
+    day = await slotPickerDay(requestedDay(request, timeZone, hold?.slot.slice(0, 10), visit.start.slice(0, 10)), { read, step: "reschedule" });
   } catch (error) {
-    if (error instanceof NotMovable) return data({ visit: view, home: access.paths.home, policy: { kind: "not-movable", why: "over" } as const, picker: null, hold: null }, { status: 409 });
-    if (!isSpaError(error)) throw error;
-    logger.warn("reschedule slots unavailable", { kind: error.kind, status: error.status });
-    slotsError = SLOTS_ERROR;
+    if (!(error instanceof NotMovable)) throw error;
+    return data({ visit: view, home: access.paths.home, policy: { kind: "not-movable", why: "over" } as const, picker: null, hold: null }, { status: 409 });
   }
+  const { date, dates, dateProblem, group, times, nextAvailableDay, slotsError } = day;
   return data(
     {
       visit: view,
