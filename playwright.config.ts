@@ -50,7 +50,14 @@ const chromium = {
 };
 
 function traceMode(setting: string | undefined) {
-  const modes = ["off", "on", "retain-on-failure", "on-first-retry", "on-all-retries", "retain-on-first-failure"] as const;
+  const modes = [
+    "off",
+    "on",
+    "retain-on-failure",
+    "on-first-retry",
+    "on-all-retries",
+    "retain-on-first-failure",
+  ] as const;
   if (setting === undefined || setting === "") return "off";
   const mode = modes.find((known) => known === setting);
   if (!mode) throw new Error(`PW_TRACE is ${setting}; use one of ${modes.join(", ")}.`);
@@ -89,7 +96,14 @@ export default defineConfig({
       // a page whose render reads something that changed between two requests with the same data (a
       // clock, a random value) fails the test that loads it again. The other servers serve kept pages
       // as production does.
-      env: { PORT: String(PORT), HOST: "127.0.0.1", DATA_DIR: ".e2e-data", LOG_LEVEL: "warn", SANDBOX_API_KEY: E2E_SANDBOX_API_KEY, RENDER_MEMO_VERIFY: "1" },
+      env: {
+        PORT: String(PORT),
+        HOST: "127.0.0.1",
+        DATA_DIR: ".e2e-data",
+        LOG_LEVEL: "warn",
+        SANDBOX_API_KEY: E2E_SANDBOX_API_KEY,
+        RENDER_MEMO_VERIFY: "1",
+      },
       url: `http://localhost:${PORT}/healthz`,
       reuseExistingServer: false,
       timeout: 60_000,
@@ -97,8 +111,12 @@ export default defineConfig({
     {
       command: `rm -rf .e2e-data-short-hold && node server.js`,
       env: {
-        PORT: String(SHORT_HOLD_PORT), HOST: "127.0.0.1", DATA_DIR: ".e2e-data-short-hold",
-        LOG_LEVEL: "warn", SANDBOX_HOLD_SECONDS: "4", SANDBOX_API_KEY: E2E_SANDBOX_API_KEY,
+        PORT: String(SHORT_HOLD_PORT),
+        HOST: "127.0.0.1",
+        DATA_DIR: ".e2e-data-short-hold",
+        LOG_LEVEL: "warn",
+        SANDBOX_HOLD_SECONDS: "4",
+        SANDBOX_API_KEY: E2E_SANDBOX_API_KEY,
       },
       url: `http://localhost:${SHORT_HOLD_PORT}/healthz`,
       reuseExistingServer: false,
@@ -107,9 +125,16 @@ export default defineConfig({
     {
       command: `rm -rf .e2e-data-no-backend && node server.js`,
       env: {
-        PORT: String(NO_BACKEND_PORT), HOST: "127.0.0.1", DATA_DIR: ".e2e-data-no-backend", LOG_LEVEL: "error",
+        PORT: String(NO_BACKEND_PORT),
+        HOST: "127.0.0.1",
+        DATA_DIR: ".e2e-data-no-backend",
+        LOG_LEVEL: "error",
         // Nothing listens on port 9 here: every call to the back end fails at once.
-        SPA_BASE_URL: "http://127.0.0.1:9", SPA_API_KEY: "unused", SPA_AVAILABILITY_GUEST_ID: EMBEDDED_AVAILABILITY_GUEST_ID, SESSION_SECRETS: "e2e-outage-secret-0123456789abcdef0123", SPA_TIMEOUT_MS: "1000",
+        SPA_BASE_URL: "http://127.0.0.1:9",
+        SPA_API_KEY: "unused",
+        SPA_AVAILABILITY_GUEST_ID: EMBEDDED_AVAILABILITY_GUEST_ID,
+        SESSION_SECRETS: "e2e-outage-secret-0123456789abcdef0123",
+        SPA_TIMEOUT_MS: "1000",
         SMS_WEBHOOK_URL: `http://127.0.0.1:${FAULT_BACKEND_PORT}/__sms`,
       },
       url: `http://localhost:${NO_BACKEND_PORT}/healthz`,
@@ -119,7 +144,12 @@ export default defineConfig({
     {
       // Started before the server that uses it: it also seeds that server's store.
       command: `rm -rf .e2e-data-faults .e2e-data-fault-backend && npx tsx tests/helpers/fault-backend.ts`,
-      env: { FAULT_PORT: String(FAULT_BACKEND_PORT), DATA_DIR: ".e2e-data-fault-backend", APP_STORE: ".e2e-data-faults/store.sqlite", SANDBOX_API_KEY: FAULT_BACKEND_KEY },
+      env: {
+        FAULT_PORT: String(FAULT_BACKEND_PORT),
+        DATA_DIR: ".e2e-data-fault-backend",
+        APP_STORE: ".e2e-data-faults/store.sqlite",
+        SANDBOX_API_KEY: FAULT_BACKEND_KEY,
+      },
       url: `http://127.0.0.1:${FAULT_BACKEND_PORT}/__faults`,
       reuseExistingServer: false,
       timeout: 60_000,
@@ -127,8 +157,12 @@ export default defineConfig({
     {
       command: `node server.js`,
       env: {
-        PORT: String(FAULTS_PORT), HOST: "127.0.0.1", DATA_DIR: ".e2e-data-faults", LOG_LEVEL: "error",
-        SPA_BASE_URL: `http://127.0.0.1:${FAULT_BACKEND_PORT}/spa-sandbox`, SPA_API_KEY: FAULT_BACKEND_KEY,
+        PORT: String(FAULTS_PORT),
+        HOST: "127.0.0.1",
+        DATA_DIR: ".e2e-data-faults",
+        LOG_LEVEL: "error",
+        SPA_BASE_URL: `http://127.0.0.1:${FAULT_BACKEND_PORT}/spa-sandbox`,
+        SPA_API_KEY: FAULT_BACKEND_KEY,
         // The fault back end is a sandbox: it seeds the same availability guest.
         SPA_AVAILABILITY_GUEST_ID: EMBEDDED_AVAILABILITY_GUEST_ID,
         SESSION_SECRETS: "e2e-faults-secret-0123456789abcdef012345",
@@ -142,8 +176,12 @@ export default defineConfig({
     {
       command: `rm -rf .e2e-data-rate-limited && node server.js`,
       env: {
-        PORT: String(RATE_LIMITED_PORT), HOST: "127.0.0.1", DATA_DIR: ".e2e-data-rate-limited", LOG_LEVEL: "error",
-        SANDBOX_API_KEY: E2E_SANDBOX_API_KEY, SANDBOX_RATE_LIMIT_PER_MINUTE: "60",
+        PORT: String(RATE_LIMITED_PORT),
+        HOST: "127.0.0.1",
+        DATA_DIR: ".e2e-data-rate-limited",
+        LOG_LEVEL: "error",
+        SANDBOX_API_KEY: E2E_SANDBOX_API_KEY,
+        SANDBOX_RATE_LIMIT_PER_MINUTE: "60",
       },
       url: `http://localhost:${RATE_LIMITED_PORT}/healthz`,
       reuseExistingServer: false,
@@ -158,8 +196,13 @@ export default defineConfig({
     {
       command: `rm -rf .e2e-data-strict && node server.js`,
       env: {
-        PORT: String(STRICT_TENANT_PORT), HOST: "127.0.0.1", DATA_DIR: ".e2e-data-strict", LOG_LEVEL: "error",
-        SANDBOX_API_KEY: E2E_SANDBOX_API_KEY, SANDBOX_TENANT_PROFILE: "strict", SPA_TIME_ZONE_IDS: STRICT_TENANT_ZONE_IDS,
+        PORT: String(STRICT_TENANT_PORT),
+        HOST: "127.0.0.1",
+        DATA_DIR: ".e2e-data-strict",
+        LOG_LEVEL: "error",
+        SANDBOX_API_KEY: E2E_SANDBOX_API_KEY,
+        SANDBOX_TENANT_PROFILE: "strict",
+        SPA_TIME_ZONE_IDS: STRICT_TENANT_ZONE_IDS,
       },
       url: `http://localhost:${STRICT_TENANT_PORT}/healthz`,
       reuseExistingServer: false,
@@ -169,8 +212,12 @@ export default defineConfig({
       // The first starts on a fresh directory and makes the sandbox's database; the second opens it.
       command: place === 0 ? `rm -rf .e2e-data-multi && node server.js` : `node server.js`,
       env: {
-        PORT: String(port), HOST: "127.0.0.1", DATA_DIR: ".e2e-data-multi", LOG_LEVEL: "error",
-        SANDBOX_API_KEY: E2E_SANDBOX_API_KEY, SESSION_SECRETS: MULTI_SESSION_SECRETS,
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        DATA_DIR: ".e2e-data-multi",
+        LOG_LEVEL: "error",
+        SANDBOX_API_KEY: E2E_SANDBOX_API_KEY,
+        SESSION_SECRETS: MULTI_SESSION_SECRETS,
         REDIS_URL: `redis://127.0.0.1:${REDIS_PORT}`,
       },
       url: `http://localhost:${port}/healthz`,

@@ -41,7 +41,9 @@ try {
   app = await import(entry.href);
 } catch (error) {
   if (error?.code === "ERR_MODULE_NOT_FOUND" && String(error.message).includes(fileURLToPath(entry))) {
-    process.stderr.write("The app is not built yet: run `npm run build` first (or `npm start`, which builds and starts).\n");
+    process.stderr.write(
+      "The app is not built yet: run `npm run build` first (or `npm start`, which builds and starts).\n",
+    );
     process.exit(1);
   }
   throw error;

@@ -34,7 +34,10 @@ export default defineConfig(({ isSsrBuild }) => ({
     // (docs/decisions/010). Its source maps tell scripts/check-server-build.mjs which modules each
     // file holds (and map stack traces under node --enable-source-maps).
     ...(isSsrBuild
-      ? { rollupOptions: { input: "./server/production.ts", output: { manualChunks: analyticsThreadChunk } }, sourcemap: true }
+      ? {
+          rollupOptions: { input: "./server/production.ts", output: { manualChunks: analyticsThreadChunk } },
+          sourcemap: true,
+        }
       : // The browser's code is minified by terser, two passes: about 3 KB less (gzip) on every page than
         // esbuild's minifier, most of it in React Router's own chunk (docs/decisions/024).
         { minify: "terser" as const, terserOptions: { compress: { passes: 2 }, format: { comments: false } } }),

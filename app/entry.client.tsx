@@ -36,7 +36,10 @@ const onRouteError: ClientOnErrorFunction = (error, info) => {
  * of a site without error reporting download none of it. Hydration does not wait for them.
  */
 async function startErrorReporting({ dsn, environment, tracesSampleRate }: ReportingSettings) {
-  const [Sentry, { keepTransaction, scrubBreadcrumb, scrubEvent }] = await Promise.all([import("@sentry/react-router"), import("./lib/error-scrub")]);
+  const [Sentry, { keepTransaction, scrubBreadcrumb, scrubEvent }] = await Promise.all([
+    import("@sentry/react-router"),
+    import("./lib/error-scrub"),
+  ]);
   const tracing = tracesSampleRate > 0;
   Sentry.init({
     dsn,

@@ -32,20 +32,34 @@ afterEach(() => {
 });
 
 function argsFor(request: Request): LoaderFunctionArgs {
-  return { request, params: {}, context: new RouterContextProvider(), unstable_pattern: "/" } as unknown as LoaderFunctionArgs;
+  return {
+    request,
+    params: {},
+    context: new RouterContextProvider(),
+    unstable_pattern: "/",
+  } as unknown as LoaderFunctionArgs;
 }
 
 describe("handleError", () => {
   it("reports an unexpected error once, with the path but not the query", () => {
     const error = new Error("store down");
-    handleError(error, argsFor(new Request("https://shop.example/appointment/payment?email=ana%40example.com", { method: "POST" })));
+    handleError(
+      error,
+      argsFor(new Request("https://shop.example/appointment/payment?email=ana%40example.com", { method: "POST" })),
+    );
     expect(reports).toEqual([{ error, context: { where: "request", method: "POST", path: "/appointment/payment" } }]);
   });
 
   it("reports nothing for a thrown answer or a visitor who left", () => {
     // The router hands a thrown `data(..., { status: 404 })` over as an error response.
-    handleError(new UNSAFE_ErrorResponseImpl(404, "Not Found", "Not found"), argsFor(new Request("https://shop.example/locations/nowhere")));
-    handleError(new Response(null, { status: 302, headers: { location: "/" } }), argsFor(new Request("https://shop.example/account")));
+    handleError(
+      new UNSAFE_ErrorResponseImpl(404, "Not Found", "Not found"),
+      argsFor(new Request("https://shop.example/locations/nowhere")),
+    );
+    handleError(
+      new Response(null, { status: 302, headers: { location: "/" } }),
+      argsFor(new Request("https://shop.example/account")),
+    );
     const left = new AbortController();
     left.abort();
     handleError(new Error("aborted"), argsFor(new Request("https://shop.example/locations", { signal: left.signal })));
@@ -62,8 +76,21 @@ function appWith({ impure = false } = {}) {
   const state = { shown: "10:00 AM", renders: { kept: 0, plain: 0 } };
   let impureCount = 0;
   const manifestRoute = (id: string, parentId: string | undefined, path: string) => ({
-    id, parentId, path, index: undefined, caseSensitive: undefined, hasAction: false, hasLoader: true, hasClientAction: false, hasClientLoader: false,
-    hasClientMiddleware: false, hasDefaultExport: true, hasErrorBoundary: false, module: `/${id}.js`, imports: [], css: [],
+    id,
+    parentId,
+    path,
+    index: undefined,
+    caseSensitive: undefined,
+    hasAction: false,
+    hasLoader: true,
+    hasClientAction: false,
+    hasClientLoader: false,
+    hasClientMiddleware: false,
+    hasDefaultExport: true,
+    hasErrorBoundary: false,
+    module: `/${id}.js`,
+    imports: [],
+    css: [],
   });
   const root = {
     loader: () => ({ year: 2026 }),
@@ -117,11 +144,22 @@ function appWith({ impure = false } = {}) {
     routes: {
       root: { id: "root", parentId: undefined, path: "", index: undefined, caseSensitive: undefined, module: root },
       kept: { id: "kept", parentId: "root", path: "kept", index: undefined, caseSensitive: undefined, module: kept },
-      plain: { id: "plain", parentId: "root", path: "plain", index: undefined, caseSensitive: undefined, module: plain },
+      plain: {
+        id: "plain",
+        parentId: "root",
+        path: "plain",
+        index: undefined,
+        caseSensitive: undefined,
+        module: plain,
+      },
     },
     assets: {
       entry: { module: "/entry.client.js", imports: [] },
-      routes: { root: { ...manifestRoute("root", undefined, ""), hasErrorBoundary: true }, kept: manifestRoute("kept", "root", "kept"), plain: manifestRoute("plain", "root", "plain") },
+      routes: {
+        root: { ...manifestRoute("root", undefined, ""), hasErrorBoundary: true },
+        kept: manifestRoute("kept", "root", "kept"),
+        plain: manifestRoute("plain", "root", "plain"),
+      },
       url: "/manifest.js",
       version: "1",
     },
@@ -213,6 +251,8 @@ describe("the server entry with the render memo", () => {
     expect(refused.html).toContain("Something went wrong");
     expect(refused.html).not.toContain("render 2");
     expect(checked.stats().mismatches).toBe(1);
-    expect(reports.map(({ error }) => String(error))).toEqual(["Error: render memo: the page kept for /kept differs from a new render of the same data"]);
+    expect(reports.map(({ error }) => String(error))).toEqual([
+      "Error: render memo: the page kept for /kept differs from a new render of the same data",
+    ]);
   });
 });

@@ -19,7 +19,11 @@ export const streamTimeout = 5_000;
  */
 export const handleError: HandleErrorFunction = (error, { request }) => {
   if (request.signal.aborted || isRouteErrorResponse(error) || error instanceof Response) return;
-  errorReporter().captureException(error, { where: "request", method: request.method, path: scrubUrl(new URL(request.url).pathname) });
+  errorReporter().captureException(error, {
+    where: "request",
+    method: request.method,
+    path: scrubUrl(new URL(request.url).pathname),
+  });
 };
 
 export default function handleRequest(
@@ -31,7 +35,9 @@ export default function handleRequest(
 ) {
   const nonce = loadContext.nonce;
   // Crawlers, no-JavaScript readers and the render cache get the whole document at once.
-  const waitForAll = Boolean(loadContext.wholeDocument || isbot(request.headers.get("user-agent") ?? "") || routerContext.isSpaMode);
+  const waitForAll = Boolean(
+    loadContext.wholeDocument || isbot(request.headers.get("user-agent") ?? "") || routerContext.isSpaMode,
+  );
   const memo = loadContext.renderMemo;
   const key = memo ? renderMemoKey(request, responseStatusCode, routerContext, waitForAll) : null;
   if (!memo || !key) return render(request, responseStatusCode, responseHeaders, routerContext, nonce, waitForAll);
@@ -45,7 +51,9 @@ export default function handleRequest(
       if (!kept) return memo.keep(key, html, nonce);
       if (kept.equals(html)) return;
       memo.countMismatch();
-      throw new Error(`render memo: the page kept for ${scrubUrl(new URL(request.url).pathname)} differs from a new render of the same data`);
+      throw new Error(
+        `render memo: the page kept for ${scrubUrl(new URL(request.url).pathname)} differs from a new render of the same data`,
+      );
     },
     // Verifying a kept page needs the new one whole before answering.
     whole: Boolean(kept),
@@ -81,7 +89,13 @@ function render(
           const body = new PassThrough();
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           // Streamed as it renders, unless a kept page is being verified: then sent whole, once compared.
-          if (!keep?.whole) resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
+          if (!keep?.whole)
+            resolve(
+              new Response(createReadableStreamFromReadable(body), {
+                headers: responseHeaders,
+                status: responseStatusCode,
+              }),
+            );
           if (keep) {
             // A copy of what goes out; a page that failed, or whose visitor left, is not kept.
             const chunks: Buffer[] = [];
@@ -94,7 +108,11 @@ function render(
                 if (keep.whole) resolve(new Response(html, { headers: responseHeaders, status: responseStatusCode }));
               } catch (error) {
                 if (keep.whole) reject(error);
-                else errorReporter().captureException(error, { where: "render", path: scrubUrl(new URL(request.url).pathname) });
+                else
+                  errorReporter().captureException(error, {
+                    where: "render",
+                    path: scrubUrl(new URL(request.url).pathname),
+                  });
               }
             });
           }
@@ -107,7 +125,8 @@ function render(
           failed = true;
           responseStatusCode = 500;
           // Errors before the shell are handed to handleError by the router; later ones are reported here.
-          if (shellRendered) errorReporter().captureException(error, { where: "render", path: scrubUrl(new URL(request.url).pathname) });
+          if (shellRendered)
+            errorReporter().captureException(error, { where: "render", path: scrubUrl(new URL(request.url).pathname) });
         },
       },
     );

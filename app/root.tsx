@@ -77,7 +77,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Meta />
         <Links />
         {/* Read by entry.client.tsx, which loads Sentry only when this is here. */}
-        {rootData?.errorReporting ? <meta name="error-reporting" content={JSON.stringify(rootData.errorReporting)} /> : null}
+        {rootData?.errorReporting ? (
+          <meta name="error-reporting" content={JSON.stringify(rootData.errorReporting)} />
+        ) : null}
       </head>
       <body>
         <a className="skip-link" href={`#${skipTarget(matches)}`}>
@@ -107,7 +109,10 @@ function SiteHeader({ signedIn }: { signedIn: boolean }) {
   return (
     <header className="site-header">
       <Link to={href("/")} className="brand" aria-label="Glow Clinic home">
-        <span aria-hidden="true" className="brand-mark">✦</span> Glow Clinic
+        <span aria-hidden="true" className="brand-mark">
+          ✦
+        </span>{" "}
+        Glow Clinic
       </Link>
       <nav aria-label="Main">
         <NavLink to={href("/locations")}>Locations</NavLink>

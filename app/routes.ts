@@ -4,10 +4,7 @@ import { index, layout, prefix, route, type RouteConfig } from "@react-router/de
 export default [
   index("routes/home.tsx"),
 
-  ...prefix("locations", [
-    index("routes/locations/list.tsx"),
-    route(":slug", "routes/locations/detail.tsx"),
-  ]),
+  ...prefix("locations", [index("routes/locations/list.tsx"), route(":slug", "routes/locations/detail.tsx")]),
 
   ...prefix("appointment", [
     layout("routes/appointment/layout.tsx", [

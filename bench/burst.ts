@@ -38,16 +38,26 @@ type Outcome = {
 };
 
 /** The page's first-level heading, and whether the text is on the page. */
-const heading = async (page: Page) => ((await page.locator("h1").first().textContent({ timeout: 10_000 })) ?? "").trim();
+const heading = async (page: Page) =>
+  ((await page.locator("h1").first().textContent({ timeout: 10_000 })) ?? "").trim();
 const shows = async (page: Page, text: string | RegExp) => (await page.getByText(text).count()) > 0;
 
 /** One new guest's booking, from the clinic page to the confirmation, as a person would persist. */
 async function guest(page: Page, index: number): Promise<Outcome> {
-  const outcome: Outcome = { booked: false, toldToWait: 0, busyBeforeHold: 0, taken: 0, lostHold: false, errors: [], seconds: 0 };
+  const outcome: Outcome = {
+    booked: false,
+    toldToWait: 0,
+    busyBeforeHold: 0,
+    taken: 0,
+    lostHold: false,
+    errors: [],
+    seconds: 0,
+  };
   const started = Date.now();
   let retryAfter = 1;
   page.on("response", (response) => {
-    if (response.request().isNavigationRequest() && response.frame() === page.mainFrame()) retryAfter = Number(response.headers()["retry-after"] ?? 1) || 1;
+    if (response.request().isNavigationRequest() && response.frame() === page.mainFrame())
+      retryAfter = Number(response.headers()["retry-after"] ?? 1) || 1;
   });
 
   /** A button that sends a form or goes somewhere, JavaScript off: the next page, loaded. */
@@ -84,10 +94,14 @@ async function guest(page: Page, index: number): Promise<Outcome> {
     const times = page.getByRole("form", { name: "Open times" }).getByRole("button");
     const strip = page.getByRole("navigation", { name: "Dates" });
     for (let step = 0; step < 30 && (await times.count()) === 0 && !(await shows(page, SLOTS_ERROR)); step++) {
-      const days = await strip.locator("button[data-date]").evaluateAll((buttons) => buttons.map((b) => (b as HTMLButtonElement).dataset.date!));
+      const days = await strip
+        .locator("button[data-date]")
+        .evaluateAll((buttons) => buttons.map((b) => (b as HTMLButtonElement).dataset.date!));
       const shown = await strip.locator("button[aria-current]").getAttribute("data-date");
       const next = days[days.indexOf(shown ?? "") + 1];
-      await browse(() => press(next ? strip.locator(`button[data-date="${next}"]`) : strip.getByRole("button", { name: "Later days" })));
+      await browse(() =>
+        press(next ? strip.locator(`button[data-date="${next}"]`) : strip.getByRole("button", { name: "Later days" })),
+      );
     }
     const count = await times.count();
     if (count === 0) continue;
@@ -122,7 +136,9 @@ async function guest(page: Page, index: number): Promise<Outcome> {
     await page.getByLabel(/Mobile phone/).fill(`713555${String(1000 + index).slice(-4)}`);
     for (let tries = 0; tries < 30; tries++) {
       await press(page.getByRole("button", { name: "Continue to payment" }));
-      const told = (await page.locator(".error-summary").allTextContents()).join(" ").match(/try again in (a|\d+) seconds?/);
+      const told = (await page.locator(".error-summary").allTextContents())
+        .join(" ")
+        .match(/try again in (a|\d+) seconds?/);
       if (!told || !(await shows(page, "very busy"))) break;
       outcome.toldToWait += 1;
       await sleep((told[1] === "a" ? 1 : Number(told[1])) * 1000);
@@ -132,7 +148,9 @@ async function guest(page: Page, index: number): Promise<Outcome> {
       outcome.taken += 1;
       choice += 1;
     } else {
-      outcome.errors.push(`details step: ${(await page.locator(".error-summary").allTextContents()).join(" ") || (await heading(page))}`);
+      outcome.errors.push(
+        `details step: ${(await page.locator(".error-summary").allTextContents()).join(" ") || (await heading(page))}`,
+      );
     }
   }
   if (!reachedPayment) {
@@ -141,11 +159,16 @@ async function guest(page: Page, index: number): Promise<Outcome> {
   }
 
   // The payment step: a time is held from here on.
-  const lost = () => !page.url().includes("/appointment/payment") && !page.url().includes("/appointment/confirmation") && !page.url().includes("/hosted/");
+  const lost = () =>
+    !page.url().includes("/appointment/payment") &&
+    !page.url().includes("/appointment/confirmation") &&
+    !page.url().includes("/hosted/");
   for (let tries = 0; tries < 5; tries++) {
     await press(page.getByRole("button", { name: /Add (a|another) card/ }));
     if (await page.getByLabel("Card number").count()) break;
-    outcome.errors.push(`card page: ${(await page.locator(".error-summary").allTextContents()).join(" ") || (await heading(page))}`);
+    outcome.errors.push(
+      `card page: ${(await page.locator(".error-summary").allTextContents()).join(" ") || (await heading(page))}`,
+    );
     if (lost()) break;
   }
   if (lost()) {
@@ -185,26 +208,47 @@ async function guest(page: Page, index: number): Promise<Outcome> {
 }
 
 // Zenoti's 60 calls a minute: a token bucket of 60, one call back a second.
-const { appOrigin, backendOrigin, browser, stop } = await startPageBench({ name: "burst", appPort: APP_PORT, backendPort: BACKEND_PORT, rateLimitPerMinute: 60 });
+const { appOrigin, backendOrigin, browser, stop } = await startPageBench({
+  name: "burst",
+  appPort: APP_PORT,
+  backendPort: BACKEND_PORT,
+  rateLimitPerMinute: 60,
+});
 try {
   // The chain's site as a promotion finds it: the clinic's page and menu read once already.
   await fetch(`${appOrigin}/locations/${CLINIC}`);
-  const totalCalls = async () => Object.values((await (await fetch(`${backendOrigin}/__calls`)).json()) as Record<string, number>).reduce((a, b) => a + b, 0);
-  const limitedSoFar = async () => ((await (await fetch(`${backendOrigin}/__limited`)).json()) as { limited: number }).limited;
+  const totalCalls = async () =>
+    Object.values((await (await fetch(`${backendOrigin}/__calls`)).json()) as Record<string, number>).reduce(
+      (a, b) => a + b,
+      0,
+    );
+  const limitedSoFar = async () =>
+    ((await (await fetch(`${backendOrigin}/__limited`)).json()) as { limited: number }).limited;
   const [callsBefore, limitedBefore] = [await totalCalls(), await limitedSoFar()];
 
   const begun = Date.now();
   const outcomes = await Promise.all(
     Array.from({ length: GUESTS }, async (_, index) => {
       // Each guest from an address of their own, as real guests are: the per-address limits are not what this measures.
-      const context = await browser.newContext({ javaScriptEnabled: false, extraHTTPHeaders: { "x-forwarded-for": `10.78.0.${index + 1}` } });
+      const context = await browser.newContext({
+        javaScriptEnabled: false,
+        extraHTTPHeaders: { "x-forwarded-for": `10.78.0.${index + 1}` },
+      });
       const page = await context.newPage();
       page.setDefaultTimeout(120_000);
       try {
         return await guest(page, index);
       } catch (error) {
         const where = new URL(page.url()).pathname;
-        return { booked: false, toldToWait: 0, busyBeforeHold: 0, taken: 0, lostHold: false, errors: [`stopped at ${where}: ${(error as Error).message.split("\n")[0]}`], seconds: 0 } satisfies Outcome;
+        return {
+          booked: false,
+          toldToWait: 0,
+          busyBeforeHold: 0,
+          taken: 0,
+          lostHold: false,
+          errors: [`stopped at ${where}: ${(error as Error).message.split("\n")[0]}`],
+          seconds: 0,
+        } satisfies Outcome;
       } finally {
         await context.close();
       }
@@ -218,7 +262,9 @@ try {
   const booked = outcomes.filter((o) => o.booked).length;
   const lostHolds = outcomes.filter((o) => o.lostHold).length;
   const errors = sum((o) => o.errors.length);
-  console.log(`\nBurst: ${GUESTS} new guests booking at once at ${CLINIC}, JavaScript off, against a back end with Zenoti's 60 calls a minute (token bucket, burst 60).`);
+  console.log(
+    `\nBurst: ${GUESTS} new guests booking at once at ${CLINIC}, JavaScript off, against a back end with Zenoti's 60 calls a minute (token bucket, burst 60).`,
+  );
   console.table(
     outcomes.map((o, i) => ({
       guest: i + 1,
@@ -241,7 +287,11 @@ try {
       `Zenoti calls: ${calls} (${(calls / Math.max(1, booked)).toFixed(1)} per completed booking)`,
     ].join("\n"),
   );
-  if (process.env.BENCH_BURST_JSON) fs.writeFileSync(process.env.BENCH_BURST_JSON, JSON.stringify({ guests: GUESTS, booked, limited, lostHolds, errors, wall, calls }));
+  if (process.env.BENCH_BURST_JSON)
+    fs.writeFileSync(
+      process.env.BENCH_BURST_JSON,
+      JSON.stringify({ guests: GUESTS, booked, limited, lostHolds, errors, wall, calls }),
+    );
 } finally {
   await stop();
 }

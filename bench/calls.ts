@@ -19,7 +19,11 @@ const CLINICS = [
   { slug: "dallas-uptown", kind: "takes payment" },
 ];
 
-const { appOrigin, backendOrigin, browser, stop } = await startPageBench({ name: "calls", appPort: APP_PORT, backendPort: BACKEND_PORT });
+const { appOrigin, backendOrigin, browser, stop } = await startPageBench({
+  name: "calls",
+  appPort: APP_PORT,
+  backendPort: BACKEND_PORT,
+});
 
 async function callCounts(): Promise<Map<string, number>> {
   return new Map(Object.entries((await (await fetch(`${backendOrigin}/__calls`)).json()) as Record<string, number>));
@@ -49,10 +53,15 @@ async function book(page: Page, slug: string) {
   // Day after day through the date strip, a week at a time, until one has open times.
   const strip = page.getByRole("navigation", { name: "Dates" });
   for (let step = 0; step < 30 && (await times.count()) === 0; step++) {
-    const days = await strip.locator("button[data-date]").evaluateAll((buttons) => buttons.map((b) => (b as HTMLButtonElement).dataset.date!));
+    const days = await strip
+      .locator("button[data-date]")
+      .evaluateAll((buttons) => buttons.map((b) => (b as HTMLButtonElement).dataset.date!));
     const shown = await strip.locator("button[aria-current]").getAttribute("data-date");
     const next = days[days.indexOf(shown ?? "") + 1];
-    await (next ? strip.locator(`button[data-date="${next}"]`) : strip.getByRole("button", { name: "Later days" })).click();
+    await (next
+      ? strip.locator(`button[data-date="${next}"]`)
+      : strip.getByRole("button", { name: "Later days" })
+    ).click();
     await page.waitForURL((url) => url.searchParams.get("date") !== shown);
   }
   await times.first().click();
@@ -97,7 +106,10 @@ try {
     for (let i = 0; i < BOOKINGS; i++) {
       // Each guest from an address of their own, as real guests are: the per-address hold limits
       // are not what this measures.
-      const context = await browser.newContext({ javaScriptEnabled: false, extraHTTPHeaders: { "x-forwarded-for": `10.77.0.${guestNumber + 1}` } });
+      const context = await browser.newContext({
+        javaScriptEnabled: false,
+        extraHTTPHeaders: { "x-forwarded-for": `10.77.0.${guestNumber + 1}` },
+      });
       const page = await context.newPage();
       const before = await callCounts();
       await book(page, clinic.slug);
@@ -108,7 +120,9 @@ try {
     }
     byCall = new Map([...byCall].sort((a, b) => b[1] - a[1]));
     const mean = perBooking.reduce((a, b) => a + b, 0) / perBooking.length;
-    console.log(`\n${clinic.slug} (${clinic.kind}): ${BOOKINGS} guest bookings, Zenoti calls each: ${perBooking.join(", ")}; mean ${mean.toFixed(1)} (target at most ${TARGET_PER_BOOKING}).`);
+    console.log(
+      `\n${clinic.slug} (${clinic.kind}): ${BOOKINGS} guest bookings, Zenoti calls each: ${perBooking.join(", ")}; mean ${mean.toFixed(1)} (target at most ${TARGET_PER_BOOKING}).`,
+    );
     console.table([...byCall].map(([call, count]) => ({ call, "per booking": (count / BOOKINGS).toFixed(2) })));
     summary.perBooking[`${clinic.slug} (${clinic.kind})`] = mean;
   }

@@ -56,7 +56,11 @@ async function startCollector() {
   };
 }
 
-const viewed = (index: number): AnalyticsEvent => ({ name: "page_viewed", properties: { path: `/locations/${index}`, status: 200 }, requestId: `req-${index}` });
+const viewed = (index: number): AnalyticsEvent => ({
+  name: "page_viewed",
+  properties: { path: `/locations/${index}`, status: 200 },
+  requestId: `req-${index}`,
+});
 
 /** One round: the bursts recorded at their pace, then a flush; what arrived, what was dropped, the request thread's CPU. */
 async function round(make: (url: string) => Analytics) {
@@ -83,7 +87,8 @@ const adapters = {
 const runs: Record<keyof typeof adapters, Awaited<ReturnType<typeof round>>[]> = { thread: [], baseline: [] };
 for (let index = 0; index < ROUNDS; index += 1) {
   // In turns, so that a machine that slows for a while slows both.
-  for (const which of index % 2 === 0 ? (["thread", "baseline"] as const) : (["baseline", "thread"] as const)) runs[which].push(await round(adapters[which]));
+  for (const which of index % 2 === 0 ? (["thread", "baseline"] as const) : (["baseline", "thread"] as const))
+    runs[which].push(await round(adapters[which]));
 }
 
 const summary = (which: keyof typeof adapters) => ({
@@ -96,6 +101,20 @@ console.log(
   `\nAnalytics at a busy instance's pace: ${EVENTS} events in ${BURSTS} bursts, one every ${BURST_GAP_MS} ms, to a collector on this machine; medians of ${ROUNDS} rounds on ${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)} (target: the thread delivers all, and costs the request thread less than the baseline):`,
 );
 console.table([
-  { adapter: "on its own thread", delivered: fmt(thread.delivered, 3), dropped: thread.dropped, "request thread ms / 1000 events": fmt(thread.cpuPerThousand, 1), "delivered x baseline": fmt(thread.delivered / baseline.delivered, 2), "request thread x baseline": fmt(thread.cpuPerThousand / baseline.cpuPerThousand, 2) },
-  { adapter: "baseline: on the request thread", delivered: fmt(baseline.delivered, 3), dropped: baseline.dropped, "request thread ms / 1000 events": fmt(baseline.cpuPerThousand, 1), "delivered x baseline": "1.00", "request thread x baseline": "1.00" },
+  {
+    adapter: "on its own thread",
+    delivered: fmt(thread.delivered, 3),
+    dropped: thread.dropped,
+    "request thread ms / 1000 events": fmt(thread.cpuPerThousand, 1),
+    "delivered x baseline": fmt(thread.delivered / baseline.delivered, 2),
+    "request thread x baseline": fmt(thread.cpuPerThousand / baseline.cpuPerThousand, 2),
+  },
+  {
+    adapter: "baseline: on the request thread",
+    delivered: fmt(baseline.delivered, 3),
+    dropped: baseline.dropped,
+    "request thread ms / 1000 events": fmt(baseline.cpuPerThousand, 1),
+    "delivered x baseline": "1.00",
+    "request thread x baseline": "1.00",
+  },
 ]);

@@ -32,20 +32,35 @@ export type PageBench = { appOrigin: string; backendOrigin: string; browser: Bro
  * Starts the back end, then the app using it, and a browser. `rateLimitPerMinute`: the back end's
  * token bucket (Zenoti's 60), none by default.
  */
-export async function startPageBench(options: { name: string; appPort: number; backendPort: number; rateLimitPerMinute?: number }): Promise<PageBench> {
+export async function startPageBench(options: {
+  name: string;
+  appPort: number;
+  backendPort: number;
+  rateLimitPerMinute?: number;
+}): Promise<PageBench> {
   const apiKey = `bench-${options.name}-key`;
   const backendOrigin = `http://127.0.0.1:${options.backendPort}`;
   const appOrigin = `http://127.0.0.1:${options.appPort}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `bench-${options.name}-`));
   fs.mkdirSync(path.join(dataDir, "app"), { recursive: true });
   const backend = start(path.join(root, "node_modules", ".bin", "tsx"), ["bench/zenoti-backend.ts"], {
-    BACKEND_PORT: String(options.backendPort), DATA_DIR: path.join(dataDir, "backend"), APP_STORE: path.join(dataDir, "app", "store.sqlite"), SANDBOX_API_KEY: apiKey,
+    BACKEND_PORT: String(options.backendPort),
+    DATA_DIR: path.join(dataDir, "backend"),
+    APP_STORE: path.join(dataDir, "app", "store.sqlite"),
+    SANDBOX_API_KEY: apiKey,
     SANDBOX_RATE_LIMIT_PER_MINUTE: String(options.rateLimitPerMinute ?? 0),
   });
   let app: ChildProcess | null = null;
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
   });
   const stop = async () => {
     await browser.close();
@@ -56,8 +71,13 @@ export async function startPageBench(options: { name: string; appPort: number; b
   try {
     await waitFor(`${backendOrigin}/__calls`);
     app = start("node", ["server.js"], {
-      PORT: String(options.appPort), HOST: "127.0.0.1", DATA_DIR: path.join(dataDir, "app"), LOG_LEVEL: "error",
-      SPA_BASE_URL: `${backendOrigin}/spa-sandbox`, SPA_API_KEY: apiKey, SESSION_SECRETS: `bench-${options.name}-secret-0123456789abcdef-0123456789`,
+      PORT: String(options.appPort),
+      HOST: "127.0.0.1",
+      DATA_DIR: path.join(dataDir, "app"),
+      LOG_LEVEL: "error",
+      SPA_BASE_URL: `${backendOrigin}/spa-sandbox`,
+      SPA_API_KEY: apiKey,
+      SESSION_SECRETS: `bench-${options.name}-secret-0123456789abcdef-0123456789`,
       // The sandbox back end seeds the guest open times are read through (decision 018).
       SPA_AVAILABILITY_GUEST_ID: EMBEDDED_AVAILABILITY_GUEST_ID,
       // A real back end needs a way to send one-time codes: the back end takes texts and forgets them.

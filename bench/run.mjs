@@ -70,9 +70,14 @@ async function bookingRoutes(origin) {
  */
 function startApp(port, env) {
   return start("node", ["server.js"], {
-    PORT: String(port), HOST: "127.0.0.1", DATA_DIR: path.join(dataDir, "app"), LOG_LEVEL: "warn",
-    SPA_BASE_URL: `http://127.0.0.1:${BACKEND_PORT}/spa-sandbox`, SPA_API_KEY: BACKEND_KEY,
-    SESSION_SECRETS: "bench-speed-session-secret-0123456789abcdef", SPA_AVAILABILITY_GUEST_ID: EMBEDDED_AVAILABILITY_GUEST_ID,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATA_DIR: path.join(dataDir, "app"),
+    LOG_LEVEL: "warn",
+    SPA_BASE_URL: `http://127.0.0.1:${BACKEND_PORT}/spa-sandbox`,
+    SPA_API_KEY: BACKEND_KEY,
+    SESSION_SECRETS: "bench-speed-session-secret-0123456789abcdef",
+    SPA_AVAILABILITY_GUEST_ID: EMBEDDED_AVAILABILITY_GUEST_ID,
     SMS_WEBHOOK_URL: `http://127.0.0.1:${BACKEND_PORT}/__sms`,
     ...env,
   });
@@ -128,7 +133,8 @@ async function load(url, pid, headers = {}, duration = DURATION) {
   const cpuBefore = cpuMs(pid);
   const mainBefore = cpuMs(pid, { mainThread: true });
   const result = await autocannon({ url, headers, connections: CONNECTIONS, duration });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   const requests = result.requests.total || 1;
   return {
     rps: result.requests.average,
@@ -145,7 +151,11 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 /** The gzip size of every script a page loads: module preloads and module scripts. */
 async function jsGzipBytes(origin, pathname, headers = {}) {
   const html = await (await fetch(origin + pathname, { headers })).text();
-  const srcs = new Set([...html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g), ...html.matchAll(/<script[^>]+src="([^"]+)"/g)].map((m) => m[1]));
+  const srcs = new Set(
+    [...html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g), ...html.matchAll(/<script[^>]+src="([^"]+)"/g)].map(
+      (m) => m[1],
+    ),
+  );
   let total = 0;
   for (const src of srcs) {
     const body = Buffer.from(await (await fetch(new URL(src, origin))).arrayBuffer());
@@ -165,32 +175,51 @@ fs.mkdirSync(path.join(dataDir, "app"));
 const staticDir = path.join(dataDir, "static");
 fs.mkdirSync(staticDir);
 const backend = start(path.join(root, "node_modules", ".bin", "tsx"), ["bench/zenoti-backend.ts"], {
-  BACKEND_PORT: String(BACKEND_PORT), DATA_DIR: path.join(dataDir, "backend"), APP_STORE: path.join(dataDir, "app", "store.sqlite"), SANDBOX_API_KEY: BACKEND_KEY,
+  BACKEND_PORT: String(BACKEND_PORT),
+  DATA_DIR: path.join(dataDir, "backend"),
+  APP_STORE: path.join(dataDir, "app", "store.sqlite"),
+  SANDBOX_API_KEY: BACKEND_KEY,
 });
 let app;
 let appOff;
 let appTwin;
 let hungApp;
 // The bare page as its template serves it: react-router-serve in production mode.
-const bare = start(path.join(root, "node_modules", ".bin", "react-router-serve"), [path.join(bareDir, "build", "server", "index.js")], {
-  PORT: String(BARE_PORT),
-  HOST: "127.0.0.1",
-  NODE_ENV: "production",
-}, bareDir);
+const bare = start(
+  path.join(root, "node_modules", ".bin", "react-router-serve"),
+  [path.join(bareDir, "build", "server", "index.js")],
+  {
+    PORT: String(BARE_PORT),
+    HOST: "127.0.0.1",
+    NODE_ENV: "production",
+  },
+  bareDir,
+);
 // The home page's HTML as a file, served by Express's static middleware: what a cache hit is measured against.
-const staticServer = start("node", ["-e", `
+const staticServer = start(
+  "node",
+  [
+    "-e",
+    `
   const express = require("express");
   const app = express();
   app.disable("x-powered-by");
   app.use(express.static(${JSON.stringify(staticDir)}));
   app.listen(${STATIC_PORT}, "127.0.0.1");
-`], { NODE_ENV: "production" });
+`,
+  ],
+  { NODE_ENV: "production" },
+);
 
 // The analytics collector: the app runs with analytics on, as in production, posting its batches
 // here; GET /events tells how many events arrived. A real collector is another company's service on
 // other machines; this one shares the app's two cores, so it runs at the lowest CPU priority, to
 // measure what analytics costs the app rather than what receiving the events costs this machine.
-const collector = start("node", ["-e", `
+const collector = start(
+  "node",
+  [
+    "-e",
+    `
   const http = require("node:http");
   let events = 0;
   http.createServer((req, res) => {
@@ -203,7 +232,10 @@ const collector = start("node", ["-e", `
       res.end();
     });
   }).listen(${COLLECTOR_PORT}, "127.0.0.1");
-`], {});
+`,
+  ],
+  {},
+);
 
 try {
   os.setPriority(collector.pid, 19);
@@ -225,9 +257,14 @@ try {
   await waitFor(`${appOffOrigin}/healthz`);
   await waitFor(`${appTwinOrigin}/healthz`);
   await waitFor(`${bareOrigin}/`);
-  const targets = [...PUBLIC_ROUTES.map((route) => ({ route, label: route, headers: {}, kind: "public page" })), ...(await bookingRoutes(appOrigin))];
+  const targets = [
+    ...PUBLIC_ROUTES.map((route) => ({ route, label: route, headers: {}, kind: "public page" })),
+    ...(await bookingRoutes(appOrigin)),
+  ];
   // Warm up: the catalog cache, and the render cache of public pages.
-  for (const origin of [appOrigin, appOffOrigin, appTwinOrigin]) for (const { route, headers } of targets) for (let i = 0; i < 3; i++) await (await fetch(origin + route, { headers })).text();
+  for (const origin of [appOrigin, appOffOrigin, appTwinOrigin])
+    for (const { route, headers } of targets)
+      for (let i = 0; i < 3; i++) await (await fetch(origin + route, { headers })).text();
   fs.writeFileSync(path.join(staticDir, "index.html"), await (await fetch(`${appOrigin}/`)).text());
   await waitFor(`${staticOrigin}/`);
   await fetch(`${bareOrigin}/`);
@@ -240,17 +277,28 @@ try {
     [`${bareOrigin}/`, {}],
     [`${staticOrigin}/`, {}],
     // The twins get the same pages as the app, so that the three have served the same before they are compared.
-    ...targets.flatMap(({ route, headers }) => [appOrigin, appOffOrigin, appTwinOrigin].map((origin) => [origin + route, headers])),
+    ...targets.flatMap(({ route, headers }) =>
+      [appOrigin, appOffOrigin, appTwinOrigin].map((origin) => [origin + route, headers]),
+    ),
   ];
-  for (const [url, headers] of warmUps) await autocannon({ url, headers, connections: CONNECTIONS, duration: WARM_SECONDS });
+  for (const [url, headers] of warmUps)
+    await autocannon({ url, headers, connections: CONNECTIONS, duration: WARM_SECONDS });
 
-  console.log(`\nEach figure: the median of ${ROUNDS} rounds of ${DURATION}s of load at ${CONNECTIONS} connections, on ${os.cpus().length} cores; every server in production mode.`);
-  console.log("Each round measures the bare page too, and \"x bare\" is the median of each round's own ratio: a machine that slows for a while slows both sides of it.\n");
+  console.log(
+    `\nEach figure: the median of ${ROUNDS} rounds of ${DURATION}s of load at ${CONNECTIONS} connections, on ${os.cpus().length} cores; every server in production mode.`,
+  );
+  console.log(
+    'Each round measures the bare page too, and "x bare" is the median of each round\'s own ratio: a machine that slows for a while slows both sides of it.\n',
+  );
   const bareJs = await jsGzipBytes(bareOrigin, "/");
   // Rounds in turns: the bare page, the static file and the pages; then the same the other way round.
   const series = new Map([["bare", []], ["static", []], ...targets.map(({ route }) => [route, []])]);
   for (let round = 0; round < ROUNDS; round++) {
-    const order = [["bare", `${bareOrigin}/`, bare.pid, {}], ["static", `${staticOrigin}/`, staticServer.pid, {}], ...targets.map(({ route, headers }) => [route, appOrigin + route, app.pid, headers])];
+    const order = [
+      ["bare", `${bareOrigin}/`, bare.pid, {}],
+      ["static", `${staticOrigin}/`, staticServer.pid, {}],
+      ...targets.map(({ route, headers }) => [route, appOrigin + route, app.pid, headers]),
+    ];
     if (round % 2 === 1) order.reverse();
     const figures = new Map();
     for (const [name, url, pid, headers] of order) {
@@ -260,20 +308,60 @@ try {
       figures.set(name, measured);
     }
     const bareRound = figures.get("bare");
-    for (const [name, measured] of figures) series.get(name).push({ ...measured, xBare: measured.rps / bareRound.rps, p99xBare: measured.p99 / Math.max(bareRound.p99, 0.1) });
+    for (const [name, measured] of figures)
+      series.get(name).push({
+        ...measured,
+        xBare: measured.rps / bareRound.rps,
+        p99xBare: measured.p99 / Math.max(bareRound.p99, 0.1),
+      });
   }
   const summary = (name) => {
     const runs = series.get(name);
     const of = (field) => median(runs.map((run) => run[field]));
     const requests = runs.reduce((sum, run) => sum + run.requests, 0);
     const calls = runs.reduce((sum, run) => sum + run.calls, 0);
-    return { rps: of("rps"), p50: of("p50"), p99: of("p99"), cpu: of("cpu"), xBare: of("xBare"), p99xBare: of("p99xBare"), callsPerView: calls / requests, xBareRange: [Math.min(...runs.map((r) => r.xBare)), Math.max(...runs.map((r) => r.xBare))] };
+    return {
+      rps: of("rps"),
+      p50: of("p50"),
+      p99: of("p99"),
+      cpu: of("cpu"),
+      xBare: of("xBare"),
+      p99xBare: of("p99xBare"),
+      callsPerView: calls / requests,
+      xBareRange: [Math.min(...runs.map((r) => r.xBare)), Math.max(...runs.map((r) => r.xBare))],
+    };
   };
   const bareLoad = summary("bare");
   const staticLoad = summary("static");
   const rows = [
-    { page: "bare React Router page", "req/s": fmt(bareLoad.rps), "x bare": "1.00", "x bare, rounds": "", "p50 ms": fmt(bareLoad.p50, 1), "p99 ms": fmt(bareLoad.p99, 1), "p99 x bare": "1.00", "CPU ms/req": fmt(bareLoad.cpu, 2), "JS gzip KB": fmt(bareJs / 1024, 1), "JS x bare": "1.00", "spa calls/view": "-", target: "" },
-    { page: "home HTML as a static file", "req/s": fmt(staticLoad.rps), "x bare": fmt(staticLoad.xBare, 2), "x bare, rounds": staticLoad.xBareRange.map((x) => fmt(x, 2)).join("-"), "p50 ms": fmt(staticLoad.p50, 1), "p99 ms": fmt(staticLoad.p99, 1), "p99 x bare": fmt(staticLoad.p99xBare, 2), "CPU ms/req": fmt(staticLoad.cpu, 2), "JS gzip KB": "-", "JS x bare": "-", "spa calls/view": "-", target: "" },
+    {
+      page: "bare React Router page",
+      "req/s": fmt(bareLoad.rps),
+      "x bare": "1.00",
+      "x bare, rounds": "",
+      "p50 ms": fmt(bareLoad.p50, 1),
+      "p99 ms": fmt(bareLoad.p99, 1),
+      "p99 x bare": "1.00",
+      "CPU ms/req": fmt(bareLoad.cpu, 2),
+      "JS gzip KB": fmt(bareJs / 1024, 1),
+      "JS x bare": "1.00",
+      "spa calls/view": "-",
+      target: "",
+    },
+    {
+      page: "home HTML as a static file",
+      "req/s": fmt(staticLoad.rps),
+      "x bare": fmt(staticLoad.xBare, 2),
+      "x bare, rounds": staticLoad.xBareRange.map((x) => fmt(x, 2)).join("-"),
+      "p50 ms": fmt(staticLoad.p50, 1),
+      "p99 ms": fmt(staticLoad.p99, 1),
+      "p99 x bare": fmt(staticLoad.p99xBare, 2),
+      "CPU ms/req": fmt(staticLoad.cpu, 2),
+      "JS gzip KB": "-",
+      "JS x bare": "-",
+      "spa calls/view": "-",
+      target: "",
+    },
   ];
   let homeRps = NaN;
   for (const { route, label, headers, kind } of targets) {
@@ -296,7 +384,9 @@ try {
     });
   }
   console.table(rows);
-  console.log(`Home page from the render cache against the same HTML as a static file: ${fmt(homeRps / staticLoad.rps, 2)}x the static file's req/s.`);
+  console.log(
+    `Home page from the render cache against the same HTML as a static file: ${fmt(homeRps / staticLoad.rps, 2)}x the static file's req/s.`,
+  );
 
   // What analytics costs: the home page and the time step on the app with it, on its twin without,
   // and on a second twin without, in turns (on, off, twin; then twin, off, on), the median of each.
@@ -326,14 +416,22 @@ try {
     }));
     analyticsRows.push({
       page: label,
-      "req/s on": fmt(on.rps), "req/s off": fmt(off.rps), "req/s twin": fmt(twin.rps),
-      "on/off": fmt(on.rps / off.rps, 2), "on/twin": fmt(on.rps / twin.rps, 2), "noise: twin/off": fmt(twin.rps / off.rps, 2),
+      "req/s on": fmt(on.rps),
+      "req/s off": fmt(off.rps),
+      "req/s twin": fmt(twin.rps),
+      "on/off": fmt(on.rps / off.rps, 2),
+      "on/twin": fmt(on.rps / twin.rps, 2),
+      "noise: twin/off": fmt(twin.rps / off.rps, 2),
       "events sent/views": fmt(delivered, 2),
-      "CPU ms/req on": fmt(on.cpu, 3), "CPU ms/req off": fmt(off.cpu, 3),
-      "request thread ms/req on": fmt(on.mainThreadCpu, 3), "request thread ms/req off": fmt(off.mainThreadCpu, 3),
+      "CPU ms/req on": fmt(on.cpu, 3),
+      "CPU ms/req off": fmt(off.cpu, 3),
+      "request thread ms/req on": fmt(on.mainThreadCpu, 3),
+      "request thread ms/req off": fmt(off.mainThreadCpu, 3),
     });
   }
-  console.log(`\nAnalytics on against off: medians of ${ANALYTICS_ROUNDS} rounds (odd numbers are best), beside a second app with analytics off for the noise; "events sent/views" is the share of the page views of the "on" rounds that reached the collector (target: on/off and on/twin as near 1 as twin/off):`);
+  console.log(
+    `\nAnalytics on against off: medians of ${ANALYTICS_ROUNDS} rounds (odd numbers are best), beside a second app with analytics off for the noise; "events sent/views" is the share of the page views of the "on" rounds that reached the collector (target: on/off and on/twin as near 1 as twin/off):`,
+  );
   console.table(analyticsRows);
   appTwin.kill("SIGTERM");
   appOff.kill("SIGTERM");
@@ -347,15 +445,30 @@ try {
   ]);
   const loaded = { app: rssMb(app.pid), bare: rssMb(bare.pid) };
   console.table([
-    { "resident memory": "warmed up", "app MB": idle.app, "bare MB": idle.bare, "x bare": fmt(idle.app / idle.bare, 2), target: "" },
-    { "resident memory": `after ${MEMORY_LOAD_SECONDS}s of load`, "app MB": loaded.app, "bare MB": loaded.bare, "x bare": fmt(loaded.app / loaded.bare, 2), target: "<= 2x bare" },
+    {
+      "resident memory": "warmed up",
+      "app MB": idle.app,
+      "bare MB": idle.bare,
+      "x bare": fmt(idle.app / idle.bare, 2),
+      target: "",
+    },
+    {
+      "resident memory": `after ${MEMORY_LOAD_SECONDS}s of load`,
+      "app MB": loaded.app,
+      "bare MB": loaded.bare,
+      "x bare": fmt(loaded.app / loaded.bare, 2),
+      target: "<= 2x bare",
+    },
   ]);
 
   // A collector that never answers: the app keeps serving and its memory stays flat (the analytics
   // queue is bounded), over the same load as above, on the locations page (one event per view).
   const hungCollector = http.createServer(() => {});
   await new Promise((resolve) => hungCollector.listen(HUNG_COLLECTOR_PORT, "127.0.0.1", resolve));
-  hungApp = startApp(HUNG_APP_PORT, { ANALYTICS_URL: `http://127.0.0.1:${HUNG_COLLECTOR_PORT}/batch`, LOG_LEVEL: "error" });
+  hungApp = startApp(HUNG_APP_PORT, {
+    ANALYTICS_URL: `http://127.0.0.1:${HUNG_COLLECTOR_PORT}/batch`,
+    LOG_LEVEL: "error",
+  });
   const hungOrigin = `http://127.0.0.1:${HUNG_APP_PORT}`;
   await waitFor(`${hungOrigin}/healthz`);
   for (let i = 0; i < 20; i++) await (await fetch(`${hungOrigin}/locations`)).text();
@@ -363,7 +476,12 @@ try {
   const third = Math.max(1, Math.round(MEMORY_LOAD_SECONDS / 3));
   for (let round = 1; round <= 3; round++) {
     const result = await autocannon({ url: `${hungOrigin}/locations`, connections: CONNECTIONS, duration: third });
-    hungRows.push({ after: `${round * third}s of load`, "app MB": rssMb(hungApp.pid), "req/s": fmt(result.requests.average), "non-2xx": result.non2xx + result.errors });
+    hungRows.push({
+      after: `${round * third}s of load`,
+      "app MB": rssMb(hungApp.pid),
+      "req/s": fmt(result.requests.average),
+      "non-2xx": result.non2xx + result.errors,
+    });
   }
   console.log("\nWith an analytics collector that never answers (target: every answer a 200, memory flat):");
   console.table(hungRows);
@@ -383,17 +501,29 @@ try {
 
 // The calls per completed booking: real bookings through the pages, by bench/calls.ts.
 const callsJson = path.join(dataDir, "calls.json");
-execFileSync(path.join(root, "node_modules", ".bin", "tsx"), ["bench/calls.ts"], { cwd: root, stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, BENCH_CALLS_JSON: callsJson } });
+execFileSync(path.join(root, "node_modules", ".bin", "tsx"), ["bench/calls.ts"], {
+  cwd: root,
+  stdio: ["ignore", "inherit", "inherit"],
+  env: { ...process.env, BENCH_CALLS_JSON: callsJson },
+});
 const calls = JSON.parse(fs.readFileSync(callsJson, "utf8"));
 console.log("\nSummary of the back-end calls (Zenoti meters about 60 a minute for a whole organisation):");
 console.table([
   { measure: "calls per public page view, warm", value: fmt(calls.perView, 2), target: "0" },
-  ...Object.entries(calls.perBooking).map(([clinic, mean]) => ({ measure: `calls per completed booking, ${clinic}`, value: fmt(mean, 1), target: "<= 8" })),
+  ...Object.entries(calls.perBooking).map(([clinic, mean]) => ({
+    measure: `calls per completed booking, ${clinic}`,
+    value: fmt(mean, 1),
+    target: "<= 8",
+  })),
 ]);
 
 // The promotion burst: BENCH_BURST_GUESTS new guests (12) booking at once at Zenoti's 60 calls a minute.
 const burstJson = path.join(dataDir, "burst.json");
-execFileSync(path.join(root, "node_modules", ".bin", "tsx"), ["bench/burst.ts"], { cwd: root, stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, BENCH_BURST_JSON: burstJson } });
+execFileSync(path.join(root, "node_modules", ".bin", "tsx"), ["bench/burst.ts"], {
+  cwd: root,
+  stdio: ["ignore", "inherit", "inherit"],
+  env: { ...process.env, BENCH_BURST_JSON: burstJson },
+});
 const burst = JSON.parse(fs.readFileSync(burstJson, "utf8"));
 console.log(`\nSummary of the burst (${burst.guests} new guests at once, 60 calls a minute):`);
 console.table([
@@ -404,5 +534,8 @@ console.table([
 ]);
 
 // The analytics collector thread at a busy instance's pace, against the same batches on the request thread.
-execFileSync(path.join(root, "node_modules", ".bin", "tsx"), ["bench/collector-thread.ts"], { cwd: root, stdio: ["ignore", "inherit", "inherit"] });
+execFileSync(path.join(root, "node_modules", ".bin", "tsx"), ["bench/collector-thread.ts"], {
+  cwd: root,
+  stdio: ["ignore", "inherit", "inherit"],
+});
 fs.rmSync(dataDir, { recursive: true, force: true });

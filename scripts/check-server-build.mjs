@@ -38,7 +38,9 @@ function sourcesOf(file) {
 /** Relative modules a file imports statically (import/export ... from, bare import); import() is left out. */
 function staticImportsOf(file) {
   const code = fs.readFileSync(file, "utf8");
-  const specifiers = [...code.matchAll(/(?:^|[;\n])\s*(?:import|export)\s*(?:[\w$*{}\s,]*?\bfrom\s*)?["'](\.{1,2}\/[^"']+)["']/g)].map((m) => m[1]);
+  const specifiers = [
+    ...code.matchAll(/(?:^|[;\n])\s*(?:import|export)\s*(?:[\w$*{}\s,]*?\bfrom\s*)?["'](\.{1,2}\/[^"']+)["']/g),
+  ].map((m) => m[1]);
   return specifiers.map((specifier) => path.resolve(path.dirname(file), specifier));
 }
 
@@ -53,14 +55,18 @@ const filesOfSource = new Map();
 for (const file of serverFiles) {
   const sources = sourcesOf(file);
   if (!sources) {
-    problems.push(`${relative(file)} has no source map: it is not from the one server build (delete build/ and build again)`);
+    problems.push(
+      `${relative(file)} has no source map: it is not from the one server build (delete build/ and build again)`,
+    );
     continue;
   }
   for (const source of new Set(sources)) filesOfSource.set(source, [...(filesOfSource.get(source) ?? []), file]);
 }
 for (const [source, files] of filesOfSource) {
   if (files.length > 1) {
-    problems.push(`${relative(source)} is compiled into ${files.length} files (a file left by an older build? delete build/ and build again): ${files.map(relative).join(", ")}`);
+    problems.push(
+      `${relative(source)} is compiled into ${files.length} files (a file left by an older build? delete build/ and build again): ${files.map(relative).join(", ")}`,
+    );
   }
 }
 for (const required of ["server/app.ts", "server/start.ts", "app/root.tsx", "server/spa-sandbox/index.ts"]) {
@@ -78,7 +84,9 @@ while (pending.length > 0) {
 for (const file of loadedAtStart) {
   const sandboxSources = (sourcesOf(file) ?? []).filter((source) => source.startsWith(sandboxDir));
   if (sandboxSources.length > 0) {
-    problems.push(`${relative(file)} is loaded at every start but holds sandbox code: ${sandboxSources.map(relative).join(", ")}`);
+    problems.push(
+      `${relative(file)} is loaded at every start but holds sandbox code: ${sandboxSources.map(relative).join(", ")}`,
+    );
   }
 }
 
@@ -87,15 +95,21 @@ const [collectorThreadFile] = filesOfSource.get(collectorThreadSource) ?? [];
 if (!collectorThreadFile) problems.push(`${relative(collectorThreadSource)} is not in the server build`);
 else {
   const code = fs.readFileSync(collectorThreadFile, "utf8");
-  const specifiers = [...code.matchAll(/(?:^|[;\n])\s*(?:import|export)\s*(?:[\w$*{}\s,]*?\bfrom\s*)?["']([^"']+)["']/g)].map((m) => m[1]);
+  const specifiers = [
+    ...code.matchAll(/(?:^|[;\n])\s*(?:import|export)\s*(?:[\w$*{}\s,]*?\bfrom\s*)?["']([^"']+)["']/g),
+  ].map((m) => m[1]);
   const others = specifiers.filter((specifier) => !specifier.startsWith("node:"));
   if (others.length > 0) {
-    problems.push(`${relative(collectorThreadFile)} (the analytics collector thread) imports more than Node's own modules, which the thread would load: ${others.join(", ")}; see ANALYTICS_THREAD_MODULES in vite.config.ts`);
+    problems.push(
+      `${relative(collectorThreadFile)} (the analytics collector thread) imports more than Node's own modules, which the thread would load: ${others.join(", ")}; see ANALYTICS_THREAD_MODULES in vite.config.ts`,
+    );
   }
 }
 
 if (problems.length > 0) {
-  process.stderr.write(`The server build is not as docs/decisions/010-one-server-build.md requires:\n- ${problems.join("\n- ")}\n`);
+  process.stderr.write(
+    `The server build is not as docs/decisions/010-one-server-build.md requires:\n- ${problems.join("\n- ")}\n`,
+  );
   process.exit(1);
 }
 process.stdout.write(

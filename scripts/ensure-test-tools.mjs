@@ -8,8 +8,20 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 
 const tools = [
-  { name: "headless Chromium", pkg: "chromium-headless-shell", file: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium-headless-shell", setting: "CHROMIUM_PATH", wanted: process.argv.includes("--browser") || !process.argv.includes("--redis") },
-  { name: "redis-server", pkg: "redis-server", file: process.env.REDIS_SERVER_PATH ?? "/usr/bin/redis-server", setting: "REDIS_SERVER_PATH", wanted: true },
+  {
+    name: "headless Chromium",
+    pkg: "chromium-headless-shell",
+    file: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium-headless-shell",
+    setting: "CHROMIUM_PATH",
+    wanted: process.argv.includes("--browser") || !process.argv.includes("--redis"),
+  },
+  {
+    name: "redis-server",
+    pkg: "redis-server",
+    file: process.env.REDIS_SERVER_PATH ?? "/usr/bin/redis-server",
+    setting: "REDIS_SERVER_PATH",
+    wanted: true,
+  },
 ];
 
 function isExecutable(file) {
@@ -32,7 +44,10 @@ function stop(message) {
 
 const missing = tools.filter((tool) => tool.wanted && !isExecutable(tool.file));
 for (const tool of missing) {
-  if (process.env[tool.setting]) stop(`${tool.setting} is set to ${tool.file}, which is not an executable file. Point it at ${tool.name}, or unset it.`);
+  if (process.env[tool.setting])
+    stop(
+      `${tool.setting} is set to ${tool.file}, which is not an executable file. Point it at ${tool.name}, or unset it.`,
+    );
 }
 if (missing.length > 0) {
   const packages = missing.map((tool) => tool.pkg);
@@ -48,7 +63,11 @@ if (missing.length > 0) {
   const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
   for (const args of [["update"], ["install", "-y", ...packages]]) {
     const result = spawnSync("apt-get", args, { stdio: "inherit", env });
-    if (result.status !== 0) stop(`apt-get ${args.join(" ")} failed. Install them with: apt-get update && apt-get install -y ${packages.join(" ")}`);
+    if (result.status !== 0)
+      stop(
+        `apt-get ${args.join(" ")} failed. Install them with: apt-get update && apt-get install -y ${packages.join(" ")}`,
+      );
   }
-  for (const tool of missing) if (!isExecutable(tool.file)) stop(`apt-get installed ${tool.pkg}, but ${tool.file} is still missing.`);
+  for (const tool of missing)
+    if (!isExecutable(tool.file)) stop(`apt-get installed ${tool.pkg}, but ${tool.file} is still missing.`);
 }

@@ -10,7 +10,10 @@ if (!env.FIRESTORE_PROJECT_ID || !env.FIRESTORE_CREDENTIALS_JSON) {
   process.stderr.write("FIRESTORE_PROJECT_ID and FIRESTORE_CREDENTIALS_JSON name the Firestore to update\n");
   process.exit(2);
 }
-const { db, close } = connectFirestore({ projectId: env.FIRESTORE_PROJECT_ID, credentialsJson: env.FIRESTORE_CREDENTIALS_JSON });
+const { db, close } = connectFirestore({
+  projectId: env.FIRESTORE_PROJECT_ID,
+  credentialsJson: env.FIRESTORE_CREDENTIALS_JSON,
+});
 try {
   const changed = await addGuestEmailKeys(db);
   process.stdout.write(`${changed} guestDetails documents given an emailKey\n`);

@@ -25,8 +25,17 @@ const { server, dataDir, ready: waitForHealth } = startBuiltApp(PORT, "lighthous
 function auditsMissed(lhr, category) {
   return lhr.categories[category].auditRefs
     .map((ref) => lhr.audits[ref.id])
-    .filter((audit) => audit && typeof audit.score === "number" && audit.score < 1 && ["binary", "numeric", "metricSavings"].includes(audit.scoreDisplayMode))
-    .map((audit) => `${audit.title}${audit.displayValue ? ` (${audit.displayValue})` : ""} [${audit.id}, score ${Math.round(audit.score * 100)}]`);
+    .filter(
+      (audit) =>
+        audit &&
+        typeof audit.score === "number" &&
+        audit.score < 1 &&
+        ["binary", "numeric", "metricSavings"].includes(audit.scoreDisplayMode),
+    )
+    .map(
+      (audit) =>
+        `${audit.title}${audit.displayValue ? ` (${audit.displayValue})` : ""} [${audit.id}, score ${Math.round(audit.score * 100)}]`,
+    );
 }
 
 let chrome;
@@ -71,9 +80,13 @@ try {
   const column = (text) => String(text).padStart(16);
   console.log(`\nLighthouse (mobile, simulated throttling, median of ${RUNS} ${RUNS === 1 ? "run" : "runs"})\n`);
   console.log(`${"page".padEnd(width)}${CATEGORIES.map(column).join("")}`);
-  console.log(`${"target".padEnd(width)}${CATEGORIES.map((c) => column(c === "performance" ? `>= ${TARGETS[c]}` : TARGETS[c])).join("")}`);
+  console.log(
+    `${"target".padEnd(width)}${CATEGORIES.map((c) => column(c === "performance" ? `>= ${TARGETS[c]}` : TARGETS[c])).join("")}`,
+  );
   for (const row of rows) {
-    console.log(`${row.page.padEnd(width)}${CATEGORIES.map((c) => column(`${row.failed.includes(c) ? "✗ " : ""}${row.scores[c]}`)).join("")}`);
+    console.log(
+      `${row.page.padEnd(width)}${CATEGORIES.map((c) => column(`${row.failed.includes(c) ? "✗ " : ""}${row.scores[c]}`)).join("")}`,
+    );
   }
   for (const row of rows) {
     for (const category of row.failed) {

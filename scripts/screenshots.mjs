@@ -15,13 +15,24 @@ const { server, dataDir, ready: waitForHealth } = startBuiltApp(PORT, "screensho
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+  args: [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+  ],
 });
 try {
   await waitForHealth();
   fs.mkdirSync(OUT, { recursive: true });
   // A phone: 360 CSS pixels wide at twice the density, without JavaScript, as many guests arrive.
-  const page = await browser.newPage({ viewport: { width: 360, height: 760 }, deviceScaleFactor: 2, javaScriptEnabled: false });
+  const page = await browser.newPage({
+    viewport: { width: 360, height: 760 },
+    deviceScaleFactor: 2,
+    javaScriptEnabled: false,
+  });
   const shot = async (name) => {
     await page.screenshot({ path: path.join(OUT, `${name}.png`) });
     console.log(`docs/screenshots/${name}.png`);

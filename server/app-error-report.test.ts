@@ -16,7 +16,12 @@ afterEach(async () => {
 describe("the Express app's last error handler", () => {
   it("reports an error no route answered, and answers with the 500 page", async () => {
     const reports: { error: unknown; context?: ReportContext }[] = [];
-    previous = setErrorReporter({ kind: "log", captureException: (error, context) => reports.push({ error, context }), captureMessage() {}, flush: async () => true });
+    previous = setErrorReporter({
+      kind: "log",
+      captureException: (error, context) => reports.push({ error, context }),
+      captureMessage() {},
+      flush: async () => true,
+    });
     const failure = new Error("static files unreadable");
     const app = createApp({
       env: parseEnv({ NODE_ENV: "test" }),
@@ -29,7 +34,9 @@ describe("the Express app's last error handler", () => {
     server = await new Promise<http.Server>((resolve) => {
       const s = app.listen(0, "127.0.0.1", () => resolve(s));
     });
-    const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/terms?email=ana%40example.com`);
+    const response = await fetch(
+      `http://127.0.0.1:${(server.address() as AddressInfo).port}/terms?email=ana%40example.com`,
+    );
     expect(response.status).toBe(500);
     expect(reports).toEqual([{ error: failure, context: { where: "express", method: "GET", path: "/terms" } }]);
   });

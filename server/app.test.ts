@@ -38,14 +38,17 @@ describe("the Express app", () => {
     const withSandbox = await start({ sandbox });
     expect(await (await fetch(`${withSandbox}/spa-sandbox/v1/centers`)).text()).toBe("sandbox /v1/centers");
     const withoutSandbox = await start();
-    expect(await (await fetch(`${withoutSandbox}/spa-sandbox/v1/centers`)).text()).toBe("assets GET /spa-sandbox/v1/centers");
+    expect(await (await fetch(`${withoutSandbox}/spa-sandbox/v1/centers`)).text()).toBe(
+      "assets GET /spa-sandbox/v1/centers",
+    );
   });
 
   it("sends a fresh CSP nonce and the security headers with every answer", async () => {
     const services = { hostedPaymentOrigins: ["https://pay.example"] } as unknown as Services;
     const origin = await start({ services: () => services });
     const [first, second] = await Promise.all([fetch(`${origin}/`), fetch(`${origin}/`)]);
-    const nonceOf = (response: Response) => /'nonce-([^']+)'/.exec(response.headers.get("content-security-policy") ?? "")?.[1];
+    const nonceOf = (response: Response) =>
+      /'nonce-([^']+)'/.exec(response.headers.get("content-security-policy") ?? "")?.[1];
     expect(nonceOf(first)).toBeTruthy();
     expect(nonceOf(first)).not.toBe(nonceOf(second));
     expect(first.headers.get("content-security-policy")).toContain("form-action 'self' https://pay.example");
@@ -57,7 +60,11 @@ describe("the Express app", () => {
 
   it("refuses a form posted from another site and lets one from this site through", async () => {
     const origin = await start();
-    const crossSite = await fetch(`${origin}/login`, { method: "POST", headers: { origin: "https://elsewhere.example" }, body: "a=1" });
+    const crossSite = await fetch(`${origin}/login`, {
+      method: "POST",
+      headers: { origin: "https://elsewhere.example" },
+      body: "a=1",
+    });
     expect(crossSite.status).toBe(403);
     expect(await crossSite.text()).toContain("That form came from another site");
     const sameSite = await fetch(`${origin}/login`, { method: "POST", headers: { origin }, body: "a=1" });
@@ -69,9 +76,17 @@ describe("the Express app", () => {
       res.status(299).send(`origin ${req.get("origin") ?? "none"}`);
     };
     const origin = await start({ assets: echoOrigin });
-    const fromHere = await fetch(`${origin}/account/appointments/1/cancel`, { method: "POST", headers: { origin: "null", "sec-fetch-site": "same-origin" }, body: "a=1" });
+    const fromHere = await fetch(`${origin}/account/appointments/1/cancel`, {
+      method: "POST",
+      headers: { origin: "null", "sec-fetch-site": "same-origin" },
+      body: "a=1",
+    });
     expect(await fromHere.text()).toBe("origin none");
-    const fromElsewhere = await fetch(`${origin}/account/appointments/1/cancel`, { method: "POST", headers: { origin: "null", "sec-fetch-site": "cross-site" }, body: "a=1" });
+    const fromElsewhere = await fetch(`${origin}/account/appointments/1/cancel`, {
+      method: "POST",
+      headers: { origin: "null", "sec-fetch-site": "cross-site" },
+      body: "a=1",
+    });
     expect(fromElsewhere.status).toBe(403);
   });
 });

@@ -68,7 +68,13 @@ function createPublicPageCache(
   return createPageCache({
     async render(url) {
       const nonce = randomBytes(16).toString("base64");
-      const context = createRequestContext({ services: await servicesReady, nonce, clientIp: "render-cache", fromThisMachine: false, wholeDocument: true });
+      const context = createRequestContext({
+        services: await servicesReady,
+        nonce,
+        clientIp: "render-cache",
+        fromThisMachine: false,
+        wholeDocument: true,
+      });
       const response = await handle(new Request(url, { headers: { accept: "text/html" } }), context);
       return { response, nonce };
     },
@@ -81,13 +87,24 @@ function createPublicPageCache(
 /** The Express app: the checks every request passes, the sandbox when embedded, then React Router. */
 export function createApp({ env, mode, build, assets, sandbox, services, servicesReady }: AppOptions): Express {
   const isDevelopment = mode === "development";
-  const cspOptions = () => ({ development: isDevelopment, formActionOrigins: services()?.hostedPaymentOrigins ?? [], connectOrigins: browserReportingOrigins(env) });
-  const pageCache = isDevelopment || env.PAGE_CACHE_SECONDS === 0 ? undefined : createPublicPageCache(build, servicesReady, services, cspOptions, env);
+  const cspOptions = () => ({
+    development: isDevelopment,
+    formActionOrigins: services()?.hostedPaymentOrigins ?? [],
+    connectOrigins: browserReportingOrigins(env),
+  });
+  const pageCache =
+    isDevelopment || env.PAGE_CACHE_SECONDS === 0
+      ? undefined
+      : createPublicPageCache(build, servicesReady, services, cspOptions, env);
   // Pages kept by what they show (decision 034); in development the build changes under it.
   const renderMemo =
     isDevelopment || env.RENDER_MEMO_MB === 0
       ? undefined
-      : createRenderMemo({ maxBytes: env.RENDER_MEMO_MB * 1024 * 1024, ttlMs: RENDER_MEMO_TTL_MS, verify: env.RENDER_MEMO_VERIFY });
+      : createRenderMemo({
+          maxBytes: env.RENDER_MEMO_MB * 1024 * 1024,
+          ttlMs: RENDER_MEMO_TTL_MS,
+          verify: env.RENDER_MEMO_VERIFY,
+        });
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", env.TRUST_PROXY);
@@ -102,7 +119,8 @@ export function createApp({ env, mode, build, assets, sandbox, services, service
     const started = process.hrtime.bigint();
     res.once("finish", () => {
       const path = loggablePath(req.path);
-      if (isPageView(req, res)) services()?.analytics.record({ name: "page_viewed", requestId, properties: { path, status: res.statusCode } });
+      if (isPageView(req, res))
+        services()?.analytics.record({ name: "page_viewed", requestId, properties: { path, status: res.statusCode } });
       logger.info("request", {
         requestId,
         method: req.method,
@@ -145,7 +163,9 @@ export function createApp({ env, mode, build, assets, sandbox, services, service
   });
 
   app.get("/healthz", (_req, res) => {
-    res.set("cache-control", "no-store").json({ status: services() ? "ok" : "starting", uptimeSeconds: Math.round(process.uptime()) });
+    res
+      .set("cache-control", "no-store")
+      .json({ status: services() ? "ok" : "starting", uptimeSeconds: Math.round(process.uptime()) });
   });
 
   // Whether this instance should get traffic: the back end and the store answer (Redis down is
@@ -158,7 +178,10 @@ export function createApp({ env, mode, build, assets, sandbox, services, service
       return;
     }
     const readiness = await checkReadiness(current);
-    res.status(readiness.ready ? 200 : 503).set("cache-control", "no-store").json(readiness);
+    res
+      .status(readiness.ready ? 200 : 503)
+      .set("cache-control", "no-store")
+      .json(readiness);
   });
 
   // The embedded spa back end, reached by the app over HTTP exactly like Zenoti.
@@ -188,12 +211,18 @@ export function createApp({ env, mode, build, assets, sandbox, services, service
   // Cross-site POSTs are refused: a form on another site cannot act for a signed-in visitor. The JSON
   // API takes bearer tokens, not cookies, and is left to its callers.
   app.use((req, res, next) => {
-    if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS" || req.path.startsWith("/api/")) return next();
+    if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS" || req.path.startsWith("/api/"))
+      return next();
     const origin = req.get("origin");
     const site = req.get("sec-fetch-site");
     const sameOrigin = !origin || origin === "null" ? site !== "cross-site" : hostOf(origin) === req.get("host");
     if (!sameOrigin) {
-      res.status(403).type("html").send('<!doctype html><meta charset="utf-8"><title>Not allowed</title><h1>That form came from another site</h1><p>For your safety we did not act on it. <a href="/">Go to the home page</a>.</p>');
+      res
+        .status(403)
+        .type("html")
+        .send(
+          '<!doctype html><meta charset="utf-8"><title>Not allowed</title><h1>That form came from another site</h1><p>For your safety we did not act on it. <a href="/">Go to the home page</a>.</p>',
+        );
       return;
     }
     // A browser sends `Origin: null` from a page with a strict referrer policy or privacy settings;
@@ -233,7 +262,9 @@ export function createApp({ env, mode, build, assets, sandbox, services, service
       res
         .status(status)
         .type("html")
-        .send('<!doctype html><meta charset="utf-8"><title>Bad request</title><h1>We could not read that request</h1><p><a href="/">Home</a></p>');
+        .send(
+          '<!doctype html><meta charset="utf-8"><title>Bad request</title><h1>We could not read that request</h1><p><a href="/">Home</a></p>',
+        );
       return;
     }
     errorReporter().captureException(error, { where: "express", method: req.method, path: loggablePath(req.path) });
@@ -241,7 +272,9 @@ export function createApp({ env, mode, build, assets, sandbox, services, service
     res
       .status(500)
       .type("html")
-      .send('<!doctype html><meta charset="utf-8"><title>Something went wrong</title><h1>Something went wrong, please try again</h1><p><a href="/">Home</a></p>');
+      .send(
+        '<!doctype html><meta charset="utf-8"><title>Something went wrong</title><h1>Something went wrong, please try again</h1><p><a href="/">Home</a></p>',
+      );
   });
 
   return app;

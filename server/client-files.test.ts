@@ -65,7 +65,13 @@ describe("which requests reach the disk", () => {
     fs.stat = spy(stat);
     try {
       const passedOn = await new Promise<boolean>((resolve) => {
-        const req = { method: "GET", path: "/locations", url: "/locations", originalUrl: "/locations", headers: {} } as unknown as express.Request;
+        const req = {
+          method: "GET",
+          path: "/locations",
+          url: "/locations",
+          originalUrl: "/locations",
+          headers: {},
+        } as unknown as express.Request;
         files(req, {} as express.Response, () => resolve(true));
       });
       expect(passedOn).toBe(true);

@@ -13,12 +13,23 @@ import { createZipTableGeocoder } from "./geo/zip-table-geocoder.server";
 import { createLeadWebhooks } from "./leads/lead-webhooks.server";
 import { createSpamTrap } from "./limits/spam-trap.server";
 import { createOutboxNotifier, type Notifier } from "./notify/notifier.server";
-import { createLogReporter, type ErrorReporter, type ErrorReporterOptions, type ErrorReportingSettings } from "./observability/error-reporter.server";
+import {
+  createLogReporter,
+  type ErrorReporter,
+  type ErrorReporterOptions,
+  type ErrorReportingSettings,
+} from "./observability/error-reporter.server";
 import { currentRequestId } from "./observability/logger.server";
 import { hostedPageOrigins } from "./payments/hosted-pages.server";
 import type { AccountService, Services } from "./services";
 import { createSessionCookies } from "./session.server";
-import { createCallGovernor, createMemoryCallBucket, type CallBucket, type CallGovernor, type CallGovernorEnv } from "./spa/call-governor.server";
+import {
+  createCallGovernor,
+  createMemoryCallBucket,
+  type CallBucket,
+  type CallGovernor,
+  type CallGovernorEnv,
+} from "./spa/call-governor.server";
 import { createCachedCatalog } from "./spa/catalog-cache.server";
 import { createSpaClient } from "./spa/client.server";
 import type { SpaAuth } from "./spa/http.server";
@@ -68,7 +79,10 @@ export function spaAuth(env: Env): SpaAuth {
 async function createStores(env: Env): Promise<Stores> {
   if (env.FIRESTORE_PROJECT_ID && env.FIRESTORE_CREDENTIALS_JSON) {
     const { connectFirestore, createFirestoreStores } = await import("./store/firestore-store.server");
-    const { db, close } = connectFirestore({ projectId: env.FIRESTORE_PROJECT_ID, credentialsJson: env.FIRESTORE_CREDENTIALS_JSON });
+    const { db, close } = connectFirestore({
+      projectId: env.FIRESTORE_PROJECT_ID,
+      credentialsJson: env.FIRESTORE_CREDENTIALS_JSON,
+    });
     return createFirestoreStores(db, close);
   }
   const file = path.join(env.DATA_DIR, "store.sqlite");
@@ -79,7 +93,12 @@ async function createStores(env: Env): Promise<Stores> {
 async function createNotifier(env: Env): Promise<Notifier> {
   if (env.SMTP_URL || env.SMS_WEBHOOK_URL) {
     const { createSmtpNotifier } = await import("./notify/smtp-notifier.server");
-    return createSmtpNotifier({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, smsWebhookUrl: env.SMS_WEBHOOK_URL, timeoutMs: env.SPA_TIMEOUT_MS });
+    return createSmtpNotifier({
+      smtpUrl: env.SMTP_URL,
+      from: env.MAIL_FROM,
+      smsWebhookUrl: env.SMS_WEBHOOK_URL,
+      timeoutMs: env.SPA_TIMEOUT_MS,
+    });
   }
   return createOutboxNotifier(path.join(env.DATA_DIR, "outbox.sqlite"));
 }
@@ -100,10 +119,14 @@ export async function createRateLimiter(env: Pick<Env, "REDIS_URL">): Promise<Ra
 }
 
 /** Nothing with ANALYTICS=off; the collector when ANALYTICS_URL is set; otherwise JSON lines under `<dataDir>/analytics`. */
-export function createAnalytics(env: Pick<Env, "ANALYTICS" | "ANALYTICS_URL" | "ANALYTICS_WRITE_KEY" | "ANALYTICS_CONTACT_FIELDS">, dataDir: string): Analytics {
+export function createAnalytics(
+  env: Pick<Env, "ANALYTICS" | "ANALYTICS_URL" | "ANALYTICS_WRITE_KEY" | "ANALYTICS_CONTACT_FIELDS">,
+  dataDir: string,
+): Analytics {
   if (env.ANALYTICS === "off") return createNoAnalytics();
   const includeContact = env.ANALYTICS_CONTACT_FIELDS;
-  if (env.ANALYTICS_URL) return createThreadedHttpAnalytics({ url: env.ANALYTICS_URL, writeKey: env.ANALYTICS_WRITE_KEY, includeContact });
+  if (env.ANALYTICS_URL)
+    return createThreadedHttpAnalytics({ url: env.ANALYTICS_URL, writeKey: env.ANALYTICS_WRITE_KEY, includeContact });
   return createFileAnalytics(path.join(dataDir, "analytics"), { includeContact });
 }
 
@@ -111,11 +134,18 @@ export function createAnalytics(env: Pick<Env, "ANALYTICS" | "ANALYTICS_URL" | "
  * Sentry when a DSN is set, the log otherwise. Sentry's SDK is imported only then: with no DSN
  * none of it loads.
  */
-export async function createErrorReporter(env: ErrorReportingSettings, options: ErrorReporterOptions = {}): Promise<ErrorReporter> {
+export async function createErrorReporter(
+  env: ErrorReportingSettings,
+  options: ErrorReporterOptions = {},
+): Promise<ErrorReporter> {
   if (!env.SENTRY_DSN) return createLogReporter();
   const { createSentryReporter } = await import("./observability/error-reporter-sentry.server");
   return createSentryReporter(
-    { dsn: env.SENTRY_DSN, environment: env.SENTRY_ENVIRONMENT ?? env.NODE_ENV, tracesSampleRate: env.SENTRY_TRACES_SAMPLE_RATE },
+    {
+      dsn: env.SENTRY_DSN,
+      environment: env.SENTRY_ENVIRONMENT ?? env.NODE_ENV,
+      tracesSampleRate: env.SENTRY_TRACES_SAMPLE_RATE,
+    },
     options,
   );
 }
@@ -140,7 +170,12 @@ export async function createCallGovernorFromEnv(env: CallGovernorEnv): Promise<C
   } else {
     bucket = createMemoryCallBucket();
   }
-  return createCallGovernor({ bucket, callsPerBooking: env.SPA_CALLS_PER_BOOKING, callsAfterHold: env.SPA_CALLS_AFTER_HOLD, readReserve: env.SPA_READ_RESERVE });
+  return createCallGovernor({
+    bucket,
+    callsPerBooking: env.SPA_CALLS_PER_BOOKING,
+    callsAfterHold: env.SPA_CALLS_AFTER_HOLD,
+    readReserve: env.SPA_READ_RESERVE,
+  });
 }
 
 /** Each event carries the id of the request it was recorded in, as the log lines do. */
@@ -161,7 +196,10 @@ export async function createServices(env: Env, options: { sandboxBaseUrl: string
     auth: spaAuth(env),
     timeoutMs: env.SPA_TIMEOUT_MS,
     governor: callGovernor,
-    timeZones: { byCenter: env.SPA_CENTER_TIME_ZONES, byZoneId: new Map([...env.SPA_TIME_ZONE_IDS].map(([id, zone]) => [Number(id), zone])) },
+    timeZones: {
+      byCenter: env.SPA_CENTER_TIME_ZONES,
+      byZoneId: new Map([...env.SPA_TIME_ZONE_IDS].map(([id, zone]) => [Number(id), zone])),
+    },
     guestSearch: {
       scope: env.SPA_GUEST_SEARCH,
       // The guest open times are read through is the organisation's own: no visitor may be matched to it.
@@ -192,7 +230,9 @@ export async function createServices(env: Env, options: { sandboxBaseUrl: string
     geocoder,
     notifier: await createNotifier(env),
     // The embedded sandbox's pages are on the guest's own origin, not at the address the app calls it on.
-    hostedPaymentOrigins: env.SPA_BASE_URL ? hostedPageOrigins(spaBaseUrl, env.HOSTED_PAYMENT_ORIGINS) : env.HOSTED_PAYMENT_ORIGINS,
+    hostedPaymentOrigins: env.SPA_BASE_URL
+      ? hostedPageOrigins(spaBaseUrl, env.HOSTED_PAYMENT_ORIGINS)
+      : env.HOSTED_PAYMENT_ORIGINS,
     embeddedHostedPath: env.SPA_BASE_URL ? null : `${new URL(spaBaseUrl).pathname.replace(/\/$/, "")}/hosted/`,
     linkSigner: createLinkSigner(secrets),
     manageLinks: createManageLinks(secrets),

@@ -22,8 +22,13 @@ const SPAM_TRAP_STYLE_HASH = `'sha256-${createHash("sha256").update(SPAM_TRAP_ST
  * made for this response, or the hashes of the scripts of a page kept in the render cache
  * (decision 023). Scripts those load are trusted through 'strict-dynamic'.
  */
-export function contentSecurityPolicy(scriptSources: readonly string[], { development, formActionOrigins, connectOrigins = [] }: CspOptions): string {
-  const scriptSrc = development ? ["'self'", ...scriptSources, "'unsafe-eval'"] : ["'self'", ...scriptSources, "'strict-dynamic'"];
+export function contentSecurityPolicy(
+  scriptSources: readonly string[],
+  { development, formActionOrigins, connectOrigins = [] }: CspOptions,
+): string {
+  const scriptSrc = development
+    ? ["'self'", ...scriptSources, "'unsafe-eval'"]
+    : ["'self'", ...scriptSources, "'strict-dynamic'"];
   const connectSrc = ["'self'", ...(development ? ["ws:"] : []), ...connectOrigins];
   return [
     "default-src 'self'",

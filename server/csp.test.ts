@@ -9,14 +9,22 @@ const connectSrc = (policy: string) => policy.split("; ").find((directive) => di
 describe("the page's connect-src", () => {
   it("is the site itself when error reporting is off", () => {
     const origins = browserReportingOrigins(parseEnv({ NODE_ENV: "test" }));
-    expect(connectSrc(contentSecurityPolicy([], { development: false, formActionOrigins: [], connectOrigins: origins }))).toBe("connect-src 'self'");
-    expect(connectSrc(contentSecurityPolicy([], { development: true, formActionOrigins: [] }))).toBe("connect-src 'self' ws:");
+    expect(
+      connectSrc(contentSecurityPolicy([], { development: false, formActionOrigins: [], connectOrigins: origins })),
+    ).toBe("connect-src 'self'");
+    expect(connectSrc(contentSecurityPolicy([], { development: true, formActionOrigins: [] }))).toBe(
+      "connect-src 'self' ws:",
+    );
   });
 
   it("lets the browser post its error reports to the DSN's host, and nowhere else, when a DSN is set", () => {
-    const origins = browserReportingOrigins(parseEnv({ NODE_ENV: "test", SENTRY_DSN: "https://public@o123.ingest.sentry.io/456" }));
+    const origins = browserReportingOrigins(
+      parseEnv({ NODE_ENV: "test", SENTRY_DSN: "https://public@o123.ingest.sentry.io/456" }),
+    );
     expect(origins).toEqual(["https://o123.ingest.sentry.io"]);
-    expect(connectSrc(contentSecurityPolicy([], { development: false, formActionOrigins: [], connectOrigins: origins }))).toBe("connect-src 'self' https://o123.ingest.sentry.io");
+    expect(
+      connectSrc(contentSecurityPolicy([], { development: false, formActionOrigins: [], connectOrigins: origins })),
+    ).toBe("connect-src 'self' https://o123.ingest.sentry.io");
   });
 });
 

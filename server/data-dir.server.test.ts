@@ -45,7 +45,15 @@ describe("the data directory", () => {
     preparePrivateFile(path.join(dir, "store.sqlite"));
     expect(modeOf(dir)).toBe(0o700);
     const files = fs.readdirSync(dir);
-    expect(files).toEqual(expect.arrayContaining(["spa-sandbox.sqlite", "spa-sandbox.sqlite-wal", "spa-sandbox.sqlite-shm", "outbox.sqlite", "store.sqlite"]));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        "spa-sandbox.sqlite",
+        "spa-sandbox.sqlite-wal",
+        "spa-sandbox.sqlite-shm",
+        "outbox.sqlite",
+        "store.sqlite",
+      ]),
+    );
     for (const file of files) expect([file, modeOf(path.join(dir, file))]).toEqual([file, 0o600]);
     sandbox.close();
     outbox.close();

@@ -20,14 +20,25 @@ describe("configuration", () => {
     } catch (error) {
       expect(error).toBeInstanceOf(EnvError);
       const message = (error as EnvError).message;
-      for (const name of ["PORT", "SPA_BASE_URL", "SESSION_SECRETS", "FIRESTORE_CREDENTIALS_JSON"]) expect(message).toContain(name);
+      for (const name of ["PORT", "SPA_BASE_URL", "SESSION_SECRETS", "FIRESTORE_CREDENTIALS_JSON"])
+        expect(message).toContain(name);
     }
   });
 
   it("requires credentials for the real back end", () => {
-    expect(() => parseEnv({ SPA_BASE_URL: "https://api.zenoti.com", SESSION_SECRETS: "x".repeat(32) })).toThrow(/SPA_API_KEY/);
-    expect(() => parseEnv({ SPA_BASE_URL: "https://api.zenoti.com", SPA_AUTH: "token", SESSION_SECRETS: "x".repeat(32) })).toThrow(/SPA_USERNAME/);
-    const env = parseEnv({ SPA_BASE_URL: "https://api.zenoti.com", SPA_API_KEY: "key", SPA_AVAILABILITY_GUEST_ID: AVAILABILITY_GUEST, SESSION_SECRETS: `${"x".repeat(32)}, ${"y".repeat(32)}`, SMS_WEBHOOK_URL: "https://sms.example.com/send" });
+    expect(() => parseEnv({ SPA_BASE_URL: "https://api.zenoti.com", SESSION_SECRETS: "x".repeat(32) })).toThrow(
+      /SPA_API_KEY/,
+    );
+    expect(() =>
+      parseEnv({ SPA_BASE_URL: "https://api.zenoti.com", SPA_AUTH: "token", SESSION_SECRETS: "x".repeat(32) }),
+    ).toThrow(/SPA_USERNAME/);
+    const env = parseEnv({
+      SPA_BASE_URL: "https://api.zenoti.com",
+      SPA_API_KEY: "key",
+      SPA_AVAILABILITY_GUEST_ID: AVAILABILITY_GUEST,
+      SESSION_SECRETS: `${"x".repeat(32)}, ${"y".repeat(32)}`,
+      SMS_WEBHOOK_URL: "https://sms.example.com/send",
+    });
     expect(env.SESSION_SECRETS).toEqual(["x".repeat(32), "y".repeat(32)]);
     expect(env.SPA_AVAILABILITY_GUEST_ID).toBe(AVAILABILITY_GUEST);
   });
@@ -35,8 +46,12 @@ describe("configuration", () => {
   it("will not start against a real back end without the guest open times are read through", () => {
     const real = { SPA_BASE_URL: "https://api.zenoti.com", SPA_API_KEY: "key", SESSION_SECRETS: "x".repeat(32) };
     expect(() => parseEnv(real)).toThrow(/SPA_AVAILABILITY_GUEST_ID: required when SPA_BASE_URL is set/);
-    expect(() => parseEnv({ ...real, SPA_AVAILABILITY_GUEST_ID: "webstore@example.com" })).toThrow(/must be a Zenoti guest id/);
-    expect(() => parseEnv({ ...real, SPA_AVAILABILITY_GUEST_ID: AVAILABILITY_GUEST, SPA_REFERRAL_SOURCE_ID: "FRIEND10" })).toThrow(/SPA_REFERRAL_SOURCE_ID/);
+    expect(() => parseEnv({ ...real, SPA_AVAILABILITY_GUEST_ID: "webstore@example.com" })).toThrow(
+      /must be a Zenoti guest id/,
+    );
+    expect(() =>
+      parseEnv({ ...real, SPA_AVAILABILITY_GUEST_ID: AVAILABILITY_GUEST, SPA_REFERRAL_SOURCE_ID: "FRIEND10" }),
+    ).toThrow(/SPA_REFERRAL_SOURCE_ID/);
   });
 
   it("reads open times through the guest the embedded sandbox seeds when there is no back end", () => {
@@ -44,11 +59,25 @@ describe("configuration", () => {
   });
 
   it("chooses the token endpoint: legacy by default, v1 with its account name and app secret", () => {
-    const token = { SPA_BASE_URL: "https://api.zenoti.com", SPA_AUTH: "token", SPA_USERNAME: "u", SPA_PASSWORD: "p", SPA_CLIENT_ID: "app", SPA_AVAILABILITY_GUEST_ID: AVAILABILITY_GUEST, SESSION_SECRETS: "x".repeat(32), SMTP_URL: "smtp://mail.example.com:587" };
+    const token = {
+      SPA_BASE_URL: "https://api.zenoti.com",
+      SPA_AUTH: "token",
+      SPA_USERNAME: "u",
+      SPA_PASSWORD: "p",
+      SPA_CLIENT_ID: "app",
+      SPA_AVAILABILITY_GUEST_ID: AVAILABILITY_GUEST,
+      SESSION_SECRETS: "x".repeat(32),
+      SMTP_URL: "smtp://mail.example.com:587",
+    };
     expect(parseEnv(token).SPA_TOKEN_ENDPOINT).toBe("legacy");
     expect(() => parseEnv({ ...token, SPA_TOKEN_ENDPOINT: "v1" })).toThrow(/SPA_ACCOUNT_NAME[\s\S]*SPA_APP_SECRET/);
     expect(() => parseEnv({ ...token, SPA_TOKEN_ENDPOINT: "v2" })).toThrow(/SPA_TOKEN_ENDPOINT/);
-    const v1 = parseEnv({ ...token, SPA_TOKEN_ENDPOINT: "v1", SPA_ACCOUNT_NAME: "glowclinic", SPA_APP_SECRET: "secret" });
+    const v1 = parseEnv({
+      ...token,
+      SPA_TOKEN_ENDPOINT: "v1",
+      SPA_ACCOUNT_NAME: "glowclinic",
+      SPA_APP_SECRET: "secret",
+    });
     expect(v1).toMatchObject({ SPA_TOKEN_ENDPOINT: "v1", SPA_ACCOUNT_NAME: "glowclinic", SPA_APP_SECRET: "secret" });
   });
 
@@ -60,9 +89,17 @@ describe("configuration", () => {
   });
 
   it("never has the outbox with a real back end, and says so when asked for it", () => {
-    const real = { SPA_BASE_URL: "https://api.zenoti.com", SPA_API_KEY: "key", SPA_AVAILABILITY_GUEST_ID: AVAILABILITY_GUEST, SESSION_SECRETS: "x".repeat(32), SMTP_URL: "smtp://mail.example.com:587" };
+    const real = {
+      SPA_BASE_URL: "https://api.zenoti.com",
+      SPA_API_KEY: "key",
+      SPA_AVAILABILITY_GUEST_ID: AVAILABILITY_GUEST,
+      SESSION_SECRETS: "x".repeat(32),
+      SMTP_URL: "smtp://mail.example.com:587",
+    };
     expect(parseEnv(real).DEV_OUTBOX).toBe(false);
-    expect(() => parseEnv({ ...real, DEV_OUTBOX: "true" })).toThrow(/DEV_OUTBOX: .*never available with a real back end/);
+    expect(() => parseEnv({ ...real, DEV_OUTBOX: "true" })).toThrow(
+      /DEV_OUTBOX: .*never available with a real back end/,
+    );
   });
 
   it("treats empty values as unset", () => {
@@ -111,15 +148,25 @@ describe("TRUST_PROXY", () => {
     expect(trustProxy("false")).toBe(false);
   });
 
-  it.each(["true", "everything", "10.0.0.0/33", "300.1.1.1", "loopback,,uniquelocal", "1.5", "-1", "10.0.0.1/8/8"])("refuses %j and names the variable", (value) => {
-    const problems = problemsOf({ TRUST_PROXY: value });
-    expect(problems).toHaveLength(1);
-    expect(problems[0]).toMatch(/^TRUST_PROXY: /);
-  });
+  it.each(["true", "everything", "10.0.0.0/33", "300.1.1.1", "loopback,,uniquelocal", "1.5", "-1", "10.0.0.1/8/8"])(
+    "refuses %j and names the variable",
+    (value) => {
+      const problems = problemsOf({ TRUST_PROXY: value });
+      expect(problems).toHaveLength(1);
+      expect(problems[0]).toMatch(/^TRUST_PROXY: /);
+    },
+  );
 
   it("refuses a production start with a real back end when no one-time code could be delivered", () => {
-    const real = { SPA_BASE_URL: "https://api.zenoti.com", SPA_API_KEY: "key", SPA_AVAILABILITY_GUEST_ID: AVAILABILITY_GUEST, SESSION_SECRETS: "x".repeat(32) };
-    expect(() => parseEnv(real)).toThrow(/SMTP_URL or SMS_WEBHOOK_URL: required in production with a real spa back end/);
+    const real = {
+      SPA_BASE_URL: "https://api.zenoti.com",
+      SPA_API_KEY: "key",
+      SPA_AVAILABILITY_GUEST_ID: AVAILABILITY_GUEST,
+      SESSION_SECRETS: "x".repeat(32),
+    };
+    expect(() => parseEnv(real)).toThrow(
+      /SMTP_URL or SMS_WEBHOOK_URL: required in production with a real spa back end/,
+    );
     expect(() => parseEnv({ ...real, SMTP_URL: "smtp://mail.example.com:587" })).not.toThrow();
     expect(() => parseEnv({ ...real, SMS_WEBHOOK_URL: "https://sms.example.com/send" })).not.toThrow();
     // Development against a real back end, and the embedded sandbox, may run without one (the outbox).
@@ -135,8 +182,15 @@ describe("TRUST_PROXY", () => {
       LEAD_WEBHOOK_AUTOMATION_URL: "https://automation.example.com/lead",
       SENTRY_DSN: "https://public@sentry.example.com/1",
     });
-    expect(env).toMatchObject({ REDIS_URL: "redis://127.0.0.1:6379/0", ANALYTICS_CONTACT_FIELDS: true, LEAD_WEBHOOK_TIMEOUT_MS: 5_000, SENTRY_TRACES_SAMPLE_RATE: 0 });
+    expect(env).toMatchObject({
+      REDIS_URL: "redis://127.0.0.1:6379/0",
+      ANALYTICS_CONTACT_FIELDS: true,
+      LEAD_WEBHOOK_TIMEOUT_MS: 5_000,
+      SENTRY_TRACES_SAMPLE_RATE: 0,
+    });
     expect(parseEnv({}).ANALYTICS_CONTACT_FIELDS).toBe(false);
-    expect(() => parseEnv({ REDIS_URL: "http://cache.example.com" })).toThrow(/REDIS_URL: expected a redis:\/\/ or rediss:\/\/ URL/);
+    expect(() => parseEnv({ REDIS_URL: "http://cache.example.com" })).toThrow(
+      /REDIS_URL: expected a redis:\/\/ or rediss:\/\/ URL/,
+    );
   });
 });

@@ -39,10 +39,19 @@ const NEVER_ECHOED = ["password", "oldPassword"];
  */
 export function refuseForm<Intent extends string | undefined = undefined>(
   submission: Submission<unknown, string[], unknown>,
-  options: { status?: number; formErrors?: string[]; fieldErrors?: Record<string, string[]>; headers?: HeadersInit; intent?: Intent } = {},
+  options: {
+    status?: number;
+    formErrors?: string[];
+    fieldErrors?: Record<string, string[]>;
+    headers?: HeadersInit;
+    intent?: Intent;
+  } = {},
 ) {
   const { status = 400, formErrors, fieldErrors, headers, intent } = options;
-  return data({ intent: intent as Intent, result: submission.reply({ formErrors, fieldErrors, hideFields: NEVER_ECHOED }) }, { status, headers });
+  return data(
+    { intent: intent as Intent, result: submission.reply({ formErrors, fieldErrors, hideFields: NEVER_ECHOED }) },
+    { status, headers },
+  );
 }
 
 /** A single text value of the form (a hidden field outside the schema), or null. */

@@ -87,7 +87,9 @@ describe("the import graph of server/ and app/ (decision 049)", () => {
       pending.push(...(modules[file] ?? []));
     }
     expect(reached).toContain("server/store/stores.server.ts");
-    expect([...reached].filter((file) => file === "server/services.ts" || file === "server/compose.server.ts")).toEqual([]);
+    expect([...reached].filter((file) => file === "server/services.ts" || file === "server/compose.server.ts")).toEqual(
+      [],
+    );
   });
 });
 
@@ -102,7 +104,13 @@ describe("two feature folders that import each other", () => {
       "server/booking/draft.server.ts": ["server/services.ts"],
     };
     expect(foldersBothWays(graph)).toEqual([
-      { folders: ["server/booking", "server/referrals"], imports: ["server/booking/a.server.ts -> server/referrals/b.server.ts", "server/referrals/b.server.ts -> server/booking/draft.server.ts"] },
+      {
+        folders: ["server/booking", "server/referrals"],
+        imports: [
+          "server/booking/a.server.ts -> server/referrals/b.server.ts",
+          "server/referrals/b.server.ts -> server/booking/draft.server.ts",
+        ],
+      },
     ]);
   });
 });

@@ -18,14 +18,21 @@ export function toLocationCard(center: Center, distanceKm: number | null = null)
 const MAX_ZIP_INPUT = 20;
 
 /** Reads `?zip=`, geocodes it and ranks the clinics. Bad input becomes a message, not an error. */
-export async function searchByZip(services: Services, rawZip: string | null, centers: Center[]): Promise<ZipSearchView> {
+export async function searchByZip(
+  services: Services,
+  rawZip: string | null,
+  centers: Center[],
+): Promise<ZipSearchView> {
   if (rawZip === null) return { state: "none" };
   const zip = rawZip.trim().slice(0, MAX_ZIP_INPUT);
   if (zip === "") return { state: "invalid", zip, message: "Please enter a ZIP code." };
-  if (!ZIP_PATTERN.test(zip)) return { state: "invalid", zip, message: "Please enter a 5-digit US ZIP code, like 78701." };
+  if (!ZIP_PATTERN.test(zip))
+    return { state: "invalid", zip, message: "Please enter a 5-digit US ZIP code, like 78701." };
   const origin = await services.geocoder.geocodeZip(zip.slice(0, 5));
-  if (!origin) return { state: "unknown", zip, message: `We couldn't find ZIP code ${zip}. Please check it and try again.` };
-  const defaultCenter = centers.find((c) => c.id === services.env.DEFAULT_CENTER_ID?.toLowerCase()) ?? centers[0] ?? null;
+  if (!origin)
+    return { state: "unknown", zip, message: `We couldn't find ZIP code ${zip}. Please check it and try again.` };
+  const defaultCenter =
+    centers.find((c) => c.id === services.env.DEFAULT_CENTER_ID?.toLowerCase()) ?? centers[0] ?? null;
   const result = nearest(origin, centers, { defaultPlace: defaultCenter });
   return {
     state: "found",

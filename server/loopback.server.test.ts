@@ -7,10 +7,22 @@ const request = (remoteAddress: string | undefined, headers: Record<string, stri
 
 describe("isLoopbackAddress", () => {
   it("knows loopback in every spelling", () => {
-    for (const address of ["127.0.0.1", "127.1.2.3", "::1", "::ffff:127.0.0.1", "::FFFF:127.0.0.1"]) expect(isLoopbackAddress(address)).toBe(true);
+    for (const address of ["127.0.0.1", "127.1.2.3", "::1", "::ffff:127.0.0.1", "::FFFF:127.0.0.1"])
+      expect(isLoopbackAddress(address)).toBe(true);
   });
   it("refuses every other address", () => {
-    for (const address of ["203.0.113.5", "10.0.0.5", "192.168.1.2", "::ffff:10.0.0.5", "fe80::1", "::", "0.0.0.0", "1270.0.0.1", "", undefined]) {
+    for (const address of [
+      "203.0.113.5",
+      "10.0.0.5",
+      "192.168.1.2",
+      "::ffff:10.0.0.5",
+      "fe80::1",
+      "::",
+      "0.0.0.0",
+      "1270.0.0.1",
+      "",
+      undefined,
+    ]) {
       expect(isLoopbackAddress(address)).toBe(false);
     }
   });
@@ -27,7 +39,14 @@ describe("isFromThisMachine", () => {
     expect(isFromThisMachine(request("10.0.0.5", { "x-forwarded-for": "127.0.0.1" }))).toBe(false);
   });
   it("is not a request a proxy on this machine forwarded", () => {
-    for (const header of ["x-forwarded-for", "forwarded", "x-real-ip", "x-forwarded-host", "x-forwarded-proto", "via"]) {
+    for (const header of [
+      "x-forwarded-for",
+      "forwarded",
+      "x-real-ip",
+      "x-forwarded-host",
+      "x-forwarded-proto",
+      "via",
+    ]) {
       expect(isFromThisMachine(request("127.0.0.1", { [header]: "203.0.113.5" }))).toBe(false);
     }
   });

@@ -61,7 +61,11 @@ export type PageCacheOptions = {
 };
 
 /** The cache key of a public page, or null when this request must be rendered for itself. */
-export function publicPageKey(req: Pick<ExpressRequest, "method" | "originalUrl" | "protocol" | "headers"> & { get(name: string): string | undefined }): string | null {
+export function publicPageKey(
+  req: Pick<ExpressRequest, "method" | "originalUrl" | "protocol" | "headers"> & {
+    get(name: string): string | undefined;
+  },
+): string | null {
   if (req.method !== "GET" && req.method !== "HEAD") return null;
   if (hasSessionCookie(req.headers.cookie)) return null;
   const url = new URL(req.originalUrl, "http://page");
@@ -79,7 +83,9 @@ export function isPublicPagePath(pathname: string): boolean {
 
 function hasSessionCookie(header: string | undefined): boolean {
   if (!header) return false;
-  return header.split(";").some((pair) => (SESSION_COOKIE_NAMES as readonly string[]).includes(pair.split("=", 1)[0].trim()));
+  return header
+    .split(";")
+    .some((pair) => (SESSION_COOKIE_NAMES as readonly string[]).includes(pair.split("=", 1)[0].trim()));
 }
 
 /**
@@ -106,7 +112,9 @@ export function createPageCache(options: PageCacheOptions) {
       const catalogVersion = options.catalogVersion();
       const { response, nonce } = await options.render(url);
       const shareable =
-        response.status === 200 && !response.headers.has("set-cookie") && (response.headers.get("content-type") ?? "").startsWith("text/html");
+        response.status === 200 &&
+        !response.headers.has("set-cookie") &&
+        (response.headers.get("content-type") ?? "").startsWith("text/html");
       if (!shareable) {
         await response.body?.cancel();
         pages.delete(key);
@@ -121,7 +129,9 @@ export function createPageCache(options: PageCacheOptions) {
       const identity = Buffer.from(html, "utf8");
       const [gzipped, brotli] = await Promise.all([
         gzipAsync(identity, { level: 9 }),
-        brotliAsync(identity, { params: { [zlib.BROTLI_PARAM_QUALITY]: 9, [zlib.BROTLI_PARAM_SIZE_HINT]: identity.length } }),
+        brotliAsync(identity, {
+          params: { [zlib.BROTLI_PARAM_QUALITY]: 9, [zlib.BROTLI_PARAM_SIZE_HINT]: identity.length },
+        }),
       ]);
       const page: KeptPage = {
         identity,
@@ -139,7 +149,8 @@ export function createPageCache(options: PageCacheOptions) {
     return promise;
   }
 
-  const isFresh = (page: KeptPage) => page.catalogVersion === options.catalogVersion() && clock() - page.renderedAt < options.maxAgeMs;
+  const isFresh = (page: KeptPage) =>
+    page.catalogVersion === options.catalogVersion() && clock() - page.renderedAt < options.maxAgeMs;
 
   const middleware: RequestHandler = (req, res, next) => {
     const key = publicPageKey(req);
@@ -155,7 +166,10 @@ export function createPageCache(options: PageCacheOptions) {
       if (!isFresh(kept)) {
         // Served as it is while it is made again once, in the background (stale-while-revalidate).
         renderAndKeep(key, url).catch((error: unknown) => {
-          logger.warn("public page refresh failed; serving the kept copy", { path: req.path, error: String((error as Error).message) });
+          logger.warn("public page refresh failed; serving the kept copy", {
+            path: req.path,
+            error: String((error as Error).message),
+          });
         });
       }
       send(req, res, kept);
@@ -165,7 +179,10 @@ export function createPageCache(options: PageCacheOptions) {
     renderAndKeep(key, url).then(
       (page) => (page ? send(req, res, page) : next()),
       (error: unknown) => {
-        logger.warn("public page render for the cache failed", { path: req.path, error: String((error as Error).message) });
+        logger.warn("public page render for the cache failed", {
+          path: req.path,
+          error: String((error as Error).message),
+        });
         next();
       },
     );

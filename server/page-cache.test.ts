@@ -60,7 +60,10 @@ async function start(overrides: Partial<PageCacheOptions> = {}) {
   // What the router would answer a visitor it renders for: made with their cookie.
   app.use(async (req, res) => {
     const { response } = await renderer.render(`http://x${req.originalUrl}`, req.headers.cookie ?? "none");
-    res.status(response.status).type("html").send(await response.text());
+    res
+      .status(response.status)
+      .type("html")
+      .send(await response.text());
   });
   const server = await new Promise<http.Server>((resolve) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));
@@ -109,7 +112,9 @@ describe("the render cache of public pages", () => {
     const html = await response.text();
     expect(html).not.toContain("nonce");
     const hash = createHash("sha256").update(SCRIPT).digest("base64");
-    expect(response.headers.get("content-security-policy")).toContain(`script-src 'self' 'sha256-${hash}' 'strict-dynamic'`);
+    expect(response.headers.get("content-security-policy")).toContain(
+      `script-src 'self' 'sha256-${hash}' 'strict-dynamic'`,
+    );
     expect(response.headers.get("content-security-policy")).not.toContain("nonce-");
   });
 
@@ -144,14 +149,22 @@ describe("the render cache of public pages", () => {
   });
 
   it("keeps a clinic's treatment step as first looked at, and nothing further on in the booking", () => {
-    expect(publicPageKey(request("/appointment/service?id=c-1"))).toBe("http://shop.example/appointment/service?id=c-1");
+    expect(publicPageKey(request("/appointment/service?id=c-1"))).toBe(
+      "http://shop.example/appointment/service?id=c-1",
+    );
     expect(publicPageKey(request("/appointment/service?id=c-1&service=s-1"))).toBeNull();
-    expect(publicPageKey({ ...request("/appointment/service?id=c-1"), headers: { cookie: "__booking=sealed" } })).toBeNull();
+    expect(
+      publicPageKey({ ...request("/appointment/service?id=c-1"), headers: { cookie: "__booking=sealed" } }),
+    ).toBeNull();
   });
 
   it("renders for itself a request with a parameter the page does not read", async () => {
-    expect(publicPageKey(request("/locations?zip=78701&view=map"))).toBe("http://shop.example/locations?view=map&zip=78701");
-    expect(publicPageKey(request("/locations?view=map&zip=78701"))).toBe("http://shop.example/locations?view=map&zip=78701");
+    expect(publicPageKey(request("/locations?zip=78701&view=map"))).toBe(
+      "http://shop.example/locations?view=map&zip=78701",
+    );
+    expect(publicPageKey(request("/locations?view=map&zip=78701"))).toBe(
+      "http://shop.example/locations?view=map&zip=78701",
+    );
     expect(publicPageKey(request("/locations?utm_source=mail"))).toBeNull();
     expect(publicPageKey(request("/appointment/service?id=c-1&choose=s-1"))).toBeNull();
     expect(publicPageKey(request("/appointment/time"))).toBeNull();

@@ -11,6 +11,7 @@ import { startServer as start } from "./start";
  */
 export function startServer({ buildDir }: { buildDir: string }): Promise<void> {
   const clientDir = path.join(buildDir, "client");
-  if (!fs.existsSync(path.join(clientDir, "assets"))) throw new Error(`No browser build in ${clientDir}: run npm run build.`);
+  if (!fs.existsSync(path.join(clientDir, "assets")))
+    throw new Error(`No browser build in ${clientDir}: run npm run build.`);
   return start({ mode: "production", build, assets: clientFiles(clientDir) });
 }

@@ -7,7 +7,15 @@ describe("safeLocalPath", () => {
     expect(safeLocalPath("/account#top")).toBe("/account#top");
   });
   it("refuses anything that could leave the site", () => {
-    for (const bad of ["https://evil.example", "//evil.example", "/\\evil.example", "javascript:alert(1)", "evil", "/%0d%0aSet-Cookie:x", "\t/x"]) {
+    for (const bad of [
+      "https://evil.example",
+      "//evil.example",
+      "/\\evil.example",
+      "javascript:alert(1)",
+      "evil",
+      "/%0d%0aSet-Cookie:x",
+      "\t/x",
+    ]) {
       const result = safeLocalPath(bad);
       expect(result.startsWith("//")).toBe(false);
       expect(result === "/" || result.startsWith("/%0d")).toBe(true);
@@ -15,7 +23,15 @@ describe("safeLocalPath", () => {
     expect(safeLocalPath(null, "/home")).toBe("/home");
   });
   it("refuses paths that only leave the site once dot segments are resolved", () => {
-    for (const bad of ["/.//evil.example", "/..//evil.example", "/%2e%2e//evil.example", "/%2E//evil.example", "/a/..//evil.example", "/./\\evil.example", "/.//evil.example/path?x=1#top"]) {
+    for (const bad of [
+      "/.//evil.example",
+      "/..//evil.example",
+      "/%2e%2e//evil.example",
+      "/%2E//evil.example",
+      "/a/..//evil.example",
+      "/./\\evil.example",
+      "/.//evil.example/path?x=1#top",
+    ]) {
       expect(safeLocalPath(bad, "/account/profile")).toBe("/account/profile");
     }
   });
@@ -26,7 +42,8 @@ describe("safeLocalPath", () => {
 });
 
 describe("sameSiteReferer", () => {
-  const request = (referer?: string) => new Request("http://shop.example/error", { headers: referer ? { referer } : {} });
+  const request = (referer?: string) =>
+    new Request("http://shop.example/error", { headers: referer ? { referer } : {} });
   it("returns the referring page of this site", () => {
     expect(sameSiteReferer(request("http://shop.example/locations?zip=78701"))).toBe("/locations?zip=78701");
   });

@@ -28,13 +28,20 @@ export type RenderInputs = {
  * request alone: not a GET, not a 200, an action's answer or an error on it, a route that has not
  * opted in, or data that cannot be keyed exactly.
  */
-export function renderMemoKey(request: Request, status: number, routerContext: EntryContext, wholeDocument: boolean): string | null {
+export function renderMemoKey(
+  request: Request,
+  status: number,
+  routerContext: EntryContext,
+  wholeDocument: boolean,
+): string | null {
   // Not HEAD: the router answers it with no body and leaves the page's stream unread.
   if (request.method !== "GET" || status !== 200) return null;
   const { actionData, errors, loaderData, matches } = routerContext.staticHandlerContext;
   if (actionData || errors) return null;
   const page = matches.at(-1);
-  const handle = page ? (routerContext.routeModules[page.route.id]?.handle as { renderMemo?: unknown } | undefined) : undefined;
+  const handle = page
+    ? (routerContext.routeModules[page.route.id]?.handle as { renderMemo?: unknown } | undefined)
+    : undefined;
   if (handle?.renderMemo !== true) return null;
   return renderInputsKey({ url: request.url, status, wholeDocument, loaderData });
 }

@@ -9,7 +9,13 @@ const timeStep = (data: Record<string, unknown> = {}): RenderInputs => ({
   wholeDocument: false,
   loaderData: {
     root: { toast: null, signedIn: false, year: 2026 },
-    "routes/appointment/time": { clinic: { id: "c1", name: "Austin" }, date: "2026-12-07", slots: [slot], held: null, ...data },
+    "routes/appointment/time": {
+      clinic: { id: "c1", name: "Austin" },
+      date: "2026-12-07",
+      slots: [slot],
+      held: null,
+      ...data,
+    },
   },
 });
 
@@ -93,7 +99,12 @@ describe("renderInputsKey", () => {
   });
 });
 
-function entryContext({ leaf = "routes/appointment/time", optIn = true, actionData = null as unknown, errors = null as unknown } = {}): EntryContext {
+function entryContext({
+  leaf = "routes/appointment/time",
+  optIn = true,
+  actionData = null as unknown,
+  errors = null as unknown,
+} = {}): EntryContext {
   return {
     staticHandlerContext: {
       loaderData: timeStep().loaderData,
@@ -127,8 +138,17 @@ describe("renderMemoKey", () => {
 
   it("renders anew a route that did not opt in, an action's answer, an error or another status", () => {
     expect(renderMemoKey(get, 200, entryContext({ optIn: false }), false)).toBeNull();
-    expect(renderMemoKey(new Request(get.url, { method: "POST", body: "slot=x" }), 200, entryContext({ actionData: { "routes/appointment/time": { ok: true } } }), false)).toBeNull();
-    expect(renderMemoKey(get, 200, entryContext({ errors: { "routes/appointment/time": new Error("x") } }), false)).toBeNull();
+    expect(
+      renderMemoKey(
+        new Request(get.url, { method: "POST", body: "slot=x" }),
+        200,
+        entryContext({ actionData: { "routes/appointment/time": { ok: true } } }),
+        false,
+      ),
+    ).toBeNull();
+    expect(
+      renderMemoKey(get, 200, entryContext({ errors: { "routes/appointment/time": new Error("x") } }), false),
+    ).toBeNull();
     expect(renderMemoKey(get, 400, entryContext(), false)).toBeNull();
     expect(renderMemoKey(get, 503, entryContext(), false)).toBeNull();
   });
@@ -136,7 +156,9 @@ describe("renderMemoKey", () => {
 
 describe("createRenderMemo", () => {
   const page = (nonce: string, body = "times") =>
-    Buffer.from(`<!doctype html><script nonce="${nonce}">go()</script><p>${body} · ✦</p><script nonce="${nonce}" src="/a.js"></script>`);
+    Buffer.from(
+      `<!doctype html><script nonce="${nonce}">go()</script><p>${body} · ✦</p><script nonce="${nonce}" src="/a.js"></script>`,
+    );
 
   it("serves a kept page with the asking request's nonce in place of the one it was made with", () => {
     const memo = createRenderMemo({ maxBytes: 1024 * 1024, ttlMs: 60_000 });

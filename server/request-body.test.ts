@@ -34,7 +34,10 @@ type Answer = { status: number; type: string; body: string; bytesSent: number };
  * arrives: the number of bytes sent by then shows whether the server waited for the whole body.
  * With `headersOnly`, only the headers go out.
  */
-function post(path: string, options: { total: number; contentType: string; declareLength: boolean; headersOnly?: boolean }): Promise<Answer> {
+function post(
+  path: string,
+  options: { total: number; contentType: string; declareLength: boolean; headersOnly?: boolean },
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     let bytesSent = 0;
     let answered = false;
@@ -72,7 +75,12 @@ const TEN_MB = 10 * 1024 * 1024;
 describe("request body limits", () => {
   it("refuses a 10 MB form by its Content-Length before any of it is sent", async () => {
     const before = seen.length;
-    const answer = await post("/login", { total: TEN_MB, contentType: "application/x-www-form-urlencoded", declareLength: true, headersOnly: true });
+    const answer = await post("/login", {
+      total: TEN_MB,
+      contentType: "application/x-www-form-urlencoded",
+      declareLength: true,
+      headersOnly: true,
+    });
     expect(answer.status).toBe(413);
     expect(answer.type).toMatch(/text\/html/);
     expect(answer.body).toContain("more than this page accepts");
@@ -84,22 +92,39 @@ describe("request body limits", () => {
     const before = seen.length;
     // Larger than what the kernel's socket buffers could take in while the server stops reading.
     const total = 64 * 1024 * 1024;
-    const answer = await post("/login", { total, contentType: "multipart/form-data; boundary=x", declareLength: false });
+    const answer = await post("/login", {
+      total,
+      contentType: "multipart/form-data; boundary=x",
+      declareLength: false,
+    });
     expect(answer.status).toBe(411);
     expect(answer.bytesSent).toBeLessThan(total);
     expect(seen.length).toBe(before);
   });
 
   it("answers the JSON API in JSON, with the smaller JSON limit", async () => {
-    const answer = await post("/api/users/login", { total: JSON_BODY_LIMIT * 2, contentType: "application/json", declareLength: true, headersOnly: true });
+    const answer = await post("/api/users/login", {
+      total: JSON_BODY_LIMIT * 2,
+      contentType: "application/json",
+      declareLength: true,
+      headersOnly: true,
+    });
     expect(answer.status).toBe(413);
     expect(JSON.parse(answer.body)).toEqual({ error: "The request is too large." });
-    const within = await post("/api/users/login", { total: JSON_BODY_LIMIT, contentType: "application/json", declareLength: true });
+    const within = await post("/api/users/login", {
+      total: JSON_BODY_LIMIT,
+      contentType: "application/json",
+      declareLength: true,
+    });
     expect(within.status).toBe(200);
   });
 
   it("passes a body within the limit whole", async () => {
-    const answer = await post("/login", { total: FORM_BODY_LIMIT, contentType: "application/x-www-form-urlencoded", declareLength: true });
+    const answer = await post("/login", {
+      total: FORM_BODY_LIMIT,
+      contentType: "application/x-www-form-urlencoded",
+      declareLength: true,
+    });
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.body)).toEqual({ bytes: FORM_BODY_LIMIT });
   });

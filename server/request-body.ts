@@ -42,7 +42,8 @@ function refuse(req: Request, res: Response, status: 411 | 413): void {
   if (res.headersSent) return;
   closeAfterAnswer(req, res);
   res.status(status).set("Connection", "close");
-  const message = status === 413 ? "The request is too large." : "The request must say how long its body is (Content-Length).";
+  const message =
+    status === 413 ? "The request is too large." : "The request must say how long its body is (Content-Length).";
   if (isApi(req)) {
     res.json({ error: message });
     return;

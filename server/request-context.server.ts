@@ -52,7 +52,8 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
   if (cookies.length === 0) return response;
   for (const cookie of cookies) {
     // Never expected (decision 014 bounds every field); logged so a new field that breaks the bound shows.
-    if (Buffer.byteLength(cookie) > MAX_COOKIE_BYTES) logger.warn("session cookie over the browser limit", { bytes: Buffer.byteLength(cookie) });
+    if (Buffer.byteLength(cookie) > MAX_COOKIE_BYTES)
+      logger.warn("session cookie over the browser limit", { bytes: Buffer.byteLength(cookie) });
   }
   try {
     for (const cookie of cookies) response.headers.append("set-cookie", cookie);
@@ -91,7 +92,11 @@ export function currentUser(context: RequestContext): Promise<CurrentUser | null
 export const attributionMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
   if (request.method === "GET") {
     const session = requestSession(context);
-    const found = attributionFromUrl(new URL(request.url).searchParams, Date.now(), readAttribution(session.get("visit")));
+    const found = attributionFromUrl(
+      new URL(request.url).searchParams,
+      Date.now(),
+      readAttribution(session.get("visit")),
+    );
     if (found) session.set("visit", found);
   }
   return next();

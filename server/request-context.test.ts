@@ -7,7 +7,13 @@ import { DraftSchema, type Confirmed, type Draft } from "./booking/draft.server"
 import { cardSetOf } from "./payments/card-capture.server";
 import type { Services } from "./services";
 import type { RescheduleHold } from "./appointments/reschedule.server";
-import { createRequestContext, currentUser, MAX_COOKIE_BYTES, requestSession, sessionMiddleware } from "./request-context.server";
+import {
+  createRequestContext,
+  currentUser,
+  MAX_COOKIE_BYTES,
+  requestSession,
+  sessionMiddleware,
+} from "./request-context.server";
 import { createSessionCookies, type SessionData } from "./session.server";
 
 const sessions = createSessionCookies({ secrets: ["s".repeat(40)], secure: true });
@@ -34,10 +40,13 @@ function requestWith(cookie: string | null) {
 
 async function run(cookie: string | null, route: (context: RouterContextProvider) => void | Promise<void>) {
   const { context, request, lookups } = requestWith(cookie);
-  const response = (await sessionMiddleware({ request, context, params: {}, url: new URL(request.url), pattern: "/" } as never, async () => {
-    await route(context);
-    return new Response("ok");
-  })) as Response;
+  const response = (await sessionMiddleware(
+    { request, context, params: {}, url: new URL(request.url), pattern: "/" } as never,
+    async () => {
+      await route(context);
+      return new Response("ok");
+    },
+  )) as Response;
   return { setCookies: response.headers.getSetCookie(), lookups: lookups() };
 }
 
@@ -62,7 +71,9 @@ describe("the session middleware", () => {
     expect(after.get("resetEmail")).toBe("ana@example.com");
 
     // A booking goes in its own cookie; ending it clears that cookie and leaves the other alone.
-    const booking = await run(cookie, (context) => requestSession(context).set("draft", { centerId: "c1", addOnIds: [], therapistId: null }));
+    const booking = await run(cookie, (context) =>
+      requestSession(context).set("draft", { centerId: "c1", addOnIds: [], therapistId: null }),
+    );
     expect(booking.setCookies.map((c) => c.split("=")[0])).toEqual(["__booking"]);
     const both = `${cookie}; ${cookieHeader(booking.setCookies)}`;
     expect((await sessions.read(both)).get("draft")).toEqual({ centerId: "c1", addOnIds: [], therapistId: null });
@@ -99,7 +110,13 @@ describe("the session cookies' size", () => {
       guestId: id(),
       details: { firstName: wide(50), lastName: wide(50), email: longestEmail, phone: "5125550101" },
       verification: { guestId: id(), sentTo: [`e•••@${"d".repeat(80 - 16)}.com`, "•••-•••-0101"] },
-      hold: { bookingId: id(), slot: "2026-12-01T10:00:00", reservationId: id(), expiresAt: new Date().toISOString(), claim: { key: `live-holds:${"k".repeat(22)}`, id: id() } },
+      hold: {
+        bookingId: id(),
+        slot: "2026-12-01T10:00:00",
+        reservationId: id(),
+        expiresAt: new Date().toISOString(),
+        claim: { key: `live-holds:${"k".repeat(22)}`, id: id() },
+      },
       billing: clipBilling({ address: wide(500), city: wide(500), state: "WA-too-long", zip: "9".repeat(50) }),
       cardsBefore: cardSetOf([{ accountId: id() }, { accountId: id() }]),
       payKey: id(),
@@ -110,10 +127,28 @@ describe("the session cookies' size", () => {
     expect(draft.billing.address).toHaveLength(BILLING_LIMITS.address);
     const confirmed: Confirmed = { appointmentId: id(), invoiceId: id(), guestId: id(), centerId: id() };
     const session = await sessions.read(null);
-    const reschedule: RescheduleHold = { visitId: "v".repeat(64), bookingId: "b".repeat(64), slot: "2026-12-01T10:00:00", reservationId: "r".repeat(64), expiresAt: new Date().toISOString() };
-    const visit: Required<VisitAttribution> = { ref: "ABCDEFGHIJ-2345", partner: "P".repeat(32), click: { id: "c".repeat(128), at: Date.now() }, tag: "t".repeat(40) };
+    const reschedule: RescheduleHold = {
+      visitId: "v".repeat(64),
+      bookingId: "b".repeat(64),
+      slot: "2026-12-01T10:00:00",
+      reservationId: "r".repeat(64),
+      expiresAt: new Date().toISOString(),
+    };
+    const visit: Required<VisitAttribution> = {
+      ref: "ABCDEFGHIJ-2345",
+      partner: "P".repeat(32),
+      click: { id: "c".repeat(128), at: Date.now() },
+      tag: "t".repeat(40),
+    };
     expect(readAttribution(visit)).toEqual(visit);
-    const data: Required<SessionData> = { userSessionId: "t".repeat(43), draft, confirmed, reschedule, resetEmail: longestEmail, visit };
+    const data: Required<SessionData> = {
+      userSessionId: "t".repeat(43),
+      draft,
+      confirmed,
+      reschedule,
+      resetEmail: longestEmail,
+      visit,
+    };
     for (const [key, value] of Object.entries(data)) session.set(key as keyof SessionData, value as never);
     session.flash("toast", { id: id(), type: "error", title: "x".repeat(200), description: "y".repeat(100) });
     session.flash("notBooked", { kind: "payment-failed", slot: "2026-12-01T10:00:00", resume: "service" });

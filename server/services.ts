@@ -105,7 +105,12 @@ export type AccountService = {
   login(email: string, password: string): Promise<AccountResult<{ token: string; user: CurrentUser }>>;
   logout(token: string | null | undefined): Promise<void>;
   /** Changes the password; every other session of the user is signed out. */
-  changePassword(user: CurrentUser, token: string, oldPassword: string, newPassword: string): Promise<AccountResult<null>>;
+  changePassword(
+    user: CurrentUser,
+    token: string,
+    oldPassword: string,
+    newPassword: string,
+  ): Promise<AccountResult<null>>;
   /**
    * Sends a one-time code by email (and by text when the guest has a mobile number) to an account,
    * a guest of the guest flow, or a client the back end knows by this email. The caller answers

@@ -101,7 +101,11 @@ export function createEncryptedSessionStorage(options: SessionOptions): SessionS
       return createSession<SessionData, SessionFlash>(data as SessionData);
     },
     async commitSession(session, serializeOptions) {
-      return serializeCookie(name, cipher.seal(JSON.stringify(session.data)), { ...attributes, maxAge: SESSION_MAX_AGE_SECONDS, ...serializeOptions });
+      return serializeCookie(name, cipher.seal(JSON.stringify(session.data)), {
+        ...attributes,
+        maxAge: SESSION_MAX_AGE_SECONDS,
+        ...serializeOptions,
+      });
     },
     async destroySession(_session, serializeOptions) {
       return serializeCookie(name, "", { ...attributes, ...serializeOptions, maxAge: undefined, expires: new Date(0) });
@@ -128,8 +132,14 @@ export type SessionCookies = {
  */
 export function createSessionCookies(options: Omit<SessionOptions, "name">): SessionCookies {
   const parts = [
-    { storage: createEncryptedSessionStorage({ ...options, name: SESSION_COOKIE_NAMES[0] }), holds: (key: string) => !BOOKING_KEYS.has(key) },
-    { storage: createEncryptedSessionStorage({ ...options, name: SESSION_COOKIE_NAMES[1] }), holds: (key: string) => BOOKING_KEYS.has(key) },
+    {
+      storage: createEncryptedSessionStorage({ ...options, name: SESSION_COOKIE_NAMES[0] }),
+      holds: (key: string) => !BOOKING_KEYS.has(key),
+    },
+    {
+      storage: createEncryptedSessionStorage({ ...options, name: SESSION_COOKIE_NAMES[1] }),
+      holds: (key: string) => BOOKING_KEYS.has(key),
+    },
   ];
   const split = (data: Record<string, unknown>) =>
     parts.map((part) => JSON.stringify(Object.fromEntries(Object.entries(data).filter(([key]) => part.holds(key)))));
@@ -137,7 +147,12 @@ export function createSessionCookies(options: Omit<SessionOptions, "name">): Ses
   return {
     async read(cookieHeader) {
       const opened = await Promise.all(parts.map((part) => part.storage.getSession(cookieHeader)));
-      const data = Object.assign({}, ...opened.map((session, i) => Object.fromEntries(Object.entries(session.data).filter(([key]) => parts[i].holds(key)))));
+      const data = Object.assign(
+        {},
+        ...opened.map((session, i) =>
+          Object.fromEntries(Object.entries(session.data).filter(([key]) => parts[i].holds(key))),
+        ),
+      );
       const session = createSession<SessionData, SessionFlash>(data);
       asRead.set(session, split(session.data));
       return session;
@@ -150,7 +165,9 @@ export function createSessionCookies(options: Omit<SessionOptions, "name">): Ses
         if (before?.[i] === now[i]) continue;
         const empty = now[i] === "{}";
         const partSession = createSession<SessionData, SessionFlash>(JSON.parse(now[i]));
-        headers.push(empty ? await part.storage.destroySession(partSession) : await part.storage.commitSession(partSession));
+        headers.push(
+          empty ? await part.storage.destroySession(partSession) : await part.storage.commitSession(partSession),
+        );
       }
       asRead.set(session, now);
       return headers;

@@ -17,13 +17,16 @@ function decodings(value: string, depth = 3): string[] {
     for (const text of frontier) {
       const parts = [text, ...text.split(/[.:"]/)];
       for (const part of parts) {
-        const candidates = [Buffer.from(part, "base64").toString("latin1"), Buffer.from(part, "base64url").toString("latin1")];
+        const candidates = [
+          Buffer.from(part, "base64").toString("latin1"),
+          Buffer.from(part, "base64url").toString("latin1"),
+        ];
         try {
           candidates.push(decodeURIComponent(part));
         } catch {
           // Not URI-encoded.
         }
-        for (const candidate of candidates) if (!found.has(candidate)) (found.add(candidate), next.push(candidate));
+        for (const candidate of candidates) if (!found.has(candidate)) found.add(candidate), next.push(candidate);
       }
     }
     frontier = next;

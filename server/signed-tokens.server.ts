@@ -5,13 +5,21 @@ import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
  * purpose has its own key derived from the session secrets, so a token made for one kind of link
  * never opens another. The first secret signs; every secret verifies (rotation).
  */
-export function createTokenSigner<P extends Record<string, string>>(secrets: string[], purpose: string, clock: () => number = Date.now) {
-  const keys = secrets.map((secret) => Buffer.from(hkdfSync("sha256", secret, `clinic-webstore/${purpose}`, "hmac-sha256 key", 32)));
+export function createTokenSigner<P extends Record<string, string>>(
+  secrets: string[],
+  purpose: string,
+  clock: () => number = Date.now,
+) {
+  const keys = secrets.map((secret) =>
+    Buffer.from(hkdfSync("sha256", secret, `clinic-webstore/${purpose}`, "hmac-sha256 key", 32)),
+  );
   const mac = (k: Buffer, body: string) => createHmac("sha256", k).update(body).digest();
   return {
     /** A token for the payload, good until `expiresAtMs`. */
     sign(payload: P, expiresAtMs: number): string {
-      const body = Buffer.from(JSON.stringify({ ...payload, exp: Math.floor(expiresAtMs / 1000) })).toString("base64url");
+      const body = Buffer.from(JSON.stringify({ ...payload, exp: Math.floor(expiresAtMs / 1000) })).toString(
+        "base64url",
+      );
       return `${body}.${mac(keys[0], body).toString("base64url")}`;
     },
     /** The payload of an untampered, unexpired token with every field a string; null for anything else. */

@@ -16,11 +16,19 @@ function arriving(trustProxy: string | undefined, remoteAddress: string, headers
   const app = express();
   app.set("trust proxy", parseEnv(trustProxy === undefined ? {} : { TRUST_PROXY: trustProxy }).TRUST_PROXY);
   const req = Object.create(app.request) as express.Request;
-  Object.assign(req, { socket: { remoteAddress }, headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v])) });
+  Object.assign(req, {
+    socket: { remoteAddress },
+    headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v])),
+  });
   return req;
 }
 
-const forged = { host: "book.glowclinic.example", "x-forwarded-for": "203.0.113.9", "x-forwarded-host": "evil.example:8443", "x-forwarded-proto": "https" };
+const forged = {
+  host: "book.glowclinic.example",
+  "x-forwarded-for": "203.0.113.9",
+  "x-forwarded-host": "evil.example:8443",
+  "x-forwarded-proto": "https",
+};
 
 describe("forwarding headers, by who sent them", () => {
   it("by default believes only a proxy on this machine: a host on a private network names neither the client nor the host", () => {
@@ -62,22 +70,28 @@ describe("forwarding headers, by who sent them", () => {
 });
 
 describe("the site's origin, where back-end pages send the guest back", () => {
-  const contextWith = (env: Record<string, string>, origin?: string) => ({ services: { env: parseEnv(env) }, origin }) as unknown as RequestContext;
+  const contextWith = (env: Record<string, string>, origin?: string) =>
+    ({ services: { env: parseEnv(env) }, origin }) as unknown as RequestContext;
   // React Router's request, as its Express adapter builds it: the port taken from X-Forwarded-Host whoever sent it.
   const steered = new Request("http://book.glowclinic.example:8443/purchases/p1/card");
 
   it("is PUBLIC_URL when set, whatever the request says", () => {
-    expect(siteOrigin(steered, contextWith({ PUBLIC_URL: "https://book.glowclinic.example/" }, "http://evil.example"))).toBe("https://book.glowclinic.example");
+    expect(
+      siteOrigin(steered, contextWith({ PUBLIC_URL: "https://book.glowclinic.example/" }, "http://evil.example")),
+    ).toBe("https://book.glowclinic.example");
   });
 
   it("is otherwise the origin Express read through TRUST_PROXY, never the adapter's URL", () => {
-    expect(siteOrigin(steered, contextWith({}, "http://book.glowclinic.example"))).toBe("http://book.glowclinic.example");
+    expect(siteOrigin(steered, contextWith({}, "http://book.glowclinic.example"))).toBe(
+      "http://book.glowclinic.example",
+    );
   });
 });
 
 /** A server build of one resource route that answers the site's origin as the app computes it. */
 function buildAnsweringOrigin(): ServerBuild {
-  const loader = ({ request, context }: { request: Request; context: RequestContext }) => Response.json({ site: siteOrigin(request, context), url: request.url });
+  const loader = ({ request, context }: { request: Request; context: RequestContext }) =>
+    Response.json({ site: siteOrigin(request, context), url: request.url });
   return {
     entry: { module: { default: () => new Response("no documents here", { status: 500 }) } },
     routes: {
@@ -97,7 +111,8 @@ function buildAnsweringOrigin(): ServerBuild {
 }
 
 describe("a forged X-Forwarded-Host, through the app", () => {
-  const ask = (origin: string, headers: Record<string, string>) => fetch(`${origin}/origin`, { headers }).then((r) => r.json() as Promise<{ site: string; url: string }>);
+  const ask = (origin: string, headers: Record<string, string>) =>
+    fetch(`${origin}/origin`, { headers }).then((r) => r.json() as Promise<{ site: string; url: string }>);
   const start = (env: Record<string, string>) =>
     startTestApp({
       env: parseEnv({ NODE_ENV: "test", PAGE_CACHE_SECONDS: "0", ...env }),

@@ -74,13 +74,24 @@ export async function startServer({ mode, build, assets, onClose }: StartOptions
   let passes: PeriodicPasses | undefined;
   const sandbox = env.SPA_BASE_URL ? undefined : await openSandbox(env);
 
-  const app = createApp({ env, mode, build, assets, sandbox: sandbox?.router, services: () => services, servicesReady });
+  const app = createApp({
+    env,
+    mode,
+    build,
+    assets,
+    sandbox: sandbox?.router,
+    services: () => services,
+    servicesReady,
+  });
 
   // Express 5 calls this with the error when the port cannot be had (taken, or not allowed).
   const server = app.listen(env.PORT, env.HOST, async (error?: NodeJS.ErrnoException) => {
     if (error) {
-      const hint = error.code === "EADDRINUSE" ? " another process is using it; stop it or set PORT to a free port" : "";
-      process.stderr.write(`Cannot listen on ${env.HOST}:${env.PORT} (${error.code ?? error.message}):${hint || " check HOST and PORT"}.\n`);
+      const hint =
+        error.code === "EADDRINUSE" ? " another process is using it; stop it or set PORT to a free port" : "";
+      process.stderr.write(
+        `Cannot listen on ${env.HOST}:${env.PORT} (${error.code ?? error.message}):${hint || " check HOST and PORT"}.\n`,
+      );
       process.exit(1);
     }
     const { port } = server.address() as AddressInfo;
@@ -115,7 +126,11 @@ export async function startServer({ mode, build, assets, onClose }: StartOptions
     server.close(async () => {
       passes?.stop();
       // What the requests just finished left in the background: events, leads, error reports.
-      await Promise.all([services?.analytics.close(SHUTDOWN_DRAIN_MS), services?.leads.close(SHUTDOWN_DRAIN_MS), errorReporter().flush(2_000)]);
+      await Promise.all([
+        services?.analytics.close(SHUTDOWN_DRAIN_MS),
+        services?.leads.close(SHUTDOWN_DRAIN_MS),
+        errorReporter().flush(2_000),
+      ]);
       await Promise.all([services?.rateLimiter.close(), services?.catalog.close(), services?.callGovernor?.close()]);
       await services?.stores.close();
       sandbox?.close();

@@ -10,7 +10,10 @@ import { parseSubmission, refuseForm } from "./forms.server";
 /** A back end (the spa or the geocoder) failed; logged once here, by whoever answers it. */
 function isOutage(error: unknown, during: string): boolean {
   if (!isSpaError(error) && !(error instanceof GeocoderError)) return false;
-  logger.warn(`back end unavailable${during}`, { kind: isSpaError(error) ? error.kind : "geocoder", path: isSpaError(error) ? error.path : "" });
+  logger.warn(`back end unavailable${during}`, {
+    kind: isSpaError(error) ? error.kind : "geocoder",
+    path: isSpaError(error) ? error.path : "",
+  });
   return true;
 }
 
@@ -31,7 +34,10 @@ export async function orUnavailable<T>(work: () => Promise<T>): Promise<T> {
     if (isSpaError(error) && error.kind === "rate-limited") {
       isOutage(error, "");
       const retryAfterSeconds = secondsUntilRetry(error.retryAfterMs);
-      throw data({ busy: true, retryAfterSeconds } satisfies BusyErrorData, { status: 503, headers: { "Retry-After": String(retryAfterSeconds) } });
+      throw data({ busy: true, retryAfterSeconds } satisfies BusyErrorData, {
+        status: 503,
+        headers: { "Retry-After": String(retryAfterSeconds) },
+      });
     }
     if (isOutage(error, "")) throw data(UNREACHABLE_MESSAGE, { status: 503 });
     throw error;
@@ -45,11 +51,17 @@ export type ClinicUnavailableData = { clinicUnavailable: true; name: string; pho
  * A clinic the back end lists but whose time zone no one has named is not booked online: its times
  * could not be told right. Its pages answer 503 saying so, with its phone number, instead of a 404.
  */
-export async function refuseClinicWithoutTimeZone(catalog: Pick<CachedCatalog, "clinicsWithoutTimeZone">, idOrSlug: string): Promise<void> {
+export async function refuseClinicWithoutTimeZone(
+  catalog: Pick<CachedCatalog, "clinicsWithoutTimeZone">,
+  idOrSlug: string,
+): Promise<void> {
   const clinics = await orUnavailable(() => catalog.clinicsWithoutTimeZone());
   const clinic = clinics.find((c) => c.slug === idOrSlug || sameId(c.id, idOrSlug));
   if (!clinic) return;
-  throw data({ clinicUnavailable: true, name: clinic.name, phone: clinic.phone } satisfies ClinicUnavailableData, { status: 503, headers: { "Retry-After": "3600" } });
+  throw data({ clinicUnavailable: true, name: clinic.name, phone: clinic.phone } satisfies ClinicUnavailableData, {
+    status: 503,
+    headers: { "Retry-After": "3600" },
+  });
 }
 
 /** The spec's words for a back end that failed while acting on a form. */
@@ -90,9 +102,12 @@ function actionOutage(error: unknown): { retryAfterSeconds: number | null } | nu
 }
 
 function isOutagePage(error: unknown): error is DataWithResponseInit<unknown> {
-  if (!error || typeof error !== "object" || (error as { type?: unknown }).type !== "DataWithResponseInit") return false;
+  if (!error || typeof error !== "object" || (error as { type?: unknown }).type !== "DataWithResponseInit")
+    return false;
   const { data: body, init } = error as DataWithResponseInit<unknown>;
-  return init?.status === 503 && (body === UNREACHABLE_MESSAGE || (body as Partial<BusyErrorData> | null)?.busy === true);
+  return (
+    init?.status === 503 && (body === UNREACHABLE_MESSAGE || (body as Partial<BusyErrorData> | null)?.busy === true)
+  );
 }
 
 /** Anything a form may hold: the outage answer keeps every field as typed (passwords aside). */
@@ -107,7 +122,9 @@ type ActionArgs = { request: Request };
  * back end is busy, `Retry-After`. An action may still answer an outage itself, closer to the form;
  * this is what none can forget.
  */
-export function guardAction<Args extends ActionArgs, R>(action: (args: Args) => Promise<R>): (args: Args) => Promise<R> {
+export function guardAction<Args extends ActionArgs, R>(
+  action: (args: Args) => Promise<R>,
+): (args: Args) => Promise<R> {
   return async (args) => {
     // The action reads the body; the copy is read only when there is an outage to answer.
     const copy = args.request.clone();
@@ -134,7 +151,9 @@ export function guardAction<Args extends ActionArgs, R>(action: (args: Args) => 
 export type JsonOutage = { error: string; busy?: true; retryAfterSeconds?: number };
 
 /** `guardAction` for the JSON API (its loaders and actions): the outage is a JSON 503. */
-export function guardJson<Args extends ActionArgs, R>(handler: (args: Args) => Promise<R>): (args: Args) => Promise<R | DataWithResponseInit<JsonOutage>> {
+export function guardJson<Args extends ActionArgs, R>(
+  handler: (args: Args) => Promise<R>,
+): (args: Args) => Promise<R | DataWithResponseInit<JsonOutage>> {
   return async (args) => {
     try {
       return await handler(args);
@@ -143,7 +162,10 @@ export function guardJson<Args extends ActionArgs, R>(handler: (args: Args) => P
       if (!outage) throw error;
       if (!outage.retryAfterSeconds) return data({ error: OUTAGE_MESSAGE }, { status: 503 });
       const { retryAfterSeconds } = outage;
-      return data({ error: OUTAGE_MESSAGE, busy: true, retryAfterSeconds }, { status: 503, headers: { "Retry-After": String(retryAfterSeconds) } });
+      return data(
+        { error: OUTAGE_MESSAGE, busy: true, retryAfterSeconds },
+        { status: 503, headers: { "Retry-After": String(retryAfterSeconds) } },
+      );
     }
   };
 }

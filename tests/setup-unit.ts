@@ -8,5 +8,6 @@ beforeEach(() => {
 afterEach(() => {
   const calls = spy.mock.calls;
   spy.mockRestore();
-  if (calls.length > 0) throw new Error(`unexpected console.error: ${calls.map((c: unknown[]) => c.map(String).join(" ")).join("\n")}`);
+  if (calls.length > 0)
+    throw new Error(`unexpected console.error: ${calls.map((c: unknown[]) => c.map(String).join(" ")).join("\n")}`);
 });

@@ -9,7 +9,8 @@ type Target = {
   preventScrollReset?: boolean;
 };
 
-type ButtonLinkProps = Target & Omit<ButtonHTMLAttributes<HTMLButtonElement>, "type" | "form"> & { children: ReactNode };
+type ButtonLinkProps = Target &
+  Omit<ButtonHTMLAttributes<HTMLButtonElement>, "type" | "form"> & { children: ReactNode };
 
 /**
  * A control that looks like a button and goes somewhere: a real button in a GET form of its own, so
@@ -32,11 +33,19 @@ export function ButtonLink({ to, reloadDocument, preventScrollReset, children, .
  * The form of a `ButtonLink` on its own, for a button that sits inside another form (forms do not
  * nest): place this outside with an `id`, and give the button `form={id}`.
  */
-export function ButtonLinkForm({ id, to, reloadDocument, preventScrollReset, children }: Target & { id?: string; children?: ReactNode }) {
+export function ButtonLinkForm({
+  id,
+  to,
+  reloadDocument,
+  preventScrollReset,
+  children,
+}: Target & { id?: string; children?: ReactNode }) {
   const { pathname, search } = useLocation();
   const { action, fields } = formTarget(to, pathname);
   // As a link does: going to the address already shown replaces it in the history, not stacks it.
-  const here = action.split("#")[0] === pathname && new URLSearchParams(fields).toString() === new URLSearchParams(search).toString();
+  const here =
+    action.split("#")[0] === pathname &&
+    new URLSearchParams(fields).toString() === new URLSearchParams(search).toString();
   return (
     <Form
       method="get"

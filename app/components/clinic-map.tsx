@@ -40,9 +40,21 @@ export function ClinicMap({ drawing, listId }: { drawing: MapDrawing; listId: st
             {pins.map((pin) => {
               const [x, y] = pin.place;
               return (
-                <a key={pin.id} href={href("/locations/:slug", { slug: pin.slug })} aria-label={`${pin.number}. ${pin.name}`} className="map-pin">
+                <a
+                  key={pin.id}
+                  href={href("/locations/:slug", { slug: pin.slug })}
+                  aria-label={`${pin.number}. ${pin.name}`}
+                  className="map-pin"
+                >
                   {/* The whole square takes the tap, not only the round marker inside it. */}
-                  <rect x={x - half} y={y - half} width={pinSize} height={pinSize} fill="transparent" className="map-pin-area" />
+                  <rect
+                    x={x - half}
+                    y={y - half}
+                    width={pinSize}
+                    height={pinSize}
+                    fill="transparent"
+                    className="map-pin-area"
+                  />
                   <circle cx={x} cy={y} r={half - 2} className="map-pin-marker" />
                   <text x={x} y={y} textAnchor="middle" dominantBaseline="central" className="map-pin-number">
                     {pin.number}

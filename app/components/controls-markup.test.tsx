@@ -30,8 +30,22 @@ describe("a button that goes somewhere, as the server draws it", () => {
 
 describe("the clinic map, as the server draws it", () => {
   const pins = [
-    { id: "a", slug: "austin-downtown", name: "Glow Clinic Austin Downtown", latitude: 30.2653, longitude: -97.7443, number: 1 },
-    { id: "b", slug: "dallas-uptown", name: "Glow Clinic Dallas Uptown", latitude: 32.7959, longitude: -96.8031, number: 2 },
+    {
+      id: "a",
+      slug: "austin-downtown",
+      name: "Glow Clinic Austin Downtown",
+      latitude: 30.2653,
+      longitude: -97.7443,
+      number: 1,
+    },
+    {
+      id: "b",
+      slug: "dallas-uptown",
+      name: "Glow Clinic Dallas Uptown",
+      latitude: 32.7959,
+      longitude: -96.8031,
+      number: 2,
+    },
   ];
   const out = html(<ClinicMap drawing={drawMap(pins)} listId="map-list" />, "/locations?view=map");
 

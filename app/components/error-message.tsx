@@ -14,7 +14,9 @@ export function ErrorMessage({ error }: { error: unknown }) {
       detail = typeof error.data === "string" ? error.data : "The link may be old or mistyped.";
     } else if (error.status === 429) {
       title = "Please wait a moment";
-      detail = (error.data as { message?: string } | null)?.message ?? "Too many attempts. Please wait a minute and try again.";
+      detail =
+        (error.data as { message?: string } | null)?.message ??
+        "Too many attempts. Please wait a minute and try again.";
     } else if (error.status === 503 && (error.data as { clinicUnavailable?: boolean } | null)?.clinicUnavailable) {
       // A clinic whose time zone no one has named: its times could not be told right (decision 035).
       const clinic = error.data as { name: string; phone: string };

@@ -30,7 +30,11 @@ const CONFORM_INTENT = "__intent__";
 
 export function useSchemaForm<Schema extends AnySchema>(
   schema: Schema,
-  options: { id: string; lastResult?: SubmissionResult<string[]> | null; defaultValue?: Partial<Record<keyof z.input<Schema>, string | string[] | null>> },
+  options: {
+    id: string;
+    lastResult?: SubmissionResult<string[]> | null;
+    defaultValue?: Partial<Record<keyof z.input<Schema>, string | string[] | null>>;
+  },
 ) {
   const [form, fields] = useForm<z.input<Schema>, z.output<Schema>>({
     id: options.id,
@@ -82,7 +86,10 @@ export function SchemaForm({
   children,
   summary = true,
   ...props
-}: Omit<FormProps, "onSubmit" | "id" | "noValidate"> & { schemaForm: ReturnType<typeof useSchemaForm>; summary?: boolean }) {
+}: Omit<FormProps, "onSubmit" | "id" | "noValidate"> & {
+  schemaForm: ReturnType<typeof useSchemaForm>;
+  summary?: boolean;
+}) {
   const { form, attempt, onSubmit } = schemaForm;
   return (
     <FirstInvalidField.Provider value={firstInvalidField(form)}>
@@ -111,7 +118,14 @@ export function ErrorSummary({ form }: { form: FormMetadata<Fields, string[]> })
   }, [focusHere]);
   if (!messages.length) return null;
   return (
-    <div ref={ref} id={form.errorId} className="error-summary" role="alert" tabIndex={-1} autoFocus={focusHere || undefined}>
+    <div
+      ref={ref}
+      id={form.errorId}
+      className="error-summary"
+      role="alert"
+      tabIndex={-1}
+      autoFocus={focusHere || undefined}
+    >
       {messages.map((message) => (
         <p key={message}>{message}</p>
       ))}
@@ -151,7 +165,11 @@ export function Field({
   return (
     <div className="field">
       <label htmlFor={meta.id}>{label}</label>
-      <Input {...getInputProps(meta, { type, ariaDescribedBy: hintId })} autoFocus={useFocusFirst(meta.name)} {...props} />
+      <Input
+        {...getInputProps(meta, { type, ariaDescribedBy: hintId })}
+        autoFocus={useFocusFirst(meta.name)}
+        {...props}
+      />
       {hint ? (
         <div className="hint" id={hintId}>
           {hint}
@@ -168,7 +186,10 @@ export function SelectField({
   label,
   children,
   ...props
-}: Omit<React.SelectHTMLAttributes<HTMLSelectElement>, "name" | "id" | "defaultValue"> & { meta: FieldMetadata<unknown, Fields, string[]>; label: string }) {
+}: Omit<React.SelectHTMLAttributes<HTMLSelectElement>, "name" | "id" | "defaultValue"> & {
+  meta: FieldMetadata<unknown, Fields, string[]>;
+  label: string;
+}) {
   return (
     <div className="field">
       <label htmlFor={meta.id}>{label}</label>
@@ -194,7 +215,8 @@ export function CheckboxField({
   return (
     <div className="field">
       <label className="check">
-        <input {...getInputProps(meta, { type: "checkbox", value })} autoFocus={useFocusFirst(meta.name)} {...props} /> <span>{children}</span>
+        <input {...getInputProps(meta, { type: "checkbox", value })} autoFocus={useFocusFirst(meta.name)} {...props} />{" "}
+        <span>{children}</span>
       </label>
       <FieldMessage meta={meta} />
     </div>
@@ -205,7 +227,15 @@ export function CheckboxField({
  * The buttons of a one-time-code form: its own submit, and "Send a new code", which submits the
  * separate resend form (`resendFormId`) so that asking for a code never sends what was typed.
  */
-export function CodeFormActions({ intent, label, resendFormId }: { intent: string; label: string; resendFormId: string }) {
+export function CodeFormActions({
+  intent,
+  label,
+  resendFormId,
+}: {
+  intent: string;
+  label: string;
+  resendFormId: string;
+}) {
   const navigation = useNavigation();
   return (
     <p className="actions">

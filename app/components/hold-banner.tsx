@@ -13,7 +13,12 @@ export type HoldView = {
 };
 
 /** The banner's view of a hold on `slot` (clinic-local) until `expiresAt` (ISO), in the clinic's zone. */
-export function holdViewOf(slot: string, expiresAt: string, timeZone: string, now = Date.now()): HoldView & { secondsLeft: number } {
+export function holdViewOf(
+  slot: string,
+  expiresAt: string,
+  timeZone: string,
+  now = Date.now(),
+): HoldView & { secondsLeft: number } {
   const secondsLeft = Math.max(0, Math.ceil((Date.parse(expiresAt) - now) / 1000));
   return {
     slotLabel: formatSlot(slot),
@@ -92,12 +97,20 @@ export function HoldBanner({ hold }: { hold: HoldView }) {
  * The banner's sentence and its polite warnings, without the countdown when a page shows that
  * elsewhere (the booking summary); `children` go between the two.
  */
-export function HoldStatus({ hold, warning, children }: { hold: HoldView; warning: string; children?: React.ReactNode }) {
+export function HoldStatus({
+  hold,
+  warning,
+  children,
+}: {
+  hold: HoldView;
+  warning: string;
+  children?: React.ReactNode;
+}) {
   return (
     <section className="hold-banner" aria-label="Your reserved time" role="status">
       <p>
-        Your previously selected slot, <strong>{hold.slotLabel}</strong>, is on hold for the next{" "}
-        {hold.minutesLeft} {hold.minutesLeft === 1 ? "minute" : "minutes"}, until {hold.untilLabel}.
+        Your previously selected slot, <strong>{hold.slotLabel}</strong>, is on hold for the next {hold.minutesLeft}{" "}
+        {hold.minutesLeft === 1 ? "minute" : "minutes"}, until {hold.untilLabel}.
       </p>
       {children}
       <p className="visually-hidden" aria-live="polite">

@@ -29,7 +29,15 @@ export function LocationCard({ location, headingLevel = 3 }: { location: Locatio
   );
 }
 
-export function ZipSearchForm({ action, search, extra }: { action: string; search: ZipSearchView; extra?: React.ReactNode }) {
+export function ZipSearchForm({
+  action,
+  search,
+  extra,
+}: {
+  action: string;
+  search: ZipSearchView;
+  extra?: React.ReactNode;
+}) {
   const error = search.state === "invalid" || search.state === "unknown" ? search.message : null;
   const value = search.state === "none" ? "" : search.zip;
   return (

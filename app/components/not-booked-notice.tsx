@@ -17,7 +17,12 @@ const TITLES: Record<NotBooked["kind"], string> = {
 
 /** The view of why a booking ended without an appointment. */
 export function notBookedViewOf(notBooked: NotBooked): NotBookedView {
-  return { kind: notBooked.kind, title: TITLES[notBooked.kind], slotLabel: notBooked.slot ? formatSlot(notBooked.slot) : null, resume: notBooked.resume };
+  return {
+    kind: notBooked.kind,
+    title: TITLES[notBooked.kind],
+    slotLabel: notBooked.slot ? formatSlot(notBooked.slot) : null,
+    resume: notBooked.resume,
+  };
 }
 
 /**
@@ -28,7 +33,14 @@ export function notBookedViewOf(notBooked: NotBooked): NotBookedView {
 export function NotBookedNotice({ notice }: { notice: NotBookedView }) {
   const { kind, title, slotLabel, resume } = notice;
   return (
-    <section className="not-booked" role="alert" aria-labelledby="not-booked-title" tabIndex={-1} autoFocus data-focus-on-arrival>
+    <section
+      className="not-booked"
+      role="alert"
+      aria-labelledby="not-booked-title"
+      tabIndex={-1}
+      autoFocus
+      data-focus-on-arrival
+    >
       <h2 id="not-booked-title">{title}</h2>
       <p>
         {kind === "hold-expired"

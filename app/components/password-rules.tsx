@@ -8,7 +8,13 @@ import { FieldMessage, useFocusFirst } from "~/components/forms";
  * rule is ticked as it is met. It never gets a value back from the server: give it a new `key` after
  * each failed submit to empty it.
  */
-export function NewPasswordField({ meta, label = "Password" }: { meta: FieldMetadata<unknown, Record<string, unknown>, string[]>; label?: string }) {
+export function NewPasswordField({
+  meta,
+  label = "Password",
+}: {
+  meta: FieldMetadata<unknown, Record<string, unknown>, string[]>;
+  label?: string;
+}) {
   const [value, setValue] = useState("");
   const rulesId = `${meta.id}-rules`;
   return (

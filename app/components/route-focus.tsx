@@ -15,7 +15,9 @@ export function FocusHeadingOnNavigation() {
   useEffect(() => {
     if (previous.current === pathname) return;
     previous.current = pathname;
-    const target = document.querySelector<HTMLElement>("main [data-focus-on-arrival]") ?? document.querySelector<HTMLElement>("main h1");
+    const target =
+      document.querySelector<HTMLElement>("main [data-focus-on-arrival]") ??
+      document.querySelector<HTMLElement>("main h1");
     if (!target) return;
     if (!target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");
     // Scrolling is left to ScrollRestoration.

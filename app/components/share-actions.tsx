@@ -4,7 +4,17 @@ import { useEffect, useState } from "react";
  * Ways to share a referral link. The email and text links work without JavaScript; with it, a
  * copy button, and the system share sheet where the browser has one (phones, mostly).
  */
-export function ShareActions({ url, message, email, sms }: { url: string; message: string; email: string; sms: string }) {
+export function ShareActions({
+  url,
+  message,
+  email,
+  sms,
+}: {
+  url: string;
+  message: string;
+  email: string;
+  sms: string;
+}) {
   const [canShare, setCanShare] = useState(false);
   const [hydrated, setHydrated] = useState(false);
   const [copied, setCopied] = useState<"idle" | "done" | "failed">("idle");
@@ -32,7 +42,13 @@ export function ShareActions({ url, message, email, sms }: { url: string; messag
             Copy link
           </button>
           {canShare ? (
-            <button type="button" className="button button-secondary" onClick={() => navigator.share({ title: "Your first laser facial for $50", text: message, url }).catch(() => undefined)}>
+            <button
+              type="button"
+              className="button button-secondary"
+              onClick={() =>
+                navigator.share({ title: "Your first laser facial for $50", text: message, url }).catch(() => undefined)
+              }
+            >
               Share…
             </button>
           ) : null}
@@ -48,7 +64,11 @@ export function ShareActions({ url, message, email, sms }: { url: string; messag
         </li>
       </ul>
       <p role="status" className="muted">
-        {copied === "done" ? "Link copied." : copied === "failed" ? "Couldn't copy: select the link above and copy it." : ""}
+        {copied === "done"
+          ? "Link copied."
+          : copied === "failed"
+            ? "Couldn't copy: select the link above and copy it."
+            : ""}
       </p>
     </div>
   );

@@ -36,7 +36,11 @@ export type SlotPickerView = {
   carry: string;
 };
 
-function weekView(dates: readonly string[], date: string, refused: ReadonlyMap<string, DowntimeRefusal>): SlotPickerView["week"] {
+function weekView(
+  dates: readonly string[],
+  date: string,
+  refused: ReadonlyMap<string, DowntimeRefusal>,
+): SlotPickerView["week"] {
   const { days, earlier, later } = dateWeek(dates, date);
   const shown = days.map((d) => {
     // "Wed Nov 25": the button's name, as the date list's used to be.
@@ -49,7 +53,12 @@ function weekView(dates: readonly string[], date: string, refused: ReadonlyMap<s
   return {
     days: shown,
     closedReasons,
-    range: !first || !last ? "" : first.month === last.month ? `${first.month} ${first.day}–${last.day}` : `${first.month} ${first.day}–${last.month} ${last.day}`,
+    range:
+      !first || !last
+        ? ""
+        : first.month === last.month
+          ? `${first.month} ${first.day}–${last.day}`
+          : `${first.month} ${first.day}–${last.month} ${last.day}`,
     earlier,
     later,
   };
@@ -83,14 +92,27 @@ export function slotPickerView(input: {
     dateProblem: input.dateProblem,
     week: weekView(dates, date, refused),
     refusal: refusal
-      ? { message: downtimeMessage(refusal), firstDate: { value: refusal.firstDate, label: formatDay(refusal.firstDate, "dddd, MMMM D"), offered: dates.includes(refusal.firstDate) } }
+      ? {
+          message: downtimeMessage(refusal),
+          firstDate: {
+            value: refusal.firstDate,
+            label: formatDay(refusal.firstDate, "dddd, MMMM D"),
+            offered: dates.includes(refusal.firstDate),
+          },
+        }
       : null,
     group,
-    groups: SLOT_GROUPS.map((g) => ({ ...g, count: g.id === "all" ? times.length : times.filter((t) => slotGroupOf(t) === g.id).length })),
+    groups: SLOT_GROUPS.map((g) => ({
+      ...g,
+      count: g.id === "all" ? times.length : times.filter((t) => slotGroupOf(t) === g.id).length,
+    })),
     // A time is local "YYYY-MM-DDTHH:mm:ss": its label is its clock's.
     slots: filterSlots(times, group).map((t) => ({ value: t, label: formatClock(t.slice(11, 16)) })),
     anyTimes: times.length > 0,
-    nextAvailable: nextAvailableDay && dates.includes(nextAvailableDay) && !refused.has(nextAvailableDay) ? { value: nextAvailableDay, label: formatDay(nextAvailableDay, "dddd, MMMM D") } : null,
+    nextAvailable:
+      nextAvailableDay && dates.includes(nextAvailableDay) && !refused.has(nextAvailableDay)
+        ? { value: nextAvailableDay, label: formatDay(nextAvailableDay, "dddd, MMMM D") }
+        : null,
     slotsError: input.slotsError,
     held: input.held,
     carry: input.carry ?? "",
@@ -101,8 +123,31 @@ export function slotPickerView(input: {
  * The date list, the time-of-day tabs and the open times as buttons of one form (`slot`). GET forms
  * and a POST form: it works without JavaScript.
  */
-export function SlotPicker({ view, hold, reserving }: { view: SlotPickerView; hold: ReturnType<typeof useSchemaForm>; reserving: string | null }) {
-  const { date, dateLabel, timeZoneLabel: zone, dateProblem, week, group, groups, slots, anyTimes, nextAvailable, slotsError, held, refusal, carry } = view;
+export function SlotPicker({
+  view,
+  hold,
+  reserving,
+}: {
+  view: SlotPickerView;
+  hold: ReturnType<typeof useSchemaForm>;
+  reserving: string | null;
+}) {
+  const {
+    date,
+    dateLabel,
+    timeZoneLabel: zone,
+    dateProblem,
+    week,
+    group,
+    groups,
+    slots,
+    anyTimes,
+    nextAvailable,
+    slotsError,
+    held,
+    refusal,
+    carry,
+  } = view;
   return (
     <>
       {/*
@@ -112,7 +157,11 @@ export function SlotPicker({ view, hold, reserving }: { view: SlotPickerView; ho
       <nav aria-label="Dates" className="date-strip">
         <div className="date-strip-weeks">
           {week.earlier ? (
-            <ButtonLink to={`?date=${week.earlier}&group=${group}${carry}`} className="button-secondary" preventScrollReset>
+            <ButtonLink
+              to={`?date=${week.earlier}&group=${group}${carry}`}
+              className="button-secondary"
+              preventScrollReset
+            >
               <span aria-hidden="true">‹</span> Earlier<span className="visually-hidden"> days</span>
             </ButtonLink>
           ) : (
@@ -120,7 +169,11 @@ export function SlotPicker({ view, hold, reserving }: { view: SlotPickerView; ho
           )}
           <span className="date-strip-range">{week.range}</span>
           {week.later ? (
-            <ButtonLink to={`?date=${week.later}&group=${group}${carry}`} className="button-secondary" preventScrollReset>
+            <ButtonLink
+              to={`?date=${week.later}&group=${group}${carry}`}
+              className="button-secondary"
+              preventScrollReset
+            >
               Later<span className="visually-hidden"> days</span> <span aria-hidden="true">›</span>
             </ButtonLink>
           ) : null}
@@ -130,13 +183,24 @@ export function SlotPicker({ view, hold, reserving }: { view: SlotPickerView; ho
             <li key={d.value}>
               {d.closed ? (
                 // Not a control: the guest cannot book this day, and its word says why (the reason is written out below).
-                <span className="date-strip-closed" aria-current={d.value === date ? "date" : undefined} data-date={d.value}>
-                  <span className="date-strip-weekday">{d.weekday}</span> <span className="visually-hidden">{d.month} </span>
+                <span
+                  className="date-strip-closed"
+                  aria-current={d.value === date ? "date" : undefined}
+                  data-date={d.value}
+                >
+                  <span className="date-strip-weekday">{d.weekday}</span>{" "}
+                  <span className="visually-hidden">{d.month} </span>
                   <span className="date-strip-day">{d.day}</span> <span className="date-strip-why">{d.closed}</span>
                 </span>
               ) : (
-                <ButtonLink to={`?date=${d.value}&group=${group}${carry}`} aria-current={d.value === date ? "date" : undefined} data-date={d.value} preventScrollReset>
-                  <span className="date-strip-weekday">{d.weekday}</span> <span className="visually-hidden">{d.month} </span>
+                <ButtonLink
+                  to={`?date=${d.value}&group=${group}${carry}`}
+                  aria-current={d.value === date ? "date" : undefined}
+                  data-date={d.value}
+                  preventScrollReset
+                >
+                  <span className="date-strip-weekday">{d.weekday}</span>{" "}
+                  <span className="visually-hidden">{d.month} </span>
                   <span className="date-strip-day">{d.day}</span>
                 </ButtonLink>
               )}
@@ -166,7 +230,9 @@ export function SlotPicker({ view, hold, reserving }: { view: SlotPickerView; ho
             <p>{refusal.message}</p>
             <p>
               {refusal.firstDate.offered ? (
-                <Link to={`?date=${refusal.firstDate.value}&group=${group}${carry}`}>See times on {refusal.firstDate.label}</Link>
+                <Link to={`?date=${refusal.firstDate.value}&group=${group}${carry}`}>
+                  See times on {refusal.firstDate.label}
+                </Link>
               ) : (
                 <>Times for {refusal.firstDate.label} are not open for booking yet.</>
               )}
@@ -177,7 +243,12 @@ export function SlotPicker({ view, hold, reserving }: { view: SlotPickerView; ho
         <>
           <nav aria-label="Time of day" className="view-toggle">
             {groups.map((g) => (
-              <ButtonLink key={g.id} to={`?date=${date}&group=${g.id}${carry}`} aria-current={g.id === group ? "page" : undefined} preventScrollReset>
+              <ButtonLink
+                key={g.id}
+                to={`?date=${date}&group=${g.id}${carry}`}
+                aria-current={g.id === group ? "page" : undefined}
+                preventScrollReset
+              >
                 {g.label} <span className="muted">({g.count})</span>
               </ButtonLink>
             ))}
@@ -212,7 +283,14 @@ export function SlotPicker({ view, hold, reserving }: { view: SlotPickerView; ho
           ) : (
             <SchemaForm schemaForm={hold} summary={false} className="slots" aria-label="Open times">
               {slots.map((s) => (
-                <button key={s.value} type="submit" name="slot" value={s.value} className={held === s.value ? "slot held" : "slot"} disabled={reserving !== null}>
+                <button
+                  key={s.value}
+                  type="submit"
+                  name="slot"
+                  value={s.value}
+                  className={held === s.value ? "slot held" : "slot"}
+                  disabled={reserving !== null}
+                >
                   {reserving === s.value ? "Holding…" : s.label}
                 </button>
               ))}

@@ -34,7 +34,17 @@ export function Toaster({ toast }: { toast: ToastMessage | null }) {
   );
 }
 
-function Toast({ toast, routeKey, closable, onDismiss }: { toast: ToastMessage; routeKey: string; closable: boolean; onDismiss: (id: string) => void }) {
+function Toast({
+  toast,
+  routeKey,
+  closable,
+  onDismiss,
+}: {
+  toast: ToastMessage;
+  routeKey: string;
+  closable: boolean;
+  onDismiss: (id: string) => void;
+}) {
   const sticky = toast.type === "error";
   const [hovered, setHovered] = useState(false);
   const [focused, setFocused] = useState(false);

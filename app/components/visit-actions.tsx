@@ -3,16 +3,34 @@ import type { VisitView } from "#server/appointments/visits.server";
 import { ButtonLink } from "./button-link";
 
 /** What a guest can do with a visit: move, cancel or add to a calendar while booked; book again after. */
-export function VisitActions({ visit, paths, changeable, rebookable }: { visit: VisitView; paths: VisitPaths; changeable: boolean; rebookable: boolean }) {
+export function VisitActions({
+  visit,
+  paths,
+  changeable,
+  rebookable,
+}: {
+  visit: VisitView;
+  paths: VisitPaths;
+  changeable: boolean;
+  rebookable: boolean;
+}) {
   if (!changeable && !rebookable && visit.status !== 0) return null;
   return (
     <div className="actions visit-actions">
       {changeable ? (
         <>
-          <ButtonLink className="button" to={paths.reschedule} aria-label={`Reschedule the appointment on ${visit.when}`}>
+          <ButtonLink
+            className="button"
+            to={paths.reschedule}
+            aria-label={`Reschedule the appointment on ${visit.when}`}
+          >
             Reschedule
           </ButtonLink>
-          <ButtonLink className="button button-secondary" to={paths.cancel} aria-label={`Cancel the appointment on ${visit.when}`}>
+          <ButtonLink
+            className="button button-secondary"
+            to={paths.cancel}
+            aria-label={`Cancel the appointment on ${visit.when}`}
+          >
             Cancel
           </ButtonLink>
         </>

@@ -14,7 +14,9 @@ export function VisitError({ error }: { error: unknown }) {
       <section className="page narrow">
         <h1>{message}</h1>
         <p>
-          Links in your confirmation email open your appointment for a week after it. {signedIn ? "Your account lists" : "Sign in to see"} all your appointments, or call your clinic and we'll help.
+          Links in your confirmation email open your appointment for a week after it.{" "}
+          {signedIn ? "Your account lists" : "Sign in to see"} all your appointments, or call your clinic and we'll
+          help.
         </p>
         <div className="actions">
           {signedIn ? (

@@ -13,7 +13,9 @@ export function VisitSummary({ visit, headingLevel = 2 }: { visit: VisitView; he
       <dl className="facts">
         <dt>Status</dt>
         <dd>
-          <span className={`status status-${visit.statusLabel.toLowerCase().replace(/\s+/g, "-")}`}>{visit.statusLabel}</span>
+          <span className={`status status-${visit.statusLabel.toLowerCase().replace(/\s+/g, "-")}`}>
+            {visit.statusLabel}
+          </span>
         </dd>
         <dt>What</dt>
         <dd>

@@ -14,12 +14,17 @@ import { isPhoneNumber, phoneDigits } from "~/lib/phone";
 const tooLong = (max: number) => `Please use at most ${max} characters`;
 
 /** A text that must be filled in, trimmed, with its message for missing and for too long. */
-export const requiredText = (message: string, max: number) => z.string({ error: message }).trim().min(1, message).max(max, tooLong(max));
+export const requiredText = (message: string, max: number) =>
+  z.string({ error: message }).trim().min(1, message).max(max, tooLong(max));
 
 /** A checkbox: ticked sends "on", unticked sends nothing. */
 const optionalCheckbox = (message: string) => z.literal("on", { error: message }).optional().transform(Boolean);
 
-export const EmailField = z.string({ error: INVALID_EMAIL }).trim().max(254, INVALID_EMAIL).pipe(z.email(INVALID_EMAIL));
+export const EmailField = z
+  .string({ error: INVALID_EMAIL })
+  .trim()
+  .max(254, INVALID_EMAIL)
+  .pipe(z.email(INVALID_EMAIL));
 
 export const MobileField = z
   .string({ error: INVALID_MOBILE })
@@ -28,7 +33,11 @@ export const MobileField = z
   .transform(phoneDigits);
 
 const ZIP_MESSAGE = "Please enter a 5-digit ZIP code";
-export const ZipField = z.string({ error: ZIP_MESSAGE }).trim().max(5, ZIP_MESSAGE).regex(/^\d{5}$/, ZIP_MESSAGE);
+export const ZipField = z
+  .string({ error: ZIP_MESSAGE })
+  .trim()
+  .max(5, ZIP_MESSAGE)
+  .regex(/^\d{5}$/, ZIP_MESSAGE);
 
 /** The spec's earliest birth date (section 5): a guest born before it is refused. */
 export const EARLIEST_BIRTH_DATE = "1940-01-01";
@@ -147,14 +156,21 @@ export const RegisterSchema = z.object({
 
 export const LoginSchema = z.object({
   email: EmailField,
-  password: z.string({ error: "Please enter your password" }).min(1, "Please enter your password").max(PASSWORD_MAX_LENGTH, "That password is too long"),
+  password: z
+    .string({ error: "Please enter your password" })
+    .min(1, "Please enter your password")
+    .max(PASSWORD_MAX_LENGTH, "That password is too long"),
 });
 
 export const ForgotPasswordSchema = z.object({ email: EmailField });
 
 export const CODE_MESSAGE = "Please enter the 6-digit code we sent you.";
 /** A 6-digit one-time code as typed. */
-export const OneTimeCodeField = z.string({ error: CODE_MESSAGE }).trim().max(6, CODE_MESSAGE).regex(/^\d{6}$/, CODE_MESSAGE);
+export const OneTimeCodeField = z
+  .string({ error: CODE_MESSAGE })
+  .trim()
+  .max(6, CODE_MESSAGE)
+  .regex(/^\d{6}$/, CODE_MESSAGE);
 export const ResetPasswordSchema = z.object({
   code: OneTimeCodeField,
   password: NewPassword,

@@ -21,7 +21,13 @@ export const ACCOUNT_MESSAGES = {
 
 /** Two first names are the same name: case, accents and spaces aside ("José " is "jose"). */
 export function sameFirstName(a: string, b: string): boolean {
-  const key = (name: string) => name.normalize("NFD").replace(/\p{Diacritic}/gu, "").replace(/\s+/g, " ").trim().toLowerCase();
+  const key = (name: string) =>
+    name
+      .normalize("NFD")
+      .replace(/\p{Diacritic}/gu, "")
+      .replace(/\s+/g, " ")
+      .trim()
+      .toLowerCase();
   return key(a) !== "" && key(a) === key(b);
 }
 

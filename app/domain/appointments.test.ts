@@ -50,14 +50,28 @@ describe("parseAppointmentTab", () => {
 
 describe("totalDurationMinutes", () => {
   it("is the first service's duration for a visit of plain services", () => {
-    expect(totalDurationMinutes([service({ durationMinutes: 45 }), service({ name: "Glow Peel", durationMinutes: 30 })])).toBe(45);
+    expect(
+      totalDurationMinutes([service({ durationMinutes: 45 }), service({ name: "Glow Peel", durationMinutes: 30 })]),
+    ).toBe(45);
   });
   it("adds every service when one is flagged an add-on", () => {
-    expect(totalDurationMinutes([service({ durationMinutes: 30 }), service({ name: "Hydrating Mask", durationMinutes: 15, isAddOn: true })])).toBe(45);
+    expect(
+      totalDurationMinutes([
+        service({ durationMinutes: 30 }),
+        service({ name: "Hydrating Mask", durationMinutes: 15, isAddOn: true }),
+      ]),
+    ).toBe(45);
   });
   it("adds every service when a name carries the add-on marker", () => {
-    expect(totalDurationMinutes([service({ durationMinutes: 30 }), service({ name: "LED Add-On", durationMinutes: 10 })])).toBe(40);
-    expect(totalDurationMinutes([service({ durationMinutes: 30 }), service({ name: "Dermaplane (Addon)", durationMinutes: 10 })])).toBe(40);
+    expect(
+      totalDurationMinutes([service({ durationMinutes: 30 }), service({ name: "LED Add-On", durationMinutes: 10 })]),
+    ).toBe(40);
+    expect(
+      totalDurationMinutes([
+        service({ durationMinutes: 30 }),
+        service({ name: "Dermaplane (Addon)", durationMinutes: 10 }),
+      ]),
+    ).toBe(40);
   });
   it("adds every service when a treatment area is booked", () => {
     expect(
@@ -79,12 +93,18 @@ describe("isUpcoming", () => {
     expect(isUpcoming([service()], at("2026-12-01T09:00:00"), zone)).toBe(true);
   });
   it("stays upcoming until the total duration has passed", () => {
-    const visit = [service({ durationMinutes: 30 }), service({ name: "Mask Add-On", durationMinutes: 15, start: "2026-12-01T10:30:00" })];
+    const visit = [
+      service({ durationMinutes: 30 }),
+      service({ name: "Mask Add-On", durationMinutes: 15, start: "2026-12-01T10:30:00" }),
+    ];
     expect(isUpcoming(visit, at("2026-12-01T10:44:59"), zone)).toBe(true);
     expect(isUpcoming(visit, at("2026-12-01T10:45:00"), zone)).toBe(false);
   });
   it("uses only the first service's duration for plain services", () => {
-    const visit = [service({ durationMinutes: 30 }), service({ name: "Glow Peel", durationMinutes: 60, start: "2026-12-01T10:30:00" })];
+    const visit = [
+      service({ durationMinutes: 30 }),
+      service({ name: "Glow Peel", durationMinutes: 60, start: "2026-12-01T10:30:00" }),
+    ];
     expect(isUpcoming(visit, at("2026-12-01T10:29:00"), zone)).toBe(true);
     expect(isUpcoming(visit, at("2026-12-01T10:30:00"), zone)).toBe(false);
   });
@@ -92,7 +112,10 @@ describe("isUpcoming", () => {
     expect(isUpcoming([service({ status })], at("2026-11-01T09:00:00"), zone)).toBe(false);
   });
   it("reads the status of the earliest service, whatever the order", () => {
-    const visit = [service({ name: "Mask Add-On", start: "2026-12-01T10:30:00", status: -1, isAddOn: true }), service({ status: 0 })];
+    const visit = [
+      service({ name: "Mask Add-On", start: "2026-12-01T10:30:00", status: -1, isAddOn: true }),
+      service({ status: 0 }),
+    ];
     expect(isUpcoming(visit, at("2026-11-01T09:00:00"), zone)).toBe(true);
   });
   it("reads the start on the clinic's clock", () => {
@@ -108,19 +131,30 @@ describe("isUpcoming", () => {
 
 describe("hasUpcomingAppointment", () => {
   it("is any visit whose first service has status 0", () => {
-    expect(hasUpcomingAppointment([{ services: [service({ status: 1 })] }, { services: [service({ status: 0 })] }])).toBe(true);
+    expect(
+      hasUpcomingAppointment([{ services: [service({ status: 1 })] }, { services: [service({ status: 0 })] }]),
+    ).toBe(true);
     expect(hasUpcomingAppointment([{ services: [service({ status: -1 })] }])).toBe(false);
     expect(hasUpcomingAppointment([])).toBe(false);
   });
 
   it("reads the first service by time, whatever order the back end lists them in", () => {
-    const visit = { services: [service({ start: "2026-12-07T10:30:00", status: 0 }), service({ start: "2026-12-07T10:00:00", status: 1 })] };
+    const visit = {
+      services: [
+        service({ start: "2026-12-07T10:30:00", status: 0 }),
+        service({ start: "2026-12-07T10:00:00", status: 1 }),
+      ],
+    };
     expect(hasUpcomingAppointment([visit])).toBe(false);
   });
 });
 
 describe("bookedVisit", () => {
-  const visit = (id: string, start: string, status: number, upcoming: boolean) => ({ id, upcoming, services: [service({ start, status })] });
+  const visit = (id: string, start: string, status: number, upcoming: boolean) => ({
+    id,
+    upcoming,
+    services: [service({ start, status })],
+  });
 
   it("is the soonest booked visit still to come", () => {
     const visits = [
@@ -133,12 +167,21 @@ describe("bookedVisit", () => {
   });
 
   it("is the latest booked visit not closed yet when none is still to come", () => {
-    const visits = [visit("old", "2026-10-01T10:00:00", 0, false), visit("recent", "2026-11-20T10:00:00", 0, false), visit("done", "2026-11-25T10:00:00", 1, false)];
+    const visits = [
+      visit("old", "2026-10-01T10:00:00", 0, false),
+      visit("recent", "2026-11-20T10:00:00", 0, false),
+      visit("done", "2026-11-25T10:00:00", 1, false),
+    ];
     expect(bookedVisit(visits)?.id).toBe("recent");
   });
 
   it("is none when no visit's first service is booked", () => {
-    expect(bookedVisit([visit("cancelled", "2026-12-08T09:00:00", -1, false), visit("no-show", "2026-11-08T09:00:00", -2, false)])).toBeNull();
+    expect(
+      bookedVisit([
+        visit("cancelled", "2026-12-08T09:00:00", -1, false),
+        visit("no-show", "2026-11-08T09:00:00", -2, false),
+      ]),
+    ).toBeNull();
     expect(bookedVisit([])).toBeNull();
   });
 });
@@ -157,7 +200,11 @@ describe("visitHistory", () => {
 
   it("is empty for a guest with no visit, or only cancelled ones", () => {
     expect(visitHistory([])).toEqual({ first: null, latest: null, total: 0 });
-    expect(visitHistory([{ start: "2026-12-07T10:00:00", status: -1 }])).toEqual({ first: null, latest: null, total: 0 });
+    expect(visitHistory([{ start: "2026-12-07T10:00:00", status: -1 }])).toEqual({
+      first: null,
+      latest: null,
+      total: 0,
+    });
   });
 });
 

@@ -93,7 +93,9 @@ export function hasUpcomingAppointment(visits: { services: Pick<VisitService, "s
  * booked visit (first service status 0) still to come, else the latest booked one whose time has
  * passed but that the clinic has not closed yet. Null when the guest has none.
  */
-export function bookedVisit<T extends { services: Pick<VisitService, "start" | "status">[]; upcoming: boolean }>(visits: T[]): T | null {
+export function bookedVisit<T extends { services: Pick<VisitService, "start" | "status">[]; upcoming: boolean }>(
+  visits: T[],
+): T | null {
   if (!hasUpcomingAppointment(visits)) return null;
   const booked = visits
     .filter((v) => firstService(v.services)?.status === APPOINTMENT_STATUS.NEW)
@@ -107,7 +109,11 @@ export function bookedVisit<T extends { services: Pick<VisitService, "start" | "
  * The spec's first and latest booked dates and total number of appointments: over every visit the
  * guest booked and did not cancel (had, missed or still to come), by their clinic-local start date.
  */
-export function visitHistory(visits: { start: string; status: number }[]): { first: string | null; latest: string | null; total: number } {
+export function visitHistory(visits: { start: string; status: number }[]): {
+  first: string | null;
+  latest: string | null;
+  total: number;
+} {
   const days = visits
     .filter((v) => v.status !== APPOINTMENT_STATUS.CANCELLED)
     .map((v) => v.start.slice(0, 10))
@@ -132,7 +138,11 @@ export function insideFeeWindow(start: string, now: number, timeZone: string): b
 }
 
 /** One page of a list, 1-based; a page past the end is the last one. */
-export function pageOf<T>(items: T[], page: number, size = VISITS_PAGE_SIZE): { items: T[]; page: number; pages: number } {
+export function pageOf<T>(
+  items: T[],
+  page: number,
+  size = VISITS_PAGE_SIZE,
+): { items: T[]; page: number; pages: number } {
   const pages = Math.max(1, Math.ceil(items.length / size));
   const current = Math.min(Math.max(1, Math.floor(page) || 1), pages);
   return { items: items.slice((current - 1) * size, current * size), page: current, pages };

@@ -17,11 +17,14 @@ import { BASE_TAGS } from "./guest";
 
 const NOW = Date.UTC(2025, 5, 1, 12, 0, 0);
 const url = (query: Record<string, string>) => new URLSearchParams(query);
-const from = (query: Record<string, string>, current?: VisitAttribution, now = NOW) => attributionFromUrl(url(query), now, current);
+const from = (query: Record<string, string>, current?: VisitAttribution, now = NOW) =>
+  attributionFromUrl(url(query), now, current);
 
 describe("attributionFromUrl", () => {
   it("reads every parameter by the earlier client's names", () => {
-    expect(from({ partnerType: "acme", irclickid: "abc.DEF_1~-", landingPageTag: "Spring Sale", ref: "mia-7k3q" })).toEqual({
+    expect(
+      from({ partnerType: "acme", irclickid: "abc.DEF_1~-", landingPageTag: "Spring Sale", ref: "mia-7k3q" }),
+    ).toEqual({
       partner: "ACME",
       click: { id: "abc.DEF_1~-", at: NOW },
       tag: "Spring Sale",
@@ -40,7 +43,8 @@ describe("attributionFromUrl", () => {
   });
 
   it("ignores a partnerType with odd characters", () => {
-    for (const partner of ["bad value!", "a b", "acme.com", "<script>", "acme/1", "é"]) expect(from({ partnerType: partner })).toBeNull();
+    for (const partner of ["bad value!", "a b", "acme.com", "<script>", "acme/1", "é"])
+      expect(from({ partnerType: partner })).toBeNull();
   });
 
   it("accepts a click id of 128 characters but ignores one of 129", () => {
@@ -49,7 +53,8 @@ describe("attributionFromUrl", () => {
   });
 
   it("ignores a click id with odd characters", () => {
-    for (const id of ["abc<def", "abc def", "abc/def", "abc\"", "a+b", "a%3Cb"]) expect(from({ irclickid: id })).toBeNull();
+    for (const id of ["abc<def", "abc def", "abc/def", 'abc"', "a+b", "a%3Cb"])
+      expect(from({ irclickid: id })).toBeNull();
   });
 
   it("accepts a tag of letters, digits, spaces, _ and - up to 40 characters, starting with a letter or digit", () => {
@@ -59,7 +64,8 @@ describe("attributionFromUrl", () => {
   });
 
   it("ignores a tag with odd characters", () => {
-    for (const tag of ["spring/sale", "-spring", "_spring", "spring!", "<b>", "a.b"]) expect(from({ landingPageTag: tag })).toBeNull();
+    for (const tag of ["spring/sale", "-spring", "_spring", "spring!", "<b>", "a.b"])
+      expect(from({ landingPageTag: tag })).toBeNull();
   });
 
   it("trims a tag before checking it", () => {
@@ -69,7 +75,20 @@ describe("attributionFromUrl", () => {
   it("accepts ref only in code shape, trimmed and upper-cased", () => {
     expect(from({ ref: "MIA-7K3Q" })).toEqual({ ref: "MIA-7K3Q" });
     expect(from({ ref: " mia-7k3q " })).toEqual({ ref: "MIA-7K3Q" });
-    for (const ref of ["MIA7K3Q", "MIA-7K3", "MIA-7K3QQ", "MIA-0K3Q", "MIA-1K3Q", "MIA-IK3Q", "MIA-OK3Q", "M1A-7K3Q", "-7K3Q", "ABCDEFGHIJK-7K3Q", "friend", ""]) {
+    for (const ref of [
+      "MIA7K3Q",
+      "MIA-7K3",
+      "MIA-7K3QQ",
+      "MIA-0K3Q",
+      "MIA-1K3Q",
+      "MIA-IK3Q",
+      "MIA-OK3Q",
+      "M1A-7K3Q",
+      "-7K3Q",
+      "ABCDEFGHIJK-7K3Q",
+      "friend",
+      "",
+    ]) {
       expect(from({ ref })).toBeNull();
     }
   });
@@ -78,7 +97,9 @@ describe("attributionFromUrl", () => {
     expect(from({})).toBeNull();
     expect(from({ utm_source: "google" })).toBeNull();
     expect(from({ partnerType: "", irclickid: "   ", landingPageTag: "", ref: "" })).toBeNull();
-    expect(from({ partnerType: "bad value!", irclickid: "a<b", landingPageTag: "a/b", ref: "nope" }, { partner: "OLD" })).toBeNull();
+    expect(
+      from({ partnerType: "bad value!", irclickid: "a<b", landingPageTag: "a/b", ref: "nope" }, { partner: "OLD" }),
+    ).toBeNull();
   });
 
   it("keeps a known click's original timestamp when the same id comes again", () => {
@@ -96,7 +117,10 @@ describe("attributionFromUrl", () => {
   it("merges over the current attribution: new values replace, missing or unusable ones leave it", () => {
     const current: VisitAttribution = { ref: "MIA-7K3Q", partner: "OLD", click: { id: "abc", at: 1 }, tag: "Old Tag" };
     expect(from({ partnerType: "new" }, current)).toEqual({ ...current, partner: "NEW" });
-    expect(from({ landingPageTag: "New Tag", partnerType: "bad value!", ref: "nope" }, current)).toEqual({ ...current, tag: "New Tag" });
+    expect(from({ landingPageTag: "New Tag", partnerType: "bad value!", ref: "nope" }, current)).toEqual({
+      ...current,
+      tag: "New Tag",
+    });
     expect(from({ ref: "zoe-abcd" }, current)).toEqual({ ...current, ref: "ZOE-ABCD" });
     expect(from({ irclickid: "def" }, current)).toEqual({ ...current, click: { id: "def", at: NOW } });
   });
@@ -109,7 +133,9 @@ describe("attributionFromUrl", () => {
   });
 
   it("reads the first value of a repeated parameter", () => {
-    expect(attributionFromUrl(new URLSearchParams("partnerType=one&partnerType=two"), NOW, undefined)).toEqual({ partner: "ONE" });
+    expect(attributionFromUrl(new URLSearchParams("partnerType=one&partnerType=two"), NOW, undefined)).toEqual({
+      partner: "ONE",
+    });
   });
 });
 
@@ -141,7 +167,25 @@ describe("readAttribution", () => {
   });
 
   it("never throws on garbage: null, undefined, arrays, strings, numbers, booleans", () => {
-    for (const value of [null, undefined, [], [1, 2], ["MIA-7K3Q"], "", "MIA-7K3Q", "{}", 0, 42, Number.NaN, true, false, new Date(), new Map(), () => 1, Symbol("x")]) {
+    for (const value of [
+      null,
+      undefined,
+      [],
+      [1, 2],
+      ["MIA-7K3Q"],
+      "",
+      "MIA-7K3Q",
+      "{}",
+      0,
+      42,
+      Number.NaN,
+      true,
+      false,
+      new Date(),
+      new Map(),
+      () => 1,
+      Symbol("x"),
+    ]) {
       expect(() => readAttribution(value)).not.toThrow();
       expect(readAttribution(value)).toEqual({});
     }
@@ -189,8 +233,18 @@ describe("guestTags", () => {
   });
 
   it("puts the landing tag first, then the stage tag", () => {
-    expect(guestTags({ landingPageTag: "Spring", stage: "profile" })).toEqual(["Booking Lead", "NBF", "Spring", "NBF-PROFILE"]);
-    expect(guestTags({ landingPageTag: "Spring", stage: "payment" })).toEqual(["Booking Lead", "NBF", "Spring", "NBF-PAYMENT"]);
+    expect(guestTags({ landingPageTag: "Spring", stage: "profile" })).toEqual([
+      "Booking Lead",
+      "NBF",
+      "Spring",
+      "NBF-PROFILE",
+    ]);
+    expect(guestTags({ landingPageTag: "Spring", stage: "payment" })).toEqual([
+      "Booking Lead",
+      "NBF",
+      "Spring",
+      "NBF-PAYMENT",
+    ]);
   });
 
   it("ignores an empty landing tag", () => {
@@ -199,16 +253,33 @@ describe("guestTags", () => {
 
   it("does not repeat a landing tag that is a base tag", () => {
     expect(guestTags({ landingPageTag: "NBF", stage: "profile" })).toEqual(["Booking Lead", "NBF", "NBF-PROFILE"]);
-    expect(guestTags({ landingPageTag: "Booking Lead", stage: "payment" })).toEqual(["Booking Lead", "NBF", "NBF-PAYMENT"]);
+    expect(guestTags({ landingPageTag: "Booking Lead", stage: "payment" })).toEqual([
+      "Booking Lead",
+      "NBF",
+      "NBF-PAYMENT",
+    ]);
   });
 
   it("does not repeat a landing tag that is the stage tag", () => {
-    expect(guestTags({ landingPageTag: "NBF-PROFILE", stage: "profile" })).toEqual(["Booking Lead", "NBF", "NBF-PROFILE"]);
-    expect(guestTags({ landingPageTag: "NBF-PAYMENT", stage: "payment" })).toEqual(["Booking Lead", "NBF", "NBF-PAYMENT"]);
+    expect(guestTags({ landingPageTag: "NBF-PROFILE", stage: "profile" })).toEqual([
+      "Booking Lead",
+      "NBF",
+      "NBF-PROFILE",
+    ]);
+    expect(guestTags({ landingPageTag: "NBF-PAYMENT", stage: "payment" })).toEqual([
+      "Booking Lead",
+      "NBF",
+      "NBF-PAYMENT",
+    ]);
   });
 
   it("keeps a landing tag that is the other stage's tag", () => {
-    expect(guestTags({ landingPageTag: "NBF-PAYMENT", stage: "profile" })).toEqual(["Booking Lead", "NBF", "NBF-PAYMENT", "NBF-PROFILE"]);
+    expect(guestTags({ landingPageTag: "NBF-PAYMENT", stage: "profile" })).toEqual([
+      "Booking Lead",
+      "NBF",
+      "NBF-PAYMENT",
+      "NBF-PROFILE",
+    ]);
   });
 
   it("has at most 4 tags and none twice", () => {
@@ -230,11 +301,30 @@ describe("referral code shape", () => {
   });
 
   it("accepts 1 to 10 letters, a dash and 4 unambiguous characters, any case and spacing", () => {
-    for (const code of ["MIA-7K3Q", "mia-7k3q", " Mia-7K3Q ", "A-2345", "ABCDEFGHIJ-ZZZZ", "FRIEND-9ABC"]) expect(isReferralCode(code)).toBe(true);
+    for (const code of ["MIA-7K3Q", "mia-7k3q", " Mia-7K3Q ", "A-2345", "ABCDEFGHIJ-ZZZZ", "FRIEND-9ABC"])
+      expect(isReferralCode(code)).toBe(true);
   });
 
   it("refuses anything else", () => {
-    for (const code of ["", "MIA", "MIA-", "MIA7K3Q", "-7K3Q", "ABCDEFGHIJK-7K3Q", "MIA-7K3", "MIA-7K3QX", "MIA-0K3Q", "MIA-1K3Q", "MIA-OK3Q", "MIA-IK3Q", "MI4-7K3Q", "MIA 7K3Q", "MIA--7K3Q", "ZOË-7K3Q", "MIA-7K3Q-"]) {
+    for (const code of [
+      "",
+      "MIA",
+      "MIA-",
+      "MIA7K3Q",
+      "-7K3Q",
+      "ABCDEFGHIJK-7K3Q",
+      "MIA-7K3",
+      "MIA-7K3QX",
+      "MIA-0K3Q",
+      "MIA-1K3Q",
+      "MIA-OK3Q",
+      "MIA-IK3Q",
+      "MI4-7K3Q",
+      "MIA 7K3Q",
+      "MIA--7K3Q",
+      "ZOË-7K3Q",
+      "MIA-7K3Q-",
+    ]) {
       expect(isReferralCode(code)).toBe(false);
     }
   });

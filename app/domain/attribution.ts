@@ -19,7 +19,12 @@ export type VisitAttribution = {
 };
 
 /** The URL parameters read, by what the earlier client called them. */
-export const ATTRIBUTION_PARAMS = { partner: "partnerType", click: "irclickid", tag: "landingPageTag", ref: "ref" } as const;
+export const ATTRIBUTION_PARAMS = {
+  partner: "partnerType",
+  click: "irclickid",
+  tag: "landingPageTag",
+  ref: "ref",
+} as const;
 
 /** How long an ad click is credited with a first treatment (Impact's default window). */
 export const ATTRIBUTION_WINDOW_DAYS = 30;
@@ -46,14 +51,19 @@ export function isReferralCode(raw: string): boolean {
  * replaces the old one of its kind, a missing or unusable one leaves it. Null when the URL carries
  * nothing usable (so nothing is written).
  */
-export function attributionFromUrl(params: URLSearchParams, now: number, current: VisitAttribution | undefined): VisitAttribution | null {
+export function attributionFromUrl(
+  params: URLSearchParams,
+  now: number,
+  current: VisitAttribution | undefined,
+): VisitAttribution | null {
   const partner = params.get(ATTRIBUTION_PARAMS.partner)?.trim();
   const click = params.get(ATTRIBUTION_PARAMS.click)?.trim();
   const tag = params.get(ATTRIBUTION_PARAMS.tag)?.trim();
   const ref = params.get(ATTRIBUTION_PARAMS.ref);
   const found: VisitAttribution = {};
   if (partner && PARTNER.test(partner)) found.partner = partner.toUpperCase();
-  if (click && CLICK_ID.test(click)) found.click = current?.click?.id === click ? current.click : { id: click, at: now };
+  if (click && CLICK_ID.test(click))
+    found.click = current?.click?.id === click ? current.click : { id: click, at: now };
   if (tag && TAG.test(tag)) found.tag = tag;
   if (ref && isReferralCode(ref)) found.ref = normalizeReferralCode(ref);
   if (Object.keys(found).length === 0) return null;
@@ -64,7 +74,10 @@ export function attributionFromUrl(params: URLSearchParams, now: number, current
 export const VisitAttributionSchema = z.object({
   ref: z.string().regex(REFERRAL_CODE).optional().catch(undefined),
   partner: z.string().regex(PARTNER).optional().catch(undefined),
-  click: z.object({ id: z.string().regex(CLICK_ID), at: z.number().int().nonnegative() }).optional().catch(undefined),
+  click: z
+    .object({ id: z.string().regex(CLICK_ID), at: z.number().int().nonnegative() })
+    .optional()
+    .catch(undefined),
   tag: z.string().regex(TAG).optional().catch(undefined),
 });
 
@@ -90,6 +103,11 @@ export const TAG_PAYMENT = "NBF-PAYMENT";
  * profile, or a booking's payment step).
  */
 export function guestTags(input: { landingPageTag?: string; stage: "profile" | "payment" }): string[] {
-  const extras = [input.landingPageTag, input.stage === "profile" ? TAG_PROFILE : TAG_PAYMENT].filter((t): t is string => Boolean(t));
-  return [...BASE_TAGS, ...[...new Set(extras)].filter((t) => !(BASE_TAGS as readonly string[]).includes(t)).slice(0, 2)];
+  const extras = [input.landingPageTag, input.stage === "profile" ? TAG_PROFILE : TAG_PAYMENT].filter(
+    (t): t is string => Boolean(t),
+  );
+  return [
+    ...BASE_TAGS,
+    ...[...new Set(extras)].filter((t) => !(BASE_TAGS as readonly string[]).includes(t)).slice(0, 2),
+  ];
 }

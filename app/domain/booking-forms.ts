@@ -16,7 +16,9 @@ export const AREA_REQUIRED = "Please select a treatment area";
 export const CHOOSE_SHOWN = "Please choose from the options shown";
 export const NURSE_FROM_LIST = "Please choose a nurse from the list";
 
-const optionIds = z.array(z.string({ error: CHOOSE_SHOWN }).max(64, CHOOSE_SHOWN), { error: CHOOSE_SHOWN }).max(MAX_ADD_ONS, TOO_MANY_ADD_ONS);
+const optionIds = z
+  .array(z.string({ error: CHOOSE_SHOWN }).max(64, CHOOSE_SHOWN), { error: CHOOSE_SHOWN })
+  .max(MAX_ADD_ONS, TOO_MANY_ADD_ONS);
 
 /** The treatment step's options; which areas are needed depends on the treatment, so the server says. */
 export const ServiceChoiceSchema = z
@@ -32,9 +34,20 @@ export const CHOOSE_TIME = "Please choose a time from the list.";
 const LOCAL_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;
 
 /** The time step: the time is the button pressed, in the clinic's local time. */
-export const HoldSlotSchema = z.object({ slot: z.unknown().optional() }).refine(({ slot }) => typeof slot === "string" && LOCAL_TIME.test(slot), CHOOSE_TIME);
+export const HoldSlotSchema = z
+  .object({ slot: z.unknown().optional() })
+  .refine(({ slot }) => typeof slot === "string" && LOCAL_TIME.test(slot), CHOOSE_TIME);
 
-export const PAYMENT_INTENTS = ["add-card", "apply-promo", "apply-coupon", "remove-promo", "use-package", "stop-package", "confirm", "cancel-booking"] as const;
+export const PAYMENT_INTENTS = [
+  "add-card",
+  "apply-promo",
+  "apply-coupon",
+  "remove-promo",
+  "use-package",
+  "stop-package",
+  "confirm",
+  "cancel-booking",
+] as const;
 export const PAGE_OUT_OF_DATE = "This page was out of date. Please check the details and confirm again.";
 const CHOOSE_ACTION = "Please choose an action.";
 
@@ -48,12 +61,27 @@ export const PaymentSchema = z
     intent: z.enum(PAYMENT_INTENTS, { error: CHOOSE_ACTION }),
     payKey: z.string({ error: PAGE_OUT_OF_DATE }).max(64, PAGE_OUT_OF_DATE).optional(),
     /** The amount due now the page showed, in cents: a back end asking another is not charged. */
-    shownDue: z.string({ error: PAGE_OUT_OF_DATE }).regex(/^\d{1,9}$/, PAGE_OUT_OF_DATE).optional(),
+    shownDue: z
+      .string({ error: PAGE_OUT_OF_DATE })
+      .regex(/^\d{1,9}$/, PAGE_OUT_OF_DATE)
+      .optional(),
     card: z.string({ error: PAYMENT_MESSAGES.card }).max(64, PAYMENT_MESSAGES.card).optional(),
-    address: z.string({ error: PAYMENT_MESSAGES.billing }).trim().max(BILLING_LIMITS.address, PAYMENT_MESSAGES.billing).optional(),
-    city: z.string({ error: PAYMENT_MESSAGES.billing }).trim().max(BILLING_LIMITS.city, PAYMENT_MESSAGES.billing).optional(),
+    address: z
+      .string({ error: PAYMENT_MESSAGES.billing })
+      .trim()
+      .max(BILLING_LIMITS.address, PAYMENT_MESSAGES.billing)
+      .optional(),
+    city: z
+      .string({ error: PAYMENT_MESSAGES.billing })
+      .trim()
+      .max(BILLING_LIMITS.city, PAYMENT_MESSAGES.billing)
+      .optional(),
     state: z.string({ error: PAYMENT_MESSAGES.state }).max(BILLING_LIMITS.state, PAYMENT_MESSAGES.state).optional(),
-    zip: z.string({ error: PAYMENT_MESSAGES.billing }).trim().max(BILLING_LIMITS.zip, PAYMENT_MESSAGES.billing).optional(),
+    zip: z
+      .string({ error: PAYMENT_MESSAGES.billing })
+      .trim()
+      .max(BILLING_LIMITS.zip, PAYMENT_MESSAGES.billing)
+      .optional(),
     promo: z.string({ error: PROMO_MESSAGES.unknown }).trim().max(32, PROMO_MESSAGES.unknown).optional(),
     /** The number of the guest's coupon chosen to apply. */
     coupon: z.string({ error: COUPON_MESSAGES.choose }).trim().max(32, COUPON_MESSAGES.choose).optional(),
@@ -63,18 +91,28 @@ export const PaymentSchema = z
     if (form.intent === "apply-promo" && !normalizePromoCode(form.promo ?? "")) {
       ctx.addIssue({ code: "custom", path: ["promo"], message: PROMO_MESSAGES.empty });
     }
-    if (form.intent === "apply-coupon" && !form.coupon) ctx.addIssue({ code: "custom", path: ["coupon"], message: COUPON_MESSAGES.choose });
+    if (form.intent === "apply-coupon" && !form.coupon)
+      ctx.addIssue({ code: "custom", path: ["coupon"], message: COUPON_MESSAGES.choose });
     if (form.intent !== "confirm") return;
-    const billing = { address: form.address ?? "", city: form.city ?? "", state: form.state ?? "", zip: form.zip ?? "" };
+    const billing = {
+      address: form.address ?? "",
+      city: form.city ?? "",
+      state: form.state ?? "",
+      zip: form.zip ?? "",
+    };
     const problems = checkPaymentForm({ hasCard: Boolean(form.card), billing, agreed: form.policy === "agreed" });
-    for (const { path, message } of placePaymentProblems(problems, billing)) ctx.addIssue({ code: "custom", path, message });
+    for (const { path, message } of placePaymentProblems(problems, billing))
+      ctx.addIssue({ code: "custom", path, message });
   });
 
 /**
  * Where each payment problem is told: no card is the form's (there is nothing to pick), the
  * address's is told once, at its first bad field, the others at their own field.
  */
-export function placePaymentProblems(problems: Record<string, string>, billing: Billing): { path: string[]; message: string }[] {
+export function placePaymentProblems(
+  problems: Record<string, string>,
+  billing: Billing,
+): { path: string[]; message: string }[] {
   return Object.entries(problems).map(([key, message]) => ({
     path: key === "card" ? [] : key === "billing" ? [firstBadBillingField(billing)] : [key],
     message,

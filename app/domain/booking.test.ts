@@ -6,7 +6,15 @@ import { applyDiscounts } from "./discounts";
 describe("booking dates", () => {
   it("offers the lookahead window without Sundays", () => {
     const dates = bookingDates("2026-12-05", 9); // a Saturday
-    expect(dates).toEqual(["2026-12-05", "2026-12-07", "2026-12-08", "2026-12-09", "2026-12-10", "2026-12-11", "2026-12-12"]);
+    expect(dates).toEqual([
+      "2026-12-05",
+      "2026-12-07",
+      "2026-12-08",
+      "2026-12-09",
+      "2026-12-10",
+      "2026-12-11",
+      "2026-12-12",
+    ]);
   });
 
   it("moves a Sunday to the next day and refuses past, far or malformed dates", () => {
@@ -24,7 +32,14 @@ describe("booking dates", () => {
 });
 
 describe("slot groups", () => {
-  const times = ["2026-12-07T09:00:00", "2026-12-07T11:45:00", "2026-12-07T12:00:00", "2026-12-07T16:45:00", "2026-12-07T17:00:00", "2026-12-07T19:15:00"];
+  const times = [
+    "2026-12-07T09:00:00",
+    "2026-12-07T11:45:00",
+    "2026-12-07T12:00:00",
+    "2026-12-07T16:45:00",
+    "2026-12-07T17:00:00",
+    "2026-12-07T19:15:00",
+  ];
   it("groups Morning, Afternoon, Evening and All", () => {
     expect(times.map(slotGroupOf)).toEqual(["morning", "morning", "afternoon", "afternoon", "evening", "evening"]);
     expect(filterSlots(times, "afternoon")).toEqual(["2026-12-07T12:00:00", "2026-12-07T16:45:00"]);
@@ -34,12 +49,26 @@ describe("slot groups", () => {
 
 describe("price lines", () => {
   const service = (id: string, name: string, price: number): Service => ({
-    id, code: id, name, displayName: name, description: "", category: "", subCategory: null, durationMinutes: 15,
-    recoveryMinutes: 0, price, isAddOn: false, addOnIds: [], canBook: true,
+    id,
+    code: id,
+    name,
+    displayName: name,
+    description: "",
+    category: "",
+    subCategory: null,
+    durationMinutes: 15,
+    recoveryMinutes: 0,
+    price,
+    isAddOn: false,
+    addOnIds: [],
+    canBook: true,
   });
 
   it("lists the treatment, then its add-ons, with their prices in cents and the kind a discount rule matches", () => {
-    const lines = priceLines(service("ft", "Signature Laser Facial", 27500), [service("led", "LED Enhancement (Addon)", 4999), service("fx", "Fixer", 0)]);
+    const lines = priceLines(service("ft", "Signature Laser Facial", 27500), [
+      service("led", "LED Enhancement (Addon)", 4999),
+      service("fx", "Fixer", 0),
+    ]);
     expect(lines).toEqual([
       { serviceId: "ft", kind: "service", name: "Signature Laser Facial", price: 27500 },
       { serviceId: "led", kind: "addon-service", name: "LED Enhancement (Addon)", price: 4999 },
@@ -48,12 +77,22 @@ describe("price lines", () => {
   });
 
   it("prices a fixer booked alone as a fixer line", () => {
-    expect(priceLines(service("fx", "Fixer", 4000), [])).toEqual([{ serviceId: "fx", kind: "addon-fixer", name: "Fixer", price: 4000 }]);
+    expect(priceLines(service("fx", "Fixer", 4000), [])).toEqual([
+      { serviceId: "fx", kind: "addon-fixer", name: "Fixer", price: 4000 },
+    ]);
   });
 
   it("sums to the cent with a percentage off every line", () => {
-    const lines = priceLines(service("ft", "Signature Laser Facial", 19999), [service("a", "LED Enhancement (Addon)", 1999), service("b", "Eye Enhancement (Addon)", 1999)]);
-    const rules = (["service", "addon-service"] as const).map((t) => ({ discount_type: "percentage" as const, discount_value: 10, service_id: null, service_type: t }));
+    const lines = priceLines(service("ft", "Signature Laser Facial", 19999), [
+      service("a", "LED Enhancement (Addon)", 1999),
+      service("b", "Eye Enhancement (Addon)", 1999),
+    ]);
+    const rules = (["service", "addon-service"] as const).map((t) => ({
+      discount_type: "percentage" as const,
+      discount_value: 10,
+      service_id: null,
+      service_type: t,
+    }));
     expect(applyDiscounts(lines, rules)).toMatchObject({ subtotal: 23997, discount: 2400, total: 21597 });
   });
 });
@@ -92,9 +131,29 @@ describe("the date strip's weeks", () => {
 
   it("counts weeks and Sundays across the turn of a year and a leap day", () => {
     const aroundNewYear = bookingDates("2026-12-28", 9);
-    expect(aroundNewYear).toEqual(["2026-12-28", "2026-12-29", "2026-12-30", "2026-12-31", "2027-01-01", "2027-01-02", "2027-01-04", "2027-01-05"]);
-    expect(dateWeek(aroundNewYear, "2027-01-01").days).toEqual(["2026-12-28", "2026-12-29", "2026-12-30", "2026-12-31", "2027-01-01", "2027-01-02"]);
-    expect(dateWeek(aroundNewYear, "2027-01-05")).toEqual({ days: ["2027-01-04", "2027-01-05"], earlier: "2026-12-28", later: null });
+    expect(aroundNewYear).toEqual([
+      "2026-12-28",
+      "2026-12-29",
+      "2026-12-30",
+      "2026-12-31",
+      "2027-01-01",
+      "2027-01-02",
+      "2027-01-04",
+      "2027-01-05",
+    ]);
+    expect(dateWeek(aroundNewYear, "2027-01-01").days).toEqual([
+      "2026-12-28",
+      "2026-12-29",
+      "2026-12-30",
+      "2026-12-31",
+      "2027-01-01",
+      "2027-01-02",
+    ]);
+    expect(dateWeek(aroundNewYear, "2027-01-05")).toEqual({
+      days: ["2027-01-04", "2027-01-05"],
+      earlier: "2026-12-28",
+      later: null,
+    });
     expect(bookingDates("2028-02-27", 4)).toEqual(["2028-02-28", "2028-02-29", "2028-03-01"]);
     expect(normalizeBookingDate("2028-02-27", "2028-02-20")).toBe("2028-02-28");
   });

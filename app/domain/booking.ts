@@ -62,7 +62,11 @@ export function bookingDates(today: string, lookahead = LOOKAHEAD_DAYS): readonl
  * A date from a link or a form: a Sunday moves to the Monday after (the spec's date picker rule);
  * a past, malformed or too-distant date is refused (null).
  */
-export function normalizeBookingDate(value: string | null | undefined, today: string, lookahead = LOOKAHEAD_DAYS): string | null {
+export function normalizeBookingDate(
+  value: string | null | undefined,
+  today: string,
+  lookahead = LOOKAHEAD_DAYS,
+): string | null {
   if (!value || !isRealDate(value)) return null;
   const date = weekday(value) === 0 ? addDays(value, 1) : value;
   if (date < today || date >= addDays(today, lookahead)) return null;
@@ -90,7 +94,12 @@ export function priceLines(service: Service, addOns: Service[]): PriceLine[] {
   const mainKind = serviceKind(service.name) === "fixer" ? "addon-fixer" : "service";
   return [
     { serviceId: service.id, kind: mainKind, name: service.displayName, price: service.price },
-    ...addOns.map((a) => ({ serviceId: a.id, kind: (serviceKind(a.name) === "fixer" ? "addon-fixer" : "addon-service") as PriceLine["kind"], name: a.displayName, price: a.price })),
+    ...addOns.map((a) => ({
+      serviceId: a.id,
+      kind: (serviceKind(a.name) === "fixer" ? "addon-fixer" : "addon-service") as PriceLine["kind"],
+      name: a.displayName,
+      price: a.price,
+    })),
   ];
 }
 
@@ -128,7 +137,10 @@ export const TOO_MANY_ADD_ONS = `Please choose at most ${MAX_ADD_ONS} areas and 
  * The bookable dates in weeks (Monday to Saturday), for a date strip: the week that holds `date`,
  * and the first bookable day of the weeks before and after it (null at either end of the list).
  */
-export function dateWeek(dates: readonly string[], date: string): { days: string[]; earlier: string | null; later: string | null } {
+export function dateWeek(
+  dates: readonly string[],
+  date: string,
+): { days: string[]; earlier: string | null; later: string | null } {
   const weeks: string[][] = [];
   let lastWeek = NaN;
   for (const d of dates) {
@@ -137,7 +149,10 @@ export function dateWeek(dates: readonly string[], date: string): { days: string
     else weeks.push([d]);
     lastWeek = week;
   }
-  const index = Math.max(0, weeks.findIndex((week) => week.includes(date)));
+  const index = Math.max(
+    0,
+    weeks.findIndex((week) => week.includes(date)),
+  );
   return { days: weeks[index] ?? [], earlier: weeks[index - 1]?.[0] ?? null, later: weeks[index + 1]?.[0] ?? null };
 }
 

@@ -8,6 +8,14 @@ export const CANCEL_MESSAGES = {
 } as const;
 
 export const CancelVisitSchema = z.object({
-  reasonId: z.string({ error: CANCEL_MESSAGES.reason }).trim().min(1, CANCEL_MESSAGES.reason).max(64, CANCEL_MESSAGES.reason),
-  comment: z.string({ error: CANCEL_MESSAGES.comment }).trim().min(1, CANCEL_MESSAGES.comment).max(500, CANCEL_MESSAGES.commentTooLong),
+  reasonId: z
+    .string({ error: CANCEL_MESSAGES.reason })
+    .trim()
+    .min(1, CANCEL_MESSAGES.reason)
+    .max(64, CANCEL_MESSAGES.reason),
+  comment: z
+    .string({ error: CANCEL_MESSAGES.comment })
+    .trim()
+    .min(1, CANCEL_MESSAGES.comment)
+    .max(500, CANCEL_MESSAGES.commentTooLong),
 });

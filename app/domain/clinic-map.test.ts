@@ -6,16 +6,25 @@ const apart = (a: [number, number], b: [number, number]) => Math.max(Math.abs(a[
 
 describe("placing the map's pins", () => {
   it("leaves pins that do not touch where they are", () => {
-    const points: [number, number][] = [[100, 100], [300, 100], [100, 300]];
+    const points: [number, number][] = [
+      [100, 100],
+      [300, 100],
+      [100, 300],
+    ];
     expect(placePins(points, { width: 1000, height: 500 })).toEqual(points);
   });
 
   it("pushes apart pins that would overlap, so that none covers another", () => {
     // Austin, Dallas and Houston as the map projects them: 15 to 60 units apart.
-    const texas: [number, number][] = [[437.4, 394.7], [452.3, 344.1], [474.4, 404.2]];
+    const texas: [number, number][] = [
+      [437.4, 394.7],
+      [452.3, 344.1],
+      [474.4, 404.2],
+    ];
     const placed = placePins(texas, { width: 937.7, height: 520 });
     for (let i = 0; i < placed.length; i++) {
-      for (let j = i + 1; j < placed.length; j++) expect(apart(placed[i], placed[j])).toBeGreaterThanOrEqual(PIN_SIZE + PIN_GAP - 0.2);
+      for (let j = i + 1; j < placed.length; j++)
+        expect(apart(placed[i], placed[j])).toBeGreaterThanOrEqual(PIN_SIZE + PIN_GAP - 0.2);
     }
     // Moved no further than it takes.
     placed.forEach((p, i) => {
@@ -24,7 +33,15 @@ describe("placing the map's pins", () => {
   });
 
   it("keeps every pin whole inside the map", () => {
-    const placed = placePins([[2, 2], [999, 499], [500, 250], [505, 250]], { width: 1000, height: 500 });
+    const placed = placePins(
+      [
+        [2, 2],
+        [999, 499],
+        [500, 250],
+        [505, 250],
+      ],
+      { width: 1000, height: 500 },
+    );
     for (const [x, y] of placed) {
       expect(x).toBeGreaterThanOrEqual(PIN_SIZE / 2);
       expect(x).toBeLessThanOrEqual(1000 - PIN_SIZE / 2);
@@ -34,7 +51,13 @@ describe("placing the map's pins", () => {
   });
 
   it("draws the same map every time: the server and the browser agree", () => {
-    const points: [number, number][] = [[112.3, 318.3], [129.6, 343.1], [48.8, 244.2], [811.8, 185.2], [857.8, 153]];
+    const points: [number, number][] = [
+      [112.3, 318.3],
+      [129.6, 343.1],
+      [48.8, 244.2],
+      [811.8, 185.2],
+      [857.8, 153],
+    ];
     expect(placePins(points)).toEqual(placePins(points));
   });
 });

@@ -1,4 +1,12 @@
-import { applyDiscounts, checkPromo, normalizePromoCode, PROMO_MESSAGES, type PriceLine, type PromoCheck, type PromoCode } from "./discounts";
+import {
+  applyDiscounts,
+  checkPromo,
+  normalizePromoCode,
+  PROMO_MESSAGES,
+  type PriceLine,
+  type PromoCheck,
+  type PromoCode,
+} from "./discounts";
 import type { Cents } from "./money";
 
 /**
@@ -43,7 +51,13 @@ export function findCoupon(coupons: GuestCoupon[], typed: string): GuestCoupon |
  */
 export function couponAsPromo(coupon: GuestCoupon, discount: PromoCode | null): PromoCode | null {
   if (!discount?.couponDiscount) return null;
-  return { code: normalizePromoCode(coupon.number), rules: discount.rules, validFrom: null, validTo: coupon.expiresOn, maxUsesPerGuest: 1 };
+  return {
+    code: normalizePromoCode(coupon.number),
+    rules: discount.rules,
+    validFrom: null,
+    validTo: coupon.expiresOn,
+    maxUsesPerGuest: 1,
+  };
 }
 
 /**
@@ -51,13 +65,25 @@ export function couponAsPromo(coupon: GuestCoupon, discount: PromoCode | null): 
  * booking here, not expired on the appointment's day, and taking something off a line. The
  * messages name the coupon (a code typed that is no coupon keeps the promo messages).
  */
-export function checkCoupon(input: { coupon: GuestCoupon; discount: PromoCode | null; appointmentDate: string; lines: PriceLine[]; usesByGuest: number }): PromoCheck {
+export function checkCoupon(input: {
+  coupon: GuestCoupon;
+  discount: PromoCode | null;
+  appointmentDate: string;
+  lines: PriceLine[];
+  usesByGuest: number;
+}): PromoCheck {
   const { coupon } = input;
   const number = normalizePromoCode(coupon.number);
   if (coupon.redeemed) return { ok: false, message: COUPON_MESSAGES.used(number) };
   const promo = couponAsPromo(coupon, input.discount);
   if (!promo) return { ok: false, message: COUPON_MESSAGES.cannotApply(number) };
-  const check = checkPromo({ code: number, promo, appointmentDate: input.appointmentDate, lines: input.lines, usesByGuest: input.usesByGuest });
+  const check = checkPromo({
+    code: number,
+    promo,
+    appointmentDate: input.appointmentDate,
+    lines: input.lines,
+    usesByGuest: input.usesByGuest,
+  });
   if (check.ok) return check;
   if (check.message === PROMO_MESSAGES.notForDate) return { ok: false, message: COUPON_MESSAGES.notForDate };
   if (check.message === PROMO_MESSAGES.notValid(number)) return { ok: false, message: COUPON_MESSAGES.used(number) };
@@ -80,10 +106,23 @@ export function usableCoupons(input: {
 }): CouponChoice[] {
   return input.coupons
     .flatMap((coupon) => {
-      const check = checkCoupon({ coupon, discount: input.discountOf(coupon), appointmentDate: input.appointmentDate, lines: input.lines, usesByGuest: input.usesOf(normalizePromoCode(coupon.number)) });
+      const check = checkCoupon({
+        coupon,
+        discount: input.discountOf(coupon),
+        appointmentDate: input.appointmentDate,
+        lines: input.lines,
+        usesByGuest: input.usesOf(normalizePromoCode(coupon.number)),
+      });
       if (!check.ok) return [];
       const saving = applyDiscounts(input.lines, check.promo.rules).discount;
-      return [{ number: normalizePromoCode(coupon.number), description: coupon.description, expiresOn: coupon.expiresOn, saving }];
+      return [
+        {
+          number: normalizePromoCode(coupon.number),
+          description: coupon.description,
+          expiresOn: coupon.expiresOn,
+          saving,
+        },
+      ];
     })
     .sort((a, b) => b.saving - a.saving || a.number.localeCompare(b.number));
 }

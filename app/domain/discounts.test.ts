@@ -1,20 +1,48 @@
 import { describe, expect, it } from "vitest";
-import { applyDiscounts, checkPromo, withMemberPrices, discountFor, PROMO_MESSAGES, ruleFromDollars, ruleToDollars, type DiscountRule, type PriceLine, type PromoCode } from "./discounts";
+import {
+  applyDiscounts,
+  checkPromo,
+  withMemberPrices,
+  discountFor,
+  PROMO_MESSAGES,
+  ruleFromDollars,
+  ruleToDollars,
+  type DiscountRule,
+  type PriceLine,
+  type PromoCode,
+} from "./discounts";
 
 const facial: PriceLine = { serviceId: "FT", kind: "service", name: "Facial", price: 27500 };
 const led: PriceLine = { serviceId: "LED", kind: "addon-service", name: "LED", price: 5000 };
 const fixer: PriceLine = { serviceId: "FIX", kind: "addon-fixer", name: "Fixer", price: 4000 };
 
-const percent = (value: number): DiscountRule => ({ discount_type: "percentage", discount_value: value, service_id: null, service_type: "service" });
+const percent = (value: number): DiscountRule => ({
+  discount_type: "percentage",
+  discount_value: value,
+  service_id: null,
+  service_type: "service",
+});
 const line = (serviceId: string, price: number): PriceLine => ({ serviceId, kind: "service", name: serviceId, price });
 
 describe("discount rules", () => {
   it("computes percentage (rounded to the cent), amount and final price, all in cents", () => {
     expect(discountFor(percent(9), 19999)).toBe(1800);
     expect(discountFor(percent(25), 5950)).toBe(1488);
-    expect(discountFor({ discount_type: "amount", discount_value: 2000, service_id: null, service_type: "service" }, 1500)).toBe(1500);
-    expect(discountFor({ discount_type: "final_price", discount_value: 5000, service_id: null, service_type: "service" }, 27500)).toBe(22500);
-    expect(discountFor({ discount_type: "final_price", discount_value: 30000, service_id: null, service_type: "service" }, 27500)).toBe(0);
+    expect(
+      discountFor({ discount_type: "amount", discount_value: 2000, service_id: null, service_type: "service" }, 1500),
+    ).toBe(1500);
+    expect(
+      discountFor(
+        { discount_type: "final_price", discount_value: 5000, service_id: null, service_type: "service" },
+        27500,
+      ),
+    ).toBe(22500);
+    expect(
+      discountFor(
+        { discount_type: "final_price", discount_value: 30000, service_id: null, service_type: "service" },
+        27500,
+      ),
+    ).toBe(0);
   });
 
   it("rounds a percentage to the nearest cent, half a cent up, with no float drift", () => {
@@ -29,20 +57,32 @@ describe("discount rules", () => {
     expect(discountFor(percent(150), 1999)).toBe(1999);
     expect(discountFor(percent(10), 0)).toBe(0);
     for (const rule of [percent(10), percent(33)]) {
-      for (const price of [1, 10, 99, 1999, 5950, 27500, 33333]) expect(Number.isInteger(discountFor(rule, price))).toBe(true);
+      for (const price of [1, 10, 99, 1999, 5950, 27500, 33333])
+        expect(Number.isInteger(discountFor(rule, price))).toBe(true);
     }
   });
 
   it("never takes off more than the price, nor less than nothing", () => {
-    expect(discountFor({ discount_type: "amount", discount_value: -500, service_id: null, service_type: "service" }, 1500)).toBe(0);
-    expect(discountFor({ discount_type: "final_price", discount_value: 1500, service_id: null, service_type: "service" }, 1500)).toBe(0);
+    expect(
+      discountFor({ discount_type: "amount", discount_value: -500, service_id: null, service_type: "service" }, 1500),
+    ).toBe(0);
+    expect(
+      discountFor(
+        { discount_type: "final_price", discount_value: 1500, service_id: null, service_type: "service" },
+        1500,
+      ),
+    ).toBe(0);
     expect(discountFor(percent(10), -100)).toBe(0);
   });
 
   it("sums lines in whole cents: three lines whose dollar sum drifts add up exactly", () => {
     // In dollars 0.1 + 0.2 + 19.99 is 20.290000000000003, and 10% of each line sums to 2.0290000000000004.
     const result = applyDiscounts([line("A", 10), line("B", 20), line("C", 1999)], [percent(10)]);
-    expect(result.lines.map((l) => [l.discount, l.final])).toEqual([[1, 9], [2, 18], [200, 1799]]);
+    expect(result.lines.map((l) => [l.discount, l.final])).toEqual([
+      [1, 9],
+      [2, 18],
+      [200, 1799],
+    ]);
     expect(result).toMatchObject({ subtotal: 2029, discount: 203, total: 1826 });
     expect(result.total).toBe(result.lines.reduce((sum, l) => sum + l.final, 0));
   });
@@ -54,12 +94,15 @@ describe("discount rules", () => {
   });
 
   it("applies the best matching rule per line, by service type and optional service id", () => {
-    const result = applyDiscounts([facial, led, fixer], [
-      { discount_type: "final_price", discount_value: 5000, service_id: "ft", service_type: "service" },
-      { discount_type: "percentage", discount_value: 10, service_id: null, service_type: "service" },
-      { discount_type: "amount", discount_value: 2000, service_id: null, service_type: "addon-service" },
-      { discount_type: "percentage", discount_value: 100, service_id: "FIX", service_type: "addon-fixer" },
-    ]);
+    const result = applyDiscounts(
+      [facial, led, fixer],
+      [
+        { discount_type: "final_price", discount_value: 5000, service_id: "ft", service_type: "service" },
+        { discount_type: "percentage", discount_value: 10, service_id: null, service_type: "service" },
+        { discount_type: "amount", discount_value: 2000, service_id: null, service_type: "addon-service" },
+        { discount_type: "percentage", discount_value: 100, service_id: "FIX", service_type: "addon-fixer" },
+      ],
+    );
     expect(result.lines.map((l) => l.discount)).toEqual([22500, 2000, 4000]);
     expect(result).toMatchObject({ subtotal: 36500, discount: 28500, total: 8000 });
   });
@@ -79,7 +122,13 @@ describe("rules kept in dollars elsewhere", () => {
 });
 
 describe("promo checks", () => {
-  const promo: PromoCode = { code: "GLOW50", rules: [{ discount_type: "final_price", discount_value: 5000, service_id: "FT", service_type: "service" }], validFrom: "2026-12-01", validTo: "2026-12-31", maxUsesPerGuest: 1 };
+  const promo: PromoCode = {
+    code: "GLOW50",
+    rules: [{ discount_type: "final_price", discount_value: 5000, service_id: "FT", service_type: "service" }],
+    validFrom: "2026-12-01",
+    validTo: "2026-12-31",
+    maxUsesPerGuest: 1,
+  };
   const base = { code: "glow50", promo, appointmentDate: "2026-12-07", lines: [facial], usesByGuest: 0 };
 
   it("accepts a code that fits", () => {
@@ -88,9 +137,15 @@ describe("promo checks", () => {
   it("says what is wrong otherwise, in the spec's words", () => {
     expect(checkPromo({ ...base, code: "  " })).toEqual({ ok: false, message: PROMO_MESSAGES.empty });
     expect(checkPromo({ ...base, promo: null })).toEqual({ ok: false, message: "Invalid Promo Code" });
-    expect(checkPromo({ ...base, appointmentDate: "2027-01-04" })).toEqual({ ok: false, message: "promo not available for the selected date" });
+    expect(checkPromo({ ...base, appointmentDate: "2027-01-04" })).toEqual({
+      ok: false,
+      message: "promo not available for the selected date",
+    });
     expect(checkPromo({ ...base, usesByGuest: 1 })).toEqual({ ok: false, message: "Promo code GLOW50 is not valid" });
-    expect(checkPromo({ ...base, lines: [led] })).toEqual({ ok: false, message: "Promo code GLOW50 cannot be applied" });
+    expect(checkPromo({ ...base, lines: [led] })).toEqual({
+      ok: false,
+      message: "Promo code GLOW50 cannot be applied",
+    });
   });
 });
 
@@ -105,20 +160,31 @@ describe("member prices with a promo", () => {
   it("takes the plan's percent off each line it covers, to the cent, half up", () => {
     const { lines: priced, promoDiscount, memberDiscount } = withMemberPrices(applyDiscounts(lines, []).lines, percent);
     expect(priced.map((l) => l.discount)).toEqual([1_990, 495, 0]);
-    expect(withMemberPrices(applyDiscounts([{ ...lines[0], price: 4_995 }], []).lines, percent).memberDiscount).toBe(500);
+    expect(withMemberPrices(applyDiscounts([{ ...lines[0], price: 4_995 }], []).lines, percent).memberDiscount).toBe(
+      500,
+    );
     expect(promoDiscount).toBe(0);
     expect(memberDiscount).toBe(2_485);
   });
 
   it("never stacks on a promo: each line takes the larger discount, counted as the promo's or the member's", () => {
-    const promo: DiscountRule[] = [{ discount_type: "amount", discount_value: 5_000, service_id: "facial", service_type: "service" }];
-    const { lines: priced, promoDiscount, memberDiscount } = withMemberPrices(applyDiscounts(lines, promo).lines, percent);
+    const promo: DiscountRule[] = [
+      { discount_type: "amount", discount_value: 5_000, service_id: "facial", service_type: "service" },
+    ];
+    const {
+      lines: priced,
+      promoDiscount,
+      memberDiscount,
+    } = withMemberPrices(applyDiscounts(lines, promo).lines, percent);
     expect(priced.map((l) => l.discount)).toEqual([5_000, 495, 0]);
     expect(promoDiscount).toBe(5_000);
     expect(memberDiscount).toBe(495);
   });
 
   it("is nothing for a non-member", () => {
-    expect(withMemberPrices(applyDiscounts(lines, []).lines, () => 0)).toMatchObject({ promoDiscount: 0, memberDiscount: 0 });
+    expect(withMemberPrices(applyDiscounts(lines, []).lines, () => 0)).toMatchObject({
+      promoDiscount: 0,
+      memberDiscount: 0,
+    });
   });
 });

@@ -25,12 +25,16 @@ export type DiscountRule = {
  * Firestore documents) in cents; a percentage stays a percentage.
  */
 export function ruleFromDollars(rule: DiscountRule): DiscountRule {
-  return rule.discount_type === "percentage" ? rule : { ...rule, discount_value: centsFromDollars(rule.discount_value) };
+  return rule.discount_type === "percentage"
+    ? rule
+    : { ...rule, discount_value: centsFromDollars(rule.discount_value) };
 }
 
 /** The other way, for a document kept in dollars. */
 export function ruleToDollars(rule: DiscountRule): DiscountRule {
-  return rule.discount_type === "percentage" ? rule : { ...rule, discount_value: dollarsFromCents(rule.discount_value) };
+  return rule.discount_type === "percentage"
+    ? rule
+    : { ...rule, discount_value: dollarsFromCents(rule.discount_value) };
 }
 
 export type PriceLine = { serviceId: string; kind: DiscountServiceType; name: string; price: Cents };
@@ -54,9 +58,14 @@ export function ruleMatches(rule: DiscountRule, line: PriceLine): boolean {
 }
 
 /** Each line gets the best rule that matches it; rules do not stack on one line. */
-export function applyDiscounts(lines: PriceLine[], rules: DiscountRule[]): { lines: DiscountedLine[]; subtotal: Cents; discount: Cents; total: Cents } {
+export function applyDiscounts(
+  lines: PriceLine[],
+  rules: DiscountRule[],
+): { lines: DiscountedLine[]; subtotal: Cents; discount: Cents; total: Cents } {
   const discounted = lines.map((line) => {
-    const best = rules.filter((r) => ruleMatches(r, line)).reduce((max, r) => Math.max(max, discountFor(r, line.price)), 0);
+    const best = rules
+      .filter((r) => ruleMatches(r, line))
+      .reduce((max, r) => Math.max(max, discountFor(r, line.price)), 0);
     return { ...line, discount: best, final: line.price - best };
   });
   const subtotal = sumCents(lines.map((l) => l.price));
@@ -79,9 +88,7 @@ export type PromoCode = {
   couponDiscount?: boolean;
 };
 
-export type PromoCheck =
-  | { ok: true; promo: PromoCode }
-  | { ok: false; message: string };
+export type PromoCheck = { ok: true; promo: PromoCode } | { ok: false; message: string };
 
 export const PROMO_MESSAGES = {
   empty: "Promo Code cannot be empty",
@@ -110,13 +117,20 @@ export function checkPromo(input: {
   if (!code) return { ok: false, message: PROMO_MESSAGES.empty };
   const { promo } = input;
   if (!promo) return { ok: false, message: PROMO_MESSAGES.unknown };
-  if ((promo.validFrom && input.appointmentDate < promo.validFrom) || (promo.validTo && input.appointmentDate > promo.validTo)) {
+  if (
+    (promo.validFrom && input.appointmentDate < promo.validFrom) ||
+    (promo.validTo && input.appointmentDate > promo.validTo)
+  ) {
     return { ok: false, message: PROMO_MESSAGES.notForDate };
   }
   if (promo.maxUsesPerGuest !== null && input.usesByGuest >= promo.maxUsesPerGuest) {
     return { ok: false, message: PROMO_MESSAGES.notValid(code) };
   }
-  if (!input.lines.some((line) => promo.rules.some((rule) => ruleMatches(rule, line) && discountFor(rule, line.price) > 0))) {
+  if (
+    !input.lines.some((line) =>
+      promo.rules.some((rule) => ruleMatches(rule, line) && discountFor(rule, line.price) > 0),
+    )
+  ) {
     return { ok: false, message: PROMO_MESSAGES.cannotApply(code) };
   }
   return { ok: true, promo };

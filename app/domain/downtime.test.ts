@@ -1,28 +1,55 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { DEFAULT_DOWNTIME_DAYS, DOWNTIME_MESSAGE, downtimeMessage, downtimeReason, downtimeRefusal, downtimeShortReason, fixerAllowedAlone, parseDowntimeWindows } from "./downtime";
+import {
+  DEFAULT_DOWNTIME_DAYS,
+  DOWNTIME_MESSAGE,
+  downtimeMessage,
+  downtimeReason,
+  downtimeRefusal,
+  downtimeShortReason,
+  fixerAllowedAlone,
+  parseDowntimeWindows,
+} from "./downtime";
 
 const LASER_FACIAL = "Signature Laser Facial";
-const refusal = (treatment: string, date: string, history: { name: string; start: string; status: number }[]) => downtimeRefusal(treatment, date, history, DEFAULT_DOWNTIME_DAYS);
+const refusal = (treatment: string, date: string, history: { name: string; start: string; status: number }[]) =>
+  downtimeRefusal(treatment, date, history, DEFAULT_DOWNTIME_DAYS);
 
 describe("medical downtime", () => {
   const peel = { name: "Glow Peel", start: "2026-12-01T10:00:00", status: 0 };
   it("refuses a day inside the longer window of the two treatments, naming the treatment and the first day after it", () => {
     // A peel's 14 days apply to a facial (7) after it.
-    expect(refusal(LASER_FACIAL, "2026-12-10", [peel])).toEqual({ treatment: "Glow Peel", treatmentDate: "2026-12-01", before: true, firstDate: "2026-12-15" });
+    expect(refusal(LASER_FACIAL, "2026-12-10", [peel])).toEqual({
+      treatment: "Glow Peel",
+      treatmentDate: "2026-12-01",
+      before: true,
+      firstDate: "2026-12-15",
+    });
     expect(refusal(LASER_FACIAL, "2026-12-14", [peel])?.firstDate).toBe("2026-12-15");
     expect(refusal(LASER_FACIAL, "2026-12-15", [peel])).toBeNull();
-    expect(refusal("Consultation", "2026-12-02", [{ name: "Consultation", start: "2026-12-01T10:00:00", status: 0 }])).toBeNull();
+    expect(
+      refusal("Consultation", "2026-12-02", [{ name: "Consultation", start: "2026-12-01T10:00:00", status: 0 }]),
+    ).toBeNull();
   });
   it("refuses the days before a booked treatment too, and the day of it", () => {
     const booked = { name: LASER_FACIAL, start: "2026-12-21T09:00:00", status: 0 };
-    expect(refusal(LASER_FACIAL, "2026-12-17", [booked])).toEqual({ treatment: LASER_FACIAL, treatmentDate: "2026-12-21", before: false, firstDate: "2026-12-28" });
+    expect(refusal(LASER_FACIAL, "2026-12-17", [booked])).toEqual({
+      treatment: LASER_FACIAL,
+      treatmentDate: "2026-12-21",
+      before: false,
+      firstDate: "2026-12-28",
+    });
     expect(refusal(LASER_FACIAL, "2026-12-21", [booked])?.before).toBe(false);
     expect(refusal(LASER_FACIAL, "2026-12-14", [booked])).toBeNull();
   });
   it("gives as first possible date a day no other treatment refuses either", () => {
     // After the peel's window, a facial booked for Dec 18 keeps Dec 12 to Dec 24.
     const facial = { name: LASER_FACIAL, start: "2026-12-18T11:00:00", status: 0 };
-    expect(refusal(LASER_FACIAL, "2026-12-10", [peel, facial])).toEqual({ treatment: "Glow Peel", treatmentDate: "2026-12-01", before: true, firstDate: "2026-12-25" });
+    expect(refusal(LASER_FACIAL, "2026-12-10", [peel, facial])).toEqual({
+      treatment: "Glow Peel",
+      treatmentDate: "2026-12-01",
+      before: true,
+      firstDate: "2026-12-25",
+    });
   });
   it("never gives a Sunday as the first possible date", () => {
     // Sculpting's 3 days after Thursday Dec 3 end on Sunday Dec 6, when no clinic books.
@@ -30,7 +57,9 @@ describe("medical downtime", () => {
     expect(refusal("Body Sculpting", "2026-12-04", [sculpting])?.firstDate).toBe("2026-12-07");
   });
   it("counts across the end of a month and of a year", () => {
-    expect(refusal(LASER_FACIAL, "2026-12-31", [{ name: LASER_FACIAL, start: "2026-12-25T10:00:00", status: 1 }])?.firstDate).toBe("2027-01-01");
+    expect(
+      refusal(LASER_FACIAL, "2026-12-31", [{ name: LASER_FACIAL, start: "2026-12-25T10:00:00", status: 1 }])?.firstDate,
+    ).toBe("2027-01-01");
     // February 2027 has 28 days: 14 days after Feb 15 is Monday Mar 1.
     const febPeel = { name: "Glow Peel", start: "2027-02-15T10:00:00", status: 0 };
     expect(refusal("Glow Peel", "2027-02-27", [febPeel])?.firstDate).toBe("2027-03-01");
@@ -38,9 +67,15 @@ describe("medical downtime", () => {
   });
   it("reads a visit's day on its clinic's own clock, late in the evening or just after midnight", () => {
     // The back end's times are the clinic's wall clock: 11:30 PM on Dec 1 is Dec 1 (in UTC it is Dec 2 in the US).
-    expect(refusal(LASER_FACIAL, "2026-12-08", [{ name: LASER_FACIAL, start: "2026-12-01T23:30:00", status: 1 }])).toBeNull();
-    expect(refusal(LASER_FACIAL, "2026-12-07", [{ name: LASER_FACIAL, start: "2026-12-01T23:30:00", status: 1 }])?.firstDate).toBe("2026-12-08");
-    expect(refusal(LASER_FACIAL, "2026-12-08", [{ name: LASER_FACIAL, start: "2026-12-02T00:15:00", status: 1 }])?.firstDate).toBe("2026-12-09");
+    expect(
+      refusal(LASER_FACIAL, "2026-12-08", [{ name: LASER_FACIAL, start: "2026-12-01T23:30:00", status: 1 }]),
+    ).toBeNull();
+    expect(
+      refusal(LASER_FACIAL, "2026-12-07", [{ name: LASER_FACIAL, start: "2026-12-01T23:30:00", status: 1 }])?.firstDate,
+    ).toBe("2026-12-08");
+    expect(
+      refusal(LASER_FACIAL, "2026-12-08", [{ name: LASER_FACIAL, start: "2026-12-02T00:15:00", status: 1 }])?.firstDate,
+    ).toBe("2026-12-09");
   });
   describe("across a change of clocks, whatever the server's own zone", () => {
     const zone = process.env.TZ;
@@ -69,8 +104,12 @@ describe("medical downtime", () => {
     const after = refusal(LASER_FACIAL, "2026-12-10", [peel])!;
     expect(downtimeReason(after)).toBe("Too soon after your Glow Peel on Tue Dec 1: from Tue Dec 15");
     expect(downtimeShortReason(after)).toBe("Too soon");
-    expect(downtimeMessage(after)).toBe(`${DOWNTIME_MESSAGE} It is too soon after your Glow Peel on Tuesday, December 1; the first possible date is Tuesday, December 15.`);
-    const before = refusal(LASER_FACIAL, "2026-12-17", [{ name: LASER_FACIAL, start: "2026-12-21T09:00:00", status: 0 }])!;
+    expect(downtimeMessage(after)).toBe(
+      `${DOWNTIME_MESSAGE} It is too soon after your Glow Peel on Tuesday, December 1; the first possible date is Tuesday, December 15.`,
+    );
+    const before = refusal(LASER_FACIAL, "2026-12-17", [
+      { name: LASER_FACIAL, start: "2026-12-21T09:00:00", status: 0 },
+    ])!;
     expect(downtimeReason(before)).toBe(`Too close to your ${LASER_FACIAL} on Mon Dec 21: from Mon Dec 28`);
     expect(downtimeShortReason(before)).toBe("Too close");
   });
@@ -98,6 +137,8 @@ describe("the fixer on its own", () => {
     expect(fixerAllowedAlone("2026-12-05", [{ ...facial, name: "Glow Peel" }])).toBe(false);
   });
   it("counts a booked facial the new-client version as well", () => {
-    expect(fixerAllowedAlone("2026-12-10", [{ ...facial, name: "Signature Laser Facial - New Client", status: 0 }])).toBe(true);
+    expect(
+      fixerAllowedAlone("2026-12-10", [{ ...facial, name: "Signature Laser Facial - New Client", status: 0 }]),
+    ).toBe(true);
   });
 });

@@ -8,7 +8,13 @@ import { serviceKind, type ServiceKind } from "./service-kinds";
  */
 export type DowntimeWindows = Partial<Record<ServiceKind, number>>;
 
-export const DEFAULT_DOWNTIME_DAYS: DowntimeWindows = { peel: 14, lhr: 28, "partial-face": 28, facial: 7, sculpting: 3 };
+export const DEFAULT_DOWNTIME_DAYS: DowntimeWindows = {
+  peel: 14,
+  lhr: 28,
+  "partial-face": 28,
+  facial: 7,
+  sculpting: 3,
+};
 
 export const DOWNTIME_MESSAGE = "An appointment cannot be taken on the selected date.";
 
@@ -16,7 +22,10 @@ export const DOWNTIME_MESSAGE = "An appointment cannot be taken on the selected 
 export function parseDowntimeWindows(value: string): DowntimeWindows | null {
   const kinds: ServiceKind[] = ["facial", "peel", "lhr", "partial-face", "sculpting", "fixer", "consultation", "other"];
   const windows: DowntimeWindows = {};
-  for (const part of value.split(",").map((p) => p.trim()).filter(Boolean)) {
+  for (const part of value
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const [kind, days] = part.split("=").map((s) => s.trim());
     if (!kinds.includes(kind as ServiceKind) || !/^\d{1,3}$/.test(days ?? "")) return null;
     windows[kind as ServiceKind] = Number(days);
@@ -54,13 +63,20 @@ function daysFrom(a: string, b: string): number {
  * completed one. Cancelled and no-show visits (status -1, -2) do not count. A visit's day is the
  * date of its start as its clinic's clock shows it (the back end sends that wall clock).
  */
-function refusingTreatments(treatment: string, date: string, history: readonly PastTreatment[], windows: DowntimeWindows) {
+function refusingTreatments(
+  treatment: string,
+  date: string,
+  history: readonly PastTreatment[],
+  windows: DowntimeWindows,
+) {
   const own = windows[serviceKind(treatment)] ?? 0;
   return history.flatMap((visit) => {
     if (visit.status < 0) return [];
     const window = Math.max(own, windows[serviceKind(visit.name)] ?? 0);
     const visitDate = visit.start.slice(0, 10);
-    return window > 0 && Math.abs(daysFrom(visitDate, date)) < window ? [{ visit, visitDate, allowsFrom: addDays(visitDate, window) }] : [];
+    return window > 0 && Math.abs(daysFrom(visitDate, date)) < window
+      ? [{ visit, visitDate, allowsFrom: addDays(visitDate, window) }]
+      : [];
   });
 }
 
@@ -69,7 +85,12 @@ function refusingTreatments(treatment: string, date: string, history: readonly P
  * treatment that refuses the day and the first day on or after it the rule leaves. The one rule
  * behind both the days the time step offers and the hold's own check.
  */
-export function downtimeRefusal(treatment: string, date: string, history: readonly PastTreatment[], windows: DowntimeWindows): DowntimeRefusal | null {
+export function downtimeRefusal(
+  treatment: string,
+  date: string,
+  history: readonly PastTreatment[],
+  windows: DowntimeWindows,
+): DowntimeRefusal | null {
   const refusing = refusingTreatments(treatment, date, history, windows);
   if (refusing.length === 0) return null;
   // Named after the treatment whose window ends last: the one the guest waits for.

@@ -52,11 +52,19 @@ describe("the registry of form schemas", () => {
   it("holds the exported schemas of every form module but the ones named as not a form's", () => {
     // One from each module that has forms: the modules are all read.
     expect(Object.keys(FORM_SCHEMAS)).toEqual(
-      expect.arrayContaining(["LoginSchema", "PaymentSchema", "GuestDetailsSchema", "GiftCardSchema", "CancelVisitSchema", "ConfirmNewTimeSchema"]),
+      expect.arrayContaining([
+        "LoginSchema",
+        "PaymentSchema",
+        "GuestDetailsSchema",
+        "GiftCardSchema",
+        "CancelVisitSchema",
+        "ConfirmNewTimeSchema",
+      ]),
     );
     expect(Object.keys(FORM_SCHEMAS)).not.toContain("VisitAttributionSchema");
     // An exception for a schema that is gone is deleted, not kept.
-    for (const name of Object.keys(NOT_FORMS)) expect(EXPORTED_SCHEMAS.map((exported) => exported.name)).toContain(name);
+    for (const name of Object.keys(NOT_FORMS))
+      expect(EXPORTED_SCHEMAS.map((exported) => exported.name)).toContain(name);
   });
 
   it("every schema a form is parsed or drawn with is one of them: none is declared outside app/domain", () => {
@@ -64,7 +72,10 @@ describe("the registry of form schemas", () => {
     const used = new Set<string>();
     for (const file of [...sourceFiles(path.join(root, "app")), ...sourceFiles(path.join(root, "server"))]) {
       const source = fs.readFileSync(file, "utf8");
-      for (const call of source.matchAll(/\b(?:useSchemaForm|parseSubmission|parseWithZod)\((?:[^(),]|\([^()]*\))*,\s*(?:\{\s*schema:\s*)?(\w+)/g)) used.add(call[1]);
+      for (const call of source.matchAll(
+        /\b(?:useSchemaForm|parseSubmission|parseWithZod)\((?:[^(),]|\([^()]*\))*,\s*(?:\{\s*schema:\s*)?(\w+)/g,
+      ))
+        used.add(call[1]);
     }
     // Not a form's: the form helpers pass their parameter on, and the outage answer keeps any form's
     // fields as typed (server/unavailable.server.ts).
@@ -75,7 +86,8 @@ describe("the registry of form schemas", () => {
 });
 
 /** What zod says when a check has no message of its own, in the words of its default locale. */
-const ZOD_DEFAULT = /Invalid input|expected .*received|Too (big|small)|Invalid (string|email|option|literal|key|element|value|format)|Unrecognized key|must match pattern/i;
+const ZOD_DEFAULT =
+  /Invalid input|expected .*received|Too (big|small)|Invalid (string|email|option|literal|key|element|value|format)|Unrecognized key|must match pattern/i;
 
 /**
  * Any issue without a message of its own gets this one from the parse's error map (a check's or a
@@ -86,7 +98,20 @@ const noOwnMessage = () => NO_MESSAGE;
 
 const LONG = "x".repeat(10_000);
 /** What a form post can carry for one field: nothing, blanks, too much, nonsense, twice, a file. */
-const FORM_VALUES: (string | string[] | File)[] = ["", "   ", "x", "on", "yes", "12", "@", "a@b", "123456789012345", LONG, ["a", "b"], new File(["x"], "x.txt")];
+const FORM_VALUES: (string | string[] | File)[] = [
+  "",
+  "   ",
+  "x",
+  "on",
+  "yes",
+  "12",
+  "@",
+  "a@b",
+  "123456789012345",
+  LONG,
+  ["a", "b"],
+  new File(["x"], "x.txt"),
+];
 /** And what a JSON body can carry besides. */
 const JSON_VALUES: unknown[] = [undefined, null, 0, 12, true, false, {}, [], ["a"], "", " ", "x", "on", LONG];
 
@@ -100,7 +125,9 @@ function formDataWith(values: Record<string, string | string[] | File>): FormDat
 
 function formErrors(schema: z.ZodObject, values: Record<string, string | string[] | File>): Record<string, string[]> {
   const submission = parseWithZod(formDataWith(values), { schema, error: noOwnMessage });
-  return submission.status === "error" ? Object.fromEntries(Object.entries(submission.error ?? {}).map(([name, messages]) => [name, messages ?? []])) : {};
+  return submission.status === "error"
+    ? Object.fromEntries(Object.entries(submission.error ?? {}).map(([name, messages]) => [name, messages ?? []]))
+    : {};
 }
 
 function formMessages(schema: z.ZodObject, values: Record<string, string | string[] | File>): string[] {
@@ -148,7 +175,11 @@ describe("every form schema says what is wrong in its own words", () => {
 
     it(`${name}: each field with bad JSON values`, () => {
       for (const field of fields) {
-        for (const value of JSON_VALUES) expectOwnMessages(jsonMessages(schema, { [field]: value }), `${field}=${JSON.stringify(value)?.slice(0, 20)}`);
+        for (const value of JSON_VALUES)
+          expectOwnMessages(
+            jsonMessages(schema, { [field]: value }),
+            `${field}=${JSON.stringify(value)?.slice(0, 20)}`,
+          );
       }
     });
   }
@@ -162,7 +193,9 @@ describe("every form schema says what is wrong in its own words", () => {
 
 describe("the account schemas' messages", () => {
   it("a too-long name says how long it may be", () => {
-    expect(formMessages(ProfileDetailsSchema, { firstName: "M".repeat(60) })).toContain("Please use at most 50 characters");
+    expect(formMessages(ProfileDetailsSchema, { firstName: "M".repeat(60) })).toContain(
+      "Please use at most 50 characters",
+    );
     expect(formMessages(RegisterSchema, { lastName: "M".repeat(51) })).toContain("Please use at most 50 characters");
   });
 
@@ -182,7 +215,18 @@ describe("the account schemas' messages", () => {
 describe("birth date and gender (spec sections 3 and 5, decision 039)", () => {
   const birthDate = (value: string) => formErrors(ProfileDetailsSchema, { birthDate: value }).birthDate ?? [];
   const valid = (values: Record<string, string>) => {
-    const submission = parseWithZod(formDataWith({ firstName: "Mia", lastName: "Rivera", phone: "512-555-0177", address: "1 Elm St", city: "Austin", zip: "78701", ...values }), { schema: ProfileDetailsSchema });
+    const submission = parseWithZod(
+      formDataWith({
+        firstName: "Mia",
+        lastName: "Rivera",
+        phone: "512-555-0177",
+        address: "1 Elm St",
+        city: "Austin",
+        zip: "78701",
+        ...values,
+      }),
+      { schema: ProfileDetailsSchema },
+    );
     if (submission.status !== "success") throw new Error(JSON.stringify(submission.error));
     return submission.value;
   };
@@ -200,11 +244,14 @@ describe("birth date and gender (spec sections 3 and 5, decision 039)", () => {
     expect(valid({ birthDate: today }).birthDate).toBe(today);
     expect(birthDate("1939-12-31")).toEqual([BIRTH_DATE_MESSAGES.early]);
     const nextYear = `${Number(today.slice(0, 4)) + 1}${today.slice(4)}`;
-    expect(birthDate(nextYear.endsWith("02-29") ? nextYear.replace("02-29", "03-01") : nextYear)).toEqual([BIRTH_DATE_MESSAGES.future]);
+    expect(birthDate(nextYear.endsWith("02-29") ? nextYear.replace("02-29", "03-01") : nextYear)).toEqual([
+      BIRTH_DATE_MESSAGES.future,
+    ]);
   });
 
   it("a date that is not a day of the calendar says how to write one", () => {
-    for (const bad of ["1990-02-30", "18/04/1991", "1991-4-18", "yesterday", "1991-04-18T00:00"]) expect(birthDate(bad), bad).toEqual([BIRTH_DATE_MESSAGES.format]);
+    for (const bad of ["1990-02-30", "18/04/1991", "1991-4-18", "yesterday", "1991-04-18T00:00"])
+      expect(birthDate(bad), bad).toEqual([BIRTH_DATE_MESSAGES.format]);
   });
 
   it("the age is in whole years, one more on the birthday", () => {
@@ -231,8 +278,16 @@ describe("birth date and gender (spec sections 3 and 5, decision 039)", () => {
 });
 
 describe("language (spec section 3: Select Language=0, English-US=1; decision 043)", () => {
-  const profile = { firstName: "Mia", lastName: "Rivera", phone: "512-555-0177", address: "1 Elm St", city: "Austin", zip: "78701" };
-  const parsed = (values: Record<string, string>) => parseWithZod(formDataWith({ ...profile, ...values }), { schema: ProfileDetailsSchema });
+  const profile = {
+    firstName: "Mia",
+    lastName: "Rivera",
+    phone: "512-555-0177",
+    address: "1 Elm St",
+    city: "Austin",
+    zip: "78701",
+  };
+  const parsed = (values: Record<string, string>) =>
+    parseWithZod(formDataWith({ ...profile, ...values }), { schema: ProfileDetailsSchema });
 
   it("is optional: nothing chosen, or “Select language”, is none, never the 0 of the spec's list", () => {
     for (const values of [{}, { language: "0" }] as Record<string, string>[]) {
@@ -277,7 +332,9 @@ describe("the booking schemas' messages", () => {
   it("the other buttons keep the address without asking for it; only Apply needs a code", () => {
     expect(formErrors(PaymentSchema, { intent: "add-card" })).toEqual({});
     expect(formErrors(PaymentSchema, { intent: "remove-promo" })).toEqual({});
-    expect(formErrors(PaymentSchema, { intent: "apply-promo", promo: "  " })).toEqual({ promo: ["Promo Code cannot be empty"] });
+    expect(formErrors(PaymentSchema, { intent: "apply-promo", promo: "  " })).toEqual({
+      promo: ["Promo Code cannot be empty"],
+    });
   });
 
   it("a time or a treatment that is not one of ours is the form's problem", () => {

@@ -9,8 +9,16 @@ export const INVALID_MOBILE = "Mobile number you entered is not valid. Please ch
 export const CORRECT_ERRORS = "Please correct the errors below.";
 
 export const GuestDetailsSchema = z.object({
-  firstName: z.string({ error: "Please enter your first name" }).trim().min(1, "Please enter your first name").max(50, "Please use at most 50 characters"),
-  lastName: z.string({ error: "Please enter your last name" }).trim().min(1, "Please enter your last name").max(50, "Please use at most 50 characters"),
+  firstName: z
+    .string({ error: "Please enter your first name" })
+    .trim()
+    .min(1, "Please enter your first name")
+    .max(50, "Please use at most 50 characters"),
+  lastName: z
+    .string({ error: "Please enter your last name" })
+    .trim()
+    .min(1, "Please enter your last name")
+    .max(50, "Please use at most 50 characters"),
   email: z.string({ error: INVALID_EMAIL }).trim().max(254, INVALID_EMAIL).pipe(z.email(INVALID_EMAIL)),
   phone: z
     .string({ error: INVALID_MOBILE })

@@ -16,7 +16,9 @@ export function isOpenAt(hours: WorkingDay[], dayOfWeek: number, clock: string):
  * "Mon–Wed 9:00 AM – 7:00 PM", "Sun Closed".
  */
 export function groupHours(hours: WorkingDay[], formatClock: (hhmm: string) => string): HoursRow[] {
-  const mondayFirst = [1, 2, 3, 4, 5, 6, 0].map((d) => hours.find((h) => h.dayOfWeek === d) ?? { dayOfWeek: d, opens: null, closes: null });
+  const mondayFirst = [1, 2, 3, 4, 5, 6, 0].map(
+    (d) => hours.find((h) => h.dayOfWeek === d) ?? { dayOfWeek: d, opens: null, closes: null },
+  );
   const rows: { from: number; to: number; hours: string | null }[] = [];
   for (const day of mondayFirst) {
     const text = day.opens && day.closes ? `${formatClock(day.opens)} – ${formatClock(day.closes)}` : null;

@@ -1,11 +1,29 @@
 import { describe, expect, it } from "vitest";
-import { billingCycleLabel, isActiveMembership, isMember, membershipStatusLabel, membershipPurchaseRefusal, membershipSaving, pointsValueCents } from "./memberships";
+import {
+  billingCycleLabel,
+  isActiveMembership,
+  isMember,
+  membershipStatusLabel,
+  membershipPurchaseRefusal,
+  membershipSaving,
+  pointsValueCents,
+} from "./memberships";
 import { coveredByMembership } from "./service-kinds";
 
 describe("membership statuses", () => {
   it("names every code of the spec, and says so for one it does not list", () => {
     expect([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12].map(membershipStatusLabel)).toEqual([
-      "Active", "Inactive", "Frozen", "Cancelled", "Expired", "Closed", "Not started", "Suspended", "Refunded", "Deleted", "Failed",
+      "Active",
+      "Inactive",
+      "Frozen",
+      "Cancelled",
+      "Expired",
+      "Closed",
+      "Not started",
+      "Suspended",
+      "Refunded",
+      "Deleted",
+      "Failed",
     ]);
     expect(membershipStatusLabel(11)).toBe("Unknown status (11)");
   });
@@ -56,7 +74,6 @@ describe("billing cycles", () => {
   });
 });
 
-
 describe("membershipSaving", () => {
   it("is the treatment's price less the plan's price shared among what it covers", () => {
     expect(membershipSaving(19900, 9900, 1)).toBe(10000);
@@ -71,11 +88,20 @@ describe("membershipSaving", () => {
 describe("membershipPurchaseRefusal (the spec's isRecurringMembershipExist)", () => {
   const monthly = { membershipId: "PLAN-M", name: "Glow Monthly", status: 1, recurring: true };
   it("refuses the plan the guest holds while it is active or frozen, in any case of its id", () => {
-    expect(membershipPurchaseRefusal([monthly], { id: "plan-m", recurring: true })).toEqual({ kind: "same", name: "Glow Monthly" });
-    expect(membershipPurchaseRefusal([{ ...monthly, status: 3 }], { id: "PLAN-M", recurring: true })).toEqual({ kind: "same", name: "Glow Monthly" });
+    expect(membershipPurchaseRefusal([monthly], { id: "plan-m", recurring: true })).toEqual({
+      kind: "same",
+      name: "Glow Monthly",
+    });
+    expect(membershipPurchaseRefusal([{ ...monthly, status: 3 }], { id: "PLAN-M", recurring: true })).toEqual({
+      kind: "same",
+      name: "Glow Monthly",
+    });
   });
   it("refuses a second plan that renews by itself beside one that does", () => {
-    expect(membershipPurchaseRefusal([monthly], { id: "PLAN-P", recurring: true })).toEqual({ kind: "recurring", name: "Glow Monthly" });
+    expect(membershipPurchaseRefusal([monthly], { id: "PLAN-P", recurring: true })).toEqual({
+      kind: "recurring",
+      name: "Glow Monthly",
+    });
   });
   it("sells a plan paid once beside a renewing one, and anything after the old plan ended", () => {
     expect(membershipPurchaseRefusal([monthly], { id: "PLAN-A", recurring: false })).toBeNull();

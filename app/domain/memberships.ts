@@ -51,7 +51,8 @@ export const LOYALTY_RULES = [
 ] as const;
 
 /** Why a guest sees no points: only members earn and use them. */
-export const NON_MEMBER_POINTS_NOTE = "Loyalty points are for members. Join a membership to earn points at every visit and use them in the clinic.";
+export const NON_MEMBER_POINTS_NOTE =
+  "Loyalty points are for members. Join a membership to earn points at every visit and use them in the clinic.";
 
 /** Zenoti's billing cycle ("1 Months", "12 Months", "1 Year") in words: "month", "12 months", "year". */
 export function billingCycleLabel(paymentFrequency: string): string {

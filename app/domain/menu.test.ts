@@ -5,8 +5,18 @@ import { formatPriceRange } from "~/lib/money";
 
 function service(partial: Partial<Service> & Pick<Service, "id" | "name">): Service {
   return {
-    code: "", displayName: partial.name, description: "", category: "Facials", subCategory: null, durationMinutes: 30,
-    recoveryMinutes: 0, price: 0, isAddOn: false, addOnIds: [], canBook: true, ...partial,
+    code: "",
+    displayName: partial.name,
+    description: "",
+    category: "Facials",
+    subCategory: null,
+    durationMinutes: 30,
+    recoveryMinutes: 0,
+    price: 0,
+    isAddOn: false,
+    addOnIds: [],
+    canBook: true,
+    ...partial,
   };
 }
 
@@ -47,7 +57,12 @@ describe("buildMenu", () => {
   it("prices in cents: a range of areas with cents, and one price when every area costs the same", () => {
     const menu = buildMenu(
       [
-        service({ id: "pf", name: "Laser Hair Removal - Partial Face", category: "Laser Hair Removal", addOnIds: ["lip", "chin", "side"] }),
+        service({
+          id: "pf",
+          name: "Laser Hair Removal - Partial Face",
+          category: "Laser Hair Removal",
+          addOnIds: ["lip", "chin", "side"],
+        }),
         service({ id: "lip", name: "Area - Upper Lip", isAddOn: true, price: 5950 }),
         service({ id: "chin", name: "Area - Chin", isAddOn: true, price: 5950 }),
         service({ id: "side", name: "Area - Sideburns", isAddOn: true, price: 6999 }),
@@ -56,7 +71,11 @@ describe("buildMenu", () => {
       ],
       formatPriceRange,
     );
-    expect(menu.treatments.flatMap((s) => s.items.map((i) => i.price))).toEqual(["$59.50–$69.99 per area", "$59.50 per area", "$0.01"]);
+    expect(menu.treatments.flatMap((s) => s.items.map((i) => i.price))).toEqual([
+      "$59.50–$69.99 per area",
+      "$59.50 per area",
+      "$0.01",
+    ]);
   });
 });
 

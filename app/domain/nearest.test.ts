@@ -34,13 +34,17 @@ describe("nearest", () => {
   });
 
   it("honours a custom radius", () => {
-    expect(nearest(austin, [austin, houston, dallas], { radiusKm: 250 }).within.map((r) => r.item.name)).toEqual(["Austin", "Houston"]);
+    expect(nearest(austin, [austin, houston, dallas], { radiusKm: 250 }).within.map((r) => r.item.name)).toEqual([
+      "Austin",
+      "Houston",
+    ]);
   });
 });
 
 describe("ZIP_PATTERN", () => {
   it("accepts 5-digit and ZIP+4 codes only", () => {
     for (const ok of ["78701", "78701-1234"]) expect(ZIP_PATTERN.test(ok)).toBe(true);
-    for (const bad of ["7870", "787011", "abcde", "78701-12", " 78701", "78701\n"]) expect(ZIP_PATTERN.test(bad)).toBe(false);
+    for (const bad of ["7870", "787011", "abcde", "78701-12", " 78701", "78701\n"])
+      expect(ZIP_PATTERN.test(bad)).toBe(false);
   });
 });

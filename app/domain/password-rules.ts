@@ -4,7 +4,11 @@ export const PASSWORD_RULES = [
   { id: "lower", text: "At least one lowercase character", test: (p: string) => /[a-z]/.test(p) },
   { id: "upper", text: "At least one uppercase character", test: (p: string) => /[A-Z]/.test(p) },
   { id: "number", text: "At least one number", test: (p: string) => /\d/.test(p) },
-  { id: "special", text: "At least one special character (one of ! @ # $ % ^ & *)", test: (p: string) => /[!@#$%^&*]/.test(p) },
+  {
+    id: "special",
+    text: "At least one special character (one of ! @ # $ % ^ & *)",
+    test: (p: string) => /[!@#$%^&*]/.test(p),
+  },
 ] as const;
 
 /** Longer passwords are fine (a 64-character one works); past this it is not a password. */

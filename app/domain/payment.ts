@@ -24,11 +24,16 @@ export function clipBilling(billing: Billing): Billing {
 }
 
 /** Checks the payment form; each problem in the spec's words, keyed by field. */
-export function checkPaymentForm(input: { hasCard: boolean; billing: Billing; agreed: boolean }): Record<string, string> {
+export function checkPaymentForm(input: {
+  hasCard: boolean;
+  billing: Billing;
+  agreed: boolean;
+}): Record<string, string> {
   const errors: Record<string, string> = {};
   if (!input.hasCard) errors.card = PAYMENT_MESSAGES.card;
   const { address, city, state, zip } = input.billing;
-  if (!address.trim() || !city.trim() || !/^\d{5}(-\d{4})?$/.test(zip.trim())) errors.billing = PAYMENT_MESSAGES.billing;
+  if (!address.trim() || !city.trim() || !/^\d{5}(-\d{4})?$/.test(zip.trim()))
+    errors.billing = PAYMENT_MESSAGES.billing;
   if (!US_STATE_CODES.has(state)) errors.state = PAYMENT_MESSAGES.state;
   if (!input.agreed) errors.policy = PAYMENT_MESSAGES.policy;
   return errors;

@@ -49,7 +49,13 @@ describe("priceTierOf", () => {
   });
 
   it("is the first tier when a service is listed in two", () => {
-    const twice: PricingTiers = { ...tiers, priceTiers: [{ code: "59CHARGE", charge: 5900, serviceIds: ["a"] }, { code: "75CHARGE", charge: 7500, serviceIds: ["A"] }] };
+    const twice: PricingTiers = {
+      ...tiers,
+      priceTiers: [
+        { code: "59CHARGE", charge: 5900, serviceIds: ["a"] },
+        { code: "75CHARGE", charge: 7500, serviceIds: ["A"] },
+      ],
+    };
     expect(priceTierOf("a", twice)?.code).toBe("59CHARGE");
   });
 });
@@ -83,7 +89,10 @@ describe("tierAsPromo", () => {
   });
 
   it("charges exactly the tier's charge on each listed service and nothing off the others", () => {
-    const result = applyDiscounts([line("facial-new", 27500), line("facial-2", 19900), line("other", 12000)], promo.rules);
+    const result = applyDiscounts(
+      [line("facial-new", 27500), line("facial-2", 19900), line("other", 12000)],
+      promo.rules,
+    );
     expect(result.lines.map((l) => l.final)).toEqual([5000, 5000, 12000]);
     expect(result.lines.map((l) => l.discount)).toEqual([22500, 14900, 0]);
     expect(result).toMatchObject({ subtotal: 59400, discount: 37400, total: 22000 });
@@ -149,7 +158,10 @@ describe("priceWithOffer", () => {
   it("takes the percent off, rounded to the cent as the quote rounds it", () => {
     expect(priceWithOffer(30000, { percent: 9, serviceIds: [], code: "OFFER9" })).toBe(27300);
     expect(priceWithOffer(19999, { percent: 9, serviceIds: [], code: "OFFER9" })).toBe(19999 - 1800);
-    const quoted = applyDiscounts([line("x", 19999)], [{ discount_type: "percentage", discount_value: 9, service_id: null, service_type: "service" }]);
+    const quoted = applyDiscounts(
+      [line("x", 19999)],
+      [{ discount_type: "percentage", discount_value: 9, service_id: null, service_type: "service" }],
+    );
     expect(priceWithOffer(19999, { percent: 9, serviceIds: [], code: "OFFER9" })).toBe(quoted.total);
   });
 
@@ -160,7 +172,10 @@ describe("priceWithOffer", () => {
 
 describe("offerCodeAsPromo", () => {
   it("prices a price tier's code as its final price", () => {
-    expect(offerCodeAsPromo("50charge", tiers)?.rules[0]).toMatchObject({ discount_type: "final_price", discount_value: 5000 });
+    expect(offerCodeAsPromo("50charge", tiers)?.rules[0]).toMatchObject({
+      discount_type: "final_price",
+      discount_value: 5000,
+    });
   });
 
   it("prices an offer tier's code as its percent off each of its services, any case", () => {

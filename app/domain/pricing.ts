@@ -30,7 +30,11 @@ export function referralOfferCode(serviceId: string, tiers: PricingTiers | null)
 }
 
 /** A tier as a promo code: one rule of this type and value on each of its services, for any date and guest. */
-function tierPromo(code: string, serviceIds: string[], discount: Pick<DiscountRule, "discount_type" | "discount_value">): PromoCode {
+function tierPromo(
+  code: string,
+  serviceIds: string[],
+  discount: Pick<DiscountRule, "discount_type" | "discount_value">,
+): PromoCode {
   return {
     code,
     rules: serviceIds.map((id) => ({ ...discount, service_id: id, service_type: "service" })),
@@ -58,9 +62,13 @@ export function priceTierByCode(code: string, tiers: PricingTiers | null): Price
  */
 export function offerTierOf(serviceId: string, tiers: PricingTiers | null): (OfferTier & { code: string }) | null {
   const offering = (tiers?.offerTiers ?? []).filter(
-    (tier): tier is OfferTier & { code: string } => tier.percent > 0 && Boolean(tier.code) && tier.serviceIds.some((id) => sameId(id, serviceId)),
+    (tier): tier is OfferTier & { code: string } =>
+      tier.percent > 0 && Boolean(tier.code) && tier.serviceIds.some((id) => sameId(id, serviceId)),
   );
-  return offering.reduce<(OfferTier & { code: string }) | null>((best, tier) => (best && best.percent >= tier.percent ? best : tier), null);
+  return offering.reduce<(OfferTier & { code: string }) | null>(
+    (best, tier) => (best && best.percent >= tier.percent ? best : tier),
+    null,
+  );
 }
 
 /** An offer tier as a promo code: a percentage off each of its services, priced by the same rules. */
@@ -70,7 +78,13 @@ export function offerTierAsPromo(tier: OfferTier & { code: string }): PromoCode 
 
 /** A price less an offer tier's percent: the same rule, and the same rounding to the cent, as the quote's. */
 export function priceWithOffer(price: Cents, tier: OfferTier): Cents {
-  return price - discountFor({ discount_type: "percentage", discount_value: tier.percent, service_id: null, service_type: "service" }, price);
+  return (
+    price -
+    discountFor(
+      { discount_type: "percentage", discount_value: tier.percent, service_id: null, service_type: "service" },
+      price,
+    )
+  );
 }
 
 /** The promo rules of a code the storefront puts on a booking itself (a price tier or an offer tier), any case; null for another code. */
@@ -78,7 +92,9 @@ export function offerCodeAsPromo(code: string, tiers: PricingTiers | null): Prom
   const priceTier = priceTierByCode(code, tiers);
   if (priceTier) return tierAsPromo(priceTier);
   const wanted = code.trim().toUpperCase();
-  const offerTier = tiers?.offerTiers.find((tier): tier is OfferTier & { code: string } => tier.percent > 0 && tier.code?.toUpperCase() === wanted);
+  const offerTier = tiers?.offerTiers.find(
+    (tier): tier is OfferTier & { code: string } => tier.percent > 0 && tier.code?.toUpperCase() === wanted,
+  );
   return offerTier ? offerTierAsPromo(offerTier) : null;
 }
 
@@ -89,9 +105,13 @@ export type PriceSource = "list" | "center" | "partner" | "offer";
  * else the clinic's own price, else the back end's list price. A price above the list is never
  * taken (an offer only lowers a price; the back end charges at most its list price).
  */
-export function shownPrice(input: { list: Cents; center?: Cents | null; partner?: Cents | null }): { price: Cents; source: PriceSource } {
+export function shownPrice(input: { list: Cents; center?: Cents | null; partner?: Cents | null }): {
+  price: Cents;
+  source: PriceSource;
+} {
   const candidates: { price: Cents; source: PriceSource }[] = [];
-  if (input.partner !== null && input.partner !== undefined) candidates.push({ price: input.partner, source: "partner" });
+  if (input.partner !== null && input.partner !== undefined)
+    candidates.push({ price: input.partner, source: "partner" });
   if (input.center !== null && input.center !== undefined) candidates.push({ price: input.center, source: "center" });
   const chosen = candidates.find((c) => Number.isInteger(c.price) && c.price >= 0 && c.price <= input.list);
   return chosen ?? { price: input.list, source: "list" };

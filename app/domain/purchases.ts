@@ -16,10 +16,12 @@ export const PURCHASE_MESSAGES = {
   signIn: "Please sign in or create an account to buy online: your purchase is kept in your account.",
   priceChanged: (price: string) => `The price is now ${price}. Please check it and buy again; nothing was charged.`,
   notSold: "This clinic does not sell that online. Please choose from the list.",
-  alreadyMember: (plan: string) => `You already have ${plan}, so nothing was charged. You'll find it under Your memberships.`,
+  alreadyMember: (plan: string) =>
+    `You already have ${plan}, so nothing was charged. You'll find it under Your memberships.`,
   alreadyRenewing: (plan: string) =>
     `You already have ${plan}, which renews automatically, so nothing was charged. To change your plan, please call the clinic.`,
-  purchaseUnderWay: (plan: string) => `Your purchase of ${plan} is still being finished, so nothing more was charged. Please check Your memberships in a minute.`,
+  purchaseUnderWay: (plan: string) =>
+    `Your purchase of ${plan} is still being finished, so nothing more was charged. Please check Your memberships in a minute.`,
   customAmount: (min: string, max: string) => `Please enter an amount between ${min} and ${max}`,
   amountFormat: "Please enter an amount in dollars, like 75 or 75.50",
   pastDate: "Please choose today or a later day",
@@ -29,12 +31,19 @@ export const PURCHASE_MESSAGES = {
 } as const;
 
 const SLUG_MESSAGE = "Please choose a clinic from the list";
-const clinicSlug = z.string({ error: SLUG_MESSAGE }).trim().regex(/^[a-z0-9-]{1,80}$/, SLUG_MESSAGE);
+const clinicSlug = z
+  .string({ error: SLUG_MESSAGE })
+  .trim()
+  .regex(/^[a-z0-9-]{1,80}$/, SLUG_MESSAGE);
 /** The key a purchase form carries: the same key twice is the same purchase (a double submit, a retry). */
 const purchaseKey = z.uuid({ error: "This form has expired. Please reload the page and try again." });
 const itemId = requiredText("Please choose what to buy", 64);
 /** A price the page showed, in cents: compared with the back end's, never charged. */
-const shownPrice = z.coerce.number({ error: "The price could not be read. Please reload the page." }).int().min(0).max(10_000_000);
+const shownPrice = z.coerce
+  .number({ error: "The price could not be read. Please reload the page." })
+  .int()
+  .min(0)
+  .max(10_000_000);
 
 /** "Buy" on a membership plan or a package: what, where, at what price the page showed. */
 export const BuyItemSchema = z.object({
@@ -46,7 +55,10 @@ export const BuyItemSchema = z.object({
 
 /** "75", "75.5", "$1,000.00" → cents; null when it is not an amount of dollars. */
 export function parseDollars(text: string): Cents | null {
-  const cleaned = text.trim().replace(/^\$/, "").replace(/,(?=\d{3}(\D|$))/g, "");
+  const cleaned = text
+    .trim()
+    .replace(/^\$/, "")
+    .replace(/,(?=\d{3}(\D|$))/g, "");
   if (!/^\d{1,6}(\.\d{1,2})?$/.test(cleaned)) return null;
   const [whole, fraction = ""] = cleaned.split(".");
   return Number(whole) * 100 + Number(fraction.padEnd(2, "0"));

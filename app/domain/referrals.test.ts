@@ -19,7 +19,10 @@ const UNAMBIGUOUS = "23456789ABCDEFGHJKMNPQRSTUVWXYZ";
 /** Bytes that are all `value`. */
 const bytes = (value: number) => (size: number) => new Uint8Array(size).fill(value);
 /** These bytes, in order. */
-const these = (...values: number[]) => (size: number) => Uint8Array.from(values.slice(0, size));
+const these =
+  (...values: number[]) =>
+  (size: number) =>
+    Uint8Array.from(values.slice(0, size));
 
 describe("the programme's numbers", () => {
   it("is a $50 facial instead of $275, and 5,000 points to the referrer", () => {
@@ -66,7 +69,8 @@ describe("makeReferralCode", () => {
   });
 
   it("is FRIEND for a name with no letters a code can carry", () => {
-    for (const name of ["", "   ", "李", "李小龍", "123", "-'", "Дмитрий"]) expect(makeReferralCode(name, bytes(0))).toBe("FRIEND-2222");
+    for (const name of ["", "   ", "李", "李小龍", "123", "-'", "Дмитрий"])
+      expect(makeReferralCode(name, bytes(0))).toBe("FRIEND-2222");
   });
 
   it("always matches the referral code pattern, over every byte value", () => {
@@ -100,14 +104,28 @@ describe("isReferralTreatment", () => {
   });
 
   it("is not the returning facial nor another treatment", () => {
-    for (const name of ["Signature Laser Facial", "Glow Peel", "Laser Hair Removal", "Glow Peel - New Client", "Laser Hair Removal - New Client", "Consultation - New Client", ""]) {
+    for (const name of [
+      "Signature Laser Facial",
+      "Glow Peel",
+      "Laser Hair Removal",
+      "Glow Peel - New Client",
+      "Laser Hair Removal - New Client",
+      "Consultation - New Client",
+      "",
+    ]) {
       expect(isReferralTreatment(name)).toBe(false);
     }
   });
 });
 
 describe("referralRefusal", () => {
-  const ok = { known: true, ownerEmail: "mia@example.com", friendEmail: "zoe@example.com", alreadyReferred: false, friendIsNewClient: true };
+  const ok = {
+    known: true,
+    ownerEmail: "mia@example.com",
+    friendEmail: "zoe@example.com",
+    alreadyReferred: false,
+    friendIsNewClient: true,
+  };
 
   it("lets a new friend use a known code", () => {
     expect(referralRefusal(ok)).toBeNull();
@@ -138,11 +156,19 @@ describe("referralRefusal", () => {
   });
 
   it("checks unknown first, then own, then already referred, then not new", () => {
-    const all = { known: false, ownerEmail: "mia@example.com", friendEmail: "MIA@example.com", alreadyReferred: true, friendIsNewClient: false };
+    const all = {
+      known: false,
+      ownerEmail: "mia@example.com",
+      friendEmail: "MIA@example.com",
+      alreadyReferred: true,
+      friendIsNewClient: false,
+    };
     expect(referralRefusal(all)).toBe("unknown");
     expect(referralRefusal({ ...all, known: true })).toBe("own");
     expect(referralRefusal({ ...all, known: true, friendEmail: "zoe@example.com" })).toBe("alreadyReferred");
-    expect(referralRefusal({ ...all, known: true, friendEmail: "zoe@example.com", alreadyReferred: false })).toBe("notNew");
+    expect(referralRefusal({ ...all, known: true, friendEmail: "zoe@example.com", alreadyReferred: false })).toBe(
+      "notNew",
+    );
   });
 
   it("has a message for every refusal", () => {
@@ -168,7 +194,11 @@ describe("referralTally", () => {
   });
 
   it("earns nothing for registered friends", () => {
-    expect(referralTally([{ state: "registered", rewardPoints: 5000 }])).toEqual({ referred: 1, rewarded: 0, points: 0 });
+    expect(referralTally([{ state: "registered", rewardPoints: 5000 }])).toEqual({
+      referred: 1,
+      rewarded: 0,
+      points: 0,
+    });
   });
 });
 
@@ -209,7 +239,11 @@ describe("shareLinks", () => {
 });
 
 describe("where a referrer's points are", () => {
-  const rewarded = (rewardPoints: number, creditSentAt: number | null) => ({ state: "rewarded" as const, rewardPoints, creditSentAt });
+  const rewarded = (rewardPoints: number, creditSentAt: number | null) => ({
+    state: "rewarded" as const,
+    rewardPoints,
+    creditSentAt,
+  });
 
   it("a reward's points are sent once the automation took them, waiting before; a friend not rewarded has none", () => {
     expect(referralCredit(rewarded(5000, 10))).toBe("sent");
@@ -219,7 +253,14 @@ describe("where a referrer's points are", () => {
 
   it("splits the points earned into sent and waiting, counting no friend who was not rewarded", () => {
     expect(referralPointsStatus([])).toEqual({ earned: 0, sent: 0, waiting: 0 });
-    expect(referralPointsStatus([rewarded(5000, 10), rewarded(5000, null), rewarded(2500, null), { state: "registered", rewardPoints: 0, creditSentAt: null }])).toEqual({
+    expect(
+      referralPointsStatus([
+        rewarded(5000, 10),
+        rewarded(5000, null),
+        rewarded(2500, null),
+        { state: "registered", rewardPoints: 0, creditSentAt: null },
+      ]),
+    ).toEqual({
       earned: 12_500,
       sent: 5000,
       waiting: 7500,
@@ -232,10 +273,18 @@ describe("where a referrer's points are", () => {
       "Your loyalty balance at our clinics today: 0 points.",
       "5,000 points waiting to be added to your balance: our clinic system has no way for this website to add points, so the front desk adds them: show this page at your next visit. They are not in your balance yet.",
     ]);
-    const automation = referralPointsWords({ earned: 10_000, sent: 5000, waiting: 5000, creditedBy: "automation", balance: 1 });
+    const automation = referralPointsWords({
+      earned: 10_000,
+      sent: 5000,
+      waiting: 5000,
+      creditedBy: "automation",
+      balance: 1,
+    });
     expect(automation[0]).toBe("Your loyalty balance at our clinics today: 1 point.");
     expect(automation[1]).toBe("5,000 points sent to our loyalty programme to be added to your balance.");
-    expect(automation[2]).toMatch(/^5,000 points waiting to be added to your balance: we send them .* They are not in your balance yet\.$/);
+    expect(automation[2]).toMatch(
+      /^5,000 points waiting to be added to your balance: we send them .* They are not in your balance yet\.$/,
+    );
     expect(referralPointsWords({ earned: 0, sent: 0, waiting: 0, creditedBy: "nobody", balance: null })).toEqual([]);
     for (const words of [...nobody, ...automation]) expect(words).not.toMatch(/(are|is) in your balance/);
   });

@@ -50,7 +50,8 @@ export const REFERRAL_CODE_MESSAGES = {
   malformed: "That referral link looks incomplete. Please check it with the friend who shared it.",
   usedUp: "That referral code has been used as many times as it can be.",
   usedUpBooking: "The referral code you came with was used up by other friends a moment ago.",
-  usedUpMeanwhile: "That referral code was used up by other friends a moment ago. Remove it to continue without the friend offer.",
+  usedUpMeanwhile:
+    "That referral code was used up by other friends a moment ago. Remove it to continue without the friend offer.",
 } as const;
 
 /** Why a code cannot refer this friend, or null when it can. */
@@ -62,14 +63,23 @@ export function referralRefusal(input: {
   friendIsNewClient: boolean;
 }): keyof typeof REFERRAL_MESSAGES | null {
   if (!input.known) return "unknown";
-  if (input.ownerEmail && input.friendEmail && input.ownerEmail.trim().toLowerCase() === input.friendEmail.trim().toLowerCase()) return "own";
+  if (
+    input.ownerEmail &&
+    input.friendEmail &&
+    input.ownerEmail.trim().toLowerCase() === input.friendEmail.trim().toLowerCase()
+  )
+    return "own";
   if (input.alreadyReferred) return "alreadyReferred";
   if (!input.friendIsNewClient) return "notNew";
   return null;
 }
 
 /** A referrer's tally for the share page: friends referred, rewarded, and points earned. */
-export function referralTally(referrals: { state: "registered" | "rewarded"; rewardPoints: number }[]): { referred: number; rewarded: number; points: number } {
+export function referralTally(referrals: { state: "registered" | "rewarded"; rewardPoints: number }[]): {
+  referred: number;
+  rewarded: number;
+  points: number;
+} {
   return {
     referred: referrals.length,
     rewarded: referrals.filter((r) => r.state === "rewarded").length,
@@ -85,7 +95,10 @@ export function referralTally(referrals: { state: "registered" | "rewarded"; rew
  */
 export type ReferralCredit = "sent" | "waiting";
 
-export function referralCredit(referral: { state: "registered" | "rewarded"; creditSentAt: number | null }): ReferralCredit | null {
+export function referralCredit(referral: {
+  state: "registered" | "rewarded";
+  creditSentAt: number | null;
+}): ReferralCredit | null {
   if (referral.state !== "rewarded") return null;
   return referral.creditSentAt === null ? "waiting" : "sent";
 }
@@ -93,7 +106,9 @@ export function referralCredit(referral: { state: "registered" | "rewarded"; cre
 /** The points a referrer earned, split into those handed on to be added to the loyalty balance and those waiting. */
 export type ReferralPointsStatus = { earned: number; sent: number; waiting: number };
 
-export function referralPointsStatus(referrals: { state: "registered" | "rewarded"; rewardPoints: number; creditSentAt: number | null }[]): ReferralPointsStatus {
+export function referralPointsStatus(
+  referrals: { state: "registered" | "rewarded"; rewardPoints: number; creditSentAt: number | null }[],
+): ReferralPointsStatus {
   const status: ReferralPointsStatus = { earned: 0, sent: 0, waiting: 0 };
   for (const referral of referrals) {
     const credit = referralCredit(referral);
@@ -111,7 +126,9 @@ const points = (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "point" 
  * to be added to it, and what waits and why. `creditedBy`: "automation" when the chain's
  * automation adds referral points (a lead webhook is configured), "nobody" when nothing can.
  */
-export function referralPointsWords(input: ReferralPointsStatus & { creditedBy: "automation" | "nobody"; balance: number | null }): string[] {
+export function referralPointsWords(
+  input: ReferralPointsStatus & { creditedBy: "automation" | "nobody"; balance: number | null },
+): string[] {
   const words: string[] = [];
   if (input.balance !== null) words.push(`Your loyalty balance at our clinics today: ${points(input.balance)}.`);
   if (input.sent > 0) words.push(`${points(input.sent)} sent to our loyalty programme to be added to your balance.`);

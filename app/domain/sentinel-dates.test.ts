@@ -10,14 +10,32 @@ describe("an end date", () => {
   });
 
   it("is unlimited at Zenoti's no-end date, after it, or for the keyword in any case", () => {
-    for (const raw of ["2100-01-01", "2100-01-01T00:00:00", "2100-01-01 00:00:00", "9999-12-31", "unlimited", "Unlimited", " UNLIMITED "]) {
+    for (const raw of [
+      "2100-01-01",
+      "2100-01-01T00:00:00",
+      "2100-01-01 00:00:00",
+      "9999-12-31",
+      "unlimited",
+      "Unlimited",
+      " UNLIMITED ",
+    ]) {
       expect(readEndDate(raw), raw).toEqual({ kind: "unlimited" });
       expect(endDateLabel(raw), raw).toBe(NO_EXPIRY_LABEL);
     }
   });
 
   it("is nothing to show when absent, unreadable or Zenoti's no-start date", () => {
-    for (const raw of [null, undefined, "", "  ", "soon", "01/01/2100", "2000-01-01", "2000-01-01T00:00:00", "1900-01-01"]) {
+    for (const raw of [
+      null,
+      undefined,
+      "",
+      "  ",
+      "soon",
+      "01/01/2100",
+      "2000-01-01",
+      "2000-01-01T00:00:00",
+      "1900-01-01",
+    ]) {
       expect(readEndDate(raw), String(raw)).toBeNull();
       expect(endDateLabel(raw), String(raw)).toBeNull();
     }
@@ -37,7 +55,17 @@ describe("a start date", () => {
   });
 
   it("is none at Zenoti's no-start date, before it, at the no-end date, or for the keyword", () => {
-    for (const raw of [null, undefined, "", "2000-01-01", "2000-01-01T00:00:00", "1999-12-31", "2100-01-01", "unlimited", "nope"]) {
+    for (const raw of [
+      null,
+      undefined,
+      "",
+      "2000-01-01",
+      "2000-01-01T00:00:00",
+      "1999-12-31",
+      "2100-01-01",
+      "unlimited",
+      "nope",
+    ]) {
       expect(readStartDate(raw), String(raw)).toBeNull();
       expect(startDateLabel(raw), String(raw)).toBeNull();
     }

@@ -70,6 +70,8 @@ export function addOnsCarriedTo(
   chosen: readonly { id: string | null; name: string }[],
 ): string[] {
   const offered = catalog.filter((s) => treatment.addOnIds.includes(s.id));
-  const carried = chosen.map((c) => offered.find((s) => s.id === c.id) ?? offered.find((s) => offeringName(s.name) === offeringName(c.name)));
+  const carried = chosen.map(
+    (c) => offered.find((s) => s.id === c.id) ?? offered.find((s) => offeringName(s.name) === offeringName(c.name)),
+  );
   return [...new Set(carried.filter((s): s is { id: string; name: string } => Boolean(s)).map((s) => s.id))];
 }

@@ -1,22 +1,69 @@
 import { describe, expect, it } from "vitest";
 import type { Service } from "./catalog";
 import { addOnsCarriedTo, offeringName } from "./service-kinds";
-import { addedMinutes, addedMinutesLabel, ENHANCEMENT_MINUTES, enhancementsAgainstRule, visitLengthLabel, visitMinutes } from "./visit-length";
+import {
+  addedMinutes,
+  addedMinutesLabel,
+  ENHANCEMENT_MINUTES,
+  enhancementsAgainstRule,
+  visitLengthLabel,
+  visitMinutes,
+} from "./visit-length";
 
 function service(partial: Partial<Service> & Pick<Service, "id" | "name">): Service {
   return {
-    code: "", displayName: partial.name, description: "", category: "Facials", subCategory: null, durationMinutes: 30,
-    recoveryMinutes: 0, price: 0, isAddOn: false, addOnIds: [], canBook: true, ...partial,
+    code: "",
+    displayName: partial.name,
+    description: "",
+    category: "Facials",
+    subCategory: null,
+    durationMinutes: 30,
+    recoveryMinutes: 0,
+    price: 0,
+    isAddOn: false,
+    addOnIds: [],
+    canBook: true,
+    ...partial,
   };
 }
 
-const LED_NEW = service({ id: "led", name: "LED Light Therapy Enhancement (Addon)", isAddOn: true, durationMinutes: 15 });
-const MASK_NEW = service({ id: "mask", name: "Hydrating Mask Enhancement (Addon)", isAddOn: true, durationMinutes: 15 });
-const LED_RET = service({ id: "led-ret", name: "LED Light Therapy Enhancement (Addon)", isAddOn: true, durationMinutes: 0 });
-const MASK_RET = service({ id: "mask-ret", name: "Hydrating Mask Enhancement (Addon)", isAddOn: true, durationMinutes: 0 });
+const LED_NEW = service({
+  id: "led",
+  name: "LED Light Therapy Enhancement (Addon)",
+  isAddOn: true,
+  durationMinutes: 15,
+});
+const MASK_NEW = service({
+  id: "mask",
+  name: "Hydrating Mask Enhancement (Addon)",
+  isAddOn: true,
+  durationMinutes: 15,
+});
+const LED_RET = service({
+  id: "led-ret",
+  name: "LED Light Therapy Enhancement (Addon)",
+  isAddOn: true,
+  durationMinutes: 0,
+});
+const MASK_RET = service({
+  id: "mask-ret",
+  name: "Hydrating Mask Enhancement (Addon)",
+  isAddOn: true,
+  durationMinutes: 0,
+});
 const FIXER = service({ id: "fixer", name: "Fixer", durationMinutes: 15 });
-const NEW_FACIAL = service({ id: "ft-new", name: "Signature Laser Facial - New Client", durationMinutes: 45, addOnIds: ["led", "mask", "fixer"] });
-const FACIAL = service({ id: "ft-ret", name: "Signature Laser Facial", durationMinutes: 30, addOnIds: ["led-ret", "mask-ret", "fixer"] });
+const NEW_FACIAL = service({
+  id: "ft-new",
+  name: "Signature Laser Facial - New Client",
+  durationMinutes: 45,
+  addOnIds: ["led", "mask", "fixer"],
+});
+const FACIAL = service({
+  id: "ft-ret",
+  name: "Signature Laser Facial",
+  durationMinutes: 30,
+  addOnIds: ["led-ret", "mask-ret", "fixer"],
+});
 const CATALOG = [NEW_FACIAL, FACIAL, LED_NEW, MASK_NEW, LED_RET, MASK_RET, FIXER];
 
 describe("visitMinutes: the length the back end books", () => {
@@ -61,11 +108,26 @@ describe("enhancementsAgainstRule", () => {
 
   it("names a facial's enhancement whose length is not the rule's for that facial's clients", () => {
     // One enhancement shared by both facials, as a catalog without versions would have it.
-    const shared = [{ ...NEW_FACIAL }, { ...FACIAL, addOnIds: ["led"] }, LED_NEW, service({ id: "led-short", name: "Short Enhancement (Addon)", isAddOn: true, durationMinutes: 10 })];
+    const shared = [
+      { ...NEW_FACIAL },
+      { ...FACIAL, addOnIds: ["led"] },
+      LED_NEW,
+      service({ id: "led-short", name: "Short Enhancement (Addon)", isAddOn: true, durationMinutes: 10 }),
+    ];
     shared[0].addOnIds = ["led", "led-short"];
     expect(enhancementsAgainstRule(shared)).toEqual([
-      { treatment: "Signature Laser Facial - New Client", enhancement: "Short Enhancement (Addon)", minutes: 10, expected: 15 },
-      { treatment: "Signature Laser Facial", enhancement: "LED Light Therapy Enhancement (Addon)", minutes: 15, expected: 0 },
+      {
+        treatment: "Signature Laser Facial - New Client",
+        enhancement: "Short Enhancement (Addon)",
+        minutes: 10,
+        expected: 15,
+      },
+      {
+        treatment: "Signature Laser Facial",
+        enhancement: "LED Light Therapy Enhancement (Addon)",
+        minutes: 15,
+        expected: 0,
+      },
     ]);
   });
 
@@ -83,7 +145,13 @@ describe("addOnsCarriedTo: add-ons chosen with one version of a treatment, on an
 
   it("drops what the treatment does not offer, and counts each once", () => {
     const other = service({ id: "x", name: "Eye Brightening Enhancement (Addon)", isAddOn: true });
-    expect(addOnsCarriedTo(FACIAL, [...CATALOG, other], [other, MASK_NEW, { id: null, name: "Hydrating Mask Enhancement (Addon)" }])).toEqual(["mask-ret"]);
+    expect(
+      addOnsCarriedTo(
+        FACIAL,
+        [...CATALOG, other],
+        [other, MASK_NEW, { id: null, name: "Hydrating Mask Enhancement (Addon)" }],
+      ),
+    ).toEqual(["mask-ret"]);
   });
 
   it("compares names without the words that say which clients they are for", () => {

@@ -7,8 +7,15 @@ import { isNewClientVersion, isReturningVersion, serviceKind, type ClientType } 
  * recovery time after it), for whoever the guest is. A booking carries no length of its own, so
  * the length a guest is told and the times they are offered come from the catalog alone.
  */
-export function visitMinutes(treatment: Pick<Service, "durationMinutes" | "recoveryMinutes">, addOns: readonly Pick<Service, "durationMinutes">[]): number {
-  return Math.max(0, treatment.durationMinutes) + Math.max(0, treatment.recoveryMinutes) + addOns.reduce((sum, addOn) => sum + addedMinutes(addOn), 0);
+export function visitMinutes(
+  treatment: Pick<Service, "durationMinutes" | "recoveryMinutes">,
+  addOns: readonly Pick<Service, "durationMinutes">[],
+): number {
+  return (
+    Math.max(0, treatment.durationMinutes) +
+    Math.max(0, treatment.recoveryMinutes) +
+    addOns.reduce((sum, addOn) => sum + addedMinutes(addOn), 0)
+  );
 }
 
 /** What an add-on adds to the visit (the spec's calculatedDuration of the add-on view). */
@@ -44,7 +51,8 @@ export function enhancementsAgainstRule(catalog: readonly Service[]): Enhancemen
       const addOn = byId.get(id);
       if (!addOn || !isEnhancement(addOn)) continue;
       const expected = ENHANCEMENT_MINUTES[client];
-      if (addedMinutes(addOn) !== expected) found.push({ treatment: treatment.name, enhancement: addOn.name, minutes: addedMinutes(addOn), expected });
+      if (addedMinutes(addOn) !== expected)
+        found.push({ treatment: treatment.name, enhancement: addOn.name, minutes: addedMinutes(addOn), expected });
     }
   }
   return found;

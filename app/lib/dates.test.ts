@@ -27,12 +27,27 @@ describe("hold display", () => {
     expect(clinicToday("Asia/Kolkata", new Date("2026-12-07T18:30:00Z"))).toBe("2026-12-08");
   });
   it("knows the clinic's weekday and clock, midnight as 00:00, across a change of daylight saving", () => {
-    expect(localDayAndClock(new Date("2026-12-08T06:00:00Z"), "America/Chicago")).toEqual({ dayOfWeek: 2, clock: "00:00" });
-    expect(localDayAndClock(new Date("2026-12-06T01:30:00Z"), "America/Chicago")).toEqual({ dayOfWeek: 6, clock: "19:30" });
+    expect(localDayAndClock(new Date("2026-12-08T06:00:00Z"), "America/Chicago")).toEqual({
+      dayOfWeek: 2,
+      clock: "00:00",
+    });
+    expect(localDayAndClock(new Date("2026-12-06T01:30:00Z"), "America/Chicago")).toEqual({
+      dayOfWeek: 6,
+      clock: "19:30",
+    });
     // 1 November 2026: the clocks go back from 02:00 CDT (07:00 UTC), so 01:30 comes twice.
-    expect(localDayAndClock(new Date("2026-11-01T06:30:00Z"), "America/Chicago")).toEqual({ dayOfWeek: 0, clock: "01:30" });
-    expect(localDayAndClock(new Date("2026-11-01T07:30:00Z"), "America/Chicago")).toEqual({ dayOfWeek: 0, clock: "01:30" });
-    expect(localDayAndClock(new Date("2026-11-01T08:30:00Z"), "America/Chicago")).toEqual({ dayOfWeek: 0, clock: "02:30" });
+    expect(localDayAndClock(new Date("2026-11-01T06:30:00Z"), "America/Chicago")).toEqual({
+      dayOfWeek: 0,
+      clock: "01:30",
+    });
+    expect(localDayAndClock(new Date("2026-11-01T07:30:00Z"), "America/Chicago")).toEqual({
+      dayOfWeek: 0,
+      clock: "01:30",
+    });
+    expect(localDayAndClock(new Date("2026-11-01T08:30:00Z"), "America/Chicago")).toEqual({
+      dayOfWeek: 0,
+      clock: "02:30",
+    });
     expect(clinicToday("America/Chicago", new Date("2026-11-01T04:59:00Z"))).toBe("2026-10-31");
   });
   it("writes days in the pages' patterns", () => {

@@ -45,7 +45,15 @@ export function formatDay(date: string, pattern: "ddd MMM D" | "dddd, MMMM D" | 
 
 const zoneFormats = new Map<string, Intl.DateTimeFormat>();
 
-export type ZoneParts = { year: string; month: string; day: string; hour: string; minute: string; second: string; weekday: string };
+export type ZoneParts = {
+  year: string;
+  month: string;
+  day: string;
+  hour: string;
+  minute: string;
+  second: string;
+  weekday: string;
+};
 
 /**
  * An instant's wall clock in a zone, part by part ("2026", "12", "07", "09", "30", "00", "Mon"). One
@@ -71,7 +79,15 @@ export function zoneParts(instant: Date | number, timeZone: string): ZoneParts {
   const part: Record<string, string> = {};
   for (const { type, value } of format.formatToParts(instant)) part[type] = value;
   // Some engines write midnight as 24 even in the 23-hour cycle.
-  return { year: part.year, month: part.month, day: part.day, hour: part.hour === "24" ? "00" : part.hour, minute: part.minute, second: part.second, weekday: part.weekday };
+  return {
+    year: part.year,
+    month: part.month,
+    day: part.day,
+    hour: part.hour === "24" ? "00" : part.hour,
+    minute: part.minute,
+    second: part.second,
+    weekday: part.weekday,
+  };
 }
 
 /** The wall-clock date, clock and weekday at an instant in a zone. */

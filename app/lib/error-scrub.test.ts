@@ -1,6 +1,13 @@
 import type { Event } from "@sentry/react-router";
 import { describe, expect, it } from "vitest";
-import { isNotFoundTransaction, keepTransaction, scrubBreadcrumb, scrubEvent, scrubText, scrubUrl } from "./error-scrub";
+import {
+  isNotFoundTransaction,
+  keepTransaction,
+  scrubBreadcrumb,
+  scrubEvent,
+  scrubText,
+  scrubUrl,
+} from "./error-scrub";
 
 const TOKEN = "eyJhbGciOiJIUzI1NiJ9.eyJ2aXNpdCI6IjEyMyJ9.c2lnbmF0dXJl";
 const VISIT_ID = "3fa85f64-5717-4562-b3fc-2c963f66afa6";
@@ -32,24 +39,48 @@ function requestEvent(): Event {
           value: "guest Ana's number (512) 555-0141 is taken by ana@example.com",
           stacktrace: {
             frames: [
-              { filename: "/app/node_modules/@opentelemetry/instrumentation-undici/build/src/undici.js", lineno: 10, vars: { email: "ana@example.com", firstName: "Ana" } },
+              {
+                filename: "/app/node_modules/@opentelemetry/instrumentation-undici/build/src/undici.js",
+                lineno: 10,
+                vars: { email: "ana@example.com", firstName: "Ana" },
+              },
               { filename: "https://shop.example/assets/error-reporter-sentry.server-BXoPrjmk.js", lineno: 2 },
-              { abs_path: "https://shop.example/appointment/details?email=ana%40example.com&phone=5125550141", lineno: 1 },
+              {
+                abs_path: "https://shop.example/appointment/details?email=ana%40example.com&phone=5125550141",
+                lineno: 1,
+              },
             ],
           },
         },
       ],
     },
     breadcrumbs: [
-      { category: "fetch", data: { method: "GET", url: "https://api.zenoti.example/v1/guests/search?email=ana@example.com", status_code: 200, request_body_size: 120 } },
-      { category: "console", message: "saving ana@example.com", data: { arguments: [{ firstName: "Ana", phone: "5125550141" }] } },
+      {
+        category: "fetch",
+        data: {
+          method: "GET",
+          url: "https://api.zenoti.example/v1/guests/search?email=ana@example.com",
+          status_code: 200,
+          request_body_size: 120,
+        },
+      },
+      {
+        category: "console",
+        message: "saving ana@example.com",
+        data: { arguments: [{ firstName: "Ana", phone: "5125550141" }] },
+      },
       { category: "navigation", data: { from: "/locations?zip=78701", to: `/appointment/manage/${TOKEN}` } },
     ],
     contexts: {
       trace: {
         trace_id: "0123456789abcdef0123456789abcdef",
         span_id: "0123456789abcdef",
-        data: { "http.query": "?email=ana%40example.com", "url.full": "https://shop.example/locations?zip=78701", "http.request.header.cookie": "__session=x", "client.address": "203.0.113.7" },
+        data: {
+          "http.query": "?email=ana%40example.com",
+          "url.full": "https://shop.example/locations?zip=78701",
+          "http.request.header.cookie": "__session=x",
+          "client.address": "203.0.113.7",
+        },
       },
     },
     extra: { note: "called +44 20 7946 0958 from 198.51.100.4", visit: `/account/appointments/${VISIT_ID}` },
@@ -62,14 +93,30 @@ describe("scrubbing an error report", () => {
   const everything = JSON.stringify(event);
 
   it("leaves no email, phone number, IP address, cookie, name or token anywhere in it", () => {
-    for (const personal of ["ana@example.com", "ana%40example.com", "5125550141", "555-0141", "7946 0958", "203.0.113.7", "198.51.100.4", "secret-cookie", "Lopez", "firstName", TOKEN]) {
+    for (const personal of [
+      "ana@example.com",
+      "ana%40example.com",
+      "5125550141",
+      "555-0141",
+      "7946 0958",
+      "203.0.113.7",
+      "198.51.100.4",
+      "secret-cookie",
+      "Lopez",
+      "firstName",
+      TOKEN,
+    ]) {
       expect(everything).not.toContain(personal);
     }
   });
 
   it("drops the user, the request's body, cookies, query string and every header but the browser's", () => {
     expect(event.user).toBeUndefined();
-    expect(event.request).toEqual({ url: "https://shop.example/appointment/manage/:redacted", method: "POST", headers: { "User-Agent": "Mozilla/5.0 (Android 10)" } });
+    expect(event.request).toEqual({
+      url: "https://shop.example/appointment/manage/:redacted",
+      method: "POST",
+      headers: { "User-Agent": "Mozilla/5.0 (Android 10)" },
+    });
   });
 
   it("keeps what tells the failure apart: the messages with the data replaced, the frames, record ids", () => {
@@ -82,18 +129,27 @@ describe("scrubbing an error report", () => {
     ]);
     expect(event.transaction).toBe("GET /appointment/manage/:redacted");
     expect(event.extra).toEqual({ note: "called [phone] from [ip]", visit: `/account/appointments/${VISIT_ID}` });
-    expect(event.contexts?.trace).toMatchObject({ trace_id: "0123456789abcdef0123456789abcdef", data: { "url.full": "https://shop.example/locations" } });
+    expect(event.contexts?.trace).toMatchObject({
+      trace_id: "0123456789abcdef0123456789abcdef",
+      data: { "url.full": "https://shop.example/locations" },
+    });
     expect(event.tags).toEqual({ where: "request", path: "/appointment/manage/:redacted" });
     expect(event.event_id).toBe("a1b2c3d4e5f60718a1b2c3d4e5f60718");
   });
 
   it("strips query strings from breadcrumbs and drops what was logged to the console", () => {
     expect(event.breadcrumbs).toEqual([
-      { category: "fetch", data: { method: "GET", url: "https://api.zenoti.example/v1/guests/search", status_code: 200 } },
+      {
+        category: "fetch",
+        data: { method: "GET", url: "https://api.zenoti.example/v1/guests/search", status_code: 200 },
+      },
       { category: "console", message: "saving [email]" },
       { category: "navigation", data: { from: "/locations", to: "/appointment/manage/:redacted" } },
     ]);
-    expect(scrubBreadcrumb({ category: "xhr", data: { url: "/appointment/time?date=2026-12-01" } })).toEqual({ category: "xhr", data: { url: "/appointment/time" } });
+    expect(scrubBreadcrumb({ category: "xhr", data: { url: "/appointment/time?date=2026-12-01" } })).toEqual({
+      category: "xhr",
+      data: { url: "/appointment/time" },
+    });
   });
 
   it("drops what is nested deeper than any event the SDKs build", () => {
@@ -127,7 +183,9 @@ describe("scrubbing text", () => {
 
   it("takes a URL's query and fragment off, and a path segment that could be a token", () => {
     expect(scrubUrl(`/appointment/manage/${TOKEN}?x=1#top`)).toBe("/appointment/manage/:redacted");
-    expect(scrubUrl(`/account/appointments/${VISIT_ID}/cancel?reason=x`)).toBe(`/account/appointments/${VISIT_ID}/cancel`);
+    expect(scrubUrl(`/account/appointments/${VISIT_ID}/cancel?reason=x`)).toBe(
+      `/account/appointments/${VISIT_ID}/cancel`,
+    );
   });
 });
 
@@ -137,18 +195,25 @@ describe("transactions of pages not found", () => {
     [{ transaction: "/404" }],
     [{ transaction: "GET *" }],
     [{ transaction: "/*" }],
-    [{ transaction: "GET /no-such-page", contexts: { trace: { trace_id: "t", span_id: "s", data: { "http.route": "*" } } } }],
+    [
+      {
+        transaction: "GET /no-such-page",
+        contexts: { trace: { trace_id: "t", span_id: "s", data: { "http.route": "*" } } },
+      },
+    ],
     [{ transaction: "GET", request: { url: "https://shop.example/404?from=x" } }],
   ] as [Event][])("are dropped: %j", (event) => {
     expect(isNotFoundTransaction(event)).toBe(true);
     expect(keepTransaction(event)).toBeNull();
   });
 
-  it.each([[{ transaction: "GET /locations" }], [{ transaction: "/locations/:slug" }], [{ transaction: "GET /4040" }], [{ transaction: "GET /404-tips" }]] as [Event][])(
-    "are the only ones dropped: %j is kept",
-    (event) => {
-      expect(isNotFoundTransaction(event)).toBe(false);
-      expect(keepTransaction(event)).toEqual(event);
-    },
-  );
+  it.each([
+    [{ transaction: "GET /locations" }],
+    [{ transaction: "/locations/:slug" }],
+    [{ transaction: "GET /4040" }],
+    [{ transaction: "GET /404-tips" }],
+  ] as [Event][])("are the only ones dropped: %j is kept", (event) => {
+    expect(isNotFoundTransaction(event)).toBe(false);
+    expect(keepTransaction(event)).toEqual(event);
+  });
 });

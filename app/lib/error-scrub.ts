@@ -23,7 +23,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SCRIPT_FILE = /\.(?:[cm]?js|jsx|tsx?|map)$/;
 
 /** Keys whose values are personal or secret wherever they appear (headers, span data, extras). */
-const SENSITIVE_KEY = /cookie|authorization|query|password|secret|token|email|phone|^ip$|ip_address|client_ip|client\.address|peer\.ip|forwarded|real-ip|body|^user$|^username$/i;
+const SENSITIVE_KEY =
+  /cookie|authorization|query|password|secret|token|email|phone|^ip$|ip_address|client_ip|client\.address|peer\.ip|forwarded|real-ip|body|^user$|^username$/i;
 
 /** Emails, phone numbers, IP addresses and query strings out of a piece of text. */
 export function scrubText(text: string): string {
@@ -38,7 +39,9 @@ export function scrubText(text: string): string {
 
 /** scrubText, and any path segment that could be a token replaced. */
 function scrubUrlText(text: string): string {
-  return scrubText(text).replace(LONG_SEGMENT, (whole, segment: string) => (UUID.test(segment) || SCRIPT_FILE.test(segment) ? whole : "/:redacted"));
+  return scrubText(text).replace(LONG_SEGMENT, (whole, segment: string) =>
+    UUID.test(segment) || SCRIPT_FILE.test(segment) ? whole : "/:redacted",
+  );
 }
 
 /** A URL or path without its query or fragment, with no segment that could be a secret. */
@@ -110,7 +113,9 @@ export function scrubEvent<T extends Event>(event: T): T {
   if (exception?.values) {
     scrubbed.exception = {
       ...exception,
-      values: exception.values.map((value) => scrubFrames({ ...value, ...(value.value ? { value: scrubUrlText(value.value) } : {}) })),
+      values: exception.values.map((value) =>
+        scrubFrames({ ...value, ...(value.value ? { value: scrubUrlText(value.value) } : {}) }),
+      ),
     };
   }
   if (threads?.values) scrubbed.threads = { ...threads, values: threads.values.map((thread) => scrubFrames(thread)) };

@@ -21,7 +21,9 @@ describe("a form's HTML constraints from its schema", () => {
   });
 
   it("a pattern that is not anchored at both ends still means what the schema says", () => {
-    const schema = z.object({ code: z.string({ error: "Please enter a code" }).regex(/^GLOW|VIP$/, "Please enter a code") });
+    const schema = z.object({
+      code: z.string({ error: "Please enter a code" }).regex(/^GLOW|VIP$/, "Please enter a code"),
+    });
     const pattern = new RegExp(`^(?:${formConstraint(schema).code.pattern})$`, "v");
     for (const value of ["GLOW", "GLOW50", "MYVIP", "VIP"]) expect(pattern.test(value), value).toBe(true);
     for (const value of ["50GLOW", "VIPS", ""]) expect(pattern.test(value), value).toBe(false);

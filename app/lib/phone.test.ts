@@ -18,7 +18,9 @@ describe("phone numbers", () => {
     expect(formatPhone("")).toBe("");
   });
   it("are ten digits, or eleven with the country code, however they are written", () => {
-    for (const ok of ["5125550141", "512-555-0141", "(512) 555.0141", "+1 512 555 0141", "15125550141"]) expect(isPhoneNumber(ok), ok).toBe(true);
-    for (const bad of ["512555014", "25125550141", "+44 20 7946 0958", "512-555-0141 ext 9", "512_555_0141", ""]) expect(isPhoneNumber(bad), bad).toBe(false);
+    for (const ok of ["5125550141", "512-555-0141", "(512) 555.0141", "+1 512 555 0141", "15125550141"])
+      expect(isPhoneNumber(ok), ok).toBe(true);
+    for (const bad of ["512555014", "25125550141", "+44 20 7946 0958", "512-555-0141 ext 9", "512_555_0141", ""])
+      expect(isPhoneNumber(bad), bad).toBe(false);
   });
 });

@@ -39,39 +39,128 @@ type Case = {
 
 const unknownGuest = { email: "new.guest@example.com", password: TEST_PASSWORD };
 const registration = {
-  firstName: "Mia", lastName: "Rivera", email: "mia.outage@example.com", phone: "512-555-0177", centerId: CENTER_ID,
-  address: "12 Oak St", city: "Austin", zip: "78701", password: TEST_PASSWORD, ageConfirmed: "on",
+  firstName: "Mia",
+  lastName: "Rivera",
+  email: "mia.outage@example.com",
+  phone: "512-555-0177",
+  centerId: CENTER_ID,
+  address: "12 Oak St",
+  city: "Austin",
+  zip: "78701",
+  password: TEST_PASSWORD,
+  ageConfirmed: "on",
 };
 
 /** One or more cases per route module with an action, by its file in app/routes.ts. */
 const CASES: Record<string, Case[]> = {
   "routes/account/login.tsx": [{ url: "/login", form: unknownGuest, expect: "outage" }],
-  "routes/account/forgot-password.tsx": [{ url: "/forgot-password", form: { email: unknownGuest.email }, expect: "outage" }],
+  "routes/account/forgot-password.tsx": [
+    { url: "/forgot-password", form: { email: unknownGuest.email }, expect: "outage" },
+  ],
   "routes/account/register.tsx": [{ url: "/register", form: registration, expect: "outage" }],
-  "routes/account/reset-password.tsx": [{ url: "/reset-password", form: { code: "123456", password: TEST_PASSWORD }, expect: "no-500" }],
+  "routes/account/reset-password.tsx": [
+    { url: "/reset-password", form: { code: "123456", password: TEST_PASSWORD }, expect: "no-500" },
+  ],
   "routes/account/logout.tsx": [{ url: "/logout", form: {}, session: "signed-in", expect: "no-500" }],
   "routes/account/profile.tsx": [
-    { url: "/account/profile", session: "signed-in", form: { intent: "details", firstName: "Amelia", lastName: "Rivera", phone: "512-555-0177", address: "1 Elm St", city: "Round Rock", zip: "78664" }, expect: "outage" },
-    { url: "/account/profile", session: "signed-in", form: { intent: "consents", marketingEmail: "on" }, expect: "outage" },
+    {
+      url: "/account/profile",
+      session: "signed-in",
+      form: {
+        intent: "details",
+        firstName: "Amelia",
+        lastName: "Rivera",
+        phone: "512-555-0177",
+        address: "1 Elm St",
+        city: "Round Rock",
+        zip: "78664",
+      },
+      expect: "outage",
+    },
+    {
+      url: "/account/profile",
+      session: "signed-in",
+      form: { intent: "consents", marketingEmail: "on" },
+      expect: "outage",
+    },
   ],
   "routes/api/users.ts": [
     { url: "/api/users/login", json: unknownGuest, expect: "outage" },
     { url: "/api/users", json: { ...registration, ageConfirmed: true }, expect: "outage" },
-    { method: "GET", url: `/api/users/forgot-password?email=${encodeURIComponent(unknownGuest.email)}`, loader: true, expect: "outage" },
-    { url: "/api/users/reset-password", json: { email: unknownGuest.email, code: "123456", password: TEST_PASSWORD }, expect: "no-500" },
+    {
+      method: "GET",
+      url: `/api/users/forgot-password?email=${encodeURIComponent(unknownGuest.email)}`,
+      loader: true,
+      expect: "outage",
+    },
+    {
+      url: "/api/users/reset-password",
+      json: { email: unknownGuest.email, code: "123456", password: TEST_PASSWORD },
+      expect: "no-500",
+    },
   ],
-  "routes/memberships/plans.tsx": [{ url: "/memberships", session: "signed-in", form: { clinic: CENTER_ID, itemId: SERVICE_ID, price: "10000", purchaseKey: "k-membership-0001" }, expect: "no-500" }],
-  "routes/packages/list.tsx": [{ url: "/packages", session: "signed-in", form: { clinic: CENTER_ID, itemId: SERVICE_ID, price: "10000", purchaseKey: "k-package-00001" }, expect: "no-500" }],
-  "routes/gift-cards/buy.tsx": [{ url: "/gift-cards", form: { intent: "balance", number: "GC-1234-5678" }, expect: "no-500" }],
+  "routes/memberships/plans.tsx": [
+    {
+      url: "/memberships",
+      session: "signed-in",
+      form: { clinic: CENTER_ID, itemId: SERVICE_ID, price: "10000", purchaseKey: "k-membership-0001" },
+      expect: "no-500",
+    },
+  ],
+  "routes/packages/list.tsx": [
+    {
+      url: "/packages",
+      session: "signed-in",
+      form: { clinic: CENTER_ID, itemId: SERVICE_ID, price: "10000", purchaseKey: "k-package-00001" },
+      expect: "no-500",
+    },
+  ],
+  "routes/gift-cards/buy.tsx": [
+    { url: "/gift-cards", form: { intent: "balance", number: "GC-1234-5678" }, expect: "no-500" },
+  ],
   "routes/purchases/status.tsx": [{ url: `/purchases/${VISIT_ID}`, session: "signed-in", form: {}, expect: "no-500" }],
-  "routes/appointment/service.tsx": [{ url: `/appointment/service?id=${CENTER_ID}`, form: { serviceId: SERVICE_ID }, expect: "outage" }],
-  "routes/appointment/time.tsx": [{ url: "/appointment/time", session: "booking", form: { date: "2030-01-07", slot: "2030-01-07T10:00:00" }, expect: "outage" }],
-  "routes/appointment/details.tsx": [{ url: "/appointment/details", session: "booking", form: { firstName: "Mia", lastName: "Rivera", email: unknownGuest.email, phone: "512-555-0177" }, expect: "no-500" }],
-  "routes/appointment/verify.tsx": [{ url: "/appointment/verify", session: "booking", form: { code: "123456" }, expect: "no-500" }],
-  "routes/appointment/payment.tsx": [{ url: "/appointment/payment", session: "booking", form: { intent: "pay" }, expect: "no-500" }],
+  "routes/appointment/service.tsx": [
+    { url: `/appointment/service?id=${CENTER_ID}`, form: { serviceId: SERVICE_ID }, expect: "outage" },
+  ],
+  "routes/appointment/time.tsx": [
+    {
+      url: "/appointment/time",
+      session: "booking",
+      form: { date: "2030-01-07", slot: "2030-01-07T10:00:00" },
+      expect: "outage",
+    },
+  ],
+  "routes/appointment/details.tsx": [
+    {
+      url: "/appointment/details",
+      session: "booking",
+      form: { firstName: "Mia", lastName: "Rivera", email: unknownGuest.email, phone: "512-555-0177" },
+      expect: "no-500",
+    },
+  ],
+  "routes/appointment/verify.tsx": [
+    { url: "/appointment/verify", session: "booking", form: { code: "123456" }, expect: "no-500" },
+  ],
+  "routes/appointment/payment.tsx": [
+    { url: "/appointment/payment", session: "booking", form: { intent: "pay" }, expect: "no-500" },
+  ],
   "routes/appointment/cancel.tsx": [{ url: "/appointment/cancel", session: "booking", form: {}, expect: "no-500" }],
-  "routes/visits/cancel.tsx": [{ url: `/account/appointments/${VISIT_ID}/cancel`, session: "signed-in", form: { reason: "1", comment: "Away" }, expect: "outage" }],
-  "routes/visits/reschedule.tsx": [{ url: `/account/appointments/${VISIT_ID}/reschedule`, session: "signed-in", form: { intent: "hold", date: "2030-01-07", slot: "2030-01-07T10:00:00" }, expect: "outage" }],
+  "routes/visits/cancel.tsx": [
+    {
+      url: `/account/appointments/${VISIT_ID}/cancel`,
+      session: "signed-in",
+      form: { reason: "1", comment: "Away" },
+      expect: "outage",
+    },
+  ],
+  "routes/visits/reschedule.tsx": [
+    {
+      url: `/account/appointments/${VISIT_ID}/reschedule`,
+      session: "signed-in",
+      form: { intent: "hold", date: "2030-01-07", slot: "2030-01-07T10:00:00" },
+      expect: "outage",
+    },
+  ],
   "routes/system/not-found.tsx": [{ url: "/nowhere", form: {}, expect: "no-500" }],
 };
 
@@ -93,7 +182,10 @@ async function answeringBackEnd(status: number): Promise<{ url: string; close: (
     res.end(JSON.stringify({ Message: "unavailable", StatusCode: status }));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 type Answer = { status: number; headers: Headers; body: unknown };
@@ -116,15 +208,35 @@ async function cookieFor(services: Services, kind: Case["session"]): Promise<str
   const session = await services.sessions.read(null);
   if (kind === "signed-in") {
     if (!(await services.stores.accounts.getById(SIGNED_IN.id))) {
-      await services.stores.accounts.create({ id: SIGNED_IN.id, email: SIGNED_IN.email, guestId: VISIT_ID, centerId: CENTER_ID, passwordHash: "unused", createdAt: 1, passwordChangedAt: 1 });
+      await services.stores.accounts.create({
+        id: SIGNED_IN.id,
+        email: SIGNED_IN.email,
+        guestId: VISIT_ID,
+        centerId: CENTER_ID,
+        passwordHash: "unused",
+        createdAt: 1,
+        passwordChangedAt: 1,
+      });
     }
     // A session of its own for each case: signing out ends the one it was sent with.
     const token = randomUUID();
     const tokenHash = createHash("sha256").update(token).digest("hex");
-    await services.stores.userSessions.create({ tokenHash, userId: SIGNED_IN.id, createdAt: Date.now(), expiresAt: Date.now() + 3_600_000, revoked: false });
+    await services.stores.userSessions.create({
+      tokenHash,
+      userId: SIGNED_IN.id,
+      createdAt: Date.now(),
+      expiresAt: Date.now() + 3_600_000,
+      revoked: false,
+    });
     session.set("userSessionId", token);
   } else {
-    session.set("draft", { centerId: CENTER_ID, serviceId: SERVICE_ID, addOnIds: [], therapistId: null, date: "2030-01-07" });
+    session.set("draft", {
+      centerId: CENTER_ID,
+      serviceId: SERVICE_ID,
+      addOnIds: [],
+      therapistId: null,
+      date: "2030-01-07",
+    });
   }
   const cookies = await services.sessions.write(session);
   return cookies.map((cookie) => cookie.split(";")[0]).join("; ");
@@ -145,7 +257,12 @@ async function run(services: Services, file: string, testCase: Case): Promise<An
   }
   const request = new Request(`http://localhost${testCase.url}`, { method, headers, body });
   const url = new URL(request.url);
-  const params = Object.fromEntries(url.pathname.split("/").filter(Boolean).map((part, i, parts) => [i === 0 ? "*" : "id", parts.slice(i).join("/")]));
+  const params = Object.fromEntries(
+    url.pathname
+      .split("/")
+      .filter(Boolean)
+      .map((part, i, parts) => [i === 0 ? "*" : "id", parts.slice(i).join("/")]),
+  );
   if (url.pathname.startsWith("/api/users")) params["*"] = url.pathname.slice("/api/users/".length);
   if (url.pathname.startsWith("/account/appointments/")) params.id = VISIT_ID;
   if (url.pathname.startsWith("/purchases/")) params.id = VISIT_ID;
@@ -184,8 +301,14 @@ describe("every action of app/routes.ts with the back end down", () => {
         let url = "http://127.0.0.1:9";
         if (backEnd.status) ({ url, close } = await answeringBackEnd(backEnd.status));
         const env = parseEnv({
-          NODE_ENV: "test", DATA_DIR: dataDir, LOG_LEVEL: "error", SPA_BASE_URL: url, SPA_API_KEY: "unused",
-          SPA_AVAILABILITY_GUEST_ID: "3e4f5061-7283-4d94-8ea5-c6d7e8f9a0b1", SESSION_SECRETS: "outage-test-secret-0123456789abcdef0123", SPA_TIMEOUT_MS: "2000",
+          NODE_ENV: "test",
+          DATA_DIR: dataDir,
+          LOG_LEVEL: "error",
+          SPA_BASE_URL: url,
+          SPA_API_KEY: "unused",
+          SPA_AVAILABILITY_GUEST_ID: "3e4f5061-7283-4d94-8ea5-c6d7e8f9a0b1",
+          SESSION_SECRETS: "outage-test-secret-0123456789abcdef0123",
+          SPA_TIMEOUT_MS: "2000",
         });
         services = await createServices(env, { sandboxBaseUrl: url });
       });
@@ -209,7 +332,9 @@ describe("every action of app/routes.ts with the back end down", () => {
               expect(answer.body).toMatchObject({ error: OUTAGE_MESSAGE });
               return;
             }
-            const { result } = answer.body as { result: { error: Record<string, string[]>; initialValue: Record<string, unknown> } };
+            const { result } = answer.body as {
+              result: { error: Record<string, string[]>; initialValue: Record<string, unknown> };
+            };
             expect(result.error[""]).toEqual([OUTAGE_MESSAGE]);
             for (const [name, value] of Object.entries(testCase.form ?? {})) {
               if (name === "password") expect(result.initialValue).not.toHaveProperty(name);

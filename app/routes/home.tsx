@@ -9,7 +9,11 @@ const NEAREST_ON_HOME = 3;
 
 export const meta: Route.MetaFunction = ({ data }) => [
   { title: "Glow Clinic | Laser facials, peels and laser hair removal" },
-  { name: "description", content: "Find a Glow Clinic near you and book a signature laser facial, peel, laser hair removal or sculpting in under a minute." },
+  {
+    name: "description",
+    content:
+      "Find a Glow Clinic near you and book a signature laser facial, peel, laser hair removal or sculpting in under a minute.",
+  },
   ...(data ? [{ tagName: "link", rel: "canonical", href: `${data.origin}/` }] : []),
 ];
 

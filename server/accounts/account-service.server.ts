@@ -7,7 +7,13 @@ import { logger } from "../observability/logger.server";
 import { SESSION_MAX_AGE_SECONDS } from "../session.server";
 import { isSpaError } from "../spa/errors.server";
 import { recordAffiliateClick } from "../referrals/affiliates.server";
-import { checkReferralFor, noteReferredGuest, recordReferral, referralNotRecordedMessage, releaseReferral } from "../referrals/referrals.server";
+import {
+  checkReferralFor,
+  noteReferredGuest,
+  recordReferral,
+  referralNotRecordedMessage,
+  releaseReferral,
+} from "../referrals/referrals.server";
 import { DuplicateAccountError, type AccountRecord, type ReferralCodeRecord } from "../store/stores.server";
 import { adoptExistingGuest } from "./existing-guest.server";
 import { checkOneTimeCode, sendOneTimeCode } from "./one-time-codes.server";
@@ -31,12 +37,21 @@ export function createAccountService(services: Services, clock: () => number = D
 
   async function startSession(account: AccountRecord): Promise<string> {
     const token = randomBytes(32).toString("base64url");
-    await userSessions.create({ tokenHash: tokenHash(token), userId: account.id, createdAt: clock(), expiresAt: clock() + SESSION_MAX_AGE_SECONDS * 1000, revoked: false });
+    await userSessions.create({
+      tokenHash: tokenHash(token),
+      userId: account.id,
+      createdAt: clock(),
+      expiresAt: clock() + SESSION_MAX_AGE_SECONDS * 1000,
+      revoked: false,
+    });
     return token;
   }
 
   /** Makes the new guest (naming the referrer when there is one) and the account, and signs them in. */
-  async function registerNewGuest(input: Registration, referrer: ReferralCodeRecord | null): Promise<AccountResult<{ token: string; user: CurrentUser }>> {
+  async function registerNewGuest(
+    input: Registration,
+    referrer: ReferralCodeRecord | null,
+  ): Promise<AccountResult<{ token: string; user: CurrentUser }>> {
     const tags = guestTags({ landingPageTag: input.attribution?.tag, stage: "profile" });
     let guestId: string;
     try {
@@ -50,7 +65,12 @@ export function createAccountService(services: Services, clock: () => number = D
         birthDate: input.birthDate,
         gender: input.gender,
         language: input.language,
-        consents: { marketingEmail: input.marketingEmail, marketingSms: input.marketingSms, transactionalEmail: true, transactionalSms: true },
+        consents: {
+          marketingEmail: input.marketingEmail,
+          marketingSms: input.marketingSms,
+          transactionalEmail: true,
+          transactionalSms: true,
+        },
         tags,
         // Zenoti files a guest under a configured referral source and the guest who referred them;
         // the code itself stays with us.
@@ -60,7 +80,13 @@ export function createAccountService(services: Services, clock: () => number = D
       // A referrer's guest the back end no longer knows (merged, deleted) must not lock the friend
       // out: the guest is made without it, and the referral still counts here.
       const guest = await spa.createGuest(newGuest).catch((error: unknown) => {
-        if (!newGuest.referredByGuestId || !isSpaError(error) || error.kind !== "rejected" || !/referr/i.test(error.message)) throw error;
+        if (
+          !newGuest.referredByGuestId ||
+          !isSpaError(error) ||
+          error.kind !== "rejected" ||
+          !/referr/i.test(error.message)
+        )
+          throw error;
         logger.warn("referrer unknown to the back end; guest made without it", { code: String(error.code) });
         return spa.createGuest({ ...newGuest, referralSourceId: null, referredByGuestId: null });
       });
@@ -68,11 +94,23 @@ export function createAccountService(services: Services, clock: () => number = D
     } catch (error) {
       if (!isSpaError(error) || error.kind !== "rejected") throw error;
       if (String(error.code) === "442" || isDuplicateMessage(error.message)) return DUPLICATE;
-      if (String(error.code) === "443") return { ok: false, field: "email", message: "The email address you entered is not valid. Please check the email and try again" };
-      if (String(error.code) === "482") return { ok: false, field: "phone", message: "Mobile number you entered is not valid. Please check the number and try again" };
+      if (String(error.code) === "443")
+        return {
+          ok: false,
+          field: "email",
+          message: "The email address you entered is not valid. Please check the email and try again",
+        };
+      if (String(error.code) === "482")
+        return {
+          ok: false,
+          field: "phone",
+          message: "Mobile number you entered is not valid. Please check the number and try again",
+        };
       // The organisation made a field mandatory that the guest may leave empty here (Zenoti's 481).
-      if (String(error.code) === "481" && /date_of_birth/.test(error.message)) return { ok: false, field: "birthDate", message: BIRTH_DATE_MESSAGES.required };
-      if (String(error.code) === "481" && /gender/.test(error.message)) return { ok: false, field: "gender", message: GENDER_REQUIRED };
+      if (String(error.code) === "481" && /date_of_birth/.test(error.message))
+        return { ok: false, field: "birthDate", message: BIRTH_DATE_MESSAGES.required };
+      if (String(error.code) === "481" && /gender/.test(error.message))
+        return { ok: false, field: "gender", message: GENDER_REQUIRED };
       return { ok: false, field: "form", message: error.message };
     }
     // The guest names the referrer from now on, and so does the friend's referral.
@@ -94,11 +132,24 @@ export function createAccountService(services: Services, clock: () => number = D
       throw error;
     }
     if (await guestDetails.get(input.email)) await guestDetails.update(input.email, { is_password_set: true });
-    else await guestDetails.create({ email: input.email, guest_id: guestId, is_password_set: true, is_return_user: false });
+    else
+      await guestDetails.create({
+        email: input.email,
+        guest_id: guestId,
+        is_password_set: true,
+        is_return_user: false,
+      });
     // Reported and rethrown by the affiliate update (the spec); the registration stands.
-    if (input.attribution?.click) await recordAffiliateClick(services, { guestId, email: input.email, click: input.attribution.click }).catch(() => undefined);
+    if (input.attribution?.click)
+      await recordAffiliateClick(services, { guestId, email: input.email, click: input.attribution.click }).catch(
+        () => undefined,
+      );
     const token = await startSession(account);
-    services.analytics.record({ name: "account_registered", userId: account.id, properties: { centerId: account.centerId, email: account.email, phone: input.phone } });
+    services.analytics.record({
+      name: "account_registered",
+      userId: account.id,
+      properties: { centerId: account.centerId, email: account.email, phone: input.phone },
+    });
     // A new guest made here is a lead for the chain's marketing (in the background; never blocks).
     services.leads.send({
       kind: "registration",
@@ -110,7 +161,10 @@ export function createAccountService(services: Services, clock: () => number = D
       guestId,
       tags,
     });
-    return { ok: true, value: { token, user: { id: account.id, email: account.email, guestId, centerId: account.centerId } } };
+    return {
+      ok: true,
+      value: { token, user: { id: account.id, email: account.email, guestId, centerId: account.centerId } },
+    };
   }
 
   return {
@@ -120,7 +174,9 @@ export function createAccountService(services: Services, clock: () => number = D
       const session = await userSessions.get(tokenHash(token));
       if (!session || session.revoked || session.expiresAt <= clock()) return null;
       const account = await accounts.getById(session.userId);
-      return account ? { id: account.id, email: account.email, guestId: account.guestId, centerId: account.centerId } : null;
+      return account
+        ? { id: account.id, email: account.email, guestId: account.guestId, centerId: account.centerId }
+        : null;
     },
 
     async register(input: Registration): Promise<AccountResult<{ token: string; user: CurrentUser }>> {
@@ -141,14 +197,26 @@ export function createAccountService(services: Services, clock: () => number = D
         return { ok: false, field: "phone", message: ACCOUNT_MESSAGES.sameFirstNameDuplicate };
       }
       // A referral code is checked before the guest is made: the back end's record names the referrer.
-      const referral = input.referralCode ? await checkReferralFor(services, input.referralCode, { email: input.email, phone: input.phone, isNewClient: true }) : null;
+      const referral = input.referralCode
+        ? await checkReferralFor(services, input.referralCode, {
+            email: input.email,
+            phone: input.phone,
+            isNewClient: true,
+          })
+        : null;
       if (referral && !referral.ok) return { ok: false, field: "referralCode", message: referral.message };
       if (!referral) return registerNewGuest(input, null);
       // The friend takes one of the code's places before anything is made: a code used up since the
       // check refuses them here, with what they typed kept (decision 038). A registration that
       // does not go through gives the place back.
-      const claimed = await recordReferral(services, referral.owner, { email: input.email, firstName: input.firstName, guestId: null }, clock());
-      if (claimed !== "added") return { ok: false, field: "referralCode", message: referralNotRecordedMessage(claimed) };
+      const claimed = await recordReferral(
+        services,
+        referral.owner,
+        { email: input.email, firstName: input.firstName, guestId: null },
+        clock(),
+      );
+      if (claimed !== "added")
+        return { ok: false, field: "referralCode", message: referralNotRecordedMessage(claimed) };
       let registered: AccountResult<{ token: string; user: CurrentUser }> | undefined;
       try {
         registered = await registerNewGuest(input, referral.owner);
@@ -164,10 +232,12 @@ export function createAccountService(services: Services, clock: () => number = D
       if (!account) {
         // Booked here or known at the clinics, but no password yet: offered a code to set one.
         const guest = (await guestDetails.get(email)) ?? (await adoptExistingGuest(services, email));
-        if (guest && !guest.is_password_set) return { ok: false, field: "email", message: ACCOUNT_MESSAGES.setPasswordFirst, existingGuest: true };
+        if (guest && !guest.is_password_set)
+          return { ok: false, field: "email", message: ACCOUNT_MESSAGES.setPasswordFirst, existingGuest: true };
         return { ok: false, field: "email", message: ACCOUNT_MESSAGES.noAccount };
       }
-      if (!(await verifyPassword(password, account.passwordHash))) return { ok: false, field: "password", message: ACCOUNT_MESSAGES.wrongPassword };
+      if (!(await verifyPassword(password, account.passwordHash)))
+        return { ok: false, field: "password", message: ACCOUNT_MESSAGES.wrongPassword };
       if (needsRehash(account.passwordHash)) {
         // A hash from before the current scrypt parameters: the password is known now, so store a
         // stronger one. The change date stays: the password itself did not change.
@@ -177,7 +247,13 @@ export function createAccountService(services: Services, clock: () => number = D
       }
       const token = await startSession(account);
       services.analytics.record({ name: "signed_in", userId: account.id, properties: { method: "password" } });
-      return { ok: true, value: { token, user: { id: account.id, email: account.email, guestId: account.guestId, centerId: account.centerId } } };
+      return {
+        ok: true,
+        value: {
+          token,
+          user: { id: account.id, email: account.email, guestId: account.guestId, centerId: account.centerId },
+        },
+      };
     },
 
     async logout(token: string | null | undefined): Promise<void> {
@@ -185,7 +261,12 @@ export function createAccountService(services: Services, clock: () => number = D
     },
 
     /** Changes the password; every other session of the user is signed out. */
-    async changePassword(user: CurrentUser, token: string, oldPassword: string, newPassword: string): Promise<AccountResult<null>> {
+    async changePassword(
+      user: CurrentUser,
+      token: string,
+      oldPassword: string,
+      newPassword: string,
+    ): Promise<AccountResult<null>> {
       const account = await accounts.getById(user.id);
       if (!account || !(await verifyPassword(oldPassword, account.passwordHash))) {
         return { ok: false, field: "oldPassword", message: ACCOUNT_MESSAGES.oldPassword };
@@ -220,11 +301,22 @@ export function createAccountService(services: Services, clock: () => number = D
         await userSessions.revokeAllOfUser(account.id);
       } else {
         const guest = await guestDetails.get(email);
-        if (!guest) return { ok: false, field: "code", message: "That code is not valid. Please check it or request a new one." };
+        if (!guest)
+          return { ok: false, field: "code", message: "That code is not valid. Please check it or request a new one." };
         const spaGuest = await spa.getGuest(guest.guest_id).catch(() => null);
-        await accounts.create({ id: randomUUID(), email, guestId: guest.guest_id, centerId: spaGuest?.centerId ?? "", passwordHash, createdAt: clock(), passwordChangedAt: clock() });
+        await accounts.create({
+          id: randomUUID(),
+          email,
+          guestId: guest.guest_id,
+          centerId: spaGuest?.centerId ?? "",
+          passwordHash,
+          createdAt: clock(),
+          passwordChangedAt: clock(),
+        });
       }
-      await guestDetails.update(email, { is_password_set: true }).catch((error: Error) => logger.warn("guestDetails not updated", { error: error.message }));
+      await guestDetails
+        .update(email, { is_password_set: true })
+        .catch((error: Error) => logger.warn("guestDetails not updated", { error: error.message }));
       return { ok: true, value: null };
     },
   };

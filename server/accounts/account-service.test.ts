@@ -16,7 +16,15 @@ describe("sign-in with a hash from the earlier scrypt parameters", () => {
   it("signs in, and replaces the hash with one at today's cost, keeping the change date", async () => {
     const stores = createSqliteStores(":memory:");
     const accounts = createAccountService({ stores, analytics: createNoAnalytics() } as unknown as Services);
-    await stores.accounts.create({ id: "a1", email: "mia@example.com", guestId: "g1", centerId: "c1", passwordHash: oldHash("Glow!Skin2026"), createdAt: 1, passwordChangedAt: 2 });
+    await stores.accounts.create({
+      id: "a1",
+      email: "mia@example.com",
+      guestId: "g1",
+      centerId: "c1",
+      passwordHash: oldHash("Glow!Skin2026"),
+      createdAt: 1,
+      passwordChangedAt: 2,
+    });
 
     expect((await accounts.login("mia@example.com", "Wrong!Skin2026")).ok).toBe(false);
     expect((await stores.accounts.getByEmail("mia@example.com"))!.passwordHash).toMatch(/^scrypt\$32768\$/);

@@ -4,7 +4,10 @@ import { safeLocalPath } from "../redirects.server";
 import { currentUser, requestSession, type RequestContext } from "../request-context.server";
 
 /** The signed-in user, or a redirect to sign in that comes back here. */
-export async function requireUser(request: Request, context: RequestContext): Promise<{ user: CurrentUser; token: string }> {
+export async function requireUser(
+  request: Request,
+  context: RequestContext,
+): Promise<{ user: CurrentUser; token: string }> {
   const user = await currentUser(context);
   if (!user) {
     const url = new URL(request.url);

@@ -22,8 +22,10 @@ export async function adoptExistingGuest(services: Services, email: string): Pro
 export async function noteGuest(services: Services, email: string, guest: Pick<SpaGuest, "id">): Promise<void> {
   const { guestDetails } = services.stores;
   if (await guestDetails.get(email)) return;
-  await guestDetails.create({ email, guest_id: guest.id, is_password_set: false, is_return_user: false }).catch(async (error: Error) => {
-    // Two requests for the same email at once: the other one wrote it.
-    if (!(await guestDetails.get(email))) throw error;
-  });
+  await guestDetails
+    .create({ email, guest_id: guest.id, is_password_set: false, is_return_user: false })
+    .catch(async (error: Error) => {
+      // Two requests for the same email at once: the other one wrote it.
+      if (!(await guestDetails.get(email))) throw error;
+    });
 }

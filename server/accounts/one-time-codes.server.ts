@@ -23,20 +23,44 @@ export type CodeRecipient = { email: string | null; phone: string | null };
  * Sends a new code to the contact on file, by email and by text when there is a mobile number. A
  * second code within the cooldown is not sent. `key` names the code (an email, or a guest).
  */
-export async function sendOneTimeCode(services: Services, key: string, to: CodeRecipient, clock: () => number = Date.now): Promise<"sent" | "cooldown"> {
+export async function sendOneTimeCode(
+  services: Services,
+  key: string,
+  to: CodeRecipient,
+  clock: () => number = Date.now,
+): Promise<"sent" | "cooldown"> {
   const { oneTimeCodes } = services.stores;
   const existing = await oneTimeCodes.get(key);
   if (existing && clock() - existing.sentAt < CODE_RESEND_COOLDOWN_MS) return "cooldown";
   const code = String(randomInt(0, 1_000_000)).padStart(6, "0");
-  await oneTimeCodes.put({ email: key, codeHash: codeHash(key, code), expiresAt: clock() + CODE_TTL_MS, attempts: 0, sentAt: clock() });
+  await oneTimeCodes.put({
+    email: key,
+    codeHash: codeHash(key, code),
+    expiresAt: clock() + CODE_TTL_MS,
+    attempts: 0,
+    sentAt: clock(),
+  });
   const body = `Your Glow Clinic code is ${code}. It expires in 10 minutes. If you did not ask for it, ignore this message.`;
-  if (to.email) await services.notifier.send({ channel: "email", kind: "one-time-code", to: to.email, subject: "Your Glow Clinic code", body });
-  if (to.phone) await services.notifier.send({ channel: "sms", kind: "one-time-code", to: to.phone, subject: "Code", body });
+  if (to.email)
+    await services.notifier.send({
+      channel: "email",
+      kind: "one-time-code",
+      to: to.email,
+      subject: "Your Glow Clinic code",
+      body,
+    });
+  if (to.phone)
+    await services.notifier.send({ channel: "sms", kind: "one-time-code", to: to.phone, subject: "Code", body });
   return "sent";
 }
 
 /** Checks a code once; a right code is used up, a wrong one counts against it. */
-export async function checkOneTimeCode(services: Services, key: string, code: string, clock: () => number = Date.now): Promise<{ ok: true } | { ok: false; message: string }> {
+export async function checkOneTimeCode(
+  services: Services,
+  key: string,
+  code: string,
+  clock: () => number = Date.now,
+): Promise<{ ok: true } | { ok: false; message: string }> {
   const { oneTimeCodes } = services.stores;
   const record = await oneTimeCodes.get(key);
   if (!record) return { ok: false, message: CODE_MESSAGES.invalid };

@@ -16,7 +16,9 @@ function derive(password: string, salt: Buffer, n: number, r: number, p: number)
   // scrypt needs 128 * N * r bytes, plus 128 * r * p for its block mixing; leave a margin over both.
   const maxmem = 128 * n * r + 128 * r * p + 1024 * 1024;
   return new Promise((resolve, reject) => {
-    scrypt(password.normalize("NFKC"), salt, KEY_LENGTH, { N: n, r, p, maxmem }, (error, key) => (error ? reject(error) : resolve(key)));
+    scrypt(password.normalize("NFKC"), salt, KEY_LENGTH, { N: n, r, p, maxmem }, (error, key) =>
+      error ? reject(error) : resolve(key),
+    );
   });
 }
 
@@ -25,9 +27,25 @@ type HashParts = { n: number; r: number; p: number; salt: Buffer; key: Buffer };
 function parseHash(stored: string): HashParts | null {
   const [scheme, n, r, p, salt, key] = stored.split("$");
   if (scheme !== "scrypt" || !salt || !key) return null;
-  const parts = { n: Number(n), r: Number(r), p: Number(p), salt: Buffer.from(salt, "base64url"), key: Buffer.from(key, "base64url") };
+  const parts = {
+    n: Number(n),
+    r: Number(r),
+    p: Number(p),
+    salt: Buffer.from(salt, "base64url"),
+    key: Buffer.from(key, "base64url"),
+  };
   const powerOfTwo = Number.isInteger(parts.n) && parts.n > 1 && (parts.n & (parts.n - 1)) === 0;
-  if (!powerOfTwo || parts.n > MAX_N || !Number.isInteger(parts.r) || parts.r < 1 || parts.r > 32 || !Number.isInteger(parts.p) || parts.p < 1 || parts.p > 16) return null;
+  if (
+    !powerOfTwo ||
+    parts.n > MAX_N ||
+    !Number.isInteger(parts.r) ||
+    parts.r < 1 ||
+    parts.r > 32 ||
+    !Number.isInteger(parts.p) ||
+    parts.p < 1 ||
+    parts.p > 16
+  )
+    return null;
   return parts;
 }
 

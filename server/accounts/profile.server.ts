@@ -23,7 +23,10 @@ export type ProfileDetails = {
 export type Consents = { marketingEmail: boolean; marketingSms: boolean };
 
 /** What the profile page shows of the guest the back end holds (a 503 page when it is down). */
-export async function loadProfile(services: Services, user: CurrentUser): Promise<{ details: ProfileDetails; consents: Consents | null }> {
+export async function loadProfile(
+  services: Services,
+  user: CurrentUser,
+): Promise<{ details: ProfileDetails; consents: Consents | null }> {
   const guest = await orUnavailable(() => services.spa.getGuest(user.guestId));
   return {
     details: {
@@ -37,7 +40,9 @@ export async function loadProfile(services: Services, user: CurrentUser): Promis
       gender: guest?.gender ?? -1,
       language: languageChoice(guest?.language ?? null),
     },
-    consents: guest?.consents ? { marketingEmail: guest.consents.marketingEmail, marketingSms: guest.consents.marketingSms } : null,
+    consents: guest?.consents
+      ? { marketingEmail: guest.consents.marketingEmail, marketingSms: guest.consents.marketingSms }
+      : null,
   };
 }
 
@@ -63,7 +68,15 @@ export async function saveProfile(
     update = { consents: change.consents };
   } else {
     const { firstName, lastName, phone, address, city, zip, birthDate, gender, language } = change.details;
-    update = { firstName, lastName, phone, address: { line1: address, city, zip }, gender, ...(birthDate ? { birthDate } : {}), ...(language ? { language } : {}) };
+    update = {
+      firstName,
+      lastName,
+      phone,
+      address: { line1: address, city, zip },
+      gender,
+      ...(birthDate ? { birthDate } : {}),
+      ...(language ? { language } : {}),
+    };
   }
   await services.spa.updateGuestProfile(user.guestId, update);
   return "saved";

@@ -57,7 +57,10 @@ export function describeRateLimiterContract(name: string, open: () => Promise<Ra
 
       it("answers the same with either failure policy while the counters are reachable", async () => {
         await limiter.hit("code-check-ip:a", 1, 60_000, { failClosed: true });
-        expect(await limiter.hit("code-check-ip:a", 1, 60_000, { failClosed: true })).toEqual({ limited: true, retryAfterSeconds: 60 });
+        expect(await limiter.hit("code-check-ip:a", 1, 60_000, { failClosed: true })).toEqual({
+          limited: true,
+          retryAfterSeconds: 60,
+        });
         expect((await limiter.hit("hold-ip:a", 1, 60_000, { failClosed: false })).limited).toBe(false);
       });
     });
@@ -101,7 +104,9 @@ export function describeRateLimiterContract(name: string, open: () => Promise<Ra
       });
 
       it("lets exactly the limit in when the claims come at once", async () => {
-        const verdicts = await Promise.all(Array.from({ length: 12 }, (_, i) => limiter.claim("set", `m${i}`, 3, 60_000)));
+        const verdicts = await Promise.all(
+          Array.from({ length: 12 }, (_, i) => limiter.claim("set", `m${i}`, 3, 60_000)),
+        );
         expect(verdicts.filter((v) => !v.limited)).toHaveLength(3);
       });
 

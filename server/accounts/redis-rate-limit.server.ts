@@ -44,7 +44,13 @@ redis.call('PEXPIRE', key, tonumber(last[2]) - now)
 return {0, 0}
 `;
 
-type ClaimCommand = (key: string, member: string, limit: number, ttlMs: number, replacing: string) => Promise<[number, number]>;
+type ClaimCommand = (
+  key: string,
+  member: string,
+  limit: number,
+  ttlMs: number,
+  replacing: string,
+) => Promise<[number, number]>;
 
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
@@ -86,7 +92,13 @@ export async function createRedisRateLimiter(options: RedisRateLimiterOptions): 
     const id = `${limit}/${duration}`;
     let found = counters.get(id);
     if (!found) {
-      found = new RateLimiterRedis({ storeClient: client, points: limit, duration, keyPrefix: `${prefix}:hit`, rejectIfRedisNotReady: true });
+      found = new RateLimiterRedis({
+        storeClient: client,
+        points: limit,
+        duration,
+        keyPrefix: `${prefix}:hit`,
+        rejectIfRedisNotReady: true,
+      });
       counters.set(id, found);
     }
     return found;
@@ -123,7 +135,13 @@ export async function createRedisRateLimiter(options: RedisRateLimiterOptions): 
     },
     async claim(key, member, limit, ttlMs, replacing) {
       try {
-        const [full, waitMs] = await claimPlace(`${prefix}:set:${key}`, member, limit, Math.max(1, Math.ceil(ttlMs)), replacing ?? "");
+        const [full, waitMs] = await claimPlace(
+          `${prefix}:set:${key}`,
+          member,
+          limit,
+          Math.max(1, Math.ceil(ttlMs)),
+          replacing ?? "",
+        );
         state.back();
         return full ? { limited: true, retryAfterSeconds: seconds(waitMs) } : allowed;
       } catch (error) {

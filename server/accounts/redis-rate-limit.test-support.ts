@@ -20,9 +20,13 @@ export type LocalRedis = {
 const START_TIMEOUT_MS = 10_000;
 
 function launch(port: number): Promise<ChildProcess | string> {
-  const child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    "redis-server",
+    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let output = "";
   let settled = false;
   return new Promise((resolve) => {
@@ -42,7 +46,9 @@ function launch(port: number): Promise<ChildProcess | string> {
       if (output.includes("Ready to accept connections")) settle(child);
     });
     child.once("error", (error) => settle(`redis-server could not be run (${error.message})`));
-    child.once("exit", (code) => settle(`redis-server exited with ${code}: ${output.trim().split("\n").slice(-2).join(" ")}`));
+    child.once("exit", (code) =>
+      settle(`redis-server exited with ${code}: ${output.trim().split("\n").slice(-2).join(" ")}`),
+    );
   });
 }
 

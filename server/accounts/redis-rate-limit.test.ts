@@ -85,7 +85,10 @@ describe.skipIf(!redis)("Redis rate limiter", () => {
     await limiter.hit("login-pair:ana@example.com|203.0.113.9", 5, 15 * 60_000);
     await limiter.claim("live-holds:abc", "h1", 3, 2_000);
     await limiter.claim("live-holds:abc", "h2", 3, 9_000);
-    expect((await raw.keys(`${prefix}:*`)).sort()).toEqual([`${prefix}:hit:login-pair:ana@example.com|203.0.113.9`, `${prefix}:set:live-holds:abc`]);
+    expect((await raw.keys(`${prefix}:*`)).sort()).toEqual([
+      `${prefix}:hit:login-pair:ana@example.com|203.0.113.9`,
+      `${prefix}:set:live-holds:abc`,
+    ]);
     const hitTtl = await raw.pttl(`${prefix}:hit:login-pair:ana@example.com|203.0.113.9`);
     expect(hitTtl).toBeGreaterThan(15 * 60_000 - 2_000);
     expect(hitTtl).toBeLessThanOrEqual(15 * 60_000);
@@ -107,7 +110,12 @@ describe.skipIf(!redis)("Redis rate limiter", () => {
   });
 
   it("works over a client it is given, and leaves that client open at close", async () => {
-    const client = new Redis(redis!.url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 500, lazyConnect: true });
+    const client = new Redis(redis!.url, {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      commandTimeout: 500,
+      lazyConnect: true,
+    });
     await client.connect();
     const limiter = await createRedisRateLimiter({ client, keyPrefix: freshPrefix() });
     await limiter.hit("k", 1, 60_000);
@@ -120,7 +128,10 @@ describe.skipIf(!redis)("Redis rate limiter", () => {
   describe("when Redis is lost", () => {
     let logged: { error: ReturnType<typeof vi.spyOn>; info: ReturnType<typeof vi.spyOn> };
     beforeEach(() => {
-      logged = { error: vi.spyOn(logger, "error").mockImplementation(() => {}), info: vi.spyOn(logger, "info").mockImplementation(() => {}) };
+      logged = {
+        error: vi.spyOn(logger, "error").mockImplementation(() => {}),
+        info: vi.spyOn(logger, "info").mockImplementation(() => {}),
+      };
     });
     afterEach(async () => {
       vi.restoreAllMocks();
@@ -135,11 +146,18 @@ describe.skipIf(!redis)("Redis rate limiter", () => {
 
       const failClosed = { limited: true, retryAfterSeconds: FAIL_CLOSED_RETRY_AFTER_SECONDS };
       for (let i = 0; i < 3; i++) {
-        expect(await limiter.hit("login-pair:ana@example.com|203.0.113.9", 5, 15 * 60_000, { failClosed: true })).toEqual(failClosed);
-        expect(await limiter.hit("code-check-ip:203.0.113.9", 20, 10 * 60_000, { failClosed: true })).toEqual(failClosed);
+        expect(
+          await limiter.hit("login-pair:ana@example.com|203.0.113.9", 5, 15 * 60_000, { failClosed: true }),
+        ).toEqual(failClosed);
+        expect(await limiter.hit("code-check-ip:203.0.113.9", 20, 10 * 60_000, { failClosed: true })).toEqual(
+          failClosed,
+        );
         expect(await limiter.hit("hold-ip:203.0.113.9", 10, 60_000)).toEqual({ limited: false, retryAfterSeconds: 0 });
         // The set is full in Redis, but a booking is not refused for an outage.
-        expect(await limiter.claim("live-holds:x", `h${i + 2}`, 1, 60_000)).toEqual({ limited: false, retryAfterSeconds: 0 });
+        expect(await limiter.claim("live-holds:x", `h${i + 2}`, 1, 60_000)).toEqual({
+          limited: false,
+          retryAfterSeconds: 0,
+        });
         await limiter.release("live-holds:x", "h1");
         await limiter.reset("login-pair:ana@example.com|203.0.113.9");
       }
@@ -168,7 +186,10 @@ describe.skipIf(!redis)("Redis rate limiter", () => {
       await raw.connect();
       // Every client's commands are held for two seconds.
       await raw.call("CLIENT", "PAUSE", "2000", "ALL");
-      expect(await limiter.hit("promo-ip:203.0.113.9", 20, 60 * 60_000, { failClosed: true })).toEqual({ limited: true, retryAfterSeconds: FAIL_CLOSED_RETRY_AFTER_SECONDS });
+      expect(await limiter.hit("promo-ip:203.0.113.9", 20, 60 * 60_000, { failClosed: true })).toEqual({
+        limited: true,
+        retryAfterSeconds: FAIL_CLOSED_RETRY_AFTER_SECONDS,
+      });
       expect((await limiter.hit("details-ip:203.0.113.9", 30, 10 * 60_000)).limited).toBe(false);
       // Not waited for: a command that waited out the pause would have been answered, not timed out.
       expect(logged.error).toHaveBeenCalledTimes(1);
@@ -185,7 +206,10 @@ describe.skipIf(!redis)("Redis rate limiter", () => {
       expect((await limiter.hit("hold-ip:203.0.113.9", 10, 60_000)).limited).toBe(false);
       await redis!.restart();
       await waitUntilReady(limiter);
-      expect(await limiter.hit("login-ip:203.0.113.9", 20, 60_000, { failClosed: true })).toEqual({ limited: false, retryAfterSeconds: 60 });
+      expect(await limiter.hit("login-ip:203.0.113.9", 20, 60_000, { failClosed: true })).toEqual({
+        limited: false,
+        retryAfterSeconds: 60,
+      });
       expect(logged.error).toHaveBeenCalledTimes(1);
     });
   });

@@ -33,7 +33,12 @@ function servicesOn(sandbox: Sandbox): Services {
     notifier: createOutboxNotifier(":memory:"),
     rateLimiter: createMemoryRateLimiter(),
     analytics: createRecordingAnalytics(),
-    leads: { kind: "off", send: () => undefined, close: async () => {}, stats: () => ({ sent: 0, failed: 0, dropped: 0, inFlight: 0 }) },
+    leads: {
+      kind: "off",
+      send: () => undefined,
+      close: async () => {},
+      stats: () => ({ sent: 0, failed: 0, dropped: 0, inFlight: 0 }),
+    },
   } as unknown as Services;
   services.accounts = createAccountService(services);
   return services;
@@ -42,9 +47,19 @@ function servicesOn(sandbox: Sandbox): Services {
 function registration(extra: Partial<Registration> = {}): Registration {
   n += 1;
   return {
-    firstName: "Mia", lastName: "Rivera", email: `mia.${n}.${Date.now()}@example.com`, phone: `51255520${String(n).padStart(2, "0")}`,
-    centerId: AUSTIN, address: "12 Oak St", city: "Austin", zip: "78701", password: "Glow!Skin2026", referralCode: null,
-    marketingEmail: false, marketingSms: false, ...extra,
+    firstName: "Mia",
+    lastName: "Rivera",
+    email: `mia.${n}.${Date.now()}@example.com`,
+    phone: `51255520${String(n).padStart(2, "0")}`,
+    centerId: AUSTIN,
+    address: "12 Oak St",
+    city: "Austin",
+    zip: "78701",
+    password: "Glow!Skin2026",
+    referralCode: null,
+    marketingEmail: false,
+    marketingSms: false,
+    ...extra,
   };
 }
 
@@ -68,7 +83,10 @@ describe("birth date and gender at registration", () => {
   it("writes the guest's own birth date and gender to the back end", async () => {
     const result = await services.accounts.register(registration({ birthDate: "1991-04-18", gender: 0 }));
     if (!result.ok) throw new Error(result.message);
-    expect(await services.spa.getGuest(result.value.user.guestId)).toMatchObject({ birthDate: "1991-04-18", gender: 0 });
+    expect(await services.spa.getGuest(result.value.user.guestId)).toMatchObject({
+      birthDate: "1991-04-18",
+      gender: 0,
+    });
   });
 
   it("sends no birth date at all for a guest who gave none", async () => {
@@ -82,7 +100,11 @@ describe("birth date and gender at registration", () => {
     const strict = await startSandbox({ mandatoryGuestFields: ["email", "mobile_phone", "date_of_birth"] });
     try {
       const strictServices = servicesOn(strict);
-      expect(await strictServices.accounts.register(registration())).toEqual({ ok: false, field: "birthDate", message: BIRTH_DATE_MESSAGES.required });
+      expect(await strictServices.accounts.register(registration())).toEqual({
+        ok: false,
+        field: "birthDate",
+        message: BIRTH_DATE_MESSAGES.required,
+      });
       expect((await strictServices.accounts.register(registration({ birthDate: "1985-07-01" }))).ok).toBe(true);
     } finally {
       await strict.stop();
@@ -92,7 +114,11 @@ describe("birth date and gender at registration", () => {
 
 describe("language at registration and on the profile (decision 043)", () => {
   const storedPreferences = (guestId: string) =>
-    (JSON.parse((sandbox.db.prepare("SELECT payload FROM guests WHERE id = ?").get(guestId) as { payload: string }).payload) as { preferences: Record<string, unknown> }).preferences;
+    (
+      JSON.parse(
+        (sandbox.db.prepare("SELECT payload FROM guests WHERE id = ?").get(guestId) as { payload: string }).payload,
+      ) as { preferences: Record<string, unknown> }
+    ).preferences;
 
   it("a language chosen at registration is on the profile when it is opened again", async () => {
     const result = await services.accounts.register(registration({ language: 1 }));
@@ -110,7 +136,9 @@ describe("language at registration and on the profile (decision 043)", () => {
     expect(details.language).toBeNull();
     expect(await saveProfile(services, user, { details: { ...details, language: 1 } })).toBe("saved");
     expect((await loadProfile(services, user)).details.language).toBe(1);
-    expect(await saveProfile(services, user, { details: { ...details, city: "Round Rock", language: null } })).toBe("saved");
+    expect(await saveProfile(services, user, { details: { ...details, city: "Round Rock", language: null } })).toBe(
+      "saved",
+    );
     expect((await loadProfile(services, user)).details).toMatchObject({ city: "Round Rock", language: 1 });
   });
 });
@@ -130,7 +158,9 @@ describe("the same-first-name duplicate", () => {
   it("another first name on the same mobile number (a family phone) registers", async () => {
     const first = registration();
     expect((await services.accounts.register(first)).ok).toBe(true);
-    expect((await services.accounts.register({ ...registration(), firstName: "Lena", phone: first.phone })).ok).toBe(true);
+    expect((await services.accounts.register({ ...registration(), firstName: "Lena", phone: first.phone })).ok).toBe(
+      true,
+    );
   });
 });
 
@@ -138,7 +168,15 @@ describe("the sign-in messages", () => {
   it("says which of the spec's messages applies: wrong password, no account", async () => {
     const account = registration();
     expect((await services.accounts.register(account)).ok).toBe(true);
-    expect(await services.accounts.login(account.email, "Wrong!Skin2026")).toEqual({ ok: false, field: "password", message: "Invalid password. Reset your password" });
-    expect(await services.accounts.login(`nobody.${Date.now()}@example.com`, "Glow!Skin2026")).toEqual({ ok: false, field: "email", message: "Account does not exist. Please create account" });
+    expect(await services.accounts.login(account.email, "Wrong!Skin2026")).toEqual({
+      ok: false,
+      field: "password",
+      message: "Invalid password. Reset your password",
+    });
+    expect(await services.accounts.login(`nobody.${Date.now()}@example.com`, "Glow!Skin2026")).toEqual({
+      ok: false,
+      field: "email",
+      message: "Account does not exist. Please create account",
+    });
   });
 });

@@ -22,7 +22,10 @@ function tempDir(): string {
 describe("createAnalytics", () => {
   it("records nothing with ANALYTICS=off, even with a collector configured, and writes no file", () => {
     const dir = tempDir();
-    const analytics = createAnalytics(parseEnv({ NODE_ENV: "test", ANALYTICS: "off", ANALYTICS_URL: "http://127.0.0.1:9/batch" }), dir);
+    const analytics = createAnalytics(
+      parseEnv({ NODE_ENV: "test", ANALYTICS: "off", ANALYTICS_URL: "http://127.0.0.1:9/batch" }),
+      dir,
+    );
     expect(analytics.kind).toBe("off");
     analytics.record({ name: "page_viewed", properties: { path: "/" } });
     expect(fs.readdirSync(dir)).toEqual([]);
@@ -42,13 +45,25 @@ describe("createAnalytics", () => {
     cleanups.push(() => new Promise((resolve) => server.close(resolve)));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/batch`;
 
-    const env = parseEnv({ NODE_ENV: "test", ANALYTICS_URL: url, ANALYTICS_WRITE_KEY: "wk_live", ANALYTICS_CONTACT_FIELDS: "true" });
+    const env = parseEnv({
+      NODE_ENV: "test",
+      ANALYTICS_URL: url,
+      ANALYTICS_WRITE_KEY: "wk_live",
+      ANALYTICS_CONTACT_FIELDS: "true",
+    });
     const analytics = createAnalytics(env, tempDir());
     cleanups.push(() => analytics.close(50));
     expect(analytics.kind).toBe("http");
     analytics.record({ name: "account_registered", properties: { email: "ana@example.com" } });
     await analytics.flush();
-    expect(bodies).toEqual([{ authorization: "Bearer wk_live", body: expect.objectContaining({ batch: [expect.objectContaining({ properties: { email: "ana@example.com" } })] }) }]);
+    expect(bodies).toEqual([
+      {
+        authorization: "Bearer wk_live",
+        body: expect.objectContaining({
+          batch: [expect.objectContaining({ properties: { email: "ana@example.com" } })],
+        }),
+      },
+    ]);
   });
 
   it("writes JSON lines under <DATA_DIR>/analytics without one, leaving contact fields out by default", async () => {

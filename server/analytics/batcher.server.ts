@@ -147,7 +147,8 @@ export function createBatcher(options: BatcherOptions) {
   stop.signal.addEventListener("abort", settleWaiters);
 
   const fullBatchQueued = () =>
-    queue.size >= limits.maxEvents || limits.overheadBytes + queue.bytes + (queue.size - 1) * limits.separatorBytes >= limits.maxBytes;
+    queue.size >= limits.maxEvents ||
+    limits.overheadBytes + queue.bytes + (queue.size - 1) * limits.separatorBytes >= limits.maxBytes;
   const shouldSend = () => queue.size > 0 && (fullBatchQueued() || queue.peek()!.seq <= drainThrough);
 
   /** From the front of the queue, as many events as fit in one batch (at least one: no event is larger than a batch). */

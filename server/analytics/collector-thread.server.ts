@@ -24,7 +24,17 @@ import { httpBatcherOptions, type HttpAnalyticsOptions, LOG_INTERVAL_MS } from "
 /** The settings the collector thread is started with; plain data, copied to the thread. */
 export type ThreadedHttpAnalyticsOptions = Pick<
   HttpAnalyticsOptions,
-  "url" | "writeKey" | "includeContact" | "timeoutMs" | "retryBaseDelayMs" | "maxRetryDelayMs" | "maxAttempts" | "flushIntervalMs" | "maxQueuedEvents" | "maxQueuedBytes" | "logIntervalMs"
+  | "url"
+  | "writeKey"
+  | "includeContact"
+  | "timeoutMs"
+  | "retryBaseDelayMs"
+  | "maxRetryDelayMs"
+  | "maxAttempts"
+  | "flushIntervalMs"
+  | "maxQueuedEvents"
+  | "maxQueuedBytes"
+  | "logIntervalMs"
 >;
 
 /** Events handed to the thread in one message: the cost of a message is shared by this many page views. */
@@ -52,7 +62,9 @@ type ToThread =
  * `taken`: a hand-over was queued; `done`: a flush or close finished. Both carry the thread's counts
  * and the size of the batch it is sending, so that a thread that dies leaves a count of what it held.
  */
-type FromThread = { type: "taken"; stats: AnalyticsStats; inFlight: number } | { type: "done"; id: number; stats: AnalyticsStats; inFlight: number };
+type FromThread =
+  | { type: "taken"; stats: AnalyticsStats; inFlight: number }
+  | { type: "done"; id: number; stats: AnalyticsStats; inFlight: number };
 
 const NO_STATS: AnalyticsStats = { queued: 0, sent: 0, dropped: 0, failedBatches: 0 };
 
@@ -65,7 +77,10 @@ function startThread(options: ThreadedHttpAnalyticsOptions, entry = new URL(impo
   const settings = { workerData: { role: ROLE, options }, resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB } };
   if (!entry.pathname.endsWith(".ts")) return new Worker(entry, settings);
   const href = JSON.stringify(entry.href);
-  return new Worker(`import("tsx/esm/api").then(({ tsImport }) => tsImport(${href}, ${href}))`, { ...settings, eval: true });
+  return new Worker(`import("tsx/esm/api").then(({ tsImport }) => tsImport(${href}, ${href}))`, {
+    ...settings,
+    eval: true,
+  });
 }
 
 /** `threadEntry` is for the tests of a thread that fails: by default the thread runs this module. */
@@ -234,7 +249,12 @@ function runCollectorThread(options: ThreadedHttpAnalyticsOptions) {
     }
     if (message.type === "flush") await batcher.flush();
     else await batcher.close(message.timeoutMs);
-    port.postMessage({ type: "done", id: message.id, stats: batcher.stats(), inFlight: batcher.inFlight() } satisfies FromThread);
+    port.postMessage({
+      type: "done",
+      id: message.id,
+      stats: batcher.stats(),
+      inFlight: batcher.inFlight(),
+    } satisfies FromThread);
   });
 }
 

@@ -6,7 +6,12 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { logger } from "../observability/logger.server";
 import type { AnalyticsEvent } from "./analytics.server";
 import { DEFAULT_CLOSE_TIMEOUT_MS } from "./batcher.server";
-import { createThreadedHttpAnalytics, HANDOFF_EVENTS, MAX_PENDING_HANDOFFS, type ThreadedHttpAnalyticsOptions } from "./collector-thread.server";
+import {
+  createThreadedHttpAnalytics,
+  HANDOFF_EVENTS,
+  MAX_PENDING_HANDOFFS,
+  type ThreadedHttpAnalyticsOptions,
+} from "./collector-thread.server";
 import { type Answer, eventually, startCollector } from "./collector.test-support";
 import { MAX_BATCH_EVENTS } from "./http-analytics.server";
 
@@ -27,7 +32,11 @@ function threaded(options: ThreadedHttpAnalyticsOptions, threadEntry?: URL) {
   return analytics;
 }
 
-const viewed = (index: number): AnalyticsEvent => ({ name: "page_viewed", properties: { path: `/locations/${index}`, status: 200 }, requestId: `req-${index}` });
+const viewed = (index: number): AnalyticsEvent => ({
+  name: "page_viewed",
+  properties: { path: `/locations/${index}`, status: 200 },
+  requestId: `req-${index}`,
+});
 
 describe("the HTTP adapter on its own thread", () => {
   it("posts what a request recorded, in batches of at most ten, and counts it once flushed", async () => {
@@ -82,7 +91,9 @@ describe("the HTTP adapter on its own thread", () => {
       await analytics.flush();
     }
     const delivered = target.accepted();
-    expect(delivered.map((event) => event.requestId)).toEqual(Array.from({ length: 2_000 }, (_, index) => `req-${index}`));
+    expect(delivered.map((event) => event.requestId)).toEqual(
+      Array.from({ length: 2_000 }, (_, index) => `req-${index}`),
+    );
     expect(new Set(delivered.map((event) => event.messageId)).size).toBe(2_000);
     expect(analytics.stats()).toEqual({ queued: 0, sent: 2_000, dropped: 0, failedBatches: 0 });
   });
@@ -142,7 +153,17 @@ describe("the HTTP adapter on its own thread", () => {
   it("counts, never throws, an event it cannot read or that names no event of the list", async () => {
     const target = await collector();
     const analytics = threaded({ url: target.url, includeContact: false });
-    const hostile = { name: "page_viewed", properties: new Proxy({}, { ownKeys: () => { throw new Error("no keys for you"); } }) };
+    const hostile = {
+      name: "page_viewed",
+      properties: new Proxy(
+        {},
+        {
+          ownKeys: () => {
+            throw new Error("no keys for you");
+          },
+        },
+      ),
+    };
     expect(() => analytics.record(hostile as unknown as AnalyticsEvent)).not.toThrow();
     analytics.record({ name: "card_entered", properties: {} } as unknown as AnalyticsEvent);
     analytics.record(viewed(1));
@@ -173,13 +194,20 @@ describe("the HTTP adapter on its own thread", () => {
     expect(analytics.stats()).toMatchObject({ queued: 0, sent: 0, dropped: 200 });
   });
 
-  it.runIf(process.platform === "linux")("runs at the lowest CPU priority, so a saturated machine serves requests first", async () => {
-    const niceOfThreads = () =>
-      fs.readdirSync("/proc/self/task").map((thread) => Number(fs.readFileSync(`/proc/self/task/${thread}/stat`, "utf8").split(") ")[1].split(" ")[16]));
-    const before = niceOfThreads().filter((nice) => nice === 19).length;
-    const target = await collector();
-    const analytics = threaded({ url: target.url, includeContact: false });
-    await analytics.flush(); // the thread has started
-    expect(niceOfThreads().filter((nice) => nice === 19).length).toBe(before + 1);
-  });
+  it.runIf(process.platform === "linux")(
+    "runs at the lowest CPU priority, so a saturated machine serves requests first",
+    async () => {
+      const niceOfThreads = () =>
+        fs
+          .readdirSync("/proc/self/task")
+          .map((thread) =>
+            Number(fs.readFileSync(`/proc/self/task/${thread}/stat`, "utf8").split(") ")[1].split(" ")[16]),
+          );
+      const before = niceOfThreads().filter((nice) => nice === 19).length;
+      const target = await collector();
+      const analytics = threaded({ url: target.url, includeContact: false });
+      await analytics.flush(); // the thread has started
+      expect(niceOfThreads().filter((nice) => nice === 19).length).toBe(before + 1);
+    },
+  );
 });

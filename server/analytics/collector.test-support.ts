@@ -49,7 +49,10 @@ export async function startCollector(answer: (index: number) => Answer = () => 2
     received,
     abandoned,
     /** The events of the batches answered with a 2xx, in the order they arrived. */
-    accepted: () => received.flatMap((request, index) => ((answered.get(index) ?? 0) < 300 && answered.has(index) ? request.json.batch : [])),
+    accepted: () =>
+      received.flatMap((request, index) =>
+        (answered.get(index) ?? 0) < 300 && answered.has(index) ? request.json.batch : [],
+      ),
     release() {
       releasedAll = true;
       for (const respond of held.splice(0)) respond();

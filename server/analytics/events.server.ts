@@ -205,9 +205,16 @@ export function sanitizeProperties(properties: unknown, options: SanitizeOptions
 export type CapturedEvent = Omit<RecordedEvent, "messageId" | "timestamp"> & { at: number };
 
 /** The event's allow-listed copy, at the clock's time; null for a name outside the list. */
-export function captureEvent(event: AnalyticsEvent, options: SanitizeOptions & { clock: () => number }): CapturedEvent | null {
+export function captureEvent(
+  event: AnalyticsEvent,
+  options: SanitizeOptions & { clock: () => number },
+): CapturedEvent | null {
   if (!event || !NAMES.has(event.name)) return null;
-  const captured: CapturedEvent = { name: event.name, properties: sanitizeProperties(event.properties, options), at: options.clock() };
+  const captured: CapturedEvent = {
+    name: event.name,
+    properties: sanitizeProperties(event.properties, options),
+    at: options.clock(),
+  };
   for (const key of ["anonymousId", "userId", "requestId"] as const) {
     const value = safeString(event[key]);
     if (value !== undefined) captured[key] = value;
@@ -221,7 +228,11 @@ export function captureEvent(event: AnalyticsEvent, options: SanitizeOptions & {
  * is recorded (the exact count in bytes comes with the JSON).
  */
 export function capturedLength(captured: CapturedEvent): number {
-  let length = captured.name.length + (captured.anonymousId?.length ?? 0) + (captured.userId?.length ?? 0) + (captured.requestId?.length ?? 0);
+  let length =
+    captured.name.length +
+    (captured.anonymousId?.length ?? 0) +
+    (captured.userId?.length ?? 0) +
+    (captured.requestId?.length ?? 0);
   for (const value of Object.values(captured.properties)) {
     if (typeof value === "string") length += value.length;
     else if (Array.isArray(value)) for (const item of value) length += item.length;
@@ -242,13 +253,19 @@ export function serializeEvent(captured: CapturedEvent): PreparedEvent {
 }
 
 /** The event as it will be sent, with its id and time; null for a name outside the list. */
-export function sanitizeEvent(event: AnalyticsEvent, options: SanitizeOptions & { clock: () => number }): RecordedEvent | null {
+export function sanitizeEvent(
+  event: AnalyticsEvent,
+  options: SanitizeOptions & { clock: () => number },
+): RecordedEvent | null {
   const captured = captureEvent(event, options);
   return captured && recordedOf(captured);
 }
 
 /** The sanitised event as JSON, with its size in bytes; null for a name outside the list. */
-export function prepareEvent(event: AnalyticsEvent, options: SanitizeOptions & { clock: () => number }): PreparedEvent | null {
+export function prepareEvent(
+  event: AnalyticsEvent,
+  options: SanitizeOptions & { clock: () => number },
+): PreparedEvent | null {
   const captured = captureEvent(event, options);
   return captured && serializeEvent(captured);
 }

@@ -30,14 +30,34 @@ describe("sanitizeProperties", () => {
 
   it("drops keys outside the allow-list: passwords, codes, tokens, card data, the promo code itself", () => {
     const clean = sanitizeProperties(
-      { path: "/login", password: "hunter2", code: "123456", otp: "654321", token: "abc.def", cardNumber: "4242", cvc: "123", promoCode: "GLOW50" },
+      {
+        path: "/login",
+        password: "hunter2",
+        code: "123456",
+        otp: "654321",
+        token: "abc.def",
+        cardNumber: "4242",
+        cvc: "123",
+        promoCode: "GLOW50",
+      },
       noContact,
     );
     expect(clean).toEqual({ path: "/login" });
   });
 
   it("drops values of the wrong type instead of coercing them", () => {
-    const clean = sanitizeProperties({ serviceCount: "2", prepaid: "yes", amountCents: Number.NaN, durationMs: Infinity, centerId: 7, serviceIds: "svc-1", status: true }, noContact);
+    const clean = sanitizeProperties(
+      {
+        serviceCount: "2",
+        prepaid: "yes",
+        amountCents: Number.NaN,
+        durationMs: Infinity,
+        centerId: 7,
+        serviceIds: "svc-1",
+        status: true,
+      },
+      noContact,
+    );
     expect(clean).toEqual({});
   });
 
@@ -58,7 +78,9 @@ describe("sanitizeProperties", () => {
   });
 
   it("drops numbers as large as a card number", () => {
-    expect(sanitizeProperties({ amountCents: 4242424242424242, durationMs: 999_999_999_999 }, noContact)).toEqual({ durationMs: 999_999_999_999 });
+    expect(sanitizeProperties({ amountCents: 4242424242424242, durationMs: 999_999_999_999 }, noContact)).toEqual({
+      durationMs: 999_999_999_999,
+    });
   });
 
   it("keeps email and phone only with includeContact", () => {
@@ -77,19 +99,29 @@ describe("sanitizeProperties", () => {
     );
     expect(clean).toEqual({ path: "/reset-password", referrerPath: "/search" });
     const token = `${"e".repeat(60)}.${"s".repeat(43)}`;
-    expect(sanitizeProperties({ path: `/appointment/manage/${token}/cancel` }, noContact)).toEqual({ path: "/appointment/manage/:token/cancel" });
-    expect(sanitizeProperties({ path: "/locations/austin-downtown" }, noContact)).toEqual({ path: "/locations/austin-downtown" });
+    expect(sanitizeProperties({ path: `/appointment/manage/${token}/cancel` }, noContact)).toEqual({
+      path: "/appointment/manage/:token/cancel",
+    });
+    expect(sanitizeProperties({ path: "/locations/austin-downtown" }, noContact)).toEqual({
+      path: "/locations/austin-downtown",
+    });
   });
 
   it("never sends an email in a path, even with contact fields allowed", () => {
     for (const options of [noContact, withContact]) {
       expect(sanitizeProperties({ path: "/ana@example.com" }, options)).toEqual({ path: "/:email" });
-      expect(sanitizeProperties({ path: "/visits/ana%40example.com/cancel" }, options)).toEqual({ path: "/visits/:email/cancel" });
+      expect(sanitizeProperties({ path: "/visits/ana%40example.com/cancel" }, options)).toEqual({
+        path: "/visits/:email/cancel",
+      });
       expect(sanitizeProperties({ path: "/x/ANA%40EXAMPLE.COM" }, options)).toEqual({ path: "/x/:email" });
       expect(sanitizeProperties({ path: "mailto:ana@example.com" }, options)).toEqual({ path: ":email" });
-      expect(sanitizeProperties({ referrerPath: "https://mail.example/u/ana@example.com/inbox" }, options)).toEqual({ referrerPath: "/u/:email/inbox" });
+      expect(sanitizeProperties({ referrerPath: "https://mail.example/u/ana@example.com/inbox" }, options)).toEqual({
+        referrerPath: "/u/:email/inbox",
+      });
     }
-    expect(sanitizeProperties({ path: "/locations/austin-downtown" }, withContact)).toEqual({ path: "/locations/austin-downtown" });
+    expect(sanitizeProperties({ path: "/locations/austin-downtown" }, withContact)).toEqual({
+      path: "/locations/austin-downtown",
+    });
   });
 
   it("reads every path as a URL parser would, the plain ones it does not parse included", () => {
@@ -101,13 +133,66 @@ describe("sanitizeProperties", () => {
       } catch {
         return {};
       }
-      return { path: pathname.split("/").map((segment) => (segment.length > 40 ? ":token" : /@|%40/i.test(segment) ? ":email" : segment)).join("/") };
+      return {
+        path: pathname
+          .split("/")
+          .map((segment) => (segment.length > 40 ? ":token" : /@|%40/i.test(segment) ? ":email" : segment))
+          .join("/"),
+      };
     };
-    const alphabet = ["/", "/", "a", "Z", "9", "-", "_", ".", "..", "%", "%2F", "?", "#", "\\", " ", "~", "@", ";", ":", "!", "$", "&", "'", "(", ")", "*", "+", ",", "=", "é", "x".repeat(20), "x".repeat(41)];
+    const alphabet = [
+      "/",
+      "/",
+      "a",
+      "Z",
+      "9",
+      "-",
+      "_",
+      ".",
+      "..",
+      "%",
+      "%2F",
+      "?",
+      "#",
+      "\\",
+      " ",
+      "~",
+      "@",
+      ";",
+      ":",
+      "!",
+      "$",
+      "&",
+      "'",
+      "(",
+      ")",
+      "*",
+      "+",
+      ",",
+      "=",
+      "é",
+      "x".repeat(20),
+      "x".repeat(41),
+    ];
     let seed = 7;
     const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31);
-    const paths = ["", "/", "//", "//evil.example/x", "/a//b", "/./a", "/a/../b", "/a/", "/%41", "/a b", "/a\\b", `x:${"t".repeat(41)}`, `mailto:${"t".repeat(41)}`];
-    for (let i = 0; i < 20_000; i++) paths.push(Array.from({ length: 1 + (next() % 8) }, () => alphabet[next() % alphabet.length]).join(""));
+    const paths = [
+      "",
+      "/",
+      "//",
+      "//evil.example/x",
+      "/a//b",
+      "/./a",
+      "/a/../b",
+      "/a/",
+      "/%41",
+      "/a b",
+      "/a\\b",
+      `x:${"t".repeat(41)}`,
+      `mailto:${"t".repeat(41)}`,
+    ];
+    for (let i = 0; i < 20_000; i++)
+      paths.push(Array.from({ length: 1 + (next() % 8) }, () => alphabet[next() % alphabet.length]).join(""));
     for (const path of paths) expect(sanitizeProperties({ path }, noContact), path).toEqual(parsed(path));
   });
 
@@ -120,7 +205,16 @@ describe("sanitizeProperties", () => {
 
 describe("sanitizeEvent and prepareEvent", () => {
   it("adds a message id and the time, and keeps the visitor and request ids", () => {
-    const event = sanitizeEvent({ name: "booked", properties: { bookingId: "bk-1", prepaid: true }, anonymousId: "anon-1", userId: "user-1", requestId: "req-1" }, { ...noContact, clock: CLOCK });
+    const event = sanitizeEvent(
+      {
+        name: "booked",
+        properties: { bookingId: "bk-1", prepaid: true },
+        anonymousId: "anon-1",
+        userId: "user-1",
+        requestId: "req-1",
+      },
+      { ...noContact, clock: CLOCK },
+    );
     expect(event).toEqual({
       name: "booked",
       properties: { bookingId: "bk-1", prepaid: true },
@@ -135,13 +229,26 @@ describe("sanitizeEvent and prepareEvent", () => {
   });
 
   it("refuses a name outside the list", () => {
-    expect(sanitizeEvent({ name: "card_entered", properties: {} } as unknown as AnalyticsEvent, { ...noContact, clock: CLOCK })).toBeNull();
-    expect(prepareEvent({ name: "card_entered", properties: {} } as unknown as AnalyticsEvent, { ...noContact, clock: CLOCK })).toBeNull();
+    expect(
+      sanitizeEvent({ name: "card_entered", properties: {} } as unknown as AnalyticsEvent, {
+        ...noContact,
+        clock: CLOCK,
+      }),
+    ).toBeNull();
+    expect(
+      prepareEvent({ name: "card_entered", properties: {} } as unknown as AnalyticsEvent, {
+        ...noContact,
+        clock: CLOCK,
+      }),
+    ).toBeNull();
   });
 
   it("serialises once: later changes to the caller's objects do not reach the event", () => {
     const serviceIds = ["svc-1"];
-    const prepared = prepareEvent({ name: "service_chosen", properties: { serviceIds } }, { ...noContact, clock: CLOCK });
+    const prepared = prepareEvent(
+      { name: "service_chosen", properties: { serviceIds } },
+      { ...noContact, clock: CLOCK },
+    );
     serviceIds.push("svc-2");
     expect(JSON.parse(prepared!.json).properties.serviceIds).toEqual(["svc-1"]);
     expect(prepared!.bytes).toBe(Buffer.byteLength(prepared!.json));
@@ -150,7 +257,10 @@ describe("sanitizeEvent and prepareEvent", () => {
   });
 
   it("counts bytes, not characters", () => {
-    const prepared = prepareEvent({ name: "page_viewed", properties: { userAgentFamily: "é".repeat(100) } }, { ...noContact, clock: CLOCK });
+    const prepared = prepareEvent(
+      { name: "page_viewed", properties: { userAgentFamily: "é".repeat(100) } },
+      { ...noContact, clock: CLOCK },
+    );
     expect(prepared!.bytes).toBe(prepared!.json.length + 100);
   });
 });

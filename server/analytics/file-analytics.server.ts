@@ -71,7 +71,12 @@ export function createFileAnalytics(dir: string, options: FileAnalyticsOptions =
         let end = start + 1;
         while (end < batch.length && eventsFileName(batch[end].timestamp) === name) end += 1;
         const file = await fileFor(name);
-        await file.appendFile(batch.slice(start, end).map((event) => `${event.json}\n`).join(""));
+        await file.appendFile(
+          batch
+            .slice(start, end)
+            .map((event) => `${event.json}\n`)
+            .join(""),
+        );
         start = end;
       }
       return { ok: true };

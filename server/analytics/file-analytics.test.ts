@@ -49,30 +49,40 @@ describe("the file adapter", () => {
         timestamp: "2026-03-01T23:59:59.500Z",
       },
     ]);
-    expect(readLines(path.join(dir, "events-2026-03-02.jsonl")).map((event) => event.name)).toEqual(["hold_expired", "booked"]);
+    expect(readLines(path.join(dir, "events-2026-03-02.jsonl")).map((event) => event.name)).toEqual([
+      "hold_expired",
+      "booked",
+    ]);
     expect(analytics.stats()).toEqual({ queued: 0, sent: 3, dropped: 0, failedBatches: 0 });
     await analytics.close();
   });
 
-  it.skipIf(process.platform === "win32")("makes the directory 0700 and the files 0600, tightening a file that was looser", async () => {
-    const dir = path.join(tempDir(), "analytics");
-    fs.mkdirSync(dir, { mode: 0o755 });
-    fs.chmodSync(dir, 0o755);
-    const existing = path.join(dir, "events-2026-03-01.jsonl");
-    fs.writeFileSync(existing, "");
-    fs.chmodSync(existing, 0o644);
-    const analytics = createFileAnalytics(dir, { clock: () => Date.parse("2026-03-01T12:00:00Z") });
-    analytics.record({ name: "page_viewed", properties: { path: "/" } });
-    await analytics.close();
-    expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
-    expect(fs.statSync(existing).mode & 0o777).toBe(0o600);
-    expect(readLines(existing)).toHaveLength(1);
-  });
+  it.skipIf(process.platform === "win32")(
+    "makes the directory 0700 and the files 0600, tightening a file that was looser",
+    async () => {
+      const dir = path.join(tempDir(), "analytics");
+      fs.mkdirSync(dir, { mode: 0o755 });
+      fs.chmodSync(dir, 0o755);
+      const existing = path.join(dir, "events-2026-03-01.jsonl");
+      fs.writeFileSync(existing, "");
+      fs.chmodSync(existing, 0o644);
+      const analytics = createFileAnalytics(dir, { clock: () => Date.parse("2026-03-01T12:00:00Z") });
+      analytics.record({ name: "page_viewed", properties: { path: "/" } });
+      await analytics.close();
+      expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
+      expect(fs.statSync(existing).mode & 0o777).toBe(0o600);
+      expect(readLines(existing)).toHaveLength(1);
+    },
+  );
 
   it("writes a full group without waiting for the interval", async () => {
     const dir = tempDir();
-    const analytics = createFileAnalytics(dir, { clock: () => Date.parse("2026-03-01T12:00:00Z"), flushIntervalMs: 60_000 });
-    for (let i = 0; i < FILE_WRITE_EVENTS; i += 1) analytics.record({ name: "page_viewed", properties: { serviceCount: i } });
+    const analytics = createFileAnalytics(dir, {
+      clock: () => Date.parse("2026-03-01T12:00:00Z"),
+      flushIntervalMs: 60_000,
+    });
+    for (let i = 0; i < FILE_WRITE_EVENTS; i += 1)
+      analytics.record({ name: "page_viewed", properties: { serviceCount: i } });
     const file = path.join(dir, "events-2026-03-01.jsonl");
     await eventually(() => fs.existsSync(file) && readLines(file).length === FILE_WRITE_EVENTS, "a full group written");
     expect(readLines(file).map((event) => event.properties.serviceCount)).toEqual([...Array(FILE_WRITE_EVENTS).keys()]);
@@ -81,17 +91,28 @@ describe("the file adapter", () => {
 
   it("writes what is pending at close, and nothing recorded after it", async () => {
     const dir = tempDir();
-    const analytics = createFileAnalytics(dir, { clock: () => Date.parse("2026-03-01T12:00:00Z"), flushIntervalMs: 60_000 });
+    const analytics = createFileAnalytics(dir, {
+      clock: () => Date.parse("2026-03-01T12:00:00Z"),
+      flushIntervalMs: 60_000,
+    });
     for (let i = 0; i < 3; i += 1) analytics.record({ name: "page_viewed", properties: { serviceCount: i } });
     await analytics.close();
     analytics.record({ name: "page_viewed", properties: { serviceCount: 99 } });
     await analytics.flush();
-    expect(readLines(path.join(dir, "events-2026-03-01.jsonl")).map((event) => event.properties.serviceCount)).toEqual([0, 1, 2]);
+    expect(readLines(path.join(dir, "events-2026-03-01.jsonl")).map((event) => event.properties.serviceCount)).toEqual([
+      0, 1, 2,
+    ]);
     expect(analytics.stats()).toEqual({ queued: 0, sent: 3, dropped: 1, failedBatches: 0 });
   });
 
   it("sanitises like the collector: no password or code, contact fields only with includeContact", async () => {
-    const properties = { path: "/register", password: "hunter2", code: "739184", email: "ana@example.com", phone: "+1 512-555-0141" };
+    const properties = {
+      path: "/register",
+      password: "hunter2",
+      code: "739184",
+      email: "ana@example.com",
+      phone: "+1 512-555-0141",
+    };
     const clock = () => Date.parse("2026-03-01T12:00:00Z");
     const plainDir = tempDir();
     const plain = createFileAnalytics(plainDir, { clock });
@@ -105,7 +126,11 @@ describe("the file adapter", () => {
     const plainText = fs.readFileSync(path.join(plainDir, "events-2026-03-01.jsonl"), "utf8");
     expect(JSON.parse(plainText).properties).toEqual({ path: "/register" });
     expect(plainText).not.toContain("hunter2");
-    expect(readLines(path.join(withContactDir, "events-2026-03-01.jsonl"))[0].properties).toEqual({ path: "/register", email: "ana@example.com", phone: "+1 512-555-0141" });
+    expect(readLines(path.join(withContactDir, "events-2026-03-01.jsonl"))[0].properties).toEqual({
+      path: "/register",
+      email: "ana@example.com",
+      phone: "+1 512-555-0141",
+    });
   });
 
   it("counts a write that fails, throws nothing, and writes again once it can", async () => {
@@ -120,7 +145,9 @@ describe("the file adapter", () => {
     fs.rmSync(dir);
     analytics.record({ name: "page_viewed", properties: { path: "/locations" } });
     await analytics.close();
-    expect(readLines(path.join(dir, "events-2026-03-01.jsonl")).map((event) => event.properties.path)).toEqual(["/locations"]);
+    expect(readLines(path.join(dir, "events-2026-03-01.jsonl")).map((event) => event.properties.path)).toEqual([
+      "/locations",
+    ]);
   });
 
   it("names files by the UTC day of the event", () => {

@@ -44,7 +44,12 @@ export function chunkBody(body: Buffer, size = CHUNK_BYTES): Buffer[] {
 /** What wraps the events of a batch, with a `sentAt` as long as any ISO time. */
 const BODY_OVERHEAD_BYTES = Buffer.byteLength(batchBody([], new Date(0).toISOString()));
 
-export type CollectorPost = { url: string; headers: Record<string, string>; chunks: readonly Buffer[]; signal: AbortSignal };
+export type CollectorPost = {
+  url: string;
+  headers: Record<string, string>;
+  chunks: readonly Buffer[];
+  signal: AbortSignal;
+};
 /** Posts one body and resolves with the HTTP status; rejects when no answer came (refused, reset, aborted). */
 export type CollectorRequest = (post: CollectorPost) => Promise<number>;
 
@@ -53,7 +58,10 @@ export type CollectorRequest = (post: CollectorPost) => Promise<number>;
  * drain between them), the answer read to its end so the connection can be reused.
  */
 /** Connections to the collector are kept open between batches: a new connection per batch costs more than the batch. */
-const keepAliveAgents = { http: new http.Agent({ keepAlive: true, maxSockets: 4 }), https: new https.Agent({ keepAlive: true, maxSockets: 4 }) };
+const keepAliveAgents = {
+  http: new http.Agent({ keepAlive: true, maxSockets: 4 }),
+  https: new https.Agent({ keepAlive: true, maxSockets: 4 }),
+};
 const parsedUrls = new Map<string, URL>();
 
 export const streamToCollector: CollectorRequest = ({ url, headers, chunks, signal }) =>
@@ -157,12 +165,22 @@ export function httpBatcherOptions(options: Omit<HttpAnalyticsOptions, "includeC
   const send = options.request ?? streamToCollector;
   const timeoutMs = options.timeoutMs ?? TIMEOUT_MS;
   const maxAttempts = options.maxAttempts ?? MAX_ATTEMPTS;
-  const delay = (attempt: number) => retryDelayMs(attempt, options.retryBaseDelayMs ?? RETRY_BASE_DELAY_MS, options.maxRetryDelayMs ?? MAX_RETRY_DELAY_MS);
+  const delay = (attempt: number) =>
+    retryDelayMs(
+      attempt,
+      options.retryBaseDelayMs ?? RETRY_BASE_DELAY_MS,
+      options.maxRetryDelayMs ?? MAX_RETRY_DELAY_MS,
+    );
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (options.writeKey) headers.authorization = `Bearer ${options.writeKey}`;
 
   async function attempt(batch: QueuedEvent[], stop: AbortSignal): Promise<Attempt> {
-    const body = Buffer.from(batchBody(batch.map((event) => event.json), new Date(clock()).toISOString()));
+    const body = Buffer.from(
+      batchBody(
+        batch.map((event) => event.json),
+        new Date(clock()).toISOString(),
+      ),
+    );
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -177,7 +195,11 @@ export function httpBatcherOptions(options: Omit<HttpAnalyticsOptions, "includeC
       // A refusal of the batch itself (400, 401, 413) will be refused again: not retried.
       return { ok: false, retry: status === 408 || status === 429 || status >= 500, failure: `status ${status}` };
     } catch (error) {
-      const failure = timedOut ? "timeout" : stop.aborted ? "closed" : ((error as NodeJS.ErrnoException).code ?? "network");
+      const failure = timedOut
+        ? "timeout"
+        : stop.aborted
+          ? "closed"
+          : ((error as NodeJS.ErrnoException).code ?? "network");
       return { ok: false, retry: true, failure };
     } finally {
       clearTimeout(timer);
@@ -200,7 +222,12 @@ export function httpBatcherOptions(options: Omit<HttpAnalyticsOptions, "includeC
   return {
     adapter: "http",
     clock,
-    batch: { maxEvents: MAX_BATCH_EVENTS, maxBytes: MAX_BATCH_BYTES, overheadBytes: BODY_OVERHEAD_BYTES, separatorBytes: 1 },
+    batch: {
+      maxEvents: MAX_BATCH_EVENTS,
+      maxBytes: MAX_BATCH_BYTES,
+      overheadBytes: BODY_OVERHEAD_BYTES,
+      separatorBytes: 1,
+    },
     maxQueuedEvents: options.maxQueuedEvents ?? MAX_QUEUED_EVENTS,
     maxQueuedBytes: options.maxQueuedBytes ?? MAX_QUEUED_BYTES,
     flushIntervalMs: options.flushIntervalMs ?? FLUSH_INTERVAL_MS,

@@ -93,7 +93,11 @@ describe("batches", () => {
       expect(Object.keys(request.json)).toEqual(["batch", "sentAt"]);
       expect(new Date(request.json.sentAt).toISOString()).toBe(request.json.sentAt);
     }
-    expect(server.accepted()[0]).toMatchObject({ name: "page_viewed", properties: { path: "/locations" }, timestamp: expect.any(String) });
+    expect(server.accepted()[0]).toMatchObject({
+      name: "page_viewed",
+      properties: { path: "/locations" },
+      timestamp: expect.any(String),
+    });
     expect(analytics.stats()).toEqual({ queued: 0, sent: 25, dropped: 0, failedBatches: 0 });
   });
 
@@ -196,7 +200,8 @@ describe("a collector that fails", () => {
     const url = closed.url;
     closed.close();
     const analytics = analyticsFor({ url, includeContact: false, retryBaseDelayMs: 1, maxRetryDelayMs: 2 });
-    for (let i = 0; i < 3; i += 1) expect(() => analytics.record(viewed(i, { centerId: "center-secret-id" }))).not.toThrow();
+    for (let i = 0; i < 3; i += 1)
+      expect(() => analytics.record(viewed(i, { centerId: "center-secret-id" }))).not.toThrow();
     await analytics.flush();
     expect(analytics.stats()).toEqual({ queued: 0, sent: 0, dropped: 3, failedBatches: 1 });
     await eventually(() => warn.mock.calls.length > 0, "the warn line");
@@ -275,7 +280,15 @@ describe("what reaches the collector", () => {
     analytics.record({ name: "signed_in", properties: sensitive } as unknown as AnalyticsEvent);
     await analytics.flush();
     expect(server.accepted()[0].properties).toEqual({ path: "/reset-password", method: "password" });
-    for (const secret of ["hunter2", "739184", "4242424242424242", "4000 0566", "tok_9f8e7d", "ana@example.com", "555-0141"]) {
+    for (const secret of [
+      "hunter2",
+      "739184",
+      "4242424242424242",
+      "4000 0566",
+      "tok_9f8e7d",
+      "ana@example.com",
+      "555-0141",
+    ]) {
       expect(server.received[0].body).not.toContain(secret);
     }
   });
@@ -285,7 +298,12 @@ describe("what reaches the collector", () => {
     const analytics = analyticsFor({ url: server.url, includeContact: true });
     analytics.record({ name: "account_registered", properties: sensitive } as unknown as AnalyticsEvent);
     await analytics.flush();
-    expect(server.accepted()[0].properties).toEqual({ path: "/reset-password", method: "password", email: "ana@example.com", phone: "+1 512-555-0141" });
+    expect(server.accepted()[0].properties).toEqual({
+      path: "/reset-password",
+      method: "password",
+      email: "ana@example.com",
+      phone: "+1 512-555-0141",
+    });
     expect(server.received[0].body).not.toContain("hunter2");
   });
 

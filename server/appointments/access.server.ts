@@ -65,7 +65,11 @@ export function manageLinkPaths(token: string): VisitPaths {
  * (sign-in required; a visit of another guest is a 404), `token` under a manage link (a tampered or
  * expired one is a 404 that says so). A back-end outage is a 503 page.
  */
-export async function requireVisitAccess(request: Request, context: RequestContext, params: { id?: string; token?: string }): Promise<VisitAccess> {
+export async function requireVisitAccess(
+  request: Request,
+  context: RequestContext,
+  params: { id?: string; token?: string },
+): Promise<VisitAccess> {
   const { services } = context;
   if (params.token !== undefined) {
     const link = services.manageLinks.verify(params.token);
@@ -75,7 +79,14 @@ export async function requireVisitAccess(request: Request, context: RequestConte
     // the invoice, the appointments list the group. Only this guest's visits are looked in.
     const visit = findVisit(visits, link.visitId);
     if (!visit) throw data(VISIT_NOT_FOUND, { status: 404 });
-    return { via: "link", guestId: link.guestId, visit, paths: manageLinkPaths(params.token), token: params.token, user: await currentUser(context) };
+    return {
+      via: "link",
+      guestId: link.guestId,
+      visit,
+      paths: manageLinkPaths(params.token),
+      token: params.token,
+      user: await currentUser(context),
+    };
   }
   const { user } = await requireUser(request, context);
   const visits = await orUnavailable(() => loadGuestVisits(services, user.guestId));

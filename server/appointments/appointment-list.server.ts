@@ -16,7 +16,12 @@ export type ListedVisit = VisitView & {
 };
 
 function listed(visit: Visit, now: number): ListedVisit {
-  return { ...toVisitView(visit), paths: accountVisitPaths(visit.id), changeable: isChangeable(visit, now), rebookable: !visit.upcoming };
+  return {
+    ...toVisitView(visit),
+    paths: accountVisitPaths(visit.id),
+    changeable: isChangeable(visit, now),
+    rebookable: !visit.upcoming,
+  };
 }
 
 /** The guest's visits at a glance: how many, since when, the latest, in words. */
@@ -35,7 +40,13 @@ function bookedOf(visits: Visit[], now: number): ListedVisit | null {
 }
 
 /** One page of one tab of the guest's visits, and what the page says of them all. A back-end outage is the 503 page. */
-export async function appointmentsPage(services: Services, guestId: string, tab: AppointmentTab, page: number, now = Date.now()) {
+export async function appointmentsPage(
+  services: Services,
+  guestId: string,
+  tab: AppointmentTab,
+  page: number,
+  now = Date.now(),
+) {
   const visits = await orUnavailable(() => loadGuestVisits(services, guestId, now));
   const shown = pageOf(visitsOfTab(visits, tab), page, VISITS_PAGE_SIZE);
   return {
@@ -49,10 +60,18 @@ export async function appointmentsPage(services: Services, guestId: string, tab:
 }
 
 /** The dashboard's next visit, how many more are coming, and the booked visit behind "has upcoming appointment". */
-export async function visitOverview(services: Services, guestId: string, now = Date.now()): Promise<{ next: ListedVisit | null; more: number; booked: ListedVisit | null }> {
+export async function visitOverview(
+  services: Services,
+  guestId: string,
+  now = Date.now(),
+): Promise<{ next: ListedVisit | null; more: number; booked: ListedVisit | null }> {
   const visits = await orUnavailable(() => loadGuestVisits(services, guestId, now));
   const upcoming = visitsOfTab(visits, "upcoming");
-  return { next: upcoming[0] ? listed(upcoming[0], now) : null, more: Math.max(0, upcoming.length - 1), booked: bookedOf(visits, now) };
+  return {
+    next: upcoming[0] ? listed(upcoming[0], now) : null,
+    more: Math.max(0, upcoming.length - 1),
+    booked: bookedOf(visits, now),
+  };
 }
 
 /**
@@ -61,7 +80,14 @@ export async function visitOverview(services: Services, guestId: string, now = D
  * named. The visits are read first; when the back end cannot be reached the way back is the same,
  * without the name, so the error page never becomes an outage page itself.
  */
-export async function visitsWayBack(services: Services, guestId: string, now = Date.now()): Promise<{ to: string; booked: ListedVisit | null }> {
-  const visits = await unlessUnavailable(() => loadGuestVisits(services, guestId, now), () => null);
+export async function visitsWayBack(
+  services: Services,
+  guestId: string,
+  now = Date.now(),
+): Promise<{ to: string; booked: ListedVisit | null }> {
+  const visits = await unlessUnavailable(
+    () => loadGuestVisits(services, guestId, now),
+    () => null,
+  );
   return { to: `${href("/account/appointments")}?tab=upcoming`, booked: visits ? bookedOf(visits, now) : null };
 }

@@ -30,7 +30,10 @@ export type CalendarVisit = {
  */
 export function visitCalendar(visit: CalendarVisit, now = new Date()): string {
   const { center } = visit;
-  const calendar = ical({ prodId: { company: "Glow Clinic", product: "Webstore", language: "EN" }, method: ICalCalendarMethod.PUBLISH });
+  const calendar = ical({
+    prodId: { company: "Glow Clinic", product: "Webstore", language: "EN" },
+    method: ICalCalendarMethod.PUBLISH,
+  });
   const cancelled = visit.status === APPOINTMENT_STATUS.CANCELLED;
   const description = [
     "Please arrive 10 minutes early. New clients: bring a photo ID.",

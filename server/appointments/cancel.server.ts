@@ -32,14 +32,24 @@ async function hasPayments(services: Services, visit: Visit): Promise<boolean> {
 }
 
 /** The back end's reasons change rarely: read at most every ten minutes. */
-const chainReasons = appCache.define<CancelReason[], "chain">({ name: "cancel-reasons", key: (scope) => scope, ttlMs: 10 * 60_000, staleMs: 60 * 60_000, maxEntries: 1 });
+const chainReasons = appCache.define<CancelReason[], "chain">({
+  name: "cancel-reasons",
+  key: (scope) => scope,
+  ttlMs: 10 * 60_000,
+  staleMs: 60 * 60_000,
+  maxEntries: 1,
+});
 
 export function cancelReasons(services: Services): Promise<CancelReason[]> {
   return chainReasons.get("chain", () => services.spa.listCancelReasons());
 }
 
 /** What the cancel page needs: the policy and, for an online cancel, the reasons. */
-export async function cancelPage(services: Services, visit: Visit, now = Date.now()): Promise<{ policy: CancelPolicy; reasons: CancelReason[] }> {
+export async function cancelPage(
+  services: Services,
+  visit: Visit,
+  now = Date.now(),
+): Promise<{ policy: CancelPolicy; reasons: CancelReason[] }> {
   const first = cancelPolicyOf(visit, false, now);
   if (first.kind !== "online") return { policy: first, reasons: [] };
   const [paid, reasons] = await Promise.all([hasPayments(services, visit), cancelReasons(services)]);
@@ -78,13 +88,27 @@ export async function cancelVisit(
     return { kind: "refused", message: refusalMessage(String(error.code), visit) };
   }
   await services.stores.visitRevisions.bump(calendarKey(visit), now);
-  const cancelled: Visit = { ...visit, status: APPOINTMENT_STATUS.CANCELLED, statusLabel: "Cancelled", upcoming: false };
-  await sendVisitChanged(services, { origin: input.origin, guestId: access.guestId, visit: cancelled, change: { kind: "cancelled", feeCharged } });
+  const cancelled: Visit = {
+    ...visit,
+    status: APPOINTMENT_STATUS.CANCELLED,
+    statusLabel: "Cancelled",
+    upcoming: false,
+  };
+  await sendVisitChanged(services, {
+    origin: input.origin,
+    guestId: access.guestId,
+    visit: cancelled,
+    change: { kind: "cancelled", feeCharged },
+  });
   return { kind: "cancelled", feeCharged };
 }
 
 function refusalMessage(code: string, visit: Visit): string {
   const phone = visit.center?.phone;
-  const call = phone ? ` Please call the clinic at ${phone.replace(/(\d{3})(\d{3})(\d{4})/, "$1-$2-$3")}.` : " Please call the clinic.";
-  return code === "502" ? `This appointment can't be cancelled online.${call}` : `We couldn't cancel this appointment.${call}`;
+  const call = phone
+    ? ` Please call the clinic at ${phone.replace(/(\d{3})(\d{3})(\d{4})/, "$1-$2-$3")}.`
+    : " Please call the clinic.";
+  return code === "502"
+    ? `This appointment can't be cancelled online.${call}`
+    : `We couldn't cancel this appointment.${call}`;
 }

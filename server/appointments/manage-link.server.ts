@@ -14,7 +14,10 @@ export function createManageLinks(secrets: string[], clock: () => number = Date.
     /** A token for the guest's visit starting at `visitStartMs`. */
     sign(guestId: string, visitId: string, visitStartMs: number): string {
       const expires = Math.min(visitStartMs + AFTER_VISIT_MS, clock() + LONGEST_MS);
-      return signer.sign({ g: guestId.toLowerCase(), v: visitId.toLowerCase() }, Math.max(expires, clock() + AFTER_VISIT_MS));
+      return signer.sign(
+        { g: guestId.toLowerCase(), v: visitId.toLowerCase() },
+        Math.max(expires, clock() + AFTER_VISIT_MS),
+      );
     },
     /** The guest and visit of a genuine, unexpired token; null for anything else. */
     verify(token: string | null | undefined): { guestId: string; visitId: string } | null {

@@ -43,19 +43,29 @@ describe("a manage link", () => {
     const { links: manage } = links();
     const token = manage.sign("g", "v", NOW + DAY);
     const [body, signature] = token.split(".");
-    const otherVisit = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body, "base64url").toString()), v: "other" })).toString("base64url");
+    const otherVisit = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(body, "base64url").toString()), v: "other" }),
+    ).toString("base64url");
     expect(manage.verify(`${otherVisit}.${signature}`)).toBeNull();
     expect(manage.verify(`${body}.${[...signature].reverse().join("")}`)).toBeNull();
     expect(manage.verify(`${token}.extra`)).toBeNull();
     expect(manage.verify("")).toBeNull();
     expect(links(["another-secret-of-at-least-thirty-two-chars"]).links.verify(token)).toBeNull();
     // A texted booking link carries a guest too, but under its own key: it never opens a visit.
-    const texted = createTokenSigner<{ g: string; v: string }>(SECRETS, "sms-link", () => NOW).sign({ g: "g", v: "v" }, NOW + DAY);
+    const texted = createTokenSigner<{ g: string; v: string }>(SECRETS, "sms-link", () => NOW).sign(
+      { g: "g", v: "v" },
+      NOW + DAY,
+    );
     expect(manage.verify(texted)).toBeNull();
   });
 
   it("keeps working with a rotated-out secret still listed", () => {
     const old = links(["the-old-secret-of-at-least-thirty-two-chars"]).links.sign("g", "v", NOW + DAY);
-    expect(links(["the-new-secret-of-at-least-thirty-two-chars", "the-old-secret-of-at-least-thirty-two-chars"]).links.verify(old)).toEqual({ guestId: "g", visitId: "v" });
+    expect(
+      links([
+        "the-new-secret-of-at-least-thirty-two-chars",
+        "the-old-secret-of-at-least-thirty-two-chars",
+      ]).links.verify(old),
+    ).toEqual({ guestId: "g", visitId: "v" });
   });
 });

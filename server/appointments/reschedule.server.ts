@@ -39,7 +39,9 @@ export function setRescheduleHold(session: AppSession, hold: RescheduleHold | nu
   else session.unset("reschedule");
 }
 
-export type ReschedulePolicy = { kind: "movable"; lateFee: boolean } | { kind: "not-movable"; why: "cancelled" | "over" };
+export type ReschedulePolicy =
+  | { kind: "movable"; lateFee: boolean }
+  | { kind: "not-movable"; why: "cancelled" | "over" };
 
 /** A booked visit not yet started may move; inside 12 hours of its start the fee applies. */
 export function reschedulePolicyOf(visit: Visit, now = Date.now()): ReschedulePolicy {
@@ -59,7 +61,9 @@ function rescheduleRequest(access: VisitAccess, date: string): BookingRequest | 
     guestId: access.guestId,
     serviceId: treatment.serviceId,
     therapistId: treatment.therapistId,
-    addOnIds: visit.services.filter((s) => s.isAddOn && s.serviceId && s.status === APPOINTMENT_STATUS.NEW).map((s) => s.serviceId!),
+    addOnIds: visit.services
+      .filter((s) => s.isAddOn && s.serviceId && s.status === APPOINTMENT_STATUS.NEW)
+      .map((s) => s.serviceId!),
     reschedule: { invoiceId: visit.invoiceId, invoiceItemId: treatment.invoiceItemId },
   };
 }
@@ -68,7 +72,11 @@ function rescheduleRequest(access: VisitAccess, date: string): BookingRequest | 
  * The open times of a date for this visit: read through its own reschedule booking, so its current
  * time does not stand in the way and no other guest's record is used. Its current start is left out.
  */
-export async function rescheduleTimes(services: Services, access: VisitAccess, date: string): Promise<SlotList | "not-movable"> {
+export async function rescheduleTimes(
+  services: Services,
+  access: VisitAccess,
+  date: string,
+): Promise<SlotList | "not-movable"> {
   const request = rescheduleRequest(access, date);
   if (!request) return "not-movable";
   try {
@@ -91,7 +99,17 @@ export async function holdNewTime(services: Services, access: VisitAccess, slot:
     const bookingId = await services.spa.createBooking(request);
     const held = await services.spa.reserveSlot(bookingId, slot, access.visit.center!.timeZone);
     if (!held) return { kind: "taken" };
-    return { kind: "held", hold: { visitId: access.visit.id, bookingId, slot, reservationId: held.reservationId, expiresAt: held.expiresAt, from: access.visit.start } };
+    return {
+      kind: "held",
+      hold: {
+        visitId: access.visit.id,
+        bookingId,
+        slot,
+        reservationId: held.reservationId,
+        expiresAt: held.expiresAt,
+        from: access.visit.start,
+      },
+    };
   } catch (error) {
     if (isSpaError(error) && error.kind === "rejected" && Number(error.code) === 5001) return { kind: "not-movable" };
     throw error;
@@ -112,18 +130,26 @@ export type ConfirmMoveOutcome =
  * Then a new calendar revision and the guest's messages, once: a second submit of the same confirm
  * (the back end's confirm is idempotent) finds the booking already counted and sends nothing again.
  */
-export async function confirmNewTime(services: Services, access: VisitAccess, hold: RescheduleHold | null, origin: string, now = Date.now()): Promise<ConfirmMoveOutcome> {
+export async function confirmNewTime(
+  services: Services,
+  access: VisitAccess,
+  hold: RescheduleHold | null,
+  origin: string,
+  now = Date.now(),
+): Promise<ConfirmMoveOutcome> {
   if (!hold) return { kind: "no-hold" };
   return oneChangeAtATime<ConfirmMoveOutcome>(services, calendarKey(access.visit), async () => {
     const visit = findVisit(await loadGuestVisits(services, access.guestId, now), access.visit.id) ?? access.visit;
     const alreadyMoved = visit.start === hold.slot && visit.status === APPOINTMENT_STATUS.NEW;
     const from = hold.from ?? access.visit.start;
-    if (!alreadyMoved && (visit.start !== from || visit.status !== APPOINTMENT_STATUS.NEW)) return { kind: "changed-elsewhere", visit };
+    if (!alreadyMoved && (visit.start !== from || visit.status !== APPOINTMENT_STATUS.NEW))
+      return { kind: "changed-elsewhere", visit };
     if (!alreadyMoved && Date.parse(hold.expiresAt) <= now) return { kind: "expired", message: HOLD_EXPIRED_MESSAGE };
     const confirmed = await services.spa.confirmBooking(hold.bookingId, visit.center!.timeZone);
     if (!confirmed) return { kind: "expired", message: HOLD_EXPIRED_MESSAGE };
     // Counted once per reschedule booking, whichever request gets here first.
-    const first = !(await services.rateLimiter.hit(`reschedule-confirmed:${hold.bookingId}`, 1, 24 * 3_600_000)).limited;
+    const first = !(await services.rateLimiter.hit(`reschedule-confirmed:${hold.bookingId}`, 1, 24 * 3_600_000))
+      .limited;
     if (first && !alreadyMoved) {
       await services.stores.visitRevisions.bump(calendarKey(visit), now);
       const moved: Visit = {
@@ -134,7 +160,12 @@ export async function confirmNewTime(services: Services, access: VisitAccess, ho
           return item ? { ...s, start: item.start } : s;
         }),
       };
-      await sendVisitChanged(services, { origin, guestId: access.guestId, visit: moved, change: { kind: "rescheduled" } });
+      await sendVisitChanged(services, {
+        origin,
+        guestId: access.guestId,
+        visit: moved,
+        change: { kind: "rescheduled" },
+      });
     } else {
       logger.info("reschedule confirm repeated", { duplicate: true });
     }

@@ -9,7 +9,13 @@ import { createSpaClient, type SpaClient } from "../spa/client.server";
 import { createSqliteStores } from "../store/sqlite-store.server";
 import { accountVisitPaths, type VisitAccess } from "./access.server";
 import { createManageLinks } from "./manage-link.server";
-import { confirmNewTime, holdNewTime, rescheduleTimes, type ConfirmMoveOutcome, type RescheduleHold } from "./reschedule.server";
+import {
+  confirmNewTime,
+  holdNewTime,
+  rescheduleTimes,
+  type ConfirmMoveOutcome,
+  type RescheduleHold,
+} from "./reschedule.server";
 import { findVisit, loadGuestVisits, type Visit } from "./visits.server";
 
 /**
@@ -60,7 +66,14 @@ afterAll(async () => {
 /** A guest with one visit on the date, at its first open time. */
 async function guestWithVisit(name: string, date: string): Promise<string> {
   const guestId = await createTestGuest(spa, AUSTIN, name, "Windows");
-  const bookingId = await spa.createBooking({ centerId: AUSTIN, date, guestId, serviceId: FACIAL, therapistId: null, addOnIds: [] });
+  const bookingId = await spa.createBooking({
+    centerId: AUSTIN,
+    date,
+    guestId,
+    serviceId: FACIAL,
+    therapistId: null,
+    addOnIds: [],
+  });
   const { times } = await spa.listSlots(bookingId, date);
   expect(await spa.reserveSlot(bookingId, times[0], ZONE)).not.toBeNull();
   expect(await spa.confirmBooking(bookingId, ZONE)).not.toBeNull();
@@ -113,7 +126,12 @@ describe("confirming a new time from several windows at once", () => {
     const winner = outcomes.findIndex((o) => o.kind === "moved");
     expect(holds[winner].slot).toBe(visit.start);
     // One move, one message of it (an email and a text), one calendar revision.
-    expect(sent.filter((m) => m.kind === "booking-rescheduled").map((m) => m.channel).sort()).toEqual(["email", "sms"]);
+    expect(
+      sent
+        .filter((m) => m.kind === "booking-rescheduled")
+        .map((m) => m.channel)
+        .sort(),
+    ).toEqual(["email", "sms"]);
     expect(await services.stores.visitRevisions.get(visit.invoiceId!.toLowerCase())).toBe(1);
   });
 
@@ -123,7 +141,10 @@ describe("confirming a new time from several windows at once", () => {
     const open = await rescheduleTimes(services, first, "2026-12-10");
     if (open === "not-movable") throw new Error("not movable");
     const [firstHold, secondHold] = [await holdIn(first, open.times[0]), await holdIn(second, open.times[1])];
-    expect(await confirmNewTime(services, first, firstHold, ORIGIN, NOW)).toMatchObject({ kind: "moved", start: open.times[0] });
+    expect(await confirmNewTime(services, first, firstHold, ORIGIN, NOW)).toMatchObject({
+      kind: "moved",
+      start: open.times[0],
+    });
     // The second window's request reads the visit afresh (at the first window's time) but its hold was made from the old one.
     const later = await openVisit(guestId);
     const outcome = await confirmNewTime(services, later, secondHold, ORIGIN, NOW);
@@ -137,7 +158,10 @@ describe("confirming a new time from several windows at once", () => {
     const open = await rescheduleTimes(services, one, "2026-12-11");
     if (open === "not-movable") throw new Error("not movable");
     const hold = await holdIn(one, open.times[0]);
-    const outcomes = await Promise.all([confirmNewTime(services, one, hold, ORIGIN, NOW), confirmNewTime(services, two, hold, ORIGIN, NOW)]);
+    const outcomes = await Promise.all([
+      confirmNewTime(services, one, hold, ORIGIN, NOW),
+      confirmNewTime(services, two, hold, ORIGIN, NOW),
+    ]);
     expect(outcomes.map((o) => o.kind)).toEqual(["moved", "moved"]);
     expect(outcomes.map((o) => (o.kind === "moved" ? o.duplicate : null)).sort()).toEqual([false, true]);
     expect((await visitNow(guestId, one.visit.id)).start).toBe(open.times[0]);

@@ -13,7 +13,11 @@ export const VISIT_LOCK_MS = 30_000;
 /** How often a waiting change looks again. */
 const VISIT_LOCK_POLL_MS = 50;
 
-export async function oneChangeAtATime<T>(services: Pick<Services, "rateLimiter">, visitKey: string, change: () => Promise<T>): Promise<T> {
+export async function oneChangeAtATime<T>(
+  services: Pick<Services, "rateLimiter">,
+  visitKey: string,
+  change: () => Promise<T>,
+): Promise<T> {
   const key = `visit-change:${visitKey}`;
   const member = randomUUID();
   // Each lap waits for the one ahead to finish, or for its lock to lapse (then the claim succeeds).

@@ -6,7 +6,12 @@ import { manageLinkPaths } from "./access.server";
 import type { Visit } from "./visits.server";
 
 /** A link that opens this one visit without signing in, on the site's public origin. */
-export function manageLinkUrl(services: Services, origin: string, guestId: string, visit: Pick<Visit, "id" | "start" | "center">): string {
+export function manageLinkUrl(
+  services: Services,
+  origin: string,
+  guestId: string,
+  visit: Pick<Visit, "id" | "start" | "center">,
+): string {
   const startMs = visit.center ? wallClockInstant(visit.start, visit.center.timeZone) : Date.now();
   const token = services.manageLinks.sign(guestId, visit.id, startMs);
   return `${origin}${manageLinkPaths(token).home}`;
@@ -19,7 +24,10 @@ export type VisitChange = { kind: "rescheduled" } | { kind: "cancelled"; feeChar
  * manages it (and its calendar file). The change stands either way: a message that cannot go out
  * is logged, never an error for the guest.
  */
-export async function sendVisitChanged(services: Services, input: { origin: string; guestId: string; visit: Visit; change: VisitChange }): Promise<void> {
+export async function sendVisitChanged(
+  services: Services,
+  input: { origin: string; guestId: string; visit: Visit; change: VisitChange },
+): Promise<void> {
   const { origin, guestId, visit, change } = input;
   try {
     const guest = await services.spa.getGuest(guestId);
@@ -39,13 +47,20 @@ export async function sendVisitChanged(services: Services, input: { origin: stri
             subject: `Your appointment at ${center.name} is cancelled`,
             body: `Hi ${guest.firstName},\n\nWe've cancelled your appointment: ${what}, ${when} at ${center.name}.${change.feeCharged ? "\nAs it was cancelled less than 12 hours ahead, the $25 late-cancellation fee applies." : ""}\n\nRemove it from your calendar: ${calendar}\nBook again any time: ${link}\n\nQuestions? Call us at ${center.phone}.`,
           };
-    if (guest.email) await services.notifier.send({ channel: "email", kind: `booking-${change.kind}`, to: guest.email, ...email });
+    if (guest.email)
+      await services.notifier.send({ channel: "email", kind: `booking-${change.kind}`, to: guest.email, ...email });
     if (guest.phone) {
       const text =
         change.kind === "rescheduled"
           ? `Glow Clinic: your appointment moved to ${when} at ${center.name}. Manage it: ${link}`
           : `Glow Clinic: your appointment on ${when} at ${center.name} is cancelled. Reply STOP to opt out.`;
-      await services.notifier.send({ channel: "sms", kind: `booking-${change.kind}`, to: guest.phone, subject: change.kind === "rescheduled" ? "Appointment moved" : "Appointment cancelled", body: text });
+      await services.notifier.send({
+        channel: "sms",
+        kind: `booking-${change.kind}`,
+        to: guest.phone,
+        subject: change.kind === "rescheduled" ? "Appointment moved" : "Appointment cancelled",
+        body: text,
+      });
     }
   } catch (error) {
     logger.error("visit change message not sent", { kind: change.kind, error: (error as Error).message });

@@ -49,12 +49,18 @@ export const serviceDisplayName = (name: string) => name.replace(/\s*\(addon\)\s
 export async function loadGuestVisits(services: Services, guestId: string, now = Date.now()): Promise<Visit[]> {
   const groups: GuestAppointment[] = [];
   for (let page = 1; page <= MAX_PAGES; page++) {
-    const { appointments, total } = await services.spa.guestAppointmentsPage(guestId, { page, size: PAGE_SIZE, includeNoShowCancel: true });
+    const { appointments, total } = await services.spa.guestAppointmentsPage(guestId, {
+      page,
+      size: PAGE_SIZE,
+      includeNoShowCancel: true,
+    });
     groups.push(...appointments);
     if (appointments.length < PAGE_SIZE || groups.length >= total) break;
   }
   const centerIds = [...new Set(groups.map((g) => g.centerId).filter((id): id is string => Boolean(id)))];
-  const centers = new Map(await Promise.all(centerIds.map(async (id) => [id, await services.catalog.getCenter(id)] as const)));
+  const centers = new Map(
+    await Promise.all(centerIds.map(async (id) => [id, await services.catalog.getCenter(id)] as const)),
+  );
   const nurses = new Map<string, Map<string, string>>();
   await Promise.all(
     centerIds.map(async (id) => {
@@ -64,10 +70,22 @@ export async function loadGuestVisits(services: Services, guestId: string, now =
   );
   return groups
     .filter((g) => g.services.length > 0)
-    .map((group) => toVisit(group, group.centerId ? (centers.get(group.centerId) ?? null) : null, group.centerId ? nurses.get(group.centerId) : undefined, now));
+    .map((group) =>
+      toVisit(
+        group,
+        group.centerId ? (centers.get(group.centerId) ?? null) : null,
+        group.centerId ? nurses.get(group.centerId) : undefined,
+        now,
+      ),
+    );
 }
 
-function toVisit(group: GuestAppointment, center: Center | null, nurses: Map<string, string> | undefined, now: number): Visit {
+function toVisit(
+  group: GuestAppointment,
+  center: Center | null,
+  nurses: Map<string, string> | undefined,
+  now: number,
+): Visit {
   const ordered = [...group.services].sort((a, b) => a.start.localeCompare(b.start));
   const first = firstService(ordered)!;
   const timeZone = center?.timeZone ?? "UTC";
@@ -107,7 +125,9 @@ export function visitsOfTab(visits: Visit[], tab: AppointmentTab): Visit[] {
 /** The visit with that id (its group, invoice or one of its appointments), among the guest's own only. */
 export function findVisit(visits: Visit[], id: string): Visit | null {
   const key = id.toLowerCase();
-  return visits.find((v) => v.id === key || v.invoiceId === key || v.services.some((s) => s.appointmentId === key)) ?? null;
+  return (
+    visits.find((v) => v.id === key || v.invoiceId === key || v.services.some((s) => s.appointmentId === key)) ?? null
+  );
 }
 
 /** A visit the guest may still move or cancel: booked and not yet started. */
@@ -140,7 +160,12 @@ export function toVisitView(visit: Visit): VisitView {
     month: local.format(MONTH_FORMAT),
     timeZone: center ? timeZoneLabel(center.timeZone) : "",
     clinic: center
-      ? { name: center.name, slug: center.slug, phone: center.phone, address: `${center.address.line1}, ${center.address.city}, ${center.address.state} ${center.address.zip}` }
+      ? {
+          name: center.name,
+          slug: center.slug,
+          phone: center.phone,
+          address: `${center.address.line1}, ${center.address.city}, ${center.address.state} ${center.address.zip}`,
+        }
       : null,
     services: visit.services.map((s) => s.displayName),
     nurse: visit.nurse,

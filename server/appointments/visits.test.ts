@@ -16,8 +16,20 @@ let services: Services;
 
 const newGuestId = (name: string) => createTestGuest(spa, AUSTIN, name, "Visits");
 
-async function book(guestId: string, date: string, addOnCodes: string[] = [], therapistId: string | null = null): Promise<string> {
-  const bookingId = await spa.createBooking({ centerId: AUSTIN, date, guestId, serviceId: FACIAL, therapistId, addOnIds: addOnCodes.map((c) => seedGuid(`service:${c}`)) });
+async function book(
+  guestId: string,
+  date: string,
+  addOnCodes: string[] = [],
+  therapistId: string | null = null,
+): Promise<string> {
+  const bookingId = await spa.createBooking({
+    centerId: AUSTIN,
+    date,
+    guestId,
+    serviceId: FACIAL,
+    therapistId,
+    addOnIds: addOnCodes.map((c) => seedGuid(`service:${c}`)),
+  });
   const { times } = await spa.listSlots(bookingId, date);
   expect(await spa.reserveSlot(bookingId, times[0], "America/Chicago")).not.toBeNull();
   const confirmed = await spa.confirmBooking(bookingId, "America/Chicago");
@@ -53,7 +65,11 @@ describe("a guest's visits", () => {
     expect(visit.upcoming).toBe(true);
     const minutes = visit.services.reduce((sum, s) => sum + s.durationMinutes, 0);
     expect(Date.parse(`${visit.end}Z`) - Date.parse(`${visit.start}Z`)).toBe(minutes * 60_000);
-    expect(toVisitView(visit)).toMatchObject({ when: expect.stringMatching(/^December 7, 2026 \d{1,2}:\d{2} (AM|PM)$/), month: "December 2026", statusLabel: "Booked" });
+    expect(toVisitView(visit)).toMatchObject({
+      when: expect.stringMatching(/^December 7, 2026 \d{1,2}:\d{2} (AM|PM)$/),
+      month: "December 2026",
+      statusLabel: "Booked",
+    });
   });
 
   it("are found by their group, invoice or appointment id, and never among another guest's", async () => {

@@ -49,7 +49,9 @@ export function linkQuery(link: BookingLink | null, without: readonly (LinkParam
 }
 
 const sameChoice = (a: Draft, b: Draft) =>
-  a.serviceId === b.serviceId && a.therapistId === b.therapistId && [...a.addOnIds].sort().join() === [...b.addOnIds].sort().join();
+  a.serviceId === b.serviceId &&
+  a.therapistId === b.therapistId &&
+  [...a.addOnIds].sort().join() === [...b.addOnIds].sort().join();
 
 export type LinkedDraft = {
   /** The draft with the link's choices filled in. */
@@ -73,7 +75,15 @@ export type LinkedDraft = {
  */
 export async function draftFromLink(
   services: Services,
-  input: { center: Center; catalog: Service[]; kept: Draft | null; link: BookingLink | null; user: CurrentUser | null; clientIp: string; keep: boolean },
+  input: {
+    center: Center;
+    catalog: Service[];
+    kept: Draft | null;
+    link: BookingLink | null;
+    user: CurrentUser | null;
+    clientIp: string;
+    keep: boolean;
+  },
 ): Promise<LinkedDraft> {
   const { center, catalog, kept, link, user } = input;
   const draft: Draft = kept?.centerId === center.id ? kept : { centerId: center.id, addOnIds: [], therapistId: null };
@@ -82,7 +92,11 @@ export async function draftFromLink(
   const texted = link?.guest ? await textedGuest(services, link.guest, center.id) : null;
   // What the visitor holds decides what they are offered: the returning versions for a returning
   // client, and what their packages pay for (decision 037).
-  const holdings = await guestHoldings(services, bookingGuest(user, texted?.email ? { guestId: texted.id, details: { email: texted.email } } : draft), center.id);
+  const holdings = await guestHoldings(
+    services,
+    bookingGuest(user, texted?.email ? { guestId: texted.id, details: { email: texted.email } } : draft),
+    center.id,
+  );
   const treatments = treatmentsFor(catalog, holdings);
   const therapists = (await services.catalog.listTherapists(center.id).catch(() => null)) ?? [];
   const linkedService = findService(treatments, link?.service);
@@ -99,7 +113,15 @@ export async function draftFromLink(
     ...(linkedDate ? { date: linkedDate } : {}),
     ...(promo ? { promoCode: promo } : {}),
     ...(texted?.email
-      ? { guestId: texted.id, details: { firstName: texted.firstName, lastName: texted.lastName, email: texted.email, phone: texted.phone ?? "" } }
+      ? {
+          guestId: texted.id,
+          details: {
+            firstName: texted.firstName,
+            lastName: texted.lastName,
+            email: texted.email,
+            phone: texted.phone ?? "",
+          },
+        }
       : {}),
   };
   const choiceChanged = !sameChoice(next, draft);
@@ -113,7 +135,12 @@ export async function draftFromLink(
 }
 
 /** A promo code from a link: never an offer tier's code, and tried only when kept, within the address's tries. */
-async function acceptedPromo(services: Services, raw: string, draft: Draft, input: { clientIp: string; keep: boolean }): Promise<string | null> {
+async function acceptedPromo(
+  services: Services,
+  raw: string,
+  draft: Draft,
+  input: { clientIp: string; keep: boolean },
+): Promise<string | null> {
   const code = normalizePromoCode(raw);
   if (code.length === 0 || code.length > 32 || (await isOfferCode(services, code))) return null;
   if (code === draft.promoCode) return code;
@@ -134,8 +161,17 @@ export async function requireChosenServiceOrLink(context: RequestContext, reques
   const session = requestSession(context);
   const { center, catalog } = await requireClinic(services, link.centerId);
   const user = await currentUser(context);
-  const { draft } = await draftFromLink(services, { center, catalog, kept: getDraft(session), link, user, clientIp: context.clientIp, keep });
+  const { draft } = await draftFromLink(services, {
+    center,
+    catalog,
+    kept: getDraft(session),
+    link,
+    user,
+    clientIp: context.clientIp,
+    keep,
+  });
   const service = findService(catalog, draft.serviceId);
-  if (!service) throw redirect(`${href("/appointment/service")}?id=${encodeURIComponent(center.id)}${linkQuery(link, ["id"])}`);
+  if (!service)
+    throw redirect(`${href("/appointment/service")}?id=${encodeURIComponent(center.id)}${linkQuery(link, ["id"])}`);
   return { session, draft, center, catalog, service, link };
 }

@@ -35,7 +35,10 @@ beforeAll(async () => {
     hit: (key, ...rest) => (touched.push(`hit ${key.split(":")[0]}`), limiter.hit(key, ...rest)),
     release: (key, member) => (touched.push(`release ${member}`), limiter.release(key, member)),
   };
-  services = await seededServices(spa, stores, { rateLimiter: watched, linkSigner: createLinkSigner(["a-secret-long-enough-for-tests-0123456789"]) });
+  services = await seededServices(spa, stores, {
+    rateLimiter: watched,
+    linkSigner: createLinkSigner(["a-secret-long-enough-for-tests-0123456789"]),
+  });
   center = (await services.catalog.getCenter(AUSTIN))!;
   catalog = (await services.catalog.listServices(AUSTIN))!;
 });
@@ -49,10 +52,17 @@ const held: Draft = {
   serviceId: seedGuid("service:PEEL"),
   addOnIds: [],
   therapistId: null,
-  hold: { bookingId: "b-1", slot: "2026-12-01T10:00:00", reservationId: "r-1", expiresAt: "2026-12-01T16:00:00Z", claim: { key: "holds:203.0.113.5", id: "claim-1" } },
+  hold: {
+    bookingId: "b-1",
+    slot: "2026-12-01T10:00:00",
+    reservationId: "r-1",
+    expiresAt: "2026-12-01T16:00:00Z",
+    claim: { key: "holds:203.0.113.5", id: "claim-1" },
+  },
 };
 
-const linkTo = (params: string) => bookingLinkOf(new URL(`http://shop.example/appointment/service?id=${AUSTIN}${params}`));
+const linkTo = (params: string) =>
+  bookingLinkOf(new URL(`http://shop.example/appointment/service?id=${AUSTIN}${params}`));
 
 describe("a booking link", () => {
   it("is read from the address only when it fills something in, and carried without what a page names itself", () => {
@@ -67,7 +77,15 @@ describe("a booking link", () => {
   it("shown by a page, fills in the choices and lets go of nothing, trying no code", async () => {
     touched.length = 0;
     const link = linkTo(`&service=${FACIAL}&date=2026-12-01&promo=glow50`);
-    const shown = await draftFromLink(services, { center, catalog, kept: held, link, user: null, clientIp: "203.0.113.5", keep: false });
+    const shown = await draftFromLink(services, {
+      center,
+      catalog,
+      kept: held,
+      link,
+      user: null,
+      clientIp: "203.0.113.5",
+      keep: false,
+    });
     expect(shown.draft).toMatchObject({ serviceId: FACIAL, date: "2026-12-01", hold: undefined });
     expect(shown.draft.promoCode).toBeUndefined();
     expect(shown.choiceChanged).toBe(true);
@@ -77,14 +95,30 @@ describe("a booking link", () => {
   it("kept by a POST, lets go of the hold it makes stale and tries the code once", async () => {
     touched.length = 0;
     const link = linkTo(`&service=${FACIAL}&promo=glow50`);
-    const kept = await draftFromLink(services, { center, catalog, kept: held, link, user: null, clientIp: "203.0.113.5", keep: true });
+    const kept = await draftFromLink(services, {
+      center,
+      catalog,
+      kept: held,
+      link,
+      user: null,
+      clientIp: "203.0.113.5",
+      keep: true,
+    });
     expect(kept.draft).toMatchObject({ serviceId: FACIAL, promoCode: "GLOW50", hold: undefined });
     expect(touched).toEqual(["hit promo-ip", "release claim-1"]);
   });
 
   it("that changes no choice keeps the hold, kept or shown", async () => {
     touched.length = 0;
-    const same = await draftFromLink(services, { center, catalog, kept: held, link: linkTo("&date=2026-12-02"), user: null, clientIp: "203.0.113.5", keep: true });
+    const same = await draftFromLink(services, {
+      center,
+      catalog,
+      kept: held,
+      link: linkTo("&date=2026-12-02"),
+      user: null,
+      clientIp: "203.0.113.5",
+      keep: true,
+    });
     expect(same.draft).toMatchObject({ hold: held.hold, date: "2026-12-02" });
     expect(touched).toEqual([]);
   });

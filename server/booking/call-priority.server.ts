@@ -29,7 +29,8 @@ export function forBooking<T>(draft: Pick<Draft, "id" | "hold"> | null, work: ()
  * Route middleware for the steps after a time is chosen (details, verify, payment): their loaders'
  * and actions' calls are the booking's, whichever use case makes them.
  */
-export const bookingCallPriority: MiddlewareFunction<Response> = async ({ context }, next) => forBooking(getDraft(requestSession(context)), next);
+export const bookingCallPriority: MiddlewareFunction<Response> = async ({ context }, next) =>
+  forBooking(getDraft(requestSession(context)), next);
 
 /** Services made by hand (tests) may have no governor: every call then goes as it comes. */
 const governorOf = (services: Pick<Services, "callGovernor">) => services.callGovernor ?? null;
@@ -38,16 +39,26 @@ const governorOf = (services: Pick<Services, "callGovernor">) => services.callGo
  * Lets a new booking in before anything is held for it, or says in how many seconds to try again:
  * the organisation's bucket must cover its calls besides those kept for the bookings under way.
  */
-export async function admitBooking(services: Pick<Services, "callGovernor">, bookingId: string): Promise<{ ok: true } | { ok: false; retryAfterSeconds: number }> {
+export async function admitBooking(
+  services: Pick<Services, "callGovernor">,
+  bookingId: string,
+): Promise<{ ok: true } | { ok: false; retryAfterSeconds: number }> {
   return (await governorOf(services)?.admit(bookingId)) ?? { ok: true };
 }
 
 /** The booking holds a slot until `expiresAt` (ISO): its remaining calls are kept for it until then. */
-export async function keepCallsForHold(services: Pick<Services, "callGovernor">, bookingId: string, expiresAt: string): Promise<void> {
+export async function keepCallsForHold(
+  services: Pick<Services, "callGovernor">,
+  bookingId: string,
+  expiresAt: string,
+): Promise<void> {
   await governorOf(services)?.holding(bookingId, Date.parse(expiresAt));
 }
 
 /** The booking ended (booked or not): the calls kept for it are free for others. */
-export async function freeBookingCalls(services: Pick<Services, "callGovernor">, bookingId: string | undefined): Promise<void> {
+export async function freeBookingCalls(
+  services: Pick<Services, "callGovernor">,
+  bookingId: string | undefined,
+): Promise<void> {
   if (bookingId) await governorOf(services)?.release(bookingId);
 }

@@ -7,7 +7,12 @@ import type { Services } from "../services";
 import { parseEnv } from "../env.server";
 import { createNoLeadWebhooks } from "../leads/lead-webhooks.server";
 import { seedGuid } from "../spa-sandbox/db";
-import { createCallGovernor, createMemoryCallBucket, type CallBucket, type CallGovernor } from "../spa/call-governor.server";
+import {
+  createCallGovernor,
+  createMemoryCallBucket,
+  type CallBucket,
+  type CallGovernor,
+} from "../spa/call-governor.server";
 import { createSpaClient, type SpaClient } from "../spa/client.server";
 import { bookingScope } from "./call-priority.server";
 import type { Draft } from "./draft.server";
@@ -42,10 +47,22 @@ beforeEach(() => {
   now += 60_000;
   bucket = createMemoryCallBucket(clock);
   // The figures below are worked out for 11 calls a booking and 6 after its hold, whatever the defaults are.
-  governor = createCallGovernor({ bucket, clock, sleep: async (ms) => {
+  governor = createCallGovernor({
+    bucket,
+    clock,
+    sleep: async (ms) => {
       now += ms;
-    }, callsPerBooking: 11, callsAfterHold: 6, readReserve: 6 });
-  const spa = createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY }, clock, governor });
+    },
+    callsPerBooking: 11,
+    callsAfterHold: 6,
+    readReserve: 6,
+  });
+  const spa = createSpaClient({
+    baseUrl: sandbox.baseUrl,
+    auth: { type: "apikey", apiKey: TEST_API_KEY },
+    clock,
+    governor,
+  });
   services = {
     env: parseEnv({ NODE_ENV: "test" }),
     spa,
@@ -60,9 +77,16 @@ afterAll(async () => {
 });
 
 /** What Zenoti's last answer said is left of the organisation's calls. */
-const leftAtZenoti = (remaining: number) => bucket.observe({ shape: null, remaining, limited: false, retryAfterSeconds: null, resetSeconds: null });
+const leftAtZenoti = (remaining: number) =>
+  bucket.observe({ shape: null, remaining, limited: false, retryAfterSeconds: null, resetSeconds: null });
 
-const query = (date: string): SlotQuery => ({ centerId: AUSTIN, serviceId: FACIAL, addOnIds: [], therapistId: null, date });
+const query = (date: string): SlotQuery => ({
+  centerId: AUSTIN,
+  serviceId: FACIAL,
+  addOnIds: [],
+  therapistId: null,
+  date,
+});
 
 describe("a new booking at the call limit", () => {
   it("is told at the time step when to try again, with its day kept, before anything is made; then let in", async () => {
@@ -77,7 +101,13 @@ describe("a new booking at the call limit", () => {
     expect(sandbox.callCount()).toBe(calls);
 
     now += 1_000;
-    const chosen = await chooseTime(services, { draft: busy.kind === "busy" ? busy.draft : draft, centerId: AUSTIN, service: facial, slot: times[0], date });
+    const chosen = await chooseTime(services, {
+      draft: busy.kind === "busy" ? busy.draft : draft,
+      centerId: AUSTIN,
+      service: facial,
+      slot: times[0],
+      date,
+    });
     expect(chosen).toMatchObject({ kind: "chosen", draft: { slot: times[0] } });
     // Its calls to its confirmation are kept for it now.
     expect((await governor.state()).reserved).toBe(11);
@@ -95,7 +125,16 @@ describe("a new booking at the call limit", () => {
       guestId,
       details: { firstName: "Kept", lastName: "Guest", email: "kept.guest@example.com", phone: "5125550123" },
     };
-    const request = { draft, centerId: AUSTIN, service: facial, slot: times[0], date, timeZone: ZONE, clientIp: "203.0.113.61", user: null };
+    const request = {
+      draft,
+      centerId: AUSTIN,
+      service: facial,
+      slot: times[0],
+      date,
+      timeZone: ZONE,
+      clientIp: "203.0.113.61",
+      user: null,
+    };
     await governor.holding("someone-paying", now + 600_000);
     await leftAtZenoti(12);
     const calls = sandbox.callCount();
@@ -125,9 +164,22 @@ describe("open times at the call limit", () => {
 
 describe("whose calls a booking step makes", () => {
   it("holds: the booking's, first in line, until the hold runs out; on its way to a hold: a new booking's; else nobody's", () => {
-    const hold = { bookingId: "b", slot: "2026-12-07T10:00:00", reservationId: "r", expiresAt: new Date(now + 600_000).toISOString() };
-    expect(bookingScope({ id: "d1", hold }, now)).toEqual({ priority: "held", booking: "d1", holdUntil: now + 600_000 });
-    expect(bookingScope({ id: "d1", hold }, now + 600_001)).toEqual({ priority: "held", booking: "d1", holdUntil: undefined });
+    const hold = {
+      bookingId: "b",
+      slot: "2026-12-07T10:00:00",
+      reservationId: "r",
+      expiresAt: new Date(now + 600_000).toISOString(),
+    };
+    expect(bookingScope({ id: "d1", hold }, now)).toEqual({
+      priority: "held",
+      booking: "d1",
+      holdUntil: now + 600_000,
+    });
+    expect(bookingScope({ id: "d1", hold }, now + 600_001)).toEqual({
+      priority: "held",
+      booking: "d1",
+      holdUntil: undefined,
+    });
     expect(bookingScope({ id: "d1" }, now)).toEqual({ priority: "booking", booking: "d1" });
     expect(bookingScope({}, now)).toBeNull();
     expect(bookingScope(null, now)).toBeNull();

@@ -8,9 +8,11 @@ import type { RequestContext } from "../request-context.server";
 import { orUnavailable, refuseClinicWithoutTimeZone } from "../unavailable.server";
 import { requireDraft } from "./draft.server";
 
-
 /** The clinic and its bookable services, or the "Invalid Clinic Location" page (404). */
-export async function requireClinic(services: Services, centerId: string | null | undefined): Promise<{ center: Center; catalog: Service[] }> {
+export async function requireClinic(
+  services: Services,
+  centerId: string | null | undefined,
+): Promise<{ center: Center; catalog: Service[] }> {
   if (!centerId || centerId.length > 64) throw data(INVALID_CLINIC, { status: 404 });
   const center = await orUnavailable(() => services.catalog.getCenter(centerId));
   if (!center) await refuseClinicWithoutTimeZone(services.catalog, centerId);

@@ -10,7 +10,13 @@ import { isSpaError } from "../spa/errors.server";
 import type { PaymentAttempt } from "../store/stores.server";
 import type { Draft } from "./draft.server";
 import { forBooking } from "./call-priority.server";
-import { advanceAttempt, attemptTiming, outcomeOfFinal, type AttemptOutcome, type AttemptTiming } from "./payment-attempt.server";
+import {
+  advanceAttempt,
+  attemptTiming,
+  outcomeOfFinal,
+  type AttemptOutcome,
+  type AttemptTiming,
+} from "./payment-attempt.server";
 import { findService } from "./catalog-view.server";
 import { memberPrices } from "../guests/member-prices.server";
 import { packageForTreatment } from "../guests/packages.server";
@@ -25,7 +31,13 @@ export type Quote = {
   dueNow: Cents;
   dueInClinic: Cents;
   /** The code on the booking: a promo code (or an offer's), or one of the guest's coupons (decision 044). */
-  promo: { code: string; kind: "promo" | "coupon"; applied: boolean; message: string | null; maxUsesPerGuest: number | null } | null;
+  promo: {
+    code: string;
+    kind: "promo" | "coupon";
+    applied: boolean;
+    message: string | null;
+    maxUsesPerGuest: number | null;
+  } | null;
   /** What the guest's membership takes off (member prices), when it is more than the promo on a line. */
   member: { plan: string; discount: Cents } | null;
   /** The guest's package that pays for the treatment, and what it covers (the treatment's price after any promo). */
@@ -40,19 +52,40 @@ export async function quote(services: Services, center: Center, catalog: Service
   let promo: Quote["promo"] = null;
   let rules: PromoCode["rules"] = [];
   if (draft.promoCode) {
-    const uses = draft.details ? ((await services.stores.guestDetails.get(draft.details.email))?.promo_codes[draft.promoCode] ?? 0) : 0;
+    const uses = draft.details
+      ? ((await services.stores.guestDetails.get(draft.details.email))?.promo_codes[draft.promoCode] ?? 0)
+      : 0;
     const appointmentDate = draft.date ?? draft.hold?.slot.slice(0, 10) ?? "";
     // A typed promo code, or a price or offer tier's code (a referred friend's FT50RAF among them); else
     // one of the guest's coupons, read from the back end and priced by the chain's discount for it.
     const found = await typedPromo(services, draft.promoCode);
-    const coupon = !found && draft.guestId ? findCoupon(await services.spa.guestCoupons(draft.guestId), draft.promoCode) : null;
+    const coupon =
+      !found && draft.guestId ? findCoupon(await services.spa.guestCoupons(draft.guestId), draft.promoCode) : null;
     if (coupon) {
-      const check = checkCoupon({ coupon, discount: await couponDiscountOf(services, coupon), appointmentDate, lines, usesByGuest: uses });
-      promo = { code: normalizePromoCode(draft.promoCode), kind: "coupon", applied: check.ok, message: check.ok ? null : check.message, maxUsesPerGuest: 1 };
+      const check = checkCoupon({
+        coupon,
+        discount: await couponDiscountOf(services, coupon),
+        appointmentDate,
+        lines,
+        usesByGuest: uses,
+      });
+      promo = {
+        code: normalizePromoCode(draft.promoCode),
+        kind: "coupon",
+        applied: check.ok,
+        message: check.ok ? null : check.message,
+        maxUsesPerGuest: 1,
+      };
       if (check.ok) rules = check.promo.rules;
     } else {
       const check = checkPromo({ code: draft.promoCode, promo: found, appointmentDate, lines, usesByGuest: uses });
-      promo = { code: draft.promoCode, kind: "promo", applied: check.ok, message: check.ok ? null : check.message, maxUsesPerGuest: found?.maxUsesPerGuest ?? null };
+      promo = {
+        code: draft.promoCode,
+        kind: "promo",
+        applied: check.ok,
+        message: check.ok ? null : check.message,
+        maxUsesPerGuest: found?.maxUsesPerGuest ?? null,
+      };
       if (check.ok) rules = check.promo.rules;
     }
   }
@@ -60,12 +93,20 @@ export async function quote(services: Services, center: Center, catalog: Service
   // A member's prices, as the back end applies them to a member's visit (not stacked on a promo).
   const members = draft.guestId ? await memberPrices(services, draft.guestId, center.id) : null;
   const withMember = withMemberPrices(promoPriced.lines, members ? members.percentOf : () => 0);
-  const priced = { lines: withMember.lines, subtotal: promoPriced.subtotal, discount: withMember.promoDiscount, total: promoPriced.subtotal - withMember.promoDiscount - withMember.memberDiscount };
+  const priced = {
+    lines: withMember.lines,
+    subtotal: promoPriced.subtotal,
+    discount: withMember.promoDiscount,
+    total: promoPriced.subtotal - withMember.promoDiscount - withMember.memberDiscount,
+  };
   const [pricing] = await services.stores.centerPricing.get(center.id, [service.id]);
   const prepaid = pricing?.isPrepaidService ?? false;
   // A package session pays for the treatment itself (the first line); add-ons are still paid.
   const treatment = priced.lines[0];
-  const held = draft.pkg && draft.guestId ? await packageForTreatment(services, { guestId: draft.guestId, centerId: center.id, serviceId: service.id }) : null;
+  const held =
+    draft.pkg && draft.guestId
+      ? await packageForTreatment(services, { guestId: draft.guestId, centerId: center.id, serviceId: service.id })
+      : null;
   const covers = held && treatment ? treatment.price - treatment.discount : 0;
   const total = priced.total - covers;
   return {
@@ -77,7 +118,8 @@ export async function quote(services: Services, center: Center, catalog: Service
     dueNow: prepaid ? total : 0,
     dueInClinic: prepaid ? 0 : total,
     promo,
-    member: members && withMember.memberDiscount > 0 ? { plan: members.plan, discount: withMember.memberDiscount } : null,
+    member:
+      members && withMember.memberDiscount > 0 ? { plan: members.plan, discount: withMember.memberDiscount } : null,
     package: held ? { userPackageId: held.userPackageId, name: held.name, covers } : null,
   };
 }
@@ -140,7 +182,9 @@ export async function checkout(
     centerId: input.center.id,
     accountId: input.accountId,
     prepaid: summary.prepaid,
-    contact: draft.details ? { firstName: draft.details.firstName, email: draft.details.email, phone: draft.details.phone } : null,
+    contact: draft.details
+      ? { firstName: draft.details.firstName, email: draft.details.email, phone: draft.details.phone }
+      : null,
     promoCode: summary.promo?.applied ? summary.promo.code : null,
     promoClaimed: false,
     promoApplied: false,
@@ -167,10 +211,22 @@ export async function checkout(
     services.analytics.record({
       name: "payment_started",
       userId: input.accountId || undefined,
-      properties: { bookingId: attempt.bookingId, centerId: attempt.centerId, prepaid: attempt.prepaid, amountCents: summary.dueNow, promoApplied: attempt.promoCode !== null },
+      properties: {
+        bookingId: attempt.bookingId,
+        centerId: attempt.centerId,
+        prepaid: attempt.prepaid,
+        amountCents: summary.dueNow,
+        promoApplied: attempt.promoCode !== null,
+      },
     });
   }
-  if (attempt.state === "started" && attempt.confirmSentAt === null && attempt.promoCode && !attempt.promoClaimed && attempt.contact) {
+  if (
+    attempt.state === "started" &&
+    attempt.confirmSentAt === null &&
+    attempt.promoCode &&
+    !attempt.promoClaimed &&
+    attempt.contact
+  ) {
     // A once-per-guest code is counted before the booking, so two bookings at once cannot both use it.
     const claimed = await services.stores.guestDetails
       .claimPromoUse({
@@ -193,11 +249,17 @@ export async function checkout(
   }
   const shownDue = input.shownDue ?? summary.dueNow;
   // The hold's remaining calls come first among the chain's (decision 036).
-  return forBooking(draft, () => advanceAttempt({ services, timing, clock, mode: "customer", returnTo: input.returnTo, shownDue }, attempt));
+  return forBooking(draft, () =>
+    advanceAttempt({ services, timing, clock, mode: "customer", returnTo: input.returnTo, shownDue }, attempt),
+  );
 }
 
 /** Takes the attempt (new, or one whose request died), waiting a while for a request that holds it. */
-async function claimAttempt(services: Services, fresh: PaymentAttempt, options: { clock: () => number; timing: AttemptTiming; busyWaitMs?: number }) {
+async function claimAttempt(
+  services: Services,
+  fresh: PaymentAttempt,
+  options: { clock: () => number; timing: AttemptTiming; busyWaitMs?: number },
+) {
   const { clock, timing } = options;
   let claim = await services.stores.paymentAttempts.claim(fresh, clock());
   const waitUntil = clock() + (options.busyWaitMs ?? BUSY_WAIT_MS);
@@ -212,12 +274,20 @@ async function claimAttempt(services: Services, fresh: PaymentAttempt, options: 
  * The guest is back from the 3-D Secure page: the invoice says whether they passed (booked) or not
  * (the appointment is removed, as for a declined card). Null when no check is under way for the key.
  */
-export async function finishVerification(services: Services, payKey: string, options: DriveOptions = {}): Promise<CheckoutOutcome | null> {
+export async function finishVerification(
+  services: Services,
+  payKey: string,
+  options: DriveOptions = {},
+): Promise<CheckoutOutcome | null> {
   const existing = await services.stores.paymentAttempts.get(payKey);
   if (!existing || existing.state !== "verifying") return null;
   const clock = options.clock ?? Date.now;
   const timing = options.timing ?? attemptTiming(services);
-  const claim = await claimAttempt(services, { ...existing, leaseUntil: clock() + timing.leaseMs }, { clock, timing, busyWaitMs: options.busyWaitMs });
+  const claim = await claimAttempt(
+    services,
+    { ...existing, leaseUntil: clock() + timing.leaseMs },
+    { clock, timing, busyWaitMs: options.busyWaitMs },
+  );
   if (claim.state === "busy") return { kind: "busy" };
   if (claim.state === "final") return outcomeOfFinal(claim.attempt);
   return advanceAttempt({ services, timing, clock, mode: "returned" }, claim.attempt);
@@ -227,12 +297,20 @@ export async function finishVerification(services: Services, payKey: string, opt
  * The guest will not pay the back end's price: the confirmed, unpaid appointment is removed and the
  * promo use given back. Only an attempt stopped at a price the guest did not agree to is undone.
  */
-export async function declineBackEndPrice(services: Services, payKey: string, options: DriveOptions = {}): Promise<CheckoutOutcome | null> {
+export async function declineBackEndPrice(
+  services: Services,
+  payKey: string,
+  options: DriveOptions = {},
+): Promise<CheckoutOutcome | null> {
   const existing = await services.stores.paymentAttempts.get(payKey);
   if (!existing || existing.state !== "confirmed" || existing.backEndDue == null) return null;
   const clock = options.clock ?? Date.now;
   const timing = options.timing ?? attemptTiming(services);
-  const claim = await claimAttempt(services, { ...existing, leaseUntil: clock() + timing.leaseMs }, { clock, timing, busyWaitMs: options.busyWaitMs });
+  const claim = await claimAttempt(
+    services,
+    { ...existing, leaseUntil: clock() + timing.leaseMs },
+    { clock, timing, busyWaitMs: options.busyWaitMs },
+  );
   if (claim.state === "busy") return { kind: "busy" };
   if (claim.state === "final") return outcomeOfFinal(claim.attempt);
   if (claim.attempt.state !== "confirmed") {

@@ -33,7 +33,10 @@ type CodeRequest = { center: Center; catalog: Service[]; draft: Draft; user: Cur
  * A code the guest typed: a promo code of the chain's, else one of their coupons (signed in), else
  * the promo messages. The draft that carries it, or why not.
  */
-export async function applyTypedCode(services: Services, request: CodeRequest & { typed: string }): Promise<CodeOutcome> {
+export async function applyTypedCode(
+  services: Services,
+  request: CodeRequest & { typed: string },
+): Promise<CodeOutcome> {
   const { center, catalog, draft } = request;
   const code = normalizePromoCode(request.typed);
   if (!code) return { kind: "refused", message: PROMO_MESSAGES.empty };
@@ -45,7 +48,9 @@ export async function applyTypedCode(services: Services, request: CodeRequest & 
   if (trial.promo?.kind === "coupon") {
     // The coupon as applyCoupon would take it, from the price already worked out.
     if (!couponHolder(request.user, draft)) return { kind: "refused", message: PROMO_MESSAGES.unknown };
-    return trial.promo.applied ? { kind: "applied", draft: asPromo } : { kind: "refused", message: trial.promo.message ?? COUPON_MESSAGES.gone };
+    return trial.promo.applied
+      ? { kind: "applied", draft: asPromo }
+      : { kind: "refused", message: trial.promo.message ?? COUPON_MESSAGES.gone };
   }
   if (trial.promo?.applied) return { kind: "applied", draft: asPromo };
   return { kind: "refused", message: trial.promo?.message ?? PROMO_MESSAGES.unknown };
@@ -60,7 +65,9 @@ export async function applyCoupon(services: Services, request: CodeRequest & { n
   const asCoupon: Draft = { ...draft, promoCode: number };
   const trial = await quote(services, center, catalog, asCoupon);
   if (trial.promo?.kind !== "coupon") return { kind: "refused", message: COUPON_MESSAGES.gone };
-  return trial.promo.applied ? { kind: "applied", draft: asCoupon } : { kind: "refused", message: trial.promo.message ?? COUPON_MESSAGES.gone };
+  return trial.promo.applied
+    ? { kind: "applied", draft: asCoupon }
+    : { kind: "refused", message: trial.promo.message ?? COUPON_MESSAGES.gone };
 }
 
 /** The draft with no code on it: the promo code or coupon removed. */
@@ -73,7 +80,10 @@ export function withoutCode(draft: Draft): Draft {
  * something off its treatment or add-ons), best first; none while the back end cannot list them:
  * the step still works, with the promo field.
  */
-export async function couponChoices(services: Services, request: { catalog: Service[]; draft: Draft; user: CurrentUser | null }): Promise<CouponChoice[]> {
+export async function couponChoices(
+  services: Services,
+  request: { catalog: Service[]; draft: Draft; user: CurrentUser | null },
+): Promise<CouponChoice[]> {
   const { catalog, draft } = request;
   const guestId = couponHolder(request.user, draft);
   const service = findService(catalog, draft.serviceId);

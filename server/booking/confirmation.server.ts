@@ -32,7 +32,10 @@ const NOT_FOUND = "We can't find that booking.";
  * the one that ends last, each lasting its service's duration. Counted on real instants, so a
  * visit across a change of clocks still lasts as long as its services.
  */
-export function visitSpan(services: Pick<GuestAppointment["services"][number], "start" | "durationMinutes">[], timeZone: string): { start: string; end: string } {
+export function visitSpan(
+  services: Pick<GuestAppointment["services"][number], "start" | "durationMinutes">[],
+  timeZone: string,
+): { start: string; end: string } {
   const start = services.map((s) => s.start).sort()[0];
   const endMs = Math.max(...services.map((s) => wallClockInstant(s.start, timeZone) + s.durationMinutes * 60_000));
   return { start, end: clinicLocalAt(endMs, timeZone) };
@@ -64,7 +67,12 @@ export async function loadConfirmation(context: RequestContext, appointmentId: s
   }
   const [center, appointments] = await orUnavailable(() =>
     // Still the booking's own calls, first among the chain's (decision 036).
-    withCallPriority({ priority: "held" }, () => Promise.all([services.catalog.getCenter(confirmed.centerId), services.spa.listGuestAppointments(confirmed.guestId, { size: 100 })])),
+    withCallPriority({ priority: "held" }, () =>
+      Promise.all([
+        services.catalog.getCenter(confirmed.centerId),
+        services.spa.listGuestAppointments(confirmed.guestId, { size: 100 }),
+      ]),
+    ),
   );
   const group = appointments.find((a) => a.services.some((s) => s.appointmentId === confirmed.appointmentId));
   if (!center || !group) throw data(NOT_FOUND, { status: 404 });
@@ -86,18 +94,39 @@ export async function loadConfirmation(context: RequestContext, appointmentId: s
  * The confirmation's calendar file: the visit's invoice is the event's UID, as on the account's and
  * the manage link's files, with the revision count and the manage link.
  */
-export async function loadConfirmationCalendar(context: RequestContext, appointmentId: string, origin: string): Promise<string> {
+export async function loadConfirmationCalendar(
+  context: RequestContext,
+  appointmentId: string,
+  origin: string,
+): Promise<string> {
   const view = await loadConfirmation(context, appointmentId);
   const confirmed = getConfirmed(requestSession(context))!;
   const sequence = await context.services.stores.visitRevisions.get(view.invoiceId);
-  const manageUrl = manageLinkUrl(context.services, origin, confirmed.guestId, { id: view.invoiceId, start: view.start, center: view.center });
-  return visitCalendar({ id: view.invoiceId, center: view.center, services: view.services, start: view.start, end: view.end, status: 0, sequence, manageUrl });
+  const manageUrl = manageLinkUrl(context.services, origin, confirmed.guestId, {
+    id: view.invoiceId,
+    start: view.start,
+    center: view.center,
+  });
+  return visitCalendar({
+    id: view.invoiceId,
+    center: view.center,
+    services: view.services,
+    start: view.start,
+    end: view.end,
+    status: 0,
+    sequence,
+    manageUrl,
+  });
 }
 
 /** The link that manages the visit just booked, for the confirmation page. */
 export function confirmationManageUrl(context: RequestContext, view: ConfirmationView, origin: string): string {
   const confirmed = getConfirmed(requestSession(context))!;
-  return manageLinkUrl(context.services, origin, confirmed.guestId, { id: view.invoiceId, start: view.start, center: view.center });
+  return manageLinkUrl(context.services, origin, confirmed.guestId, {
+    id: view.invoiceId,
+    start: view.start,
+    center: view.center,
+  });
 }
 
 const displayName = (name: string) => name.replace(/\s*\(addon\)\s*/i, " ").trim();

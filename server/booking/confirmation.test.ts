@@ -30,7 +30,11 @@ describe("visitSpan", () => {
 
 describe("confirmedOf", () => {
   const attempt = {
-    appointmentId: "a1", invoiceId: "i1", guestId: "g1", centerId: "c1", slot: "2026-12-07T10:00:00",
+    appointmentId: "a1",
+    invoiceId: "i1",
+    guestId: "g1",
+    centerId: "c1",
+    slot: "2026-12-07T10:00:00",
     serviceNames: ["Signature Laser Facial", "LED Light Therapy Enhancement (Addon)"],
   } as PaymentAttempt;
 
@@ -44,7 +48,9 @@ describe("confirmedOf", () => {
   });
 
   it("keeps the nurse the confirm's answer named", () => {
-    expect(confirmedOf({ ...attempt, visitEnd: "2026-12-07T11:00:00", nurseName: "Brianna Cole" }).visit?.nurse).toBe("Brianna Cole");
+    expect(confirmedOf({ ...attempt, visitEnd: "2026-12-07T11:00:00", nurseName: "Brianna Cole" }).visit?.nurse).toBe(
+      "Brianna Cole",
+    );
     expect(confirmedOf({ ...attempt, visitEnd: "2026-12-07T11:00:00" }).visit?.nurse).toBeNull();
   });
 
@@ -61,7 +67,11 @@ describe("confirmedOf", () => {
   });
 
   it("keeps a visit the session can always read back, however long the names", () => {
-    const long = confirmedOf({ ...attempt, visitEnd: "2026-12-07T11:00:00", serviceNames: Array.from({ length: 40 }, () => "x".repeat(500)) });
+    const long = confirmedOf({
+      ...attempt,
+      visitEnd: "2026-12-07T11:00:00",
+      serviceNames: Array.from({ length: 40 }, () => "x".repeat(500)),
+    });
     expect(ConfirmedSchema.safeParse(long).success).toBe(true);
   });
 });

@@ -6,7 +6,9 @@ import { knownGuest, type Draft } from "./draft.server";
 /** Every treatment of every visit a guest has had or booked, as the downtime and fixer rules read them. */
 export async function treatmentHistory(services: Services, guestId: string): Promise<PastTreatment[]> {
   // A look at the days a guest may book is a read, unless a booking under way makes it (decision 036).
-  const visits = await withDefaultCallPriority("browse", () => services.spa.listGuestAppointments(guestId, { size: 100 }));
+  const visits = await withDefaultCallPriority("browse", () =>
+    services.spa.listGuestAppointments(guestId, { size: 100 }),
+  );
   return visits.flatMap((a) => a.services.map((s) => ({ name: s.name, start: s.start, status: s.status })));
 }
 

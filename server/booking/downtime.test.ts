@@ -47,7 +47,14 @@ afterAll(async () => {
 
 /** A confirmed visit for the guest: the first open time of the day. */
 async function book(guestId: string, serviceId: string, date: string): Promise<string> {
-  const bookingId = await spa.createBooking({ centerId: AUSTIN, date, guestId, serviceId, therapistId: null, addOnIds: [] });
+  const bookingId = await spa.createBooking({
+    centerId: AUSTIN,
+    date,
+    guestId,
+    serviceId,
+    therapistId: null,
+    addOnIds: [],
+  });
   const { times } = await spa.listSlots(bookingId, date);
   expect(await spa.reserveSlot(bookingId, times[0], ZONE)).not.toBeNull();
   const confirmed = await spa.confirmBooking(bookingId, ZONE);
@@ -55,7 +62,14 @@ async function book(guestId: string, serviceId: string, date: string): Promise<s
 }
 
 function knownDraft(guestId: string): Draft {
-  return { centerId: AUSTIN, serviceId: FACIAL, addOnIds: [], therapistId: null, guestId, details: { firstName: "Lena", lastName: "Known", email: "lena@example.com", phone: "5125550100" } };
+  return {
+    centerId: AUSTIN,
+    serviceId: FACIAL,
+    addOnIds: [],
+    therapistId: null,
+    guestId,
+    details: { firstName: "Lena", lastName: "Known", email: "lena@example.com", phone: "5125550100" },
+  };
 }
 
 describe("the days a known guest may book after a peel", () => {
@@ -63,17 +77,40 @@ describe("the days a known guest may book after a peel", () => {
     const guestId = await createTestGuest(spa, AUSTIN, "Lena", "Peeled");
     await book(guestId, PEEL, "2026-12-01");
     const downtimeOf = await downtimeFor(services, guestId, facial.name);
-    expect(downtimeOf("2026-12-10")).toEqual({ treatment: "Glow Peel", treatmentDate: "2026-12-01", before: true, firstDate: "2026-12-15" });
+    expect(downtimeOf("2026-12-10")).toEqual({
+      treatment: "Glow Peel",
+      treatmentDate: "2026-12-01",
+      before: true,
+      firstDate: "2026-12-15",
+    });
     expect(downtimeOf("2026-12-15")).toBeNull();
 
-    const refused = await holdSlot(services, { draft: knownDraft(guestId), centerId: AUSTIN, service: facial, slot: "2026-12-10T10:00:00", date: "2026-12-10", timeZone: ZONE, clientIp: "203.0.113.61", user: null });
+    const refused = await holdSlot(services, {
+      draft: knownDraft(guestId),
+      centerId: AUSTIN,
+      service: facial,
+      slot: "2026-12-10T10:00:00",
+      date: "2026-12-10",
+      timeZone: ZONE,
+      clientIp: "203.0.113.61",
+      user: null,
+    });
     expect(refused.kind).toBe("downtime");
     if (refused.kind !== "downtime") return;
     expect(refused.refusal).toEqual(downtimeOf("2026-12-10"));
     expect(notHeldMessage(refused)).toBe(downtimeMessage(refused.refusal));
     expect(notHeldMessage(refused)).toContain("the first possible date is Tuesday, December 15");
 
-    const held = await holdSlot(services, { draft: refused.draft, centerId: AUSTIN, service: facial, slot: "2026-12-15T10:00:00", date: "2026-12-15", timeZone: ZONE, clientIp: "203.0.113.61", user: null });
+    const held = await holdSlot(services, {
+      draft: refused.draft,
+      centerId: AUSTIN,
+      service: facial,
+      slot: "2026-12-15T10:00:00",
+      date: "2026-12-15",
+      timeZone: ZONE,
+      clientIp: "203.0.113.61",
+      user: null,
+    });
     expect(held.kind).toBe("held");
   });
 

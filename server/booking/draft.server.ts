@@ -47,9 +47,7 @@ export const DraftSchema = z.object({
       sentTo: z.array(z.string().max(80)).max(2),
     })
     .optional(),
-  details: z
-    .object({ firstName: z.string(), lastName: z.string(), email: z.string(), phone: z.string() })
-    .optional(),
+  details: z.object({ firstName: z.string(), lastName: z.string(), email: z.string(), phone: z.string() }).optional(),
   hold: z
     .object({
       bookingId: z.string(),
@@ -60,9 +58,7 @@ export const DraftSchema = z.object({
       claim: z.object({ key: z.string(), id: z.string() }).optional(),
     })
     .optional(),
-  billing: z
-    .object({ address: z.string(), city: z.string(), state: z.string(), zip: z.string() })
-    .optional(),
+  billing: z.object({ address: z.string(), city: z.string(), state: z.string(), zip: z.string() }).optional(),
   /**
    * The cards saved when the visitor left for the hosted card page (their number and a digest of
    * their ids): on return, a set that is not the same, and no smaller, holds the card added. No clock
@@ -96,7 +92,9 @@ export const ConfirmedSchema = z.object({
     })
     .optional(),
   /** The back end's paid and due amounts in cents and the invoice's number, when the booking read them (a prepaid visit). */
-  invoice: z.object({ paid: z.number().int(), due: z.number().int(), reference: z.string().max(40).nullish() }).optional(),
+  invoice: z
+    .object({ paid: z.number().int(), due: z.number().int(), reference: z.string().max(40).nullish() })
+    .optional(),
 });
 export type Confirmed = z.infer<typeof ConfirmedSchema>;
 
@@ -126,8 +124,17 @@ export function confirmedOf(attempt: PaymentAttempt): Confirmed {
       }
     : undefined;
   const booked = attempt.bookedInvoice;
-  const invoice = booked ? { paid: booked.paid, due: booked.due, reference: booked.reference?.slice(0, 40) ?? null } : undefined;
-  return { appointmentId: attempt.appointmentId!, invoiceId: attempt.invoiceId!, guestId: attempt.guestId, centerId: attempt.centerId, visit, invoice };
+  const invoice = booked
+    ? { paid: booked.paid, due: booked.due, reference: booked.reference?.slice(0, 40) ?? null }
+    : undefined;
+  return {
+    appointmentId: attempt.appointmentId!,
+    invoiceId: attempt.invoiceId!,
+    guestId: attempt.guestId,
+    centerId: attempt.centerId,
+    visit,
+    invoice,
+  };
 }
 
 export function setConfirmed(session: AppSession, confirmed: Confirmed) {
@@ -154,7 +161,10 @@ function requireLiveHold(context: RequestContext, draft: Draft): void {
   setDraft(requestSession(context), { ...draft, hold: undefined, payKey: undefined });
   if (draft.hold) {
     flashNotBooked(context, { kind: "hold-expired", slot: draft.hold.slot, resume: "time" });
-    context.services.analytics.record({ name: "hold_expired", properties: { bookingId: draft.hold.bookingId, centerId: draft.centerId } });
+    context.services.analytics.record({
+      name: "hold_expired",
+      properties: { bookingId: draft.hold.bookingId, centerId: draft.centerId },
+    });
   }
   throw redirect(`${href("/appointment/time")}${draft.date ? `?date=${draft.date}` : ""}`);
 }
@@ -173,7 +183,8 @@ export function timeChosen(draft: Draft): boolean {
 export function firstOpenStep(draft: Draft | null): string {
   if (!draft) return href("/locations");
   if (!draft.serviceId) return `${href("/appointment/service")}?id=${encodeURIComponent(draft.centerId)}`;
-  if (!draft.hold && !timeChosen(draft)) return `${href("/appointment/time")}${draft.date ? `?date=${draft.date}` : ""}`;
+  if (!draft.hold && !timeChosen(draft))
+    return `${href("/appointment/time")}${draft.date ? `?date=${draft.date}` : ""}`;
   if (draft.verification && !draft.hold) return href("/appointment/verify");
   if (!draft.details || !draft.hold) return href("/appointment/details");
   return href("/appointment/payment");
@@ -183,7 +194,10 @@ export function firstOpenStep(draft: Draft | null): string {
  * A booking step that needs a draft with a chosen service, or sends the visitor where to start.
  * "time": a held time, or a chosen one waiting for the visitor's details.
  */
-export async function requireDraft(context: RequestContext, needs: "service" | "time" | "hold" | "details"): Promise<{ session: AppSession; draft: Draft }> {
+export async function requireDraft(
+  context: RequestContext,
+  needs: "service" | "time" | "hold" | "details",
+): Promise<{ session: AppSession; draft: Draft }> {
   const session = requestSession(context);
   const draft = getDraft(session);
   if (!draft || !draft.serviceId) throw redirect(firstOpenStep(draft));
@@ -191,7 +205,13 @@ export async function requireDraft(context: RequestContext, needs: "service" | "
   if (needs === "time" && timeChosen(draft)) return { session, draft };
   if (!draft.hold) throw redirect(firstOpenStep(draft));
   // Once the confirm went out the hold is used up: the payment step finishes that attempt.
-  if (needs === "details" && draft.details && draft.payKey && !holdIsLive(draft, Date.now()) && (await context.services.stores.paymentAttempts.get(draft.payKey))) {
+  if (
+    needs === "details" &&
+    draft.details &&
+    draft.payKey &&
+    !holdIsLive(draft, Date.now()) &&
+    (await context.services.stores.paymentAttempts.get(draft.payKey))
+  ) {
     return { session, draft };
   }
   requireLiveHold(context, draft);

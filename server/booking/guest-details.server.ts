@@ -4,18 +4,33 @@ import { addOnsCarriedTo } from "~/domain/service-kinds";
 import { guestTags, type VisitAttribution } from "~/domain/attribution";
 import { BASE_TAGS, type GuestDetailsInput } from "~/domain/guest";
 import { noteGuest } from "../accounts/existing-guest.server";
-import { checkOneTimeCode, maskedContacts, sendOneTimeCode, type CodeRecipient } from "../accounts/one-time-codes.server";
+import {
+  checkOneTimeCode,
+  maskedContacts,
+  sendOneTimeCode,
+  type CodeRecipient,
+} from "../accounts/one-time-codes.server";
 import type { Services } from "../services";
 import { logger } from "../observability/logger.server";
 import type { SpaGuest } from "../spa/booking.server";
-import { checkReferralFor, noteReferredGuest, recordReferral, referralNotBookedMessage, releaseReferral } from "../referrals/referrals.server";
+import {
+  checkReferralFor,
+  noteReferredGuest,
+  recordReferral,
+  referralNotBookedMessage,
+  releaseReferral,
+} from "../referrals/referrals.server";
 import { isSpaError } from "../spa/errors.server";
 import type { Draft } from "./draft.server";
 import { clientTypeOf, returningVersionOf } from "../guests/holdings.server";
 import { holdSlot, type HoldOutcome } from "./hold-slot.server";
 
 /** Zenoti's codes for a duplicate email, an invalid email and an invalid mobile number. */
-const ERROR_PAGE_FOR_CODE: Record<string, string> = { "442": "duplicate-email", "443": "invalid-email", "482": "invalid-mobile" };
+const ERROR_PAGE_FOR_CODE: Record<string, string> = {
+  "442": "duplicate-email",
+  "443": "invalid-email",
+  "482": "invalid-mobile",
+};
 
 function errorPage(page: string): string {
   return `${href("/error")}?error=${page}&redirect=${page === "duplicate-email" ? "samesite" : "webstore"}`;
@@ -58,8 +73,13 @@ type Match = { kind: "own" } | { kind: "existing"; guest: SpaGuest } | { kind: "
 async function matchGuest(services: Services, draft: Draft, details: GuestDetailsInput): Promise<Match> {
   const byEmail = await services.spa.findGuestsByEmail(details.email, draft.centerId);
   if (draft.guestId && byEmail.some((g) => g.id === draft.guestId)) return { kind: "own" };
-  if (byEmail.length > 0) return (await services.stores.accounts.getByEmail(details.email)) ? { kind: "account" } : { kind: "existing", guest: byEmail[0] };
-  const byPhone = (await services.spa.findGuestsByPhone(details.phone, draft.centerId)).filter((g) => g.id !== draft.guestId);
+  if (byEmail.length > 0)
+    return (await services.stores.accounts.getByEmail(details.email))
+      ? { kind: "account" }
+      : { kind: "existing", guest: byEmail[0] };
+  const byPhone = (await services.spa.findGuestsByPhone(details.phone, draft.centerId)).filter(
+    (g) => g.id !== draft.guestId,
+  );
   return byPhone.length > 0 ? { kind: "existing", guest: byPhone[0] } : { kind: "none" };
 }
 
@@ -77,7 +97,8 @@ export async function submitBookingDetails(services: Services, request: DetailsR
     const match = await matchGuest(services, draft, details);
     if (match.kind === "account") return { kind: "refused", errorPage: errorPage("duplicate-email") };
     if (match.kind === "existing") return await startVerification(services, draft, details, match.guest);
-    if (match.kind === "own") await services.spa.updateGuestProfile(draft.guestId!, { ...details, addTags: [...BASE_TAGS] });
+    if (match.kind === "own")
+      await services.spa.updateGuestProfile(draft.guestId!, { ...details, addTags: [...BASE_TAGS] });
     return await holdWithDetails(services, request, match.kind === "none");
   } catch (error) {
     if (!isSpaError(error)) throw error;
@@ -97,16 +118,27 @@ async function updateHeldGuest(services: Services, draft: Draft, details: GuestD
 }
 
 /** Holds the chosen time under the draft's guest, or under a guest made now from the details. */
-async function holdWithDetails(services: Services, request: DetailsRequest, makeGuest: boolean): Promise<DetailsOutcome> {
+async function holdWithDetails(
+  services: Services,
+  request: DetailsRequest,
+  makeGuest: boolean,
+): Promise<DetailsOutcome> {
   const { draft, details, service, timeZone, clientIp, attribution } = request;
   // A friend's code is checked before the guest is made, so the back end's record names the referrer.
-  const referral = makeGuest && attribution?.ref ? await checkReferralFor(services, attribution.ref, { email: details.email, isNewClient: true }) : null;
+  const referral =
+    makeGuest && attribution?.ref
+      ? await checkReferralFor(services, attribution.ref, { email: details.email, isNewClient: true })
+      : null;
   let referrer = referral?.ok ? referral.owner : null;
   let notice: string | undefined;
   if (referrer) {
     // The friend takes one of the code's places before the guest is made (decision 038); a code
     // used up since the check books them at the usual price, and says so.
-    const claimed = await recordReferral(services, referrer, { email: details.email, firstName: details.firstName, guestId: null });
+    const claimed = await recordReferral(services, referrer, {
+      email: details.email,
+      firstName: details.firstName,
+      guestId: null,
+    });
     if (claimed !== "added") {
       notice = referralNotBookedMessage(claimed);
       referrer = null;
@@ -162,10 +194,18 @@ function codeTarget(guest: SpaGuest): { key: string; to: CodeRecipient } {
   return { key: guest.email ?? `guest:${guest.id}`, to: { email: guest.email, phone: guest.phone } };
 }
 
-async function startVerification(services: Services, draft: Draft, details: GuestDetailsInput, guest: SpaGuest): Promise<DetailsOutcome> {
+async function startVerification(
+  services: Services,
+  draft: Draft,
+  details: GuestDetailsInput,
+  guest: SpaGuest,
+): Promise<DetailsOutcome> {
   const { key, to } = codeTarget(guest);
   await sendOneTimeCode(services, key, to);
-  return { kind: "verify", draft: { ...draft, guestId: undefined, details, verification: { guestId: guest.id, sentTo: maskedContacts(to) } } };
+  return {
+    kind: "verify",
+    draft: { ...draft, guestId: undefined, details, verification: { guestId: guest.id, sentTo: maskedContacts(to) } },
+  };
 }
 
 /** Sends the pending verification's code again (after the cooldown). */
@@ -184,7 +224,14 @@ export type VerifyOutcome = DetailsOutcome | { kind: "wrong-code"; message: stri
  */
 export async function completeVerification(
   services: Services,
-  request: { draft: Draft; code: string; service: Service; catalog: readonly Service[]; timeZone: string; clientIp: string },
+  request: {
+    draft: Draft;
+    code: string;
+    service: Service;
+    catalog: readonly Service[];
+    timeZone: string;
+    clientIp: string;
+  },
 ): Promise<VerifyOutcome> {
   const { draft } = request;
   const typed = draft.details!;
@@ -198,14 +245,21 @@ export async function completeVerification(
     if (guest.email) await noteGuest(services, guest.email, guest);
     const verified: Draft = { ...draft, guestId: guest.id, verification: undefined };
     // Chosen before they were known: a returning client books the returning version, at its price (decision 037).
-    const returning = (await clientTypeOf(services, { guestId: guest.id, email: guest.email })) === "returning" ? returningVersionOf(request.catalog, request.service) : null;
+    const returning =
+      (await clientTypeOf(services, { guestId: guest.id, email: guest.email })) === "returning"
+        ? returningVersionOf(request.catalog, request.service)
+        : null;
     if (!returning) return await holdWithDetails(services, { ...request, draft: verified, details }, false);
     // Its enhancements are the returning facial's own, of their own length (decision 045).
-    const chosen = verified.addOnIds.map((id) => request.catalog.find((s) => s.id === id)).filter((s): s is Service => Boolean(s));
+    const chosen = verified.addOnIds
+      .map((id) => request.catalog.find((s) => s.id === id))
+      .filter((s): s is Service => Boolean(s));
     const addOnIds = addOnsCarriedTo(returning, request.catalog, chosen);
     const swapped: Draft = { ...verified, serviceId: returning.id, addOnIds, pkg: undefined };
     const outcome = await holdWithDetails(services, { ...request, service: returning, draft: swapped, details }, false);
-    return outcome.kind === "saved" ? { ...outcome, switched: { from: request.service.displayName, to: returning.displayName } } : outcome;
+    return outcome.kind === "saved"
+      ? { ...outcome, switched: { from: request.service.displayName, to: returning.displayName } }
+      : outcome;
   } catch (error) {
     if (!isSpaError(error)) throw error;
     logger.warn("verified guest not booked", { kind: error.kind, status: error.status });

@@ -49,7 +49,12 @@ beforeAll(async () => {
     notifier,
     rateLimiter: createMemoryRateLimiter(),
     analytics: createRecordingAnalytics(),
-    leads: { kind: "http", send: (lead: Lead) => leads.push(lead), close: async () => {}, stats: () => ({ sent: 0, failed: 0, dropped: 0, inFlight: 0 }) },
+    leads: {
+      kind: "http",
+      send: (lead: Lead) => leads.push(lead),
+      close: async () => {},
+      stats: () => ({ sent: 0, failed: 0, dropped: 0, inFlight: 0 }),
+    },
   } as unknown as Services;
   services.accounts = createAccountService(services);
   catalog = (await services.catalog.listServices(AUSTIN))!;
@@ -65,14 +70,35 @@ function guestCount(): number {
 
 function person() {
   n += 1;
-  return { firstName: "Ana", lastName: "Lopez", email: `ana.${n}.${Date.now()}@example.com`, phone: `51255501${String(n).padStart(2, "0")}` };
+  return {
+    firstName: "Ana",
+    lastName: "Lopez",
+    email: `ana.${n}.${Date.now()}@example.com`,
+    phone: `51255501${String(n).padStart(2, "0")}`,
+  };
 }
 
 /** A visitor not yet known who chose the nth open time of the day. */
-async function chosen(nth: number, ip = `10.1.0.${nth}`, therapistId: string | null = null): Promise<{ draft: Draft; ip: string }> {
-  const { times } = await openTimes(services, { centerId: AUSTIN, serviceId: facial.id, addOnIds: [], therapistId, date: DATE });
+async function chosen(
+  nth: number,
+  ip = `10.1.0.${nth}`,
+  therapistId: string | null = null,
+): Promise<{ draft: Draft; ip: string }> {
+  const { times } = await openTimes(services, {
+    centerId: AUSTIN,
+    serviceId: facial.id,
+    addOnIds: [],
+    therapistId,
+    date: DATE,
+  });
   const draft: Draft = { centerId: AUSTIN, serviceId: facial.id, addOnIds: [], therapistId };
-  const outcome = await chooseTime(services, { draft, centerId: AUSTIN, service: facial, slot: times[nth], date: DATE });
+  const outcome = await chooseTime(services, {
+    draft,
+    centerId: AUSTIN,
+    service: facial,
+    slot: times[nth],
+    date: DATE,
+  });
   if (outcome.kind !== "chosen") throw new Error(outcome.kind);
   return { draft: outcome.draft, ip };
 }
@@ -95,7 +121,13 @@ describe("the details step", () => {
     const { draft, ip } = await chosen(1);
     const details = person();
     const before = guestCount();
-    const outcome = await submitBookingDetails(services, { draft, details, service: facial, timeZone: "America/Chicago", clientIp: ip });
+    const outcome = await submitBookingDetails(services, {
+      draft,
+      details,
+      service: facial,
+      timeZone: "America/Chicago",
+      clientIp: ip,
+    });
     expect(outcome.kind).toBe("saved");
     if (outcome.kind !== "saved") return;
     expect(outcome.draft.hold?.slot).toBe(draft.slot);
@@ -103,61 +135,152 @@ describe("the details step", () => {
     expect(guestCount()).toBe(before + 1);
     const guest = await services.spa.getGuest(outcome.draft.guestId!);
     expect(guest).toMatchObject({ firstName: "Ana", email: details.email, phone: details.phone });
-    expect(await services.stores.guestDetails.get(details.email)).toMatchObject({ guest_id: guest!.id, is_password_set: false });
+    expect(await services.stores.guestDetails.get(details.email)).toMatchObject({
+      guest_id: guest!.id,
+      is_password_set: false,
+    });
     // The new guest is one lead for the marketing webhooks, with the time they chose.
     expect(leads.filter((lead) => lead.email === details.email)).toEqual([
-      expect.objectContaining({ kind: "booking", firstName: "Ana", lastName: "Lopez", phone: details.phone, centerId: AUSTIN, guestId: guest!.id, booking: { start: draft.slot, services: [facial.name] } }),
+      expect.objectContaining({
+        kind: "booking",
+        firstName: "Ana",
+        lastName: "Lopez",
+        phone: details.phone,
+        centerId: AUSTIN,
+        guestId: guest!.id,
+        booking: { start: draft.slot, services: [facial.name] },
+      }),
     ]);
   });
 
   it("a fixer on its own is not held for a new visitor, and no guest record is made for it", async () => {
     const fixer = (await services.catalog.listServices(AUSTIN))!.find((s) => s.name === "Fixer")!;
-    const { times } = await openTimes(services, { centerId: AUSTIN, serviceId: fixer.id, addOnIds: [], therapistId: null, date: DATE });
-    const picked = await chooseTime(services, { draft: { centerId: AUSTIN, serviceId: fixer.id, addOnIds: [], therapistId: null }, centerId: AUSTIN, service: fixer, slot: times[0], date: DATE });
+    const { times } = await openTimes(services, {
+      centerId: AUSTIN,
+      serviceId: fixer.id,
+      addOnIds: [],
+      therapistId: null,
+      date: DATE,
+    });
+    const picked = await chooseTime(services, {
+      draft: { centerId: AUSTIN, serviceId: fixer.id, addOnIds: [], therapistId: null },
+      centerId: AUSTIN,
+      service: fixer,
+      slot: times[0],
+      date: DATE,
+    });
     if (picked.kind !== "chosen") throw new Error(picked.kind);
     const before = guestCount();
-    const outcome = await submitBookingDetails(services, { draft: picked.draft, details: person(), service: fixer, timeZone: "America/Chicago", clientIp: "10.1.9.9" });
+    const outcome = await submitBookingDetails(services, {
+      draft: picked.draft,
+      details: person(),
+      service: fixer,
+      timeZone: "America/Chicago",
+      clientIp: "10.1.9.9",
+    });
     expect(outcome).toMatchObject({ kind: "not-held", outcome: { kind: "fixer-alone" } });
     expect(guestCount()).toBe(before);
   });
 
   it("an existing client proves the record with a code to the contact on file and books as that guest", async () => {
     const existing = person();
-    const known = await services.spa.createGuest({ centerId: AUSTIN, ...existing, consents: { marketingEmail: false, marketingSms: false, transactionalEmail: true, transactionalSms: true }, tags: [] });
+    const known = await services.spa.createGuest({
+      centerId: AUSTIN,
+      ...existing,
+      consents: { marketingEmail: false, marketingSms: false, transactionalEmail: true, transactionalSms: true },
+      tags: [],
+    });
     const { draft, ip } = await chosen(2);
     const before = guestCount();
     // They typed their email and a different mobile number.
-    const outcome = await submitBookingDetails(services, { draft, details: { ...existing, phone: "5125559999" }, service: facial, timeZone: "America/Chicago", clientIp: ip });
+    const outcome = await submitBookingDetails(services, {
+      draft,
+      details: { ...existing, phone: "5125559999" },
+      service: facial,
+      timeZone: "America/Chicago",
+      clientIp: ip,
+    });
     expect(outcome.kind).toBe("verify");
     if (outcome.kind !== "verify") return;
-    expect(outcome.draft.verification).toEqual({ guestId: known.id, sentTo: [`a•••@example.com`, `•••-•••-${existing.phone.slice(-4)}`] });
+    expect(outcome.draft.verification).toEqual({
+      guestId: known.id,
+      sentTo: [`a•••@example.com`, `•••-•••-${existing.phone.slice(-4)}`],
+    });
     expect(outcome.draft.hold).toBeUndefined();
 
-    const wrong = await completeVerification(services, { draft: outcome.draft, code: "000000" === (await lastCode(existing.email)) ? "111111" : "000000", service: facial, catalog, timeZone: "America/Chicago", clientIp: ip });
-    expect(wrong).toEqual({ kind: "wrong-code", message: "That code is not valid. Please check it or request a new one." });
+    const wrong = await completeVerification(services, {
+      draft: outcome.draft,
+      code: "000000" === (await lastCode(existing.email)) ? "111111" : "000000",
+      service: facial,
+      catalog,
+      timeZone: "America/Chicago",
+      clientIp: ip,
+    });
+    expect(wrong).toEqual({
+      kind: "wrong-code",
+      message: "That code is not valid. Please check it or request a new one.",
+    });
     const smsCode = await lastCode(existing.phone);
     expect(smsCode).toBe(await lastCode(existing.email));
-    const done = await completeVerification(services, { draft: outcome.draft, code: smsCode, service: facial, catalog, timeZone: "America/Chicago", clientIp: ip });
+    const done = await completeVerification(services, {
+      draft: outcome.draft,
+      code: smsCode,
+      service: facial,
+      catalog,
+      timeZone: "America/Chicago",
+      clientIp: ip,
+    });
     expect(done.kind).toBe("saved");
     if (done.kind !== "saved") return;
-    expect(done.draft).toMatchObject({ guestId: known.id, details: { email: existing.email, phone: existing.phone }, hold: { slot: draft.slot } });
+    expect(done.draft).toMatchObject({
+      guestId: known.id,
+      details: { email: existing.email, phone: existing.phone },
+      hold: { slot: draft.slot },
+    });
     expect(done.draft.verification).toBeUndefined();
     expect(guestCount()).toBe(before);
     // A client the clinics already had is no new lead.
     expect(leads.filter((lead) => lead.email === existing.email)).toEqual([]);
     // A password set later links the account to the same guest.
-    expect(await services.stores.guestDetails.get(existing.email)).toMatchObject({ guest_id: known.id, is_password_set: false });
+    expect(await services.stores.guestDetails.get(existing.email)).toMatchObject({
+      guest_id: known.id,
+      is_password_set: false,
+    });
   });
 
   it("a returning client who chose the new-client facial before proving their record books the returning facial, and is remembered as returning", async () => {
     const existing = person();
-    const known = await services.spa.createGuest({ centerId: AUSTIN, ...existing, consents: { marketingEmail: false, marketingSms: false, transactionalEmail: true, transactionalSms: true }, tags: [] });
-    await completedVisit(sandbox, services.spa, { guestId: known.id, centerId: AUSTIN, serviceCode: "FT-NEW", date: "2026-12-02", pastStart: "2026-10-01T10:00:00" });
+    const known = await services.spa.createGuest({
+      centerId: AUSTIN,
+      ...existing,
+      consents: { marketingEmail: false, marketingSms: false, transactionalEmail: true, transactionalSms: true },
+      tags: [],
+    });
+    await completedVisit(sandbox, services.spa, {
+      guestId: known.id,
+      centerId: AUSTIN,
+      serviceCode: "FT-NEW",
+      date: "2026-12-02",
+      pastStart: "2026-10-01T10:00:00",
+    });
     const { draft, ip } = await chosen(6);
     const derma = catalog.find((s) => s.name.startsWith("Dermaplaning"))!;
-    const outcome = await submitBookingDetails(services, { draft: { ...draft, addOnIds: [derma.id] }, details: existing, service: facial, timeZone: "America/Chicago", clientIp: ip });
+    const outcome = await submitBookingDetails(services, {
+      draft: { ...draft, addOnIds: [derma.id] },
+      details: existing,
+      service: facial,
+      timeZone: "America/Chicago",
+      clientIp: ip,
+    });
     if (outcome.kind !== "verify") throw new Error(outcome.kind);
-    const done = await completeVerification(services, { draft: outcome.draft, code: await lastCode(existing.email), service: facial, catalog, timeZone: "America/Chicago", clientIp: ip });
+    const done = await completeVerification(services, {
+      draft: outcome.draft,
+      code: await lastCode(existing.email),
+      service: facial,
+      catalog,
+      timeZone: "America/Chicago",
+      clientIp: ip,
+    });
     if (done.kind !== "saved") throw new Error(done.kind);
     const returning = catalog.find((s) => s.name === "Signature Laser Facial")!;
     expect(done.switched).toEqual({ from: facial.displayName, to: returning.displayName });
@@ -165,21 +288,49 @@ describe("the details step", () => {
     const returningDerma = catalog.find((s) => returning.addOnIds.includes(s.id) && s.name === derma.name)!;
     expect(returningDerma.id).not.toBe(derma.id);
     expect(returningDerma.durationMinutes).toBe(0);
-    expect(done.draft).toMatchObject({ guestId: known.id, serviceId: returning.id, addOnIds: [returningDerma.id], hold: { slot: draft.slot } });
-    const booking = sandbox.db.prepare("SELECT items FROM bookings WHERE id = ?").get(done.draft.hold!.bookingId) as { items: string };
+    expect(done.draft).toMatchObject({
+      guestId: known.id,
+      serviceId: returning.id,
+      addOnIds: [returningDerma.id],
+      hold: { slot: draft.slot },
+    });
+    const booking = sandbox.db.prepare("SELECT items FROM bookings WHERE id = ?").get(done.draft.hold!.bookingId) as {
+      items: string;
+    };
     expect(booking.items.toLowerCase()).toContain(returning.id.toLowerCase());
     expect(booking.items.toLowerCase()).not.toContain(facial.id.toLowerCase());
     // The spec's is_return_user is written, so the next booking needs no look at the history.
-    expect(await services.stores.guestDetails.get(existing.email)).toMatchObject({ guest_id: known.id, is_return_user: true });
+    expect(await services.stores.guestDetails.get(existing.email)).toMatchObject({
+      guest_id: known.id,
+      is_return_user: true,
+    });
   });
 
   it("a new client who proves their record keeps the new-client facial", async () => {
     const existing = person();
-    await services.spa.createGuest({ centerId: AUSTIN, ...existing, consents: { marketingEmail: false, marketingSms: false, transactionalEmail: true, transactionalSms: true }, tags: [] });
+    await services.spa.createGuest({
+      centerId: AUSTIN,
+      ...existing,
+      consents: { marketingEmail: false, marketingSms: false, transactionalEmail: true, transactionalSms: true },
+      tags: [],
+    });
     const { draft, ip } = await chosen(7);
-    const outcome = await submitBookingDetails(services, { draft, details: existing, service: facial, timeZone: "America/Chicago", clientIp: ip });
+    const outcome = await submitBookingDetails(services, {
+      draft,
+      details: existing,
+      service: facial,
+      timeZone: "America/Chicago",
+      clientIp: ip,
+    });
     if (outcome.kind !== "verify") throw new Error(outcome.kind);
-    const done = await completeVerification(services, { draft: outcome.draft, code: await lastCode(existing.email), service: facial, catalog, timeZone: "America/Chicago", clientIp: ip });
+    const done = await completeVerification(services, {
+      draft: outcome.draft,
+      code: await lastCode(existing.email),
+      service: facial,
+      catalog,
+      timeZone: "America/Chicago",
+      clientIp: ip,
+    });
     if (done.kind !== "saved") throw new Error(done.kind);
     expect(done.switched).toBeUndefined();
     expect(done.draft.serviceId).toBe(facial.id);
@@ -188,9 +339,20 @@ describe("the details step", () => {
 
   it("a mobile number on file is matched when the email is new", async () => {
     const existing = person();
-    const known = await services.spa.createGuest({ centerId: AUSTIN, ...existing, consents: { marketingEmail: false, marketingSms: false, transactionalEmail: true, transactionalSms: true }, tags: [] });
+    const known = await services.spa.createGuest({
+      centerId: AUSTIN,
+      ...existing,
+      consents: { marketingEmail: false, marketingSms: false, transactionalEmail: true, transactionalSms: true },
+      tags: [],
+    });
     const { draft, ip } = await chosen(3);
-    const outcome = await submitBookingDetails(services, { draft, details: { ...person(), phone: existing.phone }, service: facial, timeZone: "America/Chicago", clientIp: ip });
+    const outcome = await submitBookingDetails(services, {
+      draft,
+      details: { ...person(), phone: existing.phone },
+      service: facial,
+      timeZone: "America/Chicago",
+      clientIp: ip,
+    });
     expect(outcome).toMatchObject({ kind: "verify", draft: { verification: { guestId: known.id } } });
   });
 
@@ -198,10 +360,24 @@ describe("the details step", () => {
     const { draft, ip } = await chosen(4);
     const details = person();
     const registered = await services.accounts.register({
-      ...details, centerId: AUSTIN, address: "1 Oak St", city: "Austin", zip: "78701", password: "Glow!Skin2026", referralCode: null, marketingEmail: false, marketingSms: false,
+      ...details,
+      centerId: AUSTIN,
+      address: "1 Oak St",
+      city: "Austin",
+      zip: "78701",
+      password: "Glow!Skin2026",
+      referralCode: null,
+      marketingEmail: false,
+      marketingSms: false,
     });
     expect(registered.ok).toBe(true);
-    const outcome = await submitBookingDetails(services, { draft, details: { ...details, phone: "5125558888" }, service: facial, timeZone: "America/Chicago", clientIp: ip });
+    const outcome = await submitBookingDetails(services, {
+      draft,
+      details: { ...details, phone: "5125558888" },
+      service: facial,
+      timeZone: "America/Chicago",
+      clientIp: ip,
+    });
     expect(outcome).toEqual({ kind: "refused", errorPage: "/error?error=duplicate-email&redirect=samesite" });
   });
 
@@ -211,9 +387,21 @@ describe("the details step", () => {
     const { draft, ip } = await chosen(5, "10.1.0.5", nurse);
     const rival = await chosen(5, "10.2.0.1", nurse);
     expect(rival.draft.slot).toBe(draft.slot);
-    const first = await submitBookingDetails(services, { draft: rival.draft, details: person(), service: facial, timeZone: "America/Chicago", clientIp: rival.ip });
+    const first = await submitBookingDetails(services, {
+      draft: rival.draft,
+      details: person(),
+      service: facial,
+      timeZone: "America/Chicago",
+      clientIp: rival.ip,
+    });
     expect(first.kind).toBe("saved");
-    const outcome = await submitBookingDetails(services, { draft, details: person(), service: facial, timeZone: "America/Chicago", clientIp: ip });
+    const outcome = await submitBookingDetails(services, {
+      draft,
+      details: person(),
+      service: facial,
+      timeZone: "America/Chicago",
+      clientIp: ip,
+    });
     expect(outcome.kind).toBe("not-held");
     if (outcome.kind !== "not-held") return;
     expect(outcome.outcome.kind).toBe("taken");
@@ -225,30 +413,67 @@ describe("the details step", () => {
 describe("existing clients and accounts", () => {
   it("registering with an email the back end knows sends a code instead of making a second record", async () => {
     const existing = person();
-    await services.spa.createGuest({ centerId: AUSTIN, ...existing, consents: { marketingEmail: false, marketingSms: false, transactionalEmail: true, transactionalSms: true }, tags: [] });
+    await services.spa.createGuest({
+      centerId: AUSTIN,
+      ...existing,
+      consents: { marketingEmail: false, marketingSms: false, transactionalEmail: true, transactionalSms: true },
+      tags: [],
+    });
     const before = guestCount();
-    const registration = { ...existing, centerId: AUSTIN, address: "1 Oak St", city: "Austin", zip: "78701", password: "Glow!Skin2026", referralCode: null, marketingEmail: false, marketingSms: false };
+    const registration = {
+      ...existing,
+      centerId: AUSTIN,
+      address: "1 Oak St",
+      city: "Austin",
+      zip: "78701",
+      password: "Glow!Skin2026",
+      referralCode: null,
+      marketingEmail: false,
+      marketingSms: false,
+    };
     const result = await services.accounts.register(registration);
     expect(result).toMatchObject({ ok: false, existingGuest: true });
     expect(guestCount()).toBe(before);
     // A client the clinics already had is no new lead.
     expect(leads.filter((lead) => lead.email === existing.email)).toEqual([]);
     const login = await services.accounts.login(existing.email, "Glow!Skin2026");
-    expect(login).toMatchObject({ ok: false, message: "Invalid credentials. Please try resetting your password", existingGuest: true });
-    expect((await services.accounts.resetPassword(existing.email, await lastCode(existing.email), "Glow!Skin2026")).ok).toBe(true);
+    expect(login).toMatchObject({
+      ok: false,
+      message: "Invalid credentials. Please try resetting your password",
+      existingGuest: true,
+    });
+    expect(
+      (await services.accounts.resetPassword(existing.email, await lastCode(existing.email), "Glow!Skin2026")).ok,
+    ).toBe(true);
     const signedIn = await services.accounts.login(existing.email, "Glow!Skin2026");
-    expect(signedIn.ok && signedIn.value.user.guestId).toBe((await services.spa.findGuestsByEmail(existing.email))[0].id);
+    expect(signedIn.ok && signedIn.value.user.guestId).toBe(
+      (await services.spa.findGuestsByEmail(existing.email))[0].id,
+    );
   });
 
   it("forgot-password sends a code to an email only the back end knows", async () => {
     const existing = person();
-    await services.spa.createGuest({ centerId: AUSTIN, ...existing, consents: { marketingEmail: false, marketingSms: false, transactionalEmail: true, transactionalSms: true }, tags: [] });
+    await services.spa.createGuest({
+      centerId: AUSTIN,
+      ...existing,
+      consents: { marketingEmail: false, marketingSms: false, transactionalEmail: true, transactionalSms: true },
+      tags: [],
+    });
     expect(await services.accounts.sendResetCode(existing.email)).toBe("sent");
     expect(await services.accounts.sendResetCode("nobody.here@example.com")).toBe("unknown");
   });
 
   it("a friend booking with a code that was used up between the check and the write books at the usual price and is told so", async () => {
-    const owner = await services.stores.referrals.codeFor({ accountId: "busy-account", guestId: "00000000-0000-4000-8000-00000000beef", firstName: "Busy", centerId: AUSTIN }, () => "BUSY-2345", Date.now());
+    const owner = await services.stores.referrals.codeFor(
+      {
+        accountId: "busy-account",
+        guestId: "00000000-0000-4000-8000-00000000beef",
+        firstName: "Busy",
+        centerId: AUSTIN,
+      },
+      () => "BUSY-2345",
+      Date.now(),
+    );
     const { draft, ip } = await chosen(6);
     const details = person();
     // Other friends take the code's last places while this one is being checked.
@@ -259,55 +484,131 @@ describe("existing clients and accounts", () => {
         referrals: {
           ...services.stores.referrals,
           add: async (referral: Referral, cap: number) => {
-            for (let i = 0; i < cap; i++) await services.stores.referrals.add({ ...referral, friendEmail: `faster.${i}.${referral.friendEmail}` }, cap);
+            for (let i = 0; i < cap; i++)
+              await services.stores.referrals.add(
+                { ...referral, friendEmail: `faster.${i}.${referral.friendEmail}` },
+                cap,
+              );
             return services.stores.referrals.add(referral, cap);
           },
         },
       },
     } as Services;
-    const outcome = await submitBookingDetails(racing, { draft, details, service: facial, timeZone: "America/Chicago", clientIp: ip, attribution: { ref: owner.code } });
+    const outcome = await submitBookingDetails(racing, {
+      draft,
+      details,
+      service: facial,
+      timeZone: "America/Chicago",
+      clientIp: ip,
+      attribution: { ref: owner.code },
+    });
     expect(outcome).toMatchObject({ kind: "saved", notice: referralNotBookedMessage("used-up") });
     expect(await services.stores.referrals.forFriend(details.email)).toBeNull();
     // The guest was made without naming the referrer.
     const guest = outcome.kind === "saved" ? await services.spa.getGuest(outcome.draft.guestId!) : null;
     expect(guest).toBeTruthy();
-    expect(JSON.stringify(sandbox.db.prepare("SELECT * FROM guests WHERE id = ?").get(outcome.kind === "saved" ? outcome.draft.guestId : ""))).not.toContain(owner.guestId);
+    expect(
+      JSON.stringify(
+        sandbox.db
+          .prepare("SELECT * FROM guests WHERE id = ?")
+          .get(outcome.kind === "saved" ? outcome.draft.guestId : ""),
+      ),
+    ).not.toContain(owner.guestId);
   });
 
   it("a referrer the back end no longer knows does not lock the friend out: the guest is made without it", async () => {
-    const owner = await services.stores.referrals.codeFor({ accountId: "gone-account", guestId: "00000000-0000-4000-8000-00000000dead", firstName: "Gone", centerId: AUSTIN }, () => "GONE-2345", Date.now());
+    const owner = await services.stores.referrals.codeFor(
+      {
+        accountId: "gone-account",
+        guestId: "00000000-0000-4000-8000-00000000dead",
+        firstName: "Gone",
+        centerId: AUSTIN,
+      },
+      () => "GONE-2345",
+      Date.now(),
+    );
     const details = person();
     const result = await services.accounts.register({
-      ...details, centerId: AUSTIN, address: "1 Oak St", city: "Austin", zip: "78701", password: "Glow!Skin2026", referralCode: owner.code, marketingEmail: false, marketingSms: false,
+      ...details,
+      centerId: AUSTIN,
+      address: "1 Oak St",
+      city: "Austin",
+      zip: "78701",
+      password: "Glow!Skin2026",
+      referralCode: owner.code,
+      marketingEmail: false,
+      marketingSms: false,
     });
     expect(result.ok).toBe(true);
-    expect(await services.stores.referrals.forFriend(details.email)).toMatchObject({ code: "GONE-2345", state: "registered" });
+    expect(await services.stores.referrals.forFriend(details.email)).toMatchObject({
+      code: "GONE-2345",
+      state: "registered",
+    });
   });
 
   it("a referral code is checked, kept with the account, recorded for the referrer and named in the back end's record", async () => {
     // The referrer: an existing guest of the sandbox with a code of their own.
     const referrer = await services.accounts.register({
-      ...person(), centerId: AUSTIN, address: "2 Elm St", city: "Austin", zip: "78701", password: "Glow!Skin2026", referralCode: null, marketingEmail: false, marketingSms: false,
+      ...person(),
+      centerId: AUSTIN,
+      address: "2 Elm St",
+      city: "Austin",
+      zip: "78701",
+      password: "Glow!Skin2026",
+      referralCode: null,
+      marketingEmail: false,
+      marketingSms: false,
     });
     if (!referrer.ok) throw new Error("referrer not registered");
-    const owner = await services.stores.referrals.codeFor({ accountId: referrer.value.user.id, guestId: referrer.value.user.guestId, firstName: "Ana", centerId: AUSTIN }, () => "ANA-2345", Date.now());
+    const owner = await services.stores.referrals.codeFor(
+      { accountId: referrer.value.user.id, guestId: referrer.value.user.guestId, firstName: "Ana", centerId: AUSTIN },
+      () => "ANA-2345",
+      Date.now(),
+    );
     const details = person();
     const unknown = await services.accounts.register({
-      ...details, centerId: AUSTIN, address: "1 Oak St", city: "Austin", zip: "78701", password: "Glow!Skin2026", referralCode: "NOBODY-2345", marketingEmail: false, marketingSms: false,
+      ...details,
+      centerId: AUSTIN,
+      address: "1 Oak St",
+      city: "Austin",
+      zip: "78701",
+      password: "Glow!Skin2026",
+      referralCode: "NOBODY-2345",
+      marketingEmail: false,
+      marketingSms: false,
     });
     expect(unknown).toMatchObject({ ok: false, field: "referralCode" });
     const result = await services.accounts.register({
-      ...details, centerId: AUSTIN, address: "1 Oak St", city: "Austin", zip: "78701", password: "Glow!Skin2026", referralCode: owner.code, marketingEmail: false, marketingSms: false,
+      ...details,
+      centerId: AUSTIN,
+      address: "1 Oak St",
+      city: "Austin",
+      zip: "78701",
+      password: "Glow!Skin2026",
+      referralCode: owner.code,
+      marketingEmail: false,
+      marketingSms: false,
     });
     expect(result.ok).toBe(true);
     expect(await services.stores.accounts.getByEmail(details.email)).toMatchObject({ referralCode: "ANA-2345" });
     const guest = result.ok ? await services.spa.getGuest(result.value.user.guestId) : null;
     expect(guest).toBeTruthy();
-    expect(await services.stores.referrals.forFriend(details.email)).toMatchObject({ code: "ANA-2345", referrerAccountId: referrer.value.user.id, state: "registered" });
+    expect(await services.stores.referrals.forFriend(details.email)).toMatchObject({
+      code: "ANA-2345",
+      referrerAccountId: referrer.value.user.id,
+      state: "registered",
+    });
     // A new registration is a lead for the marketing webhooks, with the guest record made for it.
     const guestId = result.ok ? result.value.user.guestId : "";
     expect(leads.filter((lead) => lead.email === details.email)).toEqual([
-      expect.objectContaining({ kind: "registration", firstName: "Ana", lastName: "Lopez", phone: details.phone, centerId: AUSTIN, guestId }),
+      expect.objectContaining({
+        kind: "registration",
+        firstName: "Ana",
+        lastName: "Lopez",
+        phone: details.phone,
+        centerId: AUSTIN,
+        guestId,
+      }),
     ]);
   });
 });

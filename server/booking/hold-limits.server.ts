@@ -12,13 +12,20 @@ import { consume, LIMITS, LIVE_HOLDS } from "../limits/policy.server";
 /** A place among an address's live holds, kept with the hold in the booking draft. */
 export type HoldClaim = { key: string; id: string };
 
-export type HoldGate = { ok: true; claim: HoldClaim } | { ok: false; reason: "attempts" | "holds"; retryAfterSeconds: number };
+export type HoldGate =
+  | { ok: true; claim: HoldClaim }
+  | { ok: false; reason: "attempts" | "holds"; retryAfterSeconds: number };
 
 /**
  * Checks the limits before anything is made in the back end, and takes a place among the
  * address's live holds. `previous` is the booking's current hold, which the new one replaces.
  */
-export async function startHoldAttempt(limiter: RateLimiter, clientIp: string, bookingKey: string, previous?: HoldClaim): Promise<HoldGate> {
+export async function startHoldAttempt(
+  limiter: RateLimiter,
+  clientIp: string,
+  bookingKey: string,
+  previous?: HoldClaim,
+): Promise<HoldGate> {
   const attempt = await consume({ rateLimiter: limiter }, "holdAttempt", { ip: clientIp, bookingId: bookingKey });
   if (!attempt.ok) return { ok: false, reason: "attempts", retryAfterSeconds: attempt.retryAfterSeconds };
   const key = LIVE_HOLDS.key({ ip: clientIp });
@@ -30,13 +37,21 @@ export async function startHoldAttempt(limiter: RateLimiter, clientIp: string, b
 }
 
 /** Counts a guest record about to be made for a new booking; false over the limit. */
-export async function mayCreateGuest(limiter: RateLimiter, clientIp: string): Promise<{ ok: true } | Extract<HoldGate, { ok: false }>> {
+export async function mayCreateGuest(
+  limiter: RateLimiter,
+  clientIp: string,
+): Promise<{ ok: true } | Extract<HoldGate, { ok: false }>> {
   const outcome = await consume({ rateLimiter: limiter }, "newGuest", { ip: clientIp });
   return outcome.ok ? { ok: true } : { ok: false, reason: "holds", retryAfterSeconds: outcome.retryAfterSeconds };
 }
 
 /** The hold is taken: its place lasts as long as the hold. */
-export async function keepHoldClaim(limiter: RateLimiter, claim: HoldClaim, expiresAt: string, now = Date.now()): Promise<void> {
+export async function keepHoldClaim(
+  limiter: RateLimiter,
+  claim: HoldClaim,
+  expiresAt: string,
+  now = Date.now(),
+): Promise<void> {
   await limiter.claim(claim.key, claim.id, LIVE_HOLDS.places, Math.max(1, Date.parse(expiresAt) - now));
 }
 
@@ -46,5 +61,7 @@ export async function dropHoldClaim(limiter: RateLimiter, claim: HoldClaim | und
 }
 
 export function tooManyHoldsMessage(gate: Extract<HoldGate, { ok: false }>): string {
-  return gate.reason === "holds" ? LIVE_HOLDS.message(gate.retryAfterSeconds) : LIMITS.holdAttempt.message(gate.retryAfterSeconds);
+  return gate.reason === "holds"
+    ? LIVE_HOLDS.message(gate.retryAfterSeconds)
+    : LIMITS.holdAttempt.message(gate.retryAfterSeconds);
 }

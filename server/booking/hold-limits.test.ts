@@ -3,7 +3,14 @@ import { logger } from "../observability/logger.server";
 import { createMemoryRateLimiter } from "../accounts/rate-limit.server";
 import { unreachableRedisRateLimiter } from "../accounts/redis-rate-limit.test-support";
 import { LIMITS } from "../limits/policy.server";
-import { dropHoldClaim, keepHoldClaim, mayCreateGuest, startHoldAttempt, tooManyHoldsMessage, type HoldClaim } from "./hold-limits.server";
+import {
+  dropHoldClaim,
+  keepHoldClaim,
+  mayCreateGuest,
+  startHoldAttempt,
+  tooManyHoldsMessage,
+  type HoldClaim,
+} from "./hold-limits.server";
 
 function setup() {
   let now = Date.parse("2026-11-02T10:00:00Z");
@@ -70,10 +77,12 @@ describe("hold limits", () => {
       if (gate.ok) await dropHoldClaim(limiter, gate.claim);
       return gate;
     };
-    for (let i = 0; i < LIMITS.holdAttempt.counters[0].points; i++) expect((await attempt(ADDRESS, `b${i}`)).ok).toBe(true);
+    for (let i = 0; i < LIMITS.holdAttempt.counters[0].points; i++)
+      expect((await attempt(ADDRESS, `b${i}`)).ok).toBe(true);
     expect(await attempt(ADDRESS, "b-new")).toEqual({ ok: false, reason: "attempts", retryAfterSeconds: 60 });
     // One booking replaying its cookie from many addresses is limited too.
-    for (let i = 0; i < LIMITS.holdAttempt.counters[1].points; i++) expect((await attempt(`10.9.0.${i + 1}`, "replayed")).ok).toBe(true);
+    for (let i = 0; i < LIMITS.holdAttempt.counters[1].points; i++)
+      expect((await attempt(`10.9.0.${i + 1}`, "replayed")).ok).toBe(true);
     expect(await attempt("10.9.1.1", "replayed")).toMatchObject({ ok: false, reason: "attempts" });
     advance(60_000);
     expect((await attempt(ADDRESS, "b-new")).ok).toBe(true);

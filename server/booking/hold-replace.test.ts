@@ -34,7 +34,12 @@ let limiter: RateLimiter;
 beforeAll(async () => {
   sandbox = await startSandbox({ now: () => Date.parse("2026-11-30T15:00:00Z"), holdSeconds: 600 });
   spa = createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY } });
-  services = { env: parseEnv({ NODE_ENV: "test" }), spa, leads: createNoLeadWebhooks(), analytics: createNoAnalytics() } as unknown as Services;
+  services = {
+    env: parseEnv({ NODE_ENV: "test" }),
+    spa,
+    leads: createNoLeadWebhooks(),
+    analytics: createNoAnalytics(),
+  } as unknown as Services;
   facial = (await spa.listServices(AUSTIN))!.find((s) => s.id === FACIAL)!;
 });
 beforeEach(() => {
@@ -52,20 +57,42 @@ let visitors = 0;
 function newGuest(firstName: string): NewGuest {
   visitors += 1;
   return {
-    centerId: AUSTIN, firstName, lastName: "Visitor", email: `visitor.${visitors}.${Date.now()}@example.com`, phone: `51255502${String(visitors).padStart(2, "0")}`,
-    consents: { marketingEmail: false, marketingSms: false, transactionalEmail: true, transactionalSms: true }, tags: [],
+    centerId: AUSTIN,
+    firstName,
+    lastName: "Visitor",
+    email: `visitor.${visitors}.${Date.now()}@example.com`,
+    phone: `51255502${String(visitors).padStart(2, "0")}`,
+    consents: { marketingEmail: false, marketingSms: false, transactionalEmail: true, transactionalSms: true },
+    tags: [],
   };
 }
 
 /** Holds as the details step does for a new visitor (their guest made from their details), then as the time step does for a known one. */
 async function hold(draft: Draft, slot: string): Promise<HoldOutcome> {
-  return holdSlot(services, { draft, centerId: AUSTIN, service: facial, slot, date: slot.slice(0, 10), timeZone: ZONE, clientIp: ADDRESS, user: null, newGuest: newGuest("Ana") });
+  return holdSlot(services, {
+    draft,
+    centerId: AUSTIN,
+    service: facial,
+    slot,
+    date: slot.slice(0, 10),
+    timeZone: ZONE,
+    clientIp: ADDRESS,
+    user: null,
+    newGuest: newGuest("Ana"),
+  });
 }
 
 /** Whether someone else, with the same nurse, can hold the time now. */
 async function othersCanHold(slot: string): Promise<boolean> {
   const guest = await spa.createGuest(newGuest("Other"));
-  const bookingId = await spa.createBooking({ centerId: AUSTIN, date: slot.slice(0, 10), guestId: guest.id, serviceId: FACIAL, therapistId: NURSE, addOnIds: [] });
+  const bookingId = await spa.createBooking({
+    centerId: AUSTIN,
+    date: slot.slice(0, 10),
+    guestId: guest.id,
+    serviceId: FACIAL,
+    therapistId: NURSE,
+    addOnIds: [],
+  });
   return (await spa.reserveSlot(bookingId, slot, ZONE)) !== null;
 }
 

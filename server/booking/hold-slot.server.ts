@@ -9,7 +9,13 @@ import { withCallPriority } from "../spa/call-governor.server";
 import { isSpaError } from "../spa/errors.server";
 import { admitBooking, keepCallsForHold } from "./call-priority.server";
 import type { Draft } from "./draft.server";
-import { dropHoldClaim, keepHoldClaim, mayCreateGuest, startHoldAttempt, tooManyHoldsMessage } from "./hold-limits.server";
+import {
+  dropHoldClaim,
+  keepHoldClaim,
+  mayCreateGuest,
+  startHoldAttempt,
+  tooManyHoldsMessage,
+} from "./hold-limits.server";
 import { treatmentHistory } from "./downtime.server";
 import { dropDraftHold, forgetOpenTimes, openTimes, type SlotQuery } from "./holds.server";
 import { adoptSignedInGuest } from "./signed-in.server";
@@ -60,16 +66,25 @@ export async function holdSlot(services: Services, request: HoldRequest): Promis
   // The id names this booking in progress for its own attempt limit and its calls; it is kept on every answer.
   const draft: Draft = { ...request.draft, id: request.draft.id ?? crypto.randomUUID() };
   // Until it holds, its calls are a new booking's, spending what was kept for it when it was let in (decision 036).
-  return withCallPriority({ priority: "booking", booking: draft.id }, () => holdForBooking(services, { ...request, draft }));
+  return withCallPriority({ priority: "booking", booking: draft.id }, () =>
+    holdForBooking(services, { ...request, draft }),
+  );
 }
 
 async function holdForBooking(services: Services, request: HoldRequest): Promise<HoldOutcome> {
   const { draft, centerId, service, slot, date, timeZone, clientIp, user } = request;
-  const query: SlotQuery = { centerId, serviceId: service.id, addOnIds: draft.addOnIds, therapistId: draft.therapistId, date };
+  const query: SlotQuery = {
+    centerId,
+    serviceId: service.id,
+    addOnIds: draft.addOnIds,
+    therapistId: draft.therapistId,
+    date,
+  };
 
   // The limits come before anything is made in the back end: a refused attempt leaves nothing behind.
   const gate = await startHoldAttempt(services.rateLimiter, clientIp, draft.id!, draft.hold?.claim);
-  if (!gate.ok) return { kind: "too-many", message: tooManyHoldsMessage(gate), retryAfterSeconds: gate.retryAfterSeconds, draft };
+  if (!gate.ok)
+    return { kind: "too-many", message: tooManyHoldsMessage(gate), retryAfterSeconds: gate.retryAfterSeconds, draft };
   const { claim } = gate;
   let held = false;
   const guestBefore = draft.guestId;
@@ -95,7 +110,13 @@ async function holdForBooking(services: Services, request: HoldRequest): Promise
     if (!draft.guestId) {
       if (!request.newGuest) throw new Error("A time is held only for a known guest or with the visitor's details");
       const allowed = await mayCreateGuest(services.rateLimiter, clientIp);
-      if (!allowed.ok) return { kind: "too-many", message: tooManyHoldsMessage(allowed), retryAfterSeconds: allowed.retryAfterSeconds, draft };
+      if (!allowed.ok)
+        return {
+          kind: "too-many",
+          message: tooManyHoldsMessage(allowed),
+          retryAfterSeconds: allowed.retryAfterSeconds,
+          draft,
+        };
       const created = await createVisitorGuest(services, request.newGuest);
       if ("refused" in created) return { kind: "refused", code: created.code, message: created.refused, draft };
       draft.guestId = created.id;
@@ -115,7 +136,10 @@ async function holdForBooking(services: Services, request: HoldRequest): Promise
     }
     // Zenoti has no call to drop a hold. Another time on the same day is reserved on the same
     // booking, which replaces its hold, so the visitor's first choice does not block the second.
-    const sameBooking = draft.hold && draft.hold.slot.slice(0, 10) === date && draft.guestId === guestBefore ? draft.hold.bookingId : null;
+    const sameBooking =
+      draft.hold && draft.hold.slot.slice(0, 10) === date && draft.guestId === guestBefore
+        ? draft.hold.bookingId
+        : null;
     let bookingId = sameBooking ?? (await services.spa.createBooking({ ...query, guestId: draft.guestId }));
     let hold = await services.spa.reserveSlot(bookingId, slot, timeZone);
     if (!hold && sameBooking) {
@@ -130,14 +154,25 @@ async function holdForBooking(services: Services, request: HoldRequest): Promise
     services.analytics.record({
       name: "time_held",
       userId: user?.id,
-      properties: { bookingId, centerId, serviceIds: [service.id, ...draft.addOnIds], serviceCount: 1 + draft.addOnIds.length },
+      properties: {
+        bookingId,
+        centerId,
+        serviceIds: [service.id, ...draft.addOnIds],
+        serviceCount: 1 + draft.addOnIds.length,
+      },
     });
     await keepHoldClaim(services.rateLimiter, claim, hold.expiresAt);
     // The replaced hold's place among the address's live holds is ours to give back.
     if (draft.hold) await dropHoldClaim(services.rateLimiter, draft.hold.claim);
     return {
       kind: "held",
-      draft: { ...draft, date, slot: undefined, hold: { bookingId, slot, reservationId: hold.reservationId, expiresAt: hold.expiresAt, claim }, payKey: undefined },
+      draft: {
+        ...draft,
+        date,
+        slot: undefined,
+        hold: { bookingId, slot, reservationId: hold.reservationId, expiresAt: hold.expiresAt, claim },
+        payKey: undefined,
+      },
     };
   } catch (error) {
     if (!isSpaError(error)) throw error;
@@ -156,16 +191,29 @@ async function holdForBooking(services: Services, request: HoldRequest): Promise
 export async function chooseTime(
   services: Services,
   request: Pick<HoldRequest, "draft" | "centerId" | "service" | "slot" | "date">,
-): Promise<{ kind: "chosen"; draft: Draft } | { kind: "taken" } | { kind: "unavailable" } | { kind: "busy"; retryAfterSeconds: number; draft: Draft }> {
+): Promise<
+  | { kind: "chosen"; draft: Draft }
+  | { kind: "taken" }
+  | { kind: "unavailable" }
+  | { kind: "busy"; retryAfterSeconds: number; draft: Draft }
+> {
   const { centerId, service, slot, date } = request;
   const draft: Draft = { ...request.draft, id: request.draft.id ?? crypto.randomUUID() };
-  const query: SlotQuery = { centerId, serviceId: service.id, addOnIds: draft.addOnIds, therapistId: draft.therapistId, date };
+  const query: SlotQuery = {
+    centerId,
+    serviceId: service.id,
+    addOnIds: draft.addOnIds,
+    therapistId: draft.therapistId,
+    date,
+  };
   // The booking starts here: let in only while the organisation's calls can carry it to its
   // confirmation, else told to wait now, with the day kept, rather than refused halfway (decision 036).
   const admission = await admitBooking(services, draft.id!);
   if (!admission.ok) return { kind: "busy", retryAfterSeconds: admission.retryAfterSeconds, draft: { ...draft, date } };
   try {
-    const { times } = await withCallPriority({ priority: "booking", booking: draft.id }, () => openTimes(services, query));
+    const { times } = await withCallPriority({ priority: "booking", booking: draft.id }, () =>
+      openTimes(services, query),
+    );
     if (!times.includes(slot)) return { kind: "taken" };
   } catch (error) {
     if (!isSpaError(error)) throw error;
@@ -174,11 +222,17 @@ export async function chooseTime(
   }
   // A hold this draft had is not carried over: its place among the address's live holds is freed.
   await dropDraftHold(services, draft);
-  return { kind: "chosen", draft: { ...draft, id: draft.id ?? crypto.randomUUID(), date, slot, hold: undefined, payKey: undefined } };
+  return {
+    kind: "chosen",
+    draft: { ...draft, id: draft.id ?? crypto.randomUUID(), date, slot, hold: undefined, payKey: undefined },
+  };
 }
 
 /** A guest record from the visitor's details, or the back end's refusal of them (a bad email, a bad number). */
-async function createVisitorGuest(services: Services, guest: NewGuest): Promise<{ id: string } | { refused: string; code: string }> {
+async function createVisitorGuest(
+  services: Services,
+  guest: NewGuest,
+): Promise<{ id: string } | { refused: string; code: string }> {
   try {
     const created = await services.spa.createGuest(guest);
     // Nothing to read yet: the kept card and membership lists start empty.

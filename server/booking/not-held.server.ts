@@ -27,10 +27,18 @@ export function afterNotHeld(
   setDraft(session, outcome.draft);
   switch (outcome.kind) {
     case "too-many":
-      return refuseForm(submission, { status: 429, formErrors: [outcome.message], headers: { "Retry-After": String(outcome.retryAfterSeconds) } });
+      return refuseForm(submission, {
+        status: 429,
+        formErrors: [outcome.message],
+        headers: { "Retry-After": String(outcome.retryAfterSeconds) },
+      });
     case "busy":
       // At the call limit before anything was held: the form keeps what was typed, and says when to send it again.
-      return refuseForm(submission, { status: 503, formErrors: [busyHoldMessage(outcome.retryAfterSeconds)], headers: { "Retry-After": String(outcome.retryAfterSeconds) } });
+      return refuseForm(submission, {
+        status: 503,
+        formErrors: [busyHoldMessage(outcome.retryAfterSeconds)],
+        headers: { "Retry-After": String(outcome.retryAfterSeconds) },
+      });
     case "unavailable":
       return refuseForm(submission, { status: 503, formErrors: [OUTAGE_MESSAGE] });
     case "taken":
@@ -43,7 +51,10 @@ export function afterNotHeld(
     case "fixer-alone":
       // Back to the treatments, where the fixer can be added to a facial.
       setDraft(session, draft);
-      return redirectWithToast(context, `${href("/appointment/service")}?id=${encodeURIComponent(draft.centerId)}`, { type: "error", title: FIXER_NEEDS_FACIAL });
+      return redirectWithToast(context, `${href("/appointment/service")}?id=${encodeURIComponent(draft.centerId)}`, {
+        type: "error",
+        title: FIXER_NEEDS_FACIAL,
+      });
   }
 }
 

@@ -46,18 +46,36 @@ beforeAll(async () => {
 beforeEach(() => {
   now += 60_000;
   refuseCharges = 0;
-  governor = createCallGovernor({ bucket: createMemoryCallBucket(clock), clock, sleep: async (ms) => {
+  governor = createCallGovernor({
+    bucket: createMemoryCallBucket(clock),
+    clock,
+    sleep: async (ms) => {
       now += ms;
-    } });
+    },
+  });
   const limited: typeof fetch = async (input, init) => {
     if (refuseCharges > 0 && String(input).endsWith("/online_payments")) {
       refuseCharges -= 1;
-      const headers = { "Organization-RateLimit-Limit": "60;w=60;b=60", "RateLimit-Remaining": "0", "RateLimit-Reset": "60", "Retry-After": "1" };
-      return new Response(JSON.stringify({ error: { code: 429, message: "API calls quota exceeded! maximum admitted 60 per 1m." } }), { status: 429, headers });
+      const headers = {
+        "Organization-RateLimit-Limit": "60;w=60;b=60",
+        "RateLimit-Remaining": "0",
+        "RateLimit-Reset": "60",
+        "Retry-After": "1",
+      };
+      return new Response(
+        JSON.stringify({ error: { code: 429, message: "API calls quota exceeded! maximum admitted 60 per 1m." } }),
+        { status: 429, headers },
+      );
     }
     return fetch(input, init);
   };
-  const spa = createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY }, clock, fetch: limited, governor });
+  const spa = createSpaClient({
+    baseUrl: sandbox.baseUrl,
+    auth: { type: "apikey", apiKey: TEST_API_KEY },
+    clock,
+    fetch: limited,
+    governor,
+  });
   services = {
     env: parseEnv({ NODE_ENV: "test" }),
     spa,
@@ -79,11 +97,22 @@ async function heldBooking(centerId: string) {
   dayIndex += 1;
   const date = `2026-12-${String(dayIndex + 1).padStart(2, "0")}`;
   const guestId = await createTestGuest(elsewhere, centerId, "Ana", "Lopez");
-  const bookingId = await elsewhere.createBooking({ centerId, date, guestId, serviceId: FACIAL, therapistId: null, addOnIds: [] });
+  const bookingId = await elsewhere.createBooking({
+    centerId,
+    date,
+    guestId,
+    serviceId: FACIAL,
+    therapistId: null,
+    addOnIds: [],
+  });
   const { times } = await elsewhere.listSlots(bookingId, date);
   const hold = (await elsewhere.reserveSlot(bookingId, times[0], "America/Chicago"))!;
   const uri = await elsewhere.startCardCapture(guestId, centerId, RETURN_TO);
-  await fetch(uri, { method: "POST", body: new URLSearchParams({ name: "Ana Lopez", number: "4242424242424242", expiry: "12/30", cvc: "123" }), redirect: "manual" });
+  await fetch(uri, {
+    method: "POST",
+    body: new URLSearchParams({ name: "Ana Lopez", number: "4242424242424242", expiry: "12/30", cvc: "123" }),
+    redirect: "manual",
+  });
   const [card] = await elsewhere.listCards(guestId, centerId);
   const draft: Draft = {
     id: randomUUID(),
@@ -93,7 +122,12 @@ async function heldBooking(centerId: string) {
     therapistId: null,
     date,
     guestId,
-    details: { firstName: "Ana", lastName: "Lopez", email: `ana.${randomUUID().slice(0, 8)}@example.com`, phone: "5125550199" },
+    details: {
+      firstName: "Ana",
+      lastName: "Lopez",
+      email: `ana.${randomUUID().slice(0, 8)}@example.com`,
+      phone: "5125550199",
+    },
     hold: { bookingId, slot: times[0], reservationId: hold.reservationId, expiresAt: hold.expiresAt },
   };
   const center = (await services.catalog.getCenter(centerId))!;
@@ -102,12 +136,24 @@ async function heldBooking(centerId: string) {
 
 const quoteFor = (prepaid: boolean): Quote => ({
   lines: [{ name: "Signature Laser Facial - New Client", price: 27500, discount: 0 }],
-  subtotal: 27500, discount: 0, total: 27500, prepaid, dueNow: prepaid ? 27500 : 0, dueInClinic: prepaid ? 0 : 27500, promo: null, member: null, package: null,
+  subtotal: 27500,
+  discount: 0,
+  total: 27500,
+  prepaid,
+  dueNow: prepaid ? 27500 : 0,
+  dueInClinic: prepaid ? 0 : 27500,
+  promo: null,
+  member: null,
+  package: null,
 });
 
 function ledger(guestId: string) {
-  const live = sandbox.db.prepare("SELECT COUNT(*) AS n FROM appointments WHERE guest_id = ? AND status = 0").get(guestId) as { n: number };
-  const charges = sandbox.db.prepare("SELECT COUNT(*) AS n FROM transactions t JOIN invoices i ON i.id = t.invoice_id WHERE i.guest_id = ?").get(guestId) as { n: number };
+  const live = sandbox.db
+    .prepare("SELECT COUNT(*) AS n FROM appointments WHERE guest_id = ? AND status = 0")
+    .get(guestId) as { n: number };
+  const charges = sandbox.db
+    .prepare("SELECT COUNT(*) AS n FROM transactions t JOIN invoices i ON i.id = t.invoice_id WHERE i.guest_id = ?")
+    .get(guestId) as { n: number };
   return { live: live.n, charges: charges.n };
 }
 
@@ -115,7 +161,18 @@ describe("confirm and pay at the call limit", () => {
   it("a charge Zenoti refused with 429 is sent again once the bucket has a token: booked, charged once", async () => {
     const booking = await heldBooking(DALLAS);
     refuseCharges = 1;
-    const outcome = await checkout(services, { payKey: randomUUID(), draft: booking.draft, center: booking.center, quote: quoteFor(true), accountId: booking.accountId, returnTo: RETURN_TO }, { clock });
+    const outcome = await checkout(
+      services,
+      {
+        payKey: randomUUID(),
+        draft: booking.draft,
+        center: booking.center,
+        quote: quoteFor(true),
+        accountId: booking.accountId,
+        returnTo: RETURN_TO,
+      },
+      { clock },
+    );
     expect(outcome.kind).toBe("booked");
     expect(ledger(booking.guestId)).toEqual({ live: 1, charges: 1 });
   });
@@ -123,12 +180,28 @@ describe("confirm and pay at the call limit", () => {
   it("a charge still refused after the retries leaves the booking confirmed and unpaid, says so, and is paid once on the next press", async () => {
     const booking = await heldBooking(DALLAS);
     const payKey = randomUUID();
-    const press = () => checkout(services, { payKey, draft: booking.draft, center: booking.center, quote: quoteFor(true), accountId: booking.accountId, returnTo: RETURN_TO }, { clock });
+    const press = () =>
+      checkout(
+        services,
+        {
+          payKey,
+          draft: booking.draft,
+          center: booking.center,
+          quote: quoteFor(true),
+          accountId: booking.accountId,
+          returnTo: RETURN_TO,
+        },
+        { clock },
+      );
     refuseCharges = 10;
     const first = await press();
     expect(first).toMatchObject({ kind: "pending", busyRetryAfterSeconds: expect.any(Number) });
     expect(ledger(booking.guestId)).toEqual({ live: 1, charges: 0 });
-    expect(await stores.paymentAttempts.get(payKey)).toMatchObject({ state: "confirmed", chargeSentAt: null, leaseUntil: 0 });
+    expect(await stores.paymentAttempts.get(payKey)).toMatchObject({
+      state: "confirmed",
+      chargeSentAt: null,
+      leaseUntil: 0,
+    });
 
     refuseCharges = 0;
     now += 60_000;
@@ -139,9 +212,24 @@ describe("confirm and pay at the call limit", () => {
   it("a confirm that cannot have a token in time is not sent: the hold stays, the guest is told when to press again", async () => {
     const booking = await heldBooking(AUSTIN);
     const payKey = randomUUID();
-    const press = () => checkout(services, { payKey, draft: booking.draft, center: booking.center, quote: quoteFor(false), accountId: booking.accountId, returnTo: RETURN_TO }, { clock });
+    const press = () =>
+      checkout(
+        services,
+        {
+          payKey,
+          draft: booking.draft,
+          center: booking.center,
+          quote: quoteFor(false),
+          accountId: booking.accountId,
+          returnTo: RETURN_TO,
+        },
+        { clock },
+      );
     // Zenoti said: nothing for 30 seconds, longer than a call may wait.
-    await governor.afterAnswer(429, new Headers({ "Organization-RateLimit-Limit": "60;w=60;b=60", "RateLimit-Remaining": "0", "Retry-After": "30" }));
+    await governor.afterAnswer(
+      429,
+      new Headers({ "Organization-RateLimit-Limit": "60;w=60;b=60", "RateLimit-Remaining": "0", "Retry-After": "30" }),
+    );
     expect(await press()).toEqual({ kind: "pending", busyRetryAfterSeconds: 30 });
     expect(ledger(booking.guestId)).toEqual({ live: 0, charges: 0 });
     expect(await stores.paymentAttempts.get(payKey)).toMatchObject({ state: "started", leaseUntil: 0 });

@@ -99,7 +99,8 @@ export async function advanceAttempt(ctx: Context, start: PaymentAttempt): Promi
     if (attempt.state === "started") {
       const found = await resolveConfirm(ctx, attempt, save);
       if (found.kind === "unknown") return await pending();
-      if (found.kind === "busy") return await handBack({ kind: "pending", busyRetryAfterSeconds: found.retryAfterSeconds });
+      if (found.kind === "busy")
+        return await handBack({ kind: "pending", busyRetryAfterSeconds: found.retryAfterSeconds });
       if (found.kind === "gone") {
         await givePromoBack(services, attempt);
         await save({ state: "released", promoClaimed: false });
@@ -142,13 +143,23 @@ export async function advanceAttempt(ctx: Context, start: PaymentAttempt): Promi
         return await pending();
       } else if (attempt.state === "confirmed" && ctx.shownDue != null && invoice.balance !== ctx.shownDue) {
         // What is shown is what is charged: the guest sees the back end's amount and is asked again.
-        logger.warn("invoice differs from the price shown; not charging", { shown: ctx.shownDue, due: invoice.balance });
-        return await handBack({ kind: "price-changed", shown: ctx.shownDue, due: invoice.balance }, { backEndDue: invoice.balance });
+        logger.warn("invoice differs from the price shown; not charging", {
+          shown: ctx.shownDue,
+          due: invoice.balance,
+        });
+        return await handBack(
+          { kind: "price-changed", shown: ctx.shownDue, due: invoice.balance },
+          { backEndDue: invoice.balance },
+        );
       } else {
         await save({ state: "charging", chargeSentAt: clock(), backEndDue: null });
         const charged = await charge(services, attempt, ctx.returnTo ?? "");
         // Paid: the balance just read was charged, and nothing is left to pay.
-        if (charged.kind === "paid") await save({ state: "booked", bookedInvoice: { paid: invoice.paid + invoice.balance, due: 0, reference: invoice.reference } });
+        if (charged.kind === "paid")
+          await save({
+            state: "booked",
+            bookedInvoice: { paid: invoice.paid + invoice.balance, due: 0, reference: invoice.reference },
+          });
         else if (charged.kind === "verify") {
           return await handBack({ kind: "verify", uri: charged.uri }, { state: "verifying", verifyUri: charged.uri });
         } else if (charged.kind === "not-processed") {
@@ -169,12 +180,21 @@ export async function advanceAttempt(ctx: Context, start: PaymentAttempt): Promi
     }
 
     if (attempt.state === "undoing") {
-      await removeLines(services, attempt, attempt.undoAs === "declined" ? PAYMENT_FAILED_COMMENT : NOT_FINISHED_COMMENT);
+      await removeLines(
+        services,
+        attempt,
+        attempt.undoAs === "declined" ? PAYMENT_FAILED_COMMENT : NOT_FINISHED_COMMENT,
+      );
       await givePromoBack(services, attempt);
       await save({ state: attempt.undoAs ?? "undone", promoClaimed: false });
       services.analytics.record({
         name: "booking_failed",
-        properties: { bookingId: attempt.bookingId, centerId: attempt.centerId, prepaid: attempt.prepaid, reason: attempt.undoAs === "declined" ? "payment_declined" : "not_finished" },
+        properties: {
+          bookingId: attempt.bookingId,
+          centerId: attempt.centerId,
+          prepaid: attempt.prepaid,
+          reason: attempt.undoAs === "declined" ? "payment_declined" : "not_finished",
+        },
       });
     }
   } catch (error) {
@@ -206,7 +226,12 @@ export async function advanceAttempt(ctx: Context, start: PaymentAttempt): Promi
   return outcomeOfFinal(attempt);
 }
 
-type ChargeResult = { kind: "paid" } | { kind: "verify"; uri: string } | { kind: "refused" } | { kind: "not-processed"; retryAfterSeconds: number } | { kind: "unknown" };
+type ChargeResult =
+  | { kind: "paid" }
+  | { kind: "verify"; uri: string }
+  | { kind: "refused" }
+  | { kind: "not-processed"; retryAfterSeconds: number }
+  | { kind: "unknown" };
 
 /** How long a call refused at the call limit asks to wait, in whole seconds. */
 const busySeconds = (error: SpaError) => Math.min(60, Math.max(1, Math.ceil((error.retryAfterMs ?? 60_000) / 1000)));
@@ -230,10 +255,12 @@ async function charge(services: Services, attempt: PaymentAttempt, returnTo: str
 
 async function givePromoBack(services: Services, attempt: PaymentAttempt): Promise<void> {
   if (!attempt.promoClaimed || !attempt.promoCode || !attempt.contact) return;
-  await services.stores.guestDetails.releasePromoUse(attempt.contact.email, attempt.promoCode).catch((error: unknown) => {
-    // The guest is left one use short; the report lets someone give it back by hand.
-    errorReporter().captureException(error, { where: "promo-count", change: "release" });
-  });
+  await services.stores.guestDetails
+    .releasePromoUse(attempt.contact.email, attempt.promoCode)
+    .catch((error: unknown) => {
+      // The guest is left one use short; the report lets someone give it back by hand.
+      errorReporter().captureException(error, { where: "promo-count", change: "release" });
+    });
 }
 
 /** What a finished attempt means to the guest who comes back to it. */
@@ -253,7 +280,15 @@ export function outcomeOfFinal(attempt: PaymentAttempt): AttemptOutcome {
 }
 
 type ConfirmResult =
-  | { kind: "confirmed"; invoiceId: string; appointmentId: string; invoiceItemIds: string[]; serviceNames: string[]; visitEnd: string | null; nurseName: string | null }
+  | {
+      kind: "confirmed";
+      invoiceId: string;
+      appointmentId: string;
+      invoiceItemIds: string[];
+      serviceNames: string[];
+      visitEnd: string | null;
+      nurseName: string | null;
+    }
   | { kind: "gone" }
   | { kind: "unknown" }
   | { kind: "busy"; retryAfterSeconds: number };
@@ -262,7 +297,11 @@ type ConfirmResult =
  * Confirms the hold, or finds out whether an earlier confirm whose answer was lost went through.
  * The first time, the confirm is sent at once; after that the guest's appointments are read first.
  */
-async function resolveConfirm(ctx: Context, attempt: PaymentAttempt, save: (patch: Partial<PaymentAttempt>) => Promise<void>): Promise<ConfirmResult> {
+async function resolveConfirm(
+  ctx: Context,
+  attempt: PaymentAttempt,
+  save: (patch: Partial<PaymentAttempt>) => Promise<void>,
+): Promise<ConfirmResult> {
   const { spa } = ctx.services;
   if (attempt.confirmSentAt !== null) {
     const found = await findConfirmed(ctx.services, attempt);
@@ -280,7 +319,11 @@ async function resolveConfirm(ctx: Context, attempt: PaymentAttempt, save: (patc
         appointmentId: confirmed.items[0].appointmentId,
         invoiceItemIds: confirmed.items.map((i) => i.invoiceItemId),
         serviceNames: confirmed.items.map((i) => i.serviceName),
-        visitEnd: confirmed.items.map((i) => i.end).sort().at(-1) ?? null,
+        visitEnd:
+          confirmed.items
+            .map((i) => i.end)
+            .sort()
+            .at(-1) ?? null,
         nurseName: confirmed.items.find((i) => i.therapistName)?.therapistName ?? null,
       };
     }
@@ -303,7 +346,12 @@ async function resolveConfirm(ctx: Context, attempt: PaymentAttempt, save: (patc
 async function findConfirmed(services: Services, attempt: PaymentAttempt): Promise<ConfirmResult | "not-found"> {
   try {
     const appointments = await services.spa.listGuestAppointments(attempt.guestId, { size: 100 });
-    const group = appointments.find((a) => a.invoiceId && a.centerId === attempt.centerId && a.services.some((s) => s.start === attempt.slot && s.status !== -1 && s.status !== -2));
+    const group = appointments.find(
+      (a) =>
+        a.invoiceId &&
+        a.centerId === attempt.centerId &&
+        a.services.some((s) => s.start === attempt.slot && s.status !== -1 && s.status !== -2),
+    );
     if (!group) return "not-found";
     const invoice = await services.spa.getInvoice(group.invoiceId!);
     const live = group.services.filter((s) => s.status !== -1);
@@ -339,7 +387,9 @@ async function readInvoice(services: Services, invoiceId: string) {
  */
 async function redeemPackage(services: Services, attempt: PaymentAttempt) {
   const treatmentLine = attempt.invoiceItemIds[0];
-  const redeemed = treatmentLine ? await services.spa.redeemPackage(attempt.invoiceId!, attempt.packageUse!.userPackageId, treatmentLine) : false;
+  const redeemed = treatmentLine
+    ? await services.spa.redeemPackage(attempt.invoiceId!, attempt.packageUse!.userPackageId, treatmentLine)
+    : false;
   if (!redeemed) logger.warn("package not redeemed", { centerId: attempt.centerId });
   appCache.emit("packageRedeemed", { guestId: attempt.guestId, centerId: attempt.centerId });
 }
@@ -363,7 +413,11 @@ async function removeLines(services: Services, attempt: PaymentAttempt, comment:
   for (const [index, itemId] of attempt.invoiceItemIds.entries()) {
     const packageLine = index === 0 && attempt.packageRedeemed && comment === PAYMENT_FAILED_COMMENT;
     try {
-      await services.spa.removeInvoiceItem(attempt.invoiceId!, itemId, packageLine ? PACKAGE_PAYMENT_FAILED_COMMENT : comment);
+      await services.spa.removeInvoiceItem(
+        attempt.invoiceId!,
+        itemId,
+        packageLine ? PACKAGE_PAYMENT_FAILED_COMMENT : comment,
+      );
     } catch (error) {
       // A refusal here means the line is already gone (an earlier try removed it); a lost answer
       // stops the undo, to be finished by the next try.
@@ -404,7 +458,10 @@ async function notifyBooked(services: Services, attempt: PaymentAttempt, origin:
     const what = attempt.serviceNames.join(", ");
     const address = `${center.address.line1}, ${center.address.city}, ${center.address.state} ${center.address.zip}`;
     // The link that opens this visit without signing in (decision 022): the invoice names it.
-    const manage = origin && attempt.invoiceId ? manageLinkUrl(services, origin, attempt.guestId, { id: attempt.invoiceId, start: attempt.slot, center }) : null;
+    const manage =
+      origin && attempt.invoiceId
+        ? manageLinkUrl(services, origin, attempt.guestId, { id: attempt.invoiceId, start: attempt.slot, center })
+        : null;
     await services.notifier.send({
       channel: "email",
       kind: "booking-confirmation",

@@ -14,7 +14,14 @@ import { createCachedCatalog } from "../spa/catalog-cache.server";
 import { createSpaClient, type SpaClient } from "../spa/client.server";
 import { createSqliteStores } from "../store/sqlite-store.server";
 import type { PaymentAttempt, Stores } from "../store/stores.server";
-import { backEndQuote, checkout, declineBackEndPrice, finishVerification, type CheckoutOutcome, type Quote } from "./checkout.server";
+import {
+  backEndQuote,
+  checkout,
+  declineBackEndPrice,
+  finishVerification,
+  type CheckoutOutcome,
+  type Quote,
+} from "./checkout.server";
 import type { Draft } from "./draft.server";
 import { PACKAGE_PAYMENT_FAILED_COMMENT, PAYMENT_FAILED_COMMENT, type AttemptTiming } from "./payment-attempt.server";
 import { reconcilePaymentAttempts } from "./reconcile.server";
@@ -47,7 +54,12 @@ beforeAll(async () => {
   sandbox = await startSandbox({ now: () => sandboxNow, holdSeconds: 3600 });
   proxy = await startFaultProxy(sandbox.baseUrl);
   direct = createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY } });
-  const spa = createSpaClient({ baseUrl: proxy.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY }, timeoutMs: 500, retryDelayMs: 1 });
+  const spa = createSpaClient({
+    baseUrl: proxy.baseUrl,
+    auth: { type: "apikey", apiKey: TEST_API_KEY },
+    timeoutMs: 500,
+    retryDelayMs: 1,
+  });
   stores = createSqliteStores(":memory:");
   services = {
     env: parseEnv({ NODE_ENV: "test", SPA_TIMEOUT_MS: "500" }),
@@ -94,11 +106,22 @@ async function heldBooking(centerId: string, card = GOOD_CARD) {
     tags: [],
   });
   const date = nextDay();
-  const bookingId = await direct.createBooking({ centerId, date, guestId: guest.id, serviceId: FACIAL, therapistId: null, addOnIds: [] });
+  const bookingId = await direct.createBooking({
+    centerId,
+    date,
+    guestId: guest.id,
+    serviceId: FACIAL,
+    therapistId: null,
+    addOnIds: [],
+  });
   const { times } = await direct.listSlots(bookingId, date);
   const hold = (await direct.reserveSlot(bookingId, times[0], centers.get(centerId)!.timeZone))!;
   const uri = await direct.startCardCapture(guest.id, centerId, "http://shop.example/appointment/payment");
-  await fetch(uri, { method: "POST", body: new URLSearchParams({ name: "Ana Lopez", number: card, expiry: "12/30", cvc: "123" }), redirect: "manual" });
+  await fetch(uri, {
+    method: "POST",
+    body: new URLSearchParams({ name: "Ana Lopez", number: card, expiry: "12/30", cvc: "123" }),
+    redirect: "manual",
+  });
   const [saved] = await direct.listCards(guest.id, centerId);
   const draft: Draft = {
     centerId,
@@ -108,27 +131,63 @@ async function heldBooking(centerId: string, card = GOOD_CARD) {
     date,
     guestId: guest.id,
     details: { firstName: "Ana", lastName: "Lopez", email, phone: "5125550199" },
-    hold: { bookingId, slot: times[0], reservationId: hold.reservationId, expiresAt: new Date(Date.now() + 600_000).toISOString() },
+    hold: {
+      bookingId,
+      slot: times[0],
+      reservationId: hold.reservationId,
+      expiresAt: new Date(Date.now() + 600_000).toISOString(),
+    },
   };
   return { draft, guestId: guest.id, accountId: saved.accountId, center: centers.get(centerId)! };
 }
 
 function quoteFor(prepaid: boolean, promo: Quote["promo"] = null): Quote {
-  return { lines: [{ name: "Signature Laser Facial - New Client", price: 27500, discount: 0 }], subtotal: 27500, discount: 0, total: 27500, prepaid, dueNow: prepaid ? 27500 : 0, dueInClinic: prepaid ? 0 : 27500, promo, member: null, package: null };
+  return {
+    lines: [{ name: "Signature Laser Facial - New Client", price: 27500, discount: 0 }],
+    subtotal: 27500,
+    discount: 0,
+    total: 27500,
+    prepaid,
+    dueNow: prepaid ? 27500 : 0,
+    dueInClinic: prepaid ? 0 : 27500,
+    promo,
+    member: null,
+    package: null,
+  };
 }
 
 /** What the back end holds for the guest: live appointments and charges. */
 function ledger(guestId: string) {
-  const live = sandbox.db.prepare("SELECT COUNT(*) AS n FROM appointments WHERE guest_id = ? AND status = 0").get(guestId) as { n: number };
+  const live = sandbox.db
+    .prepare("SELECT COUNT(*) AS n FROM appointments WHERE guest_id = ? AND status = 0")
+    .get(guestId) as { n: number };
   const charges = sandbox.db
-    .prepare("SELECT COUNT(*) AS n, COALESCE(SUM(t.amount), 0) AS total FROM transactions t JOIN invoices i ON i.id = t.invoice_id WHERE i.guest_id = ?")
+    .prepare(
+      "SELECT COUNT(*) AS n, COALESCE(SUM(t.amount), 0) AS total FROM transactions t JOIN invoices i ON i.id = t.invoice_id WHERE i.guest_id = ?",
+    )
     .get(guestId) as { n: number; total: number };
   return { live: live.n, charges: charges.n, charged: charges.total };
 }
 
 /** Presses "Pay and book" again after each "not known yet", as a guest would, a little later each time. */
-async function payUntilKnown(booking: Awaited<ReturnType<typeof heldBooking>>, payKey: string, prepaid: boolean): Promise<{ first: CheckoutOutcome; last: CheckoutOutcome }> {
-  const press = () => checkout(services, { payKey, draft: booking.draft, center: booking.center, quote: quoteFor(prepaid), accountId: booking.accountId, returnTo: RETURN_TO }, { clock: () => clock, timing: TIMING, busyWaitMs: 0 });
+async function payUntilKnown(
+  booking: Awaited<ReturnType<typeof heldBooking>>,
+  payKey: string,
+  prepaid: boolean,
+): Promise<{ first: CheckoutOutcome; last: CheckoutOutcome }> {
+  const press = () =>
+    checkout(
+      services,
+      {
+        payKey,
+        draft: booking.draft,
+        center: booking.center,
+        quote: quoteFor(prepaid),
+        accountId: booking.accountId,
+        returnTo: RETURN_TO,
+      },
+      { clock: () => clock, timing: TIMING, busyWaitMs: 0 },
+    );
   const first = await press();
   let last = first;
   for (let i = 0; i < 4 && (last.kind === "pending" || last.kind === "busy"); i++) {
@@ -169,7 +228,9 @@ describe("a prepaid clinic: each back-end answer of confirm and pay goes missing
         expect(last.kind).toBe("booked");
         expectConsistent(last, booking.guestId, true);
         // However many presses it took, the funnel saw one payment start and one booking.
-        const ofThisBooking = analytics.events.filter((event) => event.properties.bookingId === booking.draft.hold!.bookingId).map((event) => event.name);
+        const ofThisBooking = analytics.events
+          .filter((event) => event.properties.bookingId === booking.draft.hold!.bookingId)
+          .map((event) => event.name);
         expect(ofThisBooking).toEqual(["payment_started", "booked"]);
       });
     }
@@ -204,7 +265,19 @@ describe("a prepaid clinic: each back-end answer of confirm and pay goes missing
     const booking = await heldBooking(DALLAS);
     proxy.fail({ method: "POST", path: /\/online_payments$/, mode: "reset-before" });
     const payKey = randomUUID();
-    const press = () => checkout(services, { payKey, draft: booking.draft, center: booking.center, quote: quoteFor(true), accountId: booking.accountId, returnTo: RETURN_TO }, { clock: () => clock, timing: TIMING, busyWaitMs: 0 });
+    const press = () =>
+      checkout(
+        services,
+        {
+          payKey,
+          draft: booking.draft,
+          center: booking.center,
+          quote: quoteFor(true),
+          accountId: booking.accountId,
+          returnTo: RETURN_TO,
+        },
+        { clock: () => clock, timing: TIMING, busyWaitMs: 0 },
+      );
     expect((await press()).kind).toBe("pending");
     clock += TIMING.leaseMs;
     const before = proxy.calls.filter((c) => c.endsWith("/online_payments")).length;
@@ -271,7 +344,18 @@ describe("a request that dies between two steps", () => {
     const booking = await heldBooking(DALLAS);
     const payKey = randomUUID();
     await expect(
-      checkout(crashingAt(state), { payKey, draft: booking.draft, center: booking.center, quote: quoteFor(true), accountId: booking.accountId, returnTo: RETURN_TO }, { clock: () => clock, timing: TIMING }),
+      checkout(
+        crashingAt(state),
+        {
+          payKey,
+          draft: booking.draft,
+          center: booking.center,
+          quote: quoteFor(true),
+          accountId: booking.accountId,
+          returnTo: RETURN_TO,
+        },
+        { clock: () => clock, timing: TIMING },
+      ),
     ).rejects.toThrow("process killed");
     return { booking, payKey };
   }
@@ -313,7 +397,19 @@ describe("a once-per-guest promo code", () => {
     const second = await heldBooking(AUSTIN);
     second.draft.details = first.draft.details;
     const promo = { code: "GLOW50", kind: "promo" as const, applied: true, message: null, maxUsesPerGuest: 1 };
-    const pay = (b: typeof first) => checkout(services, { payKey: randomUUID(), draft: b.draft, center: b.center, quote: quoteFor(false, promo), accountId: b.accountId, returnTo: RETURN_TO }, { clock: () => clock, timing: TIMING });
+    const pay = (b: typeof first) =>
+      checkout(
+        services,
+        {
+          payKey: randomUUID(),
+          draft: b.draft,
+          center: b.center,
+          quote: quoteFor(false, promo),
+          accountId: b.accountId,
+          returnTo: RETURN_TO,
+        },
+        { clock: () => clock, timing: TIMING },
+      );
     const outcomes = await Promise.all([pay(first), pay(second)]);
     expect(outcomes.map((o) => o.kind).sort()).toEqual(["booked", "promo-used"]);
     expect((await stores.guestDetails.get(first.draft.details!.email))?.promo_codes.GLOW50).toBe(1);
@@ -323,7 +419,18 @@ describe("a once-per-guest promo code", () => {
     const booking = await heldBooking(AUSTIN);
     expireHolds();
     const promo = { code: "GLOW50", kind: "promo" as const, applied: true, message: null, maxUsesPerGuest: 1 };
-    const outcome = await checkout(services, { payKey: randomUUID(), draft: booking.draft, center: booking.center, quote: quoteFor(false, promo), accountId: booking.accountId, returnTo: RETURN_TO }, { clock: () => clock, timing: TIMING });
+    const outcome = await checkout(
+      services,
+      {
+        payKey: randomUUID(),
+        draft: booking.draft,
+        center: booking.center,
+        quote: quoteFor(false, promo),
+        accountId: booking.accountId,
+        returnTo: RETURN_TO,
+      },
+      { clock: () => clock, timing: TIMING },
+    );
     expect(outcome.kind).toBe("hold-lost");
     expect((await stores.guestDetails.get(booking.draft.details!.email))?.promo_codes.GLOW50).toBe(0);
   });
@@ -337,7 +444,18 @@ async function answerCheck(uri: string, result: "approve" | "refuse") {
 
 describe("a card that needs 3-D Secure", () => {
   const press = (booking: Awaited<ReturnType<typeof heldBooking>>, payKey: string) =>
-    checkout(services, { payKey, draft: booking.draft, center: booking.center, quote: quoteFor(true), accountId: booking.accountId, returnTo: RETURN_TO }, { clock: () => clock, timing: TIMING, busyWaitMs: 0 });
+    checkout(
+      services,
+      {
+        payKey,
+        draft: booking.draft,
+        center: booking.center,
+        quote: quoteFor(true),
+        accountId: booking.accountId,
+        returnTo: RETURN_TO,
+      },
+      { clock: () => clock, timing: TIMING, busyWaitMs: 0 },
+    );
 
   it("sends the guest to the check; passed, the booking stands and is charged once", async () => {
     const booking = await heldBooking(DALLAS, THREE_DS_TEST_CARD);
@@ -388,7 +506,15 @@ describe("what is shown is what is charged", () => {
   const press = (booking: Awaited<ReturnType<typeof heldBooking>>, payKey: string, shownDue?: number) =>
     checkout(
       services,
-      { payKey, draft: booking.draft, center: booking.center, quote: quoteFor(true), accountId: booking.accountId, returnTo: RETURN_TO, shownDue },
+      {
+        payKey,
+        draft: booking.draft,
+        center: booking.center,
+        quote: quoteFor(true),
+        accountId: booking.accountId,
+        returnTo: RETURN_TO,
+        shownDue,
+      },
       { clock: () => clock, timing: TIMING, busyWaitMs: 0 },
     );
 
@@ -421,15 +547,27 @@ describe("what is shown is what is charged", () => {
     await press(booking, payKey, 1);
     const attempt = (await stores.paymentAttempts.get(payKey))!;
     const summary = await backEndQuote(services, attempt, quoteFor(true));
-    expect(summary).toMatchObject({ total: 27_500, dueNow: 27_500, lines: [{ name: "Signature Laser Facial - New Client", price: 27_500, discount: 0 }] });
+    expect(summary).toMatchObject({
+      total: 27_500,
+      dueNow: 27_500,
+      lines: [{ name: "Signature Laser Facial - New Client", price: 27_500, discount: 0 }],
+    });
     const booked = await press(booking, payKey, summary!.dueNow);
     expectConsistent(booked, booking.guestId, true);
     expect(booked.kind).toBe("booked");
     // What the confirmation shows is kept from the charge, as the back end's invoice now has it.
     if (booked.kind !== "booked") return;
     const invoice = await services.spa.getInvoice(booked.attempt.invoiceId!);
-    expect(booked.attempt.bookedInvoice).toEqual({ paid: invoice.paid, due: invoice.balance, reference: invoice.reference });
-    expect(booked.attempt.bookedInvoice).toMatchObject({ paid: 27_500, due: 0, reference: expect.stringMatching(/^DAL\d+$/) });
+    expect(booked.attempt.bookedInvoice).toEqual({
+      paid: invoice.paid,
+      due: invoice.balance,
+      reference: invoice.reference,
+    });
+    expect(booked.attempt.bookedInvoice).toMatchObject({
+      paid: 27_500,
+      due: 0,
+      reference: expect.stringMatching(/^DAL\d+$/),
+    });
   });
 });
 
@@ -442,12 +580,21 @@ describe("a treatment paid by a package session", () => {
   async function packageOwner(card: string) {
     const email = `pkg.${randomUUID().slice(0, 8)}@example.com`;
     const guest = await direct.createGuest({
-      centerId: DALLAS, firstName: "Ana", lastName: "Lopez", email, phone: "5125550199",
-      consents: { marketingEmail: false, marketingSms: false, transactionalEmail: true, transactionalSms: true }, tags: [],
+      centerId: DALLAS,
+      firstName: "Ana",
+      lastName: "Lopez",
+      email,
+      phone: "5125550199",
+      consents: { marketingEmail: false, marketingSms: false, transactionalEmail: true, transactionalSms: true },
+      tags: [],
     });
     const saveCard = async (number: string) => {
       const uri = await direct.startCardCapture(guest.id, DALLAS, RETURN_TO);
-      await fetch(uri, { method: "POST", body: new URLSearchParams({ name: "Ana Lopez", number, expiry: "12/30", cvc: "123" }), redirect: "manual" });
+      await fetch(uri, {
+        method: "POST",
+        body: new URLSearchParams({ name: "Ana Lopez", number, expiry: "12/30", cvc: "123" }),
+        redirect: "manual",
+      });
       return (await direct.listCards(guest.id, DALLAS)).at(-1)!.accountId;
     };
     const { invoiceId } = await direct.sellPackage(DALLAS, guest.id, PEEL_SERIES);
@@ -460,25 +607,61 @@ describe("a treatment paid by a package session", () => {
   it("a failed payment removes the line the session paid as the package's, and gives the session back", async () => {
     const { guest, email, userPackageId, accountId } = await packageOwner(CHARGE_DECLINED_TEST_CARD);
     const date = nextDay();
-    const bookingId = await direct.createBooking({ centerId: DALLAS, date, guestId: guest.id, serviceId: PEEL, therapistId: null, addOnIds: [NECK] });
+    const bookingId = await direct.createBooking({
+      centerId: DALLAS,
+      date,
+      guestId: guest.id,
+      serviceId: PEEL,
+      therapistId: null,
+      addOnIds: [NECK],
+    });
     const { times } = await direct.listSlots(bookingId, date);
     const hold = (await direct.reserveSlot(bookingId, times[0], centers.get(DALLAS)!.timeZone))!;
     const draft: Draft = {
-      centerId: DALLAS, serviceId: PEEL, addOnIds: [NECK], therapistId: null, date, guestId: guest.id, pkg: 1,
+      centerId: DALLAS,
+      serviceId: PEEL,
+      addOnIds: [NECK],
+      therapistId: null,
+      date,
+      guestId: guest.id,
+      pkg: 1,
       details: { firstName: "Ana", lastName: "Lopez", email, phone: "5125550199" },
-      hold: { bookingId, slot: times[0], reservationId: hold.reservationId, expiresAt: new Date(Date.now() + 600_000).toISOString() },
+      hold: {
+        bookingId,
+        slot: times[0],
+        reservationId: hold.reservationId,
+        expiresAt: new Date(Date.now() + 600_000).toISOString(),
+      },
     };
     const menu = (await direct.listServices(DALLAS))!;
     const price = (id: string) => menu.find((s) => s.id === id)!.price;
     const quote: Quote = {
-      lines: [{ name: "Glow Peel", price: price(PEEL), discount: 0 }, { name: "Peel Area - Neck", price: price(NECK), discount: 0 }],
-      subtotal: price(PEEL) + price(NECK), discount: 0, total: price(NECK), prepaid: true, dueNow: price(NECK), dueInClinic: 0, promo: null, member: null,
+      lines: [
+        { name: "Glow Peel", price: price(PEEL), discount: 0 },
+        { name: "Peel Area - Neck", price: price(NECK), discount: 0 },
+      ],
+      subtotal: price(PEEL) + price(NECK),
+      discount: 0,
+      total: price(NECK),
+      prepaid: true,
+      dueNow: price(NECK),
+      dueInClinic: 0,
+      promo: null,
+      member: null,
       package: { userPackageId, name: "Glow Peel Series: 4 sessions", covers: price(PEEL) },
     };
-    const outcome = await checkout(services, { payKey: randomUUID(), draft, center: centers.get(DALLAS)!, quote, accountId, returnTo: RETURN_TO }, { clock: () => clock, timing: TIMING, busyWaitMs: 0 });
+    const outcome = await checkout(
+      services,
+      { payKey: randomUUID(), draft, center: centers.get(DALLAS)!, quote, accountId, returnTo: RETURN_TO },
+      { clock: () => clock, timing: TIMING, busyWaitMs: 0 },
+    );
 
     expect(outcome.kind).toBe("declined");
-    const lines = sandbox.db.prepare("SELECT i.service_id, i.removed, i.comments FROM invoice_items i JOIN appointments a ON a.invoice_item_id = i.id WHERE a.guest_id = ? ORDER BY i.position").all(guest.id) as { service_id: string; removed: number; comments: string }[];
+    const lines = sandbox.db
+      .prepare(
+        "SELECT i.service_id, i.removed, i.comments FROM invoice_items i JOIN appointments a ON a.invoice_item_id = i.id WHERE a.guest_id = ? ORDER BY i.position",
+      )
+      .all(guest.id) as { service_id: string; removed: number; comments: string }[];
     expect(lines).toEqual([
       { service_id: PEEL, removed: 1, comments: PACKAGE_PAYMENT_FAILED_COMMENT },
       { service_id: NECK, removed: 1, comments: PAYMENT_FAILED_COMMENT },
@@ -487,7 +670,11 @@ describe("a treatment paid by a package session", () => {
     expect(owned.services[0]).toMatchObject({ redeemed: 0, left: 4 });
     // The package's own sale was paid; the visit's invoice was not charged.
     expect(ledger(guest.id).charges).toBe(1);
-    const visitCharges = sandbox.db.prepare("SELECT COUNT(*) AS n FROM transactions t JOIN appointments a ON a.invoice_id = t.invoice_id WHERE a.guest_id = ?").get(guest.id) as { n: number };
+    const visitCharges = sandbox.db
+      .prepare(
+        "SELECT COUNT(*) AS n FROM transactions t JOIN appointments a ON a.invoice_id = t.invoice_id WHERE a.guest_id = ?",
+      )
+      .get(guest.id) as { n: number };
     expect(visitCharges.n).toBe(0);
   });
 });

@@ -30,7 +30,8 @@ export const CHECKOUT_MESSAGES = {
   busy: "Your booking is still being confirmed. Please wait a moment and press the button again; you won't be charged twice.",
   pending:
     "We haven't heard back from our booking system yet, so we can't say your booking is complete. Nothing is lost and you won't be charged twice: please wait a moment and press the button again.",
-  cancelled: "Your booking was cancelled and your card was not charged. The promo code was removed; please choose a time again.",
+  cancelled:
+    "Your booking was cancelled and your card was not charged. The promo code was removed; please choose a time again.",
   repriced: (shown: string, due: string) =>
     `Our booking system prices this booking at ${due}, not the ${shown} we showed you, so nothing has been charged. Your time is kept: pay ${due} to book, or cancel the booking.`,
   atLimit: (seconds: number) =>
@@ -38,7 +39,8 @@ export const CHECKOUT_MESSAGES = {
 } as const;
 
 export const PACKAGE_GONE = "Your package has no session left for this treatment. Please pay for it as shown.";
-export const PACKAGE_ONLY = "This treatment is booked with your package: it is for returning clients. To pay instead, please choose the treatment for new clients.";
+export const PACKAGE_ONLY =
+  "This treatment is booked with your package: it is for returning clients. To pay instead, please choose the treatment for new clients.";
 
 /** Who is at the payment step, as the request knows them. */
 export type PaymentVisitor = {
@@ -63,14 +65,29 @@ export type PaymentStepExit =
   | { kind: "cancelled"; draft: Draft };
 
 /** How each way of ending without an appointment is told: a card refused, a hold gone, an attempt undone. */
-const NOT_BOOKED_KINDS = { declined: "payment-failed", "hold-lost": "hold-expired", undone: "not-finished" } as const satisfies Record<string, NotBooked["kind"]>;
+const NOT_BOOKED_KINDS = {
+  declined: "payment-failed",
+  "hold-lost": "hold-expired",
+  undone: "not-finished",
+} as const satisfies Record<string, NotBooked["kind"]>;
 
 /**
  * Where an attempt's outcome takes the visitor, or null when the payment step is shown again with a
  * message (not known yet, or still being worked on). `draft` is the draft to keep on failure.
  */
-async function exitOf(services: Services, outcome: ConfirmOutcome, draft: Draft, visitor: PaymentVisitor): Promise<PaymentStepExit | null> {
-  if (outcome.kind === "busy" || outcome.kind === "pending" || outcome.kind === "invalid" || outcome.kind === "cards-unavailable") return null;
+async function exitOf(
+  services: Services,
+  outcome: ConfirmOutcome,
+  draft: Draft,
+  visitor: PaymentVisitor,
+): Promise<PaymentStepExit | null> {
+  if (
+    outcome.kind === "busy" ||
+    outcome.kind === "pending" ||
+    outcome.kind === "invalid" ||
+    outcome.kind === "cards-unavailable"
+  )
+    return null;
   // The visitor comes back to this step: what they typed (the billing address) is kept.
   if (outcome.kind === "verify") return { kind: "verify", uri: outcome.uri, draft };
   if (outcome.kind === "price-changed") return { kind: "again", draft };
@@ -85,7 +102,10 @@ async function exitOf(services: Services, outcome: ConfirmOutcome, draft: Draft,
     const { attempt } = outcome;
     // An ad click the visit came with is written for the guest (reported and rethrown on failure; the booking stands).
     const { click } = visitor.attribution;
-    if (click && attempt.contact) await recordAffiliateClick(services, { guestId: attempt.guestId, email: attempt.contact.email, click }).catch(() => undefined);
+    if (click && attempt.contact)
+      await recordAffiliateClick(services, { guestId: attempt.guestId, email: attempt.contact.email, click }).catch(
+        () => undefined,
+      );
     return { kind: "booked", appointmentId: attempt.appointmentId!, confirmed: confirmedOf(attempt) };
   }
   const kind = NOT_BOOKED_KINDS[outcome.kind];
@@ -94,7 +114,11 @@ async function exitOf(services: Services, outcome: ConfirmOutcome, draft: Draft,
     const restart: Draft = { centerId: draft.centerId, addOnIds: [], therapistId: null, doneBy: draft.doneBy };
     return { kind: "not-booked", notBooked: { kind, slot: draft.hold?.slot, resume: "service" }, draft: restart };
   }
-  return { kind: "not-booked", notBooked: { kind, slot: draft.hold?.slot, resume: "time" }, draft: { ...draft, hold: undefined, payKey: undefined } };
+  return {
+    kind: "not-booked",
+    notBooked: { kind, slot: draft.hold?.slot, resume: "time" },
+    draft: { ...draft, hold: undefined, payKey: undefined },
+  };
 }
 
 /**
@@ -102,15 +126,25 @@ async function exitOf(services: Services, outcome: ConfirmOutcome, draft: Draft,
  * account's own guest (not to a visitor booking through a texted link or as a new guest).
  */
 async function packageOffer(services: Services, user: CurrentUser | null, draft: Draft) {
-  if (!user || !draft.guestId || !draft.serviceId || user.guestId.toLowerCase() !== draft.guestId.toLowerCase()) return null;
-  return packageForTreatment(services, { guestId: draft.guestId, centerId: draft.centerId, serviceId: draft.serviceId });
+  if (!user || !draft.guestId || !draft.serviceId || user.guestId.toLowerCase() !== draft.guestId.toLowerCase())
+    return null;
+  return packageForTreatment(services, {
+    guestId: draft.guestId,
+    centerId: draft.centerId,
+    serviceId: draft.serviceId,
+  });
 }
 
 /**
  * Whether the guest may pay for the treatment rather than use the package session: only for a
  * treatment offered to them anyway (a new client's package may cover the returning-client version).
  */
-async function mayPayInstead(services: Services, user: CurrentUser | null, draft: Draft, service: Service): Promise<boolean> {
+async function mayPayInstead(
+  services: Services,
+  user: CurrentUser | null,
+  draft: Draft,
+  service: Service,
+): Promise<boolean> {
   return offeredTo(service.name, await clientTypeOf(services, bookingGuest(user, draft)));
 }
 
@@ -136,14 +170,20 @@ export type PaymentPage = {
   coupons: { number: string; description: string; saving: string; expiresOn: string | null }[];
 };
 
-export type PaymentPageOutcome = { kind: "page"; page: PaymentPage; draft: Draft | null } | { kind: "left"; exit: PaymentStepExit };
+export type PaymentPageOutcome =
+  | { kind: "page"; page: PaymentPage; draft: Draft | null }
+  | { kind: "left"; exit: PaymentStepExit };
 
 /**
  * The payment step as it is now. Back from a 3-D Secure page (or any visit while a check is under
  * way) the invoice says how it went, which may take the visitor on. Otherwise the page, and the
  * draft to keep when it changed (null when not): its pay key, its offer, the card page's return read.
  */
-export async function paymentStepPage(services: Services, draft: Draft, visitor: PaymentVisitor): Promise<PaymentPageOutcome> {
+export async function paymentStepPage(
+  services: Services,
+  draft: Draft,
+  visitor: PaymentVisitor,
+): Promise<PaymentPageOutcome> {
   const { user } = visitor;
   const returned = draft.payKey ? await finishVerification(services, draft.payKey) : null;
   const exit = returned && (await exitOf(services, returned, draft, visitor));
@@ -155,7 +195,10 @@ export async function paymentStepPage(services: Services, draft: Draft, visitor:
   // The first time the step is shown (no pay key yet), the booking gets its offer: a referred
   // friend's, or the tier that charges the partner's or the clinic's price the menu showed.
   const offered = await draftAsPriced(services, draft, { service, catalog, partnerType: visitor.attribution.partner });
-  const [shown, saved] = await Promise.all([quote(services, center, catalog, offered), savedCards(services, draft, { fresh: Boolean(draft.cardsBefore) })]);
+  const [shown, saved] = await Promise.all([
+    quote(services, center, catalog, offered),
+    savedCards(services, draft, { fresh: Boolean(draft.cardsBefore) }),
+  ]);
   const state = await paymentStepState(services, draft.payKey, shown);
   const summary = state.kind === "repriced" ? state.backEnd : shown;
   const cardError = saved ? null : CARD_FETCH_ERROR;
@@ -168,7 +211,8 @@ export async function paymentStepPage(services: Services, draft: Draft, visitor:
     next.cardsBefore = undefined;
   }
   next.payKey ??= newPayKey();
-  const changed = next.payKey !== draft.payKey || next.cardsBefore !== draft.cardsBefore || next.promoCode !== draft.promoCode;
+  const changed =
+    next.payKey !== draft.payKey || next.cardsBefore !== draft.cardsBefore || next.promoCode !== draft.promoCode;
   const [offer, membership, coupons, payInstead] = await Promise.all([
     draft.pkg || state.kind === "repriced" ? null : packageOffer(services, user, draft),
     membershipNote(services, { user, centerId: center.id, service }),
@@ -184,14 +228,24 @@ export async function paymentStepPage(services: Services, draft: Draft, visitor:
     clinic: center.name,
     service: service.displayName,
     summary,
-    repriced: state.kind === "repriced" ? CHECKOUT_MESSAGES.repriced(formatMoney(state.shown.dueNow), formatMoney(state.backEnd.dueNow)) : null,
+    repriced:
+      state.kind === "repriced"
+        ? CHECKOUT_MESSAGES.repriced(formatMoney(state.shown.dueNow), formatMoney(state.backEnd.dueNow))
+        : null,
     notice,
-    cards: (saved ?? []).map((c) => ({ id: c.accountId, label: `${c.brand} ending ${c.lastFour}`, expiry: c.expiry })).reverse(),
+    cards: (saved ?? [])
+      .map((c) => ({ id: c.accountId, label: `${c.brand} ending ${c.lastFour}`, expiry: c.expiry }))
+      .reverse(),
     cardError,
     cardFailed,
     billing: draft.billing ?? null,
     payKey: next.payKey,
-    coupons: coupons.map((c) => ({ number: c.number, description: c.description, saving: formatMoney(c.saving), expiresOn: c.expiresOn })),
+    coupons: coupons.map((c) => ({
+      number: c.number,
+      description: c.description,
+      saving: formatMoney(c.saving),
+      expiresOn: c.expiresOn,
+    })),
   };
   return { kind: "page", page, draft: changed ? next : null };
 }
@@ -225,41 +279,75 @@ export type PaymentActionRequest = PaymentVisitor & {
   returnTo: string;
 };
 
-const refused = (status: number, problems: Omit<PaymentRefusal, "kind" | "status"> = {}): PaymentRefusal => ({ kind: "refused", status, ...problems });
+const refused = (status: number, problems: Omit<PaymentRefusal, "kind" | "status"> = {}): PaymentRefusal => ({
+  kind: "refused",
+  status,
+  ...problems,
+});
 
 /**
  * A press on the payment step, told apart by its intent: add a card, use or stop a package session,
  * apply or remove a code, cancel a booking the back end repriced, or confirm and pay. Whichever it
  * is, the billing address typed so far is kept for the next visit.
  */
-export async function paymentStepAction(services: Services, request: PaymentActionRequest): Promise<PaymentActionOutcome> {
+export async function paymentStepAction(
+  services: Services,
+  request: PaymentActionRequest,
+): Promise<PaymentActionOutcome> {
   const { draft, form, user } = request;
   const { center, catalog } = await requireClinic(services, draft.centerId);
-  const billing: Billing = { address: form.address ?? "", city: form.city ?? "", state: form.state ?? "", zip: form.zip ?? "" };
+  const billing: Billing = {
+    address: form.address ?? "",
+    city: form.city ?? "",
+    state: form.state ?? "",
+    zip: form.zip ?? "",
+  };
   const withBilling: Draft = { ...draft, billing: clipBilling(billing) };
 
   switch (form.intent) {
     case "add-card": {
-      const page = await cardCapturePage(services, { guestId: draft.guestId!, centerId: center.id, returnTo: request.returnTo });
-      if (page.kind !== "page") return refused(page.kind === "foreign-origin" ? 502 : 503, { formErrors: [CARD_FETCH_ERROR] });
+      const page = await cardCapturePage(services, {
+        guestId: draft.guestId!,
+        centerId: center.id,
+        returnTo: request.returnTo,
+      });
+      if (page.kind !== "page")
+        return refused(page.kind === "foreign-origin" ? 502 : 503, { formErrors: [CARD_FETCH_ERROR] });
       return { kind: "card-page", uri: page.uri, draft: { ...withBilling, cardsBefore: page.knownCards } };
     }
     case "use-package":
       if (!(await packageOffer(services, user, draft))) return refused(409, { formErrors: [PACKAGE_GONE] });
       return { kind: "again", draft: { ...withBilling, pkg: 1 } };
     case "stop-package":
-      if (!(await mayPayInstead(services, user, draft, findService(catalog, draft.serviceId)!))) return refused(409, { formErrors: [PACKAGE_ONLY] });
+      if (!(await mayPayInstead(services, user, draft, findService(catalog, draft.serviceId)!)))
+        return refused(409, { formErrors: [PACKAGE_ONLY] });
       return { kind: "again", draft: { ...withBilling, pkg: undefined } };
     case "remove-promo":
       return { kind: "again", draft: withoutCode(withBilling) };
     case "apply-promo": {
-      const limited = await promoAttemptLimit(services, { clientIp: request.clientIp, bookingId: draft.hold!.bookingId });
-      if (limited) return refused(429, { fieldErrors: { promo: [limited.message] }, retryAfterSeconds: limited.retryAfterSeconds });
-      const applied = await applyTypedCode(services, { center, catalog, draft: withBilling, user, typed: form.promo ?? "" });
+      const limited = await promoAttemptLimit(services, {
+        clientIp: request.clientIp,
+        bookingId: draft.hold!.bookingId,
+      });
+      if (limited)
+        return refused(429, {
+          fieldErrors: { promo: [limited.message] },
+          retryAfterSeconds: limited.retryAfterSeconds,
+        });
+      const applied = await applyTypedCode(services, {
+        center,
+        catalog,
+        draft: withBilling,
+        user,
+        typed: form.promo ?? "",
+      });
       return codeApplied(applied, "promo");
     }
     case "apply-coupon":
-      return codeApplied(await applyCoupon(services, { center, catalog, draft: withBilling, user, number: form.coupon ?? "" }), "coupon");
+      return codeApplied(
+        await applyCoupon(services, { center, catalog, draft: withBilling, user, number: form.coupon ?? "" }),
+        "coupon",
+      );
   }
 
   const payKey = form.payKey ?? "";
@@ -275,12 +363,25 @@ export async function paymentStepAction(services: Services, request: PaymentActi
     }
     // Nothing to cancel (a page out of date): the step is shown as it now is.
     if (!cancelled) return { kind: "again" };
-    return (await exitOf(services, cancelled, withBilling, request)) ?? refused(503, { formErrors: [CHECKOUT_MESSAGES.pending] });
+    return (
+      (await exitOf(services, cancelled, withBilling, request)) ??
+      refused(503, { formErrors: [CHECKOUT_MESSAGES.pending] })
+    );
   }
 
   const shownDue = form.shownDue === undefined ? undefined : Number(form.shownDue);
   const agreed = form.policy === "agreed";
-  const outcome = await confirmAndPay(services, { payKey, draft, center, catalog, cardId: form.card ?? "", billing, agreed, returnTo: request.returnTo, shownDue });
+  const outcome = await confirmAndPay(services, {
+    payKey,
+    draft,
+    center,
+    catalog,
+    cardId: form.card ?? "",
+    billing,
+    agreed,
+    returnTo: request.returnTo,
+    shownDue,
+  });
   switch (outcome.kind) {
     case "cards-unavailable":
       return refused(503, { formErrors: [CARD_FETCH_ERROR] });
@@ -288,7 +389,9 @@ export async function paymentStepAction(services: Services, request: PaymentActi
       const placed = placePaymentProblems(outcome.errors, billing);
       return refused(400, {
         formErrors: placed.filter(({ path }) => path.length === 0).map(({ message }) => message),
-        fieldErrors: Object.fromEntries(placed.filter(({ path }) => path.length > 0).map(({ path, message }) => [path[0], [message]])),
+        fieldErrors: Object.fromEntries(
+          placed.filter(({ path }) => path.length > 0).map(({ path, message }) => [path[0], [message]]),
+        ),
         draft: withBilling,
       });
     }
@@ -296,7 +399,9 @@ export async function paymentStepAction(services: Services, request: PaymentActi
       return refused(409, { formErrors: [CHECKOUT_MESSAGES.busy] });
     case "pending": {
       const wait = outcome.busyRetryAfterSeconds;
-      return wait ? refused(503, { formErrors: [CHECKOUT_MESSAGES.atLimit(wait)], retryAfterSeconds: wait }) : refused(503, { formErrors: [CHECKOUT_MESSAGES.pending] });
+      return wait
+        ? refused(503, { formErrors: [CHECKOUT_MESSAGES.atLimit(wait)], retryAfterSeconds: wait })
+        : refused(503, { formErrors: [CHECKOUT_MESSAGES.pending] });
     }
   }
   return (await exitOf(services, outcome, withBilling, request))!;

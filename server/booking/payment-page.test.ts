@@ -3,7 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PAGE_OUT_OF_DATE } from "~/domain/booking-forms";
 import { PAYMENT_MESSAGES } from "~/domain/payment";
 import { PROMO_MESSAGES } from "~/domain/discounts";
-import { createTestGuest, saveTestCard, startSandbox, TEST_API_KEY, type TestSandbox } from "../../tests/helpers/sandbox-server";
+import {
+  createTestGuest,
+  saveTestCard,
+  startSandbox,
+  TEST_API_KEY,
+  type TestSandbox,
+} from "../../tests/helpers/sandbox-server";
 import { seededServices } from "../../tests/helpers/seeded-services";
 import { createMemoryRateLimiter } from "../accounts/rate-limit.server";
 import type { Services } from "../services";
@@ -13,7 +19,13 @@ import { createSpaClient, type SpaClient } from "../spa/client.server";
 import { createSqliteStores } from "../store/sqlite-store.server";
 import type { Stores } from "../store/stores.server";
 import type { Draft } from "./draft.server";
-import { PACKAGE_GONE, paymentStepAction, paymentStepPage, type PaymentActionRequest, type PaymentForm } from "./payment-page.server";
+import {
+  PACKAGE_GONE,
+  paymentStepAction,
+  paymentStepPage,
+  type PaymentActionRequest,
+  type PaymentForm,
+} from "./payment-page.server";
 
 /**
  * The payment step's two use cases against the sandbox and the SQLite stores: what the page shows
@@ -59,7 +71,14 @@ async function heldDraft({ card = true } = {}): Promise<Draft> {
   do {
     dayIndex += 1;
     date = `2026-12-${String(dayIndex + 1).padStart(2, "0")}`;
-    bookingId = await spa.createBooking({ centerId: AUSTIN, date, guestId, serviceId: FACIAL, therapistId: null, addOnIds: [] });
+    bookingId = await spa.createBooking({
+      centerId: AUSTIN,
+      date,
+      guestId,
+      serviceId: FACIAL,
+      therapistId: null,
+      addOnIds: [],
+    });
     ({ times } = await spa.listSlots(bookingId, date));
   } while (times.length === 0);
   const hold = (await spa.reserveSlot(bookingId, times[0], "America/Chicago"))!;
@@ -71,7 +90,12 @@ async function heldDraft({ card = true } = {}): Promise<Draft> {
     therapistId: null,
     date,
     guestId,
-    details: { firstName: "Ana", lastName: "Lopez", email: `ana.${randomUUID().slice(0, 8)}@example.com`, phone: "5125550199" },
+    details: {
+      firstName: "Ana",
+      lastName: "Lopez",
+      email: `ana.${randomUUID().slice(0, 8)}@example.com`,
+      phone: "5125550199",
+    },
     hold: { bookingId, slot: times[0], reservationId: hold.reservationId, expiresAt: hold.expiresAt },
   };
 }
@@ -83,8 +107,17 @@ async function shownDraft(draft: Draft): Promise<Draft> {
   return shown.draft;
 }
 
-const press = (draft: Draft, form: Partial<PaymentForm> & Pick<PaymentForm, "intent">): Promise<Awaited<ReturnType<typeof paymentStepAction>>> => {
-  const request: PaymentActionRequest = { ...NOBODY, draft, form: form as PaymentForm, clientIp: "203.0.113.9", returnTo: RETURN_TO };
+const press = (
+  draft: Draft,
+  form: Partial<PaymentForm> & Pick<PaymentForm, "intent">,
+): Promise<Awaited<ReturnType<typeof paymentStepAction>>> => {
+  const request: PaymentActionRequest = {
+    ...NOBODY,
+    draft,
+    form: form as PaymentForm,
+    clientIp: "203.0.113.9",
+    returnTo: RETURN_TO,
+  };
   return paymentStepAction(services, request);
 };
 
@@ -94,7 +127,13 @@ describe("the payment step's page", () => {
     const first = await paymentStepPage(services, draft, NOBODY);
     expect(first.kind).toBe("page");
     if (first.kind !== "page") return;
-    expect(first.page).toMatchObject({ clinic: expect.any(String), cardError: null, cardFailed: false, notice: null, repriced: null });
+    expect(first.page).toMatchObject({
+      clinic: expect.any(String),
+      cardError: null,
+      cardFailed: false,
+      notice: null,
+      repriced: null,
+    });
     expect(first.page.cards).toHaveLength(1);
     expect(first.page.cards[0].label).toMatch(/ending 4242$/);
     expect(first.draft?.payKey).toBe(first.page.payKey);
@@ -118,39 +157,62 @@ describe("a press on the payment step", () => {
   it("refuses a promo code the chain does not have next to its field, keeping nothing", async () => {
     const draft = await shownDraft(await heldDraft());
     expect(await press(draft, { intent: "apply-promo", promo: "NOSUCHCODE" })).toEqual({
-      kind: "refused", status: 400, fieldErrors: { promo: [PROMO_MESSAGES.unknown] },
+      kind: "refused",
+      status: 400,
+      fieldErrors: { promo: [PROMO_MESSAGES.unknown] },
     });
   });
 
   it("removes a code and keeps the billing address typed, showing the step again", async () => {
     const draft = await shownDraft({ ...(await heldDraft()), promoCode: "GLOW50" });
-    expect(await press(draft, { intent: "remove-promo", ...BILLING })).toEqual({ kind: "again", draft: { ...draft, promoCode: undefined, billing: BILLING } });
+    expect(await press(draft, { intent: "remove-promo", ...BILLING })).toEqual({
+      kind: "again",
+      draft: { ...draft, promoCode: undefined, billing: BILLING },
+    });
   });
 
   it("refuses a package session the guest does not have with 409", async () => {
     const draft = await shownDraft(await heldDraft());
-    expect(await press(draft, { intent: "use-package" })).toEqual({ kind: "refused", status: 409, formErrors: [PACKAGE_GONE] });
+    expect(await press(draft, { intent: "use-package" })).toEqual({
+      kind: "refused",
+      status: 409,
+      formErrors: [PACKAGE_GONE],
+    });
   });
 
   it("refuses a confirm from a page out of date with 409", async () => {
     const draft = await shownDraft(await heldDraft());
     expect(await press(draft, { intent: "confirm", payKey: randomUUID(), policy: "agreed", ...BILLING })).toEqual({
-      kind: "refused", status: 409, formErrors: [PAGE_OUT_OF_DATE],
+      kind: "refused",
+      status: 409,
+      formErrors: [PAGE_OUT_OF_DATE],
     });
   });
 
   it("refuses a confirm with no card to charge, keeping the address typed", async () => {
     const draft = await shownDraft(await heldDraft({ card: false }));
     const outcome = await press(draft, { intent: "confirm", payKey: draft.payKey, policy: "agreed", ...BILLING });
-    expect(outcome).toMatchObject({ kind: "refused", status: 400, formErrors: [PAYMENT_MESSAGES.card], draft: { billing: BILLING } });
+    expect(outcome).toMatchObject({
+      kind: "refused",
+      status: 400,
+      formErrors: [PAYMENT_MESSAGES.card],
+      draft: { billing: BILLING },
+    });
   });
 
   it("books with the saved card: the appointment to confirm, and the draft left behind", async () => {
     const draft = await shownDraft(await heldDraft());
     const outcome = await press(draft, { intent: "confirm", payKey: draft.payKey, policy: "agreed", ...BILLING });
-    expect(outcome).toMatchObject({ kind: "booked", appointmentId: expect.any(String), confirmed: { guestId: draft.guestId, centerId: AUSTIN } });
+    expect(outcome).toMatchObject({
+      kind: "booked",
+      appointmentId: expect.any(String),
+      confirmed: { guestId: draft.guestId, centerId: AUSTIN },
+    });
     // Pressed again (a double tap): the same booking, not a second one.
     const again = await press(draft, { intent: "confirm", payKey: draft.payKey, policy: "agreed", ...BILLING });
-    expect(again).toMatchObject({ kind: "booked", appointmentId: outcome.kind === "booked" ? outcome.appointmentId : "" });
+    expect(again).toMatchObject({
+      kind: "booked",
+      appointmentId: outcome.kind === "booked" ? outcome.appointmentId : "",
+    });
   });
 });

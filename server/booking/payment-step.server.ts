@@ -13,7 +13,11 @@ import type { Draft } from "./draft.server";
  * The guest's saved cards at the clinic, or null when the back end could not say. `fresh` reads
  * past the kept list (back from the hosted card page).
  */
-export async function savedCards(services: Services, draft: Draft, options: { fresh?: boolean } = {}): Promise<SavedCard[] | null> {
+export async function savedCards(
+  services: Services,
+  draft: Draft,
+  options: { fresh?: boolean } = {},
+): Promise<SavedCard[] | null> {
   try {
     return await listCards(services, draft.guestId!, draft.centerId, options.fresh);
   } catch (error) {
@@ -37,7 +41,10 @@ export type ConfirmRequest = {
   shownDue?: Cents;
 };
 
-export type ConfirmOutcome = CheckoutOutcome | { kind: "invalid"; errors: Record<string, string> } | { kind: "cards-unavailable" };
+export type ConfirmOutcome =
+  | CheckoutOutcome
+  | { kind: "invalid"; errors: Record<string, string> }
+  | { kind: "cards-unavailable" };
 
 /**
  * Confirm and pay. A submit that comes back to an attempt already under way (a double tap, a retry
@@ -50,7 +57,8 @@ export async function confirmAndPay(services: Services, request: ConfirmRequest)
   if (!underWay) {
     let cards = await savedCards(services, draft);
     // A card chosen from a list this process has not seen yet (added through another instance).
-    if (cards && request.cardId && !cards.some((c) => c.accountId === request.cardId)) cards = await savedCards(services, draft, { fresh: true });
+    if (cards && request.cardId && !cards.some((c) => c.accountId === request.cardId))
+      cards = await savedCards(services, draft, { fresh: true });
     if (!cards) return { kind: "cards-unavailable" };
     const card = cards.find((c) => c.accountId === request.cardId) ?? cards.at(-1);
     const errors = checkPaymentForm({ hasCard: Boolean(card), billing, agreed });
@@ -59,7 +67,15 @@ export async function confirmAndPay(services: Services, request: ConfirmRequest)
   }
   const summary = await quote(services, center, catalog, draft);
   const { returnTo, shownDue } = request;
-  const outcome = await checkout(services, { payKey, draft: { ...draft, billing }, center, quote: summary, accountId: accountId!, returnTo, shownDue });
+  const outcome = await checkout(services, {
+    payKey,
+    draft: { ...draft, billing },
+    center,
+    quote: summary,
+    accountId: accountId!,
+    returnTo,
+    shownDue,
+  });
   if (outcome.kind === "verify" && !isHostedPageAllowed(services, outcome.uri, returnTo)) {
     // Never sent to a page we do not trust: the check counts as failed and the booking is undone.
     return (await finishVerification(services, payKey)) ?? { kind: "pending" };
@@ -74,7 +90,11 @@ export type PaymentStepState = { kind: "open" } | { kind: "repriced"; shown: Quo
  * An attempt stopped because the back end's invoice asked another amount: the page shows the
  * back end's summary, and the guest agrees to it or cancels.
  */
-export async function paymentStepState(services: Services, payKey: string | undefined, shown: Quote): Promise<PaymentStepState> {
+export async function paymentStepState(
+  services: Services,
+  payKey: string | undefined,
+  shown: Quote,
+): Promise<PaymentStepState> {
   const attempt = payKey ? await services.stores.paymentAttempts.get(payKey) : null;
   if (!attempt || attempt.state !== "confirmed" || attempt.backEndDue == null) return { kind: "open" };
   const backEnd = await backEndQuote(services, attempt, shown);

@@ -19,7 +19,12 @@ let previous: ErrorReporter;
 beforeEach(() => {
   stores = createSqliteStores(":memory:");
   reports = [];
-  previous = setErrorReporter({ kind: "log", captureException: (error, context) => reports.push({ error, context }), captureMessage() {}, flush: async () => true });
+  previous = setErrorReporter({
+    kind: "log",
+    captureException: (error, context) => reports.push({ error, context }),
+    captureMessage() {},
+    flush: async () => true,
+  });
 });
 afterEach(async () => {
   setErrorReporter(previous);
@@ -31,7 +36,12 @@ afterEach(async () => {
 const holdGone = { confirmBooking: async () => null, listGuestAppointments: async () => [] };
 
 function pay() {
-  const services = { env: parseEnv({ NODE_ENV: "test" }), stores, spa: holdGone, analytics: createNoAnalytics() } as unknown as Services;
+  const services = {
+    env: parseEnv({ NODE_ENV: "test" }),
+    stores,
+    spa: holdGone,
+    analytics: createNoAnalytics(),
+  } as unknown as Services;
   const draft = {
     centerId: "c-1",
     serviceId: "s-1",
@@ -54,7 +64,18 @@ function pay() {
     member: null,
     package: null,
   };
-  return checkout(services, { payKey: randomUUID(), draft, center: { id: "c-1" } as Center, quote, accountId: "a-1", returnTo: "http://shop.example/appointment/payment" }, { timing: { leaseMs: 5_000, settleMs: 10_000 } });
+  return checkout(
+    services,
+    {
+      payKey: randomUUID(),
+      draft,
+      center: { id: "c-1" } as Center,
+      quote,
+      accountId: "a-1",
+      returnTo: "http://shop.example/appointment/payment",
+    },
+    { timing: { leaseMs: 5_000, settleMs: 10_000 } },
+  );
 }
 
 describe("a promo-code count that cannot be updated", () => {

@@ -8,7 +8,8 @@ import { linkedPromoAllowed, promoAttemptLimit } from "./promo-limits.server";
 describe("promo code tries", () => {
   it("lets a booking try five codes, then asks it to wait", async () => {
     const services = { rateLimiter: createMemoryRateLimiter(() => 0) };
-    for (let i = 0; i < LIMITS.promoCode.counters[0].points; i++) expect(await promoAttemptLimit(services, { clientIp: "a", bookingId: "b1" })).toBeNull();
+    for (let i = 0; i < LIMITS.promoCode.counters[0].points; i++)
+      expect(await promoAttemptLimit(services, { clientIp: "a", bookingId: "b1" })).toBeNull();
     expect(await promoAttemptLimit(services, { clientIp: "a", bookingId: "b1" })).toEqual({
       message: "Too many promo codes tried. Please wait 10 minutes and try again.",
       retryAfterSeconds: 600,
@@ -17,7 +18,8 @@ describe("promo code tries", () => {
 
   it("limits an address across bookings, so new sessions don't buy more guesses", async () => {
     const services = { rateLimiter: createMemoryRateLimiter(() => 0) };
-    for (let i = 0; i < LIMITS.promoCode.counters[1].points; i++) expect(await promoAttemptLimit(services, { clientIp: "a", bookingId: `b${i}` })).toBeNull();
+    for (let i = 0; i < LIMITS.promoCode.counters[1].points; i++)
+      expect(await promoAttemptLimit(services, { clientIp: "a", bookingId: `b${i}` })).toBeNull();
     expect((await promoAttemptLimit(services, { clientIp: "a", bookingId: "fresh" }))?.retryAfterSeconds).toBe(3600);
     expect(await linkedPromoAllowed(services, "a")).toBe(false);
     expect(await promoAttemptLimit(services, { clientIp: "b", bookingId: "other" })).toBeNull();

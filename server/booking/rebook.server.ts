@@ -20,22 +20,45 @@ export type RebookOutcome =
  * offers them, opening at the time step. The treatment is the version the guest may book now (a
  * returning client gets the returning version of a new-client treatment they had).
  */
-export async function rebookVisit(services: Services, access: VisitAccess, previous: Draft | null): Promise<RebookOutcome> {
+export async function rebookVisit(
+  services: Services,
+  access: VisitAccess,
+  previous: Draft | null,
+): Promise<RebookOutcome> {
   const { visit } = access;
   const center = visit.center ? await services.catalog.getCenter(visit.center.id) : null;
-  if (!center) return { kind: "clinic-gone", to: href("/locations"), message: "That clinic no longer takes bookings online. Please choose another." };
+  if (!center)
+    return {
+      kind: "clinic-gone",
+      to: href("/locations"),
+      message: "That clinic no longer takes bookings online. Please choose another.",
+    };
   const catalog = (await services.catalog.listServices(center.id)) ?? [];
-  const treatments = bookableTreatments(catalog, await clientTypeOf(services, { guestId: access.guestId, email: access.user?.email }));
+  const treatments = bookableTreatments(
+    catalog,
+    await clientTypeOf(services, { guestId: access.guestId, email: access.user?.email }),
+  );
   const had = visit.services.find((s) => !s.isAddOn);
   const service = pickTreatment(treatments, had?.serviceId ?? null, had?.name ?? "");
   await dropDraftHold(services, previous);
   const base: Draft = { id: crypto.randomUUID(), centerId: center.id, addOnIds: [], therapistId: null };
   const serviceStep = `${href("/appointment/service")}?id=${encodeURIComponent(center.id)}`;
-  if (!service) return { kind: "choose-service", draft: base, to: serviceStep, message: "That treatment isn't offered online there now. Please choose one." };
+  if (!service)
+    return {
+      kind: "choose-service",
+      draft: base,
+      to: serviceStep,
+      message: "That treatment isn't offered online there now. Please choose one.",
+    };
   // The same add-ons, or the ones of the same names offered with the version booked now (decision 045).
-  const addOnIds = addOnsCarriedTo(service, catalog, visit.services.filter((s) => s.isAddOn).map((s) => ({ id: s.serviceId, name: s.name })));
+  const addOnIds = addOnsCarriedTo(
+    service,
+    catalog,
+    visit.services.filter((s) => s.isAddOn).map((s) => ({ id: s.serviceId, name: s.name })),
+  );
   const nurses = (await services.catalog.listTherapists(center.id).catch(() => null)) ?? [];
-  const therapistId = nurses.find((t) => t.id.toLowerCase() === visit.services.find((s) => s.therapistId)?.therapistId)?.id ?? null;
+  const therapistId =
+    nurses.find((t) => t.id.toLowerCase() === visit.services.find((s) => s.therapistId)?.therapistId)?.id ?? null;
   const draft: Draft = { ...base, serviceId: service.id, addOnIds: [...new Set(addOnIds)], therapistId };
   return { kind: "time", draft, to: href("/appointment/time") };
 }

@@ -21,10 +21,17 @@ export async function reconcilePaymentAttempts(
   const clock = options.clock ?? Date.now;
   const timing = options.timing ?? attemptTiming(services);
   const now = clock();
-  const stale = await services.stores.paymentAttempts.listStale(now, now - (options.idleMs ?? RECONCILE_IDLE_MS), BATCH);
+  const stale = await services.stores.paymentAttempts.listStale(
+    now,
+    now - (options.idleMs ?? RECONCILE_IDLE_MS),
+    BATCH,
+  );
   let settled = 0;
   for (const candidate of stale) {
-    const claim = await services.stores.paymentAttempts.claim({ ...candidate, leaseUntil: clock() + timing.leaseMs }, clock());
+    const claim = await services.stores.paymentAttempts.claim(
+      { ...candidate, leaseUntil: clock() + timing.leaseMs },
+      clock(),
+    );
     if (claim.state !== "claimed") continue;
     const outcome = await advanceAttempt({ services, timing, clock, mode: "reconcile" }, claim.attempt);
     logger.info("payment attempt reconciled", { outcome: outcome.kind });

@@ -28,13 +28,21 @@ export async function withReferralOffer(services: Services, draft: Draft, servic
  * price the menu showed). Offer codes are never typed (`isOfferCode`), so one on the draft was put
  * there by this and may be replaced.
  */
-export async function withAutomaticOffer(services: Services, draft: Draft, input: { service: Service; catalog: Service[]; partnerType?: string }): Promise<Draft> {
+export async function withAutomaticOffer(
+  services: Services,
+  draft: Draft,
+  input: { service: Service; catalog: Service[]; partnerType?: string },
+): Promise<Draft> {
   // A code the guest typed stays; an offer put here before (for another treatment or visit) is worked out again.
   if (draft.promoCode && !(await isOfferCode(services, draft.promoCode))) return draft;
   draft = { ...draft, promoCode: undefined };
   const referred = await withReferralOffer(services, draft, input.service);
   if (referred.promoCode) return referred;
-  const offers = await offerPrices(services, { centerId: draft.centerId, catalog: input.catalog, partnerType: input.partnerType });
+  const offers = await offerPrices(services, {
+    centerId: draft.centerId,
+    catalog: input.catalog,
+    partnerType: input.partnerType,
+  });
   const offer = offerFor(offers, input.service.id);
   return offer ? { ...draft, promoCode: offer.code } : draft;
 }
@@ -43,6 +51,10 @@ export async function withAutomaticOffer(services: Services, draft: Draft, input
  * The draft as the payment step prices it: with the offer it starts with until the step was first
  * shown (it then has a pay key and keeps what the guest chose). The booking bar prices the same.
  */
-export async function draftAsPriced(services: Services, draft: Draft, input: { service: Service; catalog: Service[]; partnerType?: string }): Promise<Draft> {
+export async function draftAsPriced(
+  services: Services,
+  draft: Draft,
+  input: { service: Service; catalog: Service[]; partnerType?: string },
+): Promise<Draft> {
   return draft.payKey ? draft : withAutomaticOffer(services, draft, input);
 }

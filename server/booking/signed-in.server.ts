@@ -8,9 +8,13 @@ import { dropHoldClaim, keepHoldClaim } from "./hold-limits.server";
  * of the booking in progress once it is known (a texted link, an existing client's record proved
  * with a code, a guest made from their details); else no one yet.
  */
-export function bookingGuest(user: CurrentUser | null, draft: { guestId?: string; details?: { email: string }; verification?: unknown } | null): GuestRef | null {
+export function bookingGuest(
+  user: CurrentUser | null,
+  draft: { guestId?: string; details?: { email: string }; verification?: unknown } | null,
+): GuestRef | null {
   if (user) return { guestId: user.guestId, email: user.email, own: true };
-  if (draft?.guestId && draft.details && !draft.verification) return { guestId: draft.guestId, email: draft.details.email };
+  if (draft?.guestId && draft.details && !draft.verification)
+    return { guestId: draft.guestId, email: draft.details.email };
   return null;
 }
 
@@ -20,9 +24,18 @@ export function bookingGuest(user: CurrentUser | null, draft: { guestId?: string
  * "taken" when no nurse is free for it under their record: Zenoti cannot drop the first hold, so
  * when it held the only free nurse the time stays blocked until that hold runs out.
  */
-export async function adoptSignedInGuest(services: Services, draft: Draft, user: CurrentUser): Promise<Draft | "taken"> {
+export async function adoptSignedInGuest(
+  services: Services,
+  draft: Draft,
+  user: CurrentUser,
+): Promise<Draft | "taken"> {
   const guest = await services.spa.getGuest(user.guestId);
-  const details = { firstName: guest?.firstName ?? "", lastName: guest?.lastName ?? "", email: user.email, phone: guest?.phone ?? "" };
+  const details = {
+    firstName: guest?.firstName ?? "",
+    lastName: guest?.lastName ?? "",
+    email: user.email,
+    phone: guest?.phone ?? "",
+  };
   if (!draft.hold || draft.guestId === user.guestId) return { ...draft, guestId: user.guestId, details };
   // The clinic's zone reads the new hold's expiry; a clinic gone from the catalog cannot be held.
   const center = await services.catalog.getCenter(draft.centerId);
@@ -43,5 +56,11 @@ export async function adoptSignedInGuest(services: Services, draft: Draft, user:
     return "taken";
   }
   if (claim) await keepHoldClaim(services.rateLimiter, claim, hold.expiresAt);
-  return { ...draft, guestId: user.guestId, details, hold: { bookingId, slot: draft.hold.slot, reservationId: hold.reservationId, expiresAt: hold.expiresAt, claim }, payKey: undefined };
+  return {
+    ...draft,
+    guestId: user.guestId,
+    details,
+    hold: { bookingId, slot: draft.hold.slot, reservationId: hold.reservationId, expiresAt: hold.expiresAt, claim },
+    payKey: undefined,
+  };
 }

@@ -27,7 +27,11 @@ export function createLinkSigner(secrets: string[], clock: () => number = Date.n
  * The guest a texted link names, when its token is ours, unaltered, unexpired and for this clinic;
  * otherwise (or when the back end cannot say) null, and the journey goes on as for anyone.
  */
-export async function textedGuest(services: Services, token: string | null, centerId: string): Promise<SpaGuest | null> {
+export async function textedGuest(
+  services: Services,
+  token: string | null,
+  centerId: string,
+): Promise<SpaGuest | null> {
   const texted = services.linkSigner.verify(token);
   if (!texted || texted.centerId !== centerId) return null;
   return services.spa.getGuest(texted.guestId).catch(() => null);

@@ -45,7 +45,14 @@ export function requestedDay(
   const dateProblem = asked && !normalized ? DATE_NOT_BOOKABLE : null;
   const remembered = fallback && dates.includes(fallback) ? fallback : null;
   const date = normalized ?? remembered ?? (start && dates.includes(start) ? start : dates[0]);
-  return { date, dates, dateProblem, group: parseSlotGroup(url.searchParams.get("group")), chosen: Boolean(normalized ?? remembered), asked: Boolean(normalized) };
+  return {
+    date,
+    dates,
+    dateProblem,
+    group: parseSlotGroup(url.searchParams.get("group")),
+    chosen: Boolean(normalized ?? remembered),
+    asked: Boolean(normalized),
+  };
 }
 
 /** How many more days a step reads, at most, looking past a day the back end named that cannot be booked. */

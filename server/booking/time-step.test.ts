@@ -11,7 +11,11 @@ function backEnd(open: Record<string, string[]>) {
   const read = async (date: string): Promise<SlotList> => {
     reads.push(date);
     const times = open[date] ?? [];
-    const nextAvailableDay = times.length ? null : (Object.keys(open).sort().find((d) => d > date && open[d].length > 0) ?? null);
+    const nextAvailableDay = times.length
+      ? null
+      : (Object.keys(open)
+          .sort()
+          .find((d) => d > date && open[d].length > 0) ?? null);
     return { times, nextAvailableDay };
   };
   return { read, reads };
@@ -20,46 +24,81 @@ function backEnd(open: Record<string, string[]>) {
 describe("the day a time step opens on", () => {
   it("is the day asked for when it has times, read once", async () => {
     const { read, reads } = backEnd({ "2026-12-01": ["2026-12-01T09:00:00"] });
-    expect(await firstDayWithTimes({ date: "2026-12-01", dates, chosen: false }, read)).toEqual({ date: "2026-12-01", times: ["2026-12-01T09:00:00"], nextAvailableDay: null });
+    expect(await firstDayWithTimes({ date: "2026-12-01", dates, chosen: false }, read)).toEqual({
+      date: "2026-12-01",
+      times: ["2026-12-01T09:00:00"],
+      nextAvailableDay: null,
+    });
     expect(reads).toEqual(["2026-12-01"]);
   });
 
   it("moves on to the next day with times when nobody chose an empty day", async () => {
     const { read, reads } = backEnd({ "2026-12-01": [], "2026-12-03": ["2026-12-03T10:00:00"] });
-    expect(await firstDayWithTimes({ date: "2026-12-01", dates, chosen: false }, read)).toEqual({ date: "2026-12-03", times: ["2026-12-03T10:00:00"], nextAvailableDay: null });
+    expect(await firstDayWithTimes({ date: "2026-12-01", dates, chosen: false }, read)).toEqual({
+      date: "2026-12-03",
+      times: ["2026-12-03T10:00:00"],
+      nextAvailableDay: null,
+    });
     expect(reads).toEqual(["2026-12-01", "2026-12-03"]);
   });
 
   it("keeps a day the visitor chose, with its next available day", async () => {
     const { read, reads } = backEnd({ "2026-12-01": [], "2026-12-03": ["2026-12-03T10:00:00"] });
-    expect(await firstDayWithTimes({ date: "2026-12-01", dates, chosen: true }, read)).toEqual({ date: "2026-12-01", times: [], nextAvailableDay: "2026-12-03" });
+    expect(await firstDayWithTimes({ date: "2026-12-01", dates, chosen: true }, read)).toEqual({
+      date: "2026-12-01",
+      times: [],
+      nextAvailableDay: "2026-12-03",
+    });
     expect(reads).toEqual(["2026-12-01"]);
   });
 
   it("stays on the empty day when the next one is outside the bookable dates or has no time either", async () => {
     const outside = backEnd({ "2026-12-01": [], "2026-12-09": ["2026-12-09T10:00:00"] });
-    expect((await firstDayWithTimes({ date: "2026-12-01", dates, chosen: false }, outside.read)).date).toBe("2026-12-01");
+    expect((await firstDayWithTimes({ date: "2026-12-01", dates, chosen: false }, outside.read)).date).toBe(
+      "2026-12-01",
+    );
     expect(outside.reads).toEqual(["2026-12-01"]);
     const gone = backEnd({ "2026-12-01": [] });
-    const read = async (date: string): Promise<SlotList> => (date === "2026-12-01" ? { times: [], nextAvailableDay: "2026-12-02" } : gone.read(date));
-    expect(await firstDayWithTimes({ date: "2026-12-01", dates, chosen: false }, read)).toEqual({ date: "2026-12-01", times: [], nextAvailableDay: "2026-12-02" });
+    const read = async (date: string): Promise<SlotList> =>
+      date === "2026-12-01" ? { times: [], nextAvailableDay: "2026-12-02" } : gone.read(date);
+    expect(await firstDayWithTimes({ date: "2026-12-01", dates, chosen: false }, read)).toEqual({
+      date: "2026-12-01",
+      times: [],
+      nextAvailableDay: "2026-12-02",
+    });
   });
 });
 
 describe("the day a time step opens on, with medical downtime", () => {
   const days = ["2026-12-01", "2026-12-02", "2026-12-03", "2026-12-04"];
   const peelUntil = (last: string) => (date: string) =>
-    date <= last ? { treatment: "Glow Peel", treatmentDate: "2026-11-28", before: true, firstDate: addOneDay(last) } : null;
-  const asked = (date: string, how: { asked: boolean; chosen: boolean }) => ({ date, dates: days, dateProblem: null, group: "all" as const, ...how });
+    date <= last
+      ? { treatment: "Glow Peel", treatmentDate: "2026-11-28", before: true, firstDate: addOneDay(last) }
+      : null;
+  const asked = (date: string, how: { asked: boolean; chosen: boolean }) => ({
+    date,
+    dates: days,
+    dateProblem: null,
+    group: "all" as const,
+    ...how,
+  });
 
   it("is the first day the rule leaves when nobody asked for a refused one", () => {
     const day = withDowntime(asked("2026-12-01", { asked: false, chosen: false }), peelUntil("2026-12-02"));
-    expect(day).toMatchObject({ date: "2026-12-03", chosen: false, refusal: null, openDates: ["2026-12-03", "2026-12-04"] });
+    expect(day).toMatchObject({
+      date: "2026-12-03",
+      chosen: false,
+      refusal: null,
+      openDates: ["2026-12-03", "2026-12-04"],
+    });
     expect([...day.refused.keys()]).toEqual(["2026-12-01", "2026-12-02"]);
   });
 
   it("gives way from a remembered refused day too", () => {
-    expect(withDowntime(asked("2026-12-02", { asked: false, chosen: true }), peelUntil("2026-12-02"))).toMatchObject({ date: "2026-12-03", refusal: null });
+    expect(withDowntime(asked("2026-12-02", { asked: false, chosen: true }), peelUntil("2026-12-02"))).toMatchObject({
+      date: "2026-12-03",
+      refusal: null,
+    });
   });
 
   it("shows a refused day the address asked for, with its refusal and no move", () => {
@@ -68,7 +107,11 @@ describe("the day a time step opens on, with medical downtime", () => {
   });
 
   it("shows the first date refused when the rule leaves none of the dates", () => {
-    expect(withDowntime(asked("2026-12-01", { asked: false, chosen: false }), peelUntil("2026-12-31"))).toMatchObject({ date: "2026-12-01", openDates: [], refusal: { firstDate: "2027-01-01" } });
+    expect(withDowntime(asked("2026-12-01", { asked: false, chosen: false }), peelUntil("2026-12-31"))).toMatchObject({
+      date: "2026-12-01",
+      openDates: [],
+      refusal: { firstDate: "2027-01-01" },
+    });
   });
 
   it("changes nothing for a guest the rule refuses nothing", () => {
@@ -87,45 +130,103 @@ describe("the day a time step opens on, when the back end's next day cannot be b
   const open = ["2026-12-01", "2026-12-04", "2026-12-05"];
 
   it("looks past it to the first day that can be booked and has times", async () => {
-    const { read, reads } = backEnd({ "2026-12-01": [], "2026-12-02": ["2026-12-02T09:00:00"], "2026-12-04": [], "2026-12-05": ["2026-12-05T11:00:00"] });
-    expect(await firstDayWithTimes({ date: "2026-12-01", dates: open, chosen: false }, read)).toEqual({ date: "2026-12-05", times: ["2026-12-05T11:00:00"], nextAvailableDay: null });
+    const { read, reads } = backEnd({
+      "2026-12-01": [],
+      "2026-12-02": ["2026-12-02T09:00:00"],
+      "2026-12-04": [],
+      "2026-12-05": ["2026-12-05T11:00:00"],
+    });
+    expect(await firstDayWithTimes({ date: "2026-12-01", dates: open, chosen: false }, read)).toEqual({
+      date: "2026-12-05",
+      times: ["2026-12-05T11:00:00"],
+      nextAvailableDay: null,
+    });
     // Never the refused day itself: the first open day after it, then the back end's next from there.
     expect(reads).toEqual(["2026-12-01", "2026-12-04", "2026-12-05"]);
   });
 
   it("offers that day as the next available one on a chosen empty day", async () => {
-    const { read } = backEnd({ "2026-12-01": [], "2026-12-02": ["2026-12-02T09:00:00"], "2026-12-04": ["2026-12-04T10:00:00"] });
-    expect(await firstDayWithTimes({ date: "2026-12-01", dates: open, chosen: true }, read)).toEqual({ date: "2026-12-01", times: [], nextAvailableDay: "2026-12-04" });
+    const { read } = backEnd({
+      "2026-12-01": [],
+      "2026-12-02": ["2026-12-02T09:00:00"],
+      "2026-12-04": ["2026-12-04T10:00:00"],
+    });
+    expect(await firstDayWithTimes({ date: "2026-12-01", dates: open, chosen: true }, read)).toEqual({
+      date: "2026-12-01",
+      times: [],
+      nextAvailableDay: "2026-12-04",
+    });
   });
 
   it("gives up after a few reads, staying on the empty day", async () => {
     const days = ["2026-12-01", "2026-12-03", "2026-12-05", "2026-12-07", "2026-12-09", "2026-12-11"];
-    const { read, reads } = backEnd({ "2026-12-01": [], "2026-12-02": ["x"], "2026-12-04": ["x"], "2026-12-06": ["x"], "2026-12-08": ["x"], "2026-12-10": ["x"], "2026-12-11": [] });
+    const { read, reads } = backEnd({
+      "2026-12-01": [],
+      "2026-12-02": ["x"],
+      "2026-12-04": ["x"],
+      "2026-12-06": ["x"],
+      "2026-12-08": ["x"],
+      "2026-12-10": ["x"],
+      "2026-12-11": [],
+    });
     // Each open day is empty; the back end names the day after it, which downtime refuses.
-    const stepped = async (date: string): Promise<SlotList> => ((await read(date)).times.length ? { times: [], nextAvailableDay: null } : { times: [], nextAvailableDay: addOneDay(date) });
-    expect((await firstDayWithTimes({ date: "2026-12-01", dates: days, chosen: false }, stepped)).date).toBe("2026-12-01");
+    const stepped = async (date: string): Promise<SlotList> =>
+      (await read(date)).times.length
+        ? { times: [], nextAvailableDay: null }
+        : { times: [], nextAvailableDay: addOneDay(date) };
+    expect((await firstDayWithTimes({ date: "2026-12-01", dates: days, chosen: false }, stepped)).date).toBe(
+      "2026-12-01",
+    );
     expect(reads.length).toBeLessThanOrEqual(4);
   });
 });
 
 describe("the slot picker's day", () => {
-  const asked = { date: "2026-12-01", dates: ["2026-12-01", "2026-12-02", "2026-12-03"], dateProblem: null, group: "all" as const, chosen: false, asked: false };
+  const asked = {
+    date: "2026-12-01",
+    dates: ["2026-12-01", "2026-12-02", "2026-12-03"],
+    dateProblem: null,
+    group: "all" as const,
+    chosen: false,
+    asked: false,
+  };
 
   it("opens on the first day downtime leaves that has times", async () => {
     const { read } = backEnd({ "2026-12-01": ["2026-12-01T09:00:00"], "2026-12-03": ["2026-12-03T09:00:00"] });
-    const downtime = async () => (date: string) => (date < "2026-12-03" ? { treatment: "Glow Peel", treatmentDate: "2026-11-28", before: false, firstDate: "2026-12-03" } : null);
-    expect(await slotPickerDay(asked, { downtime, read, step: "test" })).toMatchObject({ date: "2026-12-03", times: ["2026-12-03T09:00:00"], slotsError: null, refusal: null });
+    const downtime = async () => (date: string) =>
+      date < "2026-12-03"
+        ? { treatment: "Glow Peel", treatmentDate: "2026-11-28", before: false, firstDate: "2026-12-03" }
+        : null;
+    expect(await slotPickerDay(asked, { downtime, read, step: "test" })).toMatchObject({
+      date: "2026-12-03",
+      times: ["2026-12-03T09:00:00"],
+      slotsError: null,
+      refusal: null,
+    });
   });
 
   it("shows no times for a refused day the address asked for, reading none", async () => {
     const { read, reads } = backEnd({ "2026-12-01": ["2026-12-01T09:00:00"] });
-    const downtime = async () => () => ({ treatment: "Glow Peel", treatmentDate: "2026-11-28", before: false, firstDate: "2026-12-09" });
-    expect(await slotPickerDay({ ...asked, asked: true, chosen: true }, { downtime, read, step: "test" })).toMatchObject({ date: "2026-12-01", times: [], refusal: { firstDate: "2026-12-09" } });
+    const downtime = async () => () => ({
+      treatment: "Glow Peel",
+      treatmentDate: "2026-11-28",
+      before: false,
+      firstDate: "2026-12-09",
+    });
+    expect(
+      await slotPickerDay({ ...asked, asked: true, chosen: true }, { downtime, read, step: "test" }),
+    ).toMatchObject({ date: "2026-12-01", times: [], refusal: { firstDate: "2026-12-09" } });
     expect(reads).toEqual([]);
   });
 
   it("says to try again when the back end cannot say, on the day asked for", async () => {
-    const read = async () => Promise.reject(new SpaError({ kind: "server", status: 503, message: "down", path: "/bookings" }));
-    expect(await slotPickerDay(asked, { read, step: "test" })).toMatchObject({ date: "2026-12-01", times: [], nextAvailableDay: null, slotsError: SLOTS_ERROR });
+    const read = async () =>
+      Promise.reject(new SpaError({ kind: "server", status: 503, message: "down", path: "/bookings" }));
+    expect(await slotPickerDay(asked, { read, step: "test" })).toMatchObject({
+      date: "2026-12-01",
+      times: [],
+      nextAvailableDay: null,
+      slotsError: SLOTS_ERROR,
+    });
   });
 });

@@ -1,4 +1,11 @@
-import { cachified, createCacheEntry, type Cache, type CacheEntry, type CreateReporter, type GetFreshValue } from "@epic-web/cachified";
+import {
+  cachified,
+  createCacheEntry,
+  type Cache,
+  type CacheEntry,
+  type CreateReporter,
+  type GetFreshValue,
+} from "@epic-web/cachified";
 import { LRUCache } from "lru-cache";
 import { logger } from "../observability/logger.server";
 
@@ -87,14 +94,25 @@ export function createCacheService(options: { name: string; clock?: () => number
       name: `${options.name}:${name}`,
       get(key): CacheEntry<unknown> | undefined {
         const kept = entries.get(key);
-        return kept && { value: kept.value, metadata: { ttl: kept.ttl, swr: kept.swr, createdTime: wallTime(kept.createdAt) } };
+        return (
+          kept && {
+            value: kept.value,
+            metadata: { ttl: kept.ttl, swr: kept.swr, createdTime: wallTime(kept.createdAt) },
+          }
+        );
       },
       set(key, entry) {
         // A refresh that brought the same data back leaves the version, and what was made from it, alone.
         const json = versioned ? (JSON.stringify(entry.value) ?? "") : undefined;
         if (!versioned || entries.peek(key)?.json !== json) version++;
         const { metadata } = entry;
-        entries.set(key, { value: entry.value, ttl: metadata.ttl ?? ttl, swr: metadata.swr ?? staleMs, createdAt: metadata.createdTime - Date.now() + clock(), json });
+        entries.set(key, {
+          value: entry.value,
+          ttl: metadata.ttl ?? ttl,
+          swr: metadata.swr ?? staleMs,
+          createdAt: metadata.createdTime - Date.now() + clock(),
+          json,
+        });
       },
       delete(key) {
         entries.delete(key);
@@ -104,13 +122,19 @@ export function createCacheService(options: { name: string; clock?: () => number
 
     const reporter: CreateReporter<unknown> = () => (event) => {
       if (event.name === "refreshValueError") {
-        logger.warn(`${options.name} refresh failed; serving stale`, { key: name, error: String((event.error as Error)?.message) });
+        logger.warn(`${options.name} refresh failed; serving stale`, {
+          key: name,
+          error: String((event.error as Error)?.message),
+        });
       }
     };
 
     async function read(key: string, getFreshValue: GetFreshValue<T>, fresh: boolean): Promise<T> {
       try {
-        return (await cachified({ key, cache, getFreshValue, ttl, staleWhileRevalidate: staleMs, forceFresh: fresh, fallbackToCache: false }, reporter)) as T;
+        return (await cachified(
+          { key, cache, getFreshValue, ttl, staleWhileRevalidate: staleMs, forceFresh: fresh, fallbackToCache: false },
+          reporter,
+        )) as T;
       } catch (error) {
         const kept = fresh ? undefined : entries.peek(key);
         if (!kept) throw error;

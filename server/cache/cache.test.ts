@@ -85,7 +85,11 @@ describe("freshness", () => {
     const cache = createCacheService({ name: "test" });
     const region = cache.define<string>({ name: "r", key: (k) => k, ttlMs: 1000, staleMs: 0 });
     const loader = countingLoader();
-    const values = await Promise.all([region.get("k", loader.load), region.get("k", loader.load), region.get("k", loader.load)]);
+    const values = await Promise.all([
+      region.get("k", loader.load),
+      region.get("k", loader.load),
+      region.get("k", loader.load),
+    ]);
     expect(values).toEqual(["v1", "v1", "v1"]);
     expect(loader.calls()).toBe(1);
   });
@@ -119,7 +123,9 @@ describe("freshness", () => {
     loader.setFail(true);
     now = 2000;
     expect(await region.get("k", loader.load)).toBe("v1");
-    await vi.waitFor(() => expect(warn).toHaveBeenCalledWith("test refresh failed; serving stale", { key: "plans", error: "back end down" }));
+    await vi.waitFor(() =>
+      expect(warn).toHaveBeenCalledWith("test refresh failed; serving stale", { key: "plans", error: "back end down" }),
+    );
     expect(await region.get("k", loader.load)).toBe("v1");
   });
 
@@ -221,8 +227,20 @@ describe("events", () => {
   it("reach the region defined last under a name, not one it replaced", async () => {
     const cache = createCacheService({ name: "test" });
     const handled: string[] = [];
-    cache.define<string>({ name: "r", key: (k) => k, ttlMs: 1000, staleMs: 0, on: { membershipBought: () => handled.push("first") } });
-    cache.define<string>({ name: "r", key: (k) => k, ttlMs: 1000, staleMs: 0, on: { membershipBought: () => handled.push("second") } });
+    cache.define<string>({
+      name: "r",
+      key: (k) => k,
+      ttlMs: 1000,
+      staleMs: 0,
+      on: { membershipBought: () => handled.push("first") },
+    });
+    cache.define<string>({
+      name: "r",
+      key: (k) => k,
+      ttlMs: 1000,
+      staleMs: 0,
+      on: { membershipBought: () => handled.push("second") },
+    });
     cache.emit("membershipBought", { guestId: "g1" });
     expect(handled).toEqual(["second"]);
   });

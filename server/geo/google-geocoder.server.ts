@@ -16,7 +16,11 @@ export function createGoogleGeocoder(options: { apiKey: string; timeoutMs?: numb
         if (response.data.status !== Status.OK) throw new GeocoderError(`geocoding failed: ${response.data.status}`);
         const first = response.data.results[0];
         if (!first) return null;
-        return { latitude: first.geometry.location.lat, longitude: first.geometry.location.lng, label: first.formatted_address };
+        return {
+          latitude: first.geometry.location.lat,
+          longitude: first.geometry.location.lng,
+          label: first.formatted_address,
+        };
       } catch (error) {
         if (error instanceof GeocoderError) throw error;
         throw new GeocoderError("geocoding failed", { cause: error });

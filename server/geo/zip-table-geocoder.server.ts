@@ -8,7 +8,8 @@ import type { GeocodedPlace, Geocoder } from "./geocoder.server";
  * compiling that literal and the indexes the package builds beside it (by city, by state, Canadian
  * codes) kept about 90 MB of memory in every instance for a lookup by ZIP alone.
  */
-const ENTRY = /"(\d{5})":\{"zip":"\d{5}","latitude":(-?\d+(?:\.\d+)?),"longitude":(-?\d+(?:\.\d+)?),"city":"((?:[^"\\]|\\.)*)","state":"([A-Z]{2})"/g;
+const ENTRY =
+  /"(\d{5})":\{"zip":"\d{5}","latitude":(-?\d+(?:\.\d+)?),"longitude":(-?\d+(?:\.\d+)?),"city":"((?:[^"\\]|\\.)*)","state":"([A-Z]{2})"/g;
 
 /** The US ZIP codes as sorted numbers, with each one's point and "City, ST" beside it. */
 export type ZipTable = {
@@ -51,7 +52,11 @@ export function lookupZip(table: ZipTable, zip: string): GeocodedPlace | null {
     const middle = (low + high) >>> 1;
     const found = table.zips[middle];
     if (found === wanted) {
-      return { latitude: table.latitudes[middle], longitude: table.longitudes[middle], label: `${table.labels[table.labelIndex[middle]]} ${zip}` };
+      return {
+        latitude: table.latitudes[middle],
+        longitude: table.longitudes[middle],
+        label: `${table.labels[table.labelIndex[middle]]} ${zip}`,
+      };
     }
     if (found < wanted) low = middle + 1;
     else high = middle - 1;
@@ -67,7 +72,10 @@ function zipTable(): ZipTable {
     const file = createRequire(import.meta.url).resolve("zipcodes/lib/codes.js");
     shared = readZipTable(fs.readFileSync(file, "utf8"));
     // A package whose data file changed shape would leave every ZIP unknown: refuse to start instead.
-    if (shared.zips.length < 30_000) throw new Error(`The ZIP table in the zipcodes package has ${shared.zips.length} US codes; expected over 30,000.`);
+    if (shared.zips.length < 30_000)
+      throw new Error(
+        `The ZIP table in the zipcodes package has ${shared.zips.length} US codes; expected over 30,000.`,
+      );
   }
   return shared;
 }

@@ -5,8 +5,16 @@ describe("the offline ZIP table", () => {
   const geocoder = createZipTableGeocoder();
 
   it("finds a US ZIP code's point and names its city and state, leading zeros kept", async () => {
-    expect(await geocoder.geocodeZip("78701")).toEqual({ latitude: 30.2713, longitude: -97.7426, label: "Austin, TX 78701" });
-    expect(await geocoder.geocodeZip("10001")).toEqual({ latitude: 40.7484, longitude: -73.9967, label: "New York, NY 10001" });
+    expect(await geocoder.geocodeZip("78701")).toEqual({
+      latitude: 30.2713,
+      longitude: -97.7426,
+      label: "Austin, TX 78701",
+    });
+    expect(await geocoder.geocodeZip("10001")).toEqual({
+      latitude: 40.7484,
+      longitude: -73.9967,
+      label: "New York, NY 10001",
+    });
     const boston = await geocoder.geocodeZip("02108");
     expect(boston?.label).toBe("Boston, MA 02108");
     expect(boston?.latitude).toBeCloseTo(42.36, 1);

@@ -39,7 +39,13 @@ export type GuestHoldings = {
  * meters every call. A returning client's is written to `guestDetails.is_return_user` and never
  * asked again.
  */
-const newClientAnswers = appCache.define<ClientType>({ name: "client-type", key: idKey, ttlMs: 2 * 60_000, staleMs: 0, maxEntries: 5_000 });
+const newClientAnswers = appCache.define<ClientType>({
+  name: "client-type",
+  key: idKey,
+  ttlMs: 2 * 60_000,
+  staleMs: 0,
+  maxEntries: 5_000,
+});
 
 /**
  * Whether the guest has completed a new-client visit (spec section 4), from the returning flag the
@@ -74,7 +80,11 @@ export async function clientTypeOf(services: Services, guest: GuestRef | null): 
 }
 
 /** What the guest holds at this clinic: their client type, and their packages when it is their own account. */
-export async function guestHoldings(services: Services, guest: GuestRef | null, centerId: string): Promise<GuestHoldings> {
+export async function guestHoldings(
+  services: Services,
+  guest: GuestRef | null,
+  centerId: string,
+): Promise<GuestHoldings> {
   const [clientType, packages] = await Promise.all([
     clientTypeOf(services, guest),
     guest?.own ? redeemablePackages(services, guest.guestId, centerId) : Promise.resolve([]),
@@ -94,7 +104,9 @@ export function packageSessionFor(holdings: GuestHoldings, serviceId: string): B
  * its returning-client facial with it).
  */
 export function treatmentsFor(catalog: readonly Service[], holdings: GuestHoldings): Service[] {
-  return catalog.filter((s) => !s.isAddOn && (offeredTo(s.name, holdings.clientType) || packageSessionFor(holdings, s.id) !== null));
+  return catalog.filter(
+    (s) => !s.isAddOn && (offeredTo(s.name, holdings.clientType) || packageSessionFor(holdings, s.id) !== null),
+  );
 }
 
 /**

@@ -5,8 +5,19 @@ import { returningVersionOf, treatmentsFor, type GuestHoldings } from "./holding
 
 function service(id: string, name: string, isAddOn = false): Service {
   return {
-    id, code: id, name, displayName: name, description: "", category: "Facials", subCategory: null,
-    durationMinutes: 30, recoveryMinutes: 0, price: 10_000, isAddOn, addOnIds: [], canBook: true,
+    id,
+    code: id,
+    name,
+    displayName: name,
+    description: "",
+    category: "Facials",
+    subCategory: null,
+    durationMinutes: 30,
+    recoveryMinutes: 0,
+    price: 10_000,
+    isAddOn,
+    addOnIds: [],
+    canBook: true,
   };
 }
 
@@ -20,7 +31,13 @@ const CATALOG = [NEW_FACIAL, FACIAL, LHR, LHR_RETURN, PEEL, LED];
 
 function facialSeries(left: number): GuestPackage {
   return {
-    userPackageId: "up-1", packageId: "p-1", name: "Signature Facial Series: 3 sessions", status: 1, startDate: null, endDate: "2027-11-01", purchasePriceCents: 53_700,
+    userPackageId: "up-1",
+    packageId: "p-1",
+    name: "Signature Facial Series: 3 sessions",
+    status: 1,
+    startDate: null,
+    endDate: "2027-11-01",
+    purchasePriceCents: 53_700,
     services: [{ serviceId: "FT-RET", name: "", total: 3, redeemed: 3 - left, left }],
   };
 }
@@ -34,15 +51,29 @@ describe("the treatments a guest is offered", () => {
   });
 
   it("a returning client: anything not marked for new clients", () => {
-    expect(ids(treatmentsFor(CATALOG, { clientType: "returning", packages: [] }))).toEqual(["ft-ret", "lhr", "lhr-ret", "peel"]);
+    expect(ids(treatmentsFor(CATALOG, { clientType: "returning", packages: [] }))).toEqual([
+      "ft-ret",
+      "lhr",
+      "lhr-ret",
+      "peel",
+    ]);
   });
 
   it("a new client with a session left of a package covering the returning facial is offered that facial too (its id in any case)", () => {
-    expect(ids(treatmentsFor(CATALOG, { clientType: "new", packages: [facialSeries(2)] }))).toEqual(["ft-new", "ft-ret", "lhr", "peel"]);
+    expect(ids(treatmentsFor(CATALOG, { clientType: "new", packages: [facialSeries(2)] }))).toEqual([
+      "ft-new",
+      "ft-ret",
+      "lhr",
+      "peel",
+    ]);
   });
 
   it("a package with no session left offers nothing more", () => {
-    expect(ids(treatmentsFor(CATALOG, { clientType: "new", packages: [facialSeries(0)] }))).toEqual(["ft-new", "lhr", "peel"]);
+    expect(ids(treatmentsFor(CATALOG, { clientType: "new", packages: [facialSeries(0)] }))).toEqual([
+      "ft-new",
+      "lhr",
+      "peel",
+    ]);
   });
 });
 

@@ -41,14 +41,23 @@ export type MemberPrices = { plan: string; percentOf: (serviceId: string) => num
  * (the booking is then quoted without it, and a prepaid clinic's invoice shows the difference before
  * any charge).
  */
-export async function memberPrices(services: Services, guestId: string, centerId: string): Promise<MemberPrices | null> {
+export async function memberPrices(
+  services: Services,
+  guestId: string,
+  centerId: string,
+): Promise<MemberPrices | null> {
   try {
     const active = (await guestMembershipList(services, guestId)).filter((m) => isActiveMembership(m.status));
     if (active.length === 0) return null;
-    const plans = ((await clinicPlanList(services, centerId)) ?? []).filter((p) => active.some((m) => sameId(m.membershipId, p.id)));
+    const plans = ((await clinicPlanList(services, centerId)) ?? []).filter((p) =>
+      active.some((m) => sameId(m.membershipId, p.id)),
+    );
     if (plans.length === 0) return null;
     const percentOf = (serviceId: string) =>
-      Math.max(0, ...plans.flatMap((p) => p.serviceDiscounts.filter((d) => sameId(d.serviceId, serviceId)).map((d) => d.percent)));
+      Math.max(
+        0,
+        ...plans.flatMap((p) => p.serviceDiscounts.filter((d) => sameId(d.serviceId, serviceId)).map((d) => d.percent)),
+      );
     return { plan: active[0].name, percentOf };
   } catch (error) {
     if (!isSpaError(error)) throw error;

@@ -27,9 +27,15 @@ export type BookingPackage = { userPackageId: string; name: string; left: number
  * The guest's packages at this clinic that can still be redeemed; empty when the back end cannot
  * say (booking goes on without them).
  */
-export async function redeemablePackages(services: Services, guestId: string, centerId: string): Promise<GuestPackage[]> {
+export async function redeemablePackages(
+  services: Services,
+  guestId: string,
+  centerId: string,
+): Promise<GuestPackage[]> {
   try {
-    return await guestPackageLists.get({ guestId, centerId }, () => services.spa.guestPackages(guestId, { centerId, redeemableOnly: true }));
+    return await guestPackageLists.get({ guestId, centerId }, () =>
+      services.spa.guestPackages(guestId, { centerId, redeemableOnly: true }),
+    );
   } catch (error) {
     if (!isSpaError(error)) throw error;
     return [];
@@ -47,6 +53,9 @@ export function packageCovering(packages: readonly GuestPackage[], serviceId: st
 }
 
 /** The guest's package at this clinic with a session left for the treatment; null when there is none, or the back end cannot say. */
-export async function packageForTreatment(services: Services, input: { guestId: string; centerId: string; serviceId: string }): Promise<BookingPackage | null> {
+export async function packageForTreatment(
+  services: Services,
+  input: { guestId: string; centerId: string; serviceId: string },
+): Promise<BookingPackage | null> {
   return packageCovering(await redeemablePackages(services, input.guestId, input.centerId), input.serviceId);
 }

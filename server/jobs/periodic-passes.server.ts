@@ -39,7 +39,9 @@ export function startPeriodicPasses(passes: readonly PeriodicPass[]): PeriodicPa
       // A pass that throws before its first await is a failure like any other.
       void Promise.resolve()
         .then(() => pass.run())
-        .catch((error: unknown) => logger.error(`${pass.name} failed`, { error: error instanceof Error ? error.message : String(error) }))
+        .catch((error: unknown) =>
+          logger.error(`${pass.name} failed`, { error: error instanceof Error ? error.message : String(error) }),
+        )
         .finally(() => {
           running = false;
         });

@@ -92,7 +92,13 @@ describe("startPeriodicPasses", () => {
 
     await vi.advanceTimersByTimeAsync(3 * EVERY_MS);
     expect([slow.runs, quick.runs]).toEqual([1, 4]);
-    expect(lines).toEqual(Array(3).fill({ level: "warn", message: "periodic pass still running, this turn skipped", fields: { pass: "slow" } }));
+    expect(lines).toEqual(
+      Array(3).fill({
+        level: "warn",
+        message: "periodic pass still running, this turn skipped",
+        fields: { pass: "slow" },
+      }),
+    );
 
     // Once it ends, its next turn starts it again (not at once: the timing stays the same).
     slow.finish();
@@ -121,10 +127,13 @@ describe("startPeriodicPasses", () => {
 
 describe("the seams of the periodic passes", () => {
   const root = path.resolve(import.meta.dirname, "..");
-  const importsOf = (file: string) => [...fs.readFileSync(path.join(root, file), "utf8").matchAll(/from "([^"]+)"/g)].map((match) => match[1]);
+  const importsOf = (file: string) =>
+    [...fs.readFileSync(path.join(root, file), "utf8").matchAll(/from "([^"]+)"/g)].map((match) => match[1]);
 
   it("the runner imports no feature: it runs the passes it is given", () => {
-    const sources = fs.readdirSync(path.join(root, "jobs")).filter((name) => name.endsWith(".ts") && !name.endsWith(".test.ts"));
+    const sources = fs
+      .readdirSync(path.join(root, "jobs"))
+      .filter((name) => name.endsWith(".ts") && !name.endsWith(".test.ts"));
     expect(sources.flatMap((name) => importsOf(`jobs/${name}`))).toEqual(["../observability/logger.server"]);
   });
 

@@ -43,7 +43,13 @@ export interface LeadWebhooks {
 
 /** The default: no URL is configured, nothing is sent. */
 export function createNoLeadWebhooks(): LeadWebhooks {
-  return { kind: "off", send() {}, deliver: async () => "off", close: async () => {}, stats: () => ({ sent: 0, failed: 0, dropped: 0, inFlight: 0 }) };
+  return {
+    kind: "off",
+    send() {},
+    deliver: async () => "off",
+    close: async () => {},
+    stats: () => ({ sent: 0, failed: 0, dropped: 0, inFlight: 0 }),
+  };
 }
 
 /** Each post's timeout (LEAD_WEBHOOK_TIMEOUT_MS), by default and at its least and most. */
@@ -98,7 +104,8 @@ export function createHttpLeadWebhooks(options: {
     }
   }
 
-  const bodyOf = (lead: Lead) => JSON.stringify({ id: randomUUID(), occurredAt: clock().toISOString(), source: "webstore", ...lead });
+  const bodyOf = (lead: Lead) =>
+    JSON.stringify({ id: randomUUID(), occurredAt: clock().toISOString(), source: "webstore", ...lead });
 
   /** A post the shutdown waits for. */
   function track<T>(sending: Promise<T>): Promise<T> {
@@ -138,10 +145,16 @@ export function createHttpLeadWebhooks(options: {
   };
 }
 
-export function createLeadWebhooks(env: { LEAD_WEBHOOK_AUTOMATION_URL?: string; LEAD_WEBHOOK_HOOKS_URL?: string; LEAD_WEBHOOK_TIMEOUT_MS: number }): LeadWebhooks {
+export function createLeadWebhooks(env: {
+  LEAD_WEBHOOK_AUTOMATION_URL?: string;
+  LEAD_WEBHOOK_HOOKS_URL?: string;
+  LEAD_WEBHOOK_TIMEOUT_MS: number;
+}): LeadWebhooks {
   const targets = [
     { name: "automation", url: env.LEAD_WEBHOOK_AUTOMATION_URL },
     { name: "hooks", url: env.LEAD_WEBHOOK_HOOKS_URL },
   ].filter((target): target is { name: string; url: string } => Boolean(target.url));
-  return targets.length === 0 ? createNoLeadWebhooks() : createHttpLeadWebhooks({ targets, timeoutMs: env.LEAD_WEBHOOK_TIMEOUT_MS });
+  return targets.length === 0
+    ? createNoLeadWebhooks()
+    : createHttpLeadWebhooks({ targets, timeoutMs: env.LEAD_WEBHOOK_TIMEOUT_MS });
 }

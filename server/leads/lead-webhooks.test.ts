@@ -69,12 +69,26 @@ describe("lead webhooks", () => {
   it("posts a lead to both configured services in the background", async () => {
     const automation = await receiver();
     const hooks = await receiver();
-    const webhooks = createLeadWebhooks({ LEAD_WEBHOOK_AUTOMATION_URL: `${automation.url}/lead`, LEAD_WEBHOOK_HOOKS_URL: `${hooks.url}/in`, LEAD_WEBHOOK_TIMEOUT_MS });
+    const webhooks = createLeadWebhooks({
+      LEAD_WEBHOOK_AUTOMATION_URL: `${automation.url}/lead`,
+      LEAD_WEBHOOK_HOOKS_URL: `${hooks.url}/in`,
+      LEAD_WEBHOOK_TIMEOUT_MS,
+    });
     expect(webhooks.kind).toBe("http");
     const returned = webhooks.send(lead);
     expect(returned).toBeUndefined();
     await webhooks.close(LEAD_WEBHOOK_TIMEOUT_MS);
-    expect(automation.received).toEqual([{ path: "/lead", body: expect.objectContaining({ ...lead, source: "webstore", id: expect.any(String), occurredAt: expect.any(String) }) }]);
+    expect(automation.received).toEqual([
+      {
+        path: "/lead",
+        body: expect.objectContaining({
+          ...lead,
+          source: "webstore",
+          id: expect.any(String),
+          occurredAt: expect.any(String),
+        }),
+      },
+    ]);
     expect(hooks.received.map((r) => r.path)).toEqual(["/in"]);
     expect(webhooks.stats()).toMatchObject({ sent: 2, failed: 0, inFlight: 0 });
   });
@@ -98,7 +112,10 @@ describe("lead webhooks", () => {
       ],
       timeoutMs: LEAD_WEBHOOK_TIMEOUT_MS,
     });
-    const silent = createHttpLeadWebhooks({ targets: [{ name: "hooks", url: hanging.url }], timeoutMs: MIN_LEAD_WEBHOOK_TIMEOUT_MS });
+    const silent = createHttpLeadWebhooks({
+      targets: [{ name: "hooks", url: hanging.url }],
+      timeoutMs: MIN_LEAD_WEBHOOK_TIMEOUT_MS,
+    });
     expect(() => answering.send(lead)).not.toThrow();
     expect(() => silent.send(lead)).not.toThrow();
     await Promise.all([answering.close(LEAD_WEBHOOK_TIMEOUT_MS), silent.close(LEAD_WEBHOOK_TIMEOUT_MS)]);
@@ -118,7 +135,10 @@ describe("lead webhooks", () => {
   it("holds at most a bounded number of posts to a service that hangs, dropping and counting the rest", async () => {
     vi.spyOn(logger, "warn").mockImplementation(() => {});
     const hanging = await receiver("hang");
-    const webhooks = createHttpLeadWebhooks({ targets: [{ name: "hooks", url: hanging.url }], timeoutMs: MAX_LEAD_WEBHOOK_TIMEOUT_MS });
+    const webhooks = createHttpLeadWebhooks({
+      targets: [{ name: "hooks", url: hanging.url }],
+      timeoutMs: MAX_LEAD_WEBHOOK_TIMEOUT_MS,
+    });
     for (let i = 0; i < MAX_LEADS_IN_FLIGHT + 25; i++) webhooks.send(lead);
     expect(webhooks.stats()).toMatchObject({ inFlight: MAX_LEADS_IN_FLIGHT, dropped: 25 });
     // Shutdown waits no longer than it is given: it returns with every post still waiting.
@@ -128,24 +148,48 @@ describe("lead webhooks", () => {
 });
 
 describe("a lead that must arrive", () => {
-  const reward: Lead = { ...lead, kind: "referral-reward", reward: { points: 5000, friendVisitId: "v-1", key: "referral:g-2" } };
+  const reward: Lead = {
+    ...lead,
+    kind: "referral-reward",
+    reward: { points: 5000, friendVisitId: "v-1", key: "referral:g-2" },
+  };
 
   it("is sent only when every configured service accepted it", async () => {
     const automation = await receiver();
     const hooks = await receiver();
-    const both = createHttpLeadWebhooks({ targets: [{ name: "automation", url: automation.url }, { name: "hooks", url: hooks.url }], timeoutMs: LEAD_WEBHOOK_TIMEOUT_MS });
+    const both = createHttpLeadWebhooks({
+      targets: [
+        { name: "automation", url: automation.url },
+        { name: "hooks", url: hooks.url },
+      ],
+      timeoutMs: LEAD_WEBHOOK_TIMEOUT_MS,
+    });
     expect(await both.deliver(reward)).toBe("sent");
-    expect(automation.received).toEqual([{ path: "/", body: expect.objectContaining({ kind: "referral-reward", reward: reward.reward }) }]);
+    expect(automation.received).toEqual([
+      { path: "/", body: expect.objectContaining({ kind: "referral-reward", reward: reward.reward }) },
+    ]);
     expect(hooks.received).toHaveLength(1);
 
     const refusing = await receiver(503);
     vi.spyOn(logger, "warn").mockImplementation(() => {});
-    const oneRefuses = createHttpLeadWebhooks({ targets: [{ name: "automation", url: refusing.url }, { name: "hooks", url: hooks.url }], timeoutMs: LEAD_WEBHOOK_TIMEOUT_MS });
+    const oneRefuses = createHttpLeadWebhooks({
+      targets: [
+        { name: "automation", url: refusing.url },
+        { name: "hooks", url: hooks.url },
+      ],
+      timeoutMs: LEAD_WEBHOOK_TIMEOUT_MS,
+    });
     expect(await oneRefuses.deliver(reward)).toBe("failed");
-    const gone = createHttpLeadWebhooks({ targets: [{ name: "automation", url: "http://127.0.0.1:1" }], timeoutMs: LEAD_WEBHOOK_TIMEOUT_MS });
+    const gone = createHttpLeadWebhooks({
+      targets: [{ name: "automation", url: "http://127.0.0.1:1" }],
+      timeoutMs: LEAD_WEBHOOK_TIMEOUT_MS,
+    });
     expect(await gone.deliver(reward)).toBe("failed");
     const hanging = await receiver("hang");
-    const slow = createHttpLeadWebhooks({ targets: [{ name: "automation", url: hanging.url }], timeoutMs: MIN_LEAD_WEBHOOK_TIMEOUT_MS });
+    const slow = createHttpLeadWebhooks({
+      targets: [{ name: "automation", url: hanging.url }],
+      timeoutMs: MIN_LEAD_WEBHOOK_TIMEOUT_MS,
+    });
     expect(await slow.deliver(reward)).toBe("failed");
   });
 

@@ -42,7 +42,8 @@ const account = (email: string) => email.trim().toLowerCase();
 const recipient = (to: string) => to.trim().toLowerCase();
 
 /** The wait in seconds, for limits whose windows are seconds to a minute. */
-const waitSeconds = (retryAfterSeconds: number) => `Too many attempts. Please wait ${retryAfterSeconds} seconds and try again.`;
+const waitSeconds = (retryAfterSeconds: number) =>
+  `Too many attempts. Please wait ${retryAfterSeconds} seconds and try again.`;
 
 /** The wait in whole minutes, for limits whose windows are ten minutes or more. */
 const waitMinutes = (tooMany: string) => (retryAfterSeconds: number) => {
@@ -54,8 +55,16 @@ const waitMinutes = (tooMany: string) => (retryAfterSeconds: number) => {
 const addressDigest = (ip: string) => createHash("sha256").update(ip).digest("base64url").slice(0, 22);
 
 /** Counters more than one limit counts on. */
-const codeSendsPerRecipient: Counter<{ to: string }> = { points: 3, windowMs: 10 * MINUTE, key: ({ to }) => `code-send:${recipient(to)}` };
-const promoTriesPerAddress: Counter<{ ip: string }> = { points: 20, windowMs: 60 * MINUTE, key: ({ ip }) => `promo-ip:${ip}` };
+const codeSendsPerRecipient: Counter<{ to: string }> = {
+  points: 3,
+  windowMs: 10 * MINUTE,
+  key: ({ to }) => `code-send:${recipient(to)}`,
+};
+const promoTriesPerAddress: Counter<{ ip: string }> = {
+  points: 20,
+  windowMs: 60 * MINUTE,
+  key: ({ ip }) => `promo-ip:${ip}`,
+};
 
 export const LIMITS = {
   /**
@@ -110,7 +119,10 @@ export const LIMITS = {
   }),
   /** A promo code typed on the payment step: per booking in progress and per address over all its bookings. */
   promoCode: limit<{ bookingId: string; ip: string }>({
-    counters: [{ points: 5, windowMs: 10 * MINUTE, key: ({ bookingId }) => `promo-booking:${bookingId}` }, promoTriesPerAddress],
+    counters: [
+      { points: 5, windowMs: 10 * MINUTE, key: ({ bookingId }) => `promo-booking:${bookingId}` },
+      promoTriesPerAddress,
+    ],
     failClosed: true,
     message: waitMinutes("promo codes tried"),
   }),
@@ -160,9 +172,17 @@ export type LimitParts<Name extends LimitName> = (typeof LIMITS)[Name] extends L
 export type LimitOutcome = { ok: true } | { ok: false; limit: LimitName; retryAfterSeconds: number; message: string };
 
 /** Counts one attempt on every counter of the named limit; over any of them, how long to wait and what to say. */
-export async function consume<Name extends LimitName>(services: Pick<Services, "rateLimiter">, name: Name, parts: LimitParts<Name>): Promise<LimitOutcome> {
+export async function consume<Name extends LimitName>(
+  services: Pick<Services, "rateLimiter">,
+  name: Name,
+  parts: LimitParts<Name>,
+): Promise<LimitOutcome> {
   const { counters, failClosed, message } = LIMITS[name] as Limit<LimitParts<Name>>;
-  const verdicts = await Promise.all(counters.map((counter) => services.rateLimiter.hit(counter.key(parts), counter.points, counter.windowMs, { failClosed })));
+  const verdicts = await Promise.all(
+    counters.map((counter) =>
+      services.rateLimiter.hit(counter.key(parts), counter.points, counter.windowMs, { failClosed }),
+    ),
+  );
   const over = verdicts.filter((verdict) => verdict.limited);
   if (over.length === 0) return { ok: true };
   const retryAfterSeconds = Math.max(...over.map((verdict) => verdict.retryAfterSeconds));
@@ -173,17 +193,27 @@ export async function consume<Name extends LimitName>(services: Pick<Services, "
  * A success that wipes the slate: a right password clears that address's failures on the account
  * (its first counter), never the address's or the account's totals.
  */
-export async function clearSignInFailures(services: Pick<Services, "rateLimiter">, parts: LimitParts<"signIn">): Promise<void> {
+export async function clearSignInFailures(
+  services: Pick<Services, "rateLimiter">,
+  parts: LimitParts<"signIn">,
+): Promise<void> {
   await services.rateLimiter.reset(LIMITS.signIn.counters[0].key(parts));
 }
 
 /** The answer over a limit, for a page or the JSON API: 429, Retry-After and the limit's message. */
 export function tooManyAttempts(outcome: Extract<LimitOutcome, { ok: false }>) {
-  return data({ rateLimited: true, message: outcome.message }, { status: 429, headers: { "Retry-After": String(outcome.retryAfterSeconds) } });
+  return data(
+    { rateLimited: true, message: outcome.message },
+    { status: 429, headers: { "Retry-After": String(outcome.retryAfterSeconds) } },
+  );
 }
 
 /** Counts one attempt; over the limit, throws the 429 of `tooManyAttempts`. */
-export async function enforceLimit<Name extends LimitName>(services: Pick<Services, "rateLimiter">, name: Name, parts: LimitParts<Name>): Promise<void> {
+export async function enforceLimit<Name extends LimitName>(
+  services: Pick<Services, "rateLimiter">,
+  name: Name,
+  parts: LimitParts<Name>,
+): Promise<void> {
   const outcome = await consume(services, name, parts);
   if (!outcome.ok) throw tooManyAttempts(outcome);
 }

@@ -2,7 +2,15 @@ import { describe, expect, it, vi } from "vitest";
 import { createMemoryRateLimiter, type RateLimiter } from "../accounts/rate-limit.server";
 import { unreachableRedisRateLimiter } from "../accounts/redis-rate-limit.test-support";
 import { logger } from "../observability/logger.server";
-import { clearSignInFailures, consume, enforceLimit, LIMITS, LIVE_HOLDS, type LimitName, type LimitParts } from "./policy.server";
+import {
+  clearSignInFailures,
+  consume,
+  enforceLimit,
+  LIMITS,
+  LIVE_HOLDS,
+  type LimitName,
+  type LimitParts,
+} from "./policy.server";
 
 const START = Date.parse("2026-11-02T10:00:00Z");
 
@@ -46,7 +54,8 @@ function aimedAt(counter: AnyCounter, sample: AnyParts, n: number): AnyParts {
   return parts;
 }
 
-const consumeAny = (services: { rateLimiter: RateLimiter }, name: LimitName, parts: AnyParts) => consume(services, name, parts as never);
+const consumeAny = (services: { rateLimiter: RateLimiter }, name: LimitName, parts: AnyParts) =>
+  consume(services, name, parts as never);
 
 describe("the limits policy", () => {
   for (const name of NAMES) {
@@ -54,11 +63,19 @@ describe("the limits policy", () => {
       it(`${name}: counter ${index + 1} refuses after its ${counter.points} tries on one key, and not another key`, async () => {
         const { services } = setup();
         const sample = SAMPLE[name] as AnyParts;
-        for (let n = 0; n < counter.points; n++) expect(await consumeAny(services, name, aimedAt(counter, sample, n))).toEqual({ ok: true });
+        for (let n = 0; n < counter.points; n++)
+          expect(await consumeAny(services, name, aimedAt(counter, sample, n))).toEqual({ ok: true });
         const refused = await consumeAny(services, name, aimedAt(counter, sample, counter.points));
         const retryAfterSeconds = counter.windowMs / 1000;
-        expect(refused).toEqual({ ok: false, limit: name, retryAfterSeconds, message: LIMITS[name].message(retryAfterSeconds) });
-        const elsewhere = Object.fromEntries(Object.entries(sample).map(([field, value]) => [field, `${value}-elsewhere`]));
+        expect(refused).toEqual({
+          ok: false,
+          limit: name,
+          retryAfterSeconds,
+          message: LIMITS[name].message(retryAfterSeconds),
+        });
+        const elsewhere = Object.fromEntries(
+          Object.entries(sample).map(([field, value]) => [field, `${value}-elsewhere`]),
+        );
         expect(await consumeAny(services, name, elsewhere)).toEqual({ ok: true });
       });
     });
@@ -103,7 +120,13 @@ describe("the limits policy", () => {
 
   it("keeps the numbers of decisions 009 and 028: tries per window, and which limits refuse during an outage", () => {
     const table = Object.fromEntries(
-      NAMES.map((name) => [name, { counters: countersOf(name).map((c) => `${c.points}/${c.windowMs / 60_000}min`), failClosed: LIMITS[name].failClosed }]),
+      NAMES.map((name) => [
+        name,
+        {
+          counters: countersOf(name).map((c) => `${c.points}/${c.windowMs / 60_000}min`),
+          failClosed: LIMITS[name].failClosed,
+        },
+      ]),
     );
     expect(table).toEqual({
       signIn: { counters: ["5/15min", "20/10min", "100/60min"], failClosed: true },
@@ -142,7 +165,8 @@ describe("the limits policy", () => {
 
   it("counts a linked promo code on the address's tries of typed ones", async () => {
     const { services } = setup();
-    for (let n = 0; n < 20; n++) expect((await consume(services, "linkedPromoCode", { ip: "203.0.113.9" })).ok).toBe(true);
+    for (let n = 0; n < 20; n++)
+      expect((await consume(services, "linkedPromoCode", { ip: "203.0.113.9" })).ok).toBe(true);
     expect((await consume(services, "promoCode", { bookingId: "fresh", ip: "203.0.113.9" })).ok).toBe(false);
   });
 
@@ -165,9 +189,13 @@ describe("the limits policy", () => {
       const { services } = setup();
       for (let n = 0; n < 4; n++) await consume(services, "signIn", { email: OWNER, ip: "203.0.113.9" });
       await clearSignInFailures(services, { email: OWNER, ip: "203.0.113.9" });
-      for (let n = 0; n < 5; n++) expect((await consume(services, "signIn", { email: OWNER, ip: "203.0.113.9" })).ok).toBe(true);
+      for (let n = 0; n < 5; n++)
+        expect((await consume(services, "signIn", { email: OWNER, ip: "203.0.113.9" })).ok).toBe(true);
       // 4 + 5 tries from the address so far; 11 more on other accounts reach its 20.
-      for (let n = 0; n < 11; n++) expect((await consume(services, "signIn", { email: `person${n}@example.com`, ip: "203.0.113.9" })).ok).toBe(true);
+      for (let n = 0; n < 11; n++)
+        expect((await consume(services, "signIn", { email: `person${n}@example.com`, ip: "203.0.113.9" })).ok).toBe(
+          true,
+        );
       expect((await consume(services, "signIn", { email: "someone@example.com", ip: "203.0.113.9" })).ok).toBe(false);
     });
   });
@@ -181,7 +209,10 @@ describe("the limits policy", () => {
     );
     expect(thrown?.init.status).toBe(429);
     expect(new Headers(thrown?.init.headers).get("Retry-After")).toBe("600");
-    expect(thrown?.data).toEqual({ rateLimited: true, message: "Too many attempts. Please wait 600 seconds and try again." });
+    expect(thrown?.data).toEqual({
+      rateLimited: true,
+      message: "Too many attempts. Please wait 600 seconds and try again.",
+    });
   });
 
   it("refuses the limits that guard a secret, and lets the others through, while the shared counters cannot be reached", async () => {

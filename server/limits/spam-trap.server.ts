@@ -41,7 +41,11 @@ async function unseal(keys: readonly CryptoKey[], value: string): Promise<string
   if (bytes.length <= IV_BYTES) return null;
   for (const key of keys) {
     try {
-      const opened = await crypto.subtle.decrypt({ name: "AES-GCM", iv: bytes.subarray(0, IV_BYTES) }, key, bytes.subarray(IV_BYTES));
+      const opened = await crypto.subtle.decrypt(
+        { name: "AES-GCM", iv: bytes.subarray(0, IV_BYTES) },
+        key,
+        bytes.subarray(IV_BYTES),
+      );
       return new TextDecoder().decode(opened);
     } catch {
       // Not sealed under this key: the next (older) secret may open it.
@@ -60,7 +64,11 @@ export function createSpamTrap(secrets: readonly string[], clock: () => number =
   return {
     async inputProps() {
       const [newest] = await keys;
-      return { nameFieldName: SPAM_TRAP_FIELD, validFromFieldName: FORM_TIME_FIELD, encryptedValidFrom: await seal(newest, String(clock())) };
+      return {
+        nameFieldName: SPAM_TRAP_FIELD,
+        validFromFieldName: FORM_TIME_FIELD,
+        encryptedValidFrom: await seal(newest, String(clock())),
+      };
     },
     async isSpam(formData) {
       const trap = formData.get(SPAM_TRAP_FIELD);

@@ -2,7 +2,10 @@ import { describe, expect, it } from "vitest";
 import { createSpamTrap, FORM_TIME_FIELD, SPAM_TRAP_FIELD } from "./spam-trap.server";
 
 /** A submission of a form rendered with these props, the trap field holding `trap`. */
-async function submitted(props: Awaited<ReturnType<ReturnType<typeof createSpamTrap>["inputProps"]>>, trap = ""): Promise<FormData> {
+async function submitted(
+  props: Awaited<ReturnType<ReturnType<typeof createSpamTrap>["inputProps"]>>,
+  trap = "",
+): Promise<FormData> {
   const form = new FormData();
   form.set("email", "ana@example.com");
   form.set(props.nameFieldName, trap);

@@ -26,13 +26,19 @@ export async function membershipNote(
   if (!coveredByMembership(service.name)) return null;
   try {
     const plans = (await clinicPlanList(services, centerId)) ?? [];
-    const coverOf = (planId: string) => plans.find((p) => sameId(p.id, planId))?.coveredServices.find((s) => sameId(s.serviceId, service.id));
+    const coverOf = (planId: string) =>
+      plans.find((p) => sameId(p.id, planId))?.coveredServices.find((s) => sameId(s.serviceId, service.id));
     if (user) {
       const active = (await services.spa.guestMemberships(user.guestId)).filter((m) => isActiveMembership(m.status));
       if (active.length > 0) {
         const covering = active.find((m) => coverOf(m.membershipId)) ?? active[0];
         const credit = active.reduce((sum, m) => sum + m.creditCents.service, 0);
-        return { kind: "member", plan: covering.name, covers: Boolean(coverOf(covering.membershipId)), credit: credit > 0 ? formatMoney(credit) : null };
+        return {
+          kind: "member",
+          plan: covering.name,
+          covers: Boolean(coverOf(covering.membershipId)),
+          credit: credit > 0 ? formatMoney(credit) : null,
+        };
       }
     }
     const best = plans
@@ -40,11 +46,23 @@ export async function membershipNote(
         // Covered: the treatment comes with the plan; otherwise the plan's member price, if any.
         const cover = plan.coveredServices.find((s) => sameId(s.serviceId, service.id));
         const percent = plan.serviceDiscounts.find((d) => sameId(d.serviceId, service.id))?.percent ?? 0;
-        return { plan, saving: cover ? membershipSaving(service.price, plan.priceCents, cover.quantity) : percentOf(service.price, percent) };
+        return {
+          plan,
+          saving: cover
+            ? membershipSaving(service.price, plan.priceCents, cover.quantity)
+            : percentOf(service.price, percent),
+        };
       })
       .filter((o) => o.saving > 0)
       .sort((a, b) => b.saving - a.saving)[0];
-    return best ? { kind: "offer", plan: best.plan.name, price: `${formatMoney(best.plan.priceCents)} a ${billingCycleLabel(best.plan.billingCycle)}`, saving: formatMoney(best.saving) } : null;
+    return best
+      ? {
+          kind: "offer",
+          plan: best.plan.name,
+          price: `${formatMoney(best.plan.priceCents)} a ${billingCycleLabel(best.plan.billingCycle)}`,
+          saving: formatMoney(best.saving),
+        }
+      : null;
   } catch (error) {
     if (!isSpaError(error)) throw error;
     return null;

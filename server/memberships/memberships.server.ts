@@ -1,4 +1,10 @@
-import { billingCycleLabel, isActiveMembership, isMember, membershipStatusLabel, pointsValueCents } from "~/domain/memberships";
+import {
+  billingCycleLabel,
+  isActiveMembership,
+  isMember,
+  membershipStatusLabel,
+  pointsValueCents,
+} from "~/domain/memberships";
 import { coveredByMembership } from "~/domain/service-kinds";
 import { formatMoney } from "~/lib/money";
 import { appCache } from "../cache/cache.server";
@@ -6,7 +12,13 @@ import type { CurrentUser, Services } from "../services";
 import type { GuestMembership, MembershipPlan } from "../spa/memberships.server";
 
 /** A clinic's plans change as rarely as its menu: kept like the catalog (Zenoti meters every call). */
-const planLists = appCache.define<MembershipPlan[] | null>({ name: "membership-plans", key: (centerId) => centerId.toLowerCase(), ttlMs: 5 * 60_000, staleMs: 60 * 60_000, maxEntries: 500 });
+const planLists = appCache.define<MembershipPlan[] | null>({
+  name: "membership-plans",
+  key: (centerId) => centerId.toLowerCase(),
+  ttlMs: 5 * 60_000,
+  staleMs: 60 * 60_000,
+  maxEntries: 500,
+});
 
 export type PlanView = {
   id: string;
@@ -29,7 +41,9 @@ export function planView(plan: MembershipPlan): PlanView {
     description: plan.description,
     price: `${formatMoney(plan.priceCents)} a ${billingCycleLabel(plan.billingCycle)}`,
     recurring: plan.recurring,
-    covers: plan.coveredServices.filter((s) => coveredByMembership(s.name)).map((s) => ({ name: s.name, quantity: s.quantity })),
+    covers: plan.coveredServices
+      .filter((s) => coveredByMembership(s.name))
+      .map((s) => ({ name: s.name, quantity: s.quantity })),
     terms: plan.terms,
   };
 }
@@ -57,7 +71,8 @@ export type MembershipView = {
 };
 
 export function membershipView(m: GuestMembership): MembershipView {
-  const hasCredit = m.creditCents.total > 0 || m.creditCents.service > 0 || m.creditCents.product > 0 || m.creditCents.other > 0;
+  const hasCredit =
+    m.creditCents.total > 0 || m.creditCents.service > 0 || m.creditCents.product > 0 || m.creditCents.other > 0;
   return {
     id: m.userMembershipId,
     name: m.name,
@@ -78,9 +93,14 @@ export function membershipView(m: GuestMembership): MembershipView {
 }
 
 /** The signed-in guest's memberships, active ones first. */
-export async function accountMemberships(services: Services, user: CurrentUser): Promise<{ member: boolean; memberships: MembershipView[] }> {
+export async function accountMemberships(
+  services: Services,
+  user: CurrentUser,
+): Promise<{ member: boolean; memberships: MembershipView[] }> {
   const memberships = await services.spa.guestMemberships(user.guestId);
-  const ordered = [...memberships].sort((a, b) => Number(isActiveMembership(b.status)) - Number(isActiveMembership(a.status)));
+  const ordered = [...memberships].sort(
+    (a, b) => Number(isActiveMembership(b.status)) - Number(isActiveMembership(a.status)),
+  );
   return { member: isMember(memberships), memberships: ordered.map(membershipView) };
 }
 
@@ -89,7 +109,12 @@ export type LoyaltyView =
   | { member: true; balance: number; value: string; history: { date: string; points: number; reason: string }[] };
 
 /** Points are for members only (the spec): a non-member is told why they have none, and no call is made. */
-export async function accountLoyalty(services: Services, user: CurrentUser, member: boolean, historyLength = 5): Promise<LoyaltyView> {
+export async function accountLoyalty(
+  services: Services,
+  user: CurrentUser,
+  member: boolean,
+  historyLength = 5,
+): Promise<LoyaltyView> {
   if (!member) return { member: false };
   const points = await services.spa.loyaltyPoints(user.guestId);
   const balance = Math.max(0, Math.floor(points?.balance ?? 0));

@@ -27,7 +27,9 @@ describe("a plan as shown", () => {
       { name: "Signature Laser Facial", quantity: 1 },
       { name: "Glow Peel", quantity: 2 },
     ]);
-    expect(planView({ ...plan, priceCents: 106_800, billingCycle: "12 Months", recurring: false }).price).toBe("$1,068 a year");
+    expect(planView({ ...plan, priceCents: 106_800, billingCycle: "12 Months", recurring: false }).price).toBe(
+      "$1,068 a year",
+    );
   });
 });
 
@@ -44,11 +46,20 @@ describe("a guest's membership as shown", () => {
   };
 
   it("counts a frozen membership as active and names its status", () => {
-    expect(membershipView(membership)).toMatchObject({ status: "Frozen", active: true, recurring: true, credit: { total: "$99", service: "$99" } });
+    expect(membershipView(membership)).toMatchObject({
+      status: "Frozen",
+      active: true,
+      recurring: true,
+      credit: { total: "$99", service: "$99" },
+    });
   });
 
   it("shows no credit when there is none, and a cancelled membership as not active", () => {
-    const view = membershipView({ ...membership, status: 4, creditCents: { total: 0, service: 0, product: 0, other: 0 } });
+    const view = membershipView({
+      ...membership,
+      status: 4,
+      creditCents: { total: 0, service: 0, product: 0, other: 0 },
+    });
     expect(view).toMatchObject({ status: "Cancelled", active: false, credit: null });
   });
 });

@@ -30,17 +30,31 @@ export function createOutboxNotifier(file: string): Notifier & { close(): void }
     kind: "outbox",
     async send(message) {
       const id = randomUUID();
-      db.prepare("INSERT INTO outbox (id, channel, recipient, subject, body, kind, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)").run(
-        id, message.channel, message.to, message.subject, message.body, message.kind, new Date().toISOString(),
-      );
+      db.prepare(
+        "INSERT INTO outbox (id, channel, recipient, subject, body, kind, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+      ).run(id, message.channel, message.to, message.subject, message.body, message.kind, new Date().toISOString());
       logger.info("message queued in outbox", { id, channel: message.channel, kind: message.kind });
       return { id };
     },
     async recent(limit) {
       const rows = db.prepare("SELECT * FROM outbox ORDER BY created_at DESC, rowid DESC LIMIT ?").all(limit) as {
-        id: string; channel: "email" | "sms"; recipient: string; subject: string; body: string; kind: string; created_at: string;
+        id: string;
+        channel: "email" | "sms";
+        recipient: string;
+        subject: string;
+        body: string;
+        kind: string;
+        created_at: string;
       }[];
-      return rows.map((r) => ({ id: r.id, channel: r.channel, to: r.recipient, subject: r.subject, body: r.body, kind: r.kind, createdAt: r.created_at }));
+      return rows.map((r) => ({
+        id: r.id,
+        channel: r.channel,
+        to: r.recipient,
+        subject: r.subject,
+        body: r.body,
+        kind: r.kind,
+        createdAt: r.created_at,
+      }));
     },
     close: () => db.close(),
   };

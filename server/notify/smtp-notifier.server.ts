@@ -18,7 +18,13 @@ export function createSmtpNotifier(options: {
   const timeoutMs = options.timeoutMs ?? 8_000;
   const transport =
     options.transport ??
-    (options.smtpUrl ? nodemailer.createTransport(options.smtpUrl, { connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs }) : null);
+    (options.smtpUrl
+      ? nodemailer.createTransport(options.smtpUrl, {
+          connectionTimeout: timeoutMs,
+          greetingTimeout: timeoutMs,
+          socketTimeout: timeoutMs,
+        })
+      : null);
   const doFetch = options.fetch ?? fetch;
   return {
     kind: "smtp",
@@ -28,7 +34,12 @@ export function createSmtpNotifier(options: {
           logger.warn("email not sent: no SMTP server configured", { kind: message.kind });
           return { id: "" };
         }
-        const info = await transport.sendMail({ from: options.from, to: message.to, subject: message.subject, text: message.body });
+        const info = await transport.sendMail({
+          from: options.from,
+          to: message.to,
+          subject: message.subject,
+          text: message.body,
+        });
         logger.info("email sent", { kind: message.kind, id: String(info.messageId ?? "") });
         return { id: String(info.messageId ?? "") };
       }

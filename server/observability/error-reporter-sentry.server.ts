@@ -1,6 +1,13 @@
 import * as Sentry from "@sentry/react-router";
 import { keepTransaction, scrubBreadcrumb, scrubEvent } from "~/lib/error-scrub";
-import { firstReport, logException, logMessage, type ErrorReporter, type ErrorReporterOptions, type ReportContext } from "./error-reporter.server";
+import {
+  firstReport,
+  logException,
+  logMessage,
+  type ErrorReporter,
+  type ErrorReporterOptions,
+  type ReportContext,
+} from "./error-reporter.server";
 
 /**
  * The Sentry adapter (decision 027), loaded only when SENTRY_DSN is set. Errors are still logged
@@ -22,7 +29,10 @@ export function createSentryReporter(
     ...(options.transport ? { transport: options.transport } : {}),
   });
 
-  const tagsOf = (context?: ReportContext) => (context ? { tags: Object.fromEntries(Object.entries(context).filter(([, value]) => value !== undefined)) } : undefined);
+  const tagsOf = (context?: ReportContext) =>
+    context
+      ? { tags: Object.fromEntries(Object.entries(context).filter(([, value]) => value !== undefined)) }
+      : undefined;
 
   return {
     kind: "sentry",

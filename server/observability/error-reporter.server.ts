@@ -18,7 +18,10 @@ export interface ErrorReporter {
   flush(timeoutMs: number): Promise<boolean>;
 }
 
-export type ErrorReportingSettings = Pick<Env, "NODE_ENV" | "SENTRY_DSN" | "SENTRY_ENVIRONMENT" | "SENTRY_TRACES_SAMPLE_RATE">;
+export type ErrorReportingSettings = Pick<
+  Env,
+  "NODE_ENV" | "SENTRY_DSN" | "SENTRY_ENVIRONMENT" | "SENTRY_TRACES_SAMPLE_RATE"
+>;
 
 export type ErrorReporterOptions = {
   /** Where Sentry's envelopes go instead of its HTTP transport (the tests keep them in memory). */
@@ -86,7 +89,11 @@ export type BrowserErrorReporting = { dsn: string; environment: string; tracesSa
 
 export function browserErrorReporting(env: ErrorReportingSettings): BrowserErrorReporting | null {
   if (!env.SENTRY_DSN) return null;
-  return { dsn: env.SENTRY_DSN, environment: env.SENTRY_ENVIRONMENT ?? env.NODE_ENV, tracesSampleRate: env.SENTRY_TRACES_SAMPLE_RATE };
+  return {
+    dsn: env.SENTRY_DSN,
+    environment: env.SENTRY_ENVIRONMENT ?? env.NODE_ENV,
+    tracesSampleRate: env.SENTRY_TRACES_SAMPLE_RATE,
+  };
 }
 
 /** The origins the browser's reports are posted to, for the page's connect-src. */

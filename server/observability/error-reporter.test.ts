@@ -2,7 +2,12 @@ import * as Sentry from "@sentry/react-router";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { parseEnv } from "../env.server";
 import { createErrorReporter } from "../compose.server";
-import { browserErrorReporting, createLogReporter, setErrorReporter, type ErrorReporter } from "./error-reporter.server";
+import {
+  browserErrorReporting,
+  createLogReporter,
+  setErrorReporter,
+  type ErrorReporter,
+} from "./error-reporter.server";
 
 /** One item of a Sentry envelope: its type and its JSON payload. */
 type Item = { type: string; payload: Record<string, any> };
@@ -11,7 +16,8 @@ type Item = { type: string; payload: Record<string, any> };
 function itemsOf(body: string | Uint8Array): Item[] {
   const lines = (typeof body === "string" ? body : new TextDecoder().decode(body)).split("\n").filter(Boolean);
   const items: Item[] = [];
-  for (let i = 1; i + 1 < lines.length; i += 2) items.push({ type: JSON.parse(lines[i]).type, payload: JSON.parse(lines[i + 1]) });
+  for (let i = 1; i + 1 < lines.length; i += 2)
+    items.push({ type: JSON.parse(lines[i]).type, payload: JSON.parse(lines[i + 1]) });
   return items;
 }
 
@@ -61,13 +67,20 @@ describe("the Sentry reporter", () => {
   let reporter: ErrorReporter;
 
   beforeAll(async () => {
-    const env = parseEnv({ NODE_ENV: "test", SENTRY_DSN: "https://public@errors.example/1", SENTRY_ENVIRONMENT: "staging", SENTRY_TRACES_SAMPLE_RATE: "1" });
+    const env = parseEnv({
+      NODE_ENV: "test",
+      SENTRY_DSN: "https://public@errors.example/1",
+      SENTRY_ENVIRONMENT: "staging",
+      SENTRY_TRACES_SAMPLE_RATE: "1",
+    });
     reporter = await createErrorReporter(env, { transport: sent.transport });
   });
 
   it("sends a captured server error as an event, with its place as a tag and nothing personal", async () => {
     captureLog();
-    reporter.captureException(new Error("could not count GLOW50 for ana@example.com at 512-555-0141"), { where: "promo-count" });
+    reporter.captureException(new Error("could not count GLOW50 for ana@example.com at 512-555-0141"), {
+      where: "promo-count",
+    });
     expect(await reporter.flush(2_000)).toBe(true);
     const event = sent.events().find((e) => e.tags?.where === "promo-count");
     expect(event).toBeDefined();
@@ -91,7 +104,9 @@ describe("the Sentry reporter", () => {
     Sentry.startSpan({ name: "GET *", op: "http.server" }, () => {});
     Sentry.startSpan({ name: "GET /locations", op: "http.server" }, () => {});
     await reporter.flush(2_000);
-    const transactions = sent.items.filter((item) => item.type === "transaction").map((item) => item.payload.transaction);
+    const transactions = sent.items
+      .filter((item) => item.type === "transaction")
+      .map((item) => item.payload.transaction);
     expect(transactions).toContain("GET /locations");
     expect(transactions).not.toContain("GET /404");
     expect(transactions).not.toContain("GET *");
@@ -101,8 +116,17 @@ describe("the Sentry reporter", () => {
 describe("what the browser is told", () => {
   it("is nothing without a DSN, and with one only the DSN, the environment and the sample rate", () => {
     expect(browserErrorReporting(parseEnv({ NODE_ENV: "test" }))).toBeNull();
-    const env = parseEnv({ NODE_ENV: "production", SENTRY_DSN: "https://public@errors.example/1", SENTRY_TRACES_SAMPLE_RATE: "0.2", SESSION_SECRETS: "x".repeat(32) });
-    expect(browserErrorReporting(env)).toEqual({ dsn: "https://public@errors.example/1", environment: "production", tracesSampleRate: 0.2 });
+    const env = parseEnv({
+      NODE_ENV: "production",
+      SENTRY_DSN: "https://public@errors.example/1",
+      SENTRY_TRACES_SAMPLE_RATE: "0.2",
+      SESSION_SECRETS: "x".repeat(32),
+    });
+    expect(browserErrorReporting(env)).toEqual({
+      dsn: "https://public@errors.example/1",
+      environment: "production",
+      tracesSampleRate: 0.2,
+    });
   });
 });
 

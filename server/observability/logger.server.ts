@@ -45,7 +45,13 @@ export function observeLogs(listener: LogListener): () => void {
 function write(level: Level, message: string, fields: Fields = {}) {
   for (const listener of listeners) listener(level, message, fields);
   if (order[level] < threshold()) return;
-  const line = JSON.stringify({ time: new Date().toISOString(), level, message, requestId: currentRequestId(), ...fields });
+  const line = JSON.stringify({
+    time: new Date().toISOString(),
+    level,
+    message,
+    requestId: currentRequestId(),
+    ...fields,
+  });
   if (level === "error" || level === "warn") process.stderr.write(`${line}\n`);
   else process.stdout.write(`${line}\n`);
 }

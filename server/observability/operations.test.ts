@@ -32,7 +32,11 @@ async function captureLines(run: () => Promise<void>): Promise<Record<string, un
   vi.spyOn(process.stdout, "write").mockImplementation(capture);
   const level = process.env.LOG_LEVEL;
   process.env.LOG_LEVEL = "info";
-  const parsed = () => lines.flatMap((line) => line.trim().split("\n")).filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as Record<string, unknown>);
+  const parsed = () =>
+    lines
+      .flatMap((line) => line.trim().split("\n"))
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
   try {
     await run();
     // The request's own line is written when the answer has finished: waited for, however long that takes.
@@ -63,13 +67,19 @@ describe("request ids in answers and logs", () => {
     const origin = await start();
     const kept = await fetch(`${origin}/assets/app.css`, { headers: { "x-request-id": "lb-0123456789abcdef" } });
     expect(kept.headers.get("x-request-id")).toBe("lb-0123456789abcdef");
-    const refused = await fetch(`${origin}/assets/app.css`, { headers: { "x-request-id": "<script>alert(1)</script>" } });
+    const refused = await fetch(`${origin}/assets/app.css`, {
+      headers: { "x-request-id": "<script>alert(1)</script>" },
+    });
     expect(refused.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it("logs paths without the segments that could be secrets or personal", () => {
-    expect(loggablePath("/appointment/manage/eyJndWVzdCI6ImctMSJ9.c2lnbmF0dXJlLXRoYXQtaXMtbG9uZw")).toBe("/appointment/manage/:redacted");
-    expect(loggablePath("/account/appointments/0b6c2f7e-1d2a-4c3b-9e8f-7a6b5c4d3e2f")).toBe("/account/appointments/0b6c2f7e-1d2a-4c3b-9e8f-7a6b5c4d3e2f");
+    expect(loggablePath("/appointment/manage/eyJndWVzdCI6ImctMSJ9.c2lnbmF0dXJlLXRoYXQtaXMtbG9uZw")).toBe(
+      "/appointment/manage/:redacted",
+    );
+    expect(loggablePath("/account/appointments/0b6c2f7e-1d2a-4c3b-9e8f-7a6b5c4d3e2f")).toBe(
+      "/account/appointments/0b6c2f7e-1d2a-4c3b-9e8f-7a6b5c4d3e2f",
+    );
     expect(loggablePath("/api/users/ana@example.com")).toBe("/api/users/:redacted");
     expect(loggablePath("/locations/houston-heights")).toBe("/locations/houston-heights");
   });
@@ -92,13 +102,21 @@ describe("readiness", () => {
       clinicsWithoutTimeZone: [],
     });
     const withRedis = { ...healthy(), rateLimiter: { kind: "redis", ready: async () => true } } as unknown as Services;
-    expect(await checkReadiness(withRedis)).toMatchObject({ ready: true, status: "ok", checks: { sharedCounters: "ok" }, degraded: [] });
+    expect(await checkReadiness(withRedis)).toMatchObject({
+      ready: true,
+      status: "ok",
+      checks: { sharedCounters: "ok" },
+      degraded: [],
+    });
   });
 
   it("stays ready with a clinic refused for want of a time zone, and names it with what to set", async () => {
     const services = {
       ...healthy(),
-      catalog: { listCenters: async () => [], clinicsWithoutTimeZone: async () => [{ id: "c9", name: "Glow Clinic Seattle", zoneId: 4 }] },
+      catalog: {
+        listCenters: async () => [],
+        clinicsWithoutTimeZone: async () => [{ id: "c9", name: "Glow Clinic Seattle", zoneId: 4 }],
+      },
     } as unknown as Services;
     expect(await checkReadiness(services)).toMatchObject({
       ready: true,
@@ -113,12 +131,23 @@ describe("readiness", () => {
       stores: { ping: () => new Promise(() => {}) },
       rateLimiter: { kind: "redis", ready: async () => false },
     } as unknown as Services;
-    expect(await checkReadiness(services, 50)).toMatchObject({ ready: false, status: "unavailable", checks: { backEnd: "failing", store: "failing", sharedCounters: "failing" } });
-    const backEndDown = { ...healthy(), catalog: { listCenters: async () => Promise.reject(new Error("503")) } } as unknown as Services;
-    expect(await checkReadiness(backEndDown, 50)).toMatchObject({ ready: false, status: "unavailable", checks: { backEnd: "failing", store: "ok" } });
+    expect(await checkReadiness(services, 50)).toMatchObject({
+      ready: false,
+      status: "unavailable",
+      checks: { backEnd: "failing", store: "failing", sharedCounters: "failing" },
+    });
+    const backEndDown = {
+      ...healthy(),
+      catalog: { listCenters: async () => Promise.reject(new Error("503")) },
+    } as unknown as Services;
+    expect(await checkReadiness(backEndDown, 50)).toMatchObject({
+      ready: false,
+      status: "unavailable",
+      checks: { backEnd: "failing", store: "ok" },
+    });
   });
 
-  it("stays ready, \"degraded\" and naming Redis, when only Redis does not answer or hangs", async () => {
+  it('stays ready, "degraded" and naming Redis, when only Redis does not answer or hangs', async () => {
     vi.spyOn(logger, "warn").mockImplementation(() => {});
     for (const ready of [async () => false, () => new Promise<boolean>(() => {})]) {
       const services = { ...healthy(), rateLimiter: { kind: "redis", ready } } as unknown as Services;
@@ -132,7 +161,7 @@ describe("readiness", () => {
     }
   });
 
-  it("with the real Redis limiter and nothing listening at REDIS_URL: ready, \"degraded\", Redis named", async () => {
+  it('with the real Redis limiter and nothing listening at REDIS_URL: ready, "degraded", Redis named', async () => {
     vi.spyOn(logger, "warn").mockImplementation(() => {});
     vi.spyOn(logger, "error").mockImplementation(() => {});
     // Port 9 (discard) has no listener here: every connection is refused.
@@ -161,12 +190,22 @@ describe("readiness", () => {
     expect(ready.headers.get("cache-control")).toBe("no-store");
     expect(await ready.json()).toMatchObject({ ready: true, checks: { backEnd: "ok", store: "ok" } });
     vi.spyOn(logger, "warn").mockImplementation(() => {});
-    services = { ...healthy(), stores: { ping: async () => Promise.reject(new Error("closed")) } } as unknown as Services;
+    services = {
+      ...healthy(),
+      stores: { ping: async () => Promise.reject(new Error("closed")) },
+    } as unknown as Services;
     services = { ...healthy(), rateLimiter: { kind: "redis", ready: async () => false } } as unknown as Services;
     const degraded = await fetch(`${origin}/readyz`);
     expect(degraded.status).toBe(200);
-    expect(await degraded.json()).toMatchObject({ ready: true, status: "degraded", degraded: [{ dependency: "redis" }] });
-    services = { ...healthy(), stores: { ping: async () => Promise.reject(new Error("closed")) } } as unknown as Services;
+    expect(await degraded.json()).toMatchObject({
+      ready: true,
+      status: "degraded",
+      degraded: [{ dependency: "redis" }],
+    });
+    services = {
+      ...healthy(),
+      stores: { ping: async () => Promise.reject(new Error("closed")) },
+    } as unknown as Services;
     const failing = await fetch(`${origin}/readyz`);
     expect(failing.status).toBe(503);
     expect(await failing.json()).toMatchObject({ ready: false, status: "unavailable", checks: { store: "failing" } });

@@ -42,7 +42,8 @@ async function check(name: string, run: () => Promise<unknown>, timeoutMs: numbe
 }
 
 /** What a Redis outage does to customers (decision 028: the limits that guard secrets fail closed). */
-export const REDIS_DOWN_EFFECT = "sign-in, one-time code checks and promo codes are refused until Redis answers; browsing and booking go on";
+export const REDIS_DOWN_EFFECT =
+  "sign-in, one-time code checks and promo codes are refused until Redis answers; browsing and booking go on";
 
 /**
  * Whether this instance can serve customers: the spa back end answers (through the catalog cache,
@@ -71,7 +72,8 @@ export async function checkReadiness(
   ]);
   const refused = backEnd === "ok" ? await services.catalog.clinicsWithoutTimeZone().catch(() => []) : [];
   const ready = backEnd === "ok" && store === "ok";
-  const degraded: Degradation[] = sharedCounters === "failing" ? [{ dependency: "redis", check: "sharedCounters", effect: REDIS_DOWN_EFFECT }] : [];
+  const degraded: Degradation[] =
+    sharedCounters === "failing" ? [{ dependency: "redis", check: "sharedCounters", effect: REDIS_DOWN_EFFECT }] : [];
   return {
     ready,
     status: !ready ? "unavailable" : degraded.length > 0 ? "degraded" : "ok",
@@ -80,7 +82,10 @@ export async function checkReadiness(
     clinicsWithoutTimeZone: refused.map((clinic) => ({
       id: clinic.id,
       name: clinic.name,
-      set: clinic.zoneId === null ? `SPA_CENTER_TIME_ZONES=${clinic.id}=<IANA zone>` : `SPA_TIME_ZONE_IDS=${clinic.zoneId}=<IANA zone>`,
+      set:
+        clinic.zoneId === null
+          ? `SPA_CENTER_TIME_ZONES=${clinic.id}=<IANA zone>`
+          : `SPA_TIME_ZONE_IDS=${clinic.zoneId}=<IANA zone>`,
     })),
   };
 }

@@ -23,7 +23,12 @@ function originMatches(allowed: string, page: URL): boolean {
   if (!wildcard) return allowed === page.origin;
   const domain = wildcard[1].toLowerCase();
   const host = page.hostname.toLowerCase();
-  return page.protocol === "https:" && page.port === "" && host.endsWith(`.${domain}`) && /^[a-z0-9-]+$/.test(host.slice(0, -domain.length - 1));
+  return (
+    page.protocol === "https:" &&
+    page.port === "" &&
+    host.endsWith(`.${domain}`) &&
+    /^[a-z0-9-]+$/.test(host.slice(0, -domain.length - 1))
+  );
 }
 
 /**
@@ -31,7 +36,11 @@ function originMatches(allowed: string, page: URL): boolean {
  * organisation's host, the configured ones) or, with the embedded sandbox, under its hosted path on
  * the origin the guest is using (`returnTo`'s). A guest is never sent anywhere else.
  */
-export function isHostedPageAllowed(services: Pick<Services, "hostedPaymentOrigins" | "embeddedHostedPath">, uri: string, returnTo: string): boolean {
+export function isHostedPageAllowed(
+  services: Pick<Services, "hostedPaymentOrigins" | "embeddedHostedPath">,
+  uri: string,
+  returnTo: string,
+): boolean {
   const page = new URL(uri);
   if (services.hostedPaymentOrigins.some((allowed) => originMatches(allowed, page))) return true;
   const embedded = services.embeddedHostedPath;

@@ -5,8 +5,16 @@ import { SANDBOX_PROFILE, STRICT_PROFILE, type TenantProfile } from "../spa-sand
 import { formatPreflight, runPreflight, type PreflightRow } from "./preflight.server";
 
 /** The preflight (`npm run spa:check`) against a sandbox answering as one tenant profile. */
-async function preflight(tenant: TenantProfile, settings: Record<string, string> = {}, rateLimitPerMinute = 0): Promise<PreflightRow[]> {
-  const sandbox = await startSandbox({ tenant, rateLimitPerMinute, hostedPagesOnCallerOrigin: !tenant.hostedPageOrigin });
+async function preflight(
+  tenant: TenantProfile,
+  settings: Record<string, string> = {},
+  rateLimitPerMinute = 0,
+): Promise<PreflightRow[]> {
+  const sandbox = await startSandbox({
+    tenant,
+    rateLimitPerMinute,
+    hostedPagesOnCallerOrigin: !tenant.hostedPageOrigin,
+  });
   try {
     const env = parseEnv({ NODE_ENV: "test", ...settings });
     const origin = new URL(sandbox.baseUrl).origin;
@@ -33,7 +41,9 @@ describe("npm run spa:check against each tenant profile", () => {
     expect(blockers(rows)).toEqual([]);
     expect(row(rows, "guest search without center_id")?.verdict).toBe("ok");
     expect(row(rows, "saved-card list")?.detail).toMatch(/^\{ accounts: \[\.\.\.\] \}/);
-    expect(row(rows, "clinic Glow Clinic Phoenix Biltmore")?.detail).toMatch(/^America\/Phoenix; Mon–Wed 09:00 – 19:00/);
+    expect(row(rows, "clinic Glow Clinic Phoenix Biltmore")?.detail).toMatch(
+      /^America\/Phoenix; Mon–Wed 09:00 – 19:00/,
+    );
     expect(row(rows, "rate limit")?.verdict).toBe("warning");
     // The seeded catalog keeps the chain's enhancement rule (decision 045).
     expect(row(rows, "facial enhancement lengths")?.verdict).toBe("ok");
@@ -44,7 +54,10 @@ describe("npm run spa:check against each tenant profile", () => {
     const rows = await preflight(STRICT_PROFILE, {}, 60);
     const clinics = blockers(rows).filter((r) => r.check.startsWith("clinic "));
     expect(clinics).toHaveLength(15);
-    expect(row(rows, "clinic Glow Clinic Phoenix Biltmore")).toMatchObject({ verdict: "blocker", fix: "SPA_TIME_ZONE_IDS=15=<IANA zone>" });
+    expect(row(rows, "clinic Glow Clinic Phoenix Biltmore")).toMatchObject({
+      verdict: "blocker",
+      fix: "SPA_TIME_ZONE_IDS=15=<IANA zone>",
+    });
     expect(blockers(rows).filter((r) => !r.check.startsWith("clinic "))).toEqual([]);
     expect(row(rows, "guest search without center_id")?.verdict).toBe("warning");
     expect(row(rows, "guest search with center_id")?.verdict).toBe("ok");
@@ -56,15 +69,28 @@ describe("npm run spa:check against each tenant profile", () => {
   it("the strict profile with its zone ids set is ready; searching across centers there is a blocker", async () => {
     expect(blockers(await preflight(STRICT_PROFILE, { SPA_TIME_ZONE_IDS: ZONE_IDS }))).toEqual([]);
     const across = await preflight(STRICT_PROFILE, { SPA_TIME_ZONE_IDS: ZONE_IDS, SPA_GUEST_SEARCH: "across-centers" });
-    expect(blockers(across)).toEqual([expect.objectContaining({ check: "guest search setting", fix: "SPA_GUEST_SEARCH=per-center (or auto)" })]);
+    expect(blockers(across)).toEqual([
+      expect.objectContaining({ check: "guest search setting", fix: "SPA_GUEST_SEARCH=per-center (or auto)" }),
+    ]);
   });
 
   it("a hosted card page on the organisation's own host is a blocker until its origin is allowed", async () => {
     const organisationHost = { ...STRICT_PROFILE, hostedPageOrigin: "https://glowclinic.zenoti.com" };
     const refused = await preflight(organisationHost, { SPA_TIME_ZONE_IDS: ZONE_IDS });
     expect(blockers(refused)).toEqual([
-      expect.objectContaining({ check: "hosted card page", detail: expect.stringContaining("https://glowclinic.zenoti.com"), fix: "HOSTED_PAYMENT_ORIGINS=https://glowclinic.zenoti.com" }),
+      expect.objectContaining({
+        check: "hosted card page",
+        detail: expect.stringContaining("https://glowclinic.zenoti.com"),
+        fix: "HOSTED_PAYMENT_ORIGINS=https://glowclinic.zenoti.com",
+      }),
     ]);
-    expect(blockers(await preflight(organisationHost, { SPA_TIME_ZONE_IDS: ZONE_IDS, HOSTED_PAYMENT_ORIGINS: "https://glowclinic.zenoti.com" }))).toEqual([]);
+    expect(
+      blockers(
+        await preflight(organisationHost, {
+          SPA_TIME_ZONE_IDS: ZONE_IDS,
+          HOSTED_PAYMENT_ORIGINS: "https://glowclinic.zenoti.com",
+        }),
+      ),
+    ).toEqual([]);
   });
 });

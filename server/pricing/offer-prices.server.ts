@@ -1,13 +1,26 @@
 import type { Service } from "~/domain/catalog";
 import { idKey, sameId } from "~/domain/catalog";
 import type { Cents } from "~/domain/money";
-import { DEFAULT_PRICE_TIER, offerCodeAsPromo, offerTierOf, priceWithOffer, shownPrice, type PriceSource } from "~/domain/pricing";
+import {
+  DEFAULT_PRICE_TIER,
+  offerCodeAsPromo,
+  offerTierOf,
+  priceWithOffer,
+  shownPrice,
+  type PriceSource,
+} from "~/domain/pricing";
 import { serviceKind } from "~/domain/service-kinds";
 import type { Services } from "../services";
 import { logger } from "../observability/logger.server";
 
 /** A price below the list for one service here, and the offer code that charges it. */
-export type OfferPrice = { serviceId: string; list: Cents; price: Cents; source: Exclude<PriceSource, "list">; code: string };
+export type OfferPrice = {
+  serviceId: string;
+  list: Cents;
+  price: Cents;
+  source: Exclude<PriceSource, "list">;
+  code: string;
+};
 
 export type OfferPrices = {
   /** The partner the visit came with, by its name, when it has prices. */
@@ -22,10 +35,16 @@ export type OfferPrices = {
  * offer tier's percent off, charged by the tier's code (decision 046). A price no tier can charge is
  * left out and logged: a price shown must be a price charged.
  */
-export async function offerPrices(services: Services, input: { centerId: string; catalog: Service[]; partnerType?: string }): Promise<OfferPrices> {
+export async function offerPrices(
+  services: Services,
+  input: { centerId: string; catalog: Service[]; partnerType?: string },
+): Promise<OfferPrices> {
   const treatments = input.catalog.filter((s) => !s.isAddOn && s.price > 0);
   const [centerPrices, partner, storedTiers] = await Promise.all([
-    services.stores.centerPricing.get(input.centerId, treatments.map((s) => s.id)),
+    services.stores.centerPricing.get(
+      input.centerId,
+      treatments.map((s) => s.id),
+    ),
     input.partnerType ? services.stores.pricing.partner(input.partnerType) : Promise.resolve(null),
     services.stores.pricing.tiers(),
   ]);
@@ -38,21 +57,38 @@ export async function offerPrices(services: Services, input: { centerId: string;
     for (const candidate of [{ partner: partnerPrice }, { center }]) {
       const shown = shownPrice({ list: service.price, ...candidate });
       if (shown.source === "list" || shown.price === service.price) continue;
-      const tier = tiers?.priceTiers.find((t) => t.charge === shown.price && t.serviceIds.some((id) => sameId(id, service.id)));
+      const tier = tiers?.priceTiers.find(
+        (t) => t.charge === shown.price && t.serviceIds.some((id) => sameId(id, service.id)),
+      );
       if (!tier) {
         logger.warn("offer price has no price tier to charge it", { source: shown.source, cents: shown.price });
         continue;
       }
-      byService.set(idKey(service.id), { serviceId: service.id, list: service.price, price: shown.price, source: shown.source, code: tier.code });
+      byService.set(idKey(service.id), {
+        serviceId: service.id,
+        list: service.price,
+        price: shown.price,
+        source: shown.source,
+        code: tier.code,
+      });
       break;
     }
     const offerTier = byService.has(idKey(service.id)) ? null : offerTierOf(service.id, tiers);
     const offered = offerTier ? priceWithOffer(service.price, offerTier) : service.price;
     if (offerTier && offered < service.price) {
-      byService.set(idKey(service.id), { serviceId: service.id, list: service.price, price: offered, source: "offer", code: offerTier.code });
+      byService.set(idKey(service.id), {
+        serviceId: service.id,
+        list: service.price,
+        price: offered,
+        source: "offer",
+        code: offerTier.code,
+      });
     }
   }
-  return { partner: partner && partner.prices.length > 0 ? { type: partner.partnerType, name: partner.name } : null, byService };
+  return {
+    partner: partner && partner.prices.length > 0 ? { type: partner.partnerType, name: partner.name } : null,
+    byService,
+  };
 }
 
 export function offerFor(offers: OfferPrices, serviceId: string): OfferPrice | null {

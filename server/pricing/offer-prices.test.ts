@@ -59,7 +59,13 @@ const ownPrices = (offers: OfferPrices) => [...offers.byService.values()].filter
 /** Sculpting at 9% off its list price here, charged through OFFER9. */
 const sculptOffer = (catalog: Service[]) => {
   const list = find(catalog, SCULPT).price;
-  return { serviceId: find(catalog, SCULPT).id, list, price: list - Math.round((list * 9) / 100), source: "offer", code: "OFFER9" };
+  return {
+    serviceId: find(catalog, SCULPT).id,
+    list,
+    price: list - Math.round((list * 9) / 100),
+    source: "offer",
+    code: "OFFER9",
+  };
 };
 
 describe("offer prices", () => {
@@ -72,7 +78,9 @@ describe("offer prices", () => {
   it("at a prepaid clinic, the Clarifying Peel at its own price of $150, charged through 150CHARGE", async () => {
     const offers = await offerPrices(services, { centerId: DALLAS, catalog: dallas });
     expect(offers.partner).toBeNull();
-    expect(ownPrices(offers)).toEqual([{ serviceId: find(dallas, PEEL).id, list: 17500, price: 15000, source: "center", code: "150CHARGE" }]);
+    expect(ownPrices(offers)).toEqual([
+      { serviceId: find(dallas, PEEL).id, list: 17500, price: 15000, source: "center", code: "150CHARGE" },
+    ]);
     expect(offerFor(offers, find(dallas, PEEL).id)).toMatchObject({ price: 15000, code: "150CHARGE" });
     expect(offerFor(offers, find(dallas, PEEL).id.toUpperCase())).toMatchObject({ price: 15000 });
     expect(offerFor(offers, find(dallas, FACIAL).id)).toBeNull();
@@ -97,12 +105,18 @@ describe("offer prices", () => {
     const own = createSqliteStores(":memory:");
     try {
       const via = await servicesWith(own);
-      await own.pricing.putTiers({ ...(await stores.pricing.tiers())!, offerTiers: [{ percent: 50, serviceIds: [PEEL, SCULPT], code: "OFFER9" }] });
+      await own.pricing.putTiers({
+        ...(await stores.pricing.tiers())!,
+        offerTiers: [{ percent: 50, serviceIds: [PEEL, SCULPT], code: "OFFER9" }],
+      });
       const atDallas = await offerPrices(via, { centerId: DALLAS, catalog: dallas });
       expect(offerFor(atDallas, PEEL)).toMatchObject({ price: 15000, source: "center", code: "150CHARGE" });
       expect(offerFor(atDallas, SCULPT)).toMatchObject({ price: find(dallas, SCULPT).price / 2, source: "offer" });
       // A tier with no campaign code to charge it is never offered.
-      await own.pricing.putTiers({ ...(await stores.pricing.tiers())!, offerTiers: [{ percent: 50, serviceIds: [SCULPT], code: null }] });
+      await own.pricing.putTiers({
+        ...(await stores.pricing.tiers())!,
+        offerTiers: [{ percent: 50, serviceIds: [SCULPT], code: null }],
+      });
       expect(offerFor(await offerPrices(via, { centerId: AUSTIN, catalog: austin }), SCULPT)).toBeNull();
     } finally {
       await own.close();
@@ -114,8 +128,20 @@ describe("offer prices", () => {
       const offers = await offerPrices(services, { centerId: AUSTIN, catalog: austin, partnerType });
       expect(offers.partner).toEqual({ type: "GLOWPASS", name: "GlowPass" });
       expect(ownPrices(offers)).toHaveLength(2);
-      expect(offerFor(offers, PEEL)).toEqual({ serviceId: find(austin, PEEL).id, list: 17500, price: 10000, source: "partner", code: "100CHARGE" });
-      expect(offerFor(offers, FACIAL)).toEqual({ serviceId: find(austin, FACIAL).id, list: 19900, price: 15000, source: "partner", code: "150CHARGE" });
+      expect(offerFor(offers, PEEL)).toEqual({
+        serviceId: find(austin, PEEL).id,
+        list: 17500,
+        price: 10000,
+        source: "partner",
+        code: "100CHARGE",
+      });
+      expect(offerFor(offers, FACIAL)).toEqual({
+        serviceId: find(austin, FACIAL).id,
+        list: 19900,
+        price: 15000,
+        source: "partner",
+        code: "150CHARGE",
+      });
     }
     // The partner's price comes before the clinic's own.
     const atDallas = await offerPrices(services, { centerId: DALLAS, catalog: dallas, partnerType: "glowpass" });
@@ -138,16 +164,36 @@ describe("offer prices", () => {
       await own.centerPricing.put({ centerId: AUSTIN, serviceId: FACIAL, price: 12345, isPrepaidService: false });
       // A price at the list, or above it, is no offer.
       await own.centerPricing.put({ centerId: AUSTIN, serviceId: SCULPT, price: 30000, isPrepaidService: false });
-      await own.centerPricing.put({ centerId: AUSTIN, serviceId: NEW_CLIENT_FACIAL, price: 99900, isPrepaidService: false });
+      await own.centerPricing.put({
+        centerId: AUSTIN,
+        serviceId: NEW_CLIENT_FACIAL,
+        price: 99900,
+        isPrepaidService: false,
+      });
       expect(ownPrices(await offerPrices(via, { centerId: AUSTIN, catalog: austin }))).toEqual([]);
 
-      await own.pricing.putPartner({ partnerType: "oddpass", name: "OddPass", prices: [{ serviceId: PEEL, price: 12345 }, { serviceId: FACIAL, price: 15000 }] });
+      await own.pricing.putPartner({
+        partnerType: "oddpass",
+        name: "OddPass",
+        prices: [
+          { serviceId: PEEL, price: 12345 },
+          { serviceId: FACIAL, price: 15000 },
+        ],
+      });
       const offers = await offerPrices(via, { centerId: AUSTIN, catalog: austin, partnerType: "ODDPASS" });
       expect(offers.partner).toEqual({ type: "ODDPASS", name: "OddPass" });
-      expect(ownPrices(offers)).toEqual([{ serviceId: find(austin, FACIAL).id, list: 19900, price: 15000, source: "partner", code: "150CHARGE" }]);
+      expect(ownPrices(offers)).toEqual([
+        { serviceId: find(austin, FACIAL).id, list: 19900, price: 15000, source: "partner", code: "150CHARGE" },
+      ]);
       // At a prepaid clinic, the partner's uncharged price leaves the clinic's own one, which a tier charges.
       const atDallas = await offerPrices(via, { centerId: DALLAS, catalog: dallas, partnerType: "oddpass" });
-      expect(offerFor(atDallas, PEEL)).toEqual({ serviceId: find(dallas, PEEL).id, list: 17500, price: 15000, source: "center", code: "150CHARGE" });
+      expect(offerFor(atDallas, PEEL)).toEqual({
+        serviceId: find(dallas, PEEL).id,
+        list: 17500,
+        price: 15000,
+        source: "center",
+        code: "150CHARGE",
+      });
     } finally {
       await own.close();
     }
@@ -166,7 +212,12 @@ describe("offer prices", () => {
 });
 
 describe("the offer a booking starts with", () => {
-  const draftFor = (centerId: string, service: Service, email = `guest.${randomUUID().slice(0, 8)}@example.com`, promoCode?: string): Draft => ({
+  const draftFor = (
+    centerId: string,
+    service: Service,
+    email = `guest.${randomUUID().slice(0, 8)}@example.com`,
+    promoCode?: string,
+  ): Draft => ({
     centerId,
     serviceId: service.id,
     addOnIds: [],
@@ -176,7 +227,14 @@ describe("the offer a booking starts with", () => {
   });
 
   async function referred(email: string): Promise<void> {
-    const owner = { code: `MIA-${"2345"}`, accountId: randomUUID(), guestId: randomUUID(), firstName: "Mia", centerId: AUSTIN, createdAt: 0 };
+    const owner = {
+      code: `MIA-${"2345"}`,
+      accountId: randomUUID(),
+      guestId: randomUUID(),
+      firstName: "Mia",
+      centerId: AUSTIN,
+      createdAt: 0,
+    };
     expect(await recordReferral(services, owner, { email, firstName: "Zoe", guestId: null })).toBe("added");
   }
 
@@ -189,7 +247,9 @@ describe("the offer a booking starts with", () => {
       [DALLAS, dallas, PEEL, undefined],
     ] as const) {
       const draft = draftFor(centerId, find(catalog, id), email, "WELCOME10");
-      expect(await withAutomaticOffer(services, draft, { service: find(catalog, id), catalog, partnerType })).toBe(draft);
+      expect(await withAutomaticOffer(services, draft, { service: find(catalog, id), catalog, partnerType })).toBe(
+        draft,
+      );
     }
   });
 
@@ -197,14 +257,28 @@ describe("the offer a booking starts with", () => {
     const email = `Friend.${randomUUID().slice(0, 8)}@example.com`;
     await referred(email);
     const service = find(austin, NEW_CLIENT_FACIAL);
-    const offered = await withAutomaticOffer(services, draftFor(AUSTIN, service, email.toLowerCase()), { service, catalog: austin });
+    const offered = await withAutomaticOffer(services, draftFor(AUSTIN, service, email.toLowerCase()), {
+      service,
+      catalog: austin,
+    });
     expect(offered.promoCode).toBe("FT50RAF");
     expect(DEFAULT_PRICE_TIER).toBe("FT50RAF");
     // Even with a partner: the friend's offer comes first.
-    expect((await withAutomaticOffer(services, draftFor(AUSTIN, service, email), { service, catalog: austin, partnerType: "GLOWPASS" })).promoCode).toBe("FT50RAF");
+    expect(
+      (
+        await withAutomaticOffer(services, draftFor(AUSTIN, service, email), {
+          service,
+          catalog: austin,
+          partnerType: "GLOWPASS",
+        })
+      ).promoCode,
+    ).toBe("FT50RAF");
     // Another treatment of the friend's gets nothing from the referral.
     const facial = find(austin, FACIAL);
-    expect((await withAutomaticOffer(services, draftFor(AUSTIN, facial, email), { service: facial, catalog: austin })).promoCode).toBeUndefined();
+    expect(
+      (await withAutomaticOffer(services, draftFor(AUSTIN, facial, email), { service: facial, catalog: austin }))
+        .promoCode,
+    ).toBeUndefined();
   });
 
   it("a friend whose referral was rewarded already, or an email never referred, gets nothing", async () => {
@@ -212,22 +286,47 @@ describe("the offer a booking starts with", () => {
     await referred(email);
     expect(await stores.referrals.reward(email, { points: 5000, visitId: randomUUID(), now: Date.now() })).toBe(true);
     const service = find(austin, NEW_CLIENT_FACIAL);
-    expect((await withAutomaticOffer(services, draftFor(AUSTIN, service, email), { service, catalog: austin })).promoCode).toBeUndefined();
-    expect((await withAutomaticOffer(services, draftFor(AUSTIN, service), { service, catalog: austin })).promoCode).toBeUndefined();
+    expect(
+      (await withAutomaticOffer(services, draftFor(AUSTIN, service, email), { service, catalog: austin })).promoCode,
+    ).toBeUndefined();
+    expect(
+      (await withAutomaticOffer(services, draftFor(AUSTIN, service), { service, catalog: austin })).promoCode,
+    ).toBeUndefined();
     const noDetails: Draft = { centerId: AUSTIN, serviceId: service.id, addOnIds: [], therapistId: null };
     expect(await withAutomaticOffer(services, noDetails, { service, catalog: austin })).toEqual(noDetails);
   });
 
   it("a partner visit's Clarifying Peel gets 100CHARGE; a prepaid clinic's, 150CHARGE; a pay-later clinic's, nothing", async () => {
     const peel = find(austin, PEEL);
-    expect((await withAutomaticOffer(services, draftFor(AUSTIN, peel), { service: peel, catalog: austin, partnerType: "glowpass" })).promoCode).toBe("100CHARGE");
+    expect(
+      (
+        await withAutomaticOffer(services, draftFor(AUSTIN, peel), {
+          service: peel,
+          catalog: austin,
+          partnerType: "glowpass",
+        })
+      ).promoCode,
+    ).toBe("100CHARGE");
     const facial = find(austin, FACIAL);
-    expect((await withAutomaticOffer(services, draftFor(AUSTIN, facial), { service: facial, catalog: austin, partnerType: "GLOWPASS" })).promoCode).toBe("150CHARGE");
+    expect(
+      (
+        await withAutomaticOffer(services, draftFor(AUSTIN, facial), {
+          service: facial,
+          catalog: austin,
+          partnerType: "GLOWPASS",
+        })
+      ).promoCode,
+    ).toBe("150CHARGE");
     const atDallas = find(dallas, PEEL);
-    expect((await withAutomaticOffer(services, draftFor(DALLAS, atDallas), { service: atDallas, catalog: dallas })).promoCode).toBe("150CHARGE");
+    expect(
+      (await withAutomaticOffer(services, draftFor(DALLAS, atDallas), { service: atDallas, catalog: dallas }))
+        .promoCode,
+    ).toBe("150CHARGE");
     const draft = draftFor(AUSTIN, peel);
     expect(await withAutomaticOffer(services, draft, { service: peel, catalog: austin })).toEqual(draft);
-    expect(await withAutomaticOffer(services, draft, { service: peel, catalog: austin, partnerType: "NOSUCHPARTNER" })).toEqual(draft);
+    expect(
+      await withAutomaticOffer(services, draft, { service: peel, catalog: austin, partnerType: "NOSUCHPARTNER" }),
+    ).toEqual(draft);
   });
 });
 

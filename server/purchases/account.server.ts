@@ -15,7 +15,12 @@ export async function accountPackages(services: Services, user: CurrentUser): Pr
   const packages = await services.spa.guestPackages(user.guestId);
   const views = packages.map((p) => {
     // Zenoti's balance is what is left: its own sample shows it is not always total less used (decision 035).
-    const sessions = p.services.map((s) => ({ name: s.name, total: s.total, used: Math.max(0, s.redeemed), left: Math.max(0, s.left) }));
+    const sessions = p.services.map((s) => ({
+      name: s.name,
+      total: s.total,
+      used: Math.max(0, s.redeemed),
+      left: Math.max(0, s.left),
+    }));
     return {
       id: p.userPackageId,
       name: p.name,

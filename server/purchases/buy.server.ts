@@ -20,14 +20,22 @@ export type BuyOutcome =
   | { kind: "refused"; status: number; formErrors?: string[]; fieldErrors?: Record<string, string[]> }
   | { kind: "sign-in" };
 
-const refused = (status: number, problems: { formErrors?: string[]; fieldErrors?: Record<string, string[]> }): BuyOutcome => ({ kind: "refused", status, ...problems });
+const refused = (
+  status: number,
+  problems: { formErrors?: string[]; fieldErrors?: Record<string, string[]> },
+): BuyOutcome => ({ kind: "refused", status, ...problems });
 
 /**
  * Why the guest may not buy this plan (decision 037): one they hold, a second plan that renews by
  * itself, or a purchase of it that may have been charged and is still being finished. Read fresh
  * from the back end: a purchase is rare, and a stale list would sell a second copy.
  */
-async function membershipRefusal(services: Services, user: { id: string; guestId: string }, centerId: string, offer: Offer): Promise<string | null> {
+async function membershipRefusal(
+  services: Services,
+  user: { id: string; guestId: string },
+  centerId: string,
+  offer: Offer,
+): Promise<string | null> {
   const [plans, held, recent] = await Promise.all([
     clinicPlanList(services, centerId),
     services.spa.guestMemberships(user.guestId),
@@ -35,8 +43,13 @@ async function membershipRefusal(services: Services, user: { id: string; guestId
   ]);
   const plan = plans?.find((p) => sameId(p.id, offer.itemId));
   const refusal = membershipPurchaseRefusal(held, { id: offer.itemId, recurring: plan?.recurring ?? false });
-  if (refusal) return refusal.kind === "same" ? PURCHASE_MESSAGES.alreadyMember(refusal.name) : PURCHASE_MESSAGES.alreadyRenewing(refusal.name);
-  const underWay = recent.find((p) => p.kind === "membership" && sameId(p.itemId, offer.itemId) && UNFINISHED_PURCHASE_STATES.includes(p.state));
+  if (refusal)
+    return refusal.kind === "same"
+      ? PURCHASE_MESSAGES.alreadyMember(refusal.name)
+      : PURCHASE_MESSAGES.alreadyRenewing(refusal.name);
+  const underWay = recent.find(
+    (p) => p.kind === "membership" && sameId(p.itemId, offer.itemId) && UNFINISHED_PURCHASE_STATES.includes(p.state),
+  );
   return underWay ? PURCHASE_MESSAGES.purchaseUnderWay(underWay.itemName) : null;
 }
 
@@ -44,11 +57,18 @@ async function membershipRefusal(services: Services, user: { id: string; guestId
  * Starts buying an offer for the signed-in user; a price that changed meanwhile is refused with the
  * new one, a back end that cannot be reached with the spec's words (503).
  */
-export async function buyOffer(services: Services, input: { user: { id: string; guestId: string }; formKey: string; offer: Offer; origin: string }): Promise<BuyOutcome> {
+export async function buyOffer(
+  services: Services,
+  input: { user: { id: string; guestId: string }; formKey: string; offer: Offer; origin: string },
+): Promise<BuyOutcome> {
   const { user, formKey, offer, origin } = input;
-  const outcome = await unlessUnavailable(() => startPurchase(services, { userId: user.id, guestId: user.guestId, formKey, offer, origin }), () => null);
+  const outcome = await unlessUnavailable(
+    () => startPurchase(services, { userId: user.id, guestId: user.guestId, formKey, offer, origin }),
+    () => null,
+  );
   if (!outcome) return refused(503, { formErrors: [OUTAGE_MESSAGE] });
-  if (outcome.kind === "price-changed") return refused(409, { formErrors: [PURCHASE_MESSAGES.priceChanged(formatMoney(outcome.priceCents))] });
+  if (outcome.kind === "price-changed")
+    return refused(409, { formErrors: [PURCHASE_MESSAGES.priceChanged(formatMoney(outcome.priceCents))] });
   return { kind: "step", step: outcome };
 }
 
@@ -59,24 +79,36 @@ export async function buyOffer(services: Services, input: { user: { id: string; 
  */
 export async function buyItem(
   services: Services,
-  input: { kind: "membership" | "package"; user: CurrentUser | null; form: z.infer<typeof BuyItemSchema>; origin: string },
+  input: {
+    kind: "membership" | "package";
+    user: CurrentUser | null;
+    form: z.infer<typeof BuyItemSchema>;
+    origin: string;
+  },
 ): Promise<BuyOutcome> {
   const { kind, user, form } = input;
   if (!user) return { kind: "sign-in" };
   const found = await unlessUnavailable(
     async () => {
       const { center } = await clinicChoice(services, form.clinic);
-      return center ? { center, offer: await findItemOffer(services, kind, center, form.itemId) } : { center: null, offer: null };
+      return center
+        ? { center, offer: await findItemOffer(services, kind, center, form.itemId) }
+        : { center: null, offer: null };
     },
     () => null,
   );
   if (!found) return refused(503, { formErrors: [OUTAGE_MESSAGE] });
-  if (!found.center) return refused(404, { fieldErrors: { clinic: ["No clinic has that address. Please choose one from the list."] } });
+  if (!found.center)
+    return refused(404, { fieldErrors: { clinic: ["No clinic has that address. Please choose one from the list."] } });
   if (!found.offer) return refused(404, { formErrors: [PURCHASE_MESSAGES.notSold] });
   if (kind === "membership") {
-    const refusal = await unlessUnavailable(() => membershipRefusal(services, user, found.center!.id, found.offer!), () => OUTAGE_MESSAGE);
+    const refusal = await unlessUnavailable(
+      () => membershipRefusal(services, user, found.center!.id, found.offer!),
+      () => OUTAGE_MESSAGE,
+    );
     if (refusal) return refused(refusal === OUTAGE_MESSAGE ? 503 : 409, { formErrors: [refusal] });
   }
-  if (found.offer.priceCents !== form.price) return refused(409, { formErrors: [PURCHASE_MESSAGES.priceChanged(formatMoney(found.offer.priceCents))] });
+  if (found.offer.priceCents !== form.price)
+    return refused(409, { formErrors: [PURCHASE_MESSAGES.priceChanged(formatMoney(found.offer.priceCents))] });
   return buyOffer(services, { user, formKey: form.purchaseKey, offer: found.offer, origin: input.origin });
 }

@@ -29,7 +29,10 @@ beforeAll(async () => {
   origin = new URL(sandbox.baseUrl).origin;
   spa = createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY } });
   stores = createSqliteStores(":memory:");
-  services = await seededServices(spa, stores, { hostedPaymentOrigins: [], embeddedHostedPath: `${new URL(sandbox.baseUrl).pathname}/hosted/` });
+  services = await seededServices(spa, stores, {
+    hostedPaymentOrigins: [],
+    embeddedHostedPath: `${new URL(sandbox.baseUrl).pathname}/hosted/`,
+  });
   slug = (await spa.listCenters()).centers.find((c) => normalizeId(c.id) === normalizeId(AUSTIN))!.slug;
 });
 afterAll(async () => {
@@ -38,7 +41,12 @@ afterAll(async () => {
 });
 
 async function buyer() {
-  return { id: randomUUID(), email: "pat@example.com", centerId: AUSTIN, guestId: await createTestGuest(spa, AUSTIN, "Pat", "Buyer") };
+  return {
+    id: randomUUID(),
+    email: "pat@example.com",
+    centerId: AUSTIN,
+    guestId: await createTestGuest(spa, AUSTIN, "Pat", "Buyer"),
+  };
 }
 
 async function seriesPrice(): Promise<number> {
@@ -46,7 +54,10 @@ async function seriesPrice(): Promise<number> {
   return (await findItemOffer(services, "package", center, FACIAL_SERIES))!.priceCents;
 }
 
-const buyPackage = async (user: Awaited<ReturnType<typeof buyer>> | null, form: Partial<{ clinic: string; itemId: string; price: number }> = {}) =>
+const buyPackage = async (
+  user: Awaited<ReturnType<typeof buyer>> | null,
+  form: Partial<{ clinic: string; itemId: string; price: number }> = {},
+) =>
   buyItem(services, {
     kind: "package",
     user,
@@ -61,19 +72,32 @@ describe("buying a package", () => {
 
   it("refuses a clinic or an item nobody sells with 404, next to the clinic or on the form", async () => {
     const user = await buyer();
-    expect(await buyPackage(user, { clinic: "nowhere" })).toMatchObject({ kind: "refused", status: 404, fieldErrors: { clinic: [expect.any(String)] } });
-    expect(await buyPackage(user, { itemId: seedGuid("package:NO-SUCH") })).toEqual({ kind: "refused", status: 404, formErrors: [PURCHASE_MESSAGES.notSold] });
+    expect(await buyPackage(user, { clinic: "nowhere" })).toMatchObject({
+      kind: "refused",
+      status: 404,
+      fieldErrors: { clinic: [expect.any(String)] },
+    });
+    expect(await buyPackage(user, { itemId: seedGuid("package:NO-SUCH") })).toEqual({
+      kind: "refused",
+      status: 404,
+      formErrors: [PURCHASE_MESSAGES.notSold],
+    });
   });
 
   it("refuses a price that is not the clinic's current one with 409, saying the current one", async () => {
     const price = await seriesPrice();
     expect(await buyPackage(await buyer(), { price: price + 100 })).toEqual({
-      kind: "refused", status: 409, formErrors: [PURCHASE_MESSAGES.priceChanged(formatMoney(price))],
+      kind: "refused",
+      status: 409,
+      formErrors: [PURCHASE_MESSAGES.priceChanged(formatMoney(price))],
     });
   });
 
   it("starts the purchase at the shown price: the back end's hosted card page is its first step", async () => {
     const outcome = await buyPackage(await buyer());
-    expect(outcome).toMatchObject({ kind: "step", step: { kind: "redirect", uri: expect.stringContaining("/hosted/") } });
+    expect(outcome).toMatchObject({
+      kind: "step",
+      step: { kind: "redirect", uri: expect.stringContaining("/hosted/") },
+    });
   });
 });

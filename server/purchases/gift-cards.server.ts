@@ -11,11 +11,17 @@ export type AmountChoice = { templateId: string; label: string; custom: { min: s
 
 /** The amounts a clinic sells, presets by value and then the one that takes any amount. */
 export function amountChoices(templates: GiftCardTemplate[]): AmountChoice[] {
-  const presets = templates.filter((t) => !t.custom && t.valueCents !== null).sort((a, b) => a.valueCents! - b.valueCents!);
+  const presets = templates
+    .filter((t) => !t.custom && t.valueCents !== null)
+    .sort((a, b) => a.valueCents! - b.valueCents!);
   const custom = templates.filter((t) => t.custom);
   return [
     ...presets.map((t) => ({ templateId: t.id, label: formatMoney(t.valueCents!), custom: null })),
-    ...custom.map((t) => ({ templateId: t.id, label: "Another amount", custom: { min: formatMoney(t.custom!.minCents), max: formatMoney(t.custom!.maxCents) } })),
+    ...custom.map((t) => ({
+      templateId: t.id,
+      label: "Another amount",
+      custom: { min: formatMoney(t.custom!.minCents), max: formatMoney(t.custom!.maxCents) },
+    })),
   ];
 }
 
@@ -25,7 +31,10 @@ export async function giftCardOffer(
   center: Center,
   form: GiftCardForm,
 ): Promise<{ kind: "offer"; offer: Offer } | { kind: "invalid"; fieldErrors: Record<string, string[]> }> {
-  const [templates, occasions] = await Promise.all([giftCardTemplates(services, center.id), giftCardOccasions(services)]);
+  const [templates, occasions] = await Promise.all([
+    giftCardTemplates(services, center.id),
+    giftCardOccasions(services),
+  ]);
   const template = templates?.find((t) => sameId(t.id, form.templateId));
   const occasion = occasions.find((o) => sameId(o.id, form.occasionId));
   const fieldErrors: Record<string, string[]> = {};
@@ -41,7 +50,8 @@ export async function giftCardOffer(
   }
   const dateProblem = deliveryDateProblem(form.deliveryDate, clinicToday(center.timeZone));
   if (dateProblem) fieldErrors.deliveryDate = [dateProblem];
-  if (Object.keys(fieldErrors).length > 0 || !template || !occasion || valueCents === null) return { kind: "invalid", fieldErrors };
+  if (Object.keys(fieldErrors).length > 0 || !template || !occasion || valueCents === null)
+    return { kind: "invalid", fieldErrors };
   return {
     kind: "offer",
     offer: {
@@ -64,7 +74,14 @@ export async function giftCardOffer(
   };
 }
 
-export type GiftCardView = { number: string; value: string; balance: string; expires: string | null; status: string; recipient: string | null };
+export type GiftCardView = {
+  number: string;
+  value: string;
+  balance: string;
+  expires: string | null;
+  status: string;
+  recipient: string | null;
+};
 
 function giftCardView(card: GuestGiftCard): GiftCardView {
   return {
@@ -73,15 +90,21 @@ function giftCardView(card: GuestGiftCard): GiftCardView {
     balance: formatMoney(card.balanceCents),
     expires: card.expiryDate,
     status: card.status,
-    recipient: card.recipientName ? `${card.recipientName}${card.recipientEmail ? ` (${card.recipientEmail})` : ""}` : null,
+    recipient: card.recipientName
+      ? `${card.recipientName}${card.recipientEmail ? ` (${card.recipientEmail})` : ""}`
+      : null,
   };
 }
 
 /** The signed-in guest's gift cards: the ones they bought, and the ones sent to them. */
-export async function accountGiftCards(services: Services, user: CurrentUser): Promise<{ bought: GiftCardView[]; received: GiftCardView[] }> {
+export async function accountGiftCards(
+  services: Services,
+  user: CurrentUser,
+): Promise<{ bought: GiftCardView[]; received: GiftCardView[] }> {
   const cards = await services.spa.guestGiftCards(user.guestId);
   const mine = (card: GuestGiftCard) => card.boughtByGuestId !== null && sameId(card.boughtByGuestId, user.guestId);
-  const toMe = (card: GuestGiftCard) => card.recipientEmail !== null && card.recipientEmail.trim().toLowerCase() === user.email.trim().toLowerCase();
+  const toMe = (card: GuestGiftCard) =>
+    card.recipientEmail !== null && card.recipientEmail.trim().toLowerCase() === user.email.trim().toLowerCase();
   return { bought: cards.filter(mine).map(giftCardView), received: cards.filter(toMe).map(giftCardView) };
 }
 
@@ -91,6 +114,12 @@ export type BalanceView = { number: string; value: string; balance: string; expi
 export async function giftCardBalance(services: Services, number: string): Promise<BalanceView | null> {
   const found = await services.spa.giftCardBalance(number);
   return found
-    ? { number: found.number, value: formatMoney(found.valueCents), balance: formatMoney(found.balanceCents), expires: found.expiryDate, status: found.status }
+    ? {
+        number: found.number,
+        value: formatMoney(found.valueCents),
+        balance: formatMoney(found.balanceCents),
+        expires: found.expiryDate,
+        status: found.status,
+      }
     : null;
 }

@@ -33,7 +33,8 @@ afterAll(async () => {
 });
 
 /** A day `days` after `day` (YYYY-MM-DD). */
-const dayAfter = (day: string, days: number) => new Date(Date.parse(`${day}T12:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+const dayAfter = (day: string, days: number) =>
+  new Date(Date.parse(`${day}T12:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
 function form(over: Partial<GiftCardForm> = {}): GiftCardForm {
   return {
@@ -66,7 +67,11 @@ describe("the amounts a clinic sells", () => {
 
 describe("a gift card offer", () => {
   it("sells a preset at its value and price, named by its amount and design", async () => {
-    const checked = await giftCardOffer(services, austin, form({ templateId: GC_100.toUpperCase(), customAmount: null }));
+    const checked = await giftCardOffer(
+      services,
+      austin,
+      form({ templateId: GC_100.toUpperCase(), customAmount: null }),
+    );
     expect(checked).toEqual({
       kind: "offer",
       offer: {
@@ -92,36 +97,63 @@ describe("a gift card offer", () => {
   it("sells the amount the guest chose on the template that takes any amount, its limits included", async () => {
     for (const amount of [2_500, 7_550, 100_000]) {
       const checked = await giftCardOffer(services, austin, form({ customAmount: amount }));
-      expect(checked).toMatchObject({ kind: "offer", offer: { priceCents: amount, giftCard: { valueCents: amount, custom: true, templateId: GC_ANY } } });
+      expect(checked).toMatchObject({
+        kind: "offer",
+        offer: { priceCents: amount, giftCard: { valueCents: amount, custom: true, templateId: GC_ANY } },
+      });
     }
   });
 
   it("refuses an amount below $25 or above $1,000, or none, next to the amount field", async () => {
     const message = PURCHASE_MESSAGES.customAmount("$25", "$1,000");
     for (const customAmount of [2_499, 100_001, null]) {
-      expect(await giftCardOffer(services, austin, form({ customAmount }))).toEqual({ kind: "invalid", fieldErrors: { customAmount: [message] } });
+      expect(await giftCardOffer(services, austin, form({ customAmount }))).toEqual({
+        kind: "invalid",
+        fieldErrors: { customAmount: [message] },
+      });
     }
   });
 
   it("refuses an amount or a design the back end does not have, each next to its field", async () => {
-    expect(await giftCardOffer(services, austin, form({ templateId: randomUUID() }))).toEqual({ kind: "invalid", fieldErrors: { templateId: [PURCHASE_MESSAGES.unknownTemplate] } });
-    expect(await giftCardOffer(services, austin, form({ occasionId: randomUUID() }))).toEqual({ kind: "invalid", fieldErrors: { occasionId: [PURCHASE_MESSAGES.unknownOccasion] } });
+    expect(await giftCardOffer(services, austin, form({ templateId: randomUUID() }))).toEqual({
+      kind: "invalid",
+      fieldErrors: { templateId: [PURCHASE_MESSAGES.unknownTemplate] },
+    });
+    expect(await giftCardOffer(services, austin, form({ occasionId: randomUUID() }))).toEqual({
+      kind: "invalid",
+      fieldErrors: { occasionId: [PURCHASE_MESSAGES.unknownOccasion] },
+    });
   });
 
   it("takes a delivery day from the clinic's today to a year ahead, and refuses one before or after", async () => {
     const today = clinicToday(austin.timeZone);
     expect((await giftCardOffer(services, austin, form({ deliveryDate: today }))).kind).toBe("offer");
-    expect((await giftCardOffer(services, austin, form({ deliveryDate: dayAfter(today, GIFT_CARD_MAX_DAYS_AHEAD) }))).kind).toBe("offer");
-    expect(await giftCardOffer(services, austin, form({ deliveryDate: dayAfter(today, -1) }))).toEqual({ kind: "invalid", fieldErrors: { deliveryDate: [PURCHASE_MESSAGES.pastDate] } });
-    expect(await giftCardOffer(services, austin, form({ deliveryDate: dayAfter(today, GIFT_CARD_MAX_DAYS_AHEAD + 1) }))).toEqual({
+    expect(
+      (await giftCardOffer(services, austin, form({ deliveryDate: dayAfter(today, GIFT_CARD_MAX_DAYS_AHEAD) }))).kind,
+    ).toBe("offer");
+    expect(await giftCardOffer(services, austin, form({ deliveryDate: dayAfter(today, -1) }))).toEqual({
+      kind: "invalid",
+      fieldErrors: { deliveryDate: [PURCHASE_MESSAGES.pastDate] },
+    });
+    expect(
+      await giftCardOffer(services, austin, form({ deliveryDate: dayAfter(today, GIFT_CARD_MAX_DAYS_AHEAD + 1) })),
+    ).toEqual({
       kind: "invalid",
       fieldErrors: { deliveryDate: [PURCHASE_MESSAGES.farDate] },
     });
   });
 
   it("says everything that is wrong at once", async () => {
-    const checked = await giftCardOffer(services, austin, form({ customAmount: 1_000, occasionId: "no-such-design", deliveryDate: "2020-01-01" }));
+    const checked = await giftCardOffer(
+      services,
+      austin,
+      form({ customAmount: 1_000, occasionId: "no-such-design", deliveryDate: "2020-01-01" }),
+    );
     expect(checked.kind).toBe("invalid");
-    expect(Object.keys((checked as { fieldErrors: object }).fieldErrors).sort()).toEqual(["customAmount", "deliveryDate", "occasionId"]);
+    expect(Object.keys((checked as { fieldErrors: object }).fieldErrors).sort()).toEqual([
+      "customAmount",
+      "deliveryDate",
+      "occasionId",
+    ]);
   });
 });

@@ -14,9 +14,21 @@ import type { Offer } from "./purchase.server";
  */
 const keptAsCatalog = { ttlMs: 5 * 60_000, staleMs: 60 * 60_000, maxEntries: 500 };
 const byClinic = (centerId: string) => centerId.toLowerCase();
-const packagePlans = appCache.define<PackagePlan[] | null>({ name: "clinic-packages", key: byClinic, ...keptAsCatalog });
-const templates = appCache.define<GiftCardTemplate[] | null>({ name: "gift-card-templates", key: byClinic, ...keptAsCatalog });
-const occasions = appCache.define<GiftCardOccasion[], "chain">({ name: "gift-card-occasions", key: (scope) => scope, ...keptAsCatalog });
+const packagePlans = appCache.define<PackagePlan[] | null>({
+  name: "clinic-packages",
+  key: byClinic,
+  ...keptAsCatalog,
+});
+const templates = appCache.define<GiftCardTemplate[] | null>({
+  name: "gift-card-templates",
+  key: byClinic,
+  ...keptAsCatalog,
+});
+const occasions = appCache.define<GiftCardOccasion[], "chain">({
+  name: "gift-card-occasions",
+  key: (scope) => scope,
+  ...keptAsCatalog,
+});
 
 export function clinicPackages(services: Services, centerId: string): Promise<PackagePlan[] | null> {
   return packagePlans.get(centerId, () => services.spa.listPackages(centerId));
@@ -33,7 +45,9 @@ export function giftCardOccasions(services: Services): Promise<GiftCardOccasion[
 /** A clinic by its slug, or null; the list of clinics for a picker. */
 export async function clinicChoice(services: Services, slug: string | null) {
   const centers = await services.catalog.listCenters();
-  const clinics = [...centers].sort((a, b) => a.name.localeCompare(b.name)).map((c) => ({ slug: c.slug, name: c.name }));
+  const clinics = [...centers]
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .map((c) => ({ slug: c.slug, name: c.name }));
   const center = slug && /^[a-z0-9-]{1,80}$/.test(slug) ? (centers.find((c) => c.slug === slug) ?? null) : null;
   return { clinics, center };
 }
@@ -57,7 +71,10 @@ export type PackageView = {
 };
 
 export async function packageViews(services: Services, center: Center): Promise<PackageView[] | null> {
-  const [packages, menu] = await Promise.all([clinicPackages(services, center.id), services.catalog.listServices(center.id)]);
+  const [packages, menu] = await Promise.all([
+    clinicPackages(services, center.id),
+    services.catalog.listServices(center.id),
+  ]);
   if (!packages) return null;
   const unitPrice = (serviceId: string) => menu?.find((s) => sameId(s.id, serviceId))?.price;
   return packages.map((p) => {
@@ -71,7 +88,10 @@ export async function packageViews(services: Services, center: Center): Promise<
       priceCents: p.priceCents,
       price: formatMoney(p.priceCents),
       // Zenoti's package benefits carry no name (its sample has none): the menu's names the service.
-      sessions: p.services.map((s) => ({ name: s.name || (menu?.find((m) => sameId(m.id, s.serviceId))?.displayName ?? "A treatment"), quantity: s.quantity })),
+      sessions: p.services.map((s) => ({
+        name: s.name || (menu?.find((m) => sameId(m.id, s.serviceId))?.displayName ?? "A treatment"),
+        quantity: s.quantity,
+      })),
       saving: saving > 0 ? `Save ${formatMoney(saving)} on single visits` : null,
       validFor: p.validityDays ? `Use within ${p.validityDays} days of buying` : null,
     };
@@ -79,9 +99,22 @@ export async function packageViews(services: Services, center: Center): Promise<
 }
 
 /** The plan or package as the clinic sells it now, or null when it does not sell it online. */
-export async function findItemOffer(services: Services, kind: "membership" | "package", center: Center, itemId: string): Promise<Offer | null> {
-  const items = kind === "membership" ? await clinicPlanList(services, center.id) : await clinicPackages(services, center.id);
+export async function findItemOffer(
+  services: Services,
+  kind: "membership" | "package",
+  center: Center,
+  itemId: string,
+): Promise<Offer | null> {
+  const items =
+    kind === "membership" ? await clinicPlanList(services, center.id) : await clinicPackages(services, center.id);
   const item = items?.find((i) => sameId(i.id, itemId));
   if (!item) return null;
-  return { kind, centerId: center.id, itemId: item.id, itemName: item.name, priceCents: item.priceCents, giftCard: null };
+  return {
+    kind,
+    centerId: center.id,
+    itemId: item.id,
+    itemName: item.name,
+    priceCents: item.priceCents,
+    giftCard: null,
+  };
 }

@@ -22,10 +22,13 @@ export const PURCHASE_OUTCOME_MESSAGES = {
   noCard: "We did not receive a card from the secure page, and nothing was charged. Please try again.",
   verifyFailed: "Your bank did not approve the payment, and nothing was charged. Please try again or use another card.",
   notStarted: "The clinic's system could not start this purchase, and nothing was charged. Please try again.",
-  atBank: "Your bank asked to check this payment. Please finish the check on your bank's page; nothing is charged until you approve it.",
-  checking: "We are checking your payment with the clinic's system. Please check again in a moment; you will not be charged twice.",
+  atBank:
+    "Your bank asked to check this payment. Please finish the check on your bank's page; nothing is charged until you approve it.",
+  checking:
+    "We are checking your payment with the clinic's system. Please check again in a moment; you will not be charged twice.",
   notCharged: "Your payment did not go through, and nothing was charged. Please try again.",
-  finishing: "Your payment was received. We are finishing your purchase with the clinic's system; please check again in a moment. You will not be charged again.",
+  finishing:
+    "Your payment was received. We are finishing your purchase with the clinic's system; please check again in a moment. You will not be charged again.",
 } as const;
 
 /** One request owns a purchase this long between two writes: longer than any one back-end call. */
@@ -54,7 +57,8 @@ export type StepOutcome =
 type Ctx = { services: Services; clock: () => number; origin: string };
 
 /** Where the back end's pages send the guest back to, on the origin they use. */
-export const purchaseReturn = (origin: string, id: string, step: "card" | "verified") => `${origin}/purchases/${id}/${step}`;
+export const purchaseReturn = (origin: string, id: string, step: "card" | "verified") =>
+  `${origin}/purchases/${id}/${step}`;
 
 /** The back end said no and did nothing: safe to act on as a refusal. */
 const isRefusal = (error: SpaError) => error.kind === "rejected";
@@ -65,7 +69,9 @@ const isRefusal = (error: SpaError) => error.kind === "rejected";
  * is another purchase.
  */
 function purchaseKey(userId: string, formKey: string, offer: Offer): string {
-  const order = offer.giftCard ? createHash("sha256").update(JSON.stringify(offer.giftCard)).digest("base64url").slice(0, 16) : "";
+  const order = offer.giftCard
+    ? createHash("sha256").update(JSON.stringify(offer.giftCard)).digest("base64url").slice(0, 16)
+    : "";
   return [userId, formKey, offer.kind, offer.itemId.toLowerCase(), order].join(":");
 }
 
@@ -110,17 +116,31 @@ export async function startPurchase(
   };
   const { created, purchase } = await services.stores.purchases.createOnce(fresh);
   if (!created) return { kind: "status", purchase };
-  services.analytics.record({ name: "purchase_started", properties: { kind: offer.kind, centerId: offer.centerId, amountCents: offer.priceCents } });
+  services.analytics.record({
+    name: "purchase_started",
+    properties: { kind: offer.kind, centerId: offer.centerId, amountCents: offer.priceCents },
+  });
   return drive({ services, clock, origin: input.origin }, purchase, "card");
 }
 
 /** "Try again" on the purchase's page: another card on the same invoice, or the sale asked for again. */
-export async function retryPurchase(services: Services, id: string, origin: string, clock: () => number = Date.now): Promise<StepOutcome | null> {
+export async function retryPurchase(
+  services: Services,
+  id: string,
+  origin: string,
+  clock: () => number = Date.now,
+): Promise<StepOutcome | null> {
   return withClaim(services, id, clock, (purchase) => drive({ services, clock, origin }, purchase, "card"));
 }
 
 /** Back from the hosted card page: charge the card that was saved there, once. */
-export async function cardReturned(services: Services, id: string, status: string | null, origin: string, clock: () => number = Date.now): Promise<StepOutcome | null> {
+export async function cardReturned(
+  services: Services,
+  id: string,
+  status: string | null,
+  origin: string,
+  clock: () => number = Date.now,
+): Promise<StepOutcome | null> {
   return withClaim(services, id, clock, async (purchase) => {
     const ctx = { services, clock, origin };
     if (purchase.state !== "invoiced") return handBack(ctx, purchase, {});
@@ -130,7 +150,12 @@ export async function cardReturned(services: Services, id: string, status: strin
 }
 
 /** Back from the bank's 3-D Secure page: what the invoice says is the answer; nothing is charged here. */
-export async function verificationReturned(services: Services, id: string, origin: string, clock: () => number = Date.now): Promise<StepOutcome | null> {
+export async function verificationReturned(
+  services: Services,
+  id: string,
+  origin: string,
+  clock: () => number = Date.now,
+): Promise<StepOutcome | null> {
   return withClaim(services, id, clock, (purchase) => drive({ services, clock, origin }, purchase, "returned"));
 }
 
@@ -138,12 +163,23 @@ export async function verificationReturned(services: Services, id: string, origi
  * The purchase's page: finishes what is paid (closing, sending the card) and reads what became of a
  * charge whose answer is not known, including one approved at the bank after it was given up on.
  */
-export async function purchaseStatus(services: Services, id: string, origin: string, clock: () => number = Date.now): Promise<Purchase | null> {
+export async function purchaseStatus(
+  services: Services,
+  id: string,
+  origin: string,
+  clock: () => number = Date.now,
+): Promise<Purchase | null> {
   const purchase = await services.stores.purchases.get(id);
   if (!purchase) return null;
-  const lateApproval = (purchase.state === "declined" || purchase.state === "not-charged") && purchase.chargeSentAt !== null && clock() - purchase.chargeSentAt <= VERIFY_WINDOW_MS;
-  if (purchase.state !== "paid" && purchase.state !== "charging" && purchase.state !== "verifying" && !lateApproval) return purchase;
-  const outcome = await withClaim(services, id, clock, (claimed) => drive({ services, clock, origin }, claimed, "view"));
+  const lateApproval =
+    (purchase.state === "declined" || purchase.state === "not-charged") &&
+    purchase.chargeSentAt !== null &&
+    clock() - purchase.chargeSentAt <= VERIFY_WINDOW_MS;
+  if (purchase.state !== "paid" && purchase.state !== "charging" && purchase.state !== "verifying" && !lateApproval)
+    return purchase;
+  const outcome = await withClaim(services, id, clock, (claimed) =>
+    drive({ services, clock, origin }, claimed, "view"),
+  );
   return outcome?.purchase ?? (await services.stores.purchases.get(id));
 }
 
@@ -163,7 +199,12 @@ async function withClaim(
 
 async function save(ctx: Ctx, purchase: Purchase, patch: Partial<Purchase>, keepLease = true): Promise<Purchase> {
   const now = ctx.clock();
-  const next = { ...purchase, ...patch, updatedAt: now, leaseUntil: keepLease && patch.state !== "completed" ? now + purchaseLeaseMs(ctx.services) : 0 };
+  const next = {
+    ...purchase,
+    ...patch,
+    updatedAt: now,
+    leaseUntil: keepLease && patch.state !== "completed" ? now + purchaseLeaseMs(ctx.services) : 0,
+  };
   await ctx.services.stores.purchases.save(next);
   return next;
 }
@@ -174,7 +215,10 @@ async function handBack(ctx: Ctx, purchase: Purchase, patch: Partial<Purchase>):
 }
 
 async function decline(ctx: Ctx, purchase: Purchase, message: string): Promise<StepOutcome> {
-  ctx.services.analytics.record({ name: "purchase_failed", properties: { kind: purchase.kind, centerId: purchase.centerId, reason: "declined" } });
+  ctx.services.analytics.record({
+    name: "purchase_failed",
+    properties: { kind: purchase.kind, centerId: purchase.centerId, reason: "declined" },
+  });
   return handBack(ctx, purchase, { state: "declined", declineMessage: message, verifyUri: null });
 }
 
@@ -183,8 +227,15 @@ async function decline(ctx: Ctx, purchase: Purchase, message: string): Promise<S
  * land, the invoice unpaid: nothing was charged, but nobody refused the card either.
  */
 async function notCharged(ctx: Ctx, purchase: Purchase): Promise<StepOutcome> {
-  ctx.services.analytics.record({ name: "purchase_failed", properties: { kind: purchase.kind, centerId: purchase.centerId, reason: "not_charged" } });
-  return handBack(ctx, purchase, { state: "not-charged", declineMessage: PURCHASE_OUTCOME_MESSAGES.notCharged, verifyUri: null });
+  ctx.services.analytics.record({
+    name: "purchase_failed",
+    properties: { kind: purchase.kind, centerId: purchase.centerId, reason: "not_charged" },
+  });
+  return handBack(ctx, purchase, {
+    state: "not-charged",
+    declineMessage: PURCHASE_OUTCOME_MESSAGES.notCharged,
+    verifyUri: null,
+  });
 }
 
 /** A bank's 3-D Secure check left open this long has timed out: its charge can no longer land. */
@@ -204,16 +255,26 @@ async function drive(ctx: Ctx, start: Purchase, step: "card" | "charge" | "retur
     if (isFinalPurchase(purchase)) return { kind: "status", purchase };
     if (purchase.state === "paid") return await finish(ctx, purchase);
 
-    const chargeMayHaveLanded = purchase.invoiceId !== null && purchase.chargeSentAt !== null && ["charging", "verifying", "declined", "not-charged"].includes(purchase.state);
+    const chargeMayHaveLanded =
+      purchase.invoiceId !== null &&
+      purchase.chargeSentAt !== null &&
+      ["charging", "verifying", "declined", "not-charged"].includes(purchase.state);
     if (chargeMayHaveLanded && step !== "charge") {
       const invoice = await services.spa.getInvoice(purchase.invoiceId!);
       if (invoice.balance <= 0) {
-        purchase = await save(ctx, purchase, { state: "paid", paidCents: invoice.paid, reference: invoice.reference ?? purchase.reference, verifyUri: null, declineMessage: null });
+        purchase = await save(ctx, purchase, {
+          state: "paid",
+          paidCents: invoice.paid,
+          reference: invoice.reference ?? purchase.reference,
+          verifyUri: null,
+          declineMessage: null,
+        });
         return await finish(ctx, purchase);
       }
       const since = ctx.clock() - purchase.chargeSentAt!;
       if (purchase.state === "verifying") {
-        if (step === "returned" || since > VERIFY_WINDOW_MS) return await decline(ctx, purchase, PURCHASE_OUTCOME_MESSAGES.verifyFailed);
+        if (step === "returned" || since > VERIFY_WINDOW_MS)
+          return await decline(ctx, purchase, PURCHASE_OUTCOME_MESSAGES.verifyFailed);
         // The guest's bank check is still open: "Try again" takes them back to it, the page waits.
         if (step === "card") {
           await save(ctx, purchase, {}, false);
@@ -240,30 +301,50 @@ async function drive(ctx: Ctx, start: Purchase, step: "card" | "charge" | "retur
         const invoice = await services.spa.getInvoice(purchase.invoiceId!);
         if (invoice.balance !== purchase.shownCents) {
           // The page showed another price: this sale is never paid, and the guest decides again.
-          logger.warn("purchase price differs from the back end's", { kind: purchase.kind, shown: purchase.shownCents, due: invoice.balance });
-          await removeSaleLines(services, purchase.invoiceId!, invoice.items.map((i) => i.invoiceItemId));
+          logger.warn("purchase price differs from the back end's", {
+            kind: purchase.kind,
+            shown: purchase.shownCents,
+            due: invoice.balance,
+          });
+          await removeSaleLines(
+            services,
+            purchase.invoiceId!,
+            invoice.items.map((i) => i.invoiceItemId),
+          );
           const changed = await save(ctx, purchase, { state: "cancelled", declineMessage: null }, false);
           return { kind: "price-changed", priceCents: invoice.balance, purchase: changed };
         }
         purchase = await save(ctx, purchase, { priceChecked: true, reference: invoice.reference });
       }
-      const page = await cardCapturePage(services, { guestId: purchase.guestId, centerId: purchase.centerId, returnTo: purchaseReturn(ctx.origin, purchase.id, "card") });
-      if (page.kind !== "page") return await handBack(ctx, purchase, { declineMessage: PURCHASE_OUTCOME_MESSAGES.notStarted });
-      await save(ctx, purchase, { state: "invoiced", knownCards: page.knownCards, declineMessage: null, verifyUri: null }, false);
+      const page = await cardCapturePage(services, {
+        guestId: purchase.guestId,
+        centerId: purchase.centerId,
+        returnTo: purchaseReturn(ctx.origin, purchase.id, "card"),
+      });
+      if (page.kind !== "page")
+        return await handBack(ctx, purchase, { declineMessage: PURCHASE_OUTCOME_MESSAGES.notStarted });
+      await save(
+        ctx,
+        purchase,
+        { state: "invoiced", knownCards: page.knownCards, declineMessage: null, verifyUri: null },
+        false,
+      );
       return { kind: "redirect", uri: page.uri };
     }
 
     // "charge": back from the hosted card page.
     // Read afresh, and kept for the booking's payment step, which then lists the card saved here.
     const cards = await freshCards(services, purchase.guestId, purchase.centerId);
-    if (!purchase.knownCards || !cardWasAdded(purchase.knownCards, cards)) return await decline(ctx, purchase, PURCHASE_OUTCOME_MESSAGES.noCard);
+    if (!purchase.knownCards || !cardWasAdded(purchase.knownCards, cards))
+      return await decline(ctx, purchase, PURCHASE_OUTCOME_MESSAGES.noCard);
     const accountId = cards.at(-1)!.accountId;
     purchase = await save(ctx, purchase, { state: "charging", accountId, chargeSentAt: ctx.clock() });
     const returnTo = purchaseReturn(ctx.origin, purchase.id, "verified");
     try {
       const result = await services.spa.payInvoice(purchase.invoiceId!, purchase.centerId, accountId, returnTo);
       if (result.kind === "verify") {
-        if (!isHostedPageAllowed(services, result.uri, returnTo)) return await decline(ctx, purchase, PURCHASE_OUTCOME_MESSAGES.verifyFailed);
+        if (!isHostedPageAllowed(services, result.uri, returnTo))
+          return await decline(ctx, purchase, PURCHASE_OUTCOME_MESSAGES.verifyFailed);
         await save(ctx, purchase, { state: "verifying", verifyUri: result.uri }, false);
         return { kind: "redirect", uri: result.uri };
       }
@@ -283,7 +364,8 @@ async function drive(ctx: Ctx, start: Purchase, step: "card" | "charge" | "retur
     const current = (await services.stores.purchases.get(purchase.id)) ?? purchase;
     logger.warn("purchase step stopped", { kind: current.kind, state: current.state, error: error.kind });
     // The sale could not be asked for: nothing exists to pay; the guest may try again.
-    if (current.state === "started") return handBack(ctx, current, { declineMessage: PURCHASE_OUTCOME_MESSAGES.notStarted });
+    if (current.state === "started")
+      return handBack(ctx, current, { declineMessage: PURCHASE_OUTCOME_MESSAGES.notStarted });
     return handBack(ctx, current, {});
   }
 }
@@ -303,8 +385,16 @@ async function finish(ctx: Ctx, start: Purchase): Promise<StepOutcome> {
   }
   // What the booking steps keep of the guest's memberships and packages is out of date now.
   if (purchase.kind === "membership") appCache.emit("membershipBought", { guestId: purchase.guestId });
-  if (purchase.kind === "package") appCache.emit("packageBought", { guestId: purchase.guestId, centerId: purchase.centerId });
-  services.analytics.record({ name: "purchase_completed", properties: { kind: purchase.kind, centerId: purchase.centerId, amountCents: purchase.paidCents ?? purchase.shownCents } });
+  if (purchase.kind === "package")
+    appCache.emit("packageBought", { guestId: purchase.guestId, centerId: purchase.centerId });
+  services.analytics.record({
+    name: "purchase_completed",
+    properties: {
+      kind: purchase.kind,
+      centerId: purchase.centerId,
+      amountCents: purchase.paidCents ?? purchase.shownCents,
+    },
+  });
   return handBack(ctx, purchase, { state: "completed" });
 }
 
@@ -361,7 +451,11 @@ export type PurchaseView = {
  */
 export function purchaseView(purchase: Purchase): PurchaseView {
   const state: PurchaseView["state"] =
-    purchase.state === "completed" || purchase.state === "cancelled" || purchase.state === "paid" || purchase.state === "declined" || purchase.state === "not-charged"
+    purchase.state === "completed" ||
+    purchase.state === "cancelled" ||
+    purchase.state === "paid" ||
+    purchase.state === "declined" ||
+    purchase.state === "not-charged"
       ? purchase.state
       : purchase.state === "charging" || purchase.state === "verifying"
         ? "checking"
@@ -390,7 +484,11 @@ export function purchaseView(purchase: Purchase): PurchaseView {
     message,
     atBank: purchase.state === "verifying",
     giftCard: purchase.giftCard
-      ? { recipientName: purchase.giftCard.recipientName, recipientEmail: purchase.giftCard.recipientEmail, deliveryDate: purchase.giftCard.deliveryDate }
+      ? {
+          recipientName: purchase.giftCard.recipientName,
+          recipientEmail: purchase.giftCard.recipientEmail,
+          deliveryDate: purchase.giftCard.deliveryDate,
+        }
       : null,
   };
 }

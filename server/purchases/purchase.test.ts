@@ -101,7 +101,14 @@ async function itemOffer(kind: "membership" | "package", itemId: string): Promis
 async function start(offer: Offer, options: { buyer?: Buyer; via?: Services } = {}) {
   const buyer = options.buyer ?? (await newBuyer());
   const formKey = randomUUID();
-  const outcome = await startPurchase(options.via ?? services, { userId: buyer.userId, guestId: buyer.guestId, formKey, offer, origin, clock: at });
+  const outcome = await startPurchase(options.via ?? services, {
+    userId: buyer.userId,
+    guestId: buyer.guestId,
+    formKey,
+    offer,
+    origin,
+    clock: at,
+  });
   const [purchase] = await stores.purchases.listForUser(buyer.userId, 1);
   return { buyer, formKey, outcome, purchase };
 }
@@ -113,7 +120,11 @@ function pageOf(outcome: StepOutcome | null): string {
 
 /** The hosted card page filled in and sent, as the guest's browser does: where it sends them back. */
 async function fillCardPage(uri: string, number: string): Promise<URL> {
-  const answer = await fetch(uri, { method: "POST", body: new URLSearchParams({ name: "Pat Buyer", number, expiry: "12/30", cvc: "123" }), redirect: "manual" });
+  const answer = await fetch(uri, {
+    method: "POST",
+    body: new URLSearchParams({ name: "Pat Buyer", number, expiry: "12/30", cvc: "123" }),
+    redirect: "manual",
+  });
   expect(answer.status).toBe(303);
   return new URL(answer.headers.get("location")!);
 }
@@ -145,19 +156,27 @@ const stored = async (id: string): Promise<Purchase> => (await stores.purchases.
 
 function salesOf(guestId: string) {
   return sandbox.db
-    .prepare("SELECT i.id, i.is_closed FROM invoices i JOIN guests g ON g.id = i.guest_id WHERE g.id_key = ? ORDER BY i.number")
+    .prepare(
+      "SELECT i.id, i.is_closed FROM invoices i JOIN guests g ON g.id = i.guest_id WHERE g.id_key = ? ORDER BY i.number",
+    )
     .all(normalizeId(guestId)) as { id: string; is_closed: number }[];
 }
 
 /** Charges on an invoice: how many, and their sum in Zenoti's dollars. */
 function chargesOn(invoiceId: string) {
   return sandbox.db
-    .prepare("SELECT COUNT(*) AS n, COALESCE(SUM(t.amount), 0) AS total FROM transactions t JOIN invoices i ON i.id = t.invoice_id WHERE i.id_key = ?")
+    .prepare(
+      "SELECT COUNT(*) AS n, COALESCE(SUM(t.amount), 0) AS total FROM transactions t JOIN invoices i ON i.id = t.invoice_id WHERE i.id_key = ?",
+    )
     .get(normalizeId(invoiceId)) as { n: number; total: number };
 }
 
 function cardPagesOpenedFor(guestId: string): number {
-  return (sandbox.db.prepare("SELECT COUNT(*) AS n FROM card_sessions s JOIN guests g ON g.id = s.guest_id WHERE g.id_key = ?").get(normalizeId(guestId)) as { n: number }).n;
+  return (
+    sandbox.db
+      .prepare("SELECT COUNT(*) AS n FROM card_sessions s JOIN guests g ON g.id = s.guest_id WHERE g.id_key = ?")
+      .get(normalizeId(guestId)) as { n: number }
+  ).n;
 }
 
 async function membershipsOf(guestId: string, planId: string) {
@@ -165,14 +184,27 @@ async function membershipsOf(guestId: string, planId: string) {
 }
 
 async function giftCardEmailsTo(email: string) {
-  const answer = await fetch(`${sandbox.baseUrl}/v1/sandbox/giftcard_emails?email=${encodeURIComponent(email)}`, { headers: { authorization: `apikey ${TEST_API_KEY}` } });
-  return ((await answer.json()) as { emails: { to: { name: string; email: string }; card_number: string; value: number; occasion: string; message: string }[] }).emails;
+  const answer = await fetch(`${sandbox.baseUrl}/v1/sandbox/giftcard_emails?email=${encodeURIComponent(email)}`, {
+    headers: { authorization: `apikey ${TEST_API_KEY}` },
+  });
+  return (
+    (await answer.json()) as {
+      emails: {
+        to: { name: string; email: string };
+        card_number: string;
+        value: number;
+        occasion: string;
+        message: string;
+      }[];
+    }
+  ).emails;
 }
 
 /* ---------- faults ---------- */
 
 /** What the client throws when the back end's answer does not come back in time. */
-const lostAnswer = (path: string) => new SpaError({ kind: "timeout", status: 504, message: "The back end did not answer in time", path });
+const lostAnswer = (path: string) =>
+  new SpaError({ kind: "timeout", status: 504, message: "The back end did not answer in time", path });
 
 /** The services with some back-end calls replaced (the rest as they are). */
 const withSpa = (overrides: Partial<SpaClient>): Services => ({ ...services, spa: { ...spa, ...overrides } });
@@ -181,7 +213,10 @@ const withSpa = (overrides: Partial<SpaClient>): Services => ({ ...services, spa
 function counted(): { via: Services; calls: string[] } {
   const calls: string[] = [];
   const wrapped = Object.fromEntries(
-    Object.entries(spa).map(([name, call]) => [name, (...args: unknown[]) => (calls.push(name), (call as (...a: unknown[]) => unknown)(...args))]),
+    Object.entries(spa).map(([name, call]) => [
+      name,
+      (...args: unknown[]) => (calls.push(name), (call as (...a: unknown[]) => unknown)(...args)),
+    ]),
   ) as SpaClient;
   return { via: { ...services, spa: wrapped }, calls };
 }
@@ -199,30 +234,74 @@ describe("starting a purchase", () => {
     expect(page.pathname).toMatch(/^\/api\/hosted\/card\/[\w-]+$/);
     const sales = salesOf(buyer.guestId);
     expect(sales).toHaveLength(1);
-    expect(purchase).toMatchObject({ state: "invoiced", kind: "membership", itemId: offer.itemId, shownCents: offer.priceCents, closed: false, paidCents: null, declineMessage: null });
+    expect(purchase).toMatchObject({
+      state: "invoiced",
+      kind: "membership",
+      itemId: offer.itemId,
+      shownCents: offer.priceCents,
+      closed: false,
+      paidCents: null,
+      declineMessage: null,
+    });
     expect(normalizeId(purchase.invoiceId!)).toBe(normalizeId(sales[0].id));
     expect(purchase.reference).toMatch(/^[A-Z]+\d+$/);
     expect(purchase.knownCards).toMatchObject({ count: 0 });
     // Nobody holds the purchase while the guest is on the card page.
     expect(purchase.leaseUntil).toBe(0);
-    expect(purchaseView(purchase)).toMatchObject({ state: "card", message: null, price: formatMoney(offer.priceCents), paid: null });
+    expect(purchaseView(purchase)).toMatchObject({
+      state: "card",
+      message: null,
+      price: formatMoney(offer.priceCents),
+      paid: null,
+    });
 
-    const again = await startPurchase(services, { userId: buyer.userId, guestId: buyer.guestId, formKey, offer, origin, clock: at });
+    const again = await startPurchase(services, {
+      userId: buyer.userId,
+      guestId: buyer.guestId,
+      formKey,
+      offer,
+      origin,
+      clock: at,
+    });
     expect(again).toEqual({ kind: "status", purchase });
     expect(salesOf(buyer.guestId)).toHaveLength(1);
     expect(await stores.purchases.listForUser(buyer.userId, 10)).toHaveLength(1);
     expect(eventNames()).toEqual(["purchase_started"]);
-    expect(analytics.events[0].properties).toEqual({ kind: "membership", centerId: austin.id, amountCents: offer.priceCents });
+    expect(analytics.events[0].properties).toEqual({
+      kind: "membership",
+      centerId: austin.id,
+      amountCents: offer.priceCents,
+    });
   });
 
   it("tells the guest the sale could not start when the back end refuses it, and sells on the next try", async () => {
     const offer = await itemOffer("membership", MONTHLY);
     const refusing = withSpa({
-      sellMembership: () => Promise.reject(new SpaError({ kind: "rejected", status: 200, code: 400, message: "Invalid membership_ids", path: "/v1/invoices/memberships" })),
+      sellMembership: () =>
+        Promise.reject(
+          new SpaError({
+            kind: "rejected",
+            status: 200,
+            code: 400,
+            message: "Invalid membership_ids",
+            path: "/v1/invoices/memberships",
+          }),
+        ),
     });
     const { buyer, outcome, purchase } = await start(offer, { via: refusing });
-    expect(outcome).toMatchObject({ kind: "status", purchase: { id: purchase.id, state: "started", invoiceId: null, declineMessage: PURCHASE_OUTCOME_MESSAGES.notStarted } });
-    expect(purchaseView(purchase)).toMatchObject({ state: "not-started", message: PURCHASE_OUTCOME_MESSAGES.notStarted });
+    expect(outcome).toMatchObject({
+      kind: "status",
+      purchase: {
+        id: purchase.id,
+        state: "started",
+        invoiceId: null,
+        declineMessage: PURCHASE_OUTCOME_MESSAGES.notStarted,
+      },
+    });
+    expect(purchaseView(purchase)).toMatchObject({
+      state: "not-started",
+      message: PURCHASE_OUTCOME_MESSAGES.notStarted,
+    });
     expect(salesOf(buyer.guestId)).toHaveLength(0);
     expect(pageOf(await retryPurchase(services, purchase.id, origin, at))).toContain("/api/hosted/card/");
     expect(salesOf(buyer.guestId)).toHaveLength(1);
@@ -261,7 +340,16 @@ describe("paying with a card saved on the hosted card page", () => {
     expect(back.toString()).toBe(`${origin}/purchases/${purchase.id}/card?status=successful`);
 
     const returned = await cardReturned(services, purchase.id, "successful", origin, at);
-    expect(returned).toMatchObject({ kind: "status", purchase: { id: purchase.id, state: "completed", paidCents: offer.priceCents, closed: true, declineMessage: null } });
+    expect(returned).toMatchObject({
+      kind: "status",
+      purchase: {
+        id: purchase.id,
+        state: "completed",
+        paidCents: offer.priceCents,
+        closed: true,
+        declineMessage: null,
+      },
+    });
     expect(salesOf(buyer.guestId)).toEqual([{ id: expect.any(String), is_closed: 1 }]);
     expect(chargesOn(purchase.invoiceId!)).toEqual({ n: 1, total: offer.priceCents / 100 });
     const [card] = await spa.listCards(buyer.guestId, AUSTIN);
@@ -269,20 +357,35 @@ describe("paying with a card saved on the hosted card page", () => {
     expect(await membershipsOf(buyer.guestId, MONTHLY)).toHaveLength(1);
 
     // A reload of the return address, and the purchase's page, find it done.
-    expect(await cardReturned(services, purchase.id, "successful", origin, at)).toMatchObject({ kind: "status", purchase: { state: "completed" } });
+    expect(await cardReturned(services, purchase.id, "successful", origin, at)).toMatchObject({
+      kind: "status",
+      purchase: { state: "completed" },
+    });
     expect((await purchaseStatus(services, purchase.id, origin, at))?.state).toBe("completed");
     expect(chargesOn(purchase.invoiceId!).n).toBe(1);
     expect(await membershipsOf(buyer.guestId, MONTHLY)).toHaveLength(1);
-    expect(purchaseView(await stored(purchase.id))).toMatchObject({ state: "completed", paid: formatMoney(offer.priceCents), reference: purchase.reference, message: null });
+    expect(purchaseView(await stored(purchase.id))).toMatchObject({
+      state: "completed",
+      paid: formatMoney(offer.priceCents),
+      reference: purchase.reference,
+      message: null,
+    });
 
     expect(eventNames()).toEqual(["purchase_started", "purchase_completed"]);
-    expect(analytics.events[1].properties).toEqual({ kind: "membership", centerId: austin.id, amountCents: offer.priceCents });
+    expect(analytics.events[1].properties).toEqual({
+      kind: "membership",
+      centerId: austin.id,
+      amountCents: offer.priceCents,
+    });
   });
 
   it("sells a package the same way: the guest has its sessions once the sale is closed", async () => {
     const offer = await itemOffer("package", FACIAL_SERIES);
     const { buyer, returned, purchase } = await buyWith(offer, GOOD_CARD);
-    expect(returned).toMatchObject({ kind: "status", purchase: { state: "completed", paidCents: offer.priceCents, closed: true } });
+    expect(returned).toMatchObject({
+      kind: "status",
+      purchase: { state: "completed", paidCents: offer.priceCents, closed: true },
+    });
     const packages = await spa.guestPackages(buyer.guestId);
     expect(packages.map((p) => normalizeId(p.packageId))).toEqual([normalizeId(FACIAL_SERIES)]);
     expect(chargesOn(purchase.invoiceId!).n).toBe(1);
@@ -296,20 +399,36 @@ describe("paying with a card saved on the hosted card page", () => {
     expect(back.searchParams.get("status")).toBe("declined");
 
     const refused = await backFromCardPage(purchase.id, back);
-    expect(refused).toMatchObject({ kind: "status", purchase: { state: "declined", declineMessage: PURCHASE_OUTCOME_MESSAGES.declined } });
-    expect(purchaseView(await stored(purchase.id))).toMatchObject({ state: "declined", message: PURCHASE_OUTCOME_MESSAGES.declined });
+    expect(refused).toMatchObject({
+      kind: "status",
+      purchase: { state: "declined", declineMessage: PURCHASE_OUTCOME_MESSAGES.declined },
+    });
+    expect(purchaseView(await stored(purchase.id))).toMatchObject({
+      state: "declined",
+      message: PURCHASE_OUTCOME_MESSAGES.declined,
+    });
     expect(chargesOn(purchase.invoiceId!).n).toBe(0);
-    expect(analytics.events.at(-1)).toMatchObject({ name: "purchase_failed", properties: { kind: "membership", centerId: austin.id, reason: "declined" } });
+    expect(analytics.events.at(-1)).toMatchObject({
+      name: "purchase_failed",
+      properties: { kind: "membership", centerId: austin.id, reason: "declined" },
+    });
 
     // "Try another card": a new card page, on the same sale.
     const secondPage = pageOf(await retryPurchase(services, purchase.id, origin, at));
     expect(secondPage).not.toBe(firstPage);
     expect(new URL(secondPage).pathname).toMatch(/^\/api\/hosted\/card\//);
-    expect(await stored(purchase.id)).toMatchObject({ state: "invoiced", invoiceId: purchase.invoiceId, declineMessage: null });
+    expect(await stored(purchase.id)).toMatchObject({
+      state: "invoiced",
+      invoiceId: purchase.invoiceId,
+      declineMessage: null,
+    });
     expect(salesOf(buyer.guestId)).toHaveLength(1);
 
     const completed = await backFromCardPage(purchase.id, await fillCardPage(secondPage, GOOD_CARD));
-    expect(completed).toMatchObject({ kind: "status", purchase: { state: "completed", invoiceId: purchase.invoiceId, paidCents: offer.priceCents } });
+    expect(completed).toMatchObject({
+      kind: "status",
+      purchase: { state: "completed", invoiceId: purchase.invoiceId, paidCents: offer.priceCents },
+    });
     expect(chargesOn(purchase.invoiceId!).n).toBe(1);
     expect(salesOf(buyer.guestId)).toEqual([{ id: expect.any(String), is_closed: 1 }]);
     expect(await membershipsOf(buyer.guestId, MONTHLY)).toHaveLength(1);
@@ -319,7 +438,15 @@ describe("paying with a card saved on the hosted card page", () => {
   it("a card saved but whose charge is declined leaves the sale unpaid and open, and gives no membership", async () => {
     const offer = await itemOffer("membership", MONTHLY);
     const { buyer, returned, purchase } = await buyWith(offer, CHARGE_DECLINED_TEST_CARD);
-    expect(returned).toMatchObject({ kind: "status", purchase: { state: "declined", declineMessage: PURCHASE_OUTCOME_MESSAGES.declined, paidCents: null, closed: false } });
+    expect(returned).toMatchObject({
+      kind: "status",
+      purchase: {
+        state: "declined",
+        declineMessage: PURCHASE_OUTCOME_MESSAGES.declined,
+        paidCents: null,
+        closed: false,
+      },
+    });
     expect(chargesOn(purchase.invoiceId!).n).toBe(0);
     const invoice = await spa.getInvoice(purchase.invoiceId!);
     expect(invoice).toMatchObject({ closed: false, paid: 0, balance: offer.priceCents });
@@ -332,7 +459,10 @@ describe("paying with a card saved on the hosted card page", () => {
     const { outcome, purchase } = await start(offer);
     pageOf(outcome);
     const { via, calls } = counted();
-    expect(await cardReturned(via, purchase.id, "successful", origin, at)).toMatchObject({ kind: "status", purchase: { state: "declined", declineMessage: PURCHASE_OUTCOME_MESSAGES.noCard } });
+    expect(await cardReturned(via, purchase.id, "successful", origin, at)).toMatchObject({
+      kind: "status",
+      purchase: { state: "declined", declineMessage: PURCHASE_OUTCOME_MESSAGES.noCard },
+    });
     expect(calls).not.toContain("payInvoice");
     expect(chargesOn(purchase.invoiceId!).n).toBe(0);
   });
@@ -349,7 +479,10 @@ describe("paying with a card saved on the hosted card page", () => {
     const { via, calls } = counted();
     const again = await cardReturned(via, purchase.id, firstBack.searchParams.get("status"), origin, at);
     expect(calls).not.toContain("payInvoice");
-    expect(again).toMatchObject({ kind: "status", purchase: { state: "declined", declineMessage: PURCHASE_OUTCOME_MESSAGES.noCard } });
+    expect(again).toMatchObject({
+      kind: "status",
+      purchase: { state: "declined", declineMessage: PURCHASE_OUTCOME_MESSAGES.noCard },
+    });
   });
 });
 
@@ -364,7 +497,11 @@ describe("the same card saved again", () => {
     expect(returned).toMatchObject({ purchase: { state: "completed" } });
 
     // The back end holds two accounts for the one card; the guest has one card.
-    const accounts = sandbox.db.prepare("SELECT c.account_id FROM cards c JOIN guests g ON g.id = c.guest_id WHERE g.id_key = ? ORDER BY c.created_at").all(normalizeId(buyer.guestId)) as { account_id: string }[];
+    const accounts = sandbox.db
+      .prepare(
+        "SELECT c.account_id FROM cards c JOIN guests g ON g.id = c.guest_id WHERE g.id_key = ? ORDER BY c.created_at",
+      )
+      .all(normalizeId(buyer.guestId)) as { account_id: string }[];
     expect(accounts).toHaveLength(2);
     const cards = await spa.listCards(buyer.guestId, AUSTIN);
     expect(cards).toEqual([expect.objectContaining({ lastFour: GOOD_CARD.slice(-4) })]);
@@ -383,17 +520,26 @@ describe("a card that asks for 3-D Secure", () => {
     expect(bankPage.pathname).toMatch(/^\/api\/hosted\/verify\/[\w-]+$/);
     const verifying = await stored(purchase.id);
     expect(verifying).toMatchObject({ state: "verifying", verifyUri: bankPage.toString(), leaseUntil: 0 });
-    expect(purchaseView(verifying)).toMatchObject({ state: "checking", message: PURCHASE_OUTCOME_MESSAGES.atBank, atBank: true });
+    expect(purchaseView(verifying)).toMatchObject({
+      state: "checking",
+      message: PURCHASE_OUTCOME_MESSAGES.atBank,
+      atBank: true,
+    });
     expect(chargesOn(purchase.invoiceId!).n).toBe(0);
 
     const back = await answerBank(bankPage.toString(), "approve");
     expect(`${back.origin}${back.pathname}`).toBe(`${origin}/purchases/${purchase.id}/verified`);
     const done = await verificationReturned(services, purchase.id, origin, at);
-    expect(done).toMatchObject({ kind: "status", purchase: { state: "completed", paidCents: offer.priceCents, closed: true, verifyUri: null } });
+    expect(done).toMatchObject({
+      kind: "status",
+      purchase: { state: "completed", paidCents: offer.priceCents, closed: true, verifyUri: null },
+    });
     expect(chargesOn(purchase.invoiceId!).n).toBe(1);
     expect(await membershipsOf(buyer.guestId, MONTHLY)).toHaveLength(1);
     // Coming back again charges nothing more.
-    expect(await verificationReturned(services, purchase.id, origin, at)).toMatchObject({ purchase: { state: "completed" } });
+    expect(await verificationReturned(services, purchase.id, origin, at)).toMatchObject({
+      purchase: { state: "completed" },
+    });
     expect(chargesOn(purchase.invoiceId!).n).toBe(1);
     expect(eventNames()).toEqual(["purchase_started", "purchase_completed"]);
   });
@@ -403,7 +549,10 @@ describe("a card that asks for 3-D Secure", () => {
     const { buyer, returned, purchase } = await buyWith(offer, THREE_DS_TEST_CARD);
     await answerBank(pageOf(returned), "refuse");
     const refused = await verificationReturned(services, purchase.id, origin, at);
-    expect(refused).toMatchObject({ kind: "status", purchase: { state: "declined", declineMessage: PURCHASE_OUTCOME_MESSAGES.verifyFailed, verifyUri: null } });
+    expect(refused).toMatchObject({
+      kind: "status",
+      purchase: { state: "declined", declineMessage: PURCHASE_OUTCOME_MESSAGES.verifyFailed, verifyUri: null },
+    });
     expect(chargesOn(purchase.invoiceId!).n).toBe(0);
     expect(salesOf(buyer.guestId)).toEqual([{ id: expect.any(String), is_closed: 0 }]);
     expect(await membershipsOf(buyer.guestId, MONTHLY)).toEqual([]);
@@ -422,14 +571,16 @@ describe("a card that asks for 3-D Secure", () => {
   });
 
   // "Try again" while the bank's page is still open sends the guest back to it; a late approval is still found.
-  it("a charge approved at the bank after \"Try again\" was pressed is not left declined", async () => {
+  it('a charge approved at the bank after "Try again" was pressed is not left declined', async () => {
     const offer = await itemOffer("membership", MONTHLY);
     const { returned, purchase } = await buyWith(offer, THREE_DS_TEST_CARD);
     const bankPage = pageOf(returned);
     await retryPurchase(services, purchase.id, origin, at);
     await answerBank(bankPage, "approve");
     expect(chargesOn(purchase.invoiceId!).n).toBe(1);
-    expect(await verificationReturned(services, purchase.id, origin, at)).toMatchObject({ purchase: { state: "completed" } });
+    expect(await verificationReturned(services, purchase.id, origin, at)).toMatchObject({
+      purchase: { state: "completed" },
+    });
   });
 });
 
@@ -443,31 +594,53 @@ describe("a charge whose answer is lost", () => {
       },
     });
     const { buyer, returned, purchase } = await buyWith(offer, GOOD_CARD, { via: lostAfterCharging });
-    expect(returned).toMatchObject({ kind: "status", purchase: { state: "completed", paidCents: offer.priceCents, closed: true } });
+    expect(returned).toMatchObject({
+      kind: "status",
+      purchase: { state: "completed", paidCents: offer.priceCents, closed: true },
+    });
     expect(chargesOn(purchase.invoiceId!).n).toBe(1);
     expect(await membershipsOf(buyer.guestId, MONTHLY)).toHaveLength(1);
     expect(eventNames()).toEqual(["purchase_started", "purchase_completed"]);
   });
 
-  it("that never landed: \"checking\" until a charge could no longer land (twice the back-end timeout), then not charged, never \"declined\"", async () => {
+  it('that never landed: "checking" until a charge could no longer land (twice the back-end timeout), then not charged, never "declined"', async () => {
     const offer = await itemOffer("membership", MONTHLY);
-    const neverLanded = withSpa({ payInvoice: (invoiceId) => Promise.reject(lostAnswer(`/v1/invoices/${invoiceId}/online_payments`)) });
+    const neverLanded = withSpa({
+      payInvoice: (invoiceId) => Promise.reject(lostAnswer(`/v1/invoices/${invoiceId}/online_payments`)),
+    });
     const sentAt = clock;
     const { returned, purchase } = await buyWith(offer, GOOD_CARD, { via: neverLanded });
-    expect(returned).toMatchObject({ kind: "status", purchase: { state: "charging", chargeSentAt: sentAt, leaseUntil: 0 } });
-    expect(purchaseView(await stored(purchase.id))).toMatchObject({ state: "checking", message: PURCHASE_OUTCOME_MESSAGES.checking });
+    expect(returned).toMatchObject({
+      kind: "status",
+      purchase: { state: "charging", chargeSentAt: sentAt, leaseUntil: 0 },
+    });
+    expect(purchaseView(await stored(purchase.id))).toMatchObject({
+      state: "checking",
+      message: PURCHASE_OUTCOME_MESSAGES.checking,
+    });
 
     // The page opened while the charge might still land: still checking, nothing sent again.
     const { via, calls } = counted();
-    expect(await purchaseStatus(via, purchase.id, origin, () => sentAt + 2 * TIMEOUT_MS)).toMatchObject({ state: "charging" });
+    expect(await purchaseStatus(via, purchase.id, origin, () => sentAt + 2 * TIMEOUT_MS)).toMatchObject({
+      state: "charging",
+    });
     expect(calls).toEqual(["getInvoice"]);
-    expect(await cardReturned(via, purchase.id, "successful", origin, () => sentAt + 2 * TIMEOUT_MS)).toMatchObject({ purchase: { state: "charging" } });
+    expect(await cardReturned(via, purchase.id, "successful", origin, () => sentAt + 2 * TIMEOUT_MS)).toMatchObject({
+      purchase: { state: "charging" },
+    });
     expect(calls).not.toContain("payInvoice");
     expect(eventNames()).toEqual(["purchase_started"]);
 
     clock = Math.max(clock, sentAt + 2 * TIMEOUT_MS + 1);
-    expect(await purchaseStatus(services, purchase.id, origin, at)).toMatchObject({ state: "not-charged", declineMessage: PURCHASE_OUTCOME_MESSAGES.notCharged, paidCents: null });
-    expect(purchaseView(await stored(purchase.id))).toMatchObject({ state: "not-charged", message: PURCHASE_OUTCOME_MESSAGES.notCharged });
+    expect(await purchaseStatus(services, purchase.id, origin, at)).toMatchObject({
+      state: "not-charged",
+      declineMessage: PURCHASE_OUTCOME_MESSAGES.notCharged,
+      paidCents: null,
+    });
+    expect(purchaseView(await stored(purchase.id))).toMatchObject({
+      state: "not-charged",
+      message: PURCHASE_OUTCOME_MESSAGES.notCharged,
+    });
     expect(chargesOn(purchase.invoiceId!).n).toBe(0);
     expect(eventNames()).toEqual(["purchase_started", "purchase_failed"]);
     expect(analytics.events[1].properties).toMatchObject({ reason: "not_charged" });
@@ -505,14 +678,17 @@ describe("a request that dies between two steps", () => {
     clock += purchaseLeaseMs(services) + 1;
   };
 
-  it("after \"charging\" was written, before the charge was sent: checking, then \"not charged\" (never \"declined\"); \"Try again\" pays it once", async () => {
+  it('after "charging" was written, before the charge was sent: checking, then "not charged" (never "declined"); "Try again" pays it once', async () => {
     const { buyer, purchase } = await dieWhilePaying(dyingAt("payInvoice", "before"));
     expect(purchase).toMatchObject({ state: "charging", paidCents: null });
     expect(purchase.chargeSentAt).not.toBeNull();
     expect(purchase.leaseUntil).toBeGreaterThan(clock);
     // Opened while the dead request still holds it: shown as it stands, the back end not asked.
     const { via, calls } = counted();
-    expect(purchaseView((await purchaseStatus(via, purchase.id, origin, at))!)).toMatchObject({ state: "checking", message: PURCHASE_OUTCOME_MESSAGES.checking });
+    expect(purchaseView((await purchaseStatus(via, purchase.id, origin, at))!)).toMatchObject({
+      state: "checking",
+      message: PURCHASE_OUTCOME_MESSAGES.checking,
+    });
     expect(calls).toEqual([]);
 
     pastTheLease();
@@ -530,22 +706,29 @@ describe("a request that dies between two steps", () => {
     expect(salesOf(buyer.guestId)).toHaveLength(1);
   });
 
-  it("after \"charging\" was written, before the charge was sent, and nobody comes back: the reconciler says \"not charged\"", async () => {
+  it('after "charging" was written, before the charge was sent, and nobody comes back: the reconciler says "not charged"', async () => {
     const { purchase } = await dieWhilePaying(dyingAt("payInvoice", "before"));
     clock += 10 * 60_000;
     await reconcilePurchases(services, { clock: at, idleMs: 60_000 });
-    expect(await stored(purchase.id)).toMatchObject({ state: "not-charged", declineMessage: PURCHASE_OUTCOME_MESSAGES.notCharged });
+    expect(await stored(purchase.id)).toMatchObject({
+      state: "not-charged",
+      declineMessage: PURCHASE_OUTCOME_MESSAGES.notCharged,
+    });
     expect(chargesOn(purchase.invoiceId!).n).toBe(0);
   });
 
-  it("after the charge went through, before its answer was written: \"checking\" (not \"not finished\"), then completed from the invoice with one charge", async () => {
+  it('after the charge went through, before its answer was written: "checking" (not "not finished"), then completed from the invoice with one charge', async () => {
     const { buyer, purchase } = await dieWhilePaying(dyingAt("payInvoice", "after"));
     expect(purchase).toMatchObject({ state: "charging", paidCents: null });
     expect(chargesOn(purchase.invoiceId!).n).toBe(1);
     expect(purchaseView(purchase).state).toBe("checking");
 
     pastTheLease();
-    expect(await purchaseStatus(services, purchase.id, origin, at)).toMatchObject({ state: "completed", paidCents: purchase.shownCents, closed: true });
+    expect(await purchaseStatus(services, purchase.id, origin, at)).toMatchObject({
+      state: "completed",
+      paidCents: purchase.shownCents,
+      closed: true,
+    });
     expect(chargesOn(purchase.invoiceId!).n).toBe(1);
     expect(await membershipsOf(buyer.guestId, MONTHLY)).toHaveLength(1);
   });
@@ -559,7 +742,7 @@ describe("a request that dies between two steps", () => {
     expect(chargesOn(purchase.invoiceId!).n).toBe(1);
   });
 
-  it("after \"paid\" was written, before the sale was closed: \"Payment received\", being finished; then completed", async () => {
+  it('after "paid" was written, before the sale was closed: "Payment received", being finished; then completed', async () => {
     const { buyer, purchase } = await dieWhilePaying(dyingAt("closeInvoice", "before"));
     expect(purchase).toMatchObject({ state: "paid", closed: false, paidCents: purchase.shownCents });
     // The dead request's lease still holds it: the page shows it paid, being finished.
@@ -575,35 +758,53 @@ describe("a request that dies between two steps", () => {
     expect(await membershipsOf(buyer.guestId, MONTHLY)).toHaveLength(1);
   });
 
-  it("after the charge asked for the bank's check, before \"verifying\" was written: the guest never saw it, so \"not charged\"", async () => {
+  it('after the charge asked for the bank\'s check, before "verifying" was written: the guest never saw it, so "not charged"', async () => {
     const dying: Services = {
       ...services,
       stores: {
         ...stores,
         purchases: {
           ...stores.purchases,
-          save: (purchase) => (purchase.state === "verifying" ? Promise.reject(killed()) : stores.purchases.save(purchase)),
+          save: (purchase) =>
+            purchase.state === "verifying" ? Promise.reject(killed()) : stores.purchases.save(purchase),
         },
       },
     };
     const { purchase } = await dieWhilePaying(dying, THREE_DS_TEST_CARD);
     expect(purchase).toMatchObject({ state: "charging", verifyUri: null });
     pastTheLease();
-    expect(await purchaseStatus(services, purchase.id, origin, at)).toMatchObject({ state: "not-charged", declineMessage: PURCHASE_OUTCOME_MESSAGES.notCharged });
+    expect(await purchaseStatus(services, purchase.id, origin, at)).toMatchObject({
+      state: "not-charged",
+      declineMessage: PURCHASE_OUTCOME_MESSAGES.notCharged,
+    });
     expect(chargesOn(purchase.invoiceId!).n).toBe(0);
   });
 
-  it("while the sale was asked for, or before the card page: \"nothing was charged\", and \"Try again\" goes on with one sale", async () => {
+  it('while the sale was asked for, or before the card page: "nothing was charged", and "Try again" goes on with one sale', async () => {
     const offer = await itemOffer("membership", MONTHLY);
     const buyer = await newBuyer();
-    const beforeTheSale = startPurchase(dyingAt("sellMembership", "before"), { userId: buyer.userId, guestId: buyer.guestId, formKey: randomUUID(), offer, origin, clock: at });
+    const beforeTheSale = startPurchase(dyingAt("sellMembership", "before"), {
+      userId: buyer.userId,
+      guestId: buyer.guestId,
+      formKey: randomUUID(),
+      offer,
+      origin,
+      clock: at,
+    });
     await expect(beforeTheSale).rejects.toThrow("process killed");
     const [unsold] = await stores.purchases.listForUser(buyer.userId, 1);
     expect(unsold).toMatchObject({ state: "started", invoiceId: null });
     expect(purchaseView(unsold)).toMatchObject({ state: "not-started", message: PURCHASE_OUTCOME_MESSAGES.notStarted });
 
     const other = await newBuyer();
-    const beforeTheCardPage = startPurchase(dyingAt("startCardCapture", "before"), { userId: other.userId, guestId: other.guestId, formKey: randomUUID(), offer, origin, clock: at });
+    const beforeTheCardPage = startPurchase(dyingAt("startCardCapture", "before"), {
+      userId: other.userId,
+      guestId: other.guestId,
+      formKey: randomUUID(),
+      offer,
+      origin,
+      clock: at,
+    });
     await expect(beforeTheCardPage).rejects.toThrow("process killed");
     const [sold] = await stores.purchases.listForUser(other.userId, 1);
     expect(sold).toMatchObject({ state: "started", priceChecked: true });
@@ -621,20 +822,40 @@ describe("a price that changed", () => {
     const real = await itemOffer("package", FACIAL_SERIES);
     const offer = { ...real, priceCents: real.priceCents - 5_000 };
     const { buyer, formKey, outcome, purchase } = await start(offer);
-    expect(outcome).toMatchObject({ kind: "price-changed", priceCents: real.priceCents, purchase: { id: purchase.id, state: "cancelled", leaseUntil: 0 } });
+    expect(outcome).toMatchObject({
+      kind: "price-changed",
+      priceCents: real.priceCents,
+      purchase: { id: purchase.id, state: "cancelled", leaseUntil: 0 },
+    });
     expect(purchase).toMatchObject({ state: "cancelled", shownCents: offer.priceCents, paidCents: null });
     expect(purchaseView(purchase).state).toBe("cancelled");
 
     const invoice = await spa.getInvoice(purchase.invoiceId!);
     expect(invoice).toMatchObject({ balance: 0, paid: 0, items: [] });
-    const lines = sandbox.db.prepare("SELECT i.removed, i.comments FROM invoice_items i JOIN invoices v ON v.id = i.invoice_id WHERE v.id_key = ?").all(normalizeId(purchase.invoiceId!));
+    const lines = sandbox.db
+      .prepare(
+        "SELECT i.removed, i.comments FROM invoice_items i JOIN invoices v ON v.id = i.invoice_id WHERE v.id_key = ?",
+      )
+      .all(normalizeId(purchase.invoiceId!));
     expect(lines).toEqual([{ removed: 1, comments: PRICE_CHANGED_COMMENT }]);
     expect(cardPagesOpenedFor(buyer.guestId)).toBe(0);
     expect(chargesOn(purchase.invoiceId!).n).toBe(0);
 
     // The same form again, or "Try again", changes nothing: the purchase has ended.
-    expect(await startPurchase(services, { userId: buyer.userId, guestId: buyer.guestId, formKey, offer, origin, clock: at })).toMatchObject({ kind: "status", purchase: { state: "cancelled" } });
-    expect(await retryPurchase(services, purchase.id, origin, at)).toMatchObject({ kind: "status", purchase: { state: "cancelled" } });
+    expect(
+      await startPurchase(services, {
+        userId: buyer.userId,
+        guestId: buyer.guestId,
+        formKey,
+        offer,
+        origin,
+        clock: at,
+      }),
+    ).toMatchObject({ kind: "status", purchase: { state: "cancelled" } });
+    expect(await retryPurchase(services, purchase.id, origin, at)).toMatchObject({
+      kind: "status",
+      purchase: { state: "cancelled" },
+    });
     expect(salesOf(buyer.guestId)).toHaveLength(1);
     expect(cardPagesOpenedFor(buyer.guestId)).toBe(0);
   });
@@ -652,9 +873,15 @@ describe("a price that changed", () => {
       },
     });
     const { outcome, purchase } = await start(offer, { via: firstReadLost });
-    expect(outcome).toMatchObject({ kind: "status", purchase: { state: "started", declineMessage: PURCHASE_OUTCOME_MESSAGES.notStarted } });
+    expect(outcome).toMatchObject({
+      kind: "status",
+      purchase: { state: "started", declineMessage: PURCHASE_OUTCOME_MESSAGES.notStarted },
+    });
     expect(purchase.invoiceId).not.toBeNull();
-    expect(await retryPurchase(firstReadLost, purchase.id, origin, at)).toMatchObject({ kind: "price-changed", priceCents: real.priceCents });
+    expect(await retryPurchase(firstReadLost, purchase.id, origin, at)).toMatchObject({
+      kind: "price-changed",
+      priceCents: real.priceCents,
+    });
   });
 });
 
@@ -678,39 +905,67 @@ describe("a gift card", () => {
 
   it("of an amount the guest chose is paid, closed and emailed to its recipient once", async () => {
     const { offer, recipientEmail } = await giftCard(7_550);
-    expect(offer).toMatchObject({ kind: "gift-card", priceCents: 7_550, giftCard: { valueCents: 7_550, custom: true } });
+    expect(offer).toMatchObject({
+      kind: "gift-card",
+      priceCents: 7_550,
+      giftCard: { valueCents: 7_550, custom: true },
+    });
     const { via, calls } = counted();
     const { buyer, returned, purchase } = await buyWith(offer, GOOD_CARD, { via });
-    expect(returned).toMatchObject({ kind: "status", purchase: { state: "completed", paidCents: 7_550, closed: true, giftCardSent: true } });
+    expect(returned).toMatchObject({
+      kind: "status",
+      purchase: { state: "completed", paidCents: 7_550, closed: true, giftCardSent: true },
+    });
     expect(calls.filter((c) => c === "sendGiftCardEmail")).toHaveLength(1);
     expect(chargesOn(purchase.invoiceId!)).toEqual({ n: 1, total: 75.5 });
 
     const emails = await giftCardEmailsTo(recipientEmail);
     expect(emails).toHaveLength(1);
-    expect(emails[0]).toMatchObject({ to: { name: "Rosa Diaz", email: recipientEmail }, value: 75.5, occasion: "Birthday", message: "Happy birthday!" });
+    expect(emails[0]).toMatchObject({
+      to: { name: "Rosa Diaz", email: recipientEmail },
+      value: 75.5,
+      occasion: "Birthday",
+      message: "Happy birthday!",
+    });
     const [card] = await spa.guestGiftCards(buyer.guestId);
     expect(card).toMatchObject({ number: emails[0].card_number, valueCents: 7_550, balanceCents: 7_550 });
 
     // The purchase's page opened later sends nothing more.
     clock += 3_600_000;
-    expect(await purchaseStatus(via, purchase.id, origin, at)).toMatchObject({ state: "completed", giftCardSent: true });
+    expect(await purchaseStatus(via, purchase.id, origin, at)).toMatchObject({
+      state: "completed",
+      giftCardSent: true,
+    });
     expect(calls.filter((c) => c === "sendGiftCardEmail")).toHaveLength(1);
     expect(await giftCardEmailsTo(recipientEmail)).toHaveLength(1);
-    expect(purchaseView(await stored(purchase.id))).toMatchObject({ state: "completed", giftCard: { recipientName: "Rosa Diaz", recipientEmail, deliveryDate: offer.giftCard!.deliveryDate } });
+    expect(purchaseView(await stored(purchase.id))).toMatchObject({
+      state: "completed",
+      giftCard: { recipientName: "Rosa Diaz", recipientEmail, deliveryDate: offer.giftCard!.deliveryDate },
+    });
   });
 
   it("whose email could not be asked for is sent when the purchase's page is next opened, once", async () => {
     const { offer, recipientEmail } = await giftCard(2_500);
-    const sendLost = withSpa({ sendGiftCardEmail: (invoiceId) => Promise.reject(lostAnswer(`/v1/invoices/${invoiceId}/send_giftcard_email`)) });
+    const sendLost = withSpa({
+      sendGiftCardEmail: (invoiceId) => Promise.reject(lostAnswer(`/v1/invoices/${invoiceId}/send_giftcard_email`)),
+    });
     const { outcome, purchase } = await start(offer);
     const back = await fillCardPage(pageOf(outcome), GOOD_CARD);
     await backFromCardPage(purchase.id, back, sendLost).catch(() => null);
-    expect(await stored(purchase.id)).toMatchObject({ state: "paid", closed: true, giftCardSent: false, paidCents: 2_500 });
+    expect(await stored(purchase.id)).toMatchObject({
+      state: "paid",
+      closed: true,
+      giftCardSent: false,
+      paidCents: 2_500,
+    });
     expect(await giftCardEmailsTo(recipientEmail)).toEqual([]);
     expect(purchaseView(await stored(purchase.id)).state).toBe("paid");
 
     clock += purchaseLeaseMs(services) + 1;
-    expect(await purchaseStatus(services, purchase.id, origin, at)).toMatchObject({ state: "completed", giftCardSent: true });
+    expect(await purchaseStatus(services, purchase.id, origin, at)).toMatchObject({
+      state: "completed",
+      giftCardSent: true,
+    });
     expect(await giftCardEmailsTo(recipientEmail)).toHaveLength(1);
     expect(chargesOn(purchase.invoiceId!).n).toBe(1);
     expect(eventNames().filter((n) => n === "purchase_completed")).toHaveLength(1);
@@ -781,14 +1036,26 @@ describe("one request at a time", () => {
     expect(held?.state).toBe("claimed");
 
     const { via, calls } = counted();
-    expect(await cardReturned(via, purchase.id, back.searchParams.get("status"), origin, at)).toMatchObject({ kind: "status", purchase: { id: purchase.id, state: "invoiced" } });
-    expect(await retryPurchase(via, purchase.id, origin, at)).toMatchObject({ kind: "status", purchase: { state: "invoiced" } });
-    expect(await verificationReturned(via, purchase.id, origin, at)).toMatchObject({ kind: "status", purchase: { state: "invoiced" } });
+    expect(await cardReturned(via, purchase.id, back.searchParams.get("status"), origin, at)).toMatchObject({
+      kind: "status",
+      purchase: { id: purchase.id, state: "invoiced" },
+    });
+    expect(await retryPurchase(via, purchase.id, origin, at)).toMatchObject({
+      kind: "status",
+      purchase: { state: "invoiced" },
+    });
+    expect(await verificationReturned(via, purchase.id, origin, at)).toMatchObject({
+      kind: "status",
+      purchase: { state: "invoiced" },
+    });
     expect(calls).toEqual([]);
     expect(chargesOn(purchase.invoiceId!).n).toBe(0);
 
     clock += 10_001;
-    expect(await cardReturned(services, purchase.id, back.searchParams.get("status"), origin, at)).toMatchObject({ kind: "status", purchase: { state: "completed" } });
+    expect(await cardReturned(services, purchase.id, back.searchParams.get("status"), origin, at)).toMatchObject({
+      kind: "status",
+      purchase: { state: "completed" },
+    });
     expect(chargesOn(purchase.invoiceId!).n).toBe(1);
   });
 
@@ -804,10 +1071,26 @@ describe("one request at a time", () => {
   it("the same form's key pressed on another plan starts a purchase of that plan", async () => {
     const buyer = await newBuyer();
     const formKey = randomUUID();
-    const first = await startPurchase(services, { userId: buyer.userId, guestId: buyer.guestId, formKey, offer: await itemOffer("membership", MONTHLY), origin, clock: at });
+    const first = await startPurchase(services, {
+      userId: buyer.userId,
+      guestId: buyer.guestId,
+      formKey,
+      offer: await itemOffer("membership", MONTHLY),
+      origin,
+      clock: at,
+    });
     expect(first.kind).toBe("redirect");
-    const second = await startPurchase(services, { userId: buyer.userId, guestId: buyer.guestId, formKey, offer: await itemOffer("membership", GLOW_PLUS), origin, clock: at });
+    const second = await startPurchase(services, {
+      userId: buyer.userId,
+      guestId: buyer.guestId,
+      formKey,
+      offer: await itemOffer("membership", GLOW_PLUS),
+      origin,
+      clock: at,
+    });
     expect(second.kind).toBe("redirect");
-    expect((await stores.purchases.listForUser(buyer.userId, 10)).map((p) => normalizeId(p.itemId)).sort()).toEqual([normalizeId(MONTHLY), normalizeId(GLOW_PLUS)].sort());
+    expect((await stores.purchases.listForUser(buyer.userId, 10)).map((p) => normalizeId(p.itemId)).sort()).toEqual(
+      [normalizeId(MONTHLY), normalizeId(GLOW_PLUS)].sort(),
+    );
   });
 });

@@ -15,10 +15,17 @@ const BATCH = 20;
  * lost is read from the invoice. Each is taken through its lease, as the purchase's page does, so
  * several instances may run it.
  */
-export async function reconcilePurchases(services: Services, options: { clock?: () => number; idleMs?: number } = {}): Promise<number> {
+export async function reconcilePurchases(
+  services: Services,
+  options: { clock?: () => number; idleMs?: number } = {},
+): Promise<number> {
   const clock = options.clock ?? Date.now;
   const now = clock();
-  const unfinished = await services.stores.purchases.listUnfinished(now, now - (options.idleMs ?? RECONCILE_IDLE_MS), BATCH);
+  const unfinished = await services.stores.purchases.listUnfinished(
+    now,
+    now - (options.idleMs ?? RECONCILE_IDLE_MS),
+    BATCH,
+  );
   let finished = 0;
   for (const candidate of unfinished) {
     const purchase = await purchaseStatus(services, candidate.id, services.env.PUBLIC_URL ?? "http://localhost", clock);

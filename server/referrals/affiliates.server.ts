@@ -12,9 +12,17 @@ import type { AffiliateDetails } from "../store/stores.server";
  * reported to the error reporter and rethrown, as the spec says; callers on a customer's path
  * catch it, so a registration or a booking never fails for it.
  */
-export async function recordAffiliateClick(services: Services, input: { guestId: string; email: string; click: { id: string; at: number } }): Promise<void> {
+export async function recordAffiliateClick(
+  services: Services,
+  input: { guestId: string; email: string; click: { id: string; at: number } },
+): Promise<void> {
   try {
-    const outcome = await services.stores.affiliates.record({ userId: input.guestId, userEmail: input.email, clickId: input.click.id, clickedAt: input.click.at });
+    const outcome = await services.stores.affiliates.record({
+      userId: input.guestId,
+      userEmail: input.email,
+      clickId: input.click.id,
+      clickedAt: input.click.at,
+    });
     logger.info("affiliate click recorded", { outcome });
   } catch (error) {
     errorReporter().captureException(error, { where: "affiliate-update" });
@@ -37,13 +45,21 @@ export async function reconcileAffiliates(services: Services, now = Date.now()):
   return changed;
 }
 
-export async function settleAffiliate(services: Services, record: AffiliateDetails, now = Date.now()): Promise<boolean> {
+export async function settleAffiliate(
+  services: Services,
+  record: AffiliateDetails,
+  now = Date.now(),
+): Promise<boolean> {
   try {
     const visits = await services.spa.listGuestAppointments(record.user_id, { size: 100 });
     // The first treatment: the new-client signature facial, closed (a returning client has none to come).
-    const treated = visits.flatMap((v) => v.services).some((service) => service.status === APPOINTMENT_STATUS.CLOSED && isReferralTreatment(service.name));
-    if (treated) await services.stores.affiliates.update(record.user_id, { isFtTreatedTriggered: true, checkedAt: now });
-    else if (clickExpired(record.timestamp, now)) await services.stores.affiliates.update(record.user_id, { isExpired: true, checkedAt: now });
+    const treated = visits
+      .flatMap((v) => v.services)
+      .some((service) => service.status === APPOINTMENT_STATUS.CLOSED && isReferralTreatment(service.name));
+    if (treated)
+      await services.stores.affiliates.update(record.user_id, { isFtTreatedTriggered: true, checkedAt: now });
+    else if (clickExpired(record.timestamp, now))
+      await services.stores.affiliates.update(record.user_id, { isExpired: true, checkedAt: now });
     else await services.stores.affiliates.update(record.user_id, { checkedAt: now });
     return treated || clickExpired(record.timestamp, now);
   } catch (error) {

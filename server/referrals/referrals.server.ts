@@ -68,9 +68,17 @@ export type FriendCheck = { ok: true; owner: ReferralCodeRecord } | { ok: false;
  * knows it, and no guest with their mobile number when it is given). Checked before the friend's guest record is made, so the back end's record can name
  * the referrer.
  */
-export async function checkReferralFor(services: Services, raw: string, friend: { email: string; isNewClient: boolean; phone?: string }): Promise<FriendCheck> {
+export async function checkReferralFor(
+  services: Services,
+  raw: string,
+  friend: { email: string; isNewClient: boolean; phone?: string },
+): Promise<FriendCheck> {
   const found = await lookUpReferralCode(services, raw);
-  if (!found.ok) return { ok: false, message: found.reason === "used-up" ? REFERRAL_CODE_MESSAGES.usedUp : REFERRAL_MESSAGES.unknown };
+  if (!found.ok)
+    return {
+      ok: false,
+      message: found.reason === "used-up" ? REFERRAL_CODE_MESSAGES.usedUp : REFERRAL_MESSAGES.unknown,
+    };
   const ownerAccount = await services.stores.accounts.getById(found.owner.accountId);
   const refusal = referralRefusal({
     known: true,
@@ -78,7 +86,8 @@ export async function checkReferralFor(services: Services, raw: string, friend: 
     friendEmail: friend.email,
     alreadyReferred: Boolean(await services.stores.referrals.forFriend(friend.email)),
     // A mobile number already on a guest record is someone the clinics know (the referrer's own, under another email, too).
-    friendIsNewClient: friend.isNewClient && !(friend.phone && (await services.spa.findGuestsByPhone(friend.phone)).length > 0),
+    friendIsNewClient:
+      friend.isNewClient && !(friend.phone && (await services.spa.findGuestsByPhone(friend.phone)).length > 0),
   });
   return refusal ? { ok: false, message: REFERRAL_MESSAGES[refusal] } : { ok: true, owner: found.owner };
 }
@@ -115,7 +124,12 @@ export async function recordReferral(
     },
     MAX_FRIENDS_PER_CODE,
   );
-  if (added === "added") services.analytics.record({ name: "referral_registered", userId: owner.accountId, properties: { centerId: owner.centerId } });
+  if (added === "added")
+    services.analytics.record({
+      name: "referral_registered",
+      userId: owner.accountId,
+      properties: { centerId: owner.centerId },
+    });
   return added;
 }
 
@@ -138,8 +152,14 @@ export async function noteReferredGuest(services: Services, friendEmail: string,
  * Takes back a friend's referral whose registration or booking did not go through (no guest was
  * made), so the code's place is free again. Never throws: a claim left behind only holds one place.
  */
-export async function releaseReferral(services: Services, owner: ReferralCodeRecord, friendEmail: string): Promise<void> {
-  await services.stores.referrals.release(friendEmail, owner.code).catch((error: Error) => logger.warn("referral claim not released", { error: error.message }));
+export async function releaseReferral(
+  services: Services,
+  owner: ReferralCodeRecord,
+  friendEmail: string,
+): Promise<void> {
+  await services.stores.referrals
+    .release(friendEmail, owner.code)
+    .catch((error: Error) => logger.warn("referral claim not released", { error: error.message }));
 }
 
 /**
@@ -149,7 +169,11 @@ export async function releaseReferral(services: Services, owner: ReferralCodeRec
  * too, which credits the points in the back end's loyalty programme (decision 032). A friend whose
  * visits cannot be read is left for the next check.
  */
-export async function checkReferralRewards(services: Services, referrals: Referral[], now = Date.now()): Promise<number> {
+export async function checkReferralRewards(
+  services: Services,
+  referrals: Referral[],
+  now = Date.now(),
+): Promise<number> {
   let rewarded = 0;
   for (const referral of referrals) {
     if (referral.state !== "registered" || !referral.friendGuestId) continue;
@@ -160,9 +184,20 @@ export async function checkReferralRewards(services: Services, referrals: Referr
         .find((service) => service.status === APPOINTMENT_STATUS.CLOSED && isReferralTreatment(service.name));
       await services.stores.referrals.update(referral.friendEmail, { checkedAt: now });
       if (!completed) continue;
-      if (!(await services.stores.referrals.reward(referral.friendEmail, { points: REFERRAL_REWARD_POINTS, visitId: completed.appointmentId, now }))) continue;
+      if (
+        !(await services.stores.referrals.reward(referral.friendEmail, {
+          points: REFERRAL_REWARD_POINTS,
+          visitId: completed.appointmentId,
+          now,
+        }))
+      )
+        continue;
       rewarded += 1;
-      services.analytics.record({ name: "referral_rewarded", userId: referral.referrerAccountId, properties: { appointmentId: completed.appointmentId } });
+      services.analytics.record({
+        name: "referral_rewarded",
+        userId: referral.referrerAccountId,
+        properties: { appointmentId: completed.appointmentId },
+      });
       // In the background: a credit that does not arrive is sent again by the reconciler.
       void sendRewardCredit(services, { ...referral, visitId: completed.appointmentId }, now);
     } catch (error) {
@@ -186,7 +221,10 @@ export async function checkReferralRewards(services: Services, referrals: Referr
 async function sendRewardCredit(services: Services, referral: Referral, now: number): Promise<boolean> {
   if (services.leads.kind === "off") return false;
   try {
-    const [referrer, code] = await Promise.all([services.stores.accounts.getById(referral.referrerAccountId), services.stores.referrals.byCode(referral.code)]);
+    const [referrer, code] = await Promise.all([
+      services.stores.accounts.getById(referral.referrerAccountId),
+      services.stores.referrals.byCode(referral.code),
+    ]);
     const sent = await services.leads.deliver({
       kind: "referral-reward",
       firstName: code?.firstName ?? "",
@@ -195,7 +233,11 @@ async function sendRewardCredit(services: Services, referral: Referral, now: num
       phone: null,
       centerId: referrer?.centerId ?? "",
       guestId: referral.referrerGuestId,
-      reward: { points: REFERRAL_REWARD_POINTS, friendVisitId: referral.visitId ?? "", key: `referral:${(referral.friendGuestId ?? "").toLowerCase()}` },
+      reward: {
+        points: REFERRAL_REWARD_POINTS,
+        friendVisitId: referral.visitId ?? "",
+        key: `referral:${(referral.friendGuestId ?? "").toLowerCase()}`,
+      },
     });
     if (sent !== "sent") {
       await services.stores.referrals.update(referral.friendEmail, { creditTriedAt: now });
@@ -221,7 +263,10 @@ export async function reconcileReferrals(services: Services, now = Date.now()): 
   const rewarded = await checkReferralRewards(services, due, now);
   // With no webhook there is nothing to send to: the credits wait, untouched, until one is configured.
   if (services.leads.kind === "off") return rewarded;
-  for (const referral of await services.stores.referrals.listUncredited(now - CREDIT_RESEND_AFTER_MS, CHECKS_PER_PASS)) {
+  for (const referral of await services.stores.referrals.listUncredited(
+    now - CREDIT_RESEND_AFTER_MS,
+    CHECKS_PER_PASS,
+  )) {
     await sendRewardCredit(services, referral, now);
   }
   return rewarded;
@@ -248,7 +293,14 @@ export type ShareTheGlow = {
 export async function shareTheGlow(services: Services, user: CurrentUser, now = Date.now()): Promise<ShareTheGlow> {
   const owner = await referralCodeOf(services, user);
   let referrals = await services.stores.referrals.listByReferrer(user.id, 100);
-  const due = referrals.filter((r) => r.state === "registered" && r.friendGuestId && (r.checkedAt === null || r.checkedAt < now - REWARD_CHECK_EVERY_MS)).slice(0, CHECKS_PER_VIEW);
+  const due = referrals
+    .filter(
+      (r) =>
+        r.state === "registered" &&
+        r.friendGuestId &&
+        (r.checkedAt === null || r.checkedAt < now - REWARD_CHECK_EVERY_MS),
+    )
+    .slice(0, CHECKS_PER_VIEW);
   const [rewardedNow, balance] = await Promise.all([
     due.length > 0 ? checkReferralRewards(services, due, now) : 0,
     // The balance as the back end has it; a page without it still shows the referrals.
@@ -261,8 +313,18 @@ export async function shareTheGlow(services: Services, user: CurrentUser, now = 
   return {
     code: owner.code,
     firstName: owner.firstName,
-    referrals: referrals.map((r) => ({ firstName: r.friendFirstName, since: r.createdAt, rewarded: r.state === "rewarded", points: r.rewardPoints, credit: referralCredit(r) })),
+    referrals: referrals.map((r) => ({
+      firstName: r.friendFirstName,
+      since: r.createdAt,
+      rewarded: r.state === "rewarded",
+      points: r.rewardPoints,
+      credit: referralCredit(r),
+    })),
     tally: referralTally(referrals),
-    loyalty: { ...referralPointsStatus(referrals), creditedBy: services.leads.kind === "off" ? "nobody" : "automation", balance },
+    loyalty: {
+      ...referralPointsStatus(referrals),
+      creditedBy: services.leads.kind === "off" ? "nobody" : "automation",
+      balance,
+    },
   };
 }

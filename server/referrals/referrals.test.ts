@@ -90,9 +90,11 @@ beforeEach(() => {
 });
 
 const api = (method: string, path: string, body?: unknown) =>
-  fetch(`${sandbox.baseUrl}${path}`, { method, headers: { authorization: `apikey ${TEST_API_KEY}`, "content-type": "application/json" }, body: body ? JSON.stringify(body) : undefined }).then(
-    (r) => r.json() as Promise<Record<string, unknown>>,
-  );
+  fetch(`${sandbox.baseUrl}${path}`, {
+    method,
+    headers: { authorization: `apikey ${TEST_API_KEY}`, "content-type": "application/json" },
+    body: body ? JSON.stringify(body) : undefined,
+  }).then((r) => r.json() as Promise<Record<string, unknown>>);
 
 /** A guest at the Austin clinic with an email and a mobile no other guest of these tests has. */
 async function newGuest(firstName: string): Promise<{ guestId: string; email: string; firstName: string }> {
@@ -114,14 +116,27 @@ async function newGuest(firstName: string): Promise<{ guestId: string; email: st
 async function newReferrer(own: Stores = stores, firstName = "Mia"): Promise<CurrentUser> {
   const guest = await newGuest(firstName);
   const user: CurrentUser = { id: randomUUID(), email: guest.email, guestId: guest.guestId, centerId: AUSTIN };
-  await own.accounts.create({ ...user, passwordHash: "not-a-real-hash", createdAt: NOW, passwordChangedAt: NOW, referralCode: null });
+  await own.accounts.create({
+    ...user,
+    passwordHash: "not-a-real-hash",
+    createdAt: NOW,
+    passwordChangedAt: NOW,
+    referralCode: null,
+  });
   return user;
 }
 
 /** Books a visit of the seed's service for the guest on a day to come; its invoice and treatment's appointment. */
 async function book(guestId: string, serviceCode: string): Promise<{ invoiceId: string; appointmentId: string }> {
   const date = BOOKING_DAYS[bookings++ % BOOKING_DAYS.length];
-  const bookingId = await spa.createBooking({ centerId: AUSTIN, date, guestId, serviceId: seedGuid(`service:${serviceCode}`), therapistId: null, addOnIds: [] });
+  const bookingId = await spa.createBooking({
+    centerId: AUSTIN,
+    date,
+    guestId,
+    serviceId: seedGuid(`service:${serviceCode}`),
+    therapistId: null,
+    addOnIds: [],
+  });
   const { times } = await spa.listSlots(bookingId, date);
   expect(await spa.reserveSlot(bookingId, times[0], ZONE)).not.toBeNull();
   const confirmed = (await spa.confirmBooking(bookingId, ZONE))!;
@@ -132,15 +147,28 @@ async function book(guestId: string, serviceCode: string): Promise<{ invoiceId: 
 
 /** The front desk closes the visit (status 1), after it was moved into the past. */
 async function close(invoiceId: string): Promise<void> {
-  expect((await api("POST", `/v1/sandbox/appointments/${invoiceId}/move`, { start: "2026-11-20T10:00:00" })).success).toBe(true);
+  expect(
+    (await api("POST", `/v1/sandbox/appointments/${invoiceId}/move`, { start: "2026-11-20T10:00:00" })).success,
+  ).toBe(true);
   expect((await api("POST", `/v1/invoices/${invoiceId}/close`)).success).toBe(true);
 }
 
 /** A friend referred by the referrer's code, with a guest at the back end. */
-async function referredFriend(referrer: CurrentUser, via: Services = services, emailCase: (email: string) => string = (e) => e) {
+async function referredFriend(
+  referrer: CurrentUser,
+  via: Services = services,
+  emailCase: (email: string) => string = (e) => e,
+) {
   const friend = await newGuest("Zoe");
   const owner = await referralCodeOf(via, referrer);
-  expect(await recordReferral(via, owner, { email: emailCase(friend.email), firstName: friend.firstName, guestId: friend.guestId }, NOW)).toBe("added");
+  expect(
+    await recordReferral(
+      via,
+      owner,
+      { email: emailCase(friend.email), firstName: friend.firstName, guestId: friend.guestId },
+      NOW,
+    ),
+  ).toBe("added");
   return { ...friend, owner, referral: async () => (await via.stores.referrals.forFriend(friend.email))! };
 }
 
@@ -177,7 +205,10 @@ describe("a referral code", () => {
     const user = await newReferrer();
     const { code } = await referralCodeOf(services, user);
     expect(await lookUpReferralCode(services, code)).toMatchObject({ ok: true, owner: { accountId: user.id, code } });
-    expect(await lookUpReferralCode(services, ` ${code.toLowerCase()} `)).toMatchObject({ ok: true, owner: { accountId: user.id } });
+    expect(await lookUpReferralCode(services, ` ${code.toLowerCase()} `)).toMatchObject({
+      ok: true,
+      owner: { accountId: user.id },
+    });
     expect(await lookUpReferralCode(services, "not a code!")).toEqual({ ok: false, reason: "malformed" });
     expect(await lookUpReferralCode(services, "")).toEqual({ ok: false, reason: "malformed" });
     // Well formed, but 0, O, 1, I and L are never in a code's tail: this one cannot be anyone's.
@@ -189,12 +220,28 @@ describe("a referral code", () => {
     const user = await newReferrer();
     const owner = await referralCodeOf(services, user);
     for (let i = 0; i < MAX_FRIENDS_PER_CODE - 1; i++) {
-      expect(await recordReferral(services, owner, { email: `friend.${i}.${owner.code}@example.com`, firstName: "Friend", guestId: null }, NOW + i)).toBe("added");
+      expect(
+        await recordReferral(
+          services,
+          owner,
+          { email: `friend.${i}.${owner.code}@example.com`, firstName: "Friend", guestId: null },
+          NOW + i,
+        ),
+      ).toBe("added");
     }
     expect(await lookUpReferralCode(services, owner.code)).toMatchObject({ ok: true });
-    expect(await recordReferral(services, owner, { email: `friend.last.${owner.code}@example.com`, firstName: "Friend", guestId: null }, NOW + 100)).toBe("added");
+    expect(
+      await recordReferral(
+        services,
+        owner,
+        { email: `friend.last.${owner.code}@example.com`, firstName: "Friend", guestId: null },
+        NOW + 100,
+      ),
+    ).toBe("added");
     expect(await lookUpReferralCode(services, owner.code)).toEqual({ ok: false, reason: "used-up" });
-    expect(await checkReferralFor(services, owner.code, { email: "someone.new@example.com", isNewClient: true })).toEqual({
+    expect(
+      await checkReferralFor(services, owner.code, { email: "someone.new@example.com", isNewClient: true }),
+    ).toEqual({
       ok: false,
       message: "That referral code has been used as many times as it can be.",
     });
@@ -207,8 +254,18 @@ describe("a code's cap under load (decision 038)", () => {
   const registration = (code: string) => {
     phones += 1;
     return {
-      firstName: "Friend", lastName: "Tester", email: `friend.${phones}.${randomUUID().slice(0, 8)}@example.com`, phone: `512559${String(phones).padStart(4, "0")}`,
-      centerId: AUSTIN, address: "1 Oak St", city: "Austin", zip: "78701", password: "Glow!Skin2026", referralCode: code, marketingEmail: false, marketingSms: false,
+      firstName: "Friend",
+      lastName: "Tester",
+      email: `friend.${phones}.${randomUUID().slice(0, 8)}@example.com`,
+      phone: `512559${String(phones).padStart(4, "0")}`,
+      centerId: AUSTIN,
+      address: "1 Oak St",
+      city: "Austin",
+      zip: "78701",
+      password: "Glow!Skin2026",
+      referralCode: code,
+      marketingEmail: false,
+      marketingSms: false,
     };
   };
 
@@ -220,13 +277,19 @@ describe("a code's cap under load (decision 038)", () => {
       const outcomes = await Promise.all(
         emails.map(async (email) => {
           const check = await checkReferralFor(via, owner.code, { email, isNewClient: true });
-          return check.ok ? recordReferral(via, check.owner, { email, firstName: "Friend", guestId: null }, NOW) : check.message;
+          return check.ok
+            ? recordReferral(via, check.owner, { email, firstName: "Friend", guestId: null }, NOW)
+            : check.message;
         }),
       );
       expect(outcomes.filter((o) => o === "added")).toHaveLength(MAX_FRIENDS_PER_CODE);
-      expect(outcomes.filter((o) => o !== "added").every((o) => o === "used-up" || o === REFERRAL_CODE_MESSAGES.usedUp)).toBe(true);
+      expect(
+        outcomes.filter((o) => o !== "added").every((o) => o === "used-up" || o === REFERRAL_CODE_MESSAGES.usedUp),
+      ).toBe(true);
       expect(await own.referrals.listByReferrer(owner.accountId, 100)).toHaveLength(MAX_FRIENDS_PER_CODE);
-      expect(analytics.events.filter((e) => e.name === "referral_registered" && e.userId === owner.accountId)).toHaveLength(MAX_FRIENDS_PER_CODE);
+      expect(
+        analytics.events.filter((e) => e.name === "referral_registered" && e.userId === owner.accountId),
+      ).toHaveLength(MAX_FRIENDS_PER_CODE);
     });
   });
 
@@ -235,7 +298,14 @@ describe("a code's cap under load (decision 038)", () => {
       const owner = await referralCodeOf(via, await newReferrer(own));
       const places = 2;
       for (let i = 0; i < MAX_FRIENDS_PER_CODE - places; i++) {
-        expect(await recordReferral(via, owner, { email: `earlier.${i}.${owner.code}@example.com`, firstName: "Friend", guestId: null }, NOW)).toBe("added");
+        expect(
+          await recordReferral(
+            via,
+            owner,
+            { email: `earlier.${i}.${owner.code}@example.com`, firstName: "Friend", guestId: null },
+            NOW,
+          ),
+        ).toBe("added");
       }
       const accounts = createAccountService(via, () => NOW);
       const friends = Array.from({ length: places + 3 }, () => registration(owner.code));
@@ -245,7 +315,10 @@ describe("a code's cap under load (decision 038)", () => {
       for (const [i, friend] of friends.entries()) {
         const result = results[i];
         if (result.ok) {
-          expect(await own.referrals.forFriend(friend.email)).toMatchObject({ code: owner.code, friendGuestId: result.value.user.guestId });
+          expect(await own.referrals.forFriend(friend.email)).toMatchObject({
+            code: owner.code,
+            friendGuestId: result.value.user.guestId,
+          });
           continue;
         }
         expect(result).toMatchObject({ ok: false, field: "referralCode" });
@@ -268,7 +341,8 @@ describe("a code's cap under load (decision 038)", () => {
         referrals: {
           ...own.referrals,
           add: async (referral, cap) => {
-            for (let i = 0; i < cap; i++) await own.referrals.add({ ...referral, friendEmail: `faster.${i}.${referral.friendEmail}` }, cap);
+            for (let i = 0; i < cap; i++)
+              await own.referrals.add({ ...referral, friendEmail: `faster.${i}.${referral.friendEmail}` }, cap);
             return own.referrals.add(referral, cap);
           },
         },
@@ -286,12 +360,19 @@ describe("a code's cap under load (decision 038)", () => {
     await withOwnStores(async (own, via) => {
       const owner = await referralCodeOf(via, await newReferrer(own));
       const friend = registration(owner.code);
-      const down = { ...via, spa: { ...spa, createGuest: async () => Promise.reject(new Error("back end down")) } } as Services;
+      const down = {
+        ...via,
+        spa: { ...spa, createGuest: async () => Promise.reject(new Error("back end down")) },
+      } as Services;
       await expect(createAccountService(down, () => NOW).register(friend)).rejects.toThrow("back end down");
       expect(await own.referrals.forFriend(friend.email)).toBeNull();
       // The same friend registers again once the back end is back, and is referred.
       expect((await createAccountService(via, () => NOW).register(friend)).ok).toBe(true);
-      expect(await own.referrals.forFriend(friend.email)).toMatchObject({ code: owner.code, state: "registered", friendGuestId: expect.any(String) });
+      expect(await own.referrals.forFriend(friend.email)).toMatchObject({
+        code: owner.code,
+        state: "registered",
+        friendGuestId: expect.any(String),
+      });
     });
   });
 });
@@ -300,16 +381,30 @@ describe("who a code can refer", () => {
   it("a new friend with an email not referred before", async () => {
     const user = await newReferrer();
     const { code } = await referralCodeOf(services, user);
-    expect(await checkReferralFor(services, code.toLowerCase(), { email: "a.new.friend@example.com", isNewClient: true })).toMatchObject({ ok: true, owner: { accountId: user.id } });
-    expect(await checkReferralFor(services, "NOBODY-2345", { email: "a.new.friend@example.com", isNewClient: true })).toEqual({ ok: false, message: REFERRAL_MESSAGES.unknown });
-    expect(await checkReferralFor(services, "??", { email: "a.new.friend@example.com", isNewClient: true })).toEqual({ ok: false, message: REFERRAL_MESSAGES.unknown });
+    expect(
+      await checkReferralFor(services, code.toLowerCase(), { email: "a.new.friend@example.com", isNewClient: true }),
+    ).toMatchObject({ ok: true, owner: { accountId: user.id } });
+    expect(
+      await checkReferralFor(services, "NOBODY-2345", { email: "a.new.friend@example.com", isNewClient: true }),
+    ).toEqual({ ok: false, message: REFERRAL_MESSAGES.unknown });
+    expect(await checkReferralFor(services, "??", { email: "a.new.friend@example.com", isNewClient: true })).toEqual({
+      ok: false,
+      message: REFERRAL_MESSAGES.unknown,
+    });
   });
 
   it("not the owner of the code, whatever the case of the email", async () => {
     const user = await newReferrer();
     const { code } = await referralCodeOf(services, user);
-    for (const email of [user.email, user.email.toUpperCase(), ` ${user.email.replace(/^./, (c) => c.toUpperCase())} `]) {
-      expect(await checkReferralFor(services, code, { email, isNewClient: true })).toEqual({ ok: false, message: REFERRAL_MESSAGES.own });
+    for (const email of [
+      user.email,
+      user.email.toUpperCase(),
+      ` ${user.email.replace(/^./, (c) => c.toUpperCase())} `,
+    ]) {
+      expect(await checkReferralFor(services, code, { email, isNewClient: true })).toEqual({
+        ok: false,
+        message: REFERRAL_MESSAGES.own,
+      });
     }
   });
 
@@ -318,18 +413,31 @@ describe("who a code can refer", () => {
     const second = await referralCodeOf(services, await newReferrer());
     const email = `Friend.${randomUUID().slice(0, 8)}@Example.com`;
     expect(await recordReferral(services, first, { email, firstName: "Ana", guestId: null }, NOW)).toBe("added");
-    expect(analytics.events.filter((e) => e.name === "referral_registered")).toEqual([expect.objectContaining({ userId: first.accountId })]);
-    expect(await checkReferralFor(services, second.code, { email: email.toLowerCase(), isNewClient: true })).toEqual({ ok: false, message: REFERRAL_MESSAGES.alreadyReferred });
-    expect(await checkReferralFor(services, first.code, { email: email.toUpperCase(), isNewClient: true })).toEqual({ ok: false, message: REFERRAL_MESSAGES.alreadyReferred });
+    expect(analytics.events.filter((e) => e.name === "referral_registered")).toEqual([
+      expect.objectContaining({ userId: first.accountId }),
+    ]);
+    expect(await checkReferralFor(services, second.code, { email: email.toLowerCase(), isNewClient: true })).toEqual({
+      ok: false,
+      message: REFERRAL_MESSAGES.alreadyReferred,
+    });
+    expect(await checkReferralFor(services, first.code, { email: email.toUpperCase(), isNewClient: true })).toEqual({
+      ok: false,
+      message: REFERRAL_MESSAGES.alreadyReferred,
+    });
     // A second record of the same friend is refused, and nothing is counted for it.
-    expect(await recordReferral(services, second, { email: email.toUpperCase(), firstName: "Ana", guestId: null }, NOW)).toBe("already-referred");
+    expect(
+      await recordReferral(services, second, { email: email.toUpperCase(), firstName: "Ana", guestId: null }, NOW),
+    ).toBe("already-referred");
     expect(analytics.events.filter((e) => e.name === "referral_registered")).toHaveLength(1);
     expect((await stores.referrals.forFriend(email.toLowerCase()))?.referrerAccountId).toBe(first.accountId);
   });
 
   it("not a client who has been to the clinics before", async () => {
     const { code } = await referralCodeOf(services, await newReferrer());
-    expect(await checkReferralFor(services, code, { email: "been.before@example.com", isNewClient: false })).toEqual({ ok: false, message: REFERRAL_MESSAGES.notNew });
+    expect(await checkReferralFor(services, code, { email: "been.before@example.com", isNewClient: false })).toEqual({
+      ok: false,
+      message: REFERRAL_MESSAGES.notNew,
+    });
   });
 });
 
@@ -342,16 +450,30 @@ describe("the referrer's reward", () => {
     const visit = await book(friend.guestId, "FT-NEW");
 
     expect(await checkReferralRewards(services, [await friend.referral()], NOW)).toBe(0);
-    expect(await friend.referral()).toMatchObject({ state: "registered", checkedAt: NOW, rewardPoints: 0, rewardedAt: null, visitId: null });
+    expect(await friend.referral()).toMatchObject({
+      state: "registered",
+      checkedAt: NOW,
+      rewardPoints: 0,
+      rewardedAt: null,
+      visitId: null,
+    });
     expect(leads).toEqual([]);
 
     await close(visit.invoiceId);
     const registered = await friend.referral();
     const later = NOW + 60_000;
     // Two instances check the same friend at once, each with the referral as it read it.
-    const counts = await Promise.all([checkReferralRewards(services, [registered], later), checkReferralRewards(services, [registered], later)]);
+    const counts = await Promise.all([
+      checkReferralRewards(services, [registered], later),
+      checkReferralRewards(services, [registered], later),
+    ]);
     expect(counts.reduce((a, b) => a + b, 0)).toBe(1);
-    expect(await friend.referral()).toMatchObject({ state: "rewarded", rewardPoints: REFERRAL_REWARD_POINTS, rewardedAt: later, visitId: visit.appointmentId });
+    expect(await friend.referral()).toMatchObject({
+      state: "rewarded",
+      rewardPoints: REFERRAL_REWARD_POINTS,
+      rewardedAt: later,
+      visitId: visit.appointmentId,
+    });
     // Checked again later (with the referral as first read, and as it is now): nothing more.
     expect(await checkReferralRewards(services, [registered], later + 3_600_000)).toBe(0);
     expect(await checkReferralRewards(services, [await friend.referral()], later + 3_600_000)).toBe(0);
@@ -368,7 +490,9 @@ describe("the referrer's reward", () => {
         reward: { points: 5000, friendVisitId: visit.appointmentId, key: `referral:${friend.guestId.toLowerCase()}` },
       }),
     ]);
-    expect(analytics.events.filter((e) => e.name === "referral_rewarded")).toEqual([expect.objectContaining({ userId: referrer.id, properties: { appointmentId: visit.appointmentId } })]);
+    expect(analytics.events.filter((e) => e.name === "referral_rewarded")).toEqual([
+      expect.objectContaining({ userId: referrer.id, properties: { appointmentId: visit.appointmentId } }),
+    ]);
     const share = await shareTheGlow(services, referrer, later + 3 * REWARD_CHECK_EVERY_MS);
     expect(share.tally).toEqual({ referred: 1, rewarded: 1, points: 5000 });
   });
@@ -424,7 +548,12 @@ describe("the referrer's reward", () => {
       // An hour on, the other one's turn.
       expect(await reconcileReferrals(via, NOW + 3_600_000)).toBe(1);
       expect(await recent.referral()).toMatchObject({ state: "rewarded" });
-      expect(leads.filter((l) => l.kind === "referral-reward").map((l) => l.reward?.key).sort()).toEqual([`referral:${due.guestId.toLowerCase()}`, `referral:${recent.guestId.toLowerCase()}`].sort());
+      expect(
+        leads
+          .filter((l) => l.kind === "referral-reward")
+          .map((l) => l.reward?.key)
+          .sort(),
+      ).toEqual([`referral:${due.guestId.toLowerCase()}`, `referral:${recent.guestId.toLowerCase()}`].sort());
     }));
 });
 
@@ -460,7 +589,9 @@ describe("the reward's credit", () => {
       await reconcileReferrals(via, NOW + 10 * CREDIT_RESEND_AFTER_MS);
       expect(credits()).toHaveLength(3);
       const key = `referral:${friend.guestId.toLowerCase()}`;
-      expect(credits().map((l) => l.reward)).toEqual([1, 2, 3].map(() => ({ points: 5000, friendVisitId: visit.appointmentId, key })));
+      expect(credits().map((l) => l.reward)).toEqual(
+        [1, 2, 3].map(() => ({ points: 5000, friendVisitId: visit.appointmentId, key })),
+      );
     }));
 
   it("a credit the automation keeps refusing goes behind the others, which are still sent", () =>
@@ -477,7 +608,13 @@ describe("the reward's credit", () => {
       expect((await refused.referral()).creditTriedAt).toBe(NOW);
 
       // One pass tries the first; the next, the other: a refused credit does not hold up the rest.
-      const limited = { ...via, stores: { ...own, referrals: { ...own.referrals, listUncredited: (before: number) => own.referrals.listUncredited(before, 1) } } };
+      const limited = {
+        ...via,
+        stores: {
+          ...own,
+          referrals: { ...own.referrals, listUncredited: (before: number) => own.referrals.listUncredited(before, 1) },
+        },
+      };
       await reconcileReferrals(limited, NOW + CREDIT_RESEND_AFTER_MS + 2_000);
       expect((await refused.referral()).creditTriedAt).toBe(NOW + CREDIT_RESEND_AFTER_MS + 2_000);
       automation = "sent";
@@ -495,7 +632,12 @@ describe("the reward's credit", () => {
       expect(await checkReferralRewards(off, [await friend.referral()], NOW)).toBe(1);
       await reconcileReferrals(off, NOW + 10 * CREDIT_RESEND_AFTER_MS);
       expect(await friend.referral()).toMatchObject({ state: "rewarded", creditSentAt: null, creditTriedAt: null });
-      expect((await shareTheGlow(off, referrer, NOW + 10 * CREDIT_RESEND_AFTER_MS)).loyalty).toMatchObject({ earned: 5000, sent: 0, waiting: 5000, creditedBy: "nobody" });
+      expect((await shareTheGlow(off, referrer, NOW + 10 * CREDIT_RESEND_AFTER_MS)).loyalty).toMatchObject({
+        earned: 5000,
+        sent: 0,
+        waiting: 5000,
+        creditedBy: "nobody",
+      });
 
       // The automation configured later is sent the points owed, under the friend's key, once.
       await reconcileReferrals(via, NOW + 11 * CREDIT_RESEND_AFTER_MS);
@@ -526,25 +668,54 @@ describe("the share page", () => {
       await close((await book(been.guestId, "FT-NEW")).invoiceId);
       await book(booked.guestId, "FT-NEW");
       const owner = await referralCodeOf(via, referrer);
-      await recordReferral(via, owner, { email: `no.guest.${randomUUID().slice(0, 8)}@example.com`, firstName: "Ana", guestId: null }, NOW + 5);
+      await recordReferral(
+        via,
+        owner,
+        { email: `no.guest.${randomUUID().slice(0, 8)}@example.com`, firstName: "Ana", guestId: null },
+        NOW + 5,
+      );
 
       const share = await shareTheGlow(via, referrer, NOW + 1000);
       expect(share.code).toBe(empty.code);
       expect(share.tally).toEqual({ referred: 3, rewarded: 1, points: 5000 });
       expect(share.referrals).toHaveLength(3);
-      expect(share.referrals.filter((r) => r.rewarded)).toEqual([{ firstName: "Zoe", since: NOW, rewarded: true, points: 5000, credit: expect.stringMatching(/^(sent|waiting)$/) }]);
-      expect(share.referrals.find((r) => r.firstName === "Ana")).toEqual({ firstName: "Ana", since: NOW + 5, rewarded: false, points: 0, credit: null });
+      expect(share.referrals.filter((r) => r.rewarded)).toEqual([
+        {
+          firstName: "Zoe",
+          since: NOW,
+          rewarded: true,
+          points: 5000,
+          credit: expect.stringMatching(/^(sent|waiting)$/),
+        },
+      ]);
+      expect(share.referrals.find((r) => r.firstName === "Ana")).toEqual({
+        firstName: "Ana",
+        since: NOW + 5,
+        rewarded: false,
+        points: 0,
+        credit: null,
+      });
       expect(leads.filter((l) => l.kind === "referral-reward")).toHaveLength(1);
 
       // The points are the ledger's: sent to the automation once it took them, never counted in the balance.
-      await expect.poll(async () => (await shareTheGlow(via, referrer, NOW + 1500)).loyalty).toEqual({ earned: 5000, sent: 5000, waiting: 0, creditedBy: "automation", balance: 0 });
+      await expect
+        .poll(async () => (await shareTheGlow(via, referrer, NOW + 1500)).loyalty)
+        .toEqual({ earned: 5000, sent: 5000, waiting: 0, creditedBy: "automation", balance: 0 });
       expect((await shareTheGlow(via, referrer, NOW + 1500)).referrals.find((r) => r.rewarded)?.credit).toBe("sent");
 
       // Within the minute the back end is not asked again; after it, the friend still waiting is.
       const watched = withUnreadableVisits(via);
-      expect((await shareTheGlow(watched, referrer, NOW + 2000)).tally).toEqual({ referred: 3, rewarded: 1, points: 5000 });
+      expect((await shareTheGlow(watched, referrer, NOW + 2000)).tally).toEqual({
+        referred: 3,
+        rewarded: 1,
+        points: 5000,
+      });
       expect(watched.calls()).toBe(0);
-      expect((await shareTheGlow(watched, referrer, NOW + 1000 + REWARD_CHECK_EVERY_MS + 1)).tally).toEqual({ referred: 3, rewarded: 1, points: 5000 });
+      expect((await shareTheGlow(watched, referrer, NOW + 1000 + REWARD_CHECK_EVERY_MS + 1)).tally).toEqual({
+        referred: 3,
+        rewarded: 1,
+        points: 5000,
+      });
       expect(watched.calls()).toBe(1);
     }));
 
@@ -552,7 +723,9 @@ describe("the share page", () => {
     withOwnStores(async (own, via) => {
       const referrer = await newReferrer(own, "Mia");
       // Points the clinics gave her themselves are her balance; the referral's are not in it.
-      expect((await api("POST", `/v1/sandbox/guests/${referrer.guestId}/points`, { points: 1200, reason: "Visit" })).balance).toBe(1200);
+      expect(
+        (await api("POST", `/v1/sandbox/guests/${referrer.guestId}/points`, { points: 1200, reason: "Visit" })).balance,
+      ).toBe(1200);
       automation = "failed";
       const friend = await referredFriend(referrer, via);
       await close((await book(friend.guestId, "FT-NEW")).invoiceId);
@@ -563,7 +736,16 @@ describe("the share page", () => {
       expect(share.referrals[0].credit).toBe("waiting");
 
       // A balance that cannot be read is left out; the referrals are still shown.
-      const unread = { ...via, spa: { ...via.spa, loyaltyPoints: async () => Promise.reject(new Error("the back end is down")) } } as Services;
-      expect((await shareTheGlow(unread, referrer, NOW + 2000)).loyalty).toEqual({ earned: 5000, sent: 0, waiting: 5000, creditedBy: "automation", balance: null });
+      const unread = {
+        ...via,
+        spa: { ...via.spa, loyaltyPoints: async () => Promise.reject(new Error("the back end is down")) },
+      } as Services;
+      expect((await shareTheGlow(unread, referrer, NOW + 2000)).loyalty).toEqual({
+        earned: 5000,
+        sent: 0,
+        waiting: 5000,
+        creditedBy: "automation",
+        balance: null,
+      });
     }));
 });

@@ -51,12 +51,16 @@ describe("the sandbox over HTTP", () => {
 
   it("answers the API from this machine and refuses it through a proxy", async () => {
     expect((await fetch(`${sandbox.baseUrl}/v1/centers`, { headers: auth })).status).toBe(200);
-    const proxied = await fetch(`${sandbox.baseUrl}/v1/centers`, { headers: { ...auth, "x-forwarded-for": "203.0.113.5" } });
+    const proxied = await fetch(`${sandbox.baseUrl}/v1/centers`, {
+      headers: { ...auth, "x-forwarded-for": "203.0.113.5" },
+    });
     expect(proxied.status).toBe(403);
     expect(await proxied.json()).toMatchObject({ error: { code: 403 } });
   });
   it("keeps the hosted card page open to guests' browsers from anywhere", async () => {
-    const page = await fetch(`${sandbox.baseUrl}/hosted/card/no-such-token`, { headers: { "x-forwarded-for": "203.0.113.5" } });
+    const page = await fetch(`${sandbox.baseUrl}/hosted/card/no-such-token`, {
+      headers: { "x-forwarded-for": "203.0.113.5" },
+    });
     expect(page.status).toBe(410);
     expect(await page.text()).toContain("This card link has expired");
   });

@@ -22,7 +22,11 @@ let guestCount = 0;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ now: () => now, holdSeconds: 600 });
-  client = createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY }, clock: () => now });
+  client = createSpaClient({
+    baseUrl: sandbox.baseUrl,
+    auth: { type: "apikey", apiKey: TEST_API_KEY },
+    clock: () => now,
+  });
 });
 afterAll(async () => {
   await sandbox.stop();
@@ -43,7 +47,14 @@ async function newGuest() {
 
 async function newBooking(therapistId: string | null = null) {
   const guest = await newGuest();
-  const bookingId = await client.createBooking({ centerId: AUSTIN, date: DAY, guestId: guest.id, serviceId: FACIAL, therapistId, addOnIds: [LED] });
+  const bookingId = await client.createBooking({
+    centerId: AUSTIN,
+    date: DAY,
+    guestId: guest.id,
+    serviceId: FACIAL,
+    therapistId,
+    addOnIds: [LED],
+  });
   return { guest, bookingId };
 }
 
@@ -114,7 +125,10 @@ describe("booking workflow", () => {
     const a = await newBooking(nurse);
     const b = await newBooking(nurse);
     await client.reserveSlot(a.bookingId, `${DAY}T12:00:00`, ZONE);
-    const drop = await fetch(`${sandbox.baseUrl}/v1/bookings/${a.bookingId}/slots/reserve`, { method: "DELETE", headers: { authorization: `apikey ${TEST_API_KEY}` } });
+    const drop = await fetch(`${sandbox.baseUrl}/v1/bookings/${a.bookingId}/slots/reserve`, {
+      method: "DELETE",
+      headers: { authorization: `apikey ${TEST_API_KEY}` },
+    });
     expect(drop.status).toBe(404);
     expect(await client.reserveSlot(b.bookingId, `${DAY}T12:00:00`, ZONE)).toBeNull();
     // The same booking moves its hold: the first time is free for others at once.
@@ -138,8 +152,17 @@ describe("booking workflow", () => {
   it("on a day with no open times answers another day's of the same week, which the client never lists under the day asked for", async () => {
     const sunday = "2026-12-06";
     const guest = await newGuest();
-    const bookingId = await client.createBooking({ centerId: AUSTIN, date: sunday, guestId: guest.id, serviceId: FACIAL, therapistId: null, addOnIds: [LED] });
-    const raw = await fetch(`${sandbox.baseUrl}/v1/bookings/${bookingId}/slots?check_future_day_availability=true`, { headers: { authorization: `apikey ${TEST_API_KEY}` } });
+    const bookingId = await client.createBooking({
+      centerId: AUSTIN,
+      date: sunday,
+      guestId: guest.id,
+      serviceId: FACIAL,
+      therapistId: null,
+      addOnIds: [LED],
+    });
+    const raw = await fetch(`${sandbox.baseUrl}/v1/bookings/${bookingId}/slots?check_future_day_availability=true`, {
+      headers: { authorization: `apikey ${TEST_API_KEY}` },
+    });
     const body = (await raw.json()) as { slots: { Time: string }[]; next_available_day: string };
     expect(body.slots.length).toBeGreaterThan(0);
     expect(new Set(body.slots.map((s) => s.Time.slice(0, 10)))).toEqual(new Set([DAY]));
@@ -150,7 +173,9 @@ describe("booking workflow", () => {
     const { guest, bookingId } = await newBooking();
     await client.reserveSlot(bookingId, `${DAY}T17:00:00`, ZONE);
     await client.confirmBooking(bookingId);
-    const raw = await fetch(`${sandbox.baseUrl}/v1/guests/${guest.id}/appointments?page=1&size=10`, { headers: { authorization: `apikey ${TEST_API_KEY}` } });
+    const raw = await fetch(`${sandbox.baseUrl}/v1/guests/${guest.id}/appointments?page=1&size=10`, {
+      headers: { authorization: `apikey ${TEST_API_KEY}` },
+    });
     const body = (await raw.json()) as { appointments: { appointment_services: Record<string, unknown>[] }[] };
     const [main, addOn] = body.appointments[0].appointment_services;
     expect(main).not.toHaveProperty("duration");
@@ -167,7 +192,10 @@ describe("booking workflow", () => {
     const { guest, bookingId } = await newBooking();
     await client.reserveSlot(bookingId, `${DAY}T11:00:00`, ZONE);
     const confirmed = (await client.confirmBooking(bookingId))!;
-    expect(await client.applyCampaign(confirmed.invoiceId, AUSTIN, "ADDON20")).toEqual({ applied: true, message: null });
+    expect(await client.applyCampaign(confirmed.invoiceId, AUSTIN, "ADDON20")).toEqual({
+      applied: true,
+      message: null,
+    });
     expect((await client.getInvoice(confirmed.invoiceId)).total).toBe(30500);
     expect((await client.applyCampaign(confirmed.invoiceId, AUSTIN, "NOPE")).applied).toBe(false);
 
@@ -184,11 +212,24 @@ describe("booking workflow", () => {
     const cards = await client.listCards(guest.id, AUSTIN);
     expect(cards).toMatchObject([{ brand: "VISA", lastFour: "4242" }]);
 
-    expect(await client.payInvoice(confirmed.invoiceId, AUSTIN, cards[0].accountId, "http://shop.example/appointment/payment")).toMatchObject({ kind: "paid" });
-    await expect(client.payInvoice(confirmed.invoiceId, AUSTIN, cards[0].accountId, "http://shop.example/appointment/payment")).rejects.toMatchObject({ code: 4062 });
+    expect(
+      await client.payInvoice(
+        confirmed.invoiceId,
+        AUSTIN,
+        cards[0].accountId,
+        "http://shop.example/appointment/payment",
+      ),
+    ).toMatchObject({ kind: "paid" });
+    await expect(
+      client.payInvoice(confirmed.invoiceId, AUSTIN, cards[0].accountId, "http://shop.example/appointment/payment"),
+    ).rejects.toMatchObject({ code: 4062 });
     expect(await client.getInvoice(confirmed.invoiceId)).toMatchObject({ paid: 30500, balance: 0 });
 
-    await client.removeInvoiceItem(confirmed.invoiceId, confirmed.items[1].invoiceItemId, "Removing appointment due to payment failed");
+    await client.removeInvoiceItem(
+      confirmed.invoiceId,
+      confirmed.items[1].invoiceItemId,
+      "Removing appointment due to payment failed",
+    );
     expect((await client.getInvoice(confirmed.invoiceId)).items).toHaveLength(1);
   });
 
@@ -200,17 +241,37 @@ describe("booking workflow", () => {
 
     const catalog = (await client.listServices(AUSTIN))!;
     const welcome = seedPromos.find((p) => p.code === "WELCOME10")!;
-    const rules = welcome.rules.map((r) => ruleFromDollars({ discount_type: r.discount_type, discount_value: r.discount_value, service_id: null, service_type: r.service_type }));
-    const summary = applyDiscounts(priceLines(catalog.find((s) => s.id === FACIAL)!, [catalog.find((s) => s.id === LED)!]), rules);
+    const rules = welcome.rules.map((r) =>
+      ruleFromDollars({
+        discount_type: r.discount_type,
+        discount_value: r.discount_value,
+        service_id: null,
+        service_type: r.service_type,
+      }),
+    );
+    const summary = applyDiscounts(
+      priceLines(catalog.find((s) => s.id === FACIAL)!, [catalog.find((s) => s.id === LED)!]),
+      rules,
+    );
     const invoice = await client.getInvoice(confirmed.invoiceId);
     expect(summary.total).toBe(29250);
     expect(invoice.total).toBe(summary.total);
     expect(invoice.items.map((i) => i.discount)).toEqual(summary.lines.map((l) => l.discount));
 
-    const raw = await fetch(`${sandbox.baseUrl}/v1/invoices/${confirmed.invoiceId}`, { headers: { authorization: `apikey ${TEST_API_KEY}` } });
-    const body = (await raw.json()) as { invoice: { invoice_dues: { total: number }; invoice_items: { price: { sales: number; discount: number; final: number } }[] } };
+    const raw = await fetch(`${sandbox.baseUrl}/v1/invoices/${confirmed.invoiceId}`, {
+      headers: { authorization: `apikey ${TEST_API_KEY}` },
+    });
+    const body = (await raw.json()) as {
+      invoice: {
+        invoice_dues: { total: number };
+        invoice_items: { price: { sales: number; discount: number; final: number } }[];
+      };
+    };
     expect(body.invoice.invoice_dues.total).toBe(292.5);
-    expect(body.invoice.invoice_items.map((i) => i.price)).toMatchObject([{ sales: 275, discount: 27.5, final: 247.5 }, { sales: 50, discount: 5, final: 45 }]);
+    expect(body.invoice.invoice_items.map((i) => i.price)).toMatchObject([
+      { sales: 275, discount: 27.5, final: 247.5 },
+      { sales: 50, discount: 5, final: 45 },
+    ]);
   });
 
   it("declines the declined test card and never saves it", async () => {
@@ -259,14 +320,24 @@ describe("a visit's length: the rule the storefront tells is what the back end b
     const addOns = addOnIds.map((id) => catalog.find((s) => s.id === id)!);
     expect(visitMinutes(treatment, addOns)).toBe(minutes);
     const guest = await newGuest();
-    const bookingId = await client.createBooking({ centerId: AUSTIN, date: DAY_FREE, guestId: guest.id, serviceId, therapistId: null, addOnIds });
+    const bookingId = await client.createBooking({
+      centerId: AUSTIN,
+      date: DAY_FREE,
+      guestId: guest.id,
+      serviceId,
+      therapistId: null,
+      addOnIds,
+    });
     // The last time offered leaves room for the whole visit before closing.
     const { times } = await client.listSlots(bookingId, DAY_FREE);
     expect(Date.parse(`${DAY_FREE}T19:00:00Z`) - Date.parse(`${times.at(-1)}Z`)).toBe(minutes * 60_000);
     expect(await client.reserveSlot(bookingId, `${DAY_FREE}T${time}:00`, ZONE)).not.toBeNull();
     const confirmed = (await client.confirmBooking(bookingId, ZONE))!;
     const start = confirmed.items.map((i) => i.start).sort()[0];
-    const end = confirmed.items.map((i) => i.end).sort().at(-1)!;
+    const end = confirmed.items
+      .map((i) => i.end)
+      .sort()
+      .at(-1)!;
     expect(Date.parse(`${end}Z`) - Date.parse(`${start}Z`)).toBe(minutes * 60_000);
   });
 });

@@ -16,11 +16,40 @@ const NEXT_AVAILABLE_DAYS = 21;
 
 export type BookingOptions = { now: () => number; holdSeconds: number };
 
-type BookingItem = { service_id: string; therapist_id: string | null; add_on_ids: string[]; invoice_item_id: string | null };
-type BookingRow = { id: string; center_id: string; date: string; guest_id: string; items: string; invoice_id: string | null; confirmed_invoice_id: string | null };
+type BookingItem = {
+  service_id: string;
+  therapist_id: string | null;
+  add_on_ids: string[];
+  invoice_item_id: string | null;
+};
+type BookingRow = {
+  id: string;
+  center_id: string;
+  date: string;
+  guest_id: string;
+  items: string;
+  invoice_id: string | null;
+  confirmed_invoice_id: string | null;
+};
 type CenterRow = { id: string; time_zone_name: string; working_hours: string };
-type ServiceRow = { id: string; code: string; name: string; duration: number; recovery_time: number; is_add_on: number; add_on_codes: string; sale_price: number };
-type HoldRow = { booking_id: string; reservation_id: string; therapist_id: string; start_local: string; end_local: string; expires_at: number };
+type ServiceRow = {
+  id: string;
+  code: string;
+  name: string;
+  duration: number;
+  recovery_time: number;
+  is_add_on: number;
+  add_on_codes: string;
+  sale_price: number;
+};
+type HoldRow = {
+  booking_id: string;
+  reservation_id: string;
+  therapist_id: string;
+  start_local: string;
+  end_local: string;
+  expires_at: number;
+};
 
 const uuid = () => randomUUID();
 
@@ -48,7 +77,11 @@ function lineKind(service: ServiceRow, isAddOn: boolean): LineKind {
 /** Minutes a booking's items keep a nurse busy: every service and add-on, then recovery. */
 function bookingMinutes(db: SandboxDb, booking: BookingRow): number {
   const items = JSON.parse(booking.items) as BookingItem[];
-  const services = servicesAt(db, booking.center_id, items.flatMap((i) => [i.service_id, ...i.add_on_ids]));
+  const services = servicesAt(
+    db,
+    booking.center_id,
+    items.flatMap((i) => [i.service_id, ...i.add_on_ids]),
+  );
   let total = 0;
   for (const item of items) {
     const main = services.get(normalizeId(item.service_id));
@@ -69,7 +102,9 @@ function freeTherapists(db: SandboxDb, booking: BookingRow, start: string, end: 
   const requested = items.find((i) => i.therapist_id)?.therapist_id ?? null;
   const weekday = dayjs(start, LOCAL_FORMAT).day();
   const candidates = (
-    db.prepare("SELECT id FROM therapists WHERE center_id = ? AND (day_off IS NULL OR day_off != ?) ORDER BY code").all(booking.center_id, weekday) as { id: string }[]
+    db
+      .prepare("SELECT id FROM therapists WHERE center_id = ? AND (day_off IS NULL OR day_off != ?) ORDER BY code")
+      .all(booking.center_id, weekday) as { id: string }[]
   )
     .map((t) => t.id)
     .filter((id) => !requested || normalizeId(id) === normalizeId(requested));
@@ -99,9 +134,14 @@ function daySlots(db: SandboxDb, booking: BookingRow, date: string, now: number)
   const center = db.prepare("SELECT * FROM centers WHERE id = ?").get(booking.center_id) as CenterRow;
   const zone = centerZone(center);
   const day = dayjs.tz(date, "YYYY-MM-DD", zone);
-  const hours = (JSON.parse(center.working_hours) as { day_of_week: number; start_time: string | null; end_time: string | null; is_closed: boolean }[]).find(
-    (h) => h.day_of_week === day.day(),
-  );
+  const hours = (
+    JSON.parse(center.working_hours) as {
+      day_of_week: number;
+      start_time: string | null;
+      end_time: string | null;
+      is_closed: boolean;
+    }[]
+  ).find((h) => h.day_of_week === day.day());
   if (!hours || hours.is_closed || !hours.start_time || !hours.end_time) return [];
   const minutes = bookingMinutes(db, booking);
   const open = dayjs.tz(`${date}T${hours.start_time}`, "YYYY-MM-DDTHH:mm", zone);
@@ -117,12 +157,17 @@ function daySlots(db: SandboxDb, booking: BookingRow, date: string, now: number)
   return slots;
 }
 
-function campaignBenefits(db: SandboxDb, code: string): { rules: CampaignBenefit[]; validFrom: string | null; validTo: string | null } | null {
+function campaignBenefits(
+  db: SandboxDb,
+  code: string,
+): { rules: CampaignBenefit[]; validFrom: string | null; validTo: string | null } | null {
   const row = db.prepare("SELECT * FROM campaigns WHERE code = ?").get(code.trim().toUpperCase()) as
     | { rules: string; valid_from: string | null; valid_to: string | null }
     | undefined;
   // A guest coupon applied by its number is priced by its own discount.
-  return row ? { rules: JSON.parse(row.rules), validFrom: row.valid_from, validTo: row.valid_to } : couponBenefits(db, code);
+  return row
+    ? { rules: JSON.parse(row.rules), validFrom: row.valid_from, validTo: row.valid_to }
+    : couponBenefits(db, code);
 }
 
 /** What a sale invoice's line sells (`invoice_items.kind`; a visit's lines are a LineKind), its `service_id` the item sold. */
@@ -139,11 +184,29 @@ export function invoiceItemType(kind: string): number {
 }
 
 type InvoiceItemRow = {
-  id: string; service_id: string; name: string; kind: LineKind | SaleKind; price: number; discount: number; removed: number; comments: string | null; position: number;
+  id: string;
+  service_id: string;
+  name: string;
+  kind: LineKind | SaleKind;
+  price: number;
+  discount: number;
+  removed: number;
+  comments: string | null;
+  position: number;
   /** The guest package a service line was redeemed from: it owes nothing. */
   redeemed_user_package_id: string | null;
 };
-type InvoiceRow = { id: string; number: number; center_id: string; guest_id: string; booking_id: string | null; status: number; is_closed: number; campaign_code: string | null; created_at: number };
+type InvoiceRow = {
+  id: string;
+  number: number;
+  center_id: string;
+  guest_id: string;
+  booking_id: string | null;
+  status: number;
+  is_closed: number;
+  campaign_code: string | null;
+  created_at: number;
+};
 
 /** Invoices are numbered in the order they are made, visits and sales alike. */
 export function nextInvoiceNumber(db: SandboxDb): number {
@@ -152,11 +215,20 @@ export function nextInvoiceNumber(db: SandboxDb): number {
 
 /** An invoice's dues in Zenoti's decimal dollars, added up in whole cents so they do not drift. */
 export function invoiceTotals(db: SandboxDb, invoiceId: string) {
-  const items = db.prepare("SELECT * FROM invoice_items WHERE invoice_id = ? AND removed = 0 ORDER BY position").all(invoiceId) as InvoiceItemRow[];
-  const paid = db.prepare("SELECT amount FROM transactions WHERE invoice_id = ?").all(invoiceId) as { amount: number }[];
+  const items = db
+    .prepare("SELECT * FROM invoice_items WHERE invoice_id = ? AND removed = 0 ORDER BY position")
+    .all(invoiceId) as InvoiceItemRow[];
+  const paid = db.prepare("SELECT amount FROM transactions WHERE invoice_id = ?").all(invoiceId) as {
+    amount: number;
+  }[];
   const totalCents = items.reduce((sum, i) => sum + toCents(i.price) - toCents(i.discount), 0);
   const paidCents = paid.reduce((sum, t) => sum + toCents(t.amount), 0);
-  return { items, total: toDollars(totalCents), paid: toDollars(paidCents), balance: toDollars(totalCents - paidCents) };
+  return {
+    items,
+    total: toDollars(totalCents),
+    paid: toDollars(paidCents),
+    balance: toDollars(totalCents - paidCents),
+  };
 }
 
 /**
@@ -168,9 +240,11 @@ export function invoiceTotals(db: SandboxDb, invoiceId: string) {
  */
 export function repriceInvoice(db: SandboxDb, invoice: InvoiceRow) {
   // Treatments only: a sale's line, or a line a package pays for (its whole price), keeps its price.
-  const items = (db.prepare("SELECT * FROM invoice_items WHERE invoice_id = ? AND removed = 0 ORDER BY position").all(invoice.id) as InvoiceItemRow[]).filter(
-    (i) => !isSaleKind(i.kind) && !i.redeemed_user_package_id,
-  );
+  const items = (
+    db
+      .prepare("SELECT * FROM invoice_items WHERE invoice_id = ? AND removed = 0 ORDER BY position")
+      .all(invoice.id) as InvoiceItemRow[]
+  ).filter((i) => !isSaleKind(i.kind) && !i.redeemed_user_package_id);
   const campaign = invoice.campaign_code ? campaignBenefits(db, invoice.campaign_code) : null;
   const discounts = campaignDiscounts(
     items.map((i) => ({ serviceId: i.service_id, kind: i.kind as LineKind, priceCents: toCents(i.price) })),
@@ -180,7 +254,10 @@ export function repriceInvoice(db: SandboxDb, invoice: InvoiceRow) {
   discounts.forEach((promoCents, index) => {
     const item = items[index];
     const memberCents = percentOffCents(toCents(item.price), members.get(normalizeId(item.service_id)) ?? 0);
-    db.prepare("UPDATE invoice_items SET discount = ? WHERE id = ?").run(toDollars(Math.max(promoCents, memberCents)), item.id);
+    db.prepare("UPDATE invoice_items SET discount = ? WHERE id = ?").run(
+      toDollars(Math.max(promoCents, memberCents)),
+      item.id,
+    );
   });
 }
 
@@ -188,12 +265,23 @@ export function repriceInvoice(db: SandboxDb, invoice: InvoiceRow) {
 export type BookingRequest = {
   center_id?: string;
   date?: string;
-  guests?: { id?: string; invoice_id?: string; items?: { item?: { id?: string }; therapist?: { id?: string }; add_ons?: { item?: { id?: string } }[]; invoice_item_id?: string }[] }[];
+  guests?: {
+    id?: string;
+    invoice_id?: string;
+    items?: {
+      item?: { id?: string };
+      therapist?: { id?: string };
+      add_ons?: { item?: { id?: string } }[];
+      invoice_item_id?: string;
+    }[];
+  }[];
 };
 
 /** Zenoti's create-a-booking: the request checked as Zenoti checks it, then a booking written; its id, or why not. */
 export function createBooking(db: SandboxDb, body: BookingRequest, now: number): { id: string } | Refusal {
-  const center = body.center_id ? (findRow(db, "centers", body.center_id) as (CenterRow & { id: string }) | undefined) : undefined;
+  const center = body.center_id
+    ? (findRow(db, "centers", body.center_id) as (CenterRow & { id: string }) | undefined)
+    : undefined;
   if (!center) return refusal(502, "Invalid center_id");
   if (!body.date || !/^\d{4}-\d{2}-\d{2}$/.test(body.date) || !dayjs(body.date, "YYYY-MM-DD", true).isValid()) {
     return refusal(400, "Invalid date");
@@ -225,21 +313,29 @@ export function createBooking(db: SandboxDb, body: BookingRequest, now: number):
   let invoiceId: string | null = null;
   if (guest.invoice_id) {
     // A reschedule (Zenoti's recipe): the visit's own invoice and a line of it still booked.
-    const invoice = findRow<{ id: string; guest_id: string; is_closed: number; is_cancelled: number }>(db, "invoices", guest.invoice_id);
+    const invoice = findRow<{ id: string; guest_id: string; is_closed: number; is_cancelled: number }>(
+      db,
+      "invoices",
+      guest.invoice_id,
+    );
     if (!invoice || invoice.guest_id !== guestRow.id) return refusal(438, "cannot access");
     const itemIds = items.map((i) => i.invoice_item_id).filter((i): i is string => Boolean(i));
     const booked = itemIds.map(
       (itemId) =>
-        db.prepare("SELECT a.status FROM appointments a JOIN invoice_items ii ON ii.id = a.invoice_item_id WHERE ii.id_key = ? AND a.invoice_id = ?").get(normalizeId(itemId), invoice.id) as
-          | { status: number }
-          | undefined,
+        db
+          .prepare(
+            "SELECT a.status FROM appointments a JOIN invoice_items ii ON ii.id = a.invoice_item_id WHERE ii.id_key = ? AND a.invoice_id = ?",
+          )
+          .get(normalizeId(itemId), invoice.id) as { status: number } | undefined,
     );
     if (itemIds.length === 0) return refusal(503, "invoice_item_id is missing");
     if (invoice.is_closed || invoice.is_cancelled || booked.some((a) => !a || a.status !== 0)) {
       return refusal(5001, "Appointment cannot be rescheduled");
     }
     invoiceId = invoice.id;
-    for (const item of items) if (item.invoice_item_id) item.invoice_item_id = findRow<{ id: string }>(db, "invoice_items", item.invoice_item_id)!.id;
+    for (const item of items)
+      if (item.invoice_item_id)
+        item.invoice_item_id = findRow<{ id: string }>(db, "invoice_items", item.invoice_item_id)!.id;
   }
   const id = uuid();
   db.prepare(
@@ -252,7 +348,12 @@ export function createBooking(db: SandboxDb, body: BookingRequest, now: number):
  * Zenoti's reserve: holds the start for the booking when a nurse is free then. The hold's id and its
  * expiry (like every other Zenoti time, the clinic's wall clock without an offset), or why not.
  */
-export function reserveSlot(db: SandboxDb, bookingId: string, slotTime: string, options: BookingOptions): { reservationId: string; expiryTime: string } | Refusal {
+export function reserveSlot(
+  db: SandboxDb,
+  bookingId: string,
+  slotTime: string,
+  options: BookingOptions,
+): { reservationId: string; expiryTime: string } | Refusal {
   const { now } = options;
   const booking = findRow<BookingRow>(db, "bookings", bookingId);
   if (!booking) return refusal(404, "Invalid booking id");
@@ -278,7 +379,10 @@ export function reserveSlot(db: SandboxDb, bookingId: string, slotTime: string, 
   const held = reserve.immediate();
   if (!held) return refusal(4073, "The selected slot is not available");
   const center = db.prepare("SELECT * FROM centers WHERE id = ?").get(booking.center_id) as CenterRow;
-  return { reservationId: held.reservationId, expiryTime: dayjs(held.expiresAt).tz(centerZone(center)).format(LOCAL_FORMAT) };
+  return {
+    reservationId: held.reservationId,
+    expiryTime: dayjs(held.expiresAt).tz(centerZone(center)).format(LOCAL_FORMAT),
+  };
 }
 
 /**
@@ -293,24 +397,41 @@ export function confirmBooking(db: SandboxDb, bookingId: string, now: number): {
     const current = db.prepare("SELECT * FROM bookings WHERE id = ?").get(booking.id) as BookingRow;
     // Idempotent: a second confirm returns the same invoice and appointments.
     if (current.confirmed_invoice_id) return current.confirmed_invoice_id;
-    const hold = db.prepare("SELECT * FROM holds WHERE booking_id = ? AND expires_at > ?").get(booking.id, now) as HoldRow | undefined;
+    const hold = db.prepare("SELECT * FROM holds WHERE booking_id = ? AND expires_at > ?").get(booking.id, now) as
+      | HoldRow
+      | undefined;
     if (!hold) return null;
     const items = JSON.parse(current.items) as BookingItem[];
-    const services = servicesAt(db, current.center_id, items.flatMap((i) => [i.service_id, ...i.add_on_ids]));
+    const services = servicesAt(
+      db,
+      current.center_id,
+      items.flatMap((i) => [i.service_id, ...i.add_on_ids]),
+    );
     if (current.invoice_id) {
       // Reschedule: the visit's appointments move to the new time on the same invoice, keeping
       // their ids and lines, back to back in their order, with the nurse the hold found.
       const invoice = findRow<{ is_closed: number; is_cancelled: number }>(db, "invoices", current.invoice_id);
       const moving = db
-        .prepare("SELECT id, start_local, end_local FROM appointments WHERE invoice_id = ? AND status = 0 ORDER BY start_local")
+        .prepare(
+          "SELECT id, start_local, end_local FROM appointments WHERE invoice_id = ? AND status = 0 ORDER BY start_local",
+        )
         .all(current.invoice_id) as { id: string; start_local: string; end_local: string }[];
       if (!invoice || invoice.is_closed || invoice.is_cancelled || moving.length === 0) return null;
       let cursor = dayjs(hold.start_local, LOCAL_FORMAT);
       for (const appointment of moving) {
-        const minutes = dayjs(appointment.end_local, LOCAL_FORMAT).diff(dayjs(appointment.start_local, LOCAL_FORMAT), "minute");
+        const minutes = dayjs(appointment.end_local, LOCAL_FORMAT).diff(
+          dayjs(appointment.start_local, LOCAL_FORMAT),
+          "minute",
+        );
         const end = cursor.add(minutes, "minute");
-        db.prepare("UPDATE appointments SET start_local = ?, end_local = ?, therapist_id = ?, therapist_requested = ? WHERE id = ?").run(
-          cursor.format(LOCAL_FORMAT), end.format(LOCAL_FORMAT), hold.therapist_id, items.some((i) => i.therapist_id) ? 1 : 0, appointment.id,
+        db.prepare(
+          "UPDATE appointments SET start_local = ?, end_local = ?, therapist_id = ?, therapist_requested = ? WHERE id = ?",
+        ).run(
+          cursor.format(LOCAL_FORMAT),
+          end.format(LOCAL_FORMAT),
+          hold.therapist_id,
+          items.some((i) => i.therapist_id) ? 1 : 0,
+          appointment.id,
         );
         cursor = end;
       }
@@ -326,18 +447,42 @@ export function confirmBooking(db: SandboxDb, bookingId: string, now: number): {
     let cursor = dayjs(hold.start_local, LOCAL_FORMAT);
     let position = 0;
     for (const item of items) {
-      for (const [serviceId, isAddOn] of [[item.service_id, false], ...item.add_on_ids.map((a) => [a, true] as const)] as const) {
+      for (const [serviceId, isAddOn] of [
+        [item.service_id, false],
+        ...item.add_on_ids.map((a) => [a, true] as const),
+      ] as const) {
         const service = services.get(normalizeId(serviceId))!;
         const itemId = uuid();
         db.prepare(
           "INSERT INTO invoice_items (id, id_key, invoice_id, service_id, name, kind, price, position) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        ).run(itemId, normalizeId(itemId), invoiceId, service.id, service.name, lineKind(service, isAddOn), service.sale_price, position++);
+        ).run(
+          itemId,
+          normalizeId(itemId),
+          invoiceId,
+          service.id,
+          service.name,
+          lineKind(service, isAddOn),
+          service.sale_price,
+          position++,
+        );
         const end = cursor.add(service.duration + (isAddOn ? 0 : service.recovery_time), "minute");
         const appointmentId = uuid();
         db.prepare(
           `INSERT INTO appointments (id, id_key, invoice_id, invoice_item_id, center_id, guest_id, service_id, therapist_id, therapist_requested, start_local, end_local)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        ).run(appointmentId, normalizeId(appointmentId), invoiceId, itemId, current.center_id, current.guest_id, service.id, hold.therapist_id, item.therapist_id ? 1 : 0, cursor.format(LOCAL_FORMAT), end.format(LOCAL_FORMAT));
+        ).run(
+          appointmentId,
+          normalizeId(appointmentId),
+          invoiceId,
+          itemId,
+          current.center_id,
+          current.guest_id,
+          service.id,
+          hold.therapist_id,
+          item.therapist_id ? 1 : 0,
+          cursor.format(LOCAL_FORMAT),
+          end.format(LOCAL_FORMAT),
+        );
         cursor = end;
       }
     }
@@ -379,7 +524,9 @@ export function mountBooking(router: Router, db: SandboxDb, options: BookingOpti
     // Zenoti: "If the requested day has no slots, the API returns the next available slot on
     // another day of the current week", in the same list, under that day's date.
     const open = (slots: Slot[]) => slots.some((s) => s.Available);
-    const slots = open(requested) ? requested : (week.find((d) => open(d.slots))?.slots.filter((s) => s.Available) ?? requested);
+    const slots = open(requested)
+      ? requested
+      : (week.find((d) => open(d.slots))?.slots.filter((s) => s.Available) ?? requested);
     const futureDays = week.map((d) => ({ Day: d.day, IsAvailable: open(d.slots), HolidayType: null }));
     let nextAvailable: string | null = null;
     for (let i = 1; i <= NEXT_AVAILABLE_DAYS && !nextAvailable; i++) {
@@ -400,14 +547,28 @@ export function mountBooking(router: Router, db: SandboxDb, options: BookingOpti
     const confirmed = confirmBooking(db, req.params.bookingId, now());
     if (isRefusal(confirmed)) return v1Error(res, 200, confirmed.code, confirmed.message, { is_confirmed: false });
     const invoice = db.prepare("SELECT * FROM invoices WHERE id = ?").get(confirmed.invoiceId) as InvoiceRow;
-    const guest = db.prepare("SELECT id, first_name, last_name FROM guests WHERE id = ?").get(invoice.guest_id) as { id: string; first_name: string; last_name: string };
+    const guest = db.prepare("SELECT id, first_name, last_name FROM guests WHERE id = ?").get(invoice.guest_id) as {
+      id: string;
+      first_name: string;
+      last_name: string;
+    };
     const rows = db
       .prepare(
         `SELECT a.*, s.name AS service_name, t.first_name, t.last_name FROM appointments a
          JOIN services s ON s.id = a.service_id JOIN therapists t ON t.id = a.therapist_id
          WHERE a.invoice_id = ? ORDER BY a.start_local`,
       )
-      .all(confirmed.invoiceId) as { id: string; invoice_item_id: string; service_id: string; service_name: string; therapist_id: string; first_name: string; last_name: string; start_local: string; end_local: string }[];
+      .all(confirmed.invoiceId) as {
+      id: string;
+      invoice_item_id: string;
+      service_id: string;
+      service_name: string;
+      therapist_id: string;
+      first_name: string;
+      last_name: string;
+      start_local: string;
+      end_local: string;
+    }[];
     res.json({
       is_confirmed: true,
       invoice: {
@@ -417,7 +578,13 @@ export function mountBooking(router: Router, db: SandboxDb, options: BookingOpti
           appointment_id: a.id,
           invoice_item_id: a.invoice_item_id,
           item: { id: a.service_id, name: a.service_name, item_type: 0, item_display_name: a.service_name },
-          therapist: { id: a.therapist_id, full_name: `${a.first_name} ${a.last_name}`, first_name: a.first_name, last_name: a.last_name, therapist_request_type: 0 },
+          therapist: {
+            id: a.therapist_id,
+            full_name: `${a.first_name} ${a.last_name}`,
+            first_name: a.first_name,
+            last_name: a.last_name,
+            therapist_request_type: 0,
+          },
           room: null,
           start_time: a.start_local,
           end_time: a.end_local,

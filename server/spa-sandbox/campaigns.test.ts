@@ -4,7 +4,13 @@ import { benefitCents, campaignDiscounts, toCents, type CampaignBenefit, type Ca
 const facial: CampaignLine = { serviceId: "FACIAL-ID", kind: "service", priceCents: 27500 };
 const led: CampaignLine = { serviceId: "LED-ID", kind: "addon-service", priceCents: 5000 };
 const fixer: CampaignLine = { serviceId: "FIXER-ID", kind: "addon-fixer", priceCents: 2500 };
-const benefit = (b: Partial<CampaignBenefit>): CampaignBenefit => ({ discount_type: "percentage", discount_value: 10, service_id: null, service_type: "service", ...b });
+const benefit = (b: Partial<CampaignBenefit>): CampaignBenefit => ({
+  discount_type: "percentage",
+  discount_value: 10,
+  service_id: null,
+  service_type: "service",
+  ...b,
+});
 
 describe("benefitCents", () => {
   it("a percentage, rounded to the nearest cent", () => {
@@ -34,7 +40,12 @@ describe("benefitCents", () => {
 
 describe("campaignDiscounts", () => {
   it("a benefit for a kind of line reaches every line of that kind only", () => {
-    expect(campaignDiscounts([facial, led, fixer], [benefit({ service_type: "addon-service", discount_type: "amount", discount_value: 20 })])).toEqual([0, 2000, 0]);
+    expect(
+      campaignDiscounts(
+        [facial, led, fixer],
+        [benefit({ service_type: "addon-service", discount_type: "amount", discount_value: 20 })],
+      ),
+    ).toEqual([0, 2000, 0]);
   });
 
   it("a benefit for one service reaches that service only, whatever the id's case", () => {
@@ -43,7 +54,11 @@ describe("campaignDiscounts", () => {
   });
 
   it("the best benefit wins on a line; benefits never add up", () => {
-    const benefits = [benefit({ discount_value: 10 }), benefit({ discount_type: "amount", discount_value: 30 }), benefit({ discount_value: 5 })];
+    const benefits = [
+      benefit({ discount_value: 10 }),
+      benefit({ discount_type: "amount", discount_value: 30 }),
+      benefit({ discount_value: 5 }),
+    ];
     expect(campaignDiscounts([facial], benefits)).toEqual([3000]);
   });
 

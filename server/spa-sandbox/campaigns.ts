@@ -51,5 +51,9 @@ export function benefitCents(benefit: CampaignBenefit, priceCents: number): numb
 
 /** Each line's discount in cents: the best benefit that fits it, benefits never adding up on a line. */
 export function campaignDiscounts(lines: CampaignLine[], benefits: CampaignBenefit[]): number[] {
-  return lines.map((line) => benefits.filter((b) => benefitFits(b, line)).reduce((best, b) => Math.max(best, benefitCents(b, line.priceCents)), 0));
+  return lines.map((line) =>
+    benefits
+      .filter((b) => benefitFits(b, line))
+      .reduce((best, b) => Math.max(best, benefitCents(b, line.priceCents)), 0),
+  );
 }

@@ -5,16 +5,46 @@ import { dotNetError, v1Error } from "./errors";
 import type { TenantProfile } from "./tenant-profiles";
 
 type CenterRow = {
-  id: string; code: string; name: string; display_name: string; description: string;
-  address_1: string; address_2: string | null; city: string; state_code: string; state_name: string;
-  zip_code: string; phone: string; email: string; latitude: number; longitude: number;
-  time_zone_id: number; time_zone_name: string; working_hours: string;
+  id: string;
+  code: string;
+  name: string;
+  display_name: string;
+  description: string;
+  address_1: string;
+  address_2: string | null;
+  city: string;
+  state_code: string;
+  state_name: string;
+  zip_code: string;
+  phone: string;
+  email: string;
+  latitude: number;
+  longitude: number;
+  time_zone_id: number;
+  time_zone_name: string;
+  working_hours: string;
 };
-type TherapistRow = { id: string; code: string; first_name: string; last_name: string; gender: string; job_name: string };
+type TherapistRow = {
+  id: string;
+  code: string;
+  first_name: string;
+  last_name: string;
+  gender: string;
+  job_name: string;
+};
 type ServiceRow = {
-  id: string; code: string; name: string; description: string; category_name: string;
-  sub_category_name: string | null; duration: number; recovery_time: number; is_add_on: number;
-  add_on_codes: string; display_order: number; sale_price: number;
+  id: string;
+  code: string;
+  name: string;
+  description: string;
+  category_name: string;
+  sub_category_name: string | null;
+  duration: number;
+  recovery_time: number;
+  is_add_on: number;
+  add_on_codes: string;
+  display_order: number;
+  sale_price: number;
 };
 
 const USD = 148;
@@ -24,7 +54,11 @@ const US = { id: 225, code: "US", name: "United States", phone_code: "+1", natio
  * `page` defaults to 1 and `size` to 10; over 100 is refused with code 422, on HTTP 200. A few
  * calls name them otherwise (loyalty history: `page_num` and `num_records`).
  */
-export function readPaging(req: Request, res: Response, names: { page: string; size: string } = { page: "page", size: "size" }): { page: number; size: number } | null {
+export function readPaging(
+  req: Request,
+  res: Response,
+  names: { page: string; size: string } = { page: "page", size: "size" },
+): { page: number; size: number } | null {
   const page = req.query[names.page] === undefined ? 1 : Number(req.query[names.page]);
   const size = req.query[names.size] === undefined ? 10 : Number(req.query[names.size]);
   if (!Number.isInteger(page) || page < 1 || !Number.isInteger(size) || size < 1) {
@@ -57,7 +91,12 @@ function centerInfo(row: CenterRow, withHours: boolean, tenant: TenantProfile) {
     is_fbe_enabled: false,
     zone: null,
     country: US,
-    state: { id: row.state_code.charCodeAt(0) * 100 + row.state_code.charCodeAt(1), code: row.state_code, name: row.state_name, short_name: row.state_code },
+    state: {
+      id: row.state_code.charCodeAt(0) * 100 + row.state_code.charCodeAt(1),
+      code: row.state_code,
+      name: row.state_name,
+      short_name: row.state_code,
+    },
     // Zenoti spells it "lattitude". Its time zone is .NET's: `name` is the display string public
     // code parses ("(UTC-05:00) Eastern Time (US & Canada)"), `standard_name` the Windows name; a
     // strict tenant gives the id alone, every name null, as Zenoti's webhook samples do.
@@ -66,7 +105,11 @@ function centerInfo(row: CenterRow, withHours: boolean, tenant: TenantProfile) {
       longitude: row.longitude,
       time_zone: tenant.zoneNamesNull
         ? { id: row.time_zone_id, name: null, standard_name: null, identifier_name: null, abbreviation: null }
-        : { id: row.time_zone_id, name: windowsDisplayName(row.time_zone_name) ?? row.time_zone_name, standard_name: row.time_zone_name },
+        : {
+            id: row.time_zone_id,
+            name: windowsDisplayName(row.time_zone_name) ?? row.time_zone_name,
+            standard_name: row.time_zone_name,
+          },
     },
     currency: { id: USD, code: "USD", symbol: "$" },
     address_info: { address_1: row.address_1, address_2: row.address_2, city: row.city, zip_code: row.zip_code },
@@ -91,7 +134,11 @@ function workingHours(row: CenterRow, tenant: TenantProfile) {
   const hhmm = (time: string) => String(Number(time.replace(":", "")));
   return days
     .filter((day) => !day.is_closed && day.start_time && day.end_time)
-    .map((day) => ({ day_of_week: DAY_NAMES[day.day_of_week], start_time: hhmm(day.start_time!), end_time: hhmm(day.end_time!) }));
+    .map((day) => ({
+      day_of_week: DAY_NAMES[day.day_of_week],
+      start_time: hhmm(day.start_time!),
+      end_time: hhmm(day.end_time!),
+    }));
 }
 
 function findCenter(db: SandboxDb, id: string): CenterRow | undefined {
@@ -125,8 +172,13 @@ export function mountCatalog(router: Router, db: SandboxDb, options: { tenant: T
     // The single-center read is thin in Zenoti: no location, no hours.
     res.json({
       center: {
-        id: row.id, name: row.name, code: row.code, phone: row.phone,
-        time_zone_id: row.time_zone_id, currency_id: USD, email: row.email,
+        id: row.id,
+        name: row.name,
+        code: row.code,
+        phone: row.phone,
+        time_zone_id: row.time_zone_id,
+        currency_id: USD,
+        email: row.email,
       },
       error: null,
     });
@@ -142,7 +194,13 @@ export function mountCatalog(router: Router, db: SandboxDb, options: { tenant: T
       therapists: rows.map((t) => ({
         id: t.id,
         code: t.code,
-        personal_info: { first_name: t.first_name, last_name: t.last_name, name: `${t.first_name} ${t.last_name}`, nick_name: t.first_name, gender: t.gender },
+        personal_info: {
+          first_name: t.first_name,
+          last_name: t.last_name,
+          name: `${t.first_name} ${t.last_name}`,
+          nick_name: t.first_name,
+          gender: t.gender,
+        },
         job_info: { id: seedGuid(`job:${t.job_name}`), name: t.job_name },
       })),
       error: null,
@@ -155,7 +213,9 @@ export function mountCatalog(router: Router, db: SandboxDb, options: { tenant: T
     const paging = readPaging(req, res);
     if (!paging) return;
     const expand = expands(req);
-    const total = (db.prepare("SELECT COUNT(*) AS n FROM center_services WHERE center_id = ?").get(center.id) as { n: number }).n;
+    const total = (
+      db.prepare("SELECT COUNT(*) AS n FROM center_services WHERE center_id = ?").get(center.id) as { n: number }
+    ).n;
     const rows = db
       .prepare(
         `SELECT s.*, cs.sale_price FROM services s JOIN center_services cs ON cs.service_id = s.id
@@ -163,7 +223,9 @@ export function mountCatalog(router: Router, db: SandboxDb, options: { tenant: T
       )
       .all(center.id, paging.size, (paging.page - 1) * paging.size) as ServiceRow[];
     const byCode = new Map(
-      (db.prepare("SELECT id, code, name FROM services").all() as { id: string; code: string; name: string }[]).map((s) => [s.code, s]),
+      (db.prepare("SELECT id, code, name FROM services").all() as { id: string; code: string; name: string }[]).map(
+        (s) => [s.code, s],
+      ),
     );
     res.json({
       services: rows.map((s) => {
@@ -177,26 +239,46 @@ export function mountCatalog(router: Router, db: SandboxDb, options: { tenant: T
           recovery_time: s.recovery_time,
           is_couple_service: false,
           price_info: {
-            currency_id: USD, sale_price: s.sale_price, tax_id: "", ssg: 0, include_tax: true,
-            demand_group_id: "", tax: 0, price_without_tax: s.sale_price, final_price: s.sale_price,
+            currency_id: USD,
+            sale_price: s.sale_price,
+            tax_id: "",
+            ssg: 0,
+            include_tax: true,
+            demand_group_id: "",
+            tax: 0,
+            price_without_tax: s.sale_price,
+            final_price: s.sale_price,
           },
           additional_info: expand.has("additional_info")
             ? {
                 html_description: `<p>${s.description}</p>`,
                 category: { id: seedGuid(`category:${s.category_name}`), name: s.category_name },
-                sub_category: s.sub_category_name ? { id: seedGuid(`sub:${s.sub_category_name}`), name: s.sub_category_name } : null,
+                sub_category: s.sub_category_name
+                  ? { id: seedGuid(`sub:${s.sub_category_name}`), name: s.sub_category_name }
+                  : null,
                 bussiness_unit: { id: seedGuid("bu:clinic"), name: "Clinic" },
               }
             : null,
           catalog_info: expand.has("catalog_info")
-            ? { show_in_catalog: true, can_book: true, show_price: true, display_name: "", display_price: "", display_order: String(s.display_order), video_url: "" }
+            ? {
+                show_in_catalog: true,
+                can_book: true,
+                show_price: true,
+                display_name: "",
+                display_price: "",
+                display_order: String(s.display_order),
+                video_url: "",
+              }
             : null,
           variants_info: expand.has("variants_info") ? { is_variant: false, has_variant: false } : null,
           add_ons_info: expand.has("add_ons_info")
             ? {
                 is_add_on: s.is_add_on === 1,
                 has_add_ons: addOnCodes.length > 0,
-                add_ons_list: addOnCodes.map((code) => byCode.get(code)).filter(Boolean).map((a) => ({ id: a!.id, name: a!.name })),
+                add_ons_list: addOnCodes
+                  .map((code) => byCode.get(code))
+                  .filter(Boolean)
+                  .map((a) => ({ id: a!.id, name: a!.name })),
               }
             : null,
           image_paths: null,

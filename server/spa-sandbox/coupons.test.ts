@@ -24,16 +24,22 @@ let guests = 0;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ now: () => now, holdSeconds: 600 });
-  client = createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY }, clock: () => now });
+  client = createSpaClient({
+    baseUrl: sandbox.baseUrl,
+    auth: { type: "apikey", apiKey: TEST_API_KEY },
+    clock: () => now,
+  });
 });
 afterAll(async () => {
   await sandbox.stop();
 });
 
 const api = (method: string, path: string, body?: unknown) =>
-  fetch(`${sandbox.baseUrl}${path}`, { method, headers: { authorization: `apikey ${TEST_API_KEY}`, "content-type": "application/json" }, body: body ? JSON.stringify(body) : undefined }).then(
-    async (r) => (await r.json()) as Record<string, unknown>,
-  );
+  fetch(`${sandbox.baseUrl}${path}`, {
+    method,
+    headers: { authorization: `apikey ${TEST_API_KEY}`, "content-type": "application/json" },
+    body: body ? JSON.stringify(body) : undefined,
+  }).then(async (r) => (await r.json()) as Record<string, unknown>);
 
 async function newGuest() {
   guests += 1;
@@ -48,11 +54,19 @@ async function newGuest() {
   });
 }
 
-const issue = async (guestId: string, grant: Record<string, unknown>) => (await api("POST", `/v1/sandbox/guests/${guestId}/coupons`, grant)) as { number: string; error: unknown };
+const issue = async (guestId: string, grant: Record<string, unknown>) =>
+  (await api("POST", `/v1/sandbox/guests/${guestId}/coupons`, grant)) as { number: string; error: unknown };
 
 /** The guest's facial with an LED add-on confirmed at `time` on DAY: its invoice. */
 async function confirmedVisit(guestId: string, time: string) {
-  const bookingId = await client.createBooking({ centerId: AUSTIN, date: DAY, guestId, serviceId: FACIAL, therapistId: null, addOnIds: [LED] });
+  const bookingId = await client.createBooking({
+    centerId: AUSTIN,
+    date: DAY,
+    guestId,
+    serviceId: FACIAL,
+    therapistId: null,
+    addOnIds: [LED],
+  });
   await client.reserveSlot(bookingId, `${DAY}T${time}:00`, ZONE);
   return (await client.confirmBooking(bookingId))!.invoiceId;
 }
@@ -66,7 +80,10 @@ describe("a guest's coupons", () => {
         ["GLOWDEMO20", true],
       ]),
     );
-    expect(coupons.find((c) => c.number === "GLOWDEMO30")).toMatchObject({ description: FACIAL_COUPON, expiresOn: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) });
+    expect(coupons.find((c) => c.number === "GLOWDEMO30")).toMatchObject({
+      description: FACIAL_COUPON,
+      expiresOn: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+    });
   });
 
   it("answer Zenoti's shape, paged, and an unknown guest as Zenoti does (414 on HTTP 200), which the client reads as none", async () => {
@@ -74,7 +91,15 @@ describe("a guest's coupons", () => {
     await issue(guest.id, { description: FACIAL_COUPON, number: "CORA-ONE", expiry_date: "2026-12-31" });
     const body = await api("GET", `/v1/guests/${guest.id}/coupons`);
     expect(body).toMatchObject({
-      coupons: [{ number: "CORA-ONE", description: FACIAL_COUPON, expiry_date: "2026-12-31T00:00:00", redemption: "Not Redeemed", issued_center: expect.stringContaining("Austin Downtown") }],
+      coupons: [
+        {
+          number: "CORA-ONE",
+          description: FACIAL_COUPON,
+          expiry_date: "2026-12-31T00:00:00",
+          redemption: "Not Redeemed",
+          issued_center: expect.stringContaining("Austin Downtown"),
+        },
+      ],
       page_info: { total: 1, page: 1, size: 10 },
     });
     expect(await api("GET", `/v1/guests/${guest.id}/coupons?size=101`)).toMatchObject({ Error: { StatusCode: 422 } });
@@ -94,13 +119,19 @@ describe("a coupon applied by its number", () => {
     const { number } = await issue(guest.id, { description: FACIAL_COUPON });
     const invoiceId = await confirmedVisit(guest.id, "10:00");
     const before = (await client.getInvoice(invoiceId)).total;
-    expect(await client.applyCampaign(invoiceId, AUSTIN, number.toLowerCase())).toEqual({ applied: true, message: null });
+    expect(await client.applyCampaign(invoiceId, AUSTIN, number.toLowerCase())).toEqual({
+      applied: true,
+      message: null,
+    });
     expect((await client.getInvoice(invoiceId)).total).toBe(before - 3000);
     expect((await client.guestCoupons(guest.id))[0]).toMatchObject({ number, redeemed: true });
 
     // Once: not on a second visit while the first keeps it.
     const second = await confirmedVisit(guest.id, "14:00");
-    expect(await client.applyCampaign(second, AUSTIN, number)).toEqual({ applied: false, message: "Coupon is already redeemed" });
+    expect(await client.applyCampaign(second, AUSTIN, number)).toEqual({
+      applied: false,
+      message: "Coupon is already redeemed",
+    });
   });
 
   it("is given back when the visit it was used on is undone", async () => {
@@ -108,7 +139,8 @@ describe("a coupon applied by its number", () => {
     const { number } = await issue(guest.id, { description: FACIAL_COUPON });
     const invoiceId = await confirmedVisit(guest.id, "11:00");
     expect((await client.applyCampaign(invoiceId, AUSTIN, number)).applied).toBe(true);
-    for (const item of (await client.getInvoice(invoiceId)).items) await client.removeInvoiceItem(invoiceId, item.invoiceItemId, "Removing appointment due to payment failed");
+    for (const item of (await client.getInvoice(invoiceId)).items)
+      await client.removeInvoiceItem(invoiceId, item.invoiceItemId, "Removing appointment due to payment failed");
     expect((await client.guestCoupons(guest.id))[0]).toMatchObject({ number, redeemed: false });
   });
 
@@ -118,22 +150,49 @@ describe("a coupon applied by its number", () => {
     const { number } = await issue(owner.id, { description: FACIAL_COUPON });
     expect((await client.applyCampaign(await confirmedVisit(other.id, "12:00"), AUSTIN, number)).applied).toBe(false);
     const expired = await issue(owner.id, { description: FACIAL_COUPON, expiry_date: "2026-12-06" });
-    expect(await client.applyCampaign(await confirmedVisit(owner.id, "15:00"), AUSTIN, expired.number)).toEqual({ applied: false, message: "Coupon has expired for the appointment date" });
+    expect(await client.applyCampaign(await confirmedVisit(owner.id, "15:00"), AUSTIN, expired.number)).toEqual({
+      applied: false,
+      message: "Coupon has expired for the appointment date",
+    });
   });
 });
 
 describe("the client on answers the sandbox never gives", () => {
   it("reads one coupon sent as an object, drops an entry with no number, and takes an unknown redemption word as used", async () => {
     const { client: lone } = await clientOnJsonBackend({
-      "/v1/guests/G1/coupons": () => ({ body: { coupons: { id: "C1", number: "ONE", description: "A", expiry_date: "2100-01-01T00:00:00", redemption: null }, page_info: null } }),
-      "/v1/guests/G2/coupons": () => ({ body: { coupons: [{ id: "C2", number: "" }, { id: "C3", number: "TWO", redemption: "Partially Redeemed" }] } }),
+      "/v1/guests/G1/coupons": () => ({
+        body: {
+          coupons: { id: "C1", number: "ONE", description: "A", expiry_date: "2100-01-01T00:00:00", redemption: null },
+          page_info: null,
+        },
+      }),
+      "/v1/guests/G2/coupons": () => ({
+        body: {
+          coupons: [
+            { id: "C2", number: "" },
+            { id: "C3", number: "TWO", redemption: "Partially Redeemed" },
+          ],
+        },
+      }),
     });
-    expect(await lone.guestCoupons("G1")).toEqual([{ id: "c1", number: "ONE", description: "A", expiresOn: null, redeemed: false }]);
-    expect(await lone.guestCoupons("G2")).toEqual([{ id: "c3", number: "TWO", description: "", expiresOn: null, redeemed: true }]);
+    expect(await lone.guestCoupons("G1")).toEqual([
+      { id: "c1", number: "ONE", description: "A", expiresOn: null, redeemed: false },
+    ]);
+    expect(await lone.guestCoupons("G2")).toEqual([
+      { id: "c3", number: "TWO", description: "", expiresOn: null, redeemed: true },
+    ]);
   });
 
   it("knows Zenoti's redemption words as the coupon report names them", () => {
-    expect(["Not Redeemed", "NotRedeemed", "not_redeemed", "", null, undefined, false].map(isRedeemed)).toEqual([false, false, false, false, false, false, false]);
+    expect(["Not Redeemed", "NotRedeemed", "not_redeemed", "", null, undefined, false].map(isRedeemed)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
     expect(["Redeemed", "Expired", true].map(isRedeemed)).toEqual([true, true, true]);
   });
 });

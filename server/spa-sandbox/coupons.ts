@@ -15,8 +15,17 @@ import { seedCouponDiscounts, seedDemoCoupons } from "./seed-data";
  * and sets its status to CouponApplied (3).
  */
 type CouponRow = {
-  id: string; number: string; guest_id: string; center_id: string; description: string; rules: string; issue_date: string;
-  expiry_date: string | null; redeemable_by_all: number; redeemed_invoice_id: string | null; created_at: number;
+  id: string;
+  number: string;
+  guest_id: string;
+  center_id: string;
+  description: string;
+  rules: string;
+  issue_date: string;
+  expiry_date: string | null;
+  redeemable_by_all: number;
+  redeemed_invoice_id: string | null;
+  created_at: number;
 };
 
 const DAY = "YYYY-MM-DD";
@@ -26,20 +35,29 @@ const zenotiDateTime = (day: string) => `${day}T00:00:00`;
 
 /** The coupon with this number (case aside), or undefined. */
 function couponByNumber(db: SandboxDb, number: string): CouponRow | undefined {
-  return db.prepare("SELECT * FROM coupons WHERE upper(number) = ?").get(number.trim().toUpperCase()) as CouponRow | undefined;
+  return db.prepare("SELECT * FROM coupons WHERE upper(number) = ?").get(number.trim().toUpperCase()) as
+    | CouponRow
+    | undefined;
 }
 
 /** The invoice a coupon is used on, while that invoice still has a line: a visit undone gives the coupon back. */
 function redeemedOn(db: SandboxDb, coupon: CouponRow): string | null {
   if (!coupon.redeemed_invoice_id) return null;
-  const live = db.prepare("SELECT COUNT(*) AS n FROM invoice_items WHERE invoice_id = ? AND removed = 0").get(coupon.redeemed_invoice_id) as { n: number };
+  const live = db
+    .prepare("SELECT COUNT(*) AS n FROM invoice_items WHERE invoice_id = ? AND removed = 0")
+    .get(coupon.redeemed_invoice_id) as { n: number };
   return live.n > 0 ? coupon.redeemed_invoice_id : null;
 }
 
 /** The discount benefits of the coupon with this number, for pricing an invoice; null for none. */
-export function couponBenefits(db: SandboxDb, number: string): { rules: CampaignBenefit[]; validFrom: null; validTo: string | null } | null {
+export function couponBenefits(
+  db: SandboxDb,
+  number: string,
+): { rules: CampaignBenefit[]; validFrom: null; validTo: string | null } | null {
   const coupon = couponByNumber(db, number);
-  return coupon ? { rules: JSON.parse(coupon.rules) as CampaignBenefit[], validFrom: null, validTo: coupon.expiry_date } : null;
+  return coupon
+    ? { rules: JSON.parse(coupon.rules) as CampaignBenefit[], validFrom: null, validTo: coupon.expiry_date }
+    : null;
 }
 
 /**
@@ -47,13 +65,20 @@ export function couponBenefits(db: SandboxDb, number: string): { rules: Campaign
  * by all), is used on another invoice, or has expired by the visit's day. The codes of these
  * refusals are not published; these are the sandbox's own.
  */
-export function redeemCoupon(db: SandboxDb, invoice: { id: string; guest_id: string }, number: string, visitDay: string): { couponId: string } | Refusal | null {
+export function redeemCoupon(
+  db: SandboxDb,
+  invoice: { id: string; guest_id: string },
+  number: string,
+  visitDay: string,
+): { couponId: string } | Refusal | null {
   const coupon = couponByNumber(db, number);
   if (!coupon) return null;
-  if (normalizeId(coupon.guest_id) !== normalizeId(invoice.guest_id) && !coupon.redeemable_by_all) return refusal(4045, "Invalid offer code");
+  if (normalizeId(coupon.guest_id) !== normalizeId(invoice.guest_id) && !coupon.redeemable_by_all)
+    return refusal(4045, "Invalid offer code");
   const usedOn = redeemedOn(db, coupon);
   if (usedOn && usedOn !== invoice.id) return refusal(4047, "Coupon is already redeemed");
-  if (coupon.expiry_date && visitDay > coupon.expiry_date) return refusal(4046, "Coupon has expired for the appointment date");
+  if (coupon.expiry_date && visitDay > coupon.expiry_date)
+    return refusal(4046, "Coupon has expired for the appointment date");
   db.prepare("UPDATE coupons SET redeemed_invoice_id = ? WHERE id = ?").run(invoice.id, coupon.id);
   return { couponId: coupon.id };
 }
@@ -62,20 +87,38 @@ export function redeemCoupon(db: SandboxDb, invoice: { id: string; guest_id: str
 function discountRules(description: string): CampaignBenefit[] | null {
   const discount = seedCouponDiscounts.find((d) => d.description === description);
   return discount
-    ? discount.rules.map((r) => ({ discount_type: r.discount_type, discount_value: r.discount_value, service_id: r.service ? seedGuid(`service:${r.service}`) : null, service_type: r.service_type }))
+    ? discount.rules.map((r) => ({
+        discount_type: r.discount_type,
+        discount_value: r.discount_value,
+        service_id: r.service ? seedGuid(`service:${r.service}`) : null,
+        service_type: r.service_type,
+      }))
     : null;
 }
 
-export type CouponGrant = { description?: unknown; number?: unknown; expiry_date?: unknown; redeemable_by_all?: unknown };
+export type CouponGrant = {
+  description?: unknown;
+  number?: unknown;
+  expiry_date?: unknown;
+  redeemable_by_all?: unknown;
+};
 
 /** Issues a coupon to a guest, as a clinic's custom coupon does: of a known discount, with a number of its own unless one is given. */
-export function issueCoupon(db: SandboxDb, guestId: string, grant: CouponGrant, now: number): { id: string; number: string } | Refusal {
+export function issueCoupon(
+  db: SandboxDb,
+  guestId: string,
+  grant: CouponGrant,
+  now: number,
+): { id: string; number: string } | Refusal {
   const guest = findRow<{ id: string; center_id: string }>(db, "guests", guestId);
   if (!guest) return refusal(414, "Guest not found");
   const description = typeof grant.description === "string" ? grant.description : "";
   const rules = discountRules(description);
   if (!rules) return refusal(400, "Unknown discount");
-  const number = typeof grant.number === "string" && /^[A-Za-z0-9-]{4,20}$/.test(grant.number) ? grant.number.toUpperCase() : randomBytes(6).toString("hex").toUpperCase();
+  const number =
+    typeof grant.number === "string" && /^[A-Za-z0-9-]{4,20}$/.test(grant.number)
+      ? grant.number.toUpperCase()
+      : randomBytes(6).toString("hex").toUpperCase();
   if (couponByNumber(db, number)) return refusal(400, "Coupon number is in use");
   const expiry = grant.expiry_date === null || grant.expiry_date === undefined ? null : String(grant.expiry_date);
   if (expiry !== null && !dayjs(expiry, DAY, true).isValid()) return refusal(400, "expiry_date must be YYYY-MM-DD");
@@ -83,7 +126,19 @@ export function issueCoupon(db: SandboxDb, guestId: string, grant: CouponGrant, 
   db.prepare(
     `INSERT INTO coupons (id, id_key, number, guest_id, center_id, description, rules, issue_date, expiry_date, redeemable_by_all, redeemed_invoice_id, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)`,
-  ).run(id, normalizeId(id), number, guest.id, guest.center_id, description, JSON.stringify(rules), dayjs(now).utc().format(DAY), expiry, grant.redeemable_by_all === true ? 1 : 0, now);
+  ).run(
+    id,
+    normalizeId(id),
+    number,
+    guest.id,
+    guest.center_id,
+    description,
+    JSON.stringify(rules),
+    dayjs(now).utc().format(DAY),
+    expiry,
+    grant.redeemable_by_all === true ? 1 : 0,
+    now,
+  );
   return { id, number };
 }
 
@@ -93,11 +148,23 @@ export function seedDemoGuestCoupons(db: SandboxDb, guestId: string, now: number
   const today = dayjs(now).utc();
   for (const seed of seedDemoCoupons) {
     if (couponByNumber(db, seed.number)) continue;
-    const issued = issueCoupon(db, guestId, { description: seed.description, number: seed.number, expiry_date: today.add(seed.expiresInDays, "day").format(DAY) }, now);
+    const issued = issueCoupon(
+      db,
+      guestId,
+      {
+        description: seed.description,
+        number: seed.number,
+        expiry_date: today.add(seed.expiresInDays, "day").format(DAY),
+      },
+      now,
+    );
     if (isRefusal(issued)) throw new Error(`The demo coupon ${seed.number} was refused: ${issued.message}`);
     // The one she used, on her first visit, which the clinic closed.
-    const visit = db.prepare("SELECT id FROM invoices WHERE guest_id = ? AND is_closed = 1 ORDER BY number LIMIT 1").get(findRow<{ id: string }>(db, "guests", guestId)!.id) as { id: string } | undefined;
-    if (seed.redeemed && visit) db.prepare("UPDATE coupons SET redeemed_invoice_id = ? WHERE id = ?").run(visit.id, issued.id);
+    const visit = db
+      .prepare("SELECT id FROM invoices WHERE guest_id = ? AND is_closed = 1 ORDER BY number LIMIT 1")
+      .get(findRow<{ id: string }>(db, "guests", guestId)!.id) as { id: string } | undefined;
+    if (seed.redeemed && visit)
+      db.prepare("UPDATE coupons SET redeemed_invoice_id = ? WHERE id = ?").run(visit.id, issued.id);
   }
 }
 
@@ -109,9 +176,12 @@ function redemptionOf(db: SandboxDb, coupon: CouponRow, today: string): string {
 }
 
 function couponJson(db: SandboxDb, coupon: CouponRow, today: string) {
-  const center = (id: string) => (db.prepare("SELECT name FROM centers WHERE id = ?").get(id) as { name: string } | undefined)?.name ?? null;
+  const center = (id: string) =>
+    (db.prepare("SELECT name FROM centers WHERE id = ?").get(id) as { name: string } | undefined)?.name ?? null;
   const usedOn = redeemedOn(db, coupon);
-  const invoice = usedOn ? (db.prepare("SELECT center_id FROM invoices WHERE id = ?").get(usedOn) as { center_id: string } | undefined) : undefined;
+  const invoice = usedOn
+    ? (db.prepare("SELECT center_id FROM invoices WHERE id = ?").get(usedOn) as { center_id: string } | undefined)
+    : undefined;
   return {
     id: coupon.id,
     number: coupon.number,
@@ -140,7 +210,11 @@ export function mountCoupons(router: Router, db: SandboxDb, options: { now: () =
       .prepare("SELECT * FROM coupons WHERE guest_id = ? ORDER BY created_at DESC, number LIMIT ? OFFSET ?")
       .all(guest.id, paging.size, (paging.page - 1) * paging.size) as CouponRow[];
     const today = dayjs(options.now()).utc().format(DAY);
-    res.json({ coupons: rows.map((row) => couponJson(db, row, today)), page_info: { total, page: paging.page, size: paging.size }, error: null });
+    res.json({
+      coupons: rows.map((row) => couponJson(db, row, today)),
+      page_info: { total, page: paging.page, size: paging.size },
+      error: null,
+    });
   });
 
   // The sandbox's own control, not a Zenoti call, for tests: a coupon issued to a guest.

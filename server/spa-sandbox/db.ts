@@ -2,8 +2,23 @@ import Database from "better-sqlite3";
 import { createHash } from "node:crypto";
 import { preparePrivateFile } from "../data-dir.server";
 import {
-  GIFT_CARD_VALIDITY_DAYS, nurseDayOff, SEED_AVAILABILITY_GUEST, seedCenters, seedGiftCardOccasions, seedGiftCardTemplates, seedMembershipPlans, seedPackages, seedOfferTiers, seedPriceTiers, seedPromos, LATER_PROMO_CODES,
-  seedReasons, seedReferralSources, seedServices, seedStaffReasons, seedWorkingHours,
+  GIFT_CARD_VALIDITY_DAYS,
+  nurseDayOff,
+  SEED_AVAILABILITY_GUEST,
+  seedCenters,
+  seedGiftCardOccasions,
+  seedGiftCardTemplates,
+  seedMembershipPlans,
+  seedPackages,
+  seedOfferTiers,
+  seedPriceTiers,
+  seedPromos,
+  LATER_PROMO_CODES,
+  seedReasons,
+  seedReferralSources,
+  seedServices,
+  seedStaffReasons,
+  seedWorkingHours,
 } from "./seed-data";
 
 export type SandboxDb = Database.Database;
@@ -276,9 +291,15 @@ function seedBooking(db: SandboxDb) {
       db.prepare("UPDATE therapists SET day_off = ? WHERE id = ?").run(nurseDayOff(index - 1), nurse.id);
     }
     for (const promo of seedPromos) {
-      db.prepare("INSERT INTO campaigns (code, rules, valid_from, valid_to) VALUES (?, ?, ?, ?)").run(promo.code, JSON.stringify(campaignRulesOf(promo)), promo.validFrom, promo.validTo);
+      db.prepare("INSERT INTO campaigns (code, rules, valid_from, valid_to) VALUES (?, ?, ?, ?)").run(
+        promo.code,
+        JSON.stringify(campaignRulesOf(promo)),
+        promo.validFrom,
+        promo.validTo,
+      );
     }
-    for (const reason of seedReasons) db.prepare("INSERT INTO reasons (id, name) VALUES (?, ?)").run(seedGuid(`reason:${reason}`), reason);
+    for (const reason of seedReasons)
+      db.prepare("INSERT INTO reasons (id, name) VALUES (?, ?)").run(seedGuid(`reason:${reason}`), reason);
   })();
 }
 
@@ -297,13 +318,27 @@ function campaignRulesOf(promo: (typeof seedPromos)[number]) {
  * sandbox made before them too: each code once.
  */
 function seedGrowthCampaigns(db: SandboxDb) {
-  const insert = db.prepare("INSERT OR IGNORE INTO campaigns (code, rules, valid_from, valid_to) VALUES (?, ?, NULL, NULL)");
-  const rule = (charge: number, service: string) => ({ discount_type: "final_price", discount_value: charge, service_id: seedGuid(`service:${service}`), service_type: "service" });
+  const insert = db.prepare(
+    "INSERT OR IGNORE INTO campaigns (code, rules, valid_from, valid_to) VALUES (?, ?, NULL, NULL)",
+  );
+  const rule = (charge: number, service: string) => ({
+    discount_type: "final_price",
+    discount_value: charge,
+    service_id: seedGuid(`service:${service}`),
+    service_type: "service",
+  });
   db.transaction(() => {
-    for (const promo of seedPromos.filter((p) => p.code === "FT50RAF")) insert.run(promo.code, JSON.stringify(promo.rules.map((r) => rule(r.discount_value, r.service))));
-    for (const tier of seedPriceTiers) insert.run(tier.code, JSON.stringify(tier.services.map((service) => rule(tier.charge, service))));
+    for (const promo of seedPromos.filter((p) => p.code === "FT50RAF"))
+      insert.run(promo.code, JSON.stringify(promo.rules.map((r) => rule(r.discount_value, r.service))));
+    for (const tier of seedPriceTiers)
+      insert.run(tier.code, JSON.stringify(tier.services.map((service) => rule(tier.charge, service))));
     for (const tier of seedOfferTiers.filter((t) => t.percent > 0)) {
-      const percentOff = (service: string) => ({ discount_type: "percentage", discount_value: tier.percent, service_id: seedGuid(`service:${service}`), service_type: "service" });
+      const percentOff = (service: string) => ({
+        discount_type: "percentage",
+        discount_value: tier.percent,
+        service_id: seedGuid(`service:${service}`),
+        service_type: "service",
+      });
       insert.run(tier.code, JSON.stringify(tier.services.map(percentOff)));
     }
     const later = db.prepare("INSERT OR IGNORE INTO campaigns (code, rules, valid_from, valid_to) VALUES (?, ?, ?, ?)");
@@ -341,9 +376,26 @@ function seedLaterServices(db: SandboxDb) {
       db.prepare(
         `INSERT INTO services (id, id_key, code, name, description, category_name, sub_category_name, duration, recovery_time, is_add_on, add_on_codes, display_order)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).run(id, normalizeId(id), service.code, service.name, service.description, service.category, service.subCategory ?? null, service.duration, service.recoveryTime, service.isAddOn ? 1 : 0, JSON.stringify(service.addOns ?? []), seedServices.indexOf(service) + 1);
+      ).run(
+        id,
+        normalizeId(id),
+        service.code,
+        service.name,
+        service.description,
+        service.category,
+        service.subCategory ?? null,
+        service.duration,
+        service.recoveryTime,
+        service.isAddOn ? 1 : 0,
+        JSON.stringify(service.addOns ?? []),
+        seedServices.indexOf(service) + 1,
+      );
       for (const center of centers) {
-        db.prepare("INSERT INTO center_services (center_id, service_id, sale_price) VALUES (?, ?, ?)").run(center.id, id, roundPrice(service.price * (priceLevel.get(center.code) ?? 1)));
+        db.prepare("INSERT INTO center_services (center_id, service_id, sale_price) VALUES (?, ?, ?)").run(
+          center.id,
+          id,
+          roundPrice(service.price * (priceLevel.get(center.code) ?? 1)),
+        );
       }
     }
     const setAddOns = db.prepare("UPDATE services SET add_on_codes = ? WHERE code = ?");
@@ -358,7 +410,10 @@ function seedLaterServices(db: SandboxDb) {
 function seedSaleRows(db: SandboxDb) {
   const count = (table: string) => (db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
   const services = new Set(seedServices.map((s) => s.code));
-  const centers = db.prepare("SELECT id, code FROM centers ORDER BY sort_order").all() as { id: string; code: string }[];
+  const centers = db.prepare("SELECT id, code FROM centers ORDER BY sort_order").all() as {
+    id: string;
+    code: string;
+  }[];
   const priceLevel = new Map(seedCenters.map((c) => [c.code, c.priceLevel]));
   db.transaction(() => {
     if (count("packages") === 0) {
@@ -368,11 +423,22 @@ function seedSaleRows(db: SandboxDb) {
       const sell = db.prepare("INSERT INTO center_packages (center_id, package_id, sale_price) VALUES (?, ?, ?)");
       seedPackages.forEach((pkg, index) => {
         for (const cover of pkg.covers) {
-          if (!services.has(cover.service)) throw new Error(`Package ${pkg.code} covers an unknown service ${cover.service}`);
+          if (!services.has(cover.service))
+            throw new Error(`Package ${pkg.code} covers an unknown service ${cover.service}`);
         }
         const id = seedGuid(`package:${pkg.code}`);
-        insert.run(id, normalizeId(id), pkg.code, pkg.name, pkg.description, pkg.validityDays, JSON.stringify(pkg.covers), index + 1);
-        for (const center of centers) sell.run(center.id, id, roundPrice(pkg.price * (priceLevel.get(center.code) ?? 1)));
+        insert.run(
+          id,
+          normalizeId(id),
+          pkg.code,
+          pkg.name,
+          pkg.description,
+          pkg.validityDays,
+          JSON.stringify(pkg.covers),
+          index + 1,
+        );
+        for (const center of centers)
+          sell.run(center.id, id, roundPrice(pkg.price * (priceLevel.get(center.code) ?? 1)));
       });
     }
     if (count("giftcard_templates") === 0) {
@@ -383,7 +449,17 @@ function seedSaleRows(db: SandboxDb) {
       seedGiftCardTemplates.forEach((template, index) => {
         const id = seedGuid(`giftcard-template:${template.code}`);
         const custom = "custom" in template ? template.custom : null;
-        insert.run(id, normalizeId(id), template.code, template.name, "value" in template ? template.value : null, custom?.min ?? null, custom?.max ?? null, GIFT_CARD_VALIDITY_DAYS, index + 1);
+        insert.run(
+          id,
+          normalizeId(id),
+          template.code,
+          template.name,
+          "value" in template ? template.value : null,
+          custom?.min ?? null,
+          custom?.max ?? null,
+          GIFT_CARD_VALIDITY_DAYS,
+          index + 1,
+        );
         for (const center of centers) sell.run(center.id, id);
       });
     }
@@ -404,9 +480,12 @@ function seedSaleRows(db: SandboxDb) {
 function seedMembershipPlanRows(db: SandboxDb) {
   const seeded = db.prepare("SELECT COUNT(*) AS n FROM membership_plans").get() as { n: number };
   if (seeded.n > 0) {
-    const setPercent = db.prepare("UPDATE membership_plans SET service_discount_percent = ? WHERE code = ? AND service_discount_percent != ?");
+    const setPercent = db.prepare(
+      "UPDATE membership_plans SET service_discount_percent = ? WHERE code = ? AND service_discount_percent != ?",
+    );
     db.transaction(() => {
-      for (const plan of seedMembershipPlans) setPercent.run(plan.serviceDiscountPercent, plan.code, plan.serviceDiscountPercent);
+      for (const plan of seedMembershipPlans)
+        setPercent.run(plan.serviceDiscountPercent, plan.code, plan.serviceDiscountPercent);
     })();
     return;
   }
@@ -416,19 +495,33 @@ function seedMembershipPlanRows(db: SandboxDb) {
        service_discount_percent)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  const insertSale = db.prepare("INSERT INTO center_membership_plans (center_id, membership_id, sale_price) VALUES (?, ?, ?)");
+  const insertSale = db.prepare(
+    "INSERT INTO center_membership_plans (center_id, membership_id, sale_price) VALUES (?, ?, ?)",
+  );
   const centers = db.prepare("SELECT id FROM centers ORDER BY sort_order").all() as { id: string }[];
   db.transaction(() => {
     seedMembershipPlans.forEach((plan, index) => {
       for (const cover of plan.covers) {
-        if (!services.has(cover.service)) throw new Error(`Membership plan ${plan.code} covers an unknown service ${cover.service}`);
+        if (!services.has(cover.service))
+          throw new Error(`Membership plan ${plan.code} covers an unknown service ${cover.service}`);
       }
       const percent = plan.serviceDiscountPercent;
-      if (!Number.isInteger(percent) || percent < 0 || percent > 100) throw new Error(`Membership plan ${plan.code} has a member discount of ${percent}%`);
+      if (!Number.isInteger(percent) || percent < 0 || percent > 100)
+        throw new Error(`Membership plan ${plan.code} has a member discount of ${percent}%`);
       const id = seedGuid(`membership:${plan.code}`);
       insertPlan.run(
-        id, normalizeId(id), plan.code, plan.name, plan.description, plan.price, plan.paymentFrequency, plan.recurring ? 1 : 0,
-        plan.terms, JSON.stringify(plan.covers), index + 1, plan.serviceDiscountPercent,
+        id,
+        normalizeId(id),
+        plan.code,
+        plan.name,
+        plan.description,
+        plan.price,
+        plan.paymentFrequency,
+        plan.recurring ? 1 : 0,
+        plan.terms,
+        JSON.stringify(plan.covers),
+        index + 1,
+        plan.serviceDiscountPercent,
       );
       for (const center of centers) insertSale.run(center.id, id, plan.price);
     });
@@ -441,7 +534,8 @@ function seedStaffReasonRows(db: SandboxDb) {
     "INSERT OR IGNORE INTO reasons (id, name, object_type, action_type, active, show_in_online_booking) VALUES (?, ?, ?, ?, ?, ?)",
   );
   db.transaction(() => {
-    for (const r of seedStaffReasons) insert.run(seedGuid(`reason:${r.name}`), r.name, r.objectType, r.actionType, r.active ? 1 : 0, r.online ? 1 : 0);
+    for (const r of seedStaffReasons)
+      insert.run(seedGuid(`reason:${r.name}`), r.name, r.objectType, r.actionType, r.active ? 1 : 0, r.online ? 1 : 0);
   })();
 }
 
@@ -457,11 +551,30 @@ function seedGuestSettings(db: SandboxDb) {
     const guest = SEED_AVAILABILITY_GUEST;
     if (db.prepare("SELECT 1 FROM guests WHERE id_key = ?").get(normalizeId(guest.id))) return;
     const centerId = seedGuid(`center:${guest.centerCode}`);
-    const payload = { center_id: centerId, personal_info: { first_name: guest.firstName, last_name: guest.lastName, email: guest.email, user_name: guest.email }, tags: ["Webstore"] };
+    const payload = {
+      center_id: centerId,
+      personal_info: {
+        first_name: guest.firstName,
+        last_name: guest.lastName,
+        email: guest.email,
+        user_name: guest.email,
+      },
+      tags: ["Webstore"],
+    };
     db.prepare(
       `INSERT INTO guests (id, id_key, center_id, code, first_name, last_name, email, email_key, phone, payload, created_at)
        VALUES (?, ?, ?, 'G10000', ?, ?, ?, ?, ?, ?, 0)`,
-    ).run(guest.id, normalizeId(guest.id), centerId, guest.firstName, guest.lastName, guest.email, guest.email.toLowerCase(), guest.phone, JSON.stringify(payload));
+    ).run(
+      guest.id,
+      normalizeId(guest.id),
+      centerId,
+      guest.firstName,
+      guest.lastName,
+      guest.email,
+      guest.email.toLowerCase(),
+      guest.phone,
+      JSON.stringify(payload),
+    );
   })();
 }
 
@@ -491,9 +604,18 @@ function seedCatalog(db: SandboxDb) {
     seedServices.forEach((service, index) => {
       const id = seedGuid(`service:${service.code}`);
       insertService.run(
-        id, normalizeId(id), service.code, service.name, service.description, service.category,
-        service.subCategory ?? null, service.duration, service.recoveryTime, service.isAddOn ? 1 : 0,
-        JSON.stringify(service.addOns ?? []), index + 1,
+        id,
+        normalizeId(id),
+        service.code,
+        service.name,
+        service.description,
+        service.category,
+        service.subCategory ?? null,
+        service.duration,
+        service.recoveryTime,
+        service.isAddOn ? 1 : 0,
+        JSON.stringify(service.addOns ?? []),
+        index + 1,
       );
     });
     seedCenters.forEach((center, index) => {
@@ -523,7 +645,16 @@ function seedCatalog(db: SandboxDb) {
       center.nurses.forEach((nurse, n) => {
         const [first, ...rest] = nurse.split(" ");
         const therapistId = seedGuid(`therapist:${center.code}:${n}`);
-        insertTherapist.run(therapistId, normalizeId(therapistId), id, `${center.code}-N${n + 1}`, first, rest.join(" "), "2", "Aesthetic Nurse");
+        insertTherapist.run(
+          therapistId,
+          normalizeId(therapistId),
+          id,
+          `${center.code}-N${n + 1}`,
+          first,
+          rest.join(" "),
+          "2",
+          "Aesthetic Nurse",
+        );
       });
       for (const service of seedServices) {
         insertPrice.run(id, seedGuid(`service:${service.code}`), roundPrice(service.price * center.priceLevel));

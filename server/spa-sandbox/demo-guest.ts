@@ -41,7 +41,15 @@ export function seedDemoGuest(db: SandboxDb, now: number): void {
       date_of_birth: guest.dateOfBirth,
       mobile_phone: { country_code: 225, number: guest.phone },
     },
-    address_info: { address_1: guest.address.line1, address_2: "", city: guest.address.city, country_id: 225, state_id: -1, state_other: "", zip_code: guest.address.zip },
+    address_info: {
+      address_1: guest.address.line1,
+      address_2: "",
+      city: guest.address.city,
+      country_id: 225,
+      state_id: -1,
+      state_other: "",
+      zip_code: guest.address.zip,
+    },
     preferences: {
       receive_marketing_email: guest.consents.marketingEmail,
       receive_marketing_sms: guest.consents.marketingSms,
@@ -51,7 +59,10 @@ export function seedDemoGuest(db: SandboxDb, now: number): void {
     tags: [...BASE_TAGS, "Webstore"],
   };
   db.transaction(() => {
-    accepted(createGuest(db, { mandatoryFields: ["email", "mobile_phone"] }, profile, { now, id: DEMO_GUEST_ID }), "the guest");
+    accepted(
+      createGuest(db, { mandatoryFields: ["email", "mobile_phone"] }, profile, { now, id: DEMO_GUEST_ID }),
+      "the guest",
+    );
     seedDemoVisits.forEach((visit, index) => {
       seedVisit(db, centerId, today, visit, now);
       // She joined at that visit: the visits booked after it have member prices, as the back end gives them.
@@ -75,8 +86,12 @@ function seedMembership(db: SandboxDb, centerId: string, today: Dayjs, now: numb
       db,
       DEMO_GUEST_ID,
       {
-        membership_id: seedGuid(`membership:${m.plan}`), center_id: centerId, status: m.status, recurrence_status: m.recurrenceStatus,
-        member_since: visitDay(today, m.visit), credit_balance: { service: m.serviceCredit },
+        membership_id: seedGuid(`membership:${m.plan}`),
+        center_id: centerId,
+        status: m.status,
+        recurrence_status: m.recurrenceStatus,
+        member_since: visitDay(today, m.visit),
+        credit_balance: { service: m.serviceCredit },
       },
       now,
       DEMO_MEMBERSHIP_ID,
@@ -89,8 +104,14 @@ function seedMembership(db: SandboxDb, centerId: string, today: Dayjs, now: numb
 function seedPoints(db: SandboxDb, today: Dayjs, now: number) {
   for (const row of seedDemoPoints) {
     const visit = seedDemoVisits[row.visit];
-    if (visit.outcome.kind !== "closed" || visit.days >= 0) throw new Error(`The demo guest's history cannot be seeded: points on visit ${row.visit}, which is not a completed one`);
-    accepted(addPoints(db, DEMO_GUEST_ID, { points: row.points, reason: row.reason, date: visitDay(today, row.visit) }, now), "her points");
+    if (visit.outcome.kind !== "closed" || visit.days >= 0)
+      throw new Error(
+        `The demo guest's history cannot be seeded: points on visit ${row.visit}, which is not a completed one`,
+      );
+    accepted(
+      addPoints(db, DEMO_GUEST_ID, { points: row.points, reason: row.reason, date: visitDay(today, row.visit) }, now),
+      "her points",
+    );
   }
 }
 
@@ -111,7 +132,13 @@ function seedVisit(db: SandboxDb, centerId: string, today: Dayjs, visit: SeedDem
         guests: [
           {
             id: DEMO_GUEST_ID,
-            items: [{ item: { id: seedGuid(`service:${visit.service}`) }, therapist: { id: regularNurse(db, centerId, day.day()) }, add_ons: visit.addOns.map((code) => ({ item: { id: seedGuid(`service:${code}`) } })) }],
+            items: [
+              {
+                item: { id: seedGuid(`service:${visit.service}`) },
+                therapist: { id: regularNurse(db, centerId, day.day()) },
+                add_ons: visit.addOns.map((code) => ({ item: { id: seedGuid(`service:${code}`) } })),
+              },
+            ],
           },
         ],
       },
@@ -123,7 +150,8 @@ function seedVisit(db: SandboxDb, centerId: string, today: Dayjs, visit: SeedDem
   const { invoiceId } = accepted(confirmBooking(db, booking.id, now), what);
   if (visit.offerCode) accepted(applyCampaign(db, invoiceId, visit.offerCode), what);
   // Cancelled while it was still ahead, days before it, as guests cancel.
-  if (visit.outcome.kind === "cancelled") accepted(cancelVisit(db, invoiceId, seedGuid(`reason:${visit.outcome.reason}`), visit.outcome.comments, now), what);
+  if (visit.outcome.kind === "cancelled")
+    accepted(cancelVisit(db, invoiceId, seedGuid(`reason:${visit.outcome.reason}`), visit.outcome.comments, now), what);
   if (!bookedDay.isSame(day, "day")) done(moveVisit(db, invoiceId, `${day.format(DAY_FORMAT)}T${visit.time}:00`), what);
   if (visit.outcome.kind === "closed") done(closeVisit(db, invoiceId), what);
   if (visit.outcome.kind === "no-show") done(markNoShow(db, invoiceId, visit.outcome.comments), what);
@@ -139,15 +167,20 @@ function openDay(day: Dayjs, direction: 1 | -1): Dayjs {
  * gets the first free one, so the demo's visits leave those times open to others.
  */
 function regularNurse(db: SandboxDb, centerId: string, weekday: number): string {
-  const nurse = db.prepare("SELECT id FROM therapists WHERE center_id = ? AND (day_off IS NULL OR day_off != ?) ORDER BY code DESC LIMIT 1").get(centerId, weekday) as
-    | { id: string }
-    | undefined;
+  const nurse = db
+    .prepare(
+      "SELECT id FROM therapists WHERE center_id = ? AND (day_off IS NULL OR day_off != ?) ORDER BY code DESC LIMIT 1",
+    )
+    .get(centerId, weekday) as { id: string } | undefined;
   if (!nurse) throw new Error(`The demo guest's history cannot be seeded: no nurse works on weekday ${weekday}`);
   return nurse.id;
 }
 
 function accepted<T>(result: T | Refusal, what: string): T {
-  if (isRefusal(result)) throw new Error(`The demo guest's history cannot be seeded: ${what} was refused (${result.code} ${result.message})`);
+  if (isRefusal(result))
+    throw new Error(
+      `The demo guest's history cannot be seeded: ${what} was refused (${result.code} ${result.message})`,
+    );
   return result;
 }
 

@@ -13,13 +13,19 @@ import type { TenantProfile } from "./tenant-profiles";
  * `{ code, message }` at the top level; its router says so in `res.locals` (see `answerAsTenant`).
  */
 export function v1Error(res: Response, httpStatus: number, code: number, message: string, extra: object = {}) {
-  res.status(httpStatus).json(topLevelErrors(res) ? { ...extra, code, message } : { ...extra, error: { code, message } });
+  res
+    .status(httpStatus)
+    .json(topLevelErrors(res) ? { ...extra, code, message } : { ...extra, error: { code, message } });
 }
 
 export function dotNetError(res: Response, httpStatus: number, code: number, message: string, extra: object = {}) {
   res
     .status(httpStatus)
-    .json(topLevelErrors(res) ? { ...extra, code, message } : { ...extra, Error: { StatusCode: code, Message: message, InternalMessage: null } });
+    .json(
+      topLevelErrors(res)
+        ? { ...extra, code, message }
+        : { ...extra, Error: { StatusCode: code, Message: message, InternalMessage: null } },
+    );
 }
 
 type TenantLocals = { sandboxTenant?: TenantProfile };
@@ -32,7 +38,8 @@ export function answerAsTenant(tenant: TenantProfile): RequestHandler {
   };
 }
 
-const topLevelErrors = (res: Response) => (res.locals as TenantLocals | undefined)?.sandboxTenant?.topLevelErrors === true;
+const topLevelErrors = (res: Response) =>
+  (res.locals as TenantLocals | undefined)?.sandboxTenant?.topLevelErrors === true;
 
 export function aspNetMessage(res: Response, httpStatus: number, message: string) {
   res.status(httpStatus).json({ Message: message });

@@ -5,7 +5,17 @@ import { readPaging } from "./catalog";
 import { isRefusal, refusal, v1Error, type Refusal } from "./errors";
 import type { TenantProfile } from "./tenant-profiles";
 
-type GuestRow = { id: string; center_id: string; code: string; first_name: string; last_name: string; email: string | null; phone: string | null; payload: string; created_at: number };
+type GuestRow = {
+  id: string;
+  center_id: string;
+  code: string;
+  first_name: string;
+  last_name: string;
+  email: string | null;
+  phone: string | null;
+  payload: string;
+  created_at: number;
+};
 
 export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
 const EMPTY_DATE = "0001-01-01T00:00:00";
@@ -26,7 +36,10 @@ function guestJson(row: GuestRow) {
       mobile_phone: row.phone ? { country_code: 225, number: row.phone, display_number: row.phone } : null,
       gender: personal.gender ?? -1,
       // Zenoti answers a date of birth as a date and time, and its empty date for none.
-      date_of_birth: typeof personal.date_of_birth === "string" && personal.date_of_birth ? `${personal.date_of_birth.slice(0, 10)}T00:00:00` : EMPTY_DATE,
+      date_of_birth:
+        typeof personal.date_of_birth === "string" && personal.date_of_birth
+          ? `${personal.date_of_birth.slice(0, 10)}T00:00:00`
+          : EMPTY_DATE,
       anniversary_date: EMPTY_DATE,
     },
     address_info: payload.address_info ?? null,
@@ -71,13 +84,25 @@ function isCultureId(value: unknown): boolean {
 }
 
 type ProfileBody = {
-  personal_info?: { first_name?: string; last_name?: string; email?: string; mobile_phone?: { number?: string } | null; date_of_birth?: unknown; gender?: unknown };
+  personal_info?: {
+    first_name?: string;
+    last_name?: string;
+    email?: string;
+    mobile_phone?: { number?: string } | null;
+    date_of_birth?: unknown;
+    gender?: unknown;
+  };
   preferences?: { culture_id?: unknown } | null;
   referral?: { referral_source?: { id?: string } | null; referred_by?: { id?: string } | null } | null;
 };
 
 /** Zenoti's checks on a guest profile, with its legacy error codes; `selfId` is the guest being updated. */
-function checkProfile(db: SandboxDb, settings: GuestSettings, body: unknown, selfId: string | null): Profile | { code: number; message: string } {
+function checkProfile(
+  db: SandboxDb,
+  settings: GuestSettings,
+  body: unknown,
+  selfId: string | null,
+): Profile | { code: number; message: string } {
   const { personal_info: personal = {}, preferences, referral } = (body ?? {}) as ProfileBody;
   const first = personal.first_name?.trim() ?? "";
   const last = personal.last_name?.trim() ?? "";
@@ -100,7 +125,10 @@ function checkProfile(db: SandboxDb, settings: GuestSettings, body: unknown, sel
   if (missing.length > 0) return { code: 481, message: `Mandatory fields are missing: ${missing.join(", ")}` };
   if (email && !EMAIL.test(email)) return { code: 443, message: "Invalid email address" };
   if (phone && phone.length !== 10) return { code: 482, message: "Invalid mobile number length" };
-  if (email && db.prepare("SELECT 1 FROM guests WHERE email_key = ? AND id != ?").get(email.toLowerCase(), selfId ?? "")) {
+  if (
+    email &&
+    db.prepare("SELECT 1 FROM guests WHERE email_key = ? AND id != ?").get(email.toLowerCase(), selfId ?? "")
+  ) {
     return { code: 442, message: "Email already exists. A guest with this email is a duplicate" };
   }
   // A referral source is one the organisation configured, named by its GUID; free text is refused.
@@ -108,7 +136,12 @@ function checkProfile(db: SandboxDb, settings: GuestSettings, body: unknown, sel
   if (sourceId && !findRow(db, "referral_sources", sourceId)) return { code: 400, message: "Invalid referral source" };
   // The referrer is another guest of the organisation, named by id.
   const referrerId = referral?.referred_by?.id;
-  if (referrerId !== undefined && (typeof referrerId !== "string" || !findRow(db, "guests", referrerId) || (selfId !== null && referrerId.toLowerCase() === selfId.toLowerCase()))) {
+  if (
+    referrerId !== undefined &&
+    (typeof referrerId !== "string" ||
+      !findRow(db, "guests", referrerId) ||
+      (selfId !== null && referrerId.toLowerCase() === selfId.toLowerCase()))
+  ) {
     return { code: 400, message: "Invalid referred by guest" };
   }
   return { first, last, email, phone };
@@ -118,7 +151,12 @@ function checkProfile(db: SandboxDb, settings: GuestSettings, body: unknown, sel
  * Zenoti's create-a-guest: the profile checked as Zenoti checks it, then written with a new id (or
  * the one given, for the seed); the guest, or why not.
  */
-export function createGuest(db: SandboxDb, settings: GuestSettings, body: unknown, options: { now: number; id?: string }): GuestRow | Refusal {
+export function createGuest(
+  db: SandboxDb,
+  settings: GuestSettings,
+  body: unknown,
+  options: { now: number; id?: string },
+): GuestRow | Refusal {
   const centerId = (body as { center_id?: string } | null)?.center_id;
   const center = centerId ? findRow<{ id: string }>(db, "centers", centerId) : undefined;
   if (!center) return refusal(484, "Invalid center");
@@ -130,7 +168,19 @@ export function createGuest(db: SandboxDb, settings: GuestSettings, body: unknow
   db.prepare(
     `INSERT INTO guests (id, id_key, center_id, code, first_name, last_name, email, email_key, phone, payload, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(id, normalizeId(id), center.id, code, first, last, email || null, email ? email.toLowerCase() : null, phone || null, JSON.stringify(body), options.now);
+  ).run(
+    id,
+    normalizeId(id),
+    center.id,
+    code,
+    first,
+    last,
+    email || null,
+    email ? email.toLowerCase() : null,
+    phone || null,
+    JSON.stringify(body),
+    options.now,
+  );
   return findRow<GuestRow>(db, "guests", id)!;
 }
 
@@ -140,7 +190,11 @@ function expandedParts(expand: unknown): Set<string> {
   return new Set(values.flatMap((value) => String(value).split(",")).map((value) => value.trim().toLowerCase()));
 }
 
-export function mountGuests(router: Router, db: SandboxDb, options: { now: () => number; tenant: TenantProfile; guestSettings: GuestSettings }) {
+export function mountGuests(
+  router: Router,
+  db: SandboxDb,
+  options: { now: () => number; tenant: TenantProfile; guestSettings: GuestSettings },
+) {
   router.post("/v1/guests", (req, res) => {
     const guest = createGuest(db, options.guestSettings, req.body, { now: options.now() });
     if (isRefusal(guest)) return v1Error(res, 200, guest.code, guest.message);
@@ -154,8 +208,16 @@ export function mountGuests(router: Router, db: SandboxDb, options: { now: () =>
     const checked = checkProfile(db, options.guestSettings, req.body, row.id);
     if ("code" in checked) return v1Error(res, 200, checked.code, checked.message);
     const { first, last, email, phone } = checked;
-    db.prepare("UPDATE guests SET first_name = ?, last_name = ?, email = ?, email_key = ?, phone = ?, payload = ? WHERE id = ?").run(
-      first, last, email || null, email ? email.toLowerCase() : null, phone || null, JSON.stringify(req.body), row.id,
+    db.prepare(
+      "UPDATE guests SET first_name = ?, last_name = ?, email = ?, email_key = ?, phone = ?, payload = ? WHERE id = ?",
+    ).run(
+      first,
+      last,
+      email || null,
+      email ? email.toLowerCase() : null,
+      phone || null,
+      JSON.stringify(req.body),
+      row.id,
     );
     res.json(guestJson(findRow<GuestRow>(db, "guests", row.id)!));
   });
@@ -169,7 +231,13 @@ export function mountGuests(router: Router, db: SandboxDb, options: { now: () =>
     // Zenoti: "SearchAcrossCenter = False && center_id = Null => Error"; with center_id, one center only.
     const centerId = typeof req.query.center_id === "string" ? normalizeId(req.query.center_id) : "";
     if (!centerId && !options.tenant.searchAcrossCenters) {
-      return v1Error(res, 200, 400, "center_id is required: searching guests across centers is not enabled for this organization", { guests: null });
+      return v1Error(
+        res,
+        200,
+        400,
+        "center_id is required: searching guests across centers is not enabled for this organization",
+        { guests: null },
+      );
     }
     const rows = db
       .prepare(
@@ -188,7 +256,11 @@ export function mountGuests(router: Router, db: SandboxDb, options: { now: () =>
     if (!options.tenant.preferencesOnlyOnExpand) return res.json(guest);
     // Zenoti sends these parts of a guest only when they are asked for with `expand`.
     const asked = expandedParts(req.query.expand);
-    res.json({ ...guest, address_info: asked.has("address_info") ? guest.address_info : null, preferences: asked.has("preferences") ? guest.preferences : null });
+    res.json({
+      ...guest,
+      address_info: asked.has("address_info") ? guest.address_info : null,
+      preferences: asked.has("preferences") ? guest.preferences : null,
+    });
   });
 
   router.get("/v1/guests/:guestId/appointments", (req, res) => {
@@ -209,9 +281,23 @@ export function mountGuests(router: Router, db: SandboxDb, options: { now: () =>
          WHERE a.guest_id = ? AND a.start_local >= ? AND a.start_local <= ? AND (? OR a.status NOT IN (-1, -2)) ORDER BY a.start_local`,
       )
       .all(guest.id, start, end, withCancelled ? 1 : 0) as {
-      id: string; invoice_id: string; invoice_item_id: string; center_id: string; service_id: string; service_name: string;
-      service_duration: number; is_add_on: number; start_local: string; end_local: string; status: number; progress: number; t_first: string; t_last: string;
-      therapist_id: string; therapist_requested: number; sale_price: number;
+      id: string;
+      invoice_id: string;
+      invoice_item_id: string;
+      center_id: string;
+      service_id: string;
+      service_name: string;
+      service_duration: number;
+      is_add_on: number;
+      start_local: string;
+      end_local: string;
+      status: number;
+      progress: number;
+      t_first: string;
+      t_last: string;
+      therapist_id: string;
+      therapist_requested: number;
+      sale_price: number;
     }[];
     const price = (sales: number) => ({ currency_id: 148, sales, tax: 0, final: sales });
     const byInvoice = new Map<string, typeof rows>();
@@ -219,7 +305,9 @@ export function mountGuests(router: Router, db: SandboxDb, options: { now: () =>
     const groups = [...byInvoice.entries()];
     const invoiceStatus = new Map(
       groups.map(([invoiceId]) => {
-        const row = db.prepare("SELECT is_closed FROM invoices WHERE id = ?").get(invoiceId) as { is_closed: number } | undefined;
+        const row = db.prepare("SELECT is_closed FROM invoices WHERE id = ?").get(invoiceId) as
+          | { is_closed: number }
+          | undefined;
         return [invoiceId, row?.is_closed ? 4 : 0] as const;
       }),
     );
@@ -241,8 +329,18 @@ export function mountGuests(router: Router, db: SandboxDb, options: { now: () =>
           cart_item_id: s.invoice_item_id,
           // Zenoti puts the duration on the service, not on the appointment (its public sample).
           service: {
-            id: s.service_id, name: s.service_name, display_name: s.service_name, price: price(s.sale_price), duration: s.service_duration,
-            category_id: null, is_addon: s.is_add_on === 1, has_addons: null, addons: null, is_variant: null, has_variant: null, parent_service_id: null,
+            id: s.service_id,
+            name: s.service_name,
+            display_name: s.service_name,
+            price: price(s.sale_price),
+            duration: s.service_duration,
+            category_id: null,
+            is_addon: s.is_add_on === 1,
+            has_addons: null,
+            addons: null,
+            is_variant: null,
+            has_variant: null,
+            parent_service_id: null,
           },
           requested_therapist_gender: 0,
           start_time: s.start_local,

@@ -15,7 +15,13 @@ import { mountVisits } from "./visits";
 import { SANDBOX_PROFILE, type TenantProfile } from "./tenant-profiles";
 
 /** An employee login; `/v1/tokens` also checks the account name and app secret when they are set. */
-export type SandboxUser = { username: string; password: string; clientId: string; accountName?: string; appSecret?: string };
+export type SandboxUser = {
+  username: string;
+  password: string;
+  clientId: string;
+  accountName?: string;
+  appSecret?: string;
+};
 
 export type SandboxOptions = {
   /** SQLite file, or ":memory:". */
@@ -130,7 +136,9 @@ export function createSpaSandbox(options: SandboxOptions): SpaSandbox {
       (u) => u.username === body.username && u.password === body.password && u.clientId === body.clientid,
     );
     if (!user) {
-      return res.status(400).json({ error: "invalid_grant", error_description: "The user name or password is incorrect." });
+      return res
+        .status(400)
+        .json({ error: "invalid_grant", error_description: "The user name or password is incorrect." });
     }
     res.json({ access_token: issueToken(user.username), token_type: "bearer", expires_in: tokenLifetimeSeconds });
   });
@@ -140,7 +148,9 @@ export function createSpaSandbox(options: SandboxOptions): SpaSandbox {
     const body = (req.body ?? {}) as Record<string, string>;
     const user = users.find(
       (u) =>
-        u.username === body.user_name && u.password === body.password && u.clientId === body.app_id &&
+        u.username === body.user_name &&
+        u.password === body.password &&
+        u.clientId === body.app_id &&
         (u.accountName === undefined || u.accountName === body.account_name) &&
         (u.appSecret === undefined || u.appSecret === body.app_secret),
     );
@@ -151,11 +161,22 @@ export function createSpaSandbox(options: SandboxOptions): SpaSandbox {
     const expiry = new Date(now() + tokenLifetimeSeconds * 1000).toISOString();
     res.json({
       credentials: {
-        access_token: token, access_token_expiry: expiry, refresh_token: randomBytes(24).toString("hex"),
-        refresh_token_expiry: new Date(now() + 90 * 86_400_000).toISOString(), token_type: "bearer",
-        token_id: randomBytes(8).toString("hex"), app_id: user.clientId, user_type: "Employee",
+        access_token: token,
+        access_token_expiry: expiry,
+        refresh_token: randomBytes(24).toString("hex"),
+        refresh_token_expiry: new Date(now() + 90 * 86_400_000).toISOString(),
+        token_type: "bearer",
+        token_id: randomBytes(8).toString("hex"),
+        app_id: user.clientId,
+        user_type: "Employee",
       },
-      login_policy_evaluation: { allowlogin: true, policyaction: 0, policyactiondata: null, userid: null, passwordexpiryreminder: false },
+      login_policy_evaluation: {
+        allowlogin: true,
+        policyaction: 0,
+        policyactiondata: null,
+        userid: null,
+        passwordexpiryreminder: false,
+      },
       error: null,
     });
   });
@@ -166,16 +187,28 @@ export function createSpaSandbox(options: SandboxOptions): SpaSandbox {
   });
 
   mountCatalog(router, db, { tenant });
-  mountGuests(router, db, { now, tenant, guestSettings: { mandatoryFields: options.mandatoryGuestFields ?? ["email", "mobile_phone"] } });
+  mountGuests(router, db, {
+    now,
+    tenant,
+    guestSettings: { mandatoryFields: options.mandatoryGuestFields ?? ["email", "mobile_phone"] },
+  });
   mountBooking(router, db, { now, holdSeconds: options.holdSeconds ?? 600 });
-  mountPayments(router, hosted, db, { now, tenant, hostedPagesOnCallerOrigin: options.hostedPagesOnCallerOrigin ?? false });
+  mountPayments(router, hosted, db, {
+    now,
+    tenant,
+    hostedPagesOnCallerOrigin: options.hostedPagesOnCallerOrigin ?? false,
+  });
   mountVisits(router, db, { now });
   mountMemberships(router, db, { now });
   mountSales(router, db, { now, tenant });
   mountCoupons(router, db, { now });
 
   router.use((req, res) => {
-    aspNetMessage(res, 404, `No HTTP resource was found that matches the request URI '${req.originalUrl.slice(0, 200)}'.`);
+    aspNetMessage(
+      res,
+      404,
+      `No HTTP resource was found that matches the request URI '${req.originalUrl.slice(0, 200)}'.`,
+    );
   });
 
   router.use((error: unknown, _req: Request, res: Response, next: NextFunction) => {
@@ -193,7 +226,9 @@ export function createSpaSandbox(options: SandboxOptions): SpaSandbox {
     const match = /^(apikey|bearer)\s+(\S+)$/i.exec(req.get("authorization")?.trim() ?? "");
     if (!match) return "anonymous";
     if (match[1].toLowerCase() === "apikey") return match[2];
-    const row = db.prepare("SELECT username FROM access_tokens WHERE token = ?").get(match[2]) as { username: string } | undefined;
+    const row = db.prepare("SELECT username FROM access_tokens WHERE token = ?").get(match[2]) as
+      | { username: string }
+      | undefined;
     return row ? `user:${row.username}` : "anonymous";
   }
 
@@ -232,7 +267,11 @@ export function createSpaSandbox(options: SandboxOptions): SpaSandbox {
     const token = randomBytes(32).toString("base64url");
     const expires = now() + tokenLifetimeSeconds * 1000;
     db.prepare("DELETE FROM access_tokens WHERE expires_at < ?").run(now());
-    db.prepare("INSERT INTO access_tokens (token, username, expires_at) VALUES (?, ?, ?)").run(token, username, expires);
+    db.prepare("INSERT INTO access_tokens (token, username, expires_at) VALUES (?, ?, ?)").run(
+      token,
+      username,
+      expires,
+    );
     return token;
   }
 
@@ -242,7 +281,9 @@ export function createSpaSandbox(options: SandboxOptions): SpaSandbox {
     if (!match) return false;
     const [, scheme, credential] = match;
     if (scheme.toLowerCase() === "apikey") return options.apiKeys.includes(credential);
-    const row = db.prepare("SELECT expires_at FROM access_tokens WHERE token = ?").get(credential) as { expires_at: number } | undefined;
+    const row = db.prepare("SELECT expires_at FROM access_tokens WHERE token = ?").get(credential) as
+      | { expires_at: number }
+      | undefined;
     return Boolean(row && row.expires_at > now());
   }
 

@@ -3,7 +3,13 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { coveredByMembership } from "~/domain/service-kinds";
-import { createTestGuest, saveTestCard, startSandboxAndClient, TEST_API_KEY, type TestSandbox } from "../../tests/helpers/sandbox-server";
+import {
+  createTestGuest,
+  saveTestCard,
+  startSandboxAndClient,
+  TEST_API_KEY,
+  type TestSandbox,
+} from "../../tests/helpers/sandbox-server";
 import type { SpaClient } from "../spa/client.server";
 import { seedGuid } from "./db";
 import { createSpaSandbox } from "./index";
@@ -43,7 +49,9 @@ const api = (method: string, path: string, body?: unknown) =>
     method,
     headers: { authorization: `apikey ${TEST_API_KEY}`, "content-type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
-  }).then(async (r) => (await r.json()) as Record<string, unknown> & { error: { code: number; message: string } | null });
+  }).then(
+    async (r) => (await r.json()) as Record<string, unknown> & { error: { code: number; message: string } | null },
+  );
 
 const newGuestId = () => createTestGuest(client, AUSTIN, "Mem", "Price");
 
@@ -51,14 +59,24 @@ const newGuestId = () => createTestGuest(client, AUSTIN, "Mem", "Price");
 async function memberOf(...memberships: [string, number?, string?][]): Promise<string> {
   const guestId = await newGuestId();
   for (const [membershipId, status = 1, centerId = AUSTIN] of memberships) {
-    const given = await api("POST", `/v1/sandbox/guests/${guestId}/memberships`, { membership_id: membershipId, status, center_id: centerId });
+    const given = await api("POST", `/v1/sandbox/guests/${guestId}/memberships`, {
+      membership_id: membershipId,
+      status,
+      center_id: centerId,
+    });
     expect(given.error).toBeNull();
   }
   return guestId;
 }
 
 /** Books, reserves and confirms a visit at the first free time of the day; its invoice. */
-async function book(guestId: string, date: string, serviceId: string, addOnIds: string[], centerId = AUSTIN): Promise<string> {
+async function book(
+  guestId: string,
+  date: string,
+  serviceId: string,
+  addOnIds: string[],
+  centerId = AUSTIN,
+): Promise<string> {
   const bookingId = await client.createBooking({ centerId, date, guestId, serviceId, therapistId: null, addOnIds });
   const { times } = await client.listSlots(bookingId, date);
   expect(await client.reserveSlot(bookingId, times[0], ZONE)).not.toBeNull();
@@ -71,7 +89,8 @@ async function priced(invoiceId: string) {
   return { lines: invoice.items.map((i) => [i.name, i.price, i.discount]), total: invoice.total };
 }
 
-const applyCampaign = (invoiceId: string, code: string) => api("POST", `/v1/invoices/${invoiceId}/campaign_discount/apply`, { offer_code: code, center_id: AUSTIN });
+const applyCampaign = (invoiceId: string, code: string) =>
+  api("POST", `/v1/invoices/${invoiceId}/campaign_discount/apply`, { offer_code: code, center_id: AUSTIN });
 
 describe("a member's visit", () => {
   it("has the plan's percent off the treatment and the add-on from the confirm on", async () => {
@@ -91,7 +110,10 @@ describe("a member's visit", () => {
     expect((await priced(plain)).lines.map((l) => l[2])).toEqual([0, 0]);
     for (const lapsed of [4, 2, 5]) {
       const visit = await book(await memberOf([MONTHLY, lapsed]), "2026-12-02", NEW_FACIAL, [LED]);
-      expect((await priced(visit)).lines.map((l) => l[2]), `status ${lapsed}`).toEqual([0, 0]);
+      expect(
+        (await priced(visit)).lines.map((l) => l[2]),
+        `status ${lapsed}`,
+      ).toEqual([0, 0]);
     }
     const frozen = await book(await memberOf([MONTHLY, 3]), "2026-12-02", NEW_FACIAL, [LED]);
     expect((await priced(frozen)).lines.map((l) => l[2])).toEqual([2750, 500]);
@@ -132,11 +154,18 @@ describe("a member's visit", () => {
   });
 
   it("is worked out in cents, half a cent rounded up", async () => {
-    expect([percentOffCents(4495, 10), percentOffCents(27495, 15), percentOffCents(5, 10), percentOffCents(4, 10), percentOffCents(0, 15), percentOffCents(100, 0)]).toEqual([
-      450, 4124, 1, 0, 0, 0,
-    ]);
+    expect([
+      percentOffCents(4495, 10),
+      percentOffCents(27495, 15),
+      percentOffCents(5, 10),
+      percentOffCents(4, 10),
+      percentOffCents(0, 15),
+      percentOffCents(100, 0),
+    ]).toEqual([450, 4124, 1, 0, 0, 0]);
     // Houston's prices in cents, for this test only.
-    const setPrice = sandbox.db.prepare("UPDATE center_services SET sale_price = ? WHERE center_id = ? AND service_id = ?");
+    const setPrice = sandbox.db.prepare(
+      "UPDATE center_services SET sale_price = ? WHERE center_id = ? AND service_id = ?",
+    );
     setPrice.run(274.95, HOUSTON, NEW_FACIAL);
     setPrice.run(44.95, HOUSTON, service("ADD-MASK"));
     const visit = await book(await memberOf([ANNUAL]), "2026-12-08", NEW_FACIAL, [service("ADD-MASK")], HOUSTON);
@@ -159,7 +188,12 @@ describe("a member's visit", () => {
     const before = await priced(visit);
     const [group] = await client.listGuestAppointments(guestId);
     const bookingId = await client.createBooking({
-      centerId: AUSTIN, date: "2026-12-10", guestId, serviceId: NEW_FACIAL, therapistId: null, addOnIds: [LED],
+      centerId: AUSTIN,
+      date: "2026-12-10",
+      guestId,
+      serviceId: NEW_FACIAL,
+      therapistId: null,
+      addOnIds: [LED],
       reschedule: { invoiceId: visit, invoiceItemId: group.services.find((s) => !s.isAddOn)!.invoiceItemId! },
     });
     expect(await client.reserveSlot(bookingId, "2026-12-10T14:00:00", ZONE)).not.toBeNull();
@@ -194,24 +228,45 @@ describe("member prices and promos", () => {
   it("leave a line a package paid for fully discounted, and never touch a sale's lines", async () => {
     const guestId = await memberOf([MONTHLY]);
     const accountId = await saveTestCard(client, guestId, AUSTIN);
-    const sale = await api("POST", "/v1/invoices/packages", { center_id: AUSTIN, guest_id: guestId, package_details: [{ id: PEEL_SERIES }] });
+    const sale = await api("POST", "/v1/invoices/packages", {
+      center_id: AUSTIN,
+      guest_id: guestId,
+      package_details: [{ id: PEEL_SERIES }],
+    });
     const saleId = sale.invoice_id as string;
     // A member buys the series at its price.
     expect(await priced(saleId)).toEqual({ lines: [["Glow Peel Series: 4 sessions", 52000, 0]], total: 52000 });
-    await api("POST", `/v1/invoices/${saleId}/online_payments`, { account_id: accountId, center_id: AUSTIN, source: 1, redirect_uri: "https://shop.example/done" });
+    await api("POST", `/v1/invoices/${saleId}/online_payments`, {
+      account_id: accountId,
+      center_id: AUSTIN,
+      source: 1,
+      redirect_uri: "https://shop.example/done",
+    });
     expect((await api("POST", `/v1/invoices/${saleId}/close`, {})).error).toBeNull();
     const [owned] = (await api("GET", `/v1/guests/${guestId}/Packages`)).packages as { user_package_id: string }[];
-    const membershipSale = await api("POST", "/v1/invoices/memberships", { center_id: AUSTIN, user_id: guestId, membership_ids: ANNUAL });
+    const membershipSale = await api("POST", "/v1/invoices/memberships", {
+      center_id: AUSTIN,
+      user_id: guestId,
+      membership_ids: ANNUAL,
+    });
     expect((await priced(membershipSale.invoice_id as string)).total).toBe(106800);
 
     const visit = await book(guestId, "2026-12-14", PEEL, [service("PEEL-ADD-NECK")]);
     const [peelLine] = (await client.getInvoice(visit)).items;
     expect((await priced(visit)).lines.map((l) => l[2])).toEqual([1500, 500]);
-    const redeemed = await api("POST", `/v1/invoices/${visit}/redemptions/packages`, { package_redemptions: [{ user_package_id: owned.user_package_id, invoice_item_id: peelLine.invoiceItemId }] });
+    const redeemed = await api("POST", `/v1/invoices/${visit}/redemptions/packages`, {
+      package_redemptions: [{ user_package_id: owned.user_package_id, invoice_item_id: peelLine.invoiceItemId }],
+    });
     expect(redeemed.error).toBeNull();
     expect((await priced(visit)).lines.map((l) => l[2])).toEqual([15000, 500]);
     await applyCampaign(visit, "ADDON20");
-    expect(await priced(visit)).toEqual({ lines: [["Glow Peel", 15000, 15000], ["Peel Area - Neck", 5000, 2000]], total: 3000 });
+    expect(await priced(visit)).toEqual({
+      lines: [
+        ["Glow Peel", 15000, 15000],
+        ["Peel Area - Neck", 5000, 2000],
+      ],
+      total: 3000,
+    });
     await applyCampaign(visit, "WELCOME10");
     expect((await priced(visit)).lines.map((l) => l[2])).toEqual([15000, 500]);
   });
@@ -229,20 +284,32 @@ describe("the plans answer", () => {
 
   it("lists each plan's member prices in its benefits' discounts: not laser hair removal or sculpting, not what it covers", async () => {
     const body = await api("GET", `/v1/centers/${AUSTIN}/memberships?show_in_catalog=true`);
-    const plans = body.memberships as { id: string; benefits: { discounts: { classes: unknown[]; services: { id: string; name: string; discount_percentage: number }[] } } }[];
+    const plans = body.memberships as {
+      id: string;
+      benefits: {
+        discounts: { classes: unknown[]; services: { id: string; name: string; discount_percentage: number }[] };
+      };
+    }[];
     expect(plans.map((p) => p.id)).toEqual([MONTHLY, PLUS, ANNUAL]);
     expect(plans.map((p) => p.benefits.discounts)).toEqual([
       { classes: [], services: expected("GLOW-MONTHLY") },
       { classes: [], services: expected("GLOW-PLUS") },
       { classes: [], services: expected("GLOW-ANNUAL") },
     ]);
-    expect(plans[0].benefits.discounts.services[0]).toEqual({ id: NEW_FACIAL, name: "Signature Laser Facial - New Client", discount_percentage: 10 });
+    expect(plans[0].benefits.discounts.services[0]).toEqual({
+      id: NEW_FACIAL,
+      name: "Signature Laser Facial - New Client",
+      discount_percentage: 10,
+    });
     const listed = plans.flatMap((p) => p.benefits.discounts.services.map((s) => s.id));
-    for (const code of ["LHR", "LHR-RET", "LHR-UNDERARM", "LHR-PF", "LHR-PF-LIP", "SCULPT"]) expect(listed).not.toContain(service(code));
+    for (const code of ["LHR", "LHR-RET", "LHR-UNDERARM", "LHR-PF", "LHR-PF-LIP", "SCULPT"])
+      expect(listed).not.toContain(service(code));
     expect(plans[0].benefits.discounts.services.map((s) => s.id)).not.toContain(FACIAL);
     expect(plans[1].benefits.discounts.services.map((s) => s.id)).not.toContain(PEEL);
     // Add-ons too.
-    expect(plans[0].benefits.discounts.services.map((s) => s.id)).toEqual(expect.arrayContaining([LED, service("PEEL-ADD-NECK"), PEEL]));
+    expect(plans[0].benefits.discounts.services.map((s) => s.id)).toEqual(
+      expect.arrayContaining([LED, service("PEEL-ADD-NECK"), PEEL]),
+    );
     // The answer's shared list stays empty: the plans carry their own.
     expect((body.benefits as { discounts: unknown }).discounts).toEqual({ classes: [], services: [] });
   });
@@ -268,7 +335,11 @@ describe("the plans answer", () => {
       older.db.pragma(`user_version = ${version - 2}`);
       older.close();
       const opened = createSpaSandbox({ file, apiKeys: [TEST_API_KEY], now: () => now });
-      expect(opened.db.prepare("SELECT code, service_discount_percent AS percent FROM membership_plans ORDER BY display_order").all()).toEqual([
+      expect(
+        opened.db
+          .prepare("SELECT code, service_discount_percent AS percent FROM membership_plans ORDER BY display_order")
+          .all(),
+      ).toEqual([
         { code: "GLOW-MONTHLY", percent: 10 },
         { code: "GLOW-PLUS", percent: 10 },
         { code: "GLOW-ANNUAL", percent: 15 },

@@ -13,11 +13,17 @@ import { normalizeId, type SandboxDb } from "./db";
 type DiscountPlan = { covered_services: string; service_discount_percent: number };
 
 /** The services a clinic sells that a plan's members get its percent off, in the catalog's order. */
-export function planDiscountedServices(db: SandboxDb, plan: DiscountPlan, centerId: string): { id: string; name: string }[] {
+export function planDiscountedServices(
+  db: SandboxDb,
+  plan: DiscountPlan,
+  centerId: string,
+): { id: string; name: string }[] {
   if (plan.service_discount_percent <= 0) return [];
   const covered = new Set((JSON.parse(plan.covered_services) as { service: string }[]).map((c) => c.service));
   const sold = db
-    .prepare("SELECT s.id, s.code, s.name FROM services s JOIN center_services cs ON cs.service_id = s.id WHERE cs.center_id = ? ORDER BY s.display_order")
+    .prepare(
+      "SELECT s.id, s.code, s.name FROM services s JOIN center_services cs ON cs.service_id = s.id WHERE cs.center_id = ? ORDER BY s.display_order",
+    )
     .all(centerId) as { id: string; code: string; name: string }[];
   return sold.filter((s) => coveredByMembership(s.name) && !covered.has(s.code)).map(({ id, name }) => ({ id, name }));
 }

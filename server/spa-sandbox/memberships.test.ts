@@ -20,7 +20,11 @@ let client: SpaClient;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ now: () => now });
-  client = createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY }, clock: () => now });
+  client = createSpaClient({
+    baseUrl: sandbox.baseUrl,
+    auth: { type: "apikey", apiKey: TEST_API_KEY },
+    clock: () => now,
+  });
 });
 afterAll(async () => {
   await sandbox.stop();
@@ -52,10 +56,15 @@ describe("the plans a clinic sells", () => {
     const facial = seedGuid("service:FT-RET");
     expect(plans.map((p) => p.coveredServices)).toEqual([
       [{ serviceId: facial, name: "Signature Laser Facial", quantity: 1 }],
-      [{ serviceId: facial, name: "Signature Laser Facial", quantity: 1 }, { serviceId: seedGuid("service:PEEL-GLOW"), name: "Glow Peel", quantity: 1 }],
+      [
+        { serviceId: facial, name: "Signature Laser Facial", quantity: 1 },
+        { serviceId: seedGuid("service:PEEL-GLOW"), name: "Glow Peel", quantity: 1 },
+      ],
       [{ serviceId: facial, name: "Signature Laser Facial", quantity: 12 }],
     ]);
-    expect(plans.every((p) => p.terms?.includes("Membership does not cover sculpting and laser hair removal"))).toBe(true);
+    expect(plans.every((p) => p.terms?.includes("Membership does not cover sculpting and laser hair removal"))).toBe(
+      true,
+    );
     // The seed itself: every covered code exists and is one a membership may cover.
     const byCode = new Map(seedServices.map((s) => [s.code, s]));
     for (const plan of seedMembershipPlans) {
@@ -78,11 +87,20 @@ describe("the plans a clinic sells", () => {
   });
 
   it("page as Zenoti pages, ids in any case and without dashes, and refuse bad paging the same way", async () => {
-    const second = await api("GET", `/v1/Centers/${AUSTIN.replace(/-/g, "").toUpperCase()}/memberships?show_in_catalog=true&page=2&size=1`);
-    expect(second.body).toMatchObject({ total_no_of_memberships: 3, page_info: { total: 3, page: 2, size: 1 }, error: null });
+    const second = await api(
+      "GET",
+      `/v1/Centers/${AUSTIN.replace(/-/g, "").toUpperCase()}/memberships?show_in_catalog=true&page=2&size=1`,
+    );
+    expect(second.body).toMatchObject({
+      total_no_of_memberships: 3,
+      page_info: { total: 3, page: 2, size: 1 },
+      error: null,
+    });
     expect((second.body.memberships as { id: string }[]).map((m) => m.id)).toEqual([PLUS]);
     // The shared benefits list names the page's plan only.
-    expect(new Set((second.body.benefits as { services: { membership_id: string }[] }).services.map((b) => b.membership_id))).toEqual(new Set([PLUS]));
+    expect(
+      new Set((second.body.benefits as { services: { membership_id: string }[] }).services.map((b) => b.membership_id)),
+    ).toEqual(new Set([PLUS]));
     const tooMany = await api("GET", `/v1/centers/${AUSTIN}/memberships?size=101`);
     const tooManyServices = await api("GET", `/v1/centers/${AUSTIN}/services?size=101`);
     expect(tooMany).toEqual(tooManyServices);
@@ -94,21 +112,45 @@ describe("the plans a clinic sells", () => {
 describe("a guest's memberships and the membership control", () => {
   it("gives a guest memberships, listed by clinic, with dates and credit in cents", async () => {
     const guestId = await newGuestId();
-    const monthly = await api("POST", `/v1/sandbox/guests/${guestId}/memberships`, { membership_id: MONTHLY, center_id: AUSTIN, status: 1, recurrence_status: 1, credit_balance: { service: 99 } });
+    const monthly = await api("POST", `/v1/sandbox/guests/${guestId}/memberships`, {
+      membership_id: MONTHLY,
+      center_id: AUSTIN,
+      status: 1,
+      recurrence_status: 1,
+      credit_balance: { service: 99 },
+    });
     expect(monthly.body).toEqual({ user_membership_id: expect.any(String), error: null });
-    const annual = await api("POST", `/v1/sandbox/guests/${guestId}/memberships`, { membership_id: ANNUAL, center_id: DALLAS, status: 4, recurrence_status: 0, member_since: "2026-01-15" });
+    const annual = await api("POST", `/v1/sandbox/guests/${guestId}/memberships`, {
+      membership_id: ANNUAL,
+      center_id: DALLAS,
+      status: 4,
+      recurrence_status: 0,
+      member_since: "2026-01-15",
+    });
     expect(annual.body.error).toBeNull();
 
     const all = await client.guestMemberships(guestId);
     expect(all).toEqual([
       {
-        userMembershipId: monthly.body.user_membership_id, membershipId: MONTHLY, name: "Glow Monthly", status: 1, recurring: true,
-        memberSince: "2026-11-30", expiryDate: null, creditCents: { total: 9900, service: 9900, product: 0, other: 0 },
+        userMembershipId: monthly.body.user_membership_id,
+        membershipId: MONTHLY,
+        name: "Glow Monthly",
+        status: 1,
+        recurring: true,
+        memberSince: "2026-11-30",
+        expiryDate: null,
+        creditCents: { total: 9900, service: 9900, product: 0, other: 0 },
       },
       {
-        userMembershipId: annual.body.user_membership_id, membershipId: ANNUAL, name: "Glow Annual", status: 4, recurring: false,
+        userMembershipId: annual.body.user_membership_id,
+        membershipId: ANNUAL,
+        name: "Glow Annual",
+        status: 4,
+        recurring: false,
         // A plan that does not renew ends with its term.
-        memberSince: "2026-01-15", expiryDate: "2027-01-14", creditCents: { total: 0, service: 0, product: 0, other: 0 },
+        memberSince: "2026-01-15",
+        expiryDate: "2027-01-14",
+        creditCents: { total: 0, service: 0, product: 0, other: 0 },
       },
     ]);
     expect((await client.guestMemberships(guestId, AUSTIN)).map((m) => m.membershipId)).toEqual([MONTHLY]);
@@ -124,14 +166,38 @@ describe("a guest's memberships and the membership control", () => {
     expect(body).toEqual({
       guest_memberships: [
         {
-          user_membership_id: expect.any(String), status: 1, is_refunded: false, recurrence_status: 1,
-          membership: { id: PLUS, name: "Glow Plus", code: "GLOW-PLUS", type: 1, description: expect.any(String), freeze_fee_reason_enabled: false },
-          invoice: { id: expect.any(String), no: expect.stringMatching(/^ATXM\d+$/), receipt_no: expect.stringMatching(/^ATXMR\d+$/), status: 4, item_id: expect.any(String) },
-          expiry_date: null, member_since: "2026-11-30T00:00:00",
+          user_membership_id: expect.any(String),
+          status: 1,
+          is_refunded: false,
+          recurrence_status: 1,
+          membership: {
+            id: PLUS,
+            name: "Glow Plus",
+            code: "GLOW-PLUS",
+            type: 1,
+            description: expect.any(String),
+            freeze_fee_reason_enabled: false,
+          },
+          invoice: {
+            id: expect.any(String),
+            no: expect.stringMatching(/^ATXM\d+$/),
+            receipt_no: expect.stringMatching(/^ATXMR\d+$/),
+            status: 4,
+            item_id: expect.any(String),
+          },
+          expiry_date: null,
+          member_since: "2026-11-30T00:00:00",
           credit_balance: { total: 0, service: 0, product: 0, other: 0, comments: null },
           credit_amount: { total: 0, service: 0, product: 0, other: 0, comments: null },
-          guestpass_total: 0, guestpass_balance: 0,
-          guest: { personal_info: { first_name: "Mem", last_name: expect.stringMatching(/^Ber/), email: expect.stringMatching(/@example\.com$/) } },
+          guestpass_total: 0,
+          guestpass_balance: 0,
+          guest: {
+            personal_info: {
+              first_name: "Mem",
+              last_name: expect.stringMatching(/^Ber/),
+              email: expect.stringMatching(/@example\.com$/),
+            },
+          },
         },
       ],
       error: null,
@@ -149,7 +215,8 @@ describe("a guest's memberships and the membership control", () => {
 
   it("refuses a control request it cannot carry out", async () => {
     const guestId = await newGuestId();
-    const give = async (body: Record<string, unknown>, who = guestId) => (await api("POST", `/v1/sandbox/guests/${who}/memberships`, body)).body.error as { code: number } | null;
+    const give = async (body: Record<string, unknown>, who = guestId) =>
+      (await api("POST", `/v1/sandbox/guests/${who}/memberships`, body)).body.error as { code: number } | null;
     expect(await give({ membership_id: MONTHLY }, crypto.randomUUID())).toMatchObject({ code: 414 });
     expect(await give({ membership_id: MONTHLY, center_id: crypto.randomUUID() })).toMatchObject({ code: 502 });
     expect(await give({ membership_id: crypto.randomUUID() })).toMatchObject({ code: 400 });
@@ -159,16 +226,27 @@ describe("a guest's memberships and the membership control", () => {
     expect(await give({ membership_id: MONTHLY, member_since: "30/11/2026" })).toMatchObject({ code: 400 });
     expect(await give({ membership_id: MONTHLY, credit_balance: { service: -5 } })).toMatchObject({ code: 400 });
     // A plan the clinic does not sell.
-    sandbox.db.prepare("DELETE FROM center_membership_plans WHERE center_id = ? AND membership_id = ?").run(seedGuid("center:BNA"), PLUS);
+    sandbox.db
+      .prepare("DELETE FROM center_membership_plans WHERE center_id = ? AND membership_id = ?")
+      .run(seedGuid("center:BNA"), PLUS);
     expect(await give({ membership_id: PLUS, center_id: seedGuid("center:BNA") })).toMatchObject({ code: 400 });
     expect(await client.guestMemberships(guestId)).toEqual([]);
   });
 
   it("is guarded as the sandbox's other control is: this machine, with a key", async () => {
     const guestId = await newGuestId();
-    const proxied = await api("POST", `/v1/sandbox/guests/${guestId}/memberships`, { membership_id: MONTHLY }, { "x-forwarded-for": "203.0.113.5" });
+    const proxied = await api(
+      "POST",
+      `/v1/sandbox/guests/${guestId}/memberships`,
+      { membership_id: MONTHLY },
+      { "x-forwarded-for": "203.0.113.5" },
+    );
     expect(proxied.status).toBe(403);
-    const noKey = await fetch(`${sandbox.baseUrl}/v1/sandbox/guests/${guestId}/points`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ points: 5, reason: "x" }) });
+    const noKey = await fetch(`${sandbox.baseUrl}/v1/sandbox/guests/${guestId}/points`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ points: 5, reason: "x" }),
+    });
     expect(noKey.status).toBe(401);
     expect(await client.guestMemberships(guestId)).toEqual([]);
     expect((await client.loyaltyPoints(guestId))?.balance).toBe(0);
@@ -178,9 +256,16 @@ describe("a guest's memberships and the membership control", () => {
 describe("loyalty points and the points control", () => {
   it("adds earned and redeemed points; the history adds up to the balance", async () => {
     const guestId = await newGuestId();
-    const add = async (body: Record<string, unknown>) => (await api("POST", `/v1/sandbox/guests/${guestId}/points`, body)).body;
-    expect(await add({ points: 1200, reason: "Earned at your visit", date: "2026-10-01" })).toEqual({ balance: 1200, error: null });
-    expect(await add({ points: 300, reason: "Birthday bonus", date: "2026-11-01" })).toEqual({ balance: 1500, error: null });
+    const add = async (body: Record<string, unknown>) =>
+      (await api("POST", `/v1/sandbox/guests/${guestId}/points`, body)).body;
+    expect(await add({ points: 1200, reason: "Earned at your visit", date: "2026-10-01" })).toEqual({
+      balance: 1200,
+      error: null,
+    });
+    expect(await add({ points: 300, reason: "Birthday bonus", date: "2026-11-01" })).toEqual({
+      balance: 1500,
+      error: null,
+    });
     expect(await add({ points: -500, reason: "Redeemed at your visit" })).toEqual({ balance: 1000, error: null });
     // Never below nothing; whole points with a reason.
     expect((await add({ points: -1001, reason: "Too many" })).error).toMatchObject({ code: 400 });
@@ -198,13 +283,21 @@ describe("loyalty points and the points control", () => {
     });
     expect(points!.history.reduce((sum, row) => sum + row.points, 0)).toBe(points!.balance);
     const raw = await api("GET", `/v1/guests/${guestId}/points?page_num=1&num_records=2`);
-    expect(raw.body).toMatchObject({ points: { balance: 1000, tier_name: null, enrollment_status: "Enrolled" }, page_info: { total: 3, page: 1, size: 2 }, error: null });
-    expect((raw.body.points as { history: { type: string }[] }).history.map((h) => h.type)).toEqual(["redeemed", "earned"]);
+    expect(raw.body).toMatchObject({
+      points: { balance: 1000, tier_name: null, enrollment_status: "Enrolled" },
+      page_info: { total: 3, page: 1, size: 2 },
+      error: null,
+    });
+    expect((raw.body.points as { history: { type: string }[] }).history.map((h) => h.type)).toEqual([
+      "redeemed",
+      "earned",
+    ]);
   });
 
   it("reads a long history page by page", async () => {
     const guestId = await newGuestId();
-    for (let i = 0; i < 105; i++) await api("POST", `/v1/sandbox/guests/${guestId}/points`, { points: 10, reason: `Visit ${i}` });
+    for (let i = 0; i < 105; i++)
+      await api("POST", `/v1/sandbox/guests/${guestId}/points`, { points: 10, reason: `Visit ${i}` });
     const points = await client.loyaltyPoints(guestId);
     expect(points?.history).toHaveLength(105);
     expect(points?.balance).toBe(1050);
@@ -216,9 +309,13 @@ describe("loyalty points and the points control", () => {
     const guest = await api("GET", `/v1/guests/${unknown}`);
     expect([points.status, points.body.error]).toEqual([guest.status, guest.body.error]);
     expect(await refusal(client.loyaltyPoints(unknown))).toBe(414);
-    expect((await api("POST", `/v1/sandbox/guests/${unknown}/points`, { points: 5, reason: "x" })).body.error).toMatchObject({ code: 414 });
+    expect(
+      (await api("POST", `/v1/sandbox/guests/${unknown}/points`, { points: 5, reason: "x" })).body.error,
+    ).toMatchObject({ code: 414 });
     const guestId = await newGuestId();
-    expect((await api("GET", `/v1/guests/${guestId}/points?num_records=101`)).body.Error).toMatchObject({ StatusCode: 422 });
+    expect((await api("GET", `/v1/guests/${guestId}/points?num_records=101`)).body.Error).toMatchObject({
+      StatusCode: 422,
+    });
     expect((await api("GET", `/v1/guests/${guestId}/points?page_num=0`)).status).toBe(400);
   });
 });

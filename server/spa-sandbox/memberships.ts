@@ -23,26 +23,50 @@ const zenotiDay = (day: string | null) => (day ? `${day}T00:00:00` : null);
 export const MEMBERSHIP_STATUS_CODES = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12] as const;
 
 type PlanRow = {
-  id: string; code: string; name: string; description: string; price: number; payment_frequency: string;
-  is_recurring: number; terms: string | null; covered_services: string; display_order: number;
+  id: string;
+  code: string;
+  name: string;
+  description: string;
+  price: number;
+  payment_frequency: string;
+  is_recurring: number;
+  terms: string | null;
+  covered_services: string;
+  display_order: number;
   /** Member prices: the percent off the clinic's other treatments and add-ons (member-prices.ts). */
   service_discount_percent: number;
 };
 type Cover = { service: string; quantity: number };
 type GuestRow = { id: string; center_id: string; first_name: string; last_name: string; email: string | null };
 type GuestMembershipRow = {
-  user_membership_id: string; guest_id: string; membership_id: string; center_id: string; status: number; recurrence_status: number;
-  member_since: string; expiry_date: string | null; credit_total: number; credit_service: number; credit_product: number; credit_other: number;
-  invoice_id: string; invoice_no: string; receipt_no: string; invoice_item_id: string;
+  user_membership_id: string;
+  guest_id: string;
+  membership_id: string;
+  center_id: string;
+  status: number;
+  recurrence_status: number;
+  member_since: string;
+  expiry_date: string | null;
+  credit_total: number;
+  credit_service: number;
+  credit_product: number;
+  credit_other: number;
+  invoice_id: string;
+  invoice_no: string;
+  receipt_no: string;
+  invoice_item_id: string;
 };
 type PointsRow = { date: string; points: number; reason: string };
 
 export function clinicToday(db: SandboxDb, centerId: string, now: number): string {
-  const center = db.prepare("SELECT time_zone_name FROM centers WHERE id = ?").get(centerId) as { time_zone_name: string };
+  const center = db.prepare("SELECT time_zone_name FROM centers WHERE id = ?").get(centerId) as {
+    time_zone_name: string;
+  };
   return dayjs(now).tz(toIanaTimeZone(center.time_zone_name)).format(DAY);
 }
 
-const isDay = (value: unknown): value is string => typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value) && dayjs(value, DAY, true).isValid();
+const isDay = (value: unknown): value is string =>
+  typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value) && dayjs(value, DAY, true).isValid();
 
 /** "12 Months" → 12; other frequencies (days, weeks, years) in months where they are whole ones. */
 function termMonths(paymentFrequency: string): number | null {
@@ -93,7 +117,11 @@ function planJson(db: SandboxDb, plan: PlanRow, centerId: string, salePrice: num
       // Member prices: the plan's percent off each other treatment and add-on the clinic sells.
       discounts: {
         classes: [],
-        services: planDiscountedServices(db, plan, centerId).map((s) => ({ id: s.id, name: s.name, discount_percentage: plan.service_discount_percent })),
+        services: planDiscountedServices(db, plan, centerId).map((s) => ({
+          id: s.id,
+          name: s.name,
+          discount_percentage: plan.service_discount_percent,
+        })),
       },
     },
   };
@@ -129,15 +157,34 @@ function benefitJson(membershipId: string, service: ReturnType<typeof coveredSer
 
 function guestMembershipJson(db: SandboxDb, row: GuestMembershipRow, guest: GuestRow) {
   const plan = db.prepare("SELECT * FROM membership_plans WHERE id = ?").get(row.membership_id) as PlanRow;
-  const credit = { total: row.credit_total, service: row.credit_service, product: row.credit_product, other: row.credit_other, comments: null };
+  const credit = {
+    total: row.credit_total,
+    service: row.credit_service,
+    product: row.credit_product,
+    other: row.credit_other,
+    comments: null,
+  };
   return {
     user_membership_id: row.user_membership_id,
     status: row.status,
     is_refunded: row.status === 9,
     recurrence_status: row.recurrence_status,
-    membership: { id: plan.id, name: plan.name, code: plan.code, type: plan.is_recurring === 1 ? 1 : 0, description: plan.description, freeze_fee_reason_enabled: false },
+    membership: {
+      id: plan.id,
+      name: plan.name,
+      code: plan.code,
+      type: plan.is_recurring === 1 ? 1 : 0,
+      description: plan.description,
+      freeze_fee_reason_enabled: false,
+    },
     // Closed (4): the sale was paid.
-    invoice: { id: row.invoice_id, no: row.invoice_no, receipt_no: row.receipt_no, status: 4, item_id: row.invoice_item_id },
+    invoice: {
+      id: row.invoice_id,
+      no: row.invoice_no,
+      receipt_no: row.receipt_no,
+      status: 4,
+      item_id: row.invoice_item_id,
+    },
     expiry_date: zenotiDay(row.expiry_date),
     member_since: zenotiDay(row.member_since),
     credit_balance: credit,
@@ -166,7 +213,13 @@ export type MembershipGrant = {
 };
 
 /** The sale invoice a membership came from, and the card that renews a renewing one. */
-export type MembershipInvoice = { id: string; no: string; receiptNo: string; itemId: string; recurringAccountId: string | null };
+export type MembershipInvoice = {
+  id: string;
+  no: string;
+  receiptNo: string;
+  itemId: string;
+  recurringAccountId: string | null;
+};
 
 /**
  * Gives a guest a membership, as a paid sale does: the closing of a sale invoice names it in
@@ -174,18 +227,34 @@ export type MembershipInvoice = { id: string; no: string; receiptNo: string; ite
  * user membership's id (`id`, for the seed, or a new one), or why not.
  */
 export function giveMembership(
-  db: SandboxDb, guestId: string, grant: MembershipGrant, now: number, id: string = randomUUID(), invoice?: MembershipInvoice,
+  db: SandboxDb,
+  guestId: string,
+  grant: MembershipGrant,
+  now: number,
+  id: string = randomUUID(),
+  invoice?: MembershipInvoice,
 ): { userMembershipId: string } | Refusal {
   const guest = findRow<GuestRow>(db, "guests", guestId);
   if (!guest) return refusal(414, "Guest not found");
-  const center = findRow<{ id: string; code: string }>(db, "centers", typeof grant.center_id === "string" && grant.center_id ? grant.center_id : guest.center_id);
+  const center = findRow<{ id: string; code: string }>(
+    db,
+    "centers",
+    typeof grant.center_id === "string" && grant.center_id ? grant.center_id : guest.center_id,
+  );
   if (!center) return refusal(502, "Invalid center_id");
-  const plan = typeof grant.membership_id === "string" ? findRow<PlanRow>(db, "membership_plans", grant.membership_id) : undefined;
-  if (!plan || !db.prepare("SELECT 1 FROM center_membership_plans WHERE center_id = ? AND membership_id = ?").get(center.id, plan.id)) {
+  const plan =
+    typeof grant.membership_id === "string" ? findRow<PlanRow>(db, "membership_plans", grant.membership_id) : undefined;
+  if (
+    !plan ||
+    !db
+      .prepare("SELECT 1 FROM center_membership_plans WHERE center_id = ? AND membership_id = ?")
+      .get(center.id, plan.id)
+  ) {
     return refusal(400, "Invalid membership_id");
   }
   const status = grant.status ?? 1;
-  if (!MEMBERSHIP_STATUS_CODES.includes(status as (typeof MEMBERSHIP_STATUS_CODES)[number])) return refusal(400, "Invalid status");
+  if (!MEMBERSHIP_STATUS_CODES.includes(status as (typeof MEMBERSHIP_STATUS_CODES)[number]))
+    return refusal(400, "Invalid status");
   const recurrence = grant.recurrence_status ?? (plan.is_recurring ? 1 : 0);
   if (recurrence !== 0 && recurrence !== 1) return refusal(400, "Invalid recurrence_status");
   if (grant.member_since !== undefined && !isDay(grant.member_since)) return refusal(400, "Invalid member_since");
@@ -202,43 +271,82 @@ export function giveMembership(
   const credit = { service: 0, product: 0, other: 0 };
   for (const kind of ["service", "product", "other"] as const) {
     const value = grant.credit_balance?.[kind] ?? 0;
-    if (typeof value !== "number" || !Number.isFinite(value) || value < 0) return refusal(400, `Invalid credit_balance.${kind}`);
+    if (typeof value !== "number" || !Number.isFinite(value) || value < 0)
+      return refusal(400, `Invalid credit_balance.${kind}`);
     credit[kind] = value;
   }
   const count = (db.prepare("SELECT COUNT(*) AS n FROM guest_memberships").get() as { n: number }).n;
-  const from = invoice ?? { id: randomUUID(), no: `${center.code}M${1001 + count}`, receiptNo: `${center.code}MR${1001 + count}`, itemId: randomUUID(), recurringAccountId: null };
+  const from = invoice ?? {
+    id: randomUUID(),
+    no: `${center.code}M${1001 + count}`,
+    receiptNo: `${center.code}MR${1001 + count}`,
+    itemId: randomUUID(),
+    recurringAccountId: null,
+  };
   db.prepare(
     `INSERT INTO guest_memberships (user_membership_id, id_key, guest_id, membership_id, center_id, status, recurrence_status, member_since,
        expiry_date, credit_total, credit_service, credit_product, credit_other, invoice_id, invoice_no, receipt_no, invoice_item_id, created_at,
        recurring_account_id)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
-    id, normalizeId(id), guest.id, plan.id, center.id, status, recurrence, since, expiry,
-    credit.service + credit.product + credit.other, credit.service, credit.product, credit.other,
-    from.id, from.no, from.receiptNo, from.itemId, now, plan.is_recurring ? from.recurringAccountId : null,
+    id,
+    normalizeId(id),
+    guest.id,
+    plan.id,
+    center.id,
+    status,
+    recurrence,
+    since,
+    expiry,
+    credit.service + credit.product + credit.other,
+    credit.service,
+    credit.product,
+    credit.other,
+    from.id,
+    from.no,
+    from.receiptNo,
+    from.itemId,
+    now,
+    plan.is_recurring ? from.recurringAccountId : null,
   );
   return { userMembershipId: id };
 }
 
 export function pointsBalance(db: SandboxDb, guestId: string): number {
-  return (db.prepare("SELECT COALESCE(SUM(points), 0) AS n FROM guest_points WHERE guest_id = ?").get(guestId) as { n: number }).n;
+  return (
+    db.prepare("SELECT COALESCE(SUM(points), 0) AS n FROM guest_points WHERE guest_id = ?").get(guestId) as {
+      n: number;
+    }
+  ).n;
 }
 
 /**
  * Adds a row to a guest's points (not a Zenoti call): earned (+) or redeemed (-), never below
  * nothing; the new balance, or why not.
  */
-export function addPoints(db: SandboxDb, guestId: string, change: { points?: unknown; reason?: unknown; date?: unknown }, now: number): { balance: number } | Refusal {
+export function addPoints(
+  db: SandboxDb,
+  guestId: string,
+  change: { points?: unknown; reason?: unknown; date?: unknown },
+  now: number,
+): { balance: number } | Refusal {
   const guest = findRow<GuestRow>(db, "guests", guestId);
   if (!guest) return refusal(414, "Guest not found");
   const { points, reason } = change;
-  if (typeof points !== "number" || !Number.isInteger(points) || points === 0) return refusal(400, "points must be a whole number, not 0");
-  if (typeof reason !== "string" || !reason.trim() || reason.length > 200) return refusal(400, "reason is required (200 characters at most)");
+  if (typeof points !== "number" || !Number.isInteger(points) || points === 0)
+    return refusal(400, "points must be a whole number, not 0");
+  if (typeof reason !== "string" || !reason.trim() || reason.length > 200)
+    return refusal(400, "reason is required (200 characters at most)");
   if (change.date !== undefined && !isDay(change.date)) return refusal(400, "Invalid date");
   const balance = pointsBalance(db, guest.id) + points;
   if (balance < 0) return refusal(400, "Not enough points to redeem");
   const date = (change.date as string | undefined) ?? clinicToday(db, guest.center_id, now);
-  db.prepare("INSERT INTO guest_points (guest_id, date, points, reason) VALUES (?, ?, ?, ?)").run(guest.id, date, points, reason.trim());
+  db.prepare("INSERT INTO guest_points (guest_id, date, points, reason) VALUES (?, ?, ?, ?)").run(
+    guest.id,
+    date,
+    points,
+    reason.trim(),
+  );
   return { balance };
 }
 
@@ -251,7 +359,11 @@ export function mountMemberships(router: Router, db: SandboxDb, options: { now: 
     const paging = readPaging(req, res);
     if (!paging) return;
     // Every plan the sandbox sells is shown in the catalog, so show_in_catalog=true leaves them all.
-    const total = (db.prepare("SELECT COUNT(*) AS n FROM center_membership_plans WHERE center_id = ?").get(center.id) as { n: number }).n;
+    const total = (
+      db.prepare("SELECT COUNT(*) AS n FROM center_membership_plans WHERE center_id = ?").get(center.id) as {
+        n: number;
+      }
+    ).n;
     const rows = db
       .prepare(
         `SELECT p.*, cp.sale_price FROM membership_plans p JOIN center_membership_plans cp ON cp.membership_id = p.id
@@ -282,7 +394,9 @@ export function mountMemberships(router: Router, db: SandboxDb, options: { now: 
     const center = centerId ? findRow<{ id: string }>(db, "centers", centerId) : null;
     if (centerId && !center) return v1Error(res, 200, 502, "Invalid center_id", { guest_memberships: null });
     const rows = db
-      .prepare("SELECT * FROM guest_memberships WHERE guest_id = ? AND (? IS NULL OR center_id = ?) ORDER BY member_since DESC, created_at DESC")
+      .prepare(
+        "SELECT * FROM guest_memberships WHERE guest_id = ? AND (? IS NULL OR center_id = ?) ORDER BY member_since DESC, created_at DESC",
+      )
       .all(guest.id, center?.id ?? null, center?.id ?? null) as GuestMembershipRow[];
     res.json({ guest_memberships: rows.map((row) => guestMembershipJson(db, row, guest)), error: null });
   });
@@ -297,16 +411,25 @@ export function mountMemberships(router: Router, db: SandboxDb, options: { now: 
     if (!guest) return v1Error(res, 200, 414, "Guest not found", { points: null });
     const paging = readPaging(req, res, { page: "page_num", size: "num_records" });
     if (!paging) return;
-    const total = (db.prepare("SELECT COUNT(*) AS n FROM guest_points WHERE guest_id = ?").get(guest.id) as { n: number }).n;
+    const total = (
+      db.prepare("SELECT COUNT(*) AS n FROM guest_points WHERE guest_id = ?").get(guest.id) as { n: number }
+    ).n;
     const rows = db
-      .prepare("SELECT date, points, reason FROM guest_points WHERE guest_id = ? ORDER BY date DESC, id DESC LIMIT ? OFFSET ?")
+      .prepare(
+        "SELECT date, points, reason FROM guest_points WHERE guest_id = ? ORDER BY date DESC, id DESC LIMIT ? OFFSET ?",
+      )
       .all(guest.id, paging.size, (paging.page - 1) * paging.size) as PointsRow[];
     res.json({
       points: {
         balance: pointsBalance(db, guest.id),
         tier_name: null,
         enrollment_status: total > 0 ? "Enrolled" : "NotEnrolled",
-        history: rows.map((row) => ({ date: zenotiDay(row.date), points: row.points, type: row.points < 0 ? "redeemed" : "earned", reason: row.reason })),
+        history: rows.map((row) => ({
+          date: zenotiDay(row.date),
+          points: row.points,
+          type: row.points < 0 ? "redeemed" : "earned",
+          reason: row.reason,
+        })),
       },
       page_info: { total, page: paging.page, size: paging.size },
       error: null,
@@ -321,7 +444,12 @@ export function mountMemberships(router: Router, db: SandboxDb, options: { now: 
   });
 
   router.post("/v1/sandbox/guests/:guestId/points", (req, res) => {
-    const added = addPoints(db, req.params.guestId, (req.body ?? {}) as { points?: unknown; reason?: unknown; date?: unknown }, now());
+    const added = addPoints(
+      db,
+      req.params.guestId,
+      (req.body ?? {}) as { points?: unknown; reason?: unknown; date?: unknown },
+      now(),
+    );
     if (isRefusal(added)) return v1Error(res, 200, added.code, added.message);
     res.json({ balance: added.balance, error: null });
   });

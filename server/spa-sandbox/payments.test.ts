@@ -25,19 +25,36 @@ afterAll(async () => {
   await embedded.stop();
 });
 
-const clientOf = (sandbox: Sandbox) => createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY }, clock: () => now });
+const clientOf = (sandbox: Sandbox) =>
+  createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY }, clock: () => now });
 
 /** A guest with one saved card (the number given) and a confirmed facial at `time`. */
 async function confirmedWithCard(client: SpaClient, number: string, time: string, shop = SHOP) {
   guests += 1;
   const guest = await client.createGuest({
-    centerId: AUSTIN, firstName: "Ana", lastName: `Pay${guests}`, email: `pay${guests}@example.com`, phone: `51255502${String(guests).padStart(2, "0")}`,
-    consents: { marketingEmail: false, marketingSms: false, transactionalEmail: true, transactionalSms: true }, tags: [],
+    centerId: AUSTIN,
+    firstName: "Ana",
+    lastName: `Pay${guests}`,
+    email: `pay${guests}@example.com`,
+    phone: `51255502${String(guests).padStart(2, "0")}`,
+    consents: { marketingEmail: false, marketingSms: false, transactionalEmail: true, transactionalSms: true },
+    tags: [],
   });
   const card = await client.startCardCapture(guest.id, AUSTIN, shop);
-  await fetch(card, { method: "POST", body: new URLSearchParams({ name: "Ana", number, expiry: "12/30", cvc: "123" }), redirect: "manual" });
+  await fetch(card, {
+    method: "POST",
+    body: new URLSearchParams({ name: "Ana", number, expiry: "12/30", cvc: "123" }),
+    redirect: "manual",
+  });
   const [saved] = await client.listCards(guest.id, AUSTIN);
-  const bookingId = await client.createBooking({ centerId: AUSTIN, date: DAY, guestId: guest.id, serviceId: FACIAL, therapistId: null, addOnIds: [] });
+  const bookingId = await client.createBooking({
+    centerId: AUSTIN,
+    date: DAY,
+    guestId: guest.id,
+    serviceId: FACIAL,
+    therapistId: null,
+    addOnIds: [],
+  });
   await client.reserveSlot(bookingId, `${DAY}T${time}`, ZONE);
   const confirmed = (await client.confirmBooking(bookingId))!;
   return { accountId: saved.accountId, invoiceId: confirmed.invoiceId };
@@ -88,7 +105,8 @@ describe("3-D Secure", () => {
     const client = clientOf(own);
     const { accountId, invoiceId } = await confirmedWithCard(client, THREE_DS_TEST_CARD, "12:00:00");
     const result = (await client.payInvoice(invoiceId, AUSTIN, accountId, SHOP)) as { uri: string };
-    for (const item of (await client.getInvoice(invoiceId)).items) await client.removeInvoiceItem(invoiceId, item.invoiceItemId, "gone");
+    for (const item of (await client.getInvoice(invoiceId)).items)
+      await client.removeInvoiceItem(invoiceId, item.invoiceItemId, "gone");
     expect(await answerCheck(result.uri, "approve")).toEqual({ status: 303, location: `${SHOP}?status=failed` });
     expect((await client.getInvoice(invoiceId)).paid).toBe(0);
   });
@@ -106,22 +124,44 @@ describe("hosted pages' origin", () => {
   it("embedded in the app, addresses the card page and the check on the origin of the redirect_uri", async () => {
     const client = clientOf(embedded);
     // The test's own "shop" is the sandbox's address, so that its card page can be reached here.
-    const { accountId, invoiceId } = await confirmedWithCard(client, THREE_DS_TEST_CARD, "14:00:00", `${new URL(embedded.baseUrl).origin}/appointment/payment`);
-    const result = (await client.payInvoice(invoiceId, AUSTIN, accountId, "http://localhost:7000/appointment/payment")) as { uri: string };
+    const { accountId, invoiceId } = await confirmedWithCard(
+      client,
+      THREE_DS_TEST_CARD,
+      "14:00:00",
+      `${new URL(embedded.baseUrl).origin}/appointment/payment`,
+    );
+    const result = (await client.payInvoice(
+      invoiceId,
+      AUSTIN,
+      accountId,
+      "http://localhost:7000/appointment/payment",
+    )) as { uri: string };
     expect(result.uri).toMatch(/^http:\/\/localhost:7000\/api\/hosted\/verify\/[\w-]+$/);
     const guest = await client.createGuest({
-      centerId: AUSTIN, firstName: "Ana", lastName: "Embedded", email: "embedded@example.com", phone: "5125550400",
-      consents: { marketingEmail: false, marketingSms: false, transactionalEmail: true, transactionalSms: true }, tags: [],
+      centerId: AUSTIN,
+      firstName: "Ana",
+      lastName: "Embedded",
+      email: "embedded@example.com",
+      phone: "5125550400",
+      consents: { marketingEmail: false, marketingSms: false, transactionalEmail: true, transactionalSms: true },
+      tags: [],
     });
-    expect(await client.startCardCapture(guest.id, AUSTIN, "https://demo.example/appointment/payment")).toMatch(/^https:\/\/demo\.example\/api\/hosted\/card\/[\w-]+$/);
+    expect(await client.startCardCapture(guest.id, AUSTIN, "https://demo.example/appointment/payment")).toMatch(
+      /^https:\/\/demo\.example\/api\/hosted\/card\/[\w-]+$/,
+    );
   });
 
   it("on its own, addresses them at the host its API was called on", async () => {
     const client = clientOf(own);
     guests += 1;
     const guest = await client.createGuest({
-      centerId: AUSTIN, firstName: "Ana", lastName: `Own${guests}`, email: `own${guests}@example.com`, phone: `51255503${String(guests).padStart(2, "0")}`,
-      consents: { marketingEmail: false, marketingSms: false, transactionalEmail: true, transactionalSms: true }, tags: [],
+      centerId: AUSTIN,
+      firstName: "Ana",
+      lastName: `Own${guests}`,
+      email: `own${guests}@example.com`,
+      phone: `51255503${String(guests).padStart(2, "0")}`,
+      consents: { marketingEmail: false, marketingSms: false, transactionalEmail: true, transactionalSms: true },
+      tags: [],
     });
     const uri = await client.startCardCapture(guest.id, AUSTIN, SHOP);
     expect(uri.startsWith(`${own.baseUrl}/hosted/card/`)).toBe(true);

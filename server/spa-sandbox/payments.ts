@@ -20,8 +20,25 @@ const CARD_SESSION_SECONDS = 30 * 60;
 /** A 3-D Secure check left open this long has timed out, as a bank's challenge does. */
 const VERIFY_SESSION_SECONDS = 10 * 60;
 
-type ReasonRow = { id: string; name: string; object_type: number; action_type: number; active: number; show_in_online_booking: number };
-type InvoiceRow = { id: string; number: number; center_id: string; guest_id: string; booking_id: string | null; status: number; is_closed: number; campaign_code: string | null; created_at: number };
+type ReasonRow = {
+  id: string;
+  name: string;
+  object_type: number;
+  action_type: number;
+  active: number;
+  show_in_online_booking: number;
+};
+type InvoiceRow = {
+  id: string;
+  number: number;
+  center_id: string;
+  guest_id: string;
+  booking_id: string | null;
+  status: number;
+  is_closed: number;
+  campaign_code: string | null;
+  created_at: number;
+};
 
 export function luhnValid(digits: string): boolean {
   if (!/^\d{12,19}$/.test(digits)) return false;
@@ -71,7 +88,8 @@ ${options.error ? `<p class="error" role="alert">${escapeHtml(options.error)}</p
 <button type="submit">Save card</button></form></main></body></html>`;
 }
 
-const PAGE_STYLE = "body{font:16px system-ui,sans-serif;max-width:28rem;margin:2rem auto;padding:0 1rem;color:#1f1a1d}button{margin:1rem .5rem 0 0;font:inherit;font-weight:600;padding:.7rem 1.2rem;border:0;border-radius:8px;background:#234;color:#fff}button.secondary{background:#eee;color:#234}.error{color:#a4161a;font-weight:600}.note{color:#555;font-size:.9rem}";
+const PAGE_STYLE =
+  "body{font:16px system-ui,sans-serif;max-width:28rem;margin:2rem auto;padding:0 1rem;color:#1f1a1d}button{margin:1rem .5rem 0 0;font:inherit;font-weight:600;padding:.7rem 1.2rem;border:0;border-radius:8px;background:#234;color:#fff}button.secondary{background:#eee;color:#234}.error{color:#a4161a;font-weight:600}.note{color:#555;font-size:.9rem}";
 
 /** The bank's 3-D Secure check: the guest approves or refuses the charge. */
 function verifyPage(options: { action: string; amount: number; lastFour: string; error?: string }) {
@@ -116,8 +134,12 @@ export function applyCampaign(db: SandboxDb, invoiceId: string, offerCode: strin
   if (!invoice) return refusal(428, "Invoice not found");
   const code = offerCode.trim().toUpperCase();
   if (!code) return refusal(503, "Offer code is required");
-  const campaign = db.prepare("SELECT * FROM campaigns WHERE code = ?").get(code) as { valid_from: string | null; valid_to: string | null } | undefined;
-  const firstVisit = db.prepare("SELECT MIN(start_local) AS start FROM appointments WHERE invoice_id = ?").get(invoice.id) as { start: string | null };
+  const campaign = db.prepare("SELECT * FROM campaigns WHERE code = ?").get(code) as
+    | { valid_from: string | null; valid_to: string | null }
+    | undefined;
+  const firstVisit = db
+    .prepare("SELECT MIN(start_local) AS start FROM appointments WHERE invoice_id = ?")
+    .get(invoice.id) as { start: string | null };
   const day = (firstVisit.start ?? "").slice(0, 10);
   if (!campaign) {
     // A guest coupon's number takes the same path (decision 044): the invoice is then CouponApplied (3).
@@ -159,9 +181,9 @@ export function mountPayments(router: Router, hostedRouter: Router, db: SandboxD
     const redirect = webUrl(body.redirect_uri);
     if (!redirect) return v1Error(res, 200, 400, "redirect_uri is invalid");
     const token = randomBytes(24).toString("base64url");
-    db.prepare("INSERT INTO card_sessions (token, guest_id, center_id, redirect_uri, created_at) VALUES (?, ?, ?, ?, ?)").run(
-      token, guest.id, center.id, redirect.toString(), now(),
-    );
+    db.prepare(
+      "INSERT INTO card_sessions (token, guest_id, center_id, redirect_uri, created_at) VALUES (?, ?, ?, ?, ?)",
+    ).run(token, guest.id, center.id, redirect.toString(), now());
     res.json({ hosted_payment_uri: `${hostedBase(req, redirect)}/card/${token}`, error: null });
   });
 
@@ -169,16 +191,33 @@ export function mountPayments(router: Router, hostedRouter: Router, db: SandboxD
     const guest = findRow<{ id: string }>(db, "guests", req.params.guestId);
     if (!guest) return v1Error(res, 200, 414, "Guest not found", { accounts: null });
     const rows = db.prepare("SELECT * FROM cards WHERE guest_id = ? ORDER BY created_at").all(guest.id) as {
-      account_id: string; brand: string; last_four: string; expiry: string; created_at: number;
+      account_id: string;
+      brand: string;
+      last_four: string;
+      expiry: string;
+      created_at: number;
     }[];
     // docs.zenoti.com's current reference answers a bare array of these four keys, no envelope.
     if (options.tenant.cardsAsBareArray) {
-      return res.json(rows.map((c) => ({ account_id: c.account_id, card_logo: c.brand, last_four: c.last_four, expiry_on: c.expiry })));
+      return res.json(
+        rows.map((c) => ({
+          account_id: c.account_id,
+          card_logo: c.brand,
+          last_four: c.last_four,
+          expiry_on: c.expiry,
+        })),
+      );
     }
     res.json({
       accounts: rows.map((c) => ({
-        account_id: c.account_id, account_type: "CreditCard", card_logo: c.brand, last_four: c.last_four, expiry_on: c.expiry,
-        identifier: `${c.brand} ending ${c.last_four}`, created_date: new Date(c.created_at).toISOString(), created_date_iso: new Date(c.created_at).toISOString(),
+        account_id: c.account_id,
+        account_type: "CreditCard",
+        card_logo: c.brand,
+        last_four: c.last_four,
+        expiry_on: c.expiry,
+        identifier: `${c.brand} ending ${c.last_four}`,
+        created_date: new Date(c.created_at).toISOString(),
+        created_date_iso: new Date(c.created_at).toISOString(),
       })),
       has_expired_cards: false,
       error: null,
@@ -187,7 +226,9 @@ export function mountPayments(router: Router, hostedRouter: Router, db: SandboxD
 
   hostedRouter.use(express.urlencoded({ extended: false, limit: "4kb" }));
   hostedRouter.get("/hosted/card/:token", (req, res) => {
-    const session = db.prepare("SELECT * FROM card_sessions WHERE token = ?").get(req.params.token) as { created_at: number; completed: number } | undefined;
+    const session = db.prepare("SELECT * FROM card_sessions WHERE token = ?").get(req.params.token) as
+      | { created_at: number; completed: number }
+      | undefined;
     res.setHeader("Cache-Control", "no-store");
     if (!session || session.completed || now() - session.created_at > CARD_SESSION_SECONDS * 1000) {
       return res.status(410).type("html").send(expiredPage("card"));
@@ -197,7 +238,14 @@ export function mountPayments(router: Router, hostedRouter: Router, db: SandboxD
 
   hostedRouter.post("/hosted/card/:token", (req, res) => {
     const session = db.prepare("SELECT * FROM card_sessions WHERE token = ?").get(req.params.token) as
-      | { token: string; guest_id: string; center_id: string; redirect_uri: string; created_at: number; completed: number }
+      | {
+          token: string;
+          guest_id: string;
+          center_id: string;
+          redirect_uri: string;
+          created_at: number;
+          completed: number;
+        }
       | undefined;
     res.setHeader("Cache-Control", "no-store");
     if (!session || session.completed || now() - session.created_at > CARD_SESSION_SECONDS * 1000) {
@@ -208,8 +256,14 @@ export function mountPayments(router: Router, hostedRouter: Router, db: SandboxD
     const digits = String(body.number ?? "").replace(/[\s-]/g, "");
     const expiry = String(body.expiry ?? "");
     const cvc = String(body.cvc ?? "").trim();
-    const name = String(body.name ?? "").trim().slice(0, 100);
-    const again = (error: string) => res.status(400).type("html").send(cardPage({ action: req.originalUrl, error, name, expiry }));
+    const name = String(body.name ?? "")
+      .trim()
+      .slice(0, 100);
+    const again = (error: string) =>
+      res
+        .status(400)
+        .type("html")
+        .send(cardPage({ action: req.originalUrl, error, name, expiry }));
     if (!name) return again("Please enter the name on the card.");
     if (!luhnValid(digits)) return again("That card number is not valid.");
     if (!expiryValid(expiry, new Date(now()))) return again("That expiry date is not valid.");
@@ -218,9 +272,18 @@ export function mountPayments(router: Router, hostedRouter: Router, db: SandboxD
     if (digits === DECLINED_TEST_CARD) return res.redirect(303, withStatus(session.redirect_uri, "declined"));
     const accountId = randomUUID();
     const [mm, yy] = expiry.split("/").map((p) => p.trim());
-    db.prepare("INSERT INTO cards (account_id, guest_id, center_id, brand, last_four, expiry, created_at, declines_charges, requires_3ds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)").run(
-      accountId, session.guest_id, session.center_id, brandOf(digits), digits.slice(-4), `${mm}/20${yy}`, now(),
-      digits === CHARGE_DECLINED_TEST_CARD ? 1 : 0, digits === THREE_DS_TEST_CARD ? 1 : 0,
+    db.prepare(
+      "INSERT INTO cards (account_id, guest_id, center_id, brand, last_four, expiry, created_at, declines_charges, requires_3ds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    ).run(
+      accountId,
+      session.guest_id,
+      session.center_id,
+      brandOf(digits),
+      digits.slice(-4),
+      `${mm}/20${yy}`,
+      now(),
+      digits === CHARGE_DECLINED_TEST_CARD ? 1 : 0,
+      digits === THREE_DS_TEST_CARD ? 1 : 0,
     );
     res.redirect(303, withStatus(session.redirect_uri, "successful"));
   });
@@ -233,26 +296,40 @@ export function mountPayments(router: Router, hostedRouter: Router, db: SandboxD
         const amount = requested === undefined ? balance : Number(requested);
         if (!(amount > 0) || centsFromDollars(amount) > centsFromDollars(balance)) return null;
         const id = randomUUID();
-        db.prepare("INSERT INTO transactions (id, invoice_id, account_id, amount, created_at) VALUES (?, ?, ?, ?, ?)").run(id, invoiceId, accountId, amount, now());
+        db.prepare(
+          "INSERT INTO transactions (id, invoice_id, account_id, amount, created_at) VALUES (?, ?, ?, ?, ?)",
+        ).run(id, invoiceId, accountId, amount, now());
         return id;
       })
       .immediate();
 
-  type PaymentSession = { token: string; invoice_id: string; account_id: string; redirect_uri: string; created_at: number; completed: number };
+  type PaymentSession = {
+    token: string;
+    invoice_id: string;
+    account_id: string;
+    redirect_uri: string;
+    created_at: number;
+    completed: number;
+  };
   const openPaymentSession = (token: string): PaymentSession | null => {
-    const session = db.prepare("SELECT * FROM payment_sessions WHERE token = ?").get(token) as PaymentSession | undefined;
+    const session = db.prepare("SELECT * FROM payment_sessions WHERE token = ?").get(token) as
+      | PaymentSession
+      | undefined;
     if (!session || session.completed || now() - session.created_at > VERIFY_SESSION_SECONDS * 1000) return null;
     return session;
   };
   const lastFourOf = (accountId: string) =>
-    (db.prepare("SELECT last_four FROM cards WHERE account_id = ?").get(accountId) as { last_four: string } | undefined)?.last_four ?? "";
+    (db.prepare("SELECT last_four FROM cards WHERE account_id = ?").get(accountId) as { last_four: string } | undefined)
+      ?.last_four ?? "";
 
   hostedRouter.get("/hosted/verify/:token", (req, res) => {
     res.setHeader("Cache-Control", "no-store");
     const session = openPaymentSession(req.params.token);
     if (!session) return res.status(410).type("html").send(expiredPage("payment"));
     const { balance } = invoiceTotals(db, session.invoice_id);
-    res.type("html").send(verifyPage({ action: req.originalUrl, amount: balance, lastFour: lastFourOf(session.account_id) }));
+    res
+      .type("html")
+      .send(verifyPage({ action: req.originalUrl, amount: balance, lastFour: lastFourOf(session.account_id) }));
   });
 
   hostedRouter.post("/hosted/verify/:token", (req, res) => {
@@ -262,7 +339,17 @@ export function mountPayments(router: Router, hostedRouter: Router, db: SandboxD
     const result = String((req.body as Record<string, unknown> | undefined)?.result ?? "");
     if (result !== "approve" && result !== "refuse") {
       const { balance } = invoiceTotals(db, session.invoice_id);
-      return res.status(400).type("html").send(verifyPage({ action: req.originalUrl, amount: balance, lastFour: lastFourOf(session.account_id), error: "Please approve or refuse the payment." }));
+      return res
+        .status(400)
+        .type("html")
+        .send(
+          verifyPage({
+            action: req.originalUrl,
+            amount: balance,
+            lastFour: lastFourOf(session.account_id),
+            error: "Please approve or refuse the payment.",
+          }),
+        );
     }
     db.prepare("UPDATE payment_sessions SET completed = 1 WHERE token = ?").run(session.token);
     if (result === "refuse") return res.redirect(303, withStatus(session.redirect_uri, "failed"));
@@ -278,21 +365,48 @@ export function mountPayments(router: Router, hostedRouter: Router, db: SandboxD
         id: invoice.id,
         invoice_number: String(invoice.number),
         // Zenoti numbers invoices per organisation with a prefix of the center's; the sandbox uses its code.
-        invoice_number_prefix: (db.prepare("SELECT code FROM centers WHERE id = ?").get(invoice.center_id) as { code: string } | undefined)?.code ?? "",
+        invoice_number_prefix:
+          (db.prepare("SELECT code FROM centers WHERE id = ?").get(invoice.center_id) as { code: string } | undefined)
+            ?.code ?? "",
         center_id: invoice.center_id,
         is_closed: invoice.is_closed === 1,
         invoice_date: new Date(invoice.created_at).toISOString(),
         campaign_code: invoice.campaign_code,
         invoice_dues: { total: totals.total, paid: totals.paid, balance: totals.balance },
-        total_price: { currency_id: 148, net_price: totals.total, tax: 0, rounding_adjustment: 0, sum_total: totals.total },
+        total_price: {
+          currency_id: 148,
+          net_price: totals.total,
+          tax: 0,
+          rounding_adjustment: 0,
+          sum_total: totals.total,
+        },
         guest: { id: invoice.guest_id },
         invoice_items: totals.items.map((i) => ({
-          invoice_item_id: i.id, id: i.service_id, name: i.name, type: invoiceItemType(i.kind),
-          price: { currency_id: 148, sales: i.price, tax: 0, final: dollarsFromCents(centsFromDollars(i.price) - centsFromDollars(i.discount)), discount: i.discount },
+          invoice_item_id: i.id,
+          id: i.service_id,
+          name: i.name,
+          type: invoiceItemType(i.kind),
+          price: {
+            currency_id: 148,
+            sales: i.price,
+            tax: 0,
+            final: dollarsFromCents(centsFromDollars(i.price) - centsFromDollars(i.discount)),
+            discount: i.discount,
+          },
           quantity: 1,
         })),
-        transactions: (db.prepare("SELECT * FROM transactions WHERE invoice_id = ? ORDER BY created_at").all(invoice.id) as { id: string; amount: number; account_id: string; created_at: number }[]).map((t) => ({
-          transaction_id: t.id, amount_paid: t.amount, total_amount_paid: t.amount, payment_date: new Date(t.created_at).toISOString(),
+        transactions: (
+          db.prepare("SELECT * FROM transactions WHERE invoice_id = ? ORDER BY created_at").all(invoice.id) as {
+            id: string;
+            amount: number;
+            account_id: string;
+            created_at: number;
+          }[]
+        ).map((t) => ({
+          transaction_id: t.id,
+          amount_paid: t.amount,
+          total_amount_paid: t.amount,
+          payment_date: new Date(t.created_at).toISOString(),
           payment_option: { id: t.account_id, payment_mode: "Card" },
         })),
       },
@@ -315,21 +429,27 @@ export function mountPayments(router: Router, hostedRouter: Router, db: SandboxD
     }
     const redirect = body.redirect_uri === undefined ? null : webUrl(body.redirect_uri);
     if (body.redirect_uri !== undefined && !redirect) return v1Error(res, 200, 400, "redirect_uri is invalid");
-    const card = db.prepare("SELECT * FROM cards WHERE account_id = ? AND guest_id = ?").get(body.account_id, invoice.guest_id) as
-      | { declines_charges: number; requires_3ds: number }
-      | undefined;
+    const card = db
+      .prepare("SELECT * FROM cards WHERE account_id = ? AND guest_id = ?")
+      .get(body.account_id, invoice.guest_id) as { declines_charges: number; requires_3ds: number } | undefined;
     if (!card) return v1Error(res, 200, 4061, "Payment failed: card not found for this guest");
     if (card.declines_charges) return v1Error(res, 200, 4063, "Payment failed: the card was declined");
-    if (body.amount !== undefined && !(Number(body.amount) > 0)) return v1Error(res, 200, 4062, "Nothing to pay on this invoice");
+    if (body.amount !== undefined && !(Number(body.amount) > 0))
+      return v1Error(res, 200, 4062, "Nothing to pay on this invoice");
     if (card.requires_3ds) {
       // The charge waits for the guest's bank: no transaction yet, a page to send the guest to.
       if (!redirect) return v1Error(res, 200, 400, "redirect_uri is required: this card needs 3-D Secure verification");
       if (invoiceTotals(db, invoice.id).balance <= 0) return v1Error(res, 200, 4062, "Nothing to pay on this invoice");
       const token = randomBytes(24).toString("base64url");
-      db.prepare("INSERT INTO payment_sessions (token, invoice_id, account_id, redirect_uri, created_at) VALUES (?, ?, ?, ?, ?)").run(
-        token, invoice.id, body.account_id, redirect.toString(), now(),
-      );
-      return res.json({ invoice_transaction_id: null, token_id: null, hosted_payment_uri: `${hostedBase(req, redirect)}/verify/${token}`, error: null });
+      db.prepare(
+        "INSERT INTO payment_sessions (token, invoice_id, account_id, redirect_uri, created_at) VALUES (?, ?, ?, ?, ?)",
+      ).run(token, invoice.id, body.account_id, redirect.toString(), now());
+      return res.json({
+        invoice_transaction_id: null,
+        token_id: null,
+        hosted_payment_uri: `${hostedBase(req, redirect)}/verify/${token}`,
+        error: null,
+      });
     }
     const transactionId = payBalance(invoice.id, body.account_id, body.amount);
     if (!transactionId) return v1Error(res, 200, 4062, "Nothing to pay on this invoice");
@@ -346,7 +466,13 @@ export function mountPayments(router: Router, hostedRouter: Router, db: SandboxD
   router.delete("/v1/invoices/:invoiceId/invoiceitems/:itemId", (req, res) => {
     const invoice = findRow<InvoiceRow>(db, "invoices", req.params.invoiceId);
     if (!invoice) return v1Error(res, 200, 428, "Invoice not found");
-    const item = findRow<{ id: string; invoice_id: string; removed: number; service_id: string; redeemed_user_package_id: string | null }>(db, "invoice_items", req.params.itemId);
+    const item = findRow<{
+      id: string;
+      invoice_id: string;
+      removed: number;
+      service_id: string;
+      redeemed_user_package_id: string | null;
+    }>(db, "invoice_items", req.params.itemId);
     if (!item || item.invoice_id !== invoice.id) return v1Error(res, 200, 429, "Invoice item not found");
     const comments = String((req.body as { comments?: string } | undefined)?.comments ?? "").slice(0, 500);
     db.transaction(() => {
@@ -354,7 +480,9 @@ export function mountPayments(router: Router, hostedRouter: Router, db: SandboxD
       db.prepare("UPDATE appointments SET status = -1 WHERE invoice_item_id = ?").run(item.id);
       // A line paid by a package session gives the session back when it is removed.
       if (item.redeemed_user_package_id && !item.removed) {
-        db.prepare("UPDATE guest_package_services SET redeemed = MAX(0, redeemed - 1) WHERE user_package_id = ? AND service_id = ?").run(item.redeemed_user_package_id, item.service_id);
+        db.prepare(
+          "UPDATE guest_package_services SET redeemed = MAX(0, redeemed - 1) WHERE user_package_id = ? AND service_id = ?",
+        ).run(item.redeemed_user_package_id, item.service_id);
       }
     })();
     res.json({ success: true, error: null });
@@ -365,8 +493,15 @@ export function mountPayments(router: Router, hostedRouter: Router, db: SandboxD
     const rows = db.prepare("SELECT * FROM reasons ORDER BY name").all() as ReasonRow[];
     res.json({
       reasons: rows.map((r, i) => ({
-        reasonpk: i + 1, id: r.id, code: r.name.toUpperCase().replace(/\W+/g, "_"), name: r.name, description: r.name,
-        object_type: r.object_type, action_type: r.action_type, active: r.active === 1, show_in_online_booking: r.show_in_online_booking === 1,
+        reasonpk: i + 1,
+        id: r.id,
+        code: r.name.toUpperCase().replace(/\W+/g, "_"),
+        name: r.name,
+        description: r.name,
+        object_type: r.object_type,
+        action_type: r.action_type,
+        active: r.active === 1,
+        show_in_online_booking: r.show_in_online_booking === 1,
       })),
       Error: null,
     });

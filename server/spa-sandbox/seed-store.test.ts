@@ -47,17 +47,32 @@ describe("the demo account", () => {
     expect(await services.stores.accounts.getByEmail(EMAIL)).toBeNull();
     await seedEmbeddedStores(services.stores);
     const signedIn = await services.accounts.login(EMAIL, PASSWORD);
-    expect(signedIn.ok && signedIn.value.user).toMatchObject({ email: EMAIL, guestId: DEMO_GUEST_ID, centerId: AUSTIN });
+    expect(signedIn.ok && signedIn.value.user).toMatchObject({
+      email: EMAIL,
+      guestId: DEMO_GUEST_ID,
+      centerId: AUSTIN,
+    });
     expect(await services.accounts.login(EMAIL, "Glow!Skin2026")).toMatchObject({ ok: false, field: "password" });
-    expect(await services.stores.guestDetails.get(EMAIL)).toMatchObject({ guest_id: DEMO_GUEST_ID, is_password_set: true });
+    expect(await services.stores.guestDetails.get(EMAIL)).toMatchObject({
+      guest_id: DEMO_GUEST_ID,
+      is_password_set: true,
+    });
   });
 
   it("opens the demo guest's history: one visit coming, four behind her, latest first", async () => {
     const signedIn = await services.accounts.login(EMAIL, PASSWORD);
     if (!signedIn.ok) throw new Error(signedIn.message);
     const visits = await loadGuestVisits(services, signedIn.value.user.guestId, NOW);
-    expect(visitsOfTab(visits, "upcoming").map((v) => [v.start, v.statusLabel, v.nurse, v.center?.id])).toEqual([["2026-12-07T14:30:00", "Booked", "Dana Whitfield", AUSTIN]]);
-    expect(visitsOfTab(visits, "past").map((v) => [v.start.slice(0, 10), v.statusLabel, v.services.map((s) => s.displayName)])).toEqual([
+    expect(visitsOfTab(visits, "upcoming").map((v) => [v.start, v.statusLabel, v.nurse, v.center?.id])).toEqual([
+      ["2026-12-07T14:30:00", "Booked", "Dana Whitfield", AUSTIN],
+    ]);
+    expect(
+      visitsOfTab(visits, "past").map((v) => [
+        v.start.slice(0, 10),
+        v.statusLabel,
+        v.services.map((s) => s.displayName),
+      ]),
+    ).toEqual([
       ["2026-11-07", "No show", ["Signature Laser Facial"]],
       ["2026-10-20", "Completed", ["Signature Laser Facial", "Hydrating Mask Enhancement"]],
       ["2026-10-02", "Cancelled", ["Signature Laser Facial"]],
@@ -75,7 +90,15 @@ describe("the demo account", () => {
   it("leaves an account the email already has as it is", async () => {
     const stores = createSqliteStores(":memory:");
     try {
-      const existing = { id: "acct-1", email: EMAIL, guestId: "someone-else", centerId: AUSTIN, passwordHash: "kept", createdAt: 1, passwordChangedAt: 1 };
+      const existing = {
+        id: "acct-1",
+        email: EMAIL,
+        guestId: "someone-else",
+        centerId: AUSTIN,
+        passwordHash: "kept",
+        createdAt: 1,
+        passwordChangedAt: 1,
+      };
       await stores.accounts.create(existing);
       await seedEmbeddedStores(stores);
       expect(await stores.accounts.getByEmail(EMAIL)).toEqual(existing);

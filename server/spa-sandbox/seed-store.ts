@@ -7,7 +7,18 @@ import type { Stores } from "../store/stores.server";
 import { seedGuid } from "./db";
 import { DEMO_GUEST_ID } from "./demo-guest";
 import { couponDiscountKey } from "~/domain/coupons";
-import { LATER_PROMO_CODES, SEED_DEMO_GUEST, seedCenterPrices, seedCenters, seedCouponDiscounts, seedOfferTiers, seedPartners, seedPriceTiers, seedPromos, seedServices } from "./seed-data";
+import {
+  LATER_PROMO_CODES,
+  SEED_DEMO_GUEST,
+  seedCenterPrices,
+  seedCenters,
+  seedCouponDiscounts,
+  seedOfferTiers,
+  seedPartners,
+  seedPriceTiers,
+  seedPromos,
+  seedServices,
+} from "./seed-data";
 
 /** The demo guest's password: the README gives it, to sign in with straight after the first start. */
 export const DEMO_ACCOUNT_PASSWORD = "Glow!Demo2026";
@@ -19,7 +30,9 @@ export const DEMO_ACCOUNT_PASSWORD = "Glow!Demo2026";
  * stores keep cents. Seeded on the stores' first start, as the sandbox seeds a new database: a
  * sandbox from before has no demo guest for the account to open.
  */
-export async function seedEmbeddedStores(stores: Pick<Stores, "promoCodes" | "centerPricing" | "accounts" | "guestDetails" | "pricing">): Promise<void> {
+export async function seedEmbeddedStores(
+  stores: Pick<Stores, "promoCodes" | "centerPricing" | "accounts" | "guestDetails" | "pricing">,
+): Promise<void> {
   if (!(await stores.promoCodes.get(seedPromos[0].code))) await seedFirstStart(stores);
   await seedGrowth(stores);
   await seedLaterCodes(stores);
@@ -39,7 +52,12 @@ async function seedLaterCodes(stores: Pick<Stores, "promoCodes">): Promise<void>
     await stores.promoCodes.put({
       code,
       rules: discount.rules.map((r) =>
-        ruleFromDollars({ discount_type: r.discount_type, discount_value: r.discount_value, service_id: r.service ? seedGuid(`service:${r.service}`) : null, service_type: r.service_type }),
+        ruleFromDollars({
+          discount_type: r.discount_type,
+          discount_value: r.discount_value,
+          service_id: r.service ? seedGuid(`service:${r.service}`) : null,
+          service_type: r.service_type,
+        }),
       ),
       validFrom: null,
       validTo: null,
@@ -49,7 +67,9 @@ async function seedLaterCodes(stores: Pick<Stores, "promoCodes">): Promise<void>
   }
 }
 
-async function seedFirstStart(stores: Pick<Stores, "promoCodes" | "centerPricing" | "accounts" | "guestDetails">): Promise<void> {
+async function seedFirstStart(
+  stores: Pick<Stores, "promoCodes" | "centerPricing" | "accounts" | "guestDetails">,
+): Promise<void> {
   await seedDemoAccount(stores);
   for (const promo of seedPromos) await stores.promoCodes.put(promoRecord(promo));
   for (const center of seedCenters.filter((c) => c.prepaid)) {
@@ -92,21 +112,34 @@ async function seedGrowth(stores: Pick<Stores, "promoCodes" | "pricing" | "cente
   const service = (code: string) => seedGuid(`service:${code}`);
   for (const center of seedCenters.filter((c) => c.prepaid)) {
     for (const own of seedCenterPrices) {
-      await stores.centerPricing.put({ centerId: seedGuid(`center:${center.code}`), serviceId: service(own.service), price: centsFromDollars(own.price), isPrepaidService: true });
+      await stores.centerPricing.put({
+        centerId: seedGuid(`center:${center.code}`),
+        serviceId: service(own.service),
+        price: centsFromDollars(own.price),
+        isPrepaidService: true,
+      });
     }
   }
-  for (const promo of seedPromos.filter((p) => p.code === DEFAULT_PRICE_TIER)) await stores.promoCodes.put(promoRecord(promo));
+  for (const promo of seedPromos.filter((p) => p.code === DEFAULT_PRICE_TIER))
+    await stores.promoCodes.put(promoRecord(promo));
   for (const partner of seedPartners) {
     await stores.pricing.putPartner({
       partnerType: partner.partnerType,
       name: partner.name,
-      prices: Object.entries(partner.prices).map(([code, dollars]) => ({ serviceId: service(code), price: centsFromDollars(dollars) })),
+      prices: Object.entries(partner.prices).map(([code, dollars]) => ({
+        serviceId: service(code),
+        price: centsFromDollars(dollars),
+      })),
     });
   }
   // No add-on LHR prices: the sandbox prices each area per clinic, and a chain-wide price by service
   // id would differ from it at the dearer clinics (the collection, when filled, overrides them).
   await stores.pricing.putTiers({
-    priceTiers: seedPriceTiers.map((t) => ({ code: t.code, charge: centsFromDollars(t.charge), serviceIds: t.services.map(service) })),
+    priceTiers: seedPriceTiers.map((t) => ({
+      code: t.code,
+      charge: centsFromDollars(t.charge),
+      serviceIds: t.services.map(service),
+    })),
     defaultPriceTier: DEFAULT_PRICE_TIER,
     offerTiers: seedOfferTiers.map((t) => ({ percent: t.percent, serviceIds: t.services.map(service), code: t.code })),
   });
@@ -132,5 +165,6 @@ async function seedDemoAccount(stores: Pick<Stores, "accounts" | "guestDetails">
     referralCode: null,
   });
   if (await stores.guestDetails.get(email)) await stores.guestDetails.update(email, { is_password_set: true });
-  else await stores.guestDetails.create({ email, guest_id: DEMO_GUEST_ID, is_password_set: true, is_return_user: false });
+  else
+    await stores.guestDetails.create({ email, guest_id: DEMO_GUEST_ID, is_password_set: true, is_return_user: false });
 }

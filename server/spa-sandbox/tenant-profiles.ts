@@ -58,7 +58,10 @@ export const STRICT_PROFILE: TenantProfile = {
 };
 
 /** A named profile, with the hosted page's origin of this set-up when it has one of its own. */
-export function tenantProfile(name: TenantProfileName, options: { hostedPageOrigin?: string | null } = {}): TenantProfile {
+export function tenantProfile(
+  name: TenantProfileName,
+  options: { hostedPageOrigin?: string | null } = {},
+): TenantProfile {
   const base = name === "strict" ? STRICT_PROFILE : SANDBOX_PROFILE;
   return { ...base, hostedPageOrigin: options.hostedPageOrigin ?? base.hostedPageOrigin };
 }

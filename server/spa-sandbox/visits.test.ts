@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestGuest, refusal, startSandboxAndClient, TEST_API_KEY, type TestSandbox } from "../../tests/helpers/sandbox-server";
+import {
+  createTestGuest,
+  refusal,
+  startSandboxAndClient,
+  TEST_API_KEY,
+  type TestSandbox,
+} from "../../tests/helpers/sandbox-server";
 import type { SpaClient } from "../spa/client.server";
 import { seedGuid } from "./db";
 import { seedReasons } from "./seed-data";
@@ -23,7 +29,14 @@ afterAll(() => sandbox.stop());
 const newGuestId = () => createTestGuest(client, AUSTIN, "Vi", "Sit");
 
 async function book(guestId: string, date: string, time?: string) {
-  const bookingId = await client.createBooking({ centerId: AUSTIN, date, guestId, serviceId: FACIAL, therapistId: null, addOnIds: [LED] });
+  const bookingId = await client.createBooking({
+    centerId: AUSTIN,
+    date,
+    guestId,
+    serviceId: FACIAL,
+    therapistId: null,
+    addOnIds: [LED],
+  });
   const { times } = await client.listSlots(bookingId, date);
   const slot = time ? `${date}T${time}:00` : times[0];
   expect(await client.reserveSlot(bookingId, slot, ZONE)).not.toBeNull();
@@ -31,9 +44,11 @@ async function book(guestId: string, date: string, time?: string) {
 }
 
 const api = (method: string, path: string, body?: unknown) =>
-  fetch(`${sandbox.baseUrl}${path}`, { method, headers: { authorization: `apikey ${TEST_API_KEY}`, "content-type": "application/json" }, body: body ? JSON.stringify(body) : undefined }).then(
-    (r) => r.json() as Promise<Record<string, unknown>>,
-  );
+  fetch(`${sandbox.baseUrl}${path}`, {
+    method,
+    headers: { authorization: `apikey ${TEST_API_KEY}`, "content-type": "application/json" },
+    body: body ? JSON.stringify(body) : undefined,
+  }).then((r) => r.json() as Promise<Record<string, unknown>>);
 
 describe("reasons", () => {
   it("answers every reason; the guest's picker keeps the active, online appointment cancels only", async () => {
@@ -65,9 +80,13 @@ describe("cancel", () => {
   it("refuses an unknown invoice, a reason a guest may not give, and a paid invoice", async () => {
     const visit = await book(await newGuestId(), "2026-12-08");
     expect(await refusal(client.cancelInvoice(crypto.randomUUID(), PERSONAL, "x"))).toBe(428);
-    expect(await refusal(client.cancelInvoice(visit.invoiceId, seedGuid("reason:Guest did not arrive"), "x"))).toBe(400);
+    expect(await refusal(client.cancelInvoice(visit.invoiceId, seedGuid("reason:Guest did not arrive"), "x"))).toBe(
+      400,
+    );
     expect(await refusal(client.cancelInvoice(visit.invoiceId, "", "x"))).toBe(400);
-    sandbox.db.prepare("INSERT INTO transactions (id, invoice_id, account_id, amount, created_at) VALUES (?, ?, 'card', 10, 0)").run(crypto.randomUUID(), visit.invoiceId);
+    sandbox.db
+      .prepare("INSERT INTO transactions (id, invoice_id, account_id, amount, created_at) VALUES (?, ?, 'card', 10, 0)")
+      .run(crypto.randomUUID(), visit.invoiceId);
     expect(await refusal(client.cancelInvoice(visit.invoiceId, PERSONAL, "x"))).toBe(502);
   });
 });
@@ -79,7 +98,12 @@ describe("reschedule", () => {
     const [before] = await client.listGuestAppointments(guestId);
     const treatment = before.services.find((s) => !s.isAddOn)!;
     const bookingId = await client.createBooking({
-      centerId: AUSTIN, date: "2026-12-10", guestId, serviceId: FACIAL, therapistId: null, addOnIds: [LED],
+      centerId: AUSTIN,
+      date: "2026-12-10",
+      guestId,
+      serviceId: FACIAL,
+      therapistId: null,
+      addOnIds: [LED],
       reschedule: { invoiceId: visit.invoiceId, invoiceItemId: treatment.invoiceItemId! },
     });
     expect(await client.reserveSlot(bookingId, "2026-12-10T14:00:00", ZONE)).not.toBeNull();
@@ -101,7 +125,16 @@ describe("reschedule", () => {
     const visit = await book(guestId, "2026-12-11");
     const [group] = await client.listGuestAppointments(guestId);
     const reschedule = { invoiceId: visit.invoiceId, invoiceItemId: group.services[0].invoiceItemId! };
-    const request = (who: string) => client.createBooking({ centerId: AUSTIN, date: "2026-12-12", guestId: who, serviceId: FACIAL, therapistId: null, addOnIds: [], reschedule });
+    const request = (who: string) =>
+      client.createBooking({
+        centerId: AUSTIN,
+        date: "2026-12-12",
+        guestId: who,
+        serviceId: FACIAL,
+        therapistId: null,
+        addOnIds: [],
+        reschedule,
+      });
     expect(await refusal(request(await newGuestId()))).toBe(438);
     await client.cancelInvoice(visit.invoiceId, PERSONAL, "x");
     expect(await refusal(request(guestId))).toBe(5001);
@@ -113,10 +146,17 @@ describe("the front desk and the move control", () => {
     const guestId = await newGuestId();
     const first = await book(guestId, "2026-12-14");
     const second = await book(guestId, "2026-12-15");
-    expect((await api("POST", `/v1/sandbox/appointments/${first.invoiceId}/move`, { start: "2026-10-05T10:00:00" })).success).toBe(true);
-    expect((await api("POST", `/v1/sandbox/appointments/${second.invoiceId}/move`, { start: "2026-10-06T10:00:00" })).success).toBe(true);
+    expect(
+      (await api("POST", `/v1/sandbox/appointments/${first.invoiceId}/move`, { start: "2026-10-05T10:00:00" })).success,
+    ).toBe(true);
+    expect(
+      (await api("POST", `/v1/sandbox/appointments/${second.invoiceId}/move`, { start: "2026-10-06T10:00:00" }))
+        .success,
+    ).toBe(true);
     expect((await api("POST", `/v1/invoices/${first.invoiceId}/close`)).success).toBe(true);
-    expect((await api("PUT", `/v1/appointments/${second.invoiceId}/no_show`, { comments: "did not come" })).error).toBeNull();
+    expect(
+      (await api("PUT", `/v1/appointments/${second.invoiceId}/no_show`, { comments: "did not come" })).error,
+    ).toBeNull();
     const visits = await client.listGuestAppointments(guestId, { includeNoShowCancel: true });
     expect(visits.map((v) => [v.services[0].start, v.services.map((s) => s.status)])).toEqual([
       ["2026-10-05T10:00:00", [1, 1]],
@@ -124,6 +164,8 @@ describe("the front desk and the move control", () => {
     ]);
     // A closed visit is not cancelled or moved by the guest.
     expect(await refusal(client.cancelInvoice(first.invoiceId, PERSONAL, "x"))).toBe(502);
-    expect((await api("POST", `/v1/sandbox/appointments/${first.invoiceId}/move`, { start: "yesterday" })).error).toBeTruthy();
+    expect(
+      (await api("POST", `/v1/sandbox/appointments/${first.invoiceId}/move`, { start: "yesterday" })).error,
+    ).toBeTruthy();
   });
 });

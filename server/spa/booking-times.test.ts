@@ -22,27 +22,41 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
-  client = createSpaClient({ baseUrl: `http://127.0.0.1:${port}`, auth: { type: "apikey", apiKey: "k" }, retryDelayMs: 1 });
+  client = createSpaClient({
+    baseUrl: `http://127.0.0.1:${port}`,
+    auth: { type: "apikey", apiKey: "k" },
+    retryDelayMs: 1,
+  });
 });
 afterAll(async () => {
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
 });
 
-const reserveAnswer = (expiry_time: string | null) => ({ "POST /v1/bookings/b1/slots/reserve": { is_reserved: true, reservation_id: "r1", expiry_time, error: null } });
+const reserveAnswer = (expiry_time: string | null) => ({
+  "POST /v1/bookings/b1/slots/reserve": { is_reserved: true, reservation_id: "r1", expiry_time, error: null },
+});
 
 describe("reserveSlot", () => {
   it("reads an offset-less expiry in the clinic's zone, as an instant", async () => {
     answers = reserveAnswer("2026-12-07T10:10:00");
-    expect((await client.reserveSlot("b1", "2026-12-07T10:00:00", "America/Chicago"))?.expiresAt).toBe("2026-12-07T16:10:00.000Z");
-    expect((await client.reserveSlot("b1", "2026-12-07T10:00:00", "America/New_York"))?.expiresAt).toBe("2026-12-07T15:10:00.000Z");
+    expect((await client.reserveSlot("b1", "2026-12-07T10:00:00", "America/Chicago"))?.expiresAt).toBe(
+      "2026-12-07T16:10:00.000Z",
+    );
+    expect((await client.reserveSlot("b1", "2026-12-07T10:00:00", "America/New_York"))?.expiresAt).toBe(
+      "2026-12-07T15:10:00.000Z",
+    );
   });
 
   it("honours an offset or Z, and fractional seconds", async () => {
     answers = reserveAnswer("2026-12-07T16:10:00.1234567Z");
-    expect((await client.reserveSlot("b1", "2026-12-07T10:00:00", "America/Chicago"))?.expiresAt).toBe("2026-12-07T16:10:00.000Z");
+    expect((await client.reserveSlot("b1", "2026-12-07T10:00:00", "America/Chicago"))?.expiresAt).toBe(
+      "2026-12-07T16:10:00.000Z",
+    );
     answers = reserveAnswer("2026-12-07T10:10:00-06:00");
-    expect((await client.reserveSlot("b1", "2026-12-07T10:00:00", "America/Los_Angeles"))?.expiresAt).toBe("2026-12-07T16:10:00.000Z");
+    expect((await client.reserveSlot("b1", "2026-12-07T10:00:00", "America/Los_Angeles"))?.expiresAt).toBe(
+      "2026-12-07T16:10:00.000Z",
+    );
   });
 
   it("falls back to a few minutes when Zenoti names no expiry, or one that cannot be read", async () => {
@@ -67,7 +81,16 @@ describe("confirmBooking", () => {
       is_confirmed: true,
       invoice: {
         invoice_id: "INV-1",
-        items: [{ appointment_id: "A-1", invoice_item_id: "II-1", item: { id: "S-1", name: "Facial" }, therapist: { id: "T-1", full_name: "Ana B" }, start_time: start, end_time: end }],
+        items: [
+          {
+            appointment_id: "A-1",
+            invoice_item_id: "II-1",
+            item: { id: "S-1", name: "Facial" },
+            therapist: { id: "T-1", full_name: "Ana B" },
+            start_time: start,
+            end_time: end,
+          },
+        ],
       },
       error: null,
     },
@@ -75,12 +98,18 @@ describe("confirmBooking", () => {
 
   it("a fractional second never turns a confirmed booking into an error", async () => {
     answers = confirmAnswer("2026-12-07T10:00:00.000", "2026-12-07T10:45:00.0000000");
-    expect((await client.confirmBooking("b1"))?.items[0]).toMatchObject({ start: "2026-12-07T10:00:00", end: "2026-12-07T10:45:00" });
+    expect((await client.confirmBooking("b1"))?.items[0]).toMatchObject({
+      start: "2026-12-07T10:00:00",
+      end: "2026-12-07T10:45:00",
+    });
   });
 
   it("places times with an offset on the clinic's clock", async () => {
     answers = confirmAnswer("2026-12-07T16:00:00Z", "2026-12-07T10:45-06:00");
-    expect((await client.confirmBooking("b1", "America/Chicago"))?.items[0]).toMatchObject({ start: "2026-12-07T10:00:00", end: "2026-12-07T10:45:00" });
+    expect((await client.confirmBooking("b1", "America/Chicago"))?.items[0]).toMatchObject({
+      start: "2026-12-07T10:00:00",
+      end: "2026-12-07T10:45:00",
+    });
   });
 });
 
@@ -91,7 +120,16 @@ describe("listGuestAppointments", () => {
         {
           invoice_id: "INV-1",
           center_id: "C-1",
-          appointment_services: [{ appointment_id: "A-1", appointment_status: 0, start_time: "2026-12-07T10:00:00.000", service, item_actions: "", ...extra }],
+          appointment_services: [
+            {
+              appointment_id: "A-1",
+              appointment_status: 0,
+              start_time: "2026-12-07T10:00:00.000",
+              service,
+              item_actions: "",
+              ...extra,
+            },
+          ],
         },
       ],
     },
@@ -99,7 +137,11 @@ describe("listGuestAppointments", () => {
 
   it("reads the duration where Zenoti puts it, on the service", async () => {
     answers = visit({ name: "Facial", display_name: null, duration: 45 });
-    expect((await client.listGuestAppointments("g1"))[0].services[0]).toMatchObject({ start: "2026-12-07T10:00:00", durationMinutes: 45, name: "Facial" });
+    expect((await client.listGuestAppointments("g1"))[0].services[0]).toMatchObject({
+      start: "2026-12-07T10:00:00",
+      durationMinutes: 45,
+      name: "Facial",
+    });
   });
 
   it("falls back to a duration on the appointment service", async () => {
@@ -110,7 +152,12 @@ describe("listGuestAppointments", () => {
 
 describe("listSlots", () => {
   const slots = (times: string[], next: string | null) => ({
-    "GET /v1/bookings/b1/slots": { slots: times.map((Time) => ({ Time, Available: true })), future_days: [], next_available_day: next, Error: null },
+    "GET /v1/bookings/b1/slots": {
+      slots: times.map((Time) => ({ Time, Available: true })),
+      future_days: [],
+      next_available_day: next,
+      Error: null,
+    },
   });
 
   it("lists the asked day's times only; another day's name the next day with openings", async () => {
@@ -120,7 +167,10 @@ describe("listSlots", () => {
 
   it("keeps the asked day's times, normalised, and Zenoti's next_available_day", async () => {
     answers = slots(["2026-12-07T09:00", "2026-12-07T09:15:00.000"], "2026-12-09T00:00:00");
-    expect(await client.listSlots("b1", "2026-12-07")).toEqual({ times: ["2026-12-07T09:00:00", "2026-12-07T09:15:00"], nextAvailableDay: "2026-12-09" });
+    expect(await client.listSlots("b1", "2026-12-07")).toEqual({
+      times: ["2026-12-07T09:00:00", "2026-12-07T09:15:00"],
+      nextAvailableDay: "2026-12-09",
+    });
   });
 
   it("never offers an earlier day as the next one", async () => {

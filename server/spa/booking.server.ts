@@ -24,7 +24,9 @@ const GuestSchema = z.object({
     gender: z.number().int().nullish().catch(null),
     date_of_birth: z.string().nullish().catch(null),
   }),
-  address_info: z.object({ address_1: z.string().nullish(), city: z.string().nullish(), zip_code: z.string().nullish() }).nullish(),
+  address_info: z
+    .object({ address_1: z.string().nullish(), city: z.string().nullish(), zip_code: z.string().nullish() })
+    .nullish(),
   preferences: z
     .object({
       receive_marketing_email: z.boolean().nullish(),
@@ -45,7 +47,12 @@ export type SpaGuest = {
   phone: string | null;
   address: { line1: string; city: string; zip: string } | null;
   /** Null when the back end holds no consent record for the guest. */
-  consents: { marketingEmail: boolean; marketingSms: boolean; transactionalEmail: boolean; transactionalSms: boolean } | null;
+  consents: {
+    marketingEmail: boolean;
+    marketingSms: boolean;
+    transactionalEmail: boolean;
+    transactionalSms: boolean;
+  } | null;
   /** YYYY-MM-DD; null when none is on file (Zenoti's empty date, 0001-01-01). */
   birthDate: string | null;
   /** Zenoti's guest gender: 1 Male, 0 Female, -1 Not specified, 3 Other; null when not sent. */
@@ -74,7 +81,13 @@ function toGuest(raw: z.infer<typeof GuestSchema>): SpaGuest {
     lastName: raw.personal_info.last_name ?? "",
     email: raw.personal_info.email ?? null,
     phone: raw.personal_info.mobile_phone?.number || null,
-    address: raw.address_info ? { line1: raw.address_info.address_1 ?? "", city: raw.address_info.city ?? "", zip: raw.address_info.zip_code ?? "" } : null,
+    address: raw.address_info
+      ? {
+          line1: raw.address_info.address_1 ?? "",
+          city: raw.address_info.city ?? "",
+          zip: raw.address_info.zip_code ?? "",
+        }
+      : null,
     consents: p
       ? {
           marketingEmail: p.receive_marketing_email ?? false,
@@ -134,7 +147,17 @@ export function guestCreatePayload(guest: NewGuest): GuestRegistration {
       mobile_phone: { country_code: 225, number: guest.phone },
     },
     ...(guest.address
-      ? { address_info: { address_1: guest.address.line1, address_2: "", city: guest.address.city, country_id: 225, state_id: -1, state_other: "", zip_code: guest.address.zip } }
+      ? {
+          address_info: {
+            address_1: guest.address.line1,
+            address_2: "",
+            city: guest.address.city,
+            country_id: 225,
+            state_id: -1,
+            state_other: "",
+            zip_code: guest.address.zip,
+          },
+        }
       : {}),
     preferences: {
       receive_marketing_email: guest.consents.marketingEmail,
@@ -168,8 +191,22 @@ type GuestRegistration = {
     gender?: number;
     mobile_phone: { country_code: number; number: string };
   };
-  address_info?: { address_1: string; address_2: string; city: string; country_id: number; state_id: number; state_other: string; zip_code: string };
-  preferences: { receive_marketing_email: boolean; receive_marketing_sms: boolean; receive_transactional_email: boolean; receive_transactional_sms: boolean; culture_id?: number };
+  address_info?: {
+    address_1: string;
+    address_2: string;
+    city: string;
+    country_id: number;
+    state_id: number;
+    state_other: string;
+    zip_code: string;
+  };
+  preferences: {
+    receive_marketing_email: boolean;
+    receive_marketing_sms: boolean;
+    receive_transactional_email: boolean;
+    receive_transactional_sms: boolean;
+    culture_id?: number;
+  };
   tags: string[];
   referral?: { referral_source?: { id: string }; referred_by?: { id: string } } | null;
 };
@@ -215,23 +252,39 @@ type RawGuest = z.infer<typeof RawGuestSchema>;
  * phones and anything we do not know of survive a save.
  */
 export function mergeGuestChange(current: RawGuest, change: GuestChange): Record<string, unknown> {
-  const { id: _id, code: _code, error: _error, ...kept } = current as RawGuest & { id?: unknown; code?: unknown; error?: unknown };
+  const {
+    id: _id,
+    code: _code,
+    error: _error,
+    ...kept
+  } = current as RawGuest & { id?: unknown; code?: unknown; error?: unknown };
   const personal = { ...current.personal_info };
   if (change.firstName !== undefined) personal.first_name = change.firstName;
   if (change.lastName !== undefined) personal.last_name = change.lastName;
   if (change.email !== undefined) Object.assign(personal, { email: change.email, user_name: change.email });
-  if (change.phone !== undefined) personal.mobile_phone = { ...(current.personal_info.mobile_phone ?? {}), country_code: 225, number: change.phone };
+  if (change.phone !== undefined)
+    personal.mobile_phone = { ...(current.personal_info.mobile_phone ?? {}), country_code: 225, number: change.phone };
   if (change.birthDate !== undefined) personal.date_of_birth = change.birthDate;
   if (change.gender !== undefined) personal.gender = change.gender;
   const address = change.address
-    ? { country_id: 225, state_id: -1, address_2: "", ...(current.address_info ?? {}), address_1: change.address.line1, city: change.address.city, zip_code: change.address.zip }
+    ? {
+        country_id: 225,
+        state_id: -1,
+        address_2: "",
+        ...(current.address_info ?? {}),
+        address_1: change.address.line1,
+        city: change.address.city,
+        zip_code: change.address.zip,
+      }
     : current.address_info;
   const consents = change.consents
     ? {
         receive_transactional_email: true,
         receive_transactional_sms: true,
         ...(current.preferences ?? {}),
-        ...(change.consents.marketingEmail === undefined ? {} : { receive_marketing_email: change.consents.marketingEmail }),
+        ...(change.consents.marketingEmail === undefined
+          ? {}
+          : { receive_marketing_email: change.consents.marketingEmail }),
         ...(change.consents.marketingSms === undefined ? {} : { receive_marketing_sms: change.consents.marketingSms }),
       }
     : current.preferences;
@@ -268,7 +321,10 @@ export type SlotList = { times: string[]; nextAvailableDay: string | null };
  */
 export function slotsOfDay(body: z.infer<typeof SlotsSchema>, date: string): SlotList {
   const open = (body.slots ?? []).filter((s) => s.Available).map((s) => clinicLocal(s.Time)!);
-  const laterDays = open.map((t) => t.slice(0, 10)).filter((day) => day > date).sort();
+  const laterDays = open
+    .map((t) => t.slice(0, 10))
+    .filter((day) => day > date)
+    .sort();
   const named = body.next_available_day?.slice(0, 10);
   return {
     times: open.filter((t) => t.slice(0, 10) === date),
@@ -278,7 +334,6 @@ export function slotsOfDay(body: z.infer<typeof SlotsSchema>, date: string): Slo
 
 /** How long a hold lasts when Zenoti does not say (it answers its expiry_time; this is a fallback). */
 export const DEFAULT_HOLD_MS = 5 * 60_000;
-
 
 const ReserveSchema = z.object({
   is_reserved: z.boolean(),
@@ -307,7 +362,15 @@ const ConfirmSchema = z.object({
 
 export type ConfirmedBooking = {
   invoiceId: string;
-  items: { appointmentId: string; invoiceItemId: string; serviceId: string; serviceName: string; therapistName: string; start: string; end: string }[];
+  items: {
+    appointmentId: string;
+    invoiceItemId: string;
+    serviceId: string;
+    serviceName: string;
+    therapistName: string;
+    start: string;
+    end: string;
+  }[];
 };
 
 /**
@@ -328,7 +391,13 @@ const CardSchema = z.object({
   created_date_iso: z.string().nullish().catch(null),
 });
 
-export type SavedCard = { accountId: string; brand: string; lastFour: string; expiry: string; createdAt: string | null };
+export type SavedCard = {
+  accountId: string;
+  brand: string;
+  lastFour: string;
+  expiry: string;
+  createdAt: string | null;
+};
 
 /**
  * One entry per card the guest has. The same account listed twice is one card; and a card saved
@@ -340,7 +409,9 @@ export type SavedCard = { accountId: string; brand: string; lastFour: string; ex
  */
 export function oneEntryPerCard(cards: SavedCard[]): SavedCard[] {
   const sameCard = (card: SavedCard) =>
-    card.lastFour && card.expiry ? `card:${card.brand.trim().toLowerCase()}|${card.lastFour}|${card.expiry.trim()}` : `id:${card.accountId.toLowerCase()}`;
+    card.lastFour && card.expiry
+      ? `card:${card.brand.trim().toLowerCase()}|${card.lastFour}|${card.expiry.trim()}`
+      : `id:${card.accountId.toLowerCase()}`;
   const newer = (a: SavedCard, aAt: number, b: SavedCard, bAt: number) => {
     const [aTime, bTime] = [Date.parse(a.createdAt ?? ""), Date.parse(b.createdAt ?? "")];
     return Number.isFinite(aTime) && Number.isFinite(bTime) && aTime !== bTime ? aTime > bTime : aAt > bAt;
@@ -353,7 +424,10 @@ export function oneEntryPerCard(cards: SavedCard[]): SavedCard[] {
     });
     return list.filter((card, at) => chosen.get(key(card)) === at);
   };
-  return keep(sameCard, keep((card) => card.accountId.toLowerCase(), cards));
+  return keep(
+    sameCard,
+    keep((card) => card.accountId.toLowerCase(), cards),
+  );
 }
 
 const InvoiceSchema = z.object({
@@ -388,13 +462,24 @@ export type Invoice = {
   paid: Cents;
   balance: Cents;
   /** `type` is Zenoti's item type (INVOICE_ITEM_TYPE in sales.server.ts: 0 service, 3 membership, 4 package, 6 gift card), null when not sent. */
-  items: { invoiceItemId: string; serviceId: string; name: string; type: number | null; price: Cents; discount: Cents; final: Cents }[];
+  items: {
+    invoiceItemId: string;
+    serviceId: string;
+    name: string;
+    type: number | null;
+    price: Cents;
+    discount: Cents;
+    final: Cents;
+  }[];
 };
 
 /** Either a transaction (paid) or a hosted page (3-D Secure); an empty string counts as absent. */
 const PaymentSchema = z.object({
   invoice_transaction_id: z.string().nullish(),
-  hosted_payment_uri: z.url({ protocol: /^https?$/ }).or(z.literal("")).nullish(),
+  hosted_payment_uri: z
+    .url({ protocol: /^https?$/ })
+    .or(z.literal(""))
+    .nullish(),
 });
 
 export type PaymentResult = { kind: "paid"; transactionId: string } | { kind: "verify"; uri: string };
@@ -532,7 +617,9 @@ export type GuestSearchSettings = {
 
 /** A refusal of a search because it named no center: the setting is off. */
 function refusesSearchWithoutCenter(error: unknown): boolean {
-  return error instanceof SpaError && (error.kind === "rejected" || error.status === 400) && /center/i.test(error.message);
+  return (
+    error instanceof SpaError && (error.kind === "rejected" || error.status === 400) && /center/i.test(error.message)
+  );
 }
 
 export function bookingCalls(http: SpaHttp, settings: Partial<GuestSearchSettings> = {}) {
@@ -544,13 +631,21 @@ export function bookingCalls(http: SpaHttp, settings: Partial<GuestSearchSetting
       method: "GET",
       path: "/v1/guests/search",
       query: { ...query, ...(centerId ? { center_id: centerId } : {}), size: 10 },
-      schema: z.object({ guests: z.array(GuestSchema).nullable().transform((guests) => guests ?? []) }),
+      schema: z.object({
+        guests: z
+          .array(GuestSchema)
+          .nullable()
+          .transform((guests) => guests ?? []),
+      }),
     });
     return body.guests.map(toGuest).filter((guest) => !hidden.has(guest.id));
   }
 
   /** Per center: the center the visitor is at, else each center in turn until one knows them. */
-  async function searchPerCenter(query: { email: string } | { phone: string }, centerId: string | undefined): Promise<SpaGuest[]> {
+  async function searchPerCenter(
+    query: { email: string } | { phone: string },
+    centerId: string | undefined,
+  ): Promise<SpaGuest[]> {
     if (centerId) return searchAt(query, centerId);
     for (const id of settings.centerIds ? await settings.centerIds() : []) {
       const found = await searchAt(query, id);
@@ -567,13 +662,18 @@ export function bookingCalls(http: SpaHttp, settings: Partial<GuestSearchSetting
     } catch (error) {
       if (scope !== "auto" || !refusesSearchWithoutCenter(error)) throw error;
       scope = "per-center";
-      logger.warn("guest search across centers is off at this organisation; searching per center", { fix: "set SPA_GUEST_SEARCH=per-center" });
+      logger.warn("guest search across centers is off at this organisation; searching per center", {
+        fix: "set SPA_GUEST_SEARCH=per-center",
+      });
       return searchPerCenter(query, centerId);
     }
   }
 
   /** One page of the guest's visits, and how many there are in all. */
-  async function guestAppointmentsPage(guestId: string, options: AppointmentQuery = {}): Promise<{ appointments: GuestAppointment[]; total: number }> {
+  async function guestAppointmentsPage(
+    guestId: string,
+    options: AppointmentQuery = {},
+  ): Promise<{ appointments: GuestAppointment[]; total: number }> {
     const body = await http.request({
       method: "GET",
       path: `/v1/guests/${encodeURIComponent(guestId)}/appointments`,
@@ -592,7 +692,12 @@ export function bookingCalls(http: SpaHttp, settings: Partial<GuestSearchSetting
 
   return {
     async createGuest(guest: NewGuest): Promise<SpaGuest> {
-      const body = await http.request({ method: "POST", path: "/v1/guests", body: guestCreatePayload(guest), schema: GuestSchema });
+      const body = await http.request({
+        method: "POST",
+        path: "/v1/guests",
+        body: guestCreatePayload(guest),
+        schema: GuestSchema,
+      });
       return toGuest(body);
     },
 
@@ -602,8 +707,15 @@ export function bookingCalls(http: SpaHttp, settings: Partial<GuestSearchSetting
      */
     async updateGuestProfile(guestId: string, change: GuestChange): Promise<SpaGuest> {
       const path = `/v1/guests/${encodeURIComponent(guestId)}`;
-      const current = await http.request({ method: "GET", path, query: { expand: GUEST_PARTS }, schema: RawGuestSchema });
-      return toGuest(await http.request({ method: "PUT", path, body: mergeGuestChange(current, change), schema: GuestSchema }));
+      const current = await http.request({
+        method: "GET",
+        path,
+        query: { expand: GUEST_PARTS },
+        schema: RawGuestSchema,
+      });
+      return toGuest(
+        await http.request({ method: "PUT", path, body: mergeGuestChange(current, change), schema: GuestSchema }),
+      );
     },
 
     /** `centerId`: the clinic the visitor is at, where a per-center search looks (decision 035). */
@@ -622,7 +734,14 @@ export function bookingCalls(http: SpaHttp, settings: Partial<GuestSearchSetting
     /** The guest with the parts Zenoti sends only when asked for (their consents among them); null for an unknown guest. */
     async getGuest(guestId: string): Promise<SpaGuest | null> {
       try {
-        return toGuest(await http.request({ method: "GET", path: `/v1/guests/${encodeURIComponent(guestId)}`, query: { expand: GUEST_PARTS }, schema: GuestSchema }));
+        return toGuest(
+          await http.request({
+            method: "GET",
+            path: `/v1/guests/${encodeURIComponent(guestId)}`,
+            query: { expand: GUEST_PARTS },
+            schema: GuestSchema,
+          }),
+        );
       } catch (error) {
         if (isRefusal(error) && Number(error.code) === 414) return null;
         throw error;
@@ -639,7 +758,9 @@ export function bookingCalls(http: SpaHttp, settings: Partial<GuestSearchSetting
     async listCancelReasons(): Promise<CancelReason[]> {
       const body = await http.request({ method: "GET", path: "/v1/reasons", schema: ReasonsSchema });
       return (body.reasons ?? [])
-        .filter((r) => r.object_type === 2 && r.action_type === 0 && r.active !== false && r.show_in_online_booking !== false)
+        .filter(
+          (r) => r.object_type === 2 && r.action_type === 0 && r.active !== false && r.show_in_online_booking !== false,
+        )
         .map((r) => ({ id: r.id, name: r.name }));
     },
 
@@ -655,7 +776,12 @@ export function bookingCalls(http: SpaHttp, settings: Partial<GuestSearchSetting
         schema: z.object({ success: z.boolean().nullish(), is_charge_applied: z.boolean().nullish() }),
       });
       if (body.success === false) {
-        throw new SpaError({ kind: "rejected", status: 200, message: "The cancel was not accepted", path: `/v1/invoices/${invoiceId}/cancel` });
+        throw new SpaError({
+          kind: "rejected",
+          status: 200,
+          message: "The cancel was not accepted",
+          path: `/v1/invoices/${invoiceId}/cancel`,
+        });
       }
       return { chargeApplied: Boolean(body.is_charge_applied) };
     },
@@ -706,7 +832,11 @@ export function bookingCalls(http: SpaHttp, settings: Partial<GuestSearchSetting
      * A hold on the slot; null when someone else has it. Zenoti's expiry_time is the clinic's wall
      * clock, so the clinic's zone turns it into the instant the hold ends (ISO UTC).
      */
-    async reserveSlot(bookingId: string, slotTime: string, timeZone: string): Promise<{ reservationId: string; expiresAt: string } | null> {
+    async reserveSlot(
+      bookingId: string,
+      slotTime: string,
+      timeZone: string,
+    ): Promise<{ reservationId: string; expiresAt: string } | null> {
       try {
         const body = await http.request({
           method: "POST",
@@ -716,7 +846,10 @@ export function bookingCalls(http: SpaHttp, settings: Partial<GuestSearchSetting
         });
         if (!body.is_reserved || !body.reservation_id) return null;
         const expiry = body.expiry_time ? clinicInstant(body.expiry_time, timeZone) : null;
-        return { reservationId: body.reservation_id, expiresAt: new Date(expiry ?? Date.now() + DEFAULT_HOLD_MS).toISOString() };
+        return {
+          reservationId: body.reservation_id,
+          expiresAt: new Date(expiry ?? Date.now() + DEFAULT_HOLD_MS).toISOString(),
+        };
       } catch (error) {
         if (isRefusal(error)) return null;
         throw error;
@@ -809,7 +942,11 @@ export function bookingCalls(http: SpaHttp, settings: Partial<GuestSearchSetting
     },
 
     /** Applies an offer code to the invoice; false when the back end refuses it. */
-    async applyCampaign(invoiceId: string, centerId: string, code: string): Promise<{ applied: boolean; message: string | null }> {
+    async applyCampaign(
+      invoiceId: string,
+      centerId: string,
+      code: string,
+    ): Promise<{ applied: boolean; message: string | null }> {
       try {
         const body = await http.request({
           method: "POST",
@@ -828,7 +965,12 @@ export function bookingCalls(http: SpaHttp, settings: Partial<GuestSearchSetting
      * Charges the invoice's balance to a saved card. Paid, or (a card that needs 3-D Secure) the page
      * the guest must pass first, which sends them back to `redirectUri`; that answer is returned as is.
      */
-    async payInvoice(invoiceId: string, centerId: string, accountId: string, redirectUri: string): Promise<PaymentResult> {
+    async payInvoice(
+      invoiceId: string,
+      centerId: string,
+      accountId: string,
+      redirectUri: string,
+    ): Promise<PaymentResult> {
       const path = `/v1/invoices/${encodeURIComponent(invoiceId)}/online_payments`;
       const body = await http.request({
         method: "POST",
@@ -838,7 +980,12 @@ export function bookingCalls(http: SpaHttp, settings: Partial<GuestSearchSetting
       });
       if (body.invoice_transaction_id) return { kind: "paid", transactionId: body.invoice_transaction_id };
       if (body.hosted_payment_uri) return { kind: "verify", uri: body.hosted_payment_uri };
-      throw new SpaError({ kind: "invalid-response", status: 200, message: "A payment answer with neither a transaction nor a page", path });
+      throw new SpaError({
+        kind: "invalid-response",
+        status: 200,
+        message: "A payment answer with neither a transaction nor a page",
+        path,
+      });
     },
 
     async removeInvoiceItem(invoiceId: string, invoiceItemId: string, comments: string): Promise<void> {

@@ -21,7 +21,14 @@ export function describeCallBucketContract(name: string, open: (clock: () => num
     const held: TakeRequest = { priority: "held", readReserve: 6 };
     const browse: TakeRequest = { priority: "browse", readReserve: 6 };
     const newBooking = (booking?: string): TakeRequest => ({ priority: "booking", booking, readReserve: 6 });
-    const answer = (observation: Partial<Observation>): Observation => ({ shape: null, remaining: null, limited: false, retryAfterSeconds: null, resetSeconds: null, ...observation });
+    const answer = (observation: Partial<Observation>): Observation => ({
+      shape: null,
+      remaining: null,
+      limited: false,
+      retryAfterSeconds: null,
+      resetSeconds: null,
+      ...observation,
+    });
     async function takeAll(request: TakeRequest, most = 200): Promise<number> {
       let taken = 0;
       while (taken < most && (await bucket.take(request)).granted) taken++;
@@ -31,7 +38,11 @@ export function describeCallBucketContract(name: string, open: (clock: () => num
 
     describe("the bucket", () => {
       it("starts as Zenoti's standard plan, full: 60 calls a minute, 60 at most", async () => {
-        expect(await bucket.state()).toEqual({ shape: { limit: 60, windowSeconds: 60, burst: 60 }, tokens: 60, reserved: 0 });
+        expect(await bucket.state()).toEqual({
+          shape: { limit: 60, windowSeconds: 60, burst: 60 },
+          tokens: 60,
+          reserved: 0,
+        });
         expect(await takeAll(held)).toBe(60);
       });
 

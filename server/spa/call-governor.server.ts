@@ -100,7 +100,13 @@ export type CallBucket = {
 type Reservation = { calls: number; expiresAt: number };
 
 /** The state of one bucket; `at` is when `tokens` was true (ms); `sized` once an answer named its shape. */
-export type BucketData = { tokens: number; at: number; shape: BucketShape; sized: boolean; reservations: Map<string, Reservation> };
+export type BucketData = {
+  tokens: number;
+  at: number;
+  shape: BucketShape;
+  sized: boolean;
+  reservations: Map<string, Reservation>;
+};
 
 export function newBucketData(now: number, shape: BucketShape = DEFAULT_BUCKET): BucketData {
   return { tokens: shape.burst, at: now, shape, sized: false, reservations: new Map() };
@@ -111,7 +117,8 @@ const ratePerMs = (shape: BucketShape) => shape.limit / (shape.windowSeconds * 1
 
 /** Refills continuously at limit/window up to the burst, and drops reservations that ran out; answers the reserved total. */
 function settle(data: BucketData, now: number): number {
-  if (data.shape.limit > 0 && now > data.at) data.tokens = Math.min(data.shape.burst, data.tokens + (now - data.at) * ratePerMs(data.shape));
+  if (data.shape.limit > 0 && now > data.at)
+    data.tokens = Math.min(data.shape.burst, data.tokens + (now - data.at) * ratePerMs(data.shape));
   if (now > data.at) data.at = now;
   let reserved = 0;
   for (const [booking, reservation] of data.reservations) {
@@ -122,7 +129,8 @@ function settle(data: BucketData, now: number): number {
 }
 
 /** How long until the bucket holds `needed` tokens, refilling alone. */
-const waitFor = (data: BucketData, needed: number) => Math.max(1, Math.ceil((needed - data.tokens) / ratePerMs(data.shape)));
+const waitFor = (data: BucketData, needed: number) =>
+  Math.max(1, Math.ceil((needed - data.tokens) / ratePerMs(data.shape)));
 
 export function takeToken(data: BucketData, request: TakeRequest, now: number): TakeAnswer {
   const reserved = settle(data, now);
@@ -130,7 +138,8 @@ export function takeToken(data: BucketData, request: TakeRequest, now: number): 
   const own = request.booking ? (data.reservations.get(request.booking)?.calls ?? 0) : 0;
   // What must be left after this call: nothing for a held booking; the others' reservations for a
   // new booking (it spends its own); those and a further reserve for a read.
-  const floor = request.priority === "held" ? 0 : request.priority === "booking" ? reserved - own : reserved + request.readReserve;
+  const floor =
+    request.priority === "held" ? 0 : request.priority === "booking" ? reserved - own : reserved + request.readReserve;
   if (data.tokens - 1 < floor - 1e-9) return { granted: false, waitMs: waitFor(data, floor + 1) };
   data.tokens -= 1;
   if (own > 0 && request.booking) {
@@ -141,7 +150,13 @@ export function takeToken(data: BucketData, request: TakeRequest, now: number): 
   return { granted: true };
 }
 
-export function admitBooking(data: BucketData, booking: string, calls: number, ttlMs: number, now: number): AdmitAnswer {
+export function admitBooking(
+  data: BucketData,
+  booking: string,
+  calls: number,
+  ttlMs: number,
+  now: number,
+): AdmitAnswer {
   const reserved = settle(data, now);
   if (data.shape.limit <= 0 || data.reservations.has(booking)) return { admitted: true };
   if (data.tokens < reserved + calls - 1e-9) return { admitted: false, waitMs: waitFor(data, reserved + calls) };
@@ -170,7 +185,11 @@ export function observeAnswer(data: BucketData, observation: Observation, now: n
     // Empty at Zenoti: the next token when Retry-After says, else when RateLimit-Reset (the time to a full bucket) implies.
     const rate = data.shape.limit / data.shape.windowSeconds;
     const cap =
-      observation.retryAfterSeconds !== null ? 1 - observation.retryAfterSeconds * rate : observation.resetSeconds !== null ? data.shape.burst - observation.resetSeconds * rate : 0;
+      observation.retryAfterSeconds !== null
+        ? 1 - observation.retryAfterSeconds * rate
+        : observation.resetSeconds !== null
+          ? data.shape.burst - observation.resetSeconds * rate
+          : 0;
     data.tokens = Math.min(data.tokens, cap, 0);
   } else if (observation.remaining !== null) {
     // Never more than Zenoti says is left; calls still in flight were taken here already.
@@ -255,7 +274,12 @@ export type CallGovernorSettings = {
   admissionMs: number;
 };
 
-export const DEFAULT_GOVERNOR_SETTINGS: CallGovernorSettings = { callsPerBooking: 13, callsAfterHold: 8, readReserve: 6, admissionMs: 2 * 60_000 };
+export const DEFAULT_GOVERNOR_SETTINGS: CallGovernorSettings = {
+  callsPerBooking: 13,
+  callsAfterHold: 8,
+  readReserve: 6,
+  admissionMs: 2 * 60_000,
+};
 
 /** What the client needs to know of the call it is about to make. */
 export type CallTicket = { priority: CallPriority; holdUntil: number | null };
@@ -306,7 +330,12 @@ export function createCallGovernor(options: CallGovernorOptions): CallGovernor {
       refusing = true;
       logger.warn("spa calls held back to keep the organisation's call limit for bookings", { priority });
     }
-    const error = new SpaError({ kind: "rate-limited", status: 429, message: "The organisation's call limit is kept for bookings", path });
+    const error = new SpaError({
+      kind: "rate-limited",
+      status: 429,
+      message: "The organisation's call limit is kept for bookings",
+      path,
+    });
     error.retryAfterMs = waitMs;
     return error;
   }
@@ -337,10 +366,16 @@ export function createCallGovernor(options: CallGovernorOptions): CallGovernor {
     },
     async admit(booking) {
       const answer = await bucket.admit(booking, settings.callsPerBooking, settings.admissionMs);
-      return answer.admitted ? { ok: true } : { ok: false, retryAfterSeconds: Math.min(600, Math.max(1, Math.ceil(answer.waitMs / 1000))) };
+      return answer.admitted
+        ? { ok: true }
+        : { ok: false, retryAfterSeconds: Math.min(600, Math.max(1, Math.ceil(answer.waitMs / 1000))) };
     },
     async holding(booking, expiresAt) {
-      await bucket.commit(booking, settings.callsAfterHold, Math.min(MAX_RESERVATION_MS, Math.max(1_000, expiresAt - clock())));
+      await bucket.commit(
+        booking,
+        settings.callsAfterHold,
+        Math.min(MAX_RESERVATION_MS, Math.max(1_000, expiresAt - clock())),
+      );
     },
     release: (booking) => bucket.release(booking),
     state: () => bucket.state(),
@@ -349,4 +384,7 @@ export function createCallGovernor(options: CallGovernorOptions): CallGovernor {
 }
 
 /** Settings the governor reads from the environment. */
-export type CallGovernorEnv = Pick<Env, "REDIS_URL" | "SPA_CALL_GOVERNOR" | "SPA_CALLS_PER_BOOKING" | "SPA_CALLS_AFTER_HOLD" | "SPA_READ_RESERVE">;
+export type CallGovernorEnv = Pick<
+  Env,
+  "REDIS_URL" | "SPA_CALL_GOVERNOR" | "SPA_CALLS_PER_BOOKING" | "SPA_CALLS_AFTER_HOLD" | "SPA_READ_RESERVE"
+>;

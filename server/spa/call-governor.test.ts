@@ -1,5 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createTestGuest, rejection, startSandbox, TEST_API_KEY, type TestSandbox } from "../../tests/helpers/sandbox-server";
+import {
+  createTestGuest,
+  rejection,
+  startSandbox,
+  TEST_API_KEY,
+  type TestSandbox,
+} from "../../tests/helpers/sandbox-server";
 import { seedGuid } from "../spa-sandbox/db";
 import { orUnavailable } from "../unavailable.server";
 import { describeCallBucketContract } from "./call-bucket-contract";
@@ -26,7 +32,6 @@ const DALLAS = seedGuid("center:DAL");
 const ZONE = "America/Chicago";
 const FACIAL = seedGuid("service:FT-NEW");
 
-
 /** A clock that moves only when the governor sleeps (or the test says): nothing here waits for real. */
 function fakeTime(start = Date.parse("2026-11-30T15:00:00Z")) {
   let now = start;
@@ -45,12 +50,34 @@ describe("the rate-limit headers", () => {
   });
 
   it("reads an answer's remaining calls, reset and, on a 429, Retry-After", () => {
-    const headers = new Headers({ "Organization-RateLimit-Limit": "60;w=60;b=60", "RateLimit-Remaining": "48", "RateLimit-Reset": "50" });
-    expect(readRateLimitHeaders(200, headers)).toEqual({ shape: { limit: 60, windowSeconds: 60, burst: 60 }, remaining: 48, limited: false, retryAfterSeconds: null, resetSeconds: 50 });
-    const empty = new Headers({ "Organization-RateLimit-Limit": "60;w=60;b=60", "RateLimit-Remaining": "0", "RateLimit-Reset": "60", "Retry-After": "1" });
-    expect(readRateLimitHeaders(429, empty)).toMatchObject({ limited: true, remaining: 0, retryAfterSeconds: 1, resetSeconds: 60 });
+    const headers = new Headers({
+      "Organization-RateLimit-Limit": "60;w=60;b=60",
+      "RateLimit-Remaining": "48",
+      "RateLimit-Reset": "50",
+    });
+    expect(readRateLimitHeaders(200, headers)).toEqual({
+      shape: { limit: 60, windowSeconds: 60, burst: 60 },
+      remaining: 48,
+      limited: false,
+      retryAfterSeconds: null,
+      resetSeconds: 50,
+    });
+    const empty = new Headers({
+      "Organization-RateLimit-Limit": "60;w=60;b=60",
+      "RateLimit-Remaining": "0",
+      "RateLimit-Reset": "60",
+      "Retry-After": "1",
+    });
+    expect(readRateLimitHeaders(429, empty)).toMatchObject({
+      limited: true,
+      remaining: 0,
+      retryAfterSeconds: 1,
+      resetSeconds: 60,
+    });
     // With an API-level limit too, Zenoti names the one that runs out first.
-    expect(readRateLimitHeaders(200, new Headers({ "RateLimit-Limit": "30;w=60", "RateLimit-Remaining": "3" })).shape).toEqual({ limit: 30, windowSeconds: 60, burst: 30 });
+    expect(
+      readRateLimitHeaders(200, new Headers({ "RateLimit-Limit": "30;w=60", "RateLimit-Remaining": "3" })).shape,
+    ).toEqual({ limit: 30, windowSeconds: 60, burst: 30 });
   });
 
   it("takes a successful answer without any rate-limit header as no limit, and a gateway's error page as saying nothing", () => {
@@ -67,7 +94,10 @@ describe("the governor", () => {
     time = fakeTime();
     bucket = createMemoryCallBucket(time.clock);
     governor = createCallGovernor({ bucket, clock: time.clock, sleep: time.sleep, ...SETTINGS });
-    await governor.afterAnswer(200, new Headers({ "Organization-RateLimit-Limit": "60;w=60;b=60", "RateLimit-Remaining": "20" }));
+    await governor.afterAnswer(
+      200,
+      new Headers({ "Organization-RateLimit-Limit": "60;w=60;b=60", "RateLimit-Remaining": "20" }),
+    );
   });
   const read = { method: "GET", path: "/v1/centers" };
   const write = { method: "POST", path: "/v1/bookings/b1/slots/confirm" };
@@ -117,7 +147,9 @@ describe("the governor", () => {
       expect(time.sleep).toHaveBeenCalledWith(1_000);
     });
     const until = time.clock() + 500;
-    await rejection(withCallPriority({ priority: "held", booking: "b", holdUntil: until }, () => governor.beforeCall(write, 8_000)));
+    await rejection(
+      withCallPriority({ priority: "held", booking: "b", holdUntil: until }, () => governor.beforeCall(write, 8_000)),
+    );
   });
 });
 
@@ -140,8 +172,18 @@ describe("the client with the governor, against the sandbox at 60 calls a minute
       calls.push(`${init?.method ?? "GET"} ${new URL(String(input)).pathname.replace(/^\/api/, "")}`);
       return fetch(input, init);
     };
-    spa = createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY }, fetch: counted, clock: time.clock, governor });
-    elsewhere = createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY }, clock: time.clock });
+    spa = createSpaClient({
+      baseUrl: sandbox.baseUrl,
+      auth: { type: "apikey", apiKey: TEST_API_KEY },
+      fetch: counted,
+      clock: time.clock,
+      governor,
+    });
+    elsewhere = createSpaClient({
+      baseUrl: sandbox.baseUrl,
+      auth: { type: "apikey", apiKey: TEST_API_KEY },
+      clock: time.clock,
+    });
   });
   afterEach(async () => {
     await sandbox.stop();
@@ -150,7 +192,14 @@ describe("the client with the governor, against the sandbox at 60 calls a minute
   /** A guest holding the first open time on 2026-12-01, made elsewhere: a booking at the payment step. */
   async function heldBooking(): Promise<{ bookingId: string; guestId: string; expiresAt: number }> {
     const guestId = await createTestGuest(elsewhere, AUSTIN, "Held", "Guest");
-    const bookingId = await elsewhere.createBooking({ centerId: AUSTIN, date: "2026-12-01", guestId, serviceId: FACIAL, therapistId: null, addOnIds: [] });
+    const bookingId = await elsewhere.createBooking({
+      centerId: AUSTIN,
+      date: "2026-12-01",
+      guestId,
+      serviceId: FACIAL,
+      therapistId: null,
+      addOnIds: [],
+    });
     const { times } = await elsewhere.listSlots(bookingId, "2026-12-01");
     const hold = (await elsewhere.reserveSlot(bookingId, times[0], ZONE))!;
     return { bookingId, guestId, expiresAt: Date.parse(hold.expiresAt) };
@@ -188,7 +237,9 @@ describe("the client with the governor, against the sandbox at 60 calls a minute
     expect(await governor.admit("new-1")).toMatchObject({ ok: false });
     expect(calls).toEqual([]);
 
-    const confirmed = await withCallPriority({ priority: "held", booking: "held-1", holdUntil: expiresAt }, () => spa.confirmBooking(bookingId, ZONE));
+    const confirmed = await withCallPriority({ priority: "held", booking: "held-1", holdUntil: expiresAt }, () =>
+      spa.confirmBooking(bookingId, ZONE),
+    );
     expect(confirmed?.invoiceId).toBeTruthy();
     expect(calls).toEqual([`POST /v1/bookings/${bookingId}/slots/confirm`]);
   });
@@ -196,7 +247,9 @@ describe("the client with the governor, against the sandbox at 60 calls a minute
   it("tries a held booking's confirm again once the bucket has refilled after Zenoti's 429, and confirms it once", async () => {
     const { bookingId, guestId, expiresAt } = await heldBooking();
     await drainElsewhere();
-    const confirmed = await withCallPriority({ priority: "held", booking: "held-1", holdUntil: expiresAt }, () => spa.confirmBooking(bookingId, ZONE));
+    const confirmed = await withCallPriority({ priority: "held", booking: "held-1", holdUntil: expiresAt }, () =>
+      spa.confirmBooking(bookingId, ZONE),
+    );
     expect(confirmed?.invoiceId).toBeTruthy();
     const confirm = `POST /v1/bookings/${bookingId}/slots/confirm`;
     expect(calls).toEqual([confirm, confirm]);
@@ -221,7 +274,11 @@ describe("the client with the governor, against the sandbox at 60 calls a minute
     });
     sandbox.faults.delayMs = 1_000;
     sandbox.faults.remaining = 1;
-    const error = await rejection(withCallPriority({ priority: "held", booking: "held-1", holdUntil: expiresAt }, () => quick.confirmBooking(bookingId, ZONE)));
+    const error = await rejection(
+      withCallPriority({ priority: "held", booking: "held-1", holdUntil: expiresAt }, () =>
+        quick.confirmBooking(bookingId, ZONE),
+      ),
+    );
     expect(error.kind).toBe("timeout");
     expect(calls).toEqual(["POST"]);
   });

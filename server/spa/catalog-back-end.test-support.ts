@@ -38,7 +38,13 @@ const treatment = (centerId: string): Service => ({
   canBook: true,
 });
 
-const nurse = (centerId: string): Therapist => ({ id: `${centerId}-n1`, firstName: "Ana", lastName: "Diaz", displayName: "Ana D.", jobTitle: "Nurse" });
+const nurse = (centerId: string): Therapist => ({
+  id: `${centerId}-n1`,
+  firstName: "Ana",
+  lastName: "Diaz",
+  displayName: "Ana D.",
+  jobTitle: "Nurse",
+});
 
 export function countingBackEnd(clinicCount = 2) {
   let centers = Array.from({ length: clinicCount }, (_, i) => clinic(`c${i + 1}`));
@@ -68,7 +74,8 @@ export function countingBackEnd(clinicCount = 2) {
       listTherapists: (centerId) => answer(instance, () => [nurse(centerId.toLowerCase())]),
     }),
     /** Calls made by one instance, or by all. */
-    calls: (instance?: string) => (instance ? (calls.get(instance) ?? 0) : [...calls.values()].reduce((sum, n) => sum + n, 0)),
+    calls: (instance?: string) =>
+      instance ? (calls.get(instance) ?? 0) : [...calls.values()].reduce((sum, n) => sum + n, 0),
     /** Calls that have started and not answered yet. */
     pending: () => pending,
     setCenters(next: Center[]) {

@@ -1,4 +1,11 @@
-import { sameId, type Center, type CenterList, type ClinicWithoutTimeZone, type Service, type Therapist } from "~/domain/catalog";
+import {
+  sameId,
+  type Center,
+  type CenterList,
+  type ClinicWithoutTimeZone,
+  type Service,
+  type Therapist,
+} from "~/domain/catalog";
 import { createCacheService, type Fetched } from "../cache/cache.server";
 import { logger } from "../observability/logger.server";
 import type { CatalogCalls } from "./catalog.server";
@@ -26,15 +33,26 @@ const REFRESH_LOCK_MS = 15_000;
  * that takes the key's lock while the others use the stale copy; with no copy (or no shared store),
  * the instance calls Zenoti itself. What it fetched is written back for the others.
  */
-export function createCachedCatalog(calls: Pick<CatalogCalls, "listCenters" | "listServices" | "listTherapists">, options: CachedCatalogOptions) {
+export function createCachedCatalog(
+  calls: Pick<CatalogCalls, "listCenters" | "listServices" | "listTherapists">,
+  options: CachedCatalogOptions,
+) {
   const { shared = noSharedCatalog, refreshLockMs = REFRESH_LOCK_MS, ...swr } = options;
   const clock = swr.clock ?? Date.now;
   // Each catalog (one per set of services) has its cache of its own, on its own clock.
   const cache = createCacheService({ name: "catalog", clock });
   const kept = { ttlMs: swr.ttlMs, staleMs: swr.staleMs, versioned: true };
   const centerLists = cache.define<CenterList, "chain">({ name: "center-list", key: (scope) => scope, ...kept });
-  const menus = cache.define<Service[] | null>({ name: "services", key: (centerId) => centerId.toLowerCase(), ...kept });
-  const nurses = cache.define<Therapist[] | null>({ name: "therapists", key: (centerId) => centerId.toLowerCase(), ...kept });
+  const menus = cache.define<Service[] | null>({
+    name: "services",
+    key: (centerId) => centerId.toLowerCase(),
+    ...kept,
+  });
+  const nurses = cache.define<Therapist[] | null>({
+    name: "therapists",
+    key: (centerId) => centerId.toLowerCase(),
+    ...kept,
+  });
 
   async function fetchThroughShared<T>(key: string, call: () => Promise<T>): Promise<Fetched<T>> {
     // The shared store holds what this function wrote for the same key: a value of type T.
@@ -57,7 +75,8 @@ export function createCachedCatalog(calls: Pick<CatalogCalls, "listCenters" | "l
 
   // Shared under "center-list", named apart from the earlier plain list so that a copy another
   // version of the app shared is never read as this one; the menus and nurse lists under their keys here.
-  const centerList = () => centerLists.getFetched("chain", () => fetchThroughShared("center-list", () => calls.listCenters()));
+  const centerList = () =>
+    centerLists.getFetched("chain", () => fetchThroughShared("center-list", () => calls.listCenters()));
   const listCenters = async (): Promise<Center[]> => (await centerList()).centers;
   return {
     /** The clinics that can be booked online. */
@@ -74,8 +93,10 @@ export function createCachedCatalog(calls: Pick<CatalogCalls, "listCenters" | "l
       const centers = await listCenters();
       return centers.find((c) => c.slug === slug) ?? null;
     },
-    listServices: (centerId: string) => menus.getFetched(centerId, () => fetchThroughShared(menus.key(centerId), () => calls.listServices(centerId))),
-    listTherapists: (centerId: string) => nurses.getFetched(centerId, () => fetchThroughShared(nurses.key(centerId), () => calls.listTherapists(centerId))),
+    listServices: (centerId: string) =>
+      menus.getFetched(centerId, () => fetchThroughShared(menus.key(centerId), () => calls.listServices(centerId))),
+    listTherapists: (centerId: string) =>
+      nurses.getFetched(centerId, () => fetchThroughShared(nurses.key(centerId), () => calls.listTherapists(centerId))),
     clear: cache.clear,
     /** Goes up when a refresh brings changed data (the render cache of public pages keys on it). */
     version: () => centerLists.version() + menus.version() + nurses.version(),

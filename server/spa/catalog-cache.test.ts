@@ -49,7 +49,13 @@ describe("a catalog value fetched earlier (another instance's shared copy)", () 
       ttlMs: 1000,
       staleMs: 0,
       clock: () => now,
-      shared: { kind: "redis", get: async () => copy, set: async () => {}, lock: async () => true, close: async () => {} },
+      shared: {
+        kind: "redis",
+        get: async () => copy,
+        set: async () => {},
+        lock: async () => true,
+        close: async () => {},
+      },
     });
     expect((await catalog.listCenters()).map((c) => c.id)).toEqual(["c1"]);
     now = 10_050;

@@ -1,10 +1,23 @@
 import { z } from "zod";
-import { centerSlug, type CenterList, type ClinicWithoutTimeZone, type Service, type Therapist, type WorkingDay } from "~/domain/catalog";
+import {
+  centerSlug,
+  type CenterList,
+  type ClinicWithoutTimeZone,
+  type Service,
+  type Therapist,
+  type WorkingDay,
+} from "~/domain/catalog";
 import { centsFromDollars } from "~/domain/money";
 import { logger } from "../observability/logger.server";
 import { SpaError } from "./errors.server";
 import type { SpaHttp } from "./http.server";
-import { NO_TIME_ZONE_SETTINGS, resolveCenterTimeZone, zoneFromNames, zoneIdOf, type TimeZoneSettings } from "./time-zones.server";
+import {
+  NO_TIME_ZONE_SETTINGS,
+  resolveCenterTimeZone,
+  zoneFromNames,
+  zoneIdOf,
+  type TimeZoneSettings,
+} from "./time-zones.server";
 
 export const PAGE_SIZE = 100;
 
@@ -21,7 +34,10 @@ function optional<T extends z.ZodType>(schema: T) {
 
 const text = optional(z.string());
 /** The list itself must be there; null (Zenoti's "nothing") reads as empty. */
-const list = z.array(z.unknown()).nullable().transform((items) => items ?? []);
+const list = z
+  .array(z.unknown())
+  .nullable()
+  .transform((items) => items ?? []);
 const PageInfoSchema = optional(z.object({ total: z.number() }));
 
 const CenterInfoSchema = z.object({
@@ -37,7 +53,15 @@ const CenterInfoSchema = z.object({
       lattitude: optional(z.number()),
       latitude: optional(z.number()),
       longitude: optional(z.number()),
-      time_zone: optional(z.object({ id: optional(z.union([z.number(), z.string()])), name: text, standard_name: text, identifier_name: text, abbreviation: text })),
+      time_zone: optional(
+        z.object({
+          id: optional(z.union([z.number(), z.string()])),
+          name: text,
+          standard_name: text,
+          identifier_name: text,
+          abbreviation: text,
+        }),
+      ),
     }),
   ),
   address_info: optional(z.object({ address_1: text, address_2: text, city: text, zip_code: text })),
@@ -70,7 +94,9 @@ const ServiceSchema = z.object({
       sub_category: optional(z.object({ name: z.string() })),
     }),
   ),
-  catalog_info: optional(z.object({ show_in_catalog: optional(z.boolean()), can_book: optional(z.boolean()), display_name: text })),
+  catalog_info: optional(
+    z.object({ show_in_catalog: optional(z.boolean()), can_book: optional(z.boolean()), display_name: text }),
+  ),
   add_ons_info: optional(z.object({ is_add_on: optional(z.boolean()), add_ons_list: optional(z.array(z.unknown())) })),
 });
 
@@ -90,7 +116,12 @@ function idOf(raw: unknown): string | null {
 }
 
 /** Parses each element on its own; a bad one is logged by id and reason and left out. */
-export function parseEach<T>(items: unknown[], schema: z.ZodType<T>, kind: string, context: Record<string, string> = {}): T[] {
+export function parseEach<T>(
+  items: unknown[],
+  schema: z.ZodType<T>,
+  kind: string,
+  context: Record<string, string> = {},
+): T[] {
   const parsed: T[] = [];
   for (const item of items) {
     const result = schema.safeParse(item);
@@ -157,7 +188,10 @@ function readWorkingDay(raw: unknown, centerId: string): DayHours | null {
 /** A day with no readable entry is shown closed; the clinic stays. */
 function toWorkingHours(rows: unknown[] | null | undefined, centerId: string): WorkingDay[] {
   const days = (rows ?? []).map((row) => readWorkingDay(row, centerId)).filter((day) => day !== null);
-  return Array.from({ length: 7 }, (_, dayOfWeek) => days.find((d) => d.dayOfWeek === dayOfWeek) ?? { dayOfWeek, opens: null, closes: null });
+  return Array.from(
+    { length: 7 },
+    (_, dayOfWeek) => days.find((d) => d.dayOfWeek === dayOfWeek) ?? { dayOfWeek, opens: null, closes: null },
+  );
 }
 
 type CenterInfo = z.infer<typeof CenterInfoSchema>;
@@ -211,9 +245,10 @@ export function toCenterList(infos: CenterInfo[], settings: TimeZoneSettings = N
         center: clinic.id,
         name: clinic.name,
         zoneId: clinic.zoneId,
-        fix: clinic.zoneId === null
-          ? `set SPA_CENTER_TIME_ZONES=${clinic.id}=<IANA zone>`
-          : `set SPA_TIME_ZONE_IDS=${clinic.zoneId}=<IANA zone> or SPA_CENTER_TIME_ZONES=${clinic.id}=<IANA zone>`,
+        fix:
+          clinic.zoneId === null
+            ? `set SPA_CENTER_TIME_ZONES=${clinic.id}=<IANA zone>`
+            : `set SPA_TIME_ZONE_IDS=${clinic.zoneId}=<IANA zone> or SPA_CENTER_TIME_ZONES=${clinic.id}=<IANA zone>`,
       });
       list.withoutTimeZone.push(clinic);
     }
@@ -222,7 +257,10 @@ export function toCenterList(infos: CenterInfo[], settings: TimeZoneSettings = N
 }
 
 /** An add-on entry is `{ id }`; a bare id string is read too. Others are dropped. */
-const AddOnEntrySchema = z.union([z.string().min(1), z.object({ id: z.string().min(1) }).transform((entry) => entry.id)]);
+const AddOnEntrySchema = z.union([
+  z.string().min(1),
+  z.object({ id: z.string().min(1) }).transform((entry) => entry.id),
+]);
 
 function toService(raw: z.infer<typeof ServiceSchema>): Service {
   const addOns = parseEach(raw.add_ons_info?.add_ons_list ?? [], AddOnEntrySchema, "add_on", { service: raw.id });
@@ -256,7 +294,9 @@ function toTherapist(raw: z.infer<typeof TherapistSchema>): Therapist {
 }
 
 /** Reads every page of a paged list; Zenoti pages at 100 items at most. */
-export async function readAllPages<T>(readPage: (page: number) => Promise<{ items: T[]; total: number | null }>): Promise<T[]> {
+export async function readAllPages<T>(
+  readPage: (page: number) => Promise<{ items: T[]; total: number | null }>,
+): Promise<T[]> {
   const items: T[] = [];
   for (let page = 1; page <= 50; page++) {
     const result = await readPage(page);
@@ -292,7 +332,11 @@ export function catalogCalls(http: SpaHttp, options: { timeZones?: TimeZoneSetti
     /** The thin single-center read; null for an unknown id. */
     async centerExists(centerId: string): Promise<boolean> {
       try {
-        await http.request({ method: "GET", path: `/v1/Centers/${encodeURIComponent(centerId)}`, schema: OneCenterResponseSchema });
+        await http.request({
+          method: "GET",
+          path: `/v1/Centers/${encodeURIComponent(centerId)}`,
+          schema: OneCenterResponseSchema,
+        });
         return true;
       } catch (error) {
         if (isInvalidCenter(error)) return false;
@@ -327,7 +371,9 @@ export function catalogCalls(http: SpaHttp, options: { timeZones?: TimeZoneSetti
           });
           return { items: body.services, total: body.page_info?.total ?? null };
         });
-        return parseEach(services, ServiceSchema, "service", { center: centerId }).map(toService).filter((s) => s.canBook);
+        return parseEach(services, ServiceSchema, "service", { center: centerId })
+          .map(toService)
+          .filter((s) => s.canBook);
       } catch (error) {
         if (isInvalidCenter(error)) return null;
         throw error;

@@ -7,12 +7,17 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const clientFor = async (answers: Parameters<typeof clientOnJsonBackend>[0]) => (await clientOnJsonBackend(answers)).client;
+const clientFor = async (answers: Parameters<typeof clientOnJsonBackend>[0]) =>
+  (await clientOnJsonBackend(answers)).client;
 
 const center = (overrides: Record<string, unknown> = {}) => ({
   id: "C1",
   name: "Glow Clinic Boston",
-  location: { lattitude: 42.35, longitude: -71.07, time_zone: { id: 20, name: "(UTC-05:00) Eastern Time (US & Canada)" } },
+  location: {
+    lattitude: 42.35,
+    longitude: -71.07,
+    time_zone: { id: 20, name: "(UTC-05:00) Eastern Time (US & Canada)" },
+  },
   working_hours: [
     { day_of_week: 1, start_time: "09:00", end_time: "19:00", is_closed: false },
     { day_of_week: 0, start_time: null, end_time: null, is_closed: true },
@@ -24,14 +29,29 @@ describe("lenient reading of the centers list", () => {
   it("drops a clinic without an id or a name, logs its id and the reason, and keeps the others", async () => {
     const warnings = captureWarnings();
     const client = await clientFor({
-      "/v1/centers": { body: { centers: [center(), { id: "C2", name: 42 }, { name: "No id" }, "junk", null], page_info: { total: 5, page: 1, size: 100 } } },
+      "/v1/centers": {
+        body: {
+          centers: [center(), { id: "C2", name: 42 }, { name: "No id" }, "junk", null],
+          page_info: { total: 5, page: 1, size: 100 },
+        },
+      },
     });
     const { centers } = await client.listCenters();
     expect(centers.map((c) => c.id)).toEqual(["c1"]);
     expect(warnings).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ message: "spa catalog entry dropped", kind: "center", id: "C2", reason: "name: invalid_type" }),
-        expect.objectContaining({ message: "spa catalog entry dropped", kind: "center", id: null, reason: "id: invalid_type" }),
+        expect.objectContaining({
+          message: "spa catalog entry dropped",
+          kind: "center",
+          id: "C2",
+          reason: "name: invalid_type",
+        }),
+        expect.objectContaining({
+          message: "spa catalog entry dropped",
+          kind: "center",
+          id: null,
+          reason: "id: invalid_type",
+        }),
       ]),
     );
     expect(warnings.filter((w) => w.kind === "center")).toHaveLength(4);
@@ -41,12 +61,28 @@ describe("lenient reading of the centers list", () => {
   it("reads an odd optional block as absent, not as a broken clinic (without a zone, it is kept apart)", async () => {
     const client = await clientFor({
       "/v1/centers": {
-        body: { centers: [center({ state: "TX", contact_info: { phone_1: "5125550141" }, address_info: [], location: { lattitude: "30.2", time_zone: "Central" } })], page_info: null },
+        body: {
+          centers: [
+            center({
+              state: "TX",
+              contact_info: { phone_1: "5125550141" },
+              address_info: [],
+              location: { lattitude: "30.2", time_zone: "Central" },
+            }),
+          ],
+          page_info: null,
+        },
       },
     });
     const list = await client.listCenters();
     expect(list.centers).toEqual([]);
-    expect(list.withoutTimeZone[0]).toMatchObject({ id: "c1", address: { state: "", city: "" }, phone: "", latitude: 0, zoneId: null });
+    expect(list.withoutTimeZone[0]).toMatchObject({
+      id: "c1",
+      address: { state: "", city: "" },
+      phone: "",
+      latitude: 0,
+      zoneId: null,
+    });
   });
 
   it("reads the clinic's zone from the display name, so its local opening hours stay its own", async () => {
@@ -58,7 +94,11 @@ describe("lenient reading of the centers list", () => {
     };
     const client = await clientFor({
       "/v1/centers": {
-        body: { centers: Object.entries(zones).map(([id, name]) => center({ id, name: `Clinic ${id}`, location: { time_zone: { id: 1, name } } })) },
+        body: {
+          centers: Object.entries(zones).map(([id, name]) =>
+            center({ id, name: `Clinic ${id}`, location: { time_zone: { id: 1, name } } }),
+          ),
+        },
       },
     });
     const { centers } = await client.listCenters();
@@ -110,7 +150,9 @@ describe("lenient reading of the centers list", () => {
   });
 
   it("keeps a clinic whose working_hours is not a list, with every day closed", async () => {
-    const client = await clientFor({ "/v1/centers": { body: { centers: [center({ working_hours: { monday: "9-5" } })] } } });
+    const client = await clientFor({
+      "/v1/centers": { body: { centers: [center({ working_hours: { monday: "9-5" } })] } },
+    });
     const [only] = (await client.listCenters()).centers;
     expect(only.workingHours.every((d) => d.opens === null)).toBe(true);
   });
@@ -150,27 +192,53 @@ describe("lenient reading of services and therapists", () => {
     expect(services?.[0].addOnIds).toEqual(["a1", "a2"]);
     expect(services?.[1]).toMatchObject({ price: 0, category: "", canBook: true });
     expect(warnings.filter((w) => w.kind === "add_on")).toHaveLength(2);
-    expect(warnings).toContainEqual(expect.objectContaining({ kind: "service", id: "S2", reason: "duration: invalid_type", center: "C1" }));
+    expect(warnings).toContainEqual(
+      expect.objectContaining({ kind: "service", id: "S2", reason: "duration: invalid_type", center: "C1" }),
+    );
   });
 
   it("drops a therapist without an id and reads one without personal_info", async () => {
     const client = await clientFor({
-      "/v1/centers/C1/therapists": { body: { therapists: [{ personal_info: { first_name: "Ann" } }, { id: "T2", job_info: null }] } },
+      "/v1/centers/C1/therapists": {
+        body: { therapists: [{ personal_info: { first_name: "Ann" } }, { id: "T2", job_info: null }] },
+      },
     });
-    expect(await client.listTherapists("C1")).toEqual([{ id: "t2", firstName: "", lastName: "", displayName: "", jobTitle: "" }]);
+    expect(await client.listTherapists("C1")).toEqual([
+      { id: "t2", firstName: "", lastName: "", displayName: "", jobTitle: "" },
+    ]);
   });
 });
 
 describe("reading days and clock times", () => {
   it.each([
-    [0, 0], [6, 6], [7, null], [1.5, null], ["3", 3], ["Monday", 1], ["sunday", 0], ["SAT", 6], ["Th", null], ["", null], [null, null],
+    [0, 0],
+    [6, 6],
+    [7, null],
+    [1.5, null],
+    ["3", 3],
+    ["Monday", 1],
+    ["sunday", 0],
+    ["SAT", 6],
+    ["Th", null],
+    ["", null],
+    [null, null],
   ])("day %j is %j", (value, day) => {
     expect(readDayOfWeek(value)).toBe(day);
   });
 
   it.each([
-    ["09:00", "09:00"], ["9:00", "09:00"], ["19:30:00", "19:30"], ["2020-01-01T08:15:00", "08:15"], ["12:00 PM", "12:00"],
-    ["12:30 am", "00:30"], ["7:05 pm", "19:05"], ["24:00", "24:00"], ["25:00", null], ["13:00 PM", null], ["noon", null], [900, "09:00"],
+    ["09:00", "09:00"],
+    ["9:00", "09:00"],
+    ["19:30:00", "19:30"],
+    ["2020-01-01T08:15:00", "08:15"],
+    ["12:00 PM", "12:00"],
+    ["12:30 am", "00:30"],
+    ["7:05 pm", "19:05"],
+    ["24:00", "24:00"],
+    ["25:00", null],
+    ["13:00 PM", null],
+    ["noon", null],
+    [900, "09:00"],
   ])("clock %j is %j", (value, clock) => {
     expect(readClockTime(value)).toBe(clock);
   });
@@ -186,7 +254,9 @@ describe("clinic time zones are never guessed (decision 035)", () => {
     const client = await clientFor({ "/v1/centers": { body: { centers: [pacific, center()] } } });
     const list = await client.listCenters();
     expect(list.centers.map((c) => c.id)).toEqual(["c1"]);
-    expect(list.withoutTimeZone).toEqual([expect.objectContaining({ id: "p1", name: "Glow Clinic Seattle", zoneId: 4 })]);
+    expect(list.withoutTimeZone).toEqual([
+      expect.objectContaining({ id: "p1", name: "Glow Clinic Seattle", zoneId: 4 }),
+    ]);
     expect(errors).toContainEqual(
       expect.objectContaining({
         message: "clinic refused: its time zone is unknown",
@@ -197,17 +267,33 @@ describe("clinic time zones are never guessed (decision 035)", () => {
   });
 
   it("resolves it from the setting for its center, or for Zenoti's zone id", async () => {
-    const answers = { "/v1/centers": { body: { centers: [pacific, center({ id: "P2", location: { time_zone: unnamed(4) } })] } } };
-    const byCenter = (await clientOnJsonBackend(answers, { timeZones: { byCenter: new Map([["p1", "America/Los_Angeles"]]), byZoneId: new Map() } })).client;
+    const answers = {
+      "/v1/centers": { body: { centers: [pacific, center({ id: "P2", location: { time_zone: unnamed(4) } })] } },
+    };
+    const byCenter = (
+      await clientOnJsonBackend(answers, {
+        timeZones: { byCenter: new Map([["p1", "America/Los_Angeles"]]), byZoneId: new Map() },
+      })
+    ).client;
     const centersOnly = await byCenter.listCenters();
     expect(centersOnly.centers.map((c) => [c.id, c.timeZone])).toEqual([["p1", "America/Los_Angeles"]]);
     expect(centersOnly.withoutTimeZone.map((c) => c.id)).toEqual(["p2"]);
-    const byZoneId = (await clientOnJsonBackend(answers, { timeZones: { byCenter: new Map(), byZoneId: new Map([[4, "America/Los_Angeles"]]) } })).client;
-    expect((await byZoneId.listCenters()).centers.map((c) => c.timeZone)).toEqual(["America/Los_Angeles", "America/Los_Angeles"]);
+    const byZoneId = (
+      await clientOnJsonBackend(answers, {
+        timeZones: { byCenter: new Map(), byZoneId: new Map([[4, "America/Los_Angeles"]]) },
+      })
+    ).client;
+    expect((await byZoneId.listCenters()).centers.map((c) => c.timeZone)).toEqual([
+      "America/Los_Angeles",
+      "America/Los_Angeles",
+    ]);
   });
 
   it("takes the zone another clinic of the organisation names under the same id", async () => {
-    const named = center({ id: "P3", location: { time_zone: { id: 4, name: "(UTC-08:00) Pacific Time (US & Canada)" } } });
+    const named = center({
+      id: "P3",
+      location: { time_zone: { id: 4, name: "(UTC-08:00) Pacific Time (US & Canada)" } },
+    });
     const client = await clientFor({ "/v1/centers": { body: { centers: [pacific, named] } } });
     const list = await client.listCenters();
     expect(list.centers.map((c) => [c.id, c.timeZone])).toEqual([
@@ -218,7 +304,12 @@ describe("clinic time zones are never guessed (decision 035)", () => {
   });
 
   it("lets the setting for a center win over the name Zenoti gives", async () => {
-    const client = (await clientOnJsonBackend({ "/v1/centers": { body: { centers: [center()] } } }, { timeZones: { byCenter: new Map([["c1", "America/Detroit"]]), byZoneId: new Map() } })).client;
+    const client = (
+      await clientOnJsonBackend(
+        { "/v1/centers": { body: { centers: [center()] } } },
+        { timeZones: { byCenter: new Map([["c1", "America/Detroit"]]), byZoneId: new Map() } },
+      )
+    ).client;
     expect((await client.listCenters()).centers[0].timeZone).toBe("America/Detroit");
   });
 });

@@ -35,7 +35,10 @@ const CouponsResponseSchema = z.object({
 export function isRedeemed(redemption: string | boolean | null | undefined): boolean {
   if (redemption === null || redemption === undefined || redemption === false) return false;
   if (redemption === true) return true;
-  const word = redemption.trim().toLowerCase().replace(/[\s_-]+/g, "");
+  const word = redemption
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]+/g, "");
   return !(word === "" || word === "notredeemed" || word === "unredeemed" || word === "available" || word === "active");
 }
 

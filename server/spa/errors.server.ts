@@ -22,7 +22,14 @@ export class SpaError extends Error {
   /** From a Retry-After header, when the back end sent one. */
   retryAfterMs: number | undefined;
 
-  constructor(options: { kind: SpaErrorKind; status: number; code?: number | string | null; message: string; path?: string; cause?: unknown }) {
+  constructor(options: {
+    kind: SpaErrorKind;
+    status: number;
+    code?: number | string | null;
+    message: string;
+    path?: string;
+    cause?: unknown;
+  }) {
     super(options.message, { cause: options.cause });
     this.name = "SpaError";
     this.kind = options.kind;
@@ -33,7 +40,12 @@ export class SpaError extends Error {
 
   /** Worth one more try for an idempotent read. */
   get isTransient(): boolean {
-    return this.kind === "timeout" || this.kind === "network" || this.kind === "rate-limited" || (this.kind === "server" && this.status !== 501);
+    return (
+      this.kind === "timeout" ||
+      this.kind === "network" ||
+      this.kind === "rate-limited" ||
+      (this.kind === "server" && this.status !== 501)
+    );
   }
 }
 

@@ -29,7 +29,10 @@ describe("the availability guest is never found for a visitor", () => {
   beforeAll(async () => {
     sandbox = await startSandbox();
     dataDir = mkdtempSync(path.join(tmpdir(), "guest-search-"));
-    services = await createServices(parseEnv({ NODE_ENV: "test", DATA_DIR: dataDir, SANDBOX_API_KEY: TEST_API_KEY, ANALYTICS: "off" }), { sandboxBaseUrl: sandbox.baseUrl });
+    services = await createServices(
+      parseEnv({ NODE_ENV: "test", DATA_DIR: dataDir, SANDBOX_API_KEY: TEST_API_KEY, ANALYTICS: "off" }),
+      { sandboxBaseUrl: sandbox.baseUrl },
+    );
   });
   afterAll(async () => {
     await services.catalog.close();
@@ -41,7 +44,9 @@ describe("the availability guest is never found for a visitor", () => {
   it("whatever the visitor types: its mobile or its email", async () => {
     // A client without the setting finds it: the sandbox's internal guest has 512-555-0100.
     const bare = createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY } });
-    expect((await bare.findGuestsByPhone(SEED_AVAILABILITY_GUEST.phone)).map((g) => g.id)).toEqual([EMBEDDED_AVAILABILITY_GUEST_ID]);
+    expect((await bare.findGuestsByPhone(SEED_AVAILABILITY_GUEST.phone)).map((g) => g.id)).toEqual([
+      EMBEDDED_AVAILABILITY_GUEST_ID,
+    ]);
     // The app's client, as the app wires it, does not.
     expect(await services.spa.findGuestsByPhone("(512) 555-0100", AUSTIN)).toEqual([]);
     expect(await services.spa.findGuestsByPhone(SEED_AVAILABILITY_GUEST.phone)).toEqual([]);
@@ -54,12 +59,20 @@ describe("guest search across centers, or per center", () => {
   let austinGuest: { id: string; email: string };
 
   const clientWith = (guestSearch: SpaClientOptions["guestSearch"]) =>
-    createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY }, guestSearch: { centerIds: async () => [DALLAS, AUSTIN], ...guestSearch } });
+    createSpaClient({
+      baseUrl: sandbox.baseUrl,
+      auth: { type: "apikey", apiKey: TEST_API_KEY },
+      guestSearch: { centerIds: async () => [DALLAS, AUSTIN], ...guestSearch },
+    });
 
   beforeAll(async () => {
     // An organisation with "Search Guest Across Centers" off.
     sandbox = await startSandbox({ tenant: STRICT_PROFILE });
-    const writer = createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY }, guestSearch: { scope: "per-center" } });
+    const writer = createSpaClient({
+      baseUrl: sandbox.baseUrl,
+      auth: { type: "apikey", apiKey: TEST_API_KEY },
+      guestSearch: { scope: "per-center" },
+    });
     const id = await createTestGuest(writer, AUSTIN, "Nadia", "Search");
     austinGuest = { id, email: (await writer.getGuest(id))!.email! };
   });
@@ -68,7 +81,9 @@ describe("guest search across centers, or per center", () => {
   });
 
   it("across centers is refused by such an organisation: every details step would fail", async () => {
-    await expect(clientWith({ scope: "across-centers" }).findGuestsByEmail(austinGuest.email, AUSTIN)).rejects.toMatchObject({ kind: "rejected" });
+    await expect(
+      clientWith({ scope: "across-centers" }).findGuestsByEmail(austinGuest.email, AUSTIN),
+    ).rejects.toMatchObject({ kind: "rejected" });
   });
 
   it("auto finds the guest at the visitor's clinic once across centers is refused, and searches per center from then on", async () => {
@@ -76,7 +91,12 @@ describe("guest search across centers, or per center", () => {
     const client = clientWith({ scope: "auto" });
     expect((await client.findGuestsByEmail(austinGuest.email, AUSTIN)).map((g) => g.id)).toEqual([austinGuest.id]);
     expect(client.guestSearchScope()).toBe("per-center");
-    expect(warnings).toContainEqual(expect.objectContaining({ message: expect.stringContaining("searching per center"), fix: "set SPA_GUEST_SEARCH=per-center" }));
+    expect(warnings).toContainEqual(
+      expect.objectContaining({
+        message: expect.stringContaining("searching per center"),
+        fix: "set SPA_GUEST_SEARCH=per-center",
+      }),
+    );
     vi.restoreAllMocks();
     // Per center, the guest of another clinic is not that clinic's.
     expect(await client.findGuestsByEmail(austinGuest.email, DALLAS)).toEqual([]);
@@ -84,7 +104,9 @@ describe("guest search across centers, or per center", () => {
 
   it("per center without a clinic (a sign-in, a password reset) looks at each clinic in turn", async () => {
     const calls = sandbox.callCount();
-    expect((await clientWith({ scope: "per-center" }).findGuestsByEmail(austinGuest.email)).map((g) => g.id)).toEqual([austinGuest.id]);
+    expect((await clientWith({ scope: "per-center" }).findGuestsByEmail(austinGuest.email)).map((g) => g.id)).toEqual([
+      austinGuest.id,
+    ]);
     expect(sandbox.callCount() - calls).toBe(2);
   });
 

@@ -75,12 +75,18 @@ export function readVendorError(body: unknown): Failure | null {
   const dotNet = record.Error;
   if (dotNet && typeof dotNet === "object") {
     const e = dotNet as Record<string, unknown>;
-    return { code: (e.StatusCode as number | undefined) ?? null, message: String(e.Message ?? "Unknown Error! Contact Admin") };
+    return {
+      code: (e.StatusCode as number | undefined) ?? null,
+      message: String(e.Message ?? "Unknown Error! Contact Admin"),
+    };
   }
   const v1 = record.error;
   if (v1 && typeof v1 === "object") {
     const e = v1 as Record<string, unknown>;
-    return { code: (e.code as number | string | undefined) ?? null, message: String(e.message ?? "Unknown Error! Contact Admin") };
+    return {
+      code: (e.code as number | string | undefined) ?? null,
+      message: String(e.message ?? "Unknown Error! Contact Admin"),
+    };
   }
   if (typeof v1 === "string" && v1) {
     return { code: v1, message: String(record.error_description ?? v1) };
@@ -92,7 +98,12 @@ export function readVendorError(body: unknown): Failure | null {
   const failing =
     (typeof code === "number" && code !== 0 && !(code >= 200 && code < 300)) ||
     (typeof code === "string" && code.trim() !== "" && !/^(0+|2\d\d)$/.test(code.trim()));
-  const empty = (value: unknown) => value === null || value === undefined || value === false || value === "" || (Array.isArray(value) && value.length === 0);
+  const empty = (value: unknown) =>
+    value === null ||
+    value === undefined ||
+    value === false ||
+    value === "" ||
+    (Array.isArray(value) && value.length === 0);
   if (failing && typeof message === "string" && Object.values(rest).every(empty)) {
     return { code: code as number | string, message: message || "Unknown Error! Contact Admin" };
   }
@@ -132,7 +143,12 @@ export function createSpaHttp(options: SpaHttpOptions): SpaHttp {
   let cachedToken: { value: string; expiresAt: number } | null = null;
   let pendingToken: Promise<{ value: string; expiresAt: number | null }> | null = null;
 
-  async function send(url: string, init: RequestInit, path: string, budgetMs = timeoutMs): Promise<{ status: number; body: unknown; headers: Headers }> {
+  async function send(
+    url: string,
+    init: RequestInit,
+    path: string,
+    budgetMs = timeoutMs,
+  ): Promise<{ status: number; body: unknown; headers: Headers }> {
     let response: Response;
     try {
       response = await doFetch(url, { ...init, signal: AbortSignal.timeout(Math.max(1, budgetMs)) });
@@ -176,7 +192,14 @@ export function createSpaHttp(options: SpaHttpOptions): SpaHttp {
         app_secret: auth.appSecret ?? "",
         device_id: auth.deviceId || DEFAULT_DEVICE_ID,
       };
-      return { path: "/v1/tokens", init: { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: JSON.stringify(body) } };
+      return {
+        path: "/v1/tokens",
+        init: {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "application/json" },
+          body: JSON.stringify(body),
+        },
+      };
     }
     const form = new URLSearchParams({
       username: auth.username ?? "",
@@ -184,7 +207,14 @@ export function createSpaHttp(options: SpaHttpOptions): SpaHttp {
       grant_type: "password",
       clientid: auth.clientId ?? "",
     });
-    return { path: "/Token", init: { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" }, body: form } };
+    return {
+      path: "/Token",
+      init: {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
+        body: form,
+      },
+    };
   }
 
   /** `/v1/tokens` answers `credentials.{access_token, access_token_expiry}`; `/Token` the OAuth fields. */
@@ -193,7 +223,8 @@ export function createSpaHttp(options: SpaHttpOptions): SpaHttp {
     const credentials = (record.credentials ?? record) as Record<string, unknown>;
     const value = credentials.access_token;
     if (typeof value !== "string" || !value) return null;
-    const expiry = typeof credentials.access_token_expiry === "string" ? Date.parse(credentials.access_token_expiry) : NaN;
+    const expiry =
+      typeof credentials.access_token_expiry === "string" ? Date.parse(credentials.access_token_expiry) : NaN;
     const expiresIn = Number(record.expires_in);
     if (Number.isFinite(expiry)) return { value, expiresAt: expiry };
     if (Number.isFinite(expiresIn) && expiresIn > 0) return { value, expiresAt: clock() + expiresIn * 1000 };
@@ -220,7 +251,9 @@ export function createSpaHttp(options: SpaHttpOptions): SpaHttp {
   /** Five hours, or less when the token itself expires sooner. */
   function cacheUntil(token: Token): number {
     const byPolicy = clock() + TOKEN_CACHE_SECONDS * 1000;
-    return token.expiresAt === null ? byPolicy : Math.min(byPolicy, token.expiresAt - TOKEN_EXPIRY_MARGIN_SECONDS * 1000);
+    return token.expiresAt === null
+      ? byPolicy
+      : Math.min(byPolicy, token.expiresAt - TOKEN_EXPIRY_MARGIN_SECONDS * 1000);
   }
 
   async function authorization(): Promise<string> {
@@ -263,7 +296,9 @@ export function createSpaHttp(options: SpaHttpOptions): SpaHttp {
         kind: status === 200 ? "rejected" : kindForStatus(status),
         status,
         code: failure?.code ?? null,
-        message: failure?.message ?? (status >= 500 ? "Something went wrong, please try again" : "Unknown Error! Contact Admin"),
+        message:
+          failure?.message ??
+          (status >= 500 ? "Something went wrong, please try again" : "Unknown Error! Contact Admin"),
         path: request.path,
       });
       if (status === 401 && options.auth.type === "token") cachedToken = null;
@@ -342,10 +377,14 @@ export function createSpaHttp(options: SpaHttpOptions): SpaHttp {
         // nothing was done, so any method may go again with a fresh token.
         const staleToken = error.status === 401 && options.auth.type === "token" && error.path === request.path;
         const wait = pauseBeforeRetry(error, staleToken);
-        if (!(transientRead || staleToken) || wait === null || deadline - clock() - wait < MIN_RETRY_BUDGET_MS) throw error;
+        if (!(transientRead || staleToken) || wait === null || deadline - clock() - wait < MIN_RETRY_BUDGET_MS)
+          throw error;
         logger.warn("spa call retried", { path: request.path, kind: error.kind, status: error.status });
         await new Promise((resolve) => setTimeout(resolve, wait));
-        if (options.governor) await options.governor.beforeCall(request, deadline - clock() - MIN_RETRY_BUDGET_MS).catch(() => Promise.reject(error));
+        if (options.governor)
+          await options.governor
+            .beforeCall(request, deadline - clock() - MIN_RETRY_BUDGET_MS)
+            .catch(() => Promise.reject(error));
         return attempt(request, deadline);
       }
     },

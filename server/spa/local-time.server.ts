@@ -23,7 +23,8 @@ export function parseZenotiTime(value: string): ZenotiTime | null {
   const wall = Date.UTC(year, month - 1, day, hour, minute, second);
   // Date.UTC rolls Feb 30 over to March: a round trip catches impossible dates and clock times.
   const check = new Date(wall);
-  if (check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day || hour > 23 || minute > 59 || second > 59) return null;
+  if (check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day || hour > 23 || minute > 59 || second > 59)
+    return null;
   return { local: wallClockString(wall), offsetMinutes: parseOffset(match[7]) };
 }
 
@@ -44,7 +45,14 @@ function wallClockString(wallMs: number): string {
 /** The zone's wall clock at an instant, as if it were UTC milliseconds. */
 function wallClockAt(instantMs: number, timeZone: string): number {
   const parts = zoneParts(instantMs, timeZone);
-  return Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
+  return Date.UTC(
+    Number(parts.year),
+    Number(parts.month) - 1,
+    Number(parts.day),
+    Number(parts.hour),
+    Number(parts.minute),
+    Number(parts.second),
+  );
 }
 
 function offsetAt(instantMs: number, timeZone: string): number {
@@ -64,7 +72,9 @@ export function wallClockInstant(local: string, timeZone: string): number {
   // A day either side of the time lies outside any change of clocks that touches it.
   const before = offsetAt(wall - DAY_MS, timeZone);
   const after = offsetAt(wall + DAY_MS, timeZone);
-  const candidates = [wall - before * MINUTE_MS, wall - after * MINUTE_MS].filter((t) => wallClockAt(t, timeZone) === wall);
+  const candidates = [wall - before * MINUTE_MS, wall - after * MINUTE_MS].filter(
+    (t) => wallClockAt(t, timeZone) === wall,
+  );
   if (candidates.length > 0) return Math.min(...candidates);
   return wall - before * MINUTE_MS;
 }

@@ -8,7 +8,10 @@ describe("parseZenotiTime", () => {
   it("reads Zenoti's offset-less time, with or without seconds and fractions", () => {
     expect(parseZenotiTime("2026-12-07T10:00:00")).toEqual({ local: "2026-12-07T10:00:00", offsetMinutes: null });
     expect(parseZenotiTime("2026-12-07T10:00")).toEqual({ local: "2026-12-07T10:00:00", offsetMinutes: null });
-    expect(parseZenotiTime("2026-12-07T10:00:59.9999999")).toEqual({ local: "2026-12-07T10:00:59", offsetMinutes: null });
+    expect(parseZenotiTime("2026-12-07T10:00:59.9999999")).toEqual({
+      local: "2026-12-07T10:00:59",
+      offsetMinutes: null,
+    });
   });
 
   it("reads an offset or Z when one is sent", () => {
@@ -18,7 +21,16 @@ describe("parseZenotiTime", () => {
   });
 
   it("refuses what is not a real time", () => {
-    for (const bad of ["", "2026-12-07", "2026-02-30T10:00:00", "2026-12-07T24:00:00", "2026-12-07T10:60:00", "2026-12-07 10:00:00", "10:00", "2026-12-07T10:00:00+6"]) {
+    for (const bad of [
+      "",
+      "2026-12-07",
+      "2026-02-30T10:00:00",
+      "2026-12-07T24:00:00",
+      "2026-12-07T10:60:00",
+      "2026-12-07 10:00:00",
+      "10:00",
+      "2026-12-07T10:00:00+6",
+    ]) {
       expect(parseZenotiTime(bad), bad).toBeNull();
     }
   });

@@ -40,7 +40,10 @@ export type GuestMembership = {
 };
 
 /** A guest's loyalty points: the balance, and the history (earned +, redeemed -) as the back end gives it. */
-export type LoyaltyPoints = { balance: number; history: { date: string /* YYYY-MM-DD */; points: number; reason: string }[] };
+export type LoyaltyPoints = {
+  balance: number;
+  history: { date: string /* YYYY-MM-DD */; points: number; reason: string }[];
+};
 
 /** An optional block of the wrong shape reads as absent (decision 015, as in the catalog). */
 function optional<T extends z.ZodType>(schema: T) {
@@ -49,7 +52,10 @@ function optional<T extends z.ZodType>(schema: T) {
 
 const text = optional(z.string());
 /** The list itself must be there; null (Zenoti's "nothing") reads as empty. */
-const list = z.array(z.unknown()).nullable().transform((items) => items ?? []);
+const list = z
+  .array(z.unknown())
+  .nullable()
+  .transform((items) => items ?? []);
 
 /**
  * A covered service. Zenoti's published sample lists benefits for the whole answer, each naming
@@ -159,7 +165,9 @@ function toPlan(raw: RawPlan, shared: Benefit[]): MembershipPlan {
     billingCycle: raw.payment_frequency ?? "",
     recurring: raw.is_recurring_membership ?? false,
     coveredServices: benefits.map(toCoveredService).filter((s) => s !== null),
-    serviceDiscounts: parseEach(raw.benefits?.discounts?.services ?? [], ServiceDiscountSchema, "membership_discount", { membership: raw.id }).map((d) => ({
+    serviceDiscounts: parseEach(raw.benefits?.discounts?.services ?? [], ServiceDiscountSchema, "membership_discount", {
+      membership: raw.id,
+    }).map((d) => ({
       serviceId: d.id.toLowerCase(),
       percent: d.discount_percentage,
     })),
@@ -180,7 +188,12 @@ function toGuestMembership(raw: z.infer<typeof GuestMembershipSchema>): GuestMem
     recurring: raw.recurrence_status === 1,
     memberSince: raw.member_since,
     expiryDate: raw.expiry_date,
-    creditCents: { total: credit?.total != null ? centsFromDollars(credit.total) : service + product + other, service, product, other },
+    creditCents: {
+      total: credit?.total != null ? centsFromDollars(credit.total) : service + product + other,
+      service,
+      product,
+      other,
+    },
   };
 }
 
@@ -189,14 +202,16 @@ function toGuestMembership(raw: z.infer<typeof GuestMembershipSchema>): GuestMem
 
 type Json = Record<string, unknown>;
 
-const asObject = (value: unknown): Json | null => (value && typeof value === "object" && !Array.isArray(value) ? (value as Json) : null);
+const asObject = (value: unknown): Json | null =>
+  value && typeof value === "object" && !Array.isArray(value) ? (value as Json) : null;
 
 function asNumber(value: unknown): number | null {
   const number = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
   return typeof number === "number" && Number.isFinite(number) ? number : null;
 }
 
-const first = (record: Json, keys: string[]): unknown => keys.map((key) => record[key]).find((value) => value !== undefined && value !== null);
+const first = (record: Json, keys: string[]): unknown =>
+  keys.map((key) => record[key]).find((value) => value !== undefined && value !== null);
 
 /** The block that holds the balance: `points`, `loyalty_points`, or the body itself. */
 function pointsBlock(body: unknown): Json | null {
@@ -224,7 +239,13 @@ function readHistory(body: unknown, block: Json): { entries: LoyaltyPoints["hist
     }
     const type = String(first(entry, ["type", "Type"]) ?? "").toLowerCase();
     const reason = first(entry, ["reason", "Reason", "description", "comments"]);
-    return [{ date: date.slice(0, 10), points: type.includes("redeem") && points > 0 ? -points : points, reason: typeof reason === "string" ? reason : "" }];
+    return [
+      {
+        date: date.slice(0, 10),
+        points: type.includes("redeem") && points > 0 ? -points : points,
+        reason: typeof reason === "string" ? reason : "",
+      },
+    ];
   });
   return { entries, count: raw.length };
 }
@@ -247,8 +268,13 @@ export function membershipCalls(http: SpaHttp) {
             query: { show_in_catalog: true, page, size: PAGE_SIZE },
             schema: PlansResponseSchema,
           });
-          const shared = parseEach(body.benefits?.services ?? [], BenefitSchema, "membership_benefit", { center: centerId });
-          return { items: body.memberships.map((raw) => ({ raw, shared })), total: body.page_info?.total ?? body.total_no_of_memberships ?? null };
+          const shared = parseEach(body.benefits?.services ?? [], BenefitSchema, "membership_benefit", {
+            center: centerId,
+          });
+          return {
+            items: body.memberships.map((raw) => ({ raw, shared })),
+            total: body.page_info?.total ?? body.total_no_of_memberships ?? null,
+          };
         });
         return pages.flatMap(({ raw, shared }) => {
           const [plan] = parseEach([raw], PlanSchema, "membership", { center: centerId });
@@ -285,7 +311,12 @@ export function membershipCalls(http: SpaHttp) {
       let read = 0;
       try {
         for (let page = 1; page <= 50; page++) {
-          const body = await http.request({ method: "GET", path, query: { page_num: page, num_records: PAGE_SIZE }, schema: z.unknown() });
+          const body = await http.request({
+            method: "GET",
+            path,
+            query: { page_num: page, num_records: PAGE_SIZE },
+            schema: z.unknown(),
+          });
           const block = pointsBlock(body);
           if (!block) break;
           if (page === 1) balance = readBalance(block);

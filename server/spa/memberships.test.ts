@@ -46,7 +46,12 @@ describe("listMembershipPlans", () => {
             total_no_of_memberships: 101,
             benefits: {
               services: [
-                { membership_id: "P100", category: { id: "S-FACIAL", name: "Facial" }, is_category: false, quantity: 2 },
+                {
+                  membership_id: "P100",
+                  category: { id: "S-FACIAL", name: "Facial" },
+                  is_category: false,
+                  quantity: 2,
+                },
                 { membership_id: "P100", category: { id: "CAT", name: "All peels" }, is_category: true, quantity: 1 },
                 { membership_id: "P7", id: "S-PEEL", name: "Peel", quantity: 1 },
               ],
@@ -60,14 +65,27 @@ describe("listMembershipPlans", () => {
     });
     const plans = await client.listMembershipPlans("C1");
     expect(plans).toHaveLength(101);
-    expect(backend.requests.map((r) => [r.url.searchParams.get("page"), r.url.searchParams.get("size"), r.url.searchParams.get("show_in_catalog")])).toEqual([
+    expect(
+      backend.requests.map((r) => [
+        r.url.searchParams.get("page"),
+        r.url.searchParams.get("size"),
+        r.url.searchParams.get("show_in_catalog"),
+      ]),
+    ).toEqual([
       ["1", "100", "true"],
       ["2", "100", "true"],
     ]);
     expect(plans![100]).toEqual({
-      id: "p100", name: "Plan P100", description: "", priceCents: 1999, billingCycle: "1 Months", recurring: true,
+      id: "p100",
+      name: "Plan P100",
+      description: "",
+      priceCents: 1999,
+      billingCycle: "1 Months",
+      recurring: true,
       // A whole category is not one service.
-      coveredServices: [{ serviceId: "s-facial", name: "Facial", quantity: 2 }], serviceDiscounts: [], terms: null,
+      coveredServices: [{ serviceId: "s-facial", name: "Facial", quantity: 2 }],
+      serviceDiscounts: [],
+      terms: null,
     });
     // The benefits of the first page's plans are read from the first page's list.
     expect(plans![7].coveredServices).toEqual([{ serviceId: "s-peel", name: "Peel", quantity: 1 }]);
@@ -80,7 +98,11 @@ describe("listMembershipPlans", () => {
       "/v1/centers/C1/memberships": {
         body: {
           memberships: [
-            plan("A", { benefits: { services: [{ id: "S1", name: "Facial", quantity: 1 }] }, payment_frequency: null, is_recurring_membership: null }),
+            plan("A", {
+              benefits: { services: [{ id: "S1", name: "Facial", quantity: 1 }] },
+              payment_frequency: null,
+              is_recurring_membership: null,
+            }),
             plan("B", { price: null }),
             plan("C", { can_book: false }),
             "junk",
@@ -92,8 +114,15 @@ describe("listMembershipPlans", () => {
     });
     expect(await client.listMembershipPlans("C1")).toEqual([
       {
-        id: "a", name: "Plan A", description: "", priceCents: 1999, billingCycle: "", recurring: false, coveredServices: [{ serviceId: "s1", name: "Facial", quantity: 1 }],
-        serviceDiscounts: [], terms: null,
+        id: "a",
+        name: "Plan A",
+        description: "",
+        priceCents: 1999,
+        billingCycle: "",
+        recurring: false,
+        coveredServices: [{ serviceId: "s1", name: "Facial", quantity: 1 }],
+        serviceDiscounts: [],
+        terms: null,
       },
     ]);
     expect(warnings.filter((w) => w.kind === "membership").map((w) => w.id)).toEqual(["B", null]);
@@ -163,7 +192,9 @@ describe("listMembershipPlans", () => {
   it("is null for a clinic Zenoti does not know, and throws on an outage", async () => {
     captureWarnings();
     const { client } = await backendFor({
-      "/v1/centers/NOPE/memberships": { body: { memberships: null, page_info: null, error: { code: 502, message: "Invalid center_id" } } },
+      "/v1/centers/NOPE/memberships": {
+        body: { memberships: null, page_info: null, error: { code: 502, message: "Invalid center_id" } },
+      },
       "/v1/centers/DOWN/memberships": { status: 503, body: { Message: "Service unavailable" } },
     });
     expect(await client.listMembershipPlans("NOPE")).toBeNull();
@@ -176,7 +207,14 @@ describe("guestMemberships", () => {
     user_membership_id: "UM-1",
     status: 3,
     is_refunded: false,
-    membership: { id: "M-1", name: "Glow Plus", code: "GP", type: 1, description: null, freeze_fee_reason_enabled: false },
+    membership: {
+      id: "M-1",
+      name: "Glow Plus",
+      code: "GP",
+      type: 1,
+      description: null,
+      freeze_fee_reason_enabled: false,
+    },
     invoice: { id: "I", no: "X1", receipt_no: "R1", status: 4, item_id: "II" },
     expiry_date: "0001-01-01T00:00:00",
     member_since: "2026-03-04T00:00:00",
@@ -189,11 +227,41 @@ describe("guestMemberships", () => {
 
   it("maps Zenoti's guest memberships: dates as days (the empty date as none), credit in cents, recurring only on 1", async () => {
     const { client, backend } = await backendFor({
-      "/v1/guests/G1/memberships": { body: { guest_memberships: [membership(), membership({ user_membership_id: "UM-2", recurrence_status: 1, expiry_date: "2027-03-03T00:00:00", credit_balance: null })] } },
+      "/v1/guests/G1/memberships": {
+        body: {
+          guest_memberships: [
+            membership(),
+            membership({
+              user_membership_id: "UM-2",
+              recurrence_status: 1,
+              expiry_date: "2027-03-03T00:00:00",
+              credit_balance: null,
+            }),
+          ],
+        },
+      },
     });
     expect(await client.guestMemberships("G1", "C1")).toEqual([
-      { userMembershipId: "um-1", membershipId: "m-1", name: "Glow Plus", status: 3, recurring: false, memberSince: "2026-03-04", expiryDate: null, creditCents: { total: 1030, service: 1010, product: 20, other: 0 } },
-      { userMembershipId: "um-2", membershipId: "m-1", name: "Glow Plus", status: 3, recurring: true, memberSince: "2026-03-04", expiryDate: "2027-03-03", creditCents: { total: 0, service: 0, product: 0, other: 0 } },
+      {
+        userMembershipId: "um-1",
+        membershipId: "m-1",
+        name: "Glow Plus",
+        status: 3,
+        recurring: false,
+        memberSince: "2026-03-04",
+        expiryDate: null,
+        creditCents: { total: 1030, service: 1010, product: 20, other: 0 },
+      },
+      {
+        userMembershipId: "um-2",
+        membershipId: "m-1",
+        name: "Glow Plus",
+        status: 3,
+        recurring: true,
+        memberSince: "2026-03-04",
+        expiryDate: "2027-03-03",
+        creditCents: { total: 0, service: 0, product: 0, other: 0 },
+      },
     ]);
     expect(backend.requests[0].url.searchParams.get("center_id")).toBe("C1");
   });
@@ -244,7 +312,9 @@ describe("loyaltyPoints", () => {
     const warnings = captureWarnings();
     const { client } = await backendFor({
       "/v1/guests/G1/points": { body: { points: null, error: null } },
-      "/v1/guests/G2/points": { body: { points: null, error: { code: 400, message: "Loyalty program is not enabled" } } },
+      "/v1/guests/G2/points": {
+        body: { points: null, error: { code: 400, message: "Loyalty program is not enabled" } },
+      },
       "/v1/guests/G3/points": { body: { points: null, error: { code: 414, message: "Guest not found" } } },
     });
     expect(await client.loyaltyPoints("G1")).toBeNull();
@@ -258,13 +328,23 @@ describe("loyaltyPoints", () => {
       "/v1/guests/G1/points": (url) => {
         const page = Number(url.searchParams.get("page_num"));
         const count = page === 1 ? 100 : 20;
-        return { body: { points: { balance: 1200, history: Array.from({ length: count }, () => ({ date: "2026-01-01", points: 10, reason: "" })) }, page_info: { total: 120 } } };
+        return {
+          body: {
+            points: {
+              balance: 1200,
+              history: Array.from({ length: count }, () => ({ date: "2026-01-01", points: 10, reason: "" })),
+            },
+            page_info: { total: 120 },
+          },
+        };
       },
     });
     const points = await client.loyaltyPoints("G1");
     expect(points?.history).toHaveLength(120);
     expect(points!.history.reduce((sum, row) => sum + row.points, 0)).toBe(points!.balance);
-    expect(backend.requests.map((r) => [r.url.searchParams.get("page_num"), r.url.searchParams.get("num_records")])).toEqual([
+    expect(
+      backend.requests.map((r) => [r.url.searchParams.get("page_num"), r.url.searchParams.get("num_records")]),
+    ).toEqual([
       ["1", "100"],
       ["2", "100"],
     ]);

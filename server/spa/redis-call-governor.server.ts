@@ -157,9 +157,19 @@ export async function createRedisCallBucket(options: RedisCallBucketOptions): Pr
   const local = createMemoryCallBucket(options.clock);
   await client.connect().catch((error: unknown) => state.lost(error));
 
-  async function run<T>(args: string[], read: (answer: (number | string)[]) => T, fallback: () => Promise<T>): Promise<T> {
+  async function run<T>(
+    args: string[],
+    read: (answer: (number | string)[]) => T,
+    fallback: () => Promise<T>,
+  ): Promise<T> {
     try {
-      const answer = await govern(`${prefix}:bucket`, `${prefix}:reservations`, args[0], options.clock ? String(options.clock()) : "", ...args.slice(1));
+      const answer = await govern(
+        `${prefix}:bucket`,
+        `${prefix}:reservations`,
+        args[0],
+        options.clock ? String(options.clock()) : "",
+        ...args.slice(1),
+      );
       state.back();
       return read(answer);
     } catch (error) {
@@ -167,17 +177,26 @@ export async function createRedisCallBucket(options: RedisCallBucketOptions): Pr
       return fallback();
     }
   }
-  const granted = (answer: (number | string)[]): TakeAnswer => (Number(answer[0]) === 1 ? { granted: true } : { granted: false, waitMs: Number(answer[1]) });
-  const admitted = (answer: (number | string)[]): AdmitAnswer => (Number(answer[0]) === 1 ? { admitted: true } : { admitted: false, waitMs: Number(answer[1]) });
+  const granted = (answer: (number | string)[]): TakeAnswer =>
+    Number(answer[0]) === 1 ? { granted: true } : { granted: false, waitMs: Number(answer[1]) };
+  const admitted = (answer: (number | string)[]): AdmitAnswer =>
+    Number(answer[0]) === 1 ? { admitted: true } : { admitted: false, waitMs: Number(answer[1]) };
   const done = () => undefined;
 
   return {
     kind: "redis",
     take: (request) =>
-      run(["take", request.priority, request.booking ?? "", String(request.readReserve)], granted, () => local.take(request)),
+      run(["take", request.priority, request.booking ?? "", String(request.readReserve)], granted, () =>
+        local.take(request),
+      ),
     admit: (booking, calls, ttlMs) =>
-      run(["admit", booking, String(calls), String(Math.ceil(ttlMs))], admitted, () => local.admit(booking, calls, ttlMs)),
-    commit: (booking, calls, ttlMs) => run(["commit", booking, String(calls), String(Math.ceil(ttlMs))], done, () => local.commit(booking, calls, ttlMs)),
+      run(["admit", booking, String(calls), String(Math.ceil(ttlMs))], admitted, () =>
+        local.admit(booking, calls, ttlMs),
+      ),
+    commit: (booking, calls, ttlMs) =>
+      run(["commit", booking, String(calls), String(Math.ceil(ttlMs))], done, () =>
+        local.commit(booking, calls, ttlMs),
+      ),
     release: (booking) => run(["release", booking], done, () => local.release(booking)),
     async observe(o: Observation) {
       // The instance's own bucket follows the headers too, ready for an outage.
@@ -198,7 +217,11 @@ export async function createRedisCallBucket(options: RedisCallBucketOptions): Pr
     state: () =>
       run(
         ["state"],
-        (a): BucketState => ({ tokens: Number(a[0]), shape: { limit: Number(a[1]), windowSeconds: Number(a[2]), burst: Number(a[3]) }, reserved: Number(a[4]) }),
+        (a): BucketState => ({
+          tokens: Number(a[0]),
+          shape: { limit: Number(a[1]), windowSeconds: Number(a[2]), burst: Number(a[3]) },
+          reserved: Number(a[4]),
+        }),
         () => local.state(),
       ),
     async close() {

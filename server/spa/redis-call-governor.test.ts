@@ -23,7 +23,9 @@ afterAll(async () => {
 
 describe.skipIf(!redis)("the call bucket in Redis", () => {
   // Each bucket of the contract under a prefix of its own, on the test's clock.
-  describeCallBucketContract("redis", (clock) => createRedisCallBucket({ url: redis!.url, keyPrefix: `test-${randomUUID()}`, clock }));
+  describeCallBucketContract("redis", (clock) =>
+    createRedisCallBucket({ url: redis!.url, keyPrefix: `test-${randomUUID()}`, clock }),
+  );
 
   describe("shared by every instance", () => {
     let now: number;
@@ -45,7 +47,8 @@ describe.skipIf(!redis)("the call bucket in Redis", () => {
 
     it("is one bucket for all of them: what one takes or reserves, the others see", async () => {
       const [a, b] = [await instance(), await instance()];
-      for (let i = 0; i < 50; i++) expect(await a.take({ priority: "held", readReserve: 6 })).toEqual({ granted: true });
+      for (let i = 0; i < 50; i++)
+        expect(await a.take({ priority: "held", readReserve: 6 })).toEqual({ granted: true });
       await b.commit("held-1", 6, 600_000);
       expect(await a.state()).toMatchObject({ tokens: 10, reserved: 6 });
       expect(await b.admit("new-1", 11, 120_000)).toEqual({ admitted: false, waitMs: 7_000 });
@@ -55,7 +58,9 @@ describe.skipIf(!redis)("the call bucket in Redis", () => {
 
     it("gives out exactly what is there when instances ask at once", async () => {
       const instances = [await instance(), await instance(), await instance()];
-      const answers = await Promise.all(Array.from({ length: 90 }, (_, i) => instances[i % 3].take({ priority: "held", readReserve: 6 })));
+      const answers = await Promise.all(
+        Array.from({ length: 90 }, (_, i) => instances[i % 3].take({ priority: "held", readReserve: 6 })),
+      );
       expect(answers.filter((answer) => answer.granted)).toHaveLength(60);
     });
 
@@ -74,9 +79,20 @@ describe.skipIf(!redis)("the call bucket in Redis", () => {
 
     it("goes on with a bucket of the instance's own while Redis is out, kept in step with the headers, and logs it once", async () => {
       const warn = vi.spyOn(logger, "warn").mockImplementation(() => {});
-      const unreachable = await createRedisCallBucket({ url: `redis://127.0.0.1:${await freePort()}`, keyPrefix: prefix, clock: () => now, commandTimeoutMs: 50 });
+      const unreachable = await createRedisCallBucket({
+        url: `redis://127.0.0.1:${await freePort()}`,
+        keyPrefix: prefix,
+        clock: () => now,
+        commandTimeoutMs: 50,
+      });
       opened.push(unreachable);
-      await unreachable.observe({ shape: { limit: 60, windowSeconds: 60, burst: 60 }, remaining: 2, limited: false, retryAfterSeconds: null, resetSeconds: null });
+      await unreachable.observe({
+        shape: { limit: 60, windowSeconds: 60, burst: 60 },
+        remaining: 2,
+        limited: false,
+        retryAfterSeconds: null,
+        resetSeconds: null,
+      });
       expect(await unreachable.take({ priority: "held", readReserve: 6 })).toEqual({ granted: true });
       expect(await unreachable.take({ priority: "held", readReserve: 6 })).toEqual({ granted: true });
       expect(await unreachable.take({ priority: "held", readReserve: 6 })).toMatchObject({ granted: false });
@@ -85,11 +101,18 @@ describe.skipIf(!redis)("the call bucket in Redis", () => {
   });
 
   it("is what the app builds with REDIS_URL, and none with SPA_CALL_GOVERNOR off", async () => {
-    const settings = { SPA_CALL_GOVERNOR: true, SPA_CALLS_PER_BOOKING: 11, SPA_CALLS_AFTER_HOLD: 6, SPA_READ_RESERVE: 6 };
+    const settings = {
+      SPA_CALL_GOVERNOR: true,
+      SPA_CALLS_PER_BOOKING: 11,
+      SPA_CALLS_AFTER_HOLD: 6,
+      SPA_READ_RESERVE: 6,
+    };
     const shared = await createCallGovernorFromEnv({ ...settings, REDIS_URL: redis!.url });
     expect(shared?.kind).toBe("redis");
     await shared?.close();
     expect((await createCallGovernorFromEnv({ ...settings, REDIS_URL: undefined }))?.kind).toBe("memory");
-    expect(await createCallGovernorFromEnv({ ...settings, SPA_CALL_GOVERNOR: false, REDIS_URL: redis!.url })).toBeNull();
+    expect(
+      await createCallGovernorFromEnv({ ...settings, SPA_CALL_GOVERNOR: false, REDIS_URL: redis!.url }),
+    ).toBeNull();
   });
 });

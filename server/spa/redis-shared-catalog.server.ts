@@ -70,7 +70,13 @@ export async function createRedisSharedCatalog(options: RedisSharedCatalogOption
     },
     async lock(key, fetchedAt, ms) {
       try {
-        const taken = await client.set(`${prefix}:lock:${key}:${fetchedAt}`, "1", "PX", Math.max(1, Math.ceil(ms)), "NX");
+        const taken = await client.set(
+          `${prefix}:lock:${key}:${fetchedAt}`,
+          "1",
+          "PX",
+          Math.max(1, Math.ceil(ms)),
+          "NX",
+        );
         state.back();
         return taken === "OK";
       } catch (error) {

@@ -44,7 +44,11 @@ describe.skipIf(!redis)("the catalog shared in Redis", () => {
    * One instance of the app: its own in-process cache over the shared store. The stale window is
    * left out (as it is once an entry is older than TTL + stale), so a read waits for its refresh.
    */
-  async function instance(backEnd: ReturnType<typeof countingBackEnd>, name: string, options: Partial<CachedCatalogOptions> = {}): Promise<CachedCatalog> {
+  async function instance(
+    backEnd: ReturnType<typeof countingBackEnd>,
+    name: string,
+    options: Partial<CachedCatalogOptions> = {},
+  ): Promise<CachedCatalog> {
     const shared = await createRedisSharedCatalog({ url: redis!.url, keyPrefix: prefix });
     opened.push(shared);
     return createCachedCatalog(backEnd.for(name), { ttlMs: TTL_MS, staleMs: 0, clock: () => now, shared, ...options });
@@ -68,8 +72,14 @@ describe.skipIf(!redis)("the catalog shared in Redis", () => {
     await a.listCenters();
     await a.listServices("C1");
     await raw.connect();
-    expect((await raw.keys(`${prefix}:*`)).sort()).toEqual([`${prefix}:copy:center-list`, `${prefix}:copy:services:c1`]);
-    expect(JSON.parse((await raw.get(`${prefix}:copy:center-list`))!)).toEqual({ fetchedAt: now, value: { centers: await a.listCenters(), withoutTimeZone: [] } });
+    expect((await raw.keys(`${prefix}:*`)).sort()).toEqual([
+      `${prefix}:copy:center-list`,
+      `${prefix}:copy:services:c1`,
+    ]);
+    expect(JSON.parse((await raw.get(`${prefix}:copy:center-list`))!)).toEqual({
+      fetchedAt: now,
+      value: { centers: await a.listCenters(), withoutTimeZone: [] },
+    });
     const keptMs = await raw.pttl(`${prefix}:copy:center-list`);
     expect(keptMs).toBeGreaterThan(TTL_MS + 3_600_000 - 5_000);
     expect(keptMs).toBeLessThanOrEqual(TTL_MS + 3_600_000);
@@ -77,7 +87,12 @@ describe.skipIf(!redis)("the catalog shared in Redis", () => {
 
   it("refreshes a stale shared copy on one instance only while the others race for it", async () => {
     const backEnd = countingBackEnd();
-    const instances = [await instance(backEnd, "a"), await instance(backEnd, "b"), await instance(backEnd, "c"), await instance(backEnd, "d")];
+    const instances = [
+      await instance(backEnd, "a"),
+      await instance(backEnd, "b"),
+      await instance(backEnd, "c"),
+      await instance(backEnd, "d"),
+    ];
     const before = await instances[0].listCenters();
     for (const other of instances.slice(1)) await other.listCenters();
     const changed = [clinic("c1", "Glow Clinic Renamed"), clinic("c2")];
@@ -173,7 +188,8 @@ describe.skipIf(!redis)("the catalog shared in Redis", () => {
       const backEnd = countingBackEnd(15);
       const instances = await Promise.all(Array.from({ length: count }, (_, i) => instance(backEnd, `i${i}`)));
       const readAll = async (catalog: CachedCatalog) => {
-        for (const center of await catalog.listCenters()) await Promise.all([catalog.listServices(center.id), catalog.listTherapists(center.id)]);
+        for (const center of await catalog.listCenters())
+          await Promise.all([catalog.listServices(center.id), catalog.listTherapists(center.id)]);
       };
       // A warm chain: the first instance started before the others.
       await readAll(instances[0]);
@@ -189,13 +205,17 @@ describe.skipIf(!redis)("the catalog shared in Redis", () => {
   describe("when Redis is lost", () => {
     let logged: { warn: ReturnType<typeof vi.spyOn>; info: ReturnType<typeof vi.spyOn> };
     beforeEach(() => {
-      logged = { warn: vi.spyOn(logger, "warn").mockImplementation(() => {}), info: vi.spyOn(logger, "info").mockImplementation(() => {}) };
+      logged = {
+        warn: vi.spyOn(logger, "warn").mockImplementation(() => {}),
+        info: vi.spyOn(logger, "info").mockImplementation(() => {}),
+      };
     });
     afterEach(async () => {
       // The server is back for the next test, wherever this one stopped.
       await redis!.ensureRunning();
     });
-    const lines = (spy: ReturnType<typeof vi.spyOn>, message: RegExp) => spy.mock.calls.filter((call: unknown[]) => message.test(String(call[0])));
+    const lines = (spy: ReturnType<typeof vi.spyOn>, message: RegExp) =>
+      spy.mock.calls.filter((call: unknown[]) => message.test(String(call[0])));
 
     it("loads through the back end, logs one line per instance each way, and shares again once it is back", async () => {
       const backEnd = countingBackEnd();

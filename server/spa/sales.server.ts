@@ -66,7 +66,13 @@ export type GuestGiftCard = {
   recipientEmail: string | null;
 };
 
-export type GiftCardBalance = { number: string; valueCents: Cents; balanceCents: Cents; expiryDate: string | null; status: string };
+export type GiftCardBalance = {
+  number: string;
+  valueCents: Cents;
+  balanceCents: Cents;
+  expiryDate: string | null;
+  status: string;
+};
 
 /** A gift card to sell: a template, the amount on the custom one, and who it is for. */
 export type GiftCardSale = {
@@ -91,7 +97,10 @@ function optional<T extends z.ZodType>(schema: T) {
 const text = optional(z.string());
 const count = optional(z.number().int().nonnegative());
 /** The list itself must be there; null (Zenoti's "nothing") reads as empty. */
-const list = z.array(z.unknown()).nullable().transform((items) => items ?? []);
+const list = z
+  .array(z.unknown())
+  .nullable()
+  .transform((items) => items ?? []);
 const Id = z.string().min(1);
 const Dollars = z.number().nonnegative();
 
@@ -102,7 +111,12 @@ const ZenotiDay = z
   .refine((value) => !value || /^\d{4}-\d{2}-\d{2}/.test(value), "Expected a date")
   .transform((value) => (value && !value.startsWith("0001-01-01") ? value.slice(0, 10) : null));
 
-const PackageServiceSchema = z.object({ id: Id, item_type: optional(z.number()), quantity: z.number().int().positive(), name: text });
+const PackageServiceSchema = z.object({
+  id: Id,
+  item_type: optional(z.number()),
+  quantity: z.number().int().positive(),
+  name: text,
+});
 
 /**
  * The `item_type` of a benefit listed under `benefits.services` that we read as a bookable service.
@@ -118,7 +132,9 @@ const PackageSchema = z.object({
   id: Id,
   name: z.string().min(1),
   description: text,
-  catalog_info: optional(z.object({ show_in_catalog: optional(z.boolean()), can_book: optional(z.boolean()), display_name: text })),
+  catalog_info: optional(
+    z.object({ show_in_catalog: optional(z.boolean()), can_book: optional(z.boolean()), display_name: text }),
+  ),
   centers: z.array(z.object({ center_id: z.string(), sale_price: Dollars })).min(1),
   benefits: optional(z.object({ services: optional(z.array(z.unknown())) })),
   validity_days: count,
@@ -203,15 +219,27 @@ const refusalCode = (error: SpaError) => Number(error.code);
 
 function toPackage(raw: z.infer<typeof PackageSchema>, centerId: string): PackagePlan | null {
   // The clinic's price; an answer with one price entry is that clinic's.
-  const price = raw.centers.find((c) => c.center_id.toLowerCase() === centerId.toLowerCase()) ?? (raw.centers.length === 1 ? raw.centers[0] : null);
+  const price =
+    raw.centers.find((c) => c.center_id.toLowerCase() === centerId.toLowerCase()) ??
+    (raw.centers.length === 1 ? raw.centers[0] : null);
   if (!price) {
-    logger.warn("spa catalog entry dropped", { kind: "package", id: raw.id, reason: "no price for this center", center: centerId });
+    logger.warn("spa catalog entry dropped", {
+      kind: "package",
+      id: raw.id,
+      reason: "no price for this center",
+      center: centerId,
+    });
     return null;
   }
   const services = parseEach(raw.benefits?.services ?? [], PackageServiceSchema, "package_benefit", { package: raw.id })
     .filter((s) => {
       if (s.item_type == null || SERVICE_BENEFIT_TYPES.has(s.item_type)) return true;
-      logger.warn("spa catalog entry dropped", { kind: "package_benefit", id: s.id, reason: `item_type ${s.item_type}`, package: raw.id });
+      logger.warn("spa catalog entry dropped", {
+        kind: "package_benefit",
+        id: s.id,
+        reason: `item_type ${s.item_type}`,
+        package: raw.id,
+      });
       return false;
     })
     .map((s) => ({ serviceId: s.id.toLowerCase(), name: s.name ?? "", quantity: s.quantity }));
@@ -231,12 +259,27 @@ function toTemplate(raw: z.infer<typeof TemplateSchema>): GiftCardTemplate | nul
     return null;
   };
   if (raw.allow_custom_amount) {
-    if (raw.min_amount == null || raw.max_amount == null || raw.min_amount > raw.max_amount) return dropped("custom amount without its bounds");
-    return { id: raw.id.toLowerCase(), name: raw.name, valueCents: null, priceCents: null, custom: { minCents: centsFromDollars(raw.min_amount), maxCents: centsFromDollars(raw.max_amount) }, validityDays: raw.validity_days ?? null };
+    if (raw.min_amount == null || raw.max_amount == null || raw.min_amount > raw.max_amount)
+      return dropped("custom amount without its bounds");
+    return {
+      id: raw.id.toLowerCase(),
+      name: raw.name,
+      valueCents: null,
+      priceCents: null,
+      custom: { minCents: centsFromDollars(raw.min_amount), maxCents: centsFromDollars(raw.max_amount) },
+      validityDays: raw.validity_days ?? null,
+    };
   }
   if (raw.value == null) return dropped("no value");
   const valueCents = centsFromDollars(raw.value);
-  return { id: raw.id.toLowerCase(), name: raw.name, valueCents, priceCents: raw.price == null ? valueCents : centsFromDollars(raw.price), custom: null, validityDays: raw.validity_days ?? null };
+  return {
+    id: raw.id.toLowerCase(),
+    name: raw.name,
+    valueCents,
+    priceCents: raw.price == null ? valueCents : centsFromDollars(raw.price),
+    custom: null,
+    validityDays: raw.validity_days ?? null,
+  };
 }
 
 function toGuestPackage(raw: z.infer<typeof GuestPackageSchema>): GuestPackage {
@@ -247,7 +290,9 @@ function toGuestPackage(raw: z.infer<typeof GuestPackageSchema>): GuestPackage {
     status: raw.status ?? null,
     startDate: raw.date?.start ?? null,
     endDate: raw.date?.end ?? null,
-    services: parseEach(raw.services, GuestPackageServiceSchema, "guest_package_service", { package: raw.user_package_id }).map((s) => ({
+    services: parseEach(raw.services, GuestPackageServiceSchema, "guest_package_service", {
+      package: raw.user_package_id,
+    }).map((s) => ({
       serviceId: s.service_type_info.id.toLowerCase(),
       name: s.service_type_info.name ?? "",
       total: s.total,
@@ -304,7 +349,12 @@ export function salesCalls(http: SpaHttp) {
     /** The clinic's gift-card templates, amounts in cents; null for an unknown clinic. */
     async listGiftCardTemplates(centerId: string): Promise<GiftCardTemplate[] | null> {
       try {
-        const body = await http.request({ method: "GET", path: "/v1/giftcards/templates", query: { center_id: centerId }, schema: z.object({ templates: list }) });
+        const body = await http.request({
+          method: "GET",
+          path: "/v1/giftcards/templates",
+          query: { center_id: centerId },
+          schema: z.object({ templates: list }),
+        });
         return parseEach(body.templates, TemplateSchema, "giftcard_template", { center: centerId }).flatMap((t) => {
           const template = toTemplate(t);
           return template ? [template] : [];
@@ -316,8 +366,15 @@ export function salesCalls(http: SpaHttp) {
     },
 
     async listGiftCardOccasions(): Promise<GiftCardOccasion[]> {
-      const body = await http.request({ method: "GET", path: "/v1/giftcards/occasions", schema: z.object({ occasions: list }) });
-      return parseEach(body.occasions, OccasionSchema, "giftcard_occasion").map((o) => ({ id: o.id.toLowerCase(), name: o.name }));
+      const body = await http.request({
+        method: "GET",
+        path: "/v1/giftcards/occasions",
+        schema: z.object({ occasions: list }),
+      });
+      return parseEach(body.occasions, OccasionSchema, "giftcard_occasion").map((o) => ({
+        id: o.id.toLowerCase(),
+        name: o.name,
+      }));
     },
 
     /** A sale invoice for one membership, at the clinic's price. */
@@ -374,8 +431,19 @@ export function salesCalls(http: SpaHttp) {
     async closeInvoice(invoiceId: string): Promise<"closed" | "already-closed" | "not-paid"> {
       const path = `/v1/invoices/${encodeURIComponent(invoiceId)}/close`;
       try {
-        const body = await http.request({ method: "POST", path, body: {}, schema: z.object({ is_invoice_closed: z.boolean() }) });
-        if (!body.is_invoice_closed) throw new SpaError({ kind: "invalid-response", status: 200, message: "A close answer that did not close the invoice", path });
+        const body = await http.request({
+          method: "POST",
+          path,
+          body: {},
+          schema: z.object({ is_invoice_closed: z.boolean() }),
+        });
+        if (!body.is_invoice_closed)
+          throw new SpaError({
+            kind: "invalid-response",
+            status: 200,
+            message: "A close answer that did not close the invoice",
+            path,
+          });
         return "closed";
       } catch (error) {
         if (isRefusal(error) && refusalCode(error) === ALREADY_CLOSED) return "already-closed";
@@ -386,15 +454,30 @@ export function salesCalls(http: SpaHttp) {
 
     /** Emails a closed sale's gift cards to their recipients (each on its scheduled day); sending again sends nothing more. */
     async sendGiftCardEmail(invoiceId: string): Promise<void> {
-      await http.request({ method: "POST", path: `/v1/invoices/${encodeURIComponent(invoiceId)}/send_giftcard_email`, body: {}, schema: Ok });
+      await http.request({
+        method: "POST",
+        path: `/v1/invoices/${encodeURIComponent(invoiceId)}/send_giftcard_email`,
+        body: {},
+        schema: Ok,
+      });
     },
 
     /** A gift card's value and balance in cents; null for a number the back end does not know. */
     async giftCardBalance(number: string): Promise<GiftCardBalance | null> {
       try {
-        const body = await http.request({ method: "GET", path: `/v1/giftcards/${encodeURIComponent(number)}/balance`, schema: BalanceSchema });
+        const body = await http.request({
+          method: "GET",
+          path: `/v1/giftcards/${encodeURIComponent(number)}/balance`,
+          schema: BalanceSchema,
+        });
         const card = body.gift_card;
-        return { number: card.number, valueCents: centsFromDollars(card.value), balanceCents: centsFromDollars(card.balance), expiryDate: card.expiry_date, status: card.status ?? "" };
+        return {
+          number: card.number,
+          valueCents: centsFromDollars(card.value),
+          balanceCents: centsFromDollars(card.balance),
+          expiryDate: card.expiry_date,
+          status: card.status ?? "",
+        };
       } catch (error) {
         if (isRefusal(error) && refusalCode(error) === GIFT_CARD_NOT_FOUND) return null;
         throw error;
@@ -403,7 +486,11 @@ export function salesCalls(http: SpaHttp) {
 
     /** The gift cards a guest bought and those sent to them. An unknown guest is Zenoti's refusal 414, thrown. */
     async guestGiftCards(guestId: string): Promise<GuestGiftCard[]> {
-      const body = await http.request({ method: "GET", path: `/v1/guests/${encodeURIComponent(guestId)}/gift_cards`, schema: z.object({ gift_cards: list }) });
+      const body = await http.request({
+        method: "GET",
+        path: `/v1/guests/${encodeURIComponent(guestId)}/gift_cards`,
+        schema: z.object({ gift_cards: list }),
+      });
       return parseEach(body.gift_cards, GiftCardSchema, "gift_card", { guest: guestId }).map(toGuestGiftCard);
     },
 
@@ -411,12 +498,20 @@ export function salesCalls(http: SpaHttp) {
      * A guest's packages (at one clinic when `centerId` is given; only those with sessions left and
      * not expired with `redeemableOnly`), every page. An unknown guest is Zenoti's refusal 414, thrown.
      */
-    async guestPackages(guestId: string, options: { centerId?: string; redeemableOnly?: boolean } = {}): Promise<GuestPackage[]> {
+    async guestPackages(
+      guestId: string,
+      options: { centerId?: string; redeemableOnly?: boolean } = {},
+    ): Promise<GuestPackage[]> {
       const raw = await readAllPages(async (page) => {
         const body = await http.request({
           method: "GET",
           path: `/v1/guests/${encodeURIComponent(guestId)}/Packages`,
-          query: { center_id: options.centerId, show_redeemable: options.redeemableOnly ?? false, page_num: page, page_size: PAGE_SIZE },
+          query: {
+            center_id: options.centerId,
+            show_redeemable: options.redeemableOnly ?? false,
+            page_num: page,
+            page_size: PAGE_SIZE,
+          },
           schema: z.object({ packages: list, page_info: optional(z.object({ total: z.number() })) }),
         });
         return { items: body.packages, total: body.page_info?.total ?? null };

@@ -80,7 +80,8 @@ export function ianaFromDisplayName(displayName: string): string | null {
   const offset = sign ? (sign === "-" ? -1 : 1) * (Number(hours) * 60 + Number(minutes)) : 0;
   if (zoneByOffsetMinutes[offset]) return zoneByOffsetMinutes[offset];
   // Etc/GMT zones have no daylight saving and their sign is the POSIX one, opposite to UTC's.
-  if (offset % 60 === 0 && Math.abs(offset) <= 14 * 60) return `Etc/GMT${offset > 0 ? "-" : "+"}${Math.abs(offset / 60)}`;
+  if (offset % 60 === 0 && Math.abs(offset) <= 14 * 60)
+    return `Etc/GMT${offset > 0 ? "-" : "+"}${Math.abs(offset / 60)}`;
   return null;
 }
 
@@ -112,7 +113,11 @@ export type TimeZoneSettings = {
 export const NO_TIME_ZONE_SETTINGS: TimeZoneSettings = { byCenter: new Map(), byZoneId: new Map() };
 
 /** How a center's zone was found, for the logs and the preflight. */
-export type ZoneSource = "setting for the center" | "zone name" | "setting for the zone id" | "zone id named by another center";
+export type ZoneSource =
+  | "setting for the center"
+  | "zone name"
+  | "setting for the zone id"
+  | "zone id named by another center";
 
 export type ResolvedZone = { timeZone: string; source: ZoneSource };
 
@@ -155,13 +160,20 @@ export function resolveCenterTimeZone(
  * Reads a setting of `key=Zone` pairs (`SPA_CENTER_TIME_ZONES`, `SPA_TIME_ZONE_IDS`): each zone an
  * IANA name, a Windows id or a display string. Null names the first bad pair.
  */
-export function parseZoneSetting(value: string | undefined, readKey: (key: string) => string | null): { entries: Map<string, string> } | { problem: string } {
+export function parseZoneSetting(
+  value: string | undefined,
+  readKey: (key: string) => string | null,
+): { entries: Map<string, string> } | { problem: string } {
   const entries = new Map<string, string>();
-  for (const pair of (value ?? "").split(",").map((p) => p.trim()).filter(Boolean)) {
+  for (const pair of (value ?? "")
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const at = pair.indexOf("=");
     const key = at > 0 ? readKey(pair.slice(0, at).trim()) : null;
     const zone = at > 0 ? ianaFromName(pair.slice(at + 1)) : null;
-    if (key === null || zone === null) return { problem: `"${pair.slice(0, 80)}" is not key=Zone (an IANA name such as America/Los_Angeles)` };
+    if (key === null || zone === null)
+      return { problem: `"${pair.slice(0, 80)}" is not key=Zone (an IANA name such as America/Los_Angeles)` };
     entries.set(key, zone);
   }
   return { entries };
@@ -171,7 +183,9 @@ export function parseZoneSetting(value: string | undefined, readKey: (key: strin
  * The sandbox's own seed data, which always names its zones; the client resolves Zenoti's with
  * `resolveCenterTimeZone`, which never falls back on a default.
  */
-export function toIanaTimeZone(zone: { name?: string | null; standard_name?: string | null } | string | null | undefined): string {
+export function toIanaTimeZone(
+  zone: { name?: string | null; standard_name?: string | null } | string | null | undefined,
+): string {
   if (typeof zone === "string" || zone == null) return ianaFromName(zone) ?? DEFAULT_TIME_ZONE;
   return ianaFromName(zone.name) ?? ianaFromName(zone.standard_name) ?? DEFAULT_TIME_ZONE;
 }

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { seedCenters } from "../spa-sandbox/seed-data";
-import { DEFAULT_TIME_ZONE, ianaFromDisplayName, parseZoneSetting, resolveCenterTimeZone, toIanaTimeZone, windowsDisplayName } from "./time-zones.server";
+import {
+  DEFAULT_TIME_ZONE,
+  ianaFromDisplayName,
+  parseZoneSetting,
+  resolveCenterTimeZone,
+  toIanaTimeZone,
+  windowsDisplayName,
+} from "./time-zones.server";
 
 describe("Zenoti time zones to IANA", () => {
   it.each([
@@ -37,8 +44,12 @@ describe("Zenoti time zones to IANA", () => {
   });
 
   it("prefers the display name, then the standard name, then the default", () => {
-    expect(toIanaTimeZone({ name: "(UTC-07:00) Arizona", standard_name: "Mountain Standard Time" })).toBe("America/Phoenix");
-    expect(toIanaTimeZone({ name: "Something else", standard_name: "Pacific Standard Time" })).toBe("America/Los_Angeles");
+    expect(toIanaTimeZone({ name: "(UTC-07:00) Arizona", standard_name: "Mountain Standard Time" })).toBe(
+      "America/Phoenix",
+    );
+    expect(toIanaTimeZone({ name: "Something else", standard_name: "Pacific Standard Time" })).toBe(
+      "America/Los_Angeles",
+    );
     expect(toIanaTimeZone({ name: "", standard_name: "" })).toBe(DEFAULT_TIME_ZONE);
     expect(toIanaTimeZone(null)).toBe(DEFAULT_TIME_ZONE);
     expect(toIanaTimeZone("Not a zone")).toBe(DEFAULT_TIME_ZONE);
@@ -71,7 +82,10 @@ describe("the zone settings operations give (decision 035)", () => {
   const center = (key: string) => (/^[0-9a-f-]{36}$/i.test(key) ? key.toLowerCase() : null);
 
   it("reads key=Zone pairs in any of the zone's forms", () => {
-    const parsed = parseZoneSetting(" 4A7B2E1C-0000-4000-8000-000000000001=America/Los_Angeles, 4a7b2e1c-0000-4000-8000-000000000002=Eastern Standard Time ", center);
+    const parsed = parseZoneSetting(
+      " 4A7B2E1C-0000-4000-8000-000000000001=America/Los_Angeles, 4a7b2e1c-0000-4000-8000-000000000002=Eastern Standard Time ",
+      center,
+    );
     expect(parsed).toEqual({
       entries: new Map([
         ["4a7b2e1c-0000-4000-8000-000000000001", "America/Los_Angeles"],
@@ -82,18 +96,31 @@ describe("the zone settings operations give (decision 035)", () => {
   });
 
   it("names the first pair it cannot read", () => {
-    expect(parseZoneSetting("not-a-guid=America/Denver", center)).toEqual({ problem: expect.stringContaining('"not-a-guid=America/Denver"') });
-    expect(parseZoneSetting("4a7b2e1c-0000-4000-8000-000000000001=Mars/Olympus", center)).toMatchObject({ problem: expect.any(String) });
+    expect(parseZoneSetting("not-a-guid=America/Denver", center)).toEqual({
+      problem: expect.stringContaining('"not-a-guid=America/Denver"'),
+    });
+    expect(parseZoneSetting("4a7b2e1c-0000-4000-8000-000000000001=Mars/Olympus", center)).toMatchObject({
+      problem: expect.any(String),
+    });
     expect(parseZoneSetting("America/Denver", center)).toMatchObject({ problem: expect.any(String) });
   });
 
   it("resolves the center's setting first, then names, then the id's setting, then a sibling; otherwise nothing", () => {
     const settings = { byCenter: new Map([["c1", "America/Detroit"]]), byZoneId: new Map([[11, "America/Chicago"]]) };
     const named = { id: 20, name: "(UTC-05:00) Eastern Time (US & Canada)" };
-    expect(resolveCenterTimeZone("C1", named, settings)).toEqual({ timeZone: "America/Detroit", source: "setting for the center" });
+    expect(resolveCenterTimeZone("C1", named, settings)).toEqual({
+      timeZone: "America/Detroit",
+      source: "setting for the center",
+    });
     expect(resolveCenterTimeZone("c2", named, settings)).toEqual({ timeZone: "America/New_York", source: "zone name" });
-    expect(resolveCenterTimeZone("c2", { id: 0, identifier_name: "America/Boise" }, settings)).toEqual({ timeZone: "America/Boise", source: "zone name" });
-    expect(resolveCenterTimeZone("c2", { id: 11, name: null }, settings)).toEqual({ timeZone: "America/Chicago", source: "setting for the zone id" });
+    expect(resolveCenterTimeZone("c2", { id: 0, identifier_name: "America/Boise" }, settings)).toEqual({
+      timeZone: "America/Boise",
+      source: "zone name",
+    });
+    expect(resolveCenterTimeZone("c2", { id: 11, name: null }, settings)).toEqual({
+      timeZone: "America/Chicago",
+      source: "setting for the zone id",
+    });
     expect(resolveCenterTimeZone("c2", { id: 4 }, settings, new Map([[4, "America/Los_Angeles"]]))).toEqual({
       timeZone: "America/Los_Angeles",
       source: "zone id named by another center",

@@ -29,11 +29,23 @@ export function withCachedConfiguration(stores: Stores, options: Options = {}): 
   const cache = createCacheService({ name: "configuration", clock: options.clock });
   const kept = { ttlMs: options.ttlMs ?? CONFIGURATION_CACHE_MS, staleMs: 0, maxEntries: MAX_ENTRIES };
   const reads = {
-    center: cache.define<Read<Stores["centerPricing"]["get"]>, { centerId: string; serviceIds: string[] }>({ name: "center", key: (q) => `${q.centerId}:${q.serviceIds.join(",")}`, ...kept }),
+    center: cache.define<Read<Stores["centerPricing"]["get"]>, { centerId: string; serviceIds: string[] }>({
+      name: "center",
+      key: (q) => `${q.centerId}:${q.serviceIds.join(",")}`,
+      ...kept,
+    }),
     promo: cache.define<Read<Stores["promoCodes"]["get"]>>({ name: "promo", key: normalizePromoCode, ...kept }),
-    partner: cache.define<Read<Stores["pricing"]["partner"]>>({ name: "partner", key: (partnerType) => partnerType.toUpperCase(), ...kept }),
+    partner: cache.define<Read<Stores["pricing"]["partner"]>>({
+      name: "partner",
+      key: (partnerType) => partnerType.toUpperCase(),
+      ...kept,
+    }),
     tiers: cache.define<Read<Stores["pricing"]["tiers"]>, "chain">({ name: "tiers", key: (scope) => scope, ...kept }),
-    areas: cache.define<Read<Stores["pricing"]["addOnPrices"]>, string[]>({ name: "areas", key: (serviceIds) => serviceIds.join(","), ...kept }),
+    areas: cache.define<Read<Stores["pricing"]["addOnPrices"]>, string[]>({
+      name: "areas",
+      key: (serviceIds) => serviceIds.join(","),
+      ...kept,
+    }),
   };
   const frozen =
     <T>(load: () => Promise<T>) =>
@@ -52,19 +64,39 @@ export function withCachedConfiguration(stores: Stores, options: Options = {}): 
   return {
     ...stores,
     centerPricing: {
-      get: (centerId, serviceIds) => reads.center.get({ centerId, serviceIds }, frozen(() => centerPricing.get(centerId, serviceIds))),
+      get: (centerId, serviceIds) =>
+        reads.center.get(
+          { centerId, serviceIds },
+          frozen(() => centerPricing.get(centerId, serviceIds)),
+        ),
       put: (price) => write(() => centerPricing.put(price)),
     },
     promoCodes: {
-      get: (code) => reads.promo.get(code, frozen(() => promoCodes.get(code))),
+      get: (code) =>
+        reads.promo.get(
+          code,
+          frozen(() => promoCodes.get(code)),
+        ),
       put: (promo) => write(() => promoCodes.put(promo)),
     },
     pricing: {
-      partner: (partnerType) => reads.partner.get(partnerType, frozen(() => pricing.partner(partnerType))),
+      partner: (partnerType) =>
+        reads.partner.get(
+          partnerType,
+          frozen(() => pricing.partner(partnerType)),
+        ),
       putPartner: (partner) => write(() => pricing.putPartner(partner)),
-      tiers: () => reads.tiers.get("chain", frozen(() => pricing.tiers())),
+      tiers: () =>
+        reads.tiers.get(
+          "chain",
+          frozen(() => pricing.tiers()),
+        ),
       putTiers: (tiers) => write(() => pricing.putTiers(tiers)),
-      addOnPrices: (serviceIds) => reads.areas.get(serviceIds, frozen(() => pricing.addOnPrices(serviceIds))),
+      addOnPrices: (serviceIds) =>
+        reads.areas.get(
+          serviceIds,
+          frozen(() => pricing.addOnPrices(serviceIds)),
+        ),
       putAddOnPrice: (price) => write(() => pricing.putAddOnPrice(price)),
     },
   };

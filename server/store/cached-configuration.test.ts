@@ -29,7 +29,11 @@ function setUp() {
   return { cached, elsewhere, reads, advance: (ms: number) => (now += ms) };
 }
 
-const tiers = { priceTiers: [{ code: "100CHARGE", charge: 10_000, serviceIds: ["svc-1"] }], defaultPriceTier: "FT50RAF", offerTiers: [] };
+const tiers = {
+  priceTiers: [{ code: "100CHARGE", charge: 10_000, serviceIds: ["svc-1"] }],
+  defaultPriceTier: "FT50RAF",
+  offerTiers: [],
+};
 
 describe("the configuration read through a short cache", () => {
   it("asks the store once a minute for the same read, however many requests ask", async () => {
@@ -59,7 +63,11 @@ describe("the configuration read through a short cache", () => {
   it("keeps different reads apart: clinics, partners in any case, promo codes in any case", async () => {
     const { cached, elsewhere } = setUp();
     await elsewhere.centerPricing.put({ centerId: "c-1", serviceId: "svc-1", price: 15_000, isPrepaidService: true });
-    await elsewhere.pricing.putPartner({ partnerType: "GLOWPASS", name: "GlowPass", prices: [{ serviceId: "svc-1", price: 10_000 }] });
+    await elsewhere.pricing.putPartner({
+      partnerType: "GLOWPASS",
+      name: "GlowPass",
+      prices: [{ serviceId: "svc-1", price: 10_000 }],
+    });
     expect(await cached.centerPricing.get("c-2", ["svc-1"])).toEqual([]);
     expect((await cached.centerPricing.get("c-1", ["svc-1"]))[0].price).toBe(15_000);
     expect((await cached.pricing.partner("glowpass"))?.name).toBe("GlowPass");
@@ -84,7 +92,10 @@ describe("the configuration read through a short cache", () => {
     let fail = true;
     const flaky = withCachedConfiguration({
       ...cached,
-      pricing: { ...cached.pricing, tiers: () => (fail ? Promise.reject(new Error("store down")) : Promise.resolve(tiers)) },
+      pricing: {
+        ...cached.pricing,
+        tiers: () => (fail ? Promise.reject(new Error("store down")) : Promise.resolve(tiers)),
+      },
     });
     await expect(flaky.pricing.tiers()).rejects.toThrow("store down");
     fail = false;
@@ -96,7 +107,13 @@ describe("the configuration read through a short cache", () => {
     let fail = false;
     const { cached } = setUp();
     const flaky = withCachedConfiguration(
-      { ...cached, pricing: { ...cached.pricing, tiers: () => (fail ? Promise.reject(new Error("store down")) : Promise.resolve(tiers)) } },
+      {
+        ...cached,
+        pricing: {
+          ...cached.pricing,
+          tiers: () => (fail ? Promise.reject(new Error("store down")) : Promise.resolve(tiers)),
+        },
+      },
       { clock: () => now },
     );
     const warn = vi.spyOn(logger, "warn").mockImplementation(() => {});

@@ -55,12 +55,18 @@ const INVALID_ARGUMENT = 3;
  * closed transaction wrote nothing, so running it again is safe; the library itself retries
  * only ABORTED.
  */
-async function inTransaction<T>(db: Firestore, update: (tx: Transaction) => Promise<T>, options?: { maxAttempts: number }): Promise<T> {
+async function inTransaction<T>(
+  db: Firestore,
+  update: (tx: Transaction) => Promise<T>,
+  options?: { maxAttempts: number },
+): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await db.runTransaction(update, options);
     } catch (error) {
-      const closed = (error as { code?: number }).code === INVALID_ARGUMENT && /transaction is invalid or closed/i.test(String((error as Error).message));
+      const closed =
+        (error as { code?: number }).code === INVALID_ARGUMENT &&
+        /transaction is invalid or closed/i.test(String((error as Error).message));
       if (!closed || attempt >= 3) throw error;
     }
   }
@@ -151,7 +157,10 @@ export function chunk<T>(items: T[], size = 10): T[][] {
   return chunks;
 }
 
-export function connectFirestore(options: { projectId: string; credentialsJson: string }): { db: Firestore; close: () => Promise<void> } {
+export function connectFirestore(options: { projectId: string; credentialsJson: string }): {
+  db: Firestore;
+  close: () => Promise<void>;
+} {
   const app = initializeApp(
     { credential: cert(JSON.parse(options.credentialsJson)), projectId: options.projectId },
     `store-${Date.now()}-${Math.random().toString(36).slice(2)}`,
@@ -187,7 +196,9 @@ function guestDetailsStore(db: Firestore): GuestDetailsStore {
     if (keyed.exists) return keyed;
     const key = emailKey(email);
     const typed = [...new Set([email.trim(), key])];
-    const query = guests.where(Filter.or(Filter.where("emailKey", "==", key), Filter.where("email", "in", typed))).limit(1);
+    const query = guests
+      .where(Filter.or(Filter.where("emailKey", "==", key), Filter.where("email", "in", typed)))
+      .limit(1);
     const legacy = tx ? await tx.get(query) : await query.get();
     return legacy.empty ? null : legacy.docs[0];
   }
@@ -205,7 +216,12 @@ function guestDetailsStore(db: Firestore): GuestDetailsStore {
     async create(details) {
       await inTransaction(db, async (tx) => {
         if (await find(tx, details.email)) throw new Error("A guestDetails record already exists for this email");
-        tx.create(keyedRef(details.email), { ...details, email: details.email.trim(), emailKey: emailKey(details.email), promo_codes: details.promo_codes ?? {} });
+        tx.create(keyedRef(details.email), {
+          ...details,
+          email: details.email.trim(),
+          emailKey: emailKey(details.email),
+          promo_codes: details.promo_codes ?? {},
+        });
       });
     },
     async update(email, patch) {
@@ -220,9 +236,16 @@ function guestDetailsStore(db: Firestore): GuestDetailsStore {
         const found = await find(tx, input.email);
         const used = found ? (toGuestDetails(found.data()!).promo_codes[input.code] ?? 0) : 0;
         if (input.maxUses !== null && used >= input.maxUses) return false;
-        if (found) tx.update(found.ref, new FieldPath("promo_codes", input.code), used + 1, "emailKey", emailKey(input.email));
+        if (found)
+          tx.update(found.ref, new FieldPath("promo_codes", input.code), used + 1, "emailKey", emailKey(input.email));
         else {
-          const created: GuestDetails = { email: input.email.trim(), guest_id: input.guestId, is_password_set: false, is_return_user: false, promo_codes: { [input.code]: 1 } };
+          const created: GuestDetails = {
+            email: input.email.trim(),
+            guest_id: input.guestId,
+            is_password_set: false,
+            is_return_user: false,
+            promo_codes: { [input.code]: 1 },
+          };
           tx.create(keyedRef(input.email), { ...created, emailKey: emailKey(input.email) });
         }
         return true;
@@ -270,17 +293,27 @@ function centerPricingStore(db: Firestore): CenterPricingStore {
   return {
     async get(centerId, serviceIds) {
       const results = await Promise.all(
-        chunk(serviceIds, 10).map((ids) => db.collection(CENTER_PRICING).where("centerId", "==", centerId).where("serviceId", "in", ids).get()),
+        chunk(serviceIds, 10).map((ids) =>
+          db.collection(CENTER_PRICING).where("centerId", "==", centerId).where("serviceId", "in", ids).get(),
+        ),
       );
       return results.flatMap((snapshot) =>
         snapshot.docs.map((doc): CenterPrice => {
           const stored = doc.data();
-          return { serviceId: String(stored.serviceId), centerId: String(stored.centerId), price: centsFromDollars(Number(stored.price)), isPrepaidService: stored.isPrepaidService === true };
+          return {
+            serviceId: String(stored.serviceId),
+            centerId: String(stored.centerId),
+            price: centsFromDollars(Number(stored.price)),
+            isPrepaidService: stored.isPrepaidService === true,
+          };
         }),
       );
     },
     async put(price) {
-      await db.collection(CENTER_PRICING).doc(centerPriceId(price.centerId, price.serviceId)).set({ ...price, price: dollarsFromCents(price.price) });
+      await db
+        .collection(CENTER_PRICING)
+        .doc(centerPriceId(price.centerId, price.serviceId))
+        .set({ ...price, price: dollarsFromCents(price.price) });
     },
   };
 }
@@ -288,14 +321,20 @@ function centerPricingStore(db: Firestore): CenterPricingStore {
 function promoCodeStore(db: Firestore): PromoCodeStore {
   return {
     async get(code) {
-      const snapshot = await db.collection(PROMO_CODES).doc(documentId(normalizePromoCode(code))).get();
+      const snapshot = await db
+        .collection(PROMO_CODES)
+        .doc(documentId(normalizePromoCode(code)))
+        .get();
       if (!snapshot.exists) return null;
       const stored = snapshot.data() as PromoCode;
       return { ...stored, rules: stored.rules.map(ruleFromDollars) };
     },
     async put(promo) {
       const code = normalizePromoCode(promo.code);
-      await db.collection(PROMO_CODES).doc(documentId(code)).set({ ...promo, code, rules: promo.rules.map(ruleToDollars) });
+      await db
+        .collection(PROMO_CODES)
+        .doc(documentId(code))
+        .set({ ...promo, code, rules: promo.rules.map(ruleToDollars) });
     },
   };
 }
@@ -312,7 +351,11 @@ function accountStore(db: Firestore): AccountStore {
       try {
         const { referralCode, ...rest } = account;
         // Firestore refuses undefined values: a referral code is stored only when there is one.
-        await byEmail(account.email).create({ ...rest, email: account.email.trim(), ...(referralCode ? { referralCode } : {}) });
+        await byEmail(account.email).create({
+          ...rest,
+          email: account.email.trim(),
+          ...(referralCode ? { referralCode } : {}),
+        });
       } catch (error) {
         if ((error as { code?: number }).code === ALREADY_EXISTS) throw new DuplicateAccountError();
         throw error;
@@ -351,7 +394,9 @@ function userSessionStore(db: Firestore): UserSessionStore {
     },
     async revokeAllOfUser(userId, exceptTokenHash) {
       const snapshot = await sessions.where("userId", "==", userId).where("revoked", "==", false).get();
-      await Promise.all(snapshot.docs.filter((d) => d.get("tokenHash") !== exceptTokenHash).map((d) => d.ref.update({ revoked: true })));
+      await Promise.all(
+        snapshot.docs.filter((d) => d.get("tokenHash") !== exceptTokenHash).map((d) => d.ref.update({ revoked: true })),
+      );
     },
   };
 }
@@ -481,7 +526,10 @@ function purchaseStore(db: Firestore): PurchaseStore {
     },
     async listUnfinished(now, idleBefore, limit) {
       // One "in" filter needs no composite index; unfinished purchases are few, so the rest is here.
-      const snapshot = await db.collection(PURCHASES).where("state", "in", [...UNFINISHED_PURCHASE_STATES]).get();
+      const snapshot = await db
+        .collection(PURCHASES)
+        .where("state", "in", [...UNFINISHED_PURCHASE_STATES])
+        .get();
       return snapshot.docs
         .map((doc) => doc.data() as Purchase)
         .filter((p) => p.leaseUntil <= now && p.updatedAt <= idleBefore)
@@ -525,7 +573,12 @@ function toReferral(data: DocumentData): Referral {
     rewardedAt: typeof data.rewardedAt === "number" ? data.rewardedAt : null,
     visitId: typeof data.visitId === "string" ? data.visitId : null,
     // A reward made before credits were noted has no such field: it was sent once, and counts as sent.
-    creditSentAt: typeof data.creditSentAt === "number" ? data.creditSentAt : data.state === "rewarded" && !("creditSentAt" in data) ? Number(data.rewardedAt ?? 0) : null,
+    creditSentAt:
+      typeof data.creditSentAt === "number"
+        ? data.creditSentAt
+        : data.state === "rewarded" && !("creditSentAt" in data)
+          ? Number(data.rewardedAt ?? 0)
+          : null,
     creditTriedAt: typeof data.creditTriedAt === "number" ? data.creditTriedAt : null,
   };
 }
@@ -535,13 +588,18 @@ function toReferral(data: DocumentData): Referral {
  * composite index): `awaitingFirstCheck` is true for a referral awaiting its reward that was never
  * checked, `awaitingCheckedAt` is the check time of one that was (null otherwise).
  */
-function awaitingFields(referral: Pick<Referral, "state" | "friendGuestId" | "checkedAt" | "rewardedAt" | "creditSentAt" | "creditTriedAt">) {
+function awaitingFields(
+  referral: Pick<Referral, "state" | "friendGuestId" | "checkedAt" | "rewardedAt" | "creditSentAt" | "creditTriedAt">,
+) {
   const awaiting = referral.state === "registered" && referral.friendGuestId !== null;
   return {
     awaitingFirstCheck: awaiting && referral.checkedAt === null,
     awaitingCheckedAt: awaiting ? referral.checkedAt : null,
     // What `listUncredited` finds: a reward whose credit was not handed on yet, by when it was last tried (or earned).
-    creditPendingSince: referral.state === "rewarded" && referral.creditSentAt === null ? (referral.creditTriedAt ?? referral.rewardedAt) : null,
+    creditPendingSince:
+      referral.state === "rewarded" && referral.creditSentAt === null
+        ? (referral.creditTriedAt ?? referral.rewardedAt)
+        : null,
   };
 }
 
@@ -561,7 +619,8 @@ function referralStore(db: Firestore): ReferralStore {
   const referrals = db.collection(REFERRALS);
   const referralRef = (email: string) => referrals.doc(documentId(emailKey(email)));
   const countRef = (code: string) => db.collection(REFERRAL_COUNTS).doc(documentId(code));
-  const byRecency = (a: Referral, b: Referral) => a.createdAt - b.createdAt || emailKey(a.friendEmail).localeCompare(emailKey(b.friendEmail));
+  const byRecency = (a: Referral, b: Referral) =>
+    a.createdAt - b.createdAt || emailKey(a.friendEmail).localeCompare(emailKey(b.friendEmail));
 
   /** The account's code, read in the transaction when there is one. */
   async function ownCode(tx: Transaction | null, accountId: string): Promise<ReferralCodeRecord | null> {
@@ -587,7 +646,14 @@ function referralStore(db: Firestore): ReferralStore {
             tx.set(ownerRef(owner.accountId), { code, createdAt: Number(taken.get("createdAt")) });
             return toReferralCode(taken.data()!);
           }
-          const record: ReferralCodeRecord = { code, accountId: owner.accountId, guestId: owner.guestId, firstName: owner.firstName, centerId: owner.centerId, createdAt: now };
+          const record: ReferralCodeRecord = {
+            code,
+            accountId: owner.accountId,
+            guestId: owner.guestId,
+            firstName: owner.firstName,
+            centerId: owner.centerId,
+            createdAt: now,
+          };
           tx.create(codeRef(code), record);
           tx.set(ownerRef(owner.accountId), { code, createdAt: now });
           return record;
@@ -605,30 +671,40 @@ function referralStore(db: Firestore): ReferralStore {
     async add(referral, cap) {
       const ref = referralRef(referral.friendEmail);
       const counter = countRef(referral.code);
-      return inTransaction(db, async (tx): Promise<ReferralAdded> => {
-        // Every read before any write, as Firestore's transactions require.
-        const [existing, count] = await Promise.all([tx.get(ref), tx.get(counter)]);
-        if (existing.exists) return "already-referred";
-        // Two transactions adding under one code both read its counter, so one of them is tried again.
-        const friends = count.exists ? Number(count.get("friends") ?? 0) : (await tx.get(referrals.where("code", "==", referral.code))).size;
-        if (friends >= cap) return "used-up";
-        tx.create(ref, storedReferral(referral));
-        tx.set(counter, { code: referral.code, friends: friends + 1 });
-        return "added";
-      }, { maxAttempts: REFERRAL_COUNT_TRIES });
+      return inTransaction(
+        db,
+        async (tx): Promise<ReferralAdded> => {
+          // Every read before any write, as Firestore's transactions require.
+          const [existing, count] = await Promise.all([tx.get(ref), tx.get(counter)]);
+          if (existing.exists) return "already-referred";
+          // Two transactions adding under one code both read its counter, so one of them is tried again.
+          const friends = count.exists
+            ? Number(count.get("friends") ?? 0)
+            : (await tx.get(referrals.where("code", "==", referral.code))).size;
+          if (friends >= cap) return "used-up";
+          tx.create(ref, storedReferral(referral));
+          tx.set(counter, { code: referral.code, friends: friends + 1 });
+          return "added";
+        },
+        { maxAttempts: REFERRAL_COUNT_TRIES },
+      );
     },
     async release(friendEmail, code) {
       const ref = referralRef(friendEmail);
       const counter = countRef(code);
-      return inTransaction(db, async (tx) => {
-        const [existing, count] = await Promise.all([tx.get(ref), tx.get(counter)]);
-        if (!existing.exists) return false;
-        const claim = toReferral(existing.data()!);
-        if (claim.code !== code || claim.state !== "registered" || claim.friendGuestId !== null) return false;
-        tx.delete(ref);
-        if (count.exists) tx.update(counter, { friends: Math.max(0, Number(count.get("friends") ?? 0) - 1) });
-        return true;
-      }, { maxAttempts: REFERRAL_COUNT_TRIES });
+      return inTransaction(
+        db,
+        async (tx) => {
+          const [existing, count] = await Promise.all([tx.get(ref), tx.get(counter)]);
+          if (!existing.exists) return false;
+          const claim = toReferral(existing.data()!);
+          if (claim.code !== code || claim.state !== "registered" || claim.friendGuestId !== null) return false;
+          tx.delete(ref);
+          if (count.exists) tx.update(counter, { friends: Math.max(0, Number(count.get("friends") ?? 0) - 1) });
+          return true;
+        },
+        { maxAttempts: REFERRAL_COUNT_TRIES },
+      );
     },
     async forFriend(email) {
       const snapshot = await referralRef(email).get();
@@ -647,7 +723,9 @@ function referralStore(db: Firestore): ReferralStore {
       await inTransaction(db, async (tx) => {
         const snapshot = await tx.get(ref);
         if (!snapshot.exists) throw new Error("No referral for this email");
-        const fields = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)) as typeof patch;
+        const fields = Object.fromEntries(
+          Object.entries(patch).filter(([, value]) => value !== undefined),
+        ) as typeof patch;
         const changed = { ...toReferral(snapshot.data()!), ...fields };
         tx.update(ref, { ...fields, ...awaitingFields(changed) });
       });
@@ -689,7 +767,11 @@ function referralStore(db: Firestore): ReferralStore {
     async listUncredited(triedBefore, limit) {
       if (limit <= 0) return [];
       // Rewards earned before this field existed have none: they were sent once, as then.
-      const snapshot = await referrals.where("creditPendingSince", "<", triedBefore).orderBy("creditPendingSince").limit(limit).get();
+      const snapshot = await referrals
+        .where("creditPendingSince", "<", triedBefore)
+        .orderBy("creditPendingSince")
+        .limit(limit)
+        .get();
       return snapshot.docs.map((doc) => toReferral(doc.data()));
     },
   };
@@ -697,7 +779,8 @@ function referralStore(db: Firestore): ReferralStore {
 
 /** A time the earlier client may have written as a Firestore timestamp, in milliseconds. */
 function millis(value: unknown): number {
-  if (value && typeof (value as { toMillis?: unknown }).toMillis === "function") return (value as { toMillis(): number }).toMillis();
+  if (value && typeof (value as { toMillis?: unknown }).toMillis === "function")
+    return (value as { toMillis(): number }).toMillis();
   return Number(value);
 }
 
@@ -727,15 +810,25 @@ function affiliateStore(db: Firestore): AffiliateStore {
         const snapshot = await tx.get(ref(input.userId));
         if (!snapshot.exists) {
           const created: AffiliateDetails = {
-            user_id: input.userId, user_email: input.userEmail, irclickid: input.clickId, timestamp: input.clickedAt,
-            isFtTreatedTriggered: false, isExpired: false, checkedAt: null,
+            user_id: input.userId,
+            user_email: input.userEmail,
+            irclickid: input.clickId,
+            timestamp: input.clickedAt,
+            isFtTreatedTriggered: false,
+            isExpired: false,
+            checkedAt: null,
           };
           tx.create(ref(input.userId), created);
           return "created";
         }
         if (snapshot.get("irclickid") === input.clickId) return "unchanged";
         // A new click starts a new window.
-        tx.update(ref(input.userId), { irclickid: input.clickId, timestamp: input.clickedAt, isFtTreatedTriggered: false, isExpired: false });
+        tx.update(ref(input.userId), {
+          irclickid: input.clickId,
+          timestamp: input.clickedAt,
+          isFtTreatedTriggered: false,
+          isExpired: false,
+        });
         return "updated";
       });
     },
@@ -750,7 +843,10 @@ function affiliateStore(db: Firestore): AffiliateStore {
     async listOpen(checkedBefore, limit) {
       // Two equality filters need no composite index; open records are those still in their
       // attribution window, and older ones may have no checkedAt, so the rest is done here.
-      const snapshot = await affiliates.where("isFtTreatedTriggered", "==", false).where("isExpired", "==", false).get();
+      const snapshot = await affiliates
+        .where("isFtTreatedTriggered", "==", false)
+        .where("isExpired", "==", false)
+        .get();
       const neverFirst = (a: AffiliateDetails, b: AffiliateDetails) =>
         (a.checkedAt === null ? 0 : 1) - (b.checkedAt === null ? 0 : 1) ||
         (a.checkedAt ?? 0) - (b.checkedAt ?? 0) ||
@@ -788,7 +884,10 @@ function pricingStore(db: Firestore): PricingStore {
       const found = await findPartner(type);
       if (!found) return null;
       const data = found.data()!;
-      const prices = Object.entries((data.prices ?? {}) as Record<string, number>).map(([serviceId, dollars]) => ({ serviceId, price: centsFromDollars(Number(dollars)) }));
+      const prices = Object.entries((data.prices ?? {}) as Record<string, number>).map(([serviceId, dollars]) => ({
+        serviceId,
+        price: centsFromDollars(Number(dollars)),
+      }));
       // A partner written before partners had names is shown under its type.
       return { partnerType: type, name: typeof data.name === "string" ? data.name : type, prices };
     },
@@ -809,17 +908,27 @@ function pricingStore(db: Firestore): PricingStore {
       const data = snapshot.data()!;
       return {
         priceTiers: ((data.priceTiers ?? []) as { code: string; charge: number; serviceIds?: string[] }[]).map((t) => ({
-          code: String(t.code), charge: centsFromDollars(Number(t.charge)), serviceIds: [...(t.serviceIds ?? [])].map(String),
+          code: String(t.code),
+          charge: centsFromDollars(Number(t.charge)),
+          serviceIds: [...(t.serviceIds ?? [])].map(String),
         })),
         defaultPriceTier: String(data.defaultPriceTier ?? ""),
-        offerTiers: ((data.offerTiers ?? []) as { percent: number; serviceIds?: string[]; code?: string | null }[]).map((t) => ({
-          percent: Number(t.percent), serviceIds: [...(t.serviceIds ?? [])].map(String), code: t.code ? String(t.code) : null,
-        })),
+        offerTiers: ((data.offerTiers ?? []) as { percent: number; serviceIds?: string[]; code?: string | null }[]).map(
+          (t) => ({
+            percent: Number(t.percent),
+            serviceIds: [...(t.serviceIds ?? [])].map(String),
+            code: t.code ? String(t.code) : null,
+          }),
+        ),
       };
     },
     async putTiers(tiers) {
       const stored: PricingTiers = {
-        priceTiers: tiers.priceTiers.map((t) => ({ code: t.code, charge: dollarsFromCents(t.charge), serviceIds: [...t.serviceIds] })),
+        priceTiers: tiers.priceTiers.map((t) => ({
+          code: t.code,
+          charge: dollarsFromCents(t.charge),
+          serviceIds: [...t.serviceIds],
+        })),
         defaultPriceTier: tiers.defaultPriceTier,
         offerTiers: tiers.offerTiers.map((t) => ({ percent: t.percent, serviceIds: [...t.serviceIds], code: t.code })),
       };
@@ -828,10 +937,18 @@ function pricingStore(db: Firestore): PricingStore {
     async addOnPrices(serviceIds) {
       // Read by id, ten at a time as the spec asks; a document's id is its service id as `documentId` gave it.
       const byDocumentId = new Map(serviceIds.map((id) => [documentId(id), id]));
-      const results = await Promise.all(chunk([...byDocumentId.keys()], 10).map((ids) => db.getAll(...ids.map((id) => db.collection(ADD_ON_LHR_PRICES).doc(id)))));
-      return results.flat().flatMap((snapshot) =>
-        snapshot.exists ? [{ serviceId: byDocumentId.get(snapshot.id)!, price: centsFromDollars(Number(snapshot.get("price"))) }] : [],
+      const results = await Promise.all(
+        chunk([...byDocumentId.keys()], 10).map((ids) =>
+          db.getAll(...ids.map((id) => db.collection(ADD_ON_LHR_PRICES).doc(id))),
+        ),
       );
+      return results
+        .flat()
+        .flatMap((snapshot) =>
+          snapshot.exists
+            ? [{ serviceId: byDocumentId.get(snapshot.id)!, price: centsFromDollars(Number(snapshot.get("price"))) }]
+            : [],
+        );
     },
     async putAddOnPrice(price) {
       await addOnRef(price.serviceId).set({ price: dollarsFromCents(price.price) });

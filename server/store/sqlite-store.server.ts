@@ -86,13 +86,27 @@ const migrations: Migration[] = [
    DROP TABLE add_on_lhr_prices;
    ALTER TABLE add_on_lhr_prices_cents RENAME TO add_on_lhr_prices;`,
   (db) => {
-    for (const row of db.prepare("SELECT partner_type, prices FROM partner_pricing").all() as { partner_type: string; prices: string }[]) {
-      const prices = Object.fromEntries(Object.entries(JSON.parse(row.prices) as Record<string, number>).map(([id, dollars]) => [id, centsFromDollars(dollars)]));
-      db.prepare("UPDATE partner_pricing SET prices = ? WHERE partner_type = ?").run(JSON.stringify(prices), row.partner_type);
+    for (const row of db.prepare("SELECT partner_type, prices FROM partner_pricing").all() as {
+      partner_type: string;
+      prices: string;
+    }[]) {
+      const prices = Object.fromEntries(
+        Object.entries(JSON.parse(row.prices) as Record<string, number>).map(([id, dollars]) => [
+          id,
+          centsFromDollars(dollars),
+        ]),
+      );
+      db.prepare("UPDATE partner_pricing SET prices = ? WHERE partner_type = ?").run(
+        JSON.stringify(prices),
+        row.partner_type,
+      );
     }
     for (const row of db.prepare("SELECT code, promo FROM promo_codes").all() as { code: string; promo: string }[]) {
       const promo = JSON.parse(row.promo) as PromoCode;
-      db.prepare("UPDATE promo_codes SET promo = ? WHERE code = ?").run(JSON.stringify({ ...promo, rules: promo.rules.map(ruleFromDollars) }), row.code);
+      db.prepare("UPDATE promo_codes SET promo = ? WHERE code = ?").run(
+        JSON.stringify({ ...promo, rules: promo.rules.map(ruleFromDollars) }),
+        row.code,
+      );
     }
   },
   `ALTER TABLE accounts ADD COLUMN referral_code TEXT;`,
@@ -158,13 +172,22 @@ function openDatabase(file: string): Database.Database {
  * Writes the columns given (undefined ones are left as they are) of the row whose `keyColumn` is
  * `key`; throws `missing` when there is no such row, even when nothing is to be written.
  */
-function updateColumns(db: Database.Database, table: string, keyColumn: string, key: string, columns: Record<string, string | number | null | undefined>, missing: string): void {
+function updateColumns(
+  db: Database.Database,
+  table: string,
+  keyColumn: string,
+  key: string,
+  columns: Record<string, string | number | null | undefined>,
+  missing: string,
+): void {
   const given = Object.entries(columns).filter(([, value]) => value !== undefined);
   if (given.length === 0) {
     if (!db.prepare(`SELECT 1 FROM ${table} WHERE ${keyColumn} = ?`).get(key)) throw new Error(missing);
     return;
   }
-  const result = db.prepare(`UPDATE ${table} SET ${given.map(([column]) => `${column} = ?`).join(", ")} WHERE ${keyColumn} = ?`).run(...given.map(([, value]) => value), key);
+  const result = db
+    .prepare(`UPDATE ${table} SET ${given.map(([column]) => `${column} = ?`).join(", ")} WHERE ${keyColumn} = ?`)
+    .run(...given.map(([, value]) => value), key);
   if (result.changes === 0) throw new Error(missing);
 }
 
@@ -173,7 +196,13 @@ function flag(value: boolean | undefined): number | undefined {
   return value === undefined ? undefined : value ? 1 : 0;
 }
 
-type GuestRow = { email: string; guest_id: string; is_password_set: number; is_return_user: number; promo_codes: string };
+type GuestRow = {
+  email: string;
+  guest_id: string;
+  is_password_set: number;
+  is_return_user: number;
+  promo_codes: string;
+};
 
 function toGuest(row: GuestRow): GuestDetails {
   return {
@@ -194,17 +223,19 @@ function guestDetailsStore(db: Database.Database): GuestDetailsStore {
   const writeCodes = db.prepare("UPDATE guest_details SET promo_codes = ? WHERE email_key = ?");
   const codesOf = (row: GuestRow | undefined) => (row ? (JSON.parse(row.promo_codes) as Record<string, number>) : {});
 
-  const claim = db.transaction((input: { email: string; guestId: string; code: string; maxUses: number | null }): boolean => {
-    const key = emailKey(input.email);
-    const row = select.get(key) as GuestRow | undefined;
-    const codes = codesOf(row);
-    const used = codes[input.code] ?? 0;
-    if (input.maxUses !== null && used >= input.maxUses) return false;
-    codes[input.code] = used + 1;
-    if (row) writeCodes.run(JSON.stringify(codes), key);
-    else insert.run(key, input.email.trim(), input.guestId, 0, 0, JSON.stringify(codes));
-    return true;
-  });
+  const claim = db.transaction(
+    (input: { email: string; guestId: string; code: string; maxUses: number | null }): boolean => {
+      const key = emailKey(input.email);
+      const row = select.get(key) as GuestRow | undefined;
+      const codes = codesOf(row);
+      const used = codes[input.code] ?? 0;
+      if (input.maxUses !== null && used >= input.maxUses) return false;
+      codes[input.code] = used + 1;
+      if (row) writeCodes.run(JSON.stringify(codes), key);
+      else insert.run(key, input.email.trim(), input.guestId, 0, 0, JSON.stringify(codes));
+      return true;
+    },
+  );
   const release = db.transaction((email: string, code: string) => {
     const key = emailKey(email);
     const row = select.get(key) as GuestRow | undefined;
@@ -222,8 +253,12 @@ function guestDetailsStore(db: Database.Database): GuestDetailsStore {
     async create(details) {
       try {
         insert.run(
-          emailKey(details.email), details.email.trim(), details.guest_id, details.is_password_set ? 1 : 0,
-          details.is_return_user ? 1 : 0, JSON.stringify(details.promo_codes ?? {}),
+          emailKey(details.email),
+          details.email.trim(),
+          details.guest_id,
+          details.is_password_set ? 1 : 0,
+          details.is_return_user ? 1 : 0,
+          JSON.stringify(details.promo_codes ?? {}),
         );
       } catch (error) {
         if (isUniqueViolation(error)) throw new Error("A guestDetails record already exists for this email");
@@ -231,7 +266,14 @@ function guestDetailsStore(db: Database.Database): GuestDetailsStore {
       }
     },
     async update(email, patch) {
-      updateColumns(db, "guest_details", "email_key", emailKey(email), { is_password_set: flag(patch.is_password_set), is_return_user: flag(patch.is_return_user) }, "No guestDetails record for this email");
+      updateColumns(
+        db,
+        "guest_details",
+        "email_key",
+        emailKey(email),
+        { is_password_set: flag(patch.is_password_set), is_return_user: flag(patch.is_return_user) },
+        "No guestDetails record for this email",
+      );
     },
     async claimPromoUse(input) {
       return claim.immediate(input);
@@ -249,8 +291,18 @@ function centerPricingStore(db: Database.Database): CenterPricingStore {
       const placeholders = serviceIds.map(() => "?").join(",");
       const rows = db
         .prepare(`SELECT * FROM center_pricing WHERE center_id = ? AND service_id IN (${placeholders})`)
-        .all(centerId, ...serviceIds) as { center_id: string; service_id: string; price_cents: number; is_prepaid_service: number }[];
-      return rows.map((r) => ({ centerId: r.center_id, serviceId: r.service_id, price: r.price_cents, isPrepaidService: r.is_prepaid_service === 1 }));
+        .all(centerId, ...serviceIds) as {
+        center_id: string;
+        service_id: string;
+        price_cents: number;
+        is_prepaid_service: number;
+      }[];
+      return rows.map((r) => ({
+        centerId: r.center_id,
+        serviceId: r.service_id,
+        price: r.price_cents,
+        isPrepaidService: r.is_prepaid_service === 1,
+      }));
     },
     async put(price) {
       db.prepare(
@@ -264,23 +316,40 @@ function centerPricingStore(db: Database.Database): CenterPricingStore {
 function promoCodeStore(db: Database.Database): PromoCodeStore {
   return {
     async get(code) {
-      const row = db.prepare("SELECT promo FROM promo_codes WHERE code = ?").get(normalizePromoCode(code)) as { promo: string } | undefined;
+      const row = db.prepare("SELECT promo FROM promo_codes WHERE code = ?").get(normalizePromoCode(code)) as
+        | { promo: string }
+        | undefined;
       return row ? (JSON.parse(row.promo) as PromoCode) : null;
     },
     async put(promo) {
       const code = normalizePromoCode(promo.code);
-      db.prepare("INSERT INTO promo_codes (code, promo) VALUES (?, ?) ON CONFLICT (code) DO UPDATE SET promo = excluded.promo").run(
-        code, JSON.stringify({ ...promo, code }),
-      );
+      db.prepare(
+        "INSERT INTO promo_codes (code, promo) VALUES (?, ?) ON CONFLICT (code) DO UPDATE SET promo = excluded.promo",
+      ).run(code, JSON.stringify({ ...promo, code }));
     },
   };
 }
 
-type AccountRow = { id: string; email: string; guest_id: string; center_id: string; password_hash: string; created_at: number; password_changed_at: number; referral_code: string | null };
+type AccountRow = {
+  id: string;
+  email: string;
+  guest_id: string;
+  center_id: string;
+  password_hash: string;
+  created_at: number;
+  password_changed_at: number;
+  referral_code: string | null;
+};
 
 function toAccount(row: AccountRow): AccountRecord {
   return {
-    id: row.id, email: row.email, guestId: row.guest_id, centerId: row.center_id, passwordHash: row.password_hash, createdAt: row.created_at, passwordChangedAt: row.password_changed_at,
+    id: row.id,
+    email: row.email,
+    guestId: row.guest_id,
+    centerId: row.center_id,
+    passwordHash: row.password_hash,
+    createdAt: row.created_at,
+    passwordChangedAt: row.password_changed_at,
     ...(row.referral_code ? { referralCode: row.referral_code } : {}),
   };
 }
@@ -292,14 +361,26 @@ function accountStore(db: Database.Database): AccountStore {
         db.prepare(
           `INSERT INTO accounts (id, email_key, email, guest_id, center_id, password_hash, created_at, password_changed_at, referral_code)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        ).run(account.id, emailKey(account.email), account.email.trim(), account.guestId, account.centerId, account.passwordHash, account.createdAt, account.passwordChangedAt, account.referralCode ?? null);
+        ).run(
+          account.id,
+          emailKey(account.email),
+          account.email.trim(),
+          account.guestId,
+          account.centerId,
+          account.passwordHash,
+          account.createdAt,
+          account.passwordChangedAt,
+          account.referralCode ?? null,
+        );
       } catch (error) {
         if (isUniqueViolation(error)) throw new DuplicateAccountError();
         throw error;
       }
     },
     async getByEmail(email) {
-      const row = db.prepare("SELECT * FROM accounts WHERE email_key = ?").get(emailKey(email)) as AccountRow | undefined;
+      const row = db.prepare("SELECT * FROM accounts WHERE email_key = ?").get(emailKey(email)) as
+        | AccountRow
+        | undefined;
       return row ? toAccount(row) : null;
     },
     async getById(id) {
@@ -307,7 +388,11 @@ function accountStore(db: Database.Database): AccountStore {
       return row ? toAccount(row) : null;
     },
     async updatePassword(id, passwordHash, changedAt) {
-      db.prepare("UPDATE accounts SET password_hash = ?, password_changed_at = ? WHERE id = ?").run(passwordHash, changedAt, id);
+      db.prepare("UPDATE accounts SET password_hash = ?, password_changed_at = ? WHERE id = ?").run(
+        passwordHash,
+        changedAt,
+        id,
+      );
     },
   };
 }
@@ -315,21 +400,32 @@ function accountStore(db: Database.Database): AccountStore {
 function userSessionStore(db: Database.Database): UserSessionStore {
   return {
     async create(session) {
-      db.prepare("INSERT INTO user_sessions (token_hash, user_id, created_at, expires_at, revoked) VALUES (?, ?, ?, ?, 0)").run(
-        session.tokenHash, session.userId, session.createdAt, session.expiresAt,
-      );
+      db.prepare(
+        "INSERT INTO user_sessions (token_hash, user_id, created_at, expires_at, revoked) VALUES (?, ?, ?, ?, 0)",
+      ).run(session.tokenHash, session.userId, session.createdAt, session.expiresAt);
     },
     async get(tokenHash) {
       const row = db.prepare("SELECT * FROM user_sessions WHERE token_hash = ?").get(tokenHash) as
         | { token_hash: string; user_id: string; created_at: number; expires_at: number; revoked: number }
         | undefined;
-      return row ? { tokenHash: row.token_hash, userId: row.user_id, createdAt: row.created_at, expiresAt: row.expires_at, revoked: row.revoked === 1 } : null;
+      return row
+        ? {
+            tokenHash: row.token_hash,
+            userId: row.user_id,
+            createdAt: row.created_at,
+            expiresAt: row.expires_at,
+            revoked: row.revoked === 1,
+          }
+        : null;
     },
     async revoke(tokenHash) {
       db.prepare("UPDATE user_sessions SET revoked = 1 WHERE token_hash = ?").run(tokenHash);
     },
     async revokeAllOfUser(userId, exceptTokenHash) {
-      db.prepare("UPDATE user_sessions SET revoked = 1 WHERE user_id = ? AND token_hash != ?").run(userId, exceptTokenHash ?? "");
+      db.prepare("UPDATE user_sessions SET revoked = 1 WHERE user_id = ? AND token_hash != ?").run(
+        userId,
+        exceptTokenHash ?? "",
+      );
     },
   };
 }
@@ -347,12 +443,20 @@ function oneTimeCodeStore(db: Database.Database): OneTimeCodeStore {
       const row = db.prepare("SELECT * FROM one_time_codes WHERE email_key = ?").get(emailKey(email)) as
         | { email: string; code_hash: string; expires_at: number; attempts: number; sent_at: number }
         | undefined;
-      return row ? { email: row.email, codeHash: row.code_hash, expiresAt: row.expires_at, attempts: row.attempts, sentAt: row.sent_at } : null;
+      return row
+        ? {
+            email: row.email,
+            codeHash: row.code_hash,
+            expiresAt: row.expires_at,
+            attempts: row.attempts,
+            sentAt: row.sent_at,
+          }
+        : null;
     },
     async countWrongGuess(email) {
-      const row = db.prepare("UPDATE one_time_codes SET attempts = attempts + 1 WHERE email_key = ? RETURNING attempts").get(emailKey(email)) as
-        | { attempts: number }
-        | undefined;
+      const row = db
+        .prepare("UPDATE one_time_codes SET attempts = attempts + 1 WHERE email_key = ? RETURNING attempts")
+        .get(emailKey(email)) as { attempts: number } | undefined;
       return row?.attempts ?? 0;
     },
     async delete(email) {
@@ -372,7 +476,13 @@ function paymentAttemptStore(db: Database.Database): PaymentAttemptStore {
     return row ? (JSON.parse(row.data) as PaymentAttempt) : null;
   };
   const save = (attempt: PaymentAttempt) =>
-    write.run({ key: attempt.key, state: attempt.state, leaseUntil: attempt.leaseUntil, updatedAt: attempt.updatedAt, data: JSON.stringify(attempt) });
+    write.run({
+      key: attempt.key,
+      state: attempt.state,
+      leaseUntil: attempt.leaseUntil,
+      updatedAt: attempt.updatedAt,
+      data: JSON.stringify(attempt),
+    });
   const claim = db.transaction((fresh: PaymentAttempt, now: number): PaymentAttemptClaim => {
     const { write: next, ...claimed } = decideClaim(read(fresh.key), fresh, now);
     if (next) save(next);
@@ -392,7 +502,9 @@ function paymentAttemptStore(db: Database.Database): PaymentAttemptStore {
     },
     async listStale(now, idleBefore, limit) {
       const rows = db
-        .prepare(`SELECT data FROM payment_attempts WHERE state NOT IN (${finalStates}) AND lease_until <= ? AND updated_at <= ? ORDER BY updated_at LIMIT ?`)
+        .prepare(
+          `SELECT data FROM payment_attempts WHERE state NOT IN (${finalStates}) AND lease_until <= ? AND updated_at <= ? ORDER BY updated_at LIMIT ?`,
+        )
         .all(now, idleBefore, limit) as { data: string }[];
       return rows.map((row) => JSON.parse(row.data) as PaymentAttempt);
     },
@@ -409,7 +521,13 @@ function purchaseStore(db: Database.Database): PurchaseStore {
   const parse = (row: unknown) => (row ? (JSON.parse((row as { data: string }).data) as Purchase) : null);
   const read = (id: string) => parse(byId.get(id));
   const save = (purchase: Purchase) =>
-    write.run({ id: purchase.id, key: purchase.key, userId: purchase.userId, createdAt: purchase.createdAt, data: JSON.stringify(purchase) });
+    write.run({
+      id: purchase.id,
+      key: purchase.key,
+      userId: purchase.userId,
+      createdAt: purchase.createdAt,
+      data: JSON.stringify(purchase),
+    });
   const createOnce = db.transaction((fresh: Purchase): { created: boolean; purchase: Purchase } => {
     const existing = parse(byKey.get(fresh.key));
     if (existing) return { created: false, purchase: existing };
@@ -438,7 +556,9 @@ function purchaseStore(db: Database.Database): PurchaseStore {
       return read(id);
     },
     async listForUser(userId, limit) {
-      const rows = db.prepare("SELECT data FROM purchases WHERE user_id = ? ORDER BY created_at DESC, id LIMIT ?").all(userId, limit) as { data: string }[];
+      const rows = db
+        .prepare("SELECT data FROM purchases WHERE user_id = ? ORDER BY created_at DESC, id LIMIT ?")
+        .all(userId, limit) as { data: string }[];
       return rows.map((row) => JSON.parse(row.data) as Purchase);
     },
     async listUnfinished(now, idleBefore, limit) {
@@ -459,7 +579,9 @@ function purchaseStore(db: Database.Database): PurchaseStore {
 function visitRevisionStore(db: Database.Database): VisitRevisionStore {
   return {
     async get(visitId) {
-      const row = db.prepare("SELECT sequence FROM visit_revisions WHERE visit_id = ?").get(visitId.toLowerCase()) as { sequence: number } | undefined;
+      const row = db.prepare("SELECT sequence FROM visit_revisions WHERE visit_id = ?").get(visitId.toLowerCase()) as
+        | { sequence: number }
+        | undefined;
       return row?.sequence ?? 0;
     },
     async bump(visitId, now) {
@@ -482,12 +604,30 @@ function referralCodeKey(code: string): string {
   return code.trim().toUpperCase();
 }
 
-type ReferralCodeRow = { account_id: string; code: string; guest_id: string; first_name: string; center_id: string; created_at: number };
+type ReferralCodeRow = {
+  account_id: string;
+  code: string;
+  guest_id: string;
+  first_name: string;
+  center_id: string;
+  created_at: number;
+};
 
 type ReferralRow = {
-  friend_email: string; friend_first_name: string; friend_guest_id: string | null; code: string; referrer_account_id: string;
-  referrer_guest_id: string; created_at: number; state: Referral["state"]; checked_at: number | null; reward_points: number;
-  rewarded_at: number | null; visit_id: string | null; credit_sent_at: number | null; credit_tried_at: number | null;
+  friend_email: string;
+  friend_first_name: string;
+  friend_guest_id: string | null;
+  code: string;
+  referrer_account_id: string;
+  referrer_guest_id: string;
+  created_at: number;
+  state: Referral["state"];
+  checked_at: number | null;
+  reward_points: number;
+  rewarded_at: number | null;
+  visit_id: string | null;
+  credit_sent_at: number | null;
+  credit_tried_at: number | null;
 };
 
 function toReferral(row: ReferralRow): Referral {
@@ -517,7 +657,12 @@ function referralStore(db: Database.Database): ReferralStore {
     "INSERT INTO referral_codes (account_id, code, guest_id, first_name, center_id, created_at) VALUES (@accountId, @code, @guestId, @firstName, @centerId, @createdAt)",
   );
   const toCode = (row: ReferralCodeRow): ReferralCodeRecord => ({
-    code: row.code, accountId: row.account_id, guestId: row.guest_id, firstName: row.first_name, centerId: row.center_id, createdAt: row.created_at,
+    code: row.code,
+    accountId: row.account_id,
+    guestId: row.guest_id,
+    firstName: row.first_name,
+    centerId: row.center_id,
+    createdAt: row.created_at,
   });
   const selectReferral = db.prepare("SELECT * FROM referrals WHERE email_key = ?");
   const insertReferral = db.prepare(
@@ -528,7 +673,9 @@ function referralStore(db: Database.Database): ReferralStore {
      ON CONFLICT (email_key) DO NOTHING`,
   );
   const countByCode = db.prepare("SELECT COUNT(*) AS friends FROM referrals WHERE code = ?");
-  const deleteClaim = db.prepare("DELETE FROM referrals WHERE email_key = ? AND code = ? AND state = 'registered' AND friend_guest_id IS NULL");
+  const deleteClaim = db.prepare(
+    "DELETE FROM referrals WHERE email_key = ? AND code = ? AND state = 'registered' AND friend_guest_id IS NULL",
+  );
   // The count and the insert under one write lock (BEGIN IMMEDIATE): another connection, in this
   // process or another, waits for it, so a code never refers more than its cap.
   const addReferral = db.transaction((row: Record<string, unknown>, cap: number): ReferralAdded => {
@@ -541,18 +688,27 @@ function referralStore(db: Database.Database): ReferralStore {
     "UPDATE referrals SET state = 'rewarded', reward_points = ?, rewarded_at = ?, visit_id = ? WHERE email_key = ? AND state = 'registered'",
   );
 
-  const codeFor = db.transaction((owner: Omit<ReferralCodeRecord, "code" | "createdAt">, make: () => string, now: number): ReferralCodeRecord => {
-    const existing = byAccount.get(owner.accountId) as ReferralCodeRow | undefined;
-    if (existing) return toCode(existing);
-    for (let tries = 0; tries < REFERRAL_CODE_TRIES; tries++) {
-      const code = referralCodeKey(make());
-      if (!code || byCode.get(code)) continue;
-      const record: ReferralCodeRecord = { code, accountId: owner.accountId, guestId: owner.guestId, firstName: owner.firstName, centerId: owner.centerId, createdAt: now };
-      insertCode.run(record);
-      return record;
-    }
-    throw new Error(`No free referral code after ${REFERRAL_CODE_TRIES} tries`);
-  });
+  const codeFor = db.transaction(
+    (owner: Omit<ReferralCodeRecord, "code" | "createdAt">, make: () => string, now: number): ReferralCodeRecord => {
+      const existing = byAccount.get(owner.accountId) as ReferralCodeRow | undefined;
+      if (existing) return toCode(existing);
+      for (let tries = 0; tries < REFERRAL_CODE_TRIES; tries++) {
+        const code = referralCodeKey(make());
+        if (!code || byCode.get(code)) continue;
+        const record: ReferralCodeRecord = {
+          code,
+          accountId: owner.accountId,
+          guestId: owner.guestId,
+          firstName: owner.firstName,
+          centerId: owner.centerId,
+          createdAt: now,
+        };
+        insertCode.run(record);
+        return record;
+      }
+      throw new Error(`No free referral code after ${REFERRAL_CODE_TRIES} tries`);
+    },
+  );
 
   return {
     async codeFor(owner, make, now) {
@@ -602,7 +758,19 @@ function referralStore(db: Database.Database): ReferralStore {
       return rows.map(toReferral);
     },
     async update(friendEmail, patch) {
-      updateColumns(db, "referrals", "email_key", emailKey(friendEmail), { friend_guest_id: patch.friendGuestId, checked_at: patch.checkedAt, credit_sent_at: patch.creditSentAt, credit_tried_at: patch.creditTriedAt }, "No referral for this email");
+      updateColumns(
+        db,
+        "referrals",
+        "email_key",
+        emailKey(friendEmail),
+        {
+          friend_guest_id: patch.friendGuestId,
+          checked_at: patch.checkedAt,
+          credit_sent_at: patch.creditSentAt,
+          credit_tried_at: patch.creditTriedAt,
+        },
+        "No referral for this email",
+      );
     },
     async reward(friendEmail, reward) {
       // One conditional update: of two rewards at once, only one finds the referral still "registered".
@@ -630,7 +798,13 @@ function referralStore(db: Database.Database): ReferralStore {
 }
 
 type AffiliateRow = {
-  user_id: string; user_email: string; irclickid: string; timestamp: number; is_ft_treated_triggered: number; is_expired: number; checked_at: number | null;
+  user_id: string;
+  user_email: string;
+  irclickid: string;
+  timestamp: number;
+  is_ft_treated_triggered: number;
+  is_expired: number;
+  checked_at: number | null;
 };
 
 function toAffiliate(row: AffiliateRow): AffiliateDetails {
@@ -648,22 +822,29 @@ function toAffiliate(row: AffiliateRow): AffiliateDetails {
 /** The spec's impactAffiliateDetails, one row per user. */
 function affiliateStore(db: Database.Database): AffiliateStore {
   const select = db.prepare("SELECT * FROM impact_affiliate_details WHERE user_id = ?");
-  const record = db.transaction((input: { userId: string; userEmail: string; clickId: string; clickedAt: number }): "created" | "updated" | "unchanged" => {
-    const existing = select.get(input.userId) as AffiliateRow | undefined;
-    if (!existing) {
-      db.prepare(
-        `INSERT INTO impact_affiliate_details (user_id, user_email, irclickid, timestamp, is_ft_treated_triggered, is_expired, checked_at)
+  const record = db.transaction(
+    (input: {
+      userId: string;
+      userEmail: string;
+      clickId: string;
+      clickedAt: number;
+    }): "created" | "updated" | "unchanged" => {
+      const existing = select.get(input.userId) as AffiliateRow | undefined;
+      if (!existing) {
+        db.prepare(
+          `INSERT INTO impact_affiliate_details (user_id, user_email, irclickid, timestamp, is_ft_treated_triggered, is_expired, checked_at)
          VALUES (?, ?, ?, ?, 0, 0, NULL)`,
-      ).run(input.userId, input.userEmail, input.clickId, input.clickedAt);
-      return "created";
-    }
-    if (existing.irclickid === input.clickId) return "unchanged";
-    // A new click starts a new window.
-    db.prepare(
-      "UPDATE impact_affiliate_details SET irclickid = ?, timestamp = ?, is_ft_treated_triggered = 0, is_expired = 0 WHERE user_id = ?",
-    ).run(input.clickId, input.clickedAt, input.userId);
-    return "updated";
-  });
+        ).run(input.userId, input.userEmail, input.clickId, input.clickedAt);
+        return "created";
+      }
+      if (existing.irclickid === input.clickId) return "unchanged";
+      // A new click starts a new window.
+      db.prepare(
+        "UPDATE impact_affiliate_details SET irclickid = ?, timestamp = ?, is_ft_treated_triggered = 0, is_expired = 0 WHERE user_id = ?",
+      ).run(input.clickId, input.clickedAt, input.userId);
+      return "updated";
+    },
+  );
 
   return {
     async get(userId) {
@@ -679,7 +860,11 @@ function affiliateStore(db: Database.Database): AffiliateStore {
         "impact_affiliate_details",
         "user_id",
         userId,
-        { is_ft_treated_triggered: flag(patch.isFtTreatedTriggered), is_expired: flag(patch.isExpired), checked_at: patch.checkedAt },
+        {
+          is_ft_treated_triggered: flag(patch.isFtTreatedTriggered),
+          is_expired: flag(patch.isExpired),
+          checked_at: patch.checkedAt,
+        },
         "No impactAffiliateDetails record for this user",
       );
     },
@@ -703,11 +888,14 @@ function pricingStore(db: Database.Database): PricingStore {
   return {
     async partner(partnerType) {
       const type = partnerType.toUpperCase();
-      const row = db.prepare("SELECT partner_type, name, prices FROM partner_pricing WHERE partner_type = ?").get(type) as
-        | { partner_type: string; name: string | null; prices: string }
-        | undefined;
+      const row = db
+        .prepare("SELECT partner_type, name, prices FROM partner_pricing WHERE partner_type = ?")
+        .get(type) as { partner_type: string; name: string | null; prices: string } | undefined;
       if (!row) return null;
-      const prices = Object.entries(JSON.parse(row.prices) as Record<string, number>).map(([serviceId, price]) => ({ serviceId, price }));
+      const prices = Object.entries(JSON.parse(row.prices) as Record<string, number>).map(([serviceId, price]) => ({
+        serviceId,
+        price,
+      }));
       // A row written before partners had names is shown under its type.
       return { partnerType: row.partner_type, name: row.name ?? row.partner_type, prices };
     },
@@ -720,7 +908,9 @@ function pricingStore(db: Database.Database): PricingStore {
       ).run(type, pricing.name, JSON.stringify(prices));
     },
     async tiers() {
-      const row = db.prepare("SELECT data FROM pricing_tiers WHERE id = 'current'").get() as { data: string } | undefined;
+      const row = db.prepare("SELECT data FROM pricing_tiers WHERE id = 'current'").get() as
+        | { data: string }
+        | undefined;
       if (!row) return null;
       const stored = JSON.parse(row.data) as PricingTiers;
       // Offer tiers saved before they had a campaign code have none.
@@ -732,20 +922,24 @@ function pricingStore(db: Database.Database): PricingStore {
         defaultPriceTier: tiers.defaultPriceTier,
         offerTiers: tiers.offerTiers.map((t) => ({ percent: t.percent, serviceIds: [...t.serviceIds], code: t.code })),
       };
-      db.prepare("INSERT INTO pricing_tiers (id, data) VALUES ('current', ?) ON CONFLICT (id) DO UPDATE SET data = excluded.data").run(JSON.stringify(stored));
+      db.prepare(
+        "INSERT INTO pricing_tiers (id, data) VALUES ('current', ?) ON CONFLICT (id) DO UPDATE SET data = excluded.data",
+      ).run(JSON.stringify(stored));
     },
     async addOnPrices(serviceIds) {
       const ids = [...new Set(serviceIds)];
       if (ids.length === 0) return [];
       const rows = db
-        .prepare(`SELECT service_id, price_cents FROM add_on_lhr_prices WHERE service_id IN (${ids.map(() => "?").join(",")})`)
+        .prepare(
+          `SELECT service_id, price_cents FROM add_on_lhr_prices WHERE service_id IN (${ids.map(() => "?").join(",")})`,
+        )
         .all(...ids) as { service_id: string; price_cents: number }[];
       return rows.map((r) => ({ serviceId: r.service_id, price: r.price_cents }));
     },
     async putAddOnPrice(price) {
-      db.prepare("INSERT INTO add_on_lhr_prices (service_id, price_cents) VALUES (?, ?) ON CONFLICT (service_id) DO UPDATE SET price_cents = excluded.price_cents").run(
-        price.serviceId, price.price,
-      );
+      db.prepare(
+        "INSERT INTO add_on_lhr_prices (service_id, price_cents) VALUES (?, ?) ON CONFLICT (service_id) DO UPDATE SET price_cents = excluded.price_cents",
+      ).run(price.serviceId, price.price);
     },
   };
 }

@@ -23,7 +23,12 @@ describe("persistence", () => {
     inStoreDirectory(async (dir) => {
       const file = path.join(dir, "nested", "store.sqlite");
       const first = createSqliteStores(file);
-      await first.guestDetails.create({ email: "ana@example.com", guest_id: "g-1", is_password_set: false, is_return_user: false });
+      await first.guestDetails.create({
+        email: "ana@example.com",
+        guest_id: "g-1",
+        is_password_set: false,
+        is_return_user: false,
+      });
       await first.close();
       const second = createSqliteStores(file);
       expect(await second.guestDetails.get("ana@example.com")).toMatchObject({ guest_id: "g-1" });
@@ -58,16 +63,27 @@ describe("money in cents", () => {
         { discount_type: "amount", discount_value: 0.3, service_id: null, service_type: "addon-service" },
         { discount_type: "percentage", discount_value: 10, service_id: null, service_type: "service" },
       ];
-      old.prepare("INSERT INTO promo_codes VALUES (?, ?)").run("GLOW50", JSON.stringify({ code: "GLOW50", rules, validFrom: null, validTo: null, maxUsesPerGuest: 1 }));
+      old
+        .prepare("INSERT INTO promo_codes VALUES (?, ?)")
+        .run("GLOW50", JSON.stringify({ code: "GLOW50", rules, validFrom: null, validTo: null, maxUsesPerGuest: 1 }));
       old.pragma("user_version = 4");
       old.close();
 
       const reopened = createSqliteStores(file);
       try {
-        expect(await reopened.centerPricing.get("c-1", ["s-1"])).toEqual([{ centerId: "c-1", serviceId: "s-1", price: 1999, isPrepaidService: true }]);
+        expect(await reopened.centerPricing.get("c-1", ["s-1"])).toEqual([
+          { centerId: "c-1", serviceId: "s-1", price: 1999, isPrepaidService: true },
+        ]);
         expect((await reopened.promoCodes.get("GLOW50"))?.rules.map((r) => r.discount_value)).toEqual([5000, 30, 10]);
         // A partner written before partners had names is shown under its type.
-        expect(await reopened.pricing.partner("groupon")).toEqual({ partnerType: "GROUPON", name: "GROUPON", prices: [{ serviceId: "s1", price: 4999 }, { serviceId: "s2", price: 27500 }] });
+        expect(await reopened.pricing.partner("groupon")).toEqual({
+          partnerType: "GROUPON",
+          name: "GROUPON",
+          prices: [
+            { serviceId: "s1", price: 4999 },
+            { serviceId: "s2", price: 27500 },
+          ],
+        });
         expect(await reopened.pricing.addOnPrices(["a-1"])).toEqual([{ serviceId: "a-1", price: 5950 }]);
       } finally {
         await reopened.close();
@@ -75,8 +91,12 @@ describe("money in cents", () => {
       // The columns say the unit.
       const migrated = new Database(file, { readonly: true });
       try {
-        expect(migrated.prepare("SELECT price_cents FROM add_on_lhr_prices WHERE service_id = 'a-1'").get()).toEqual({ price_cents: 5950 });
-        expect(JSON.parse((migrated.prepare("SELECT prices FROM partner_pricing").get() as { prices: string }).prices)).toEqual({ s1: 4999, s2: 27500 });
+        expect(migrated.prepare("SELECT price_cents FROM add_on_lhr_prices WHERE service_id = 'a-1'").get()).toEqual({
+          price_cents: 5950,
+        });
+        expect(
+          JSON.parse((migrated.prepare("SELECT prices FROM partner_pricing").get() as { prices: string }).prices),
+        ).toEqual({ s1: 4999, s2: 27500 });
       } finally {
         migrated.close();
       }
@@ -91,7 +111,9 @@ describe("the reward credits of an older store file", () => {
       const old = new Database(file);
       const version = old.pragma("user_version", { simple: true }) as number;
       // As it was before the credit columns, and the code index after them (two migrations back).
-      old.exec("DROP INDEX referrals_code; DROP INDEX referrals_uncredited; ALTER TABLE referrals DROP COLUMN credit_sent_at; ALTER TABLE referrals DROP COLUMN credit_tried_at;");
+      old.exec(
+        "DROP INDEX referrals_code; DROP INDEX referrals_uncredited; ALTER TABLE referrals DROP COLUMN credit_sent_at; ALTER TABLE referrals DROP COLUMN credit_tried_at;",
+      );
       const insert = old.prepare(
         `INSERT INTO referrals (email_key, friend_email, friend_first_name, friend_guest_id, code, referrer_account_id, referrer_guest_id, created_at, state, checked_at, reward_points, rewarded_at, visit_id)
          VALUES (?, ?, 'Bo', ?, 'MIA-X1', 'a-1', 'g-a-1', 100, ?, NULL, ?, ?, ?)`,

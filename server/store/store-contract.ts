@@ -1,7 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { PromoCode } from "~/domain/discounts";
 import { MAX_FRIENDS_PER_CODE } from "~/domain/referrals";
-import { DuplicateAccountError, type PartnerPricing, type PaymentAttempt, type Purchase, type Referral, type Stores } from "./stores.server";
+import {
+  DuplicateAccountError,
+  type PartnerPricing,
+  type PaymentAttempt,
+  type Purchase,
+  type Referral,
+  type Stores,
+} from "./stores.server";
 
 /**
  * What every adapter of the store ports promises, run against each of them (SQLite in
@@ -37,7 +44,9 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
 
       it("refuses a second record for the same email in another case", async () => {
         await stores.guestDetails.create(ana);
-        await expect(stores.guestDetails.create({ ...ana, email: "ANA@example.com", guest_id: "g-2" })).rejects.toThrow(/already exists/);
+        await expect(stores.guestDetails.create({ ...ana, email: "ANA@example.com", guest_id: "g-2" })).rejects.toThrow(
+          /already exists/,
+        );
         expect(await stores.guestDetails.get("ana@example.com")).toMatchObject({ guest_id: "g-1" });
       });
 
@@ -45,8 +54,14 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         await stores.guestDetails.create(ana);
         await stores.guestDetails.update("ANA@example.com", { is_password_set: true });
         await stores.guestDetails.update("ana@example.com", { is_return_user: true });
-        expect(await stores.guestDetails.get("ana@example.com")).toMatchObject({ is_password_set: true, is_return_user: true, guest_id: "g-1" });
-        await expect(stores.guestDetails.update("nobody@example.com", { is_password_set: true })).rejects.toThrow(/no guestDetails record/i);
+        expect(await stores.guestDetails.get("ana@example.com")).toMatchObject({
+          is_password_set: true,
+          is_return_user: true,
+          guest_id: "g-1",
+        });
+        await expect(stores.guestDetails.update("nobody@example.com", { is_password_set: true })).rejects.toThrow(
+          /no guestDetails record/i,
+        );
       });
 
       it("keeps an email with a slash or a percent sign apart from the others", async () => {
@@ -61,49 +76,101 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
       });
 
       it("counts a promo use only while the guest has uses left, creating their record, whatever the email's case", async () => {
-        const use = (email: string) => stores.guestDetails.claimPromoUse({ email, guestId: "g-1", code: "GLOW50", maxUses: 1 });
+        const use = (email: string) =>
+          stores.guestDetails.claimPromoUse({ email, guestId: "g-1", code: "GLOW50", maxUses: 1 });
         // Either may win the race; the other finds the use counted.
         expect((await Promise.all([use("Ana@Example.com"), use("ana@example.com")])).sort()).toEqual([false, true]);
         const guest = await stores.guestDetails.get("ANA@EXAMPLE.COM");
-        expect(guest).toEqual({ email: expect.stringMatching(/^(Ana@Example\.com|ana@example\.com)$/), guest_id: "g-1", is_password_set: false, is_return_user: false, promo_codes: { GLOW50: 1 } });
-        expect(await stores.guestDetails.claimPromoUse({ email: "ana@example.com", guestId: "g-1", code: "WELCOME10", maxUses: null })).toBe(true);
-        expect(await stores.guestDetails.claimPromoUse({ email: "ana@example.com", guestId: "g-1", code: "WELCOME10", maxUses: null })).toBe(true);
+        expect(guest).toEqual({
+          email: expect.stringMatching(/^(Ana@Example\.com|ana@example\.com)$/),
+          guest_id: "g-1",
+          is_password_set: false,
+          is_return_user: false,
+          promo_codes: { GLOW50: 1 },
+        });
+        expect(
+          await stores.guestDetails.claimPromoUse({
+            email: "ana@example.com",
+            guestId: "g-1",
+            code: "WELCOME10",
+            maxUses: null,
+          }),
+        ).toBe(true);
+        expect(
+          await stores.guestDetails.claimPromoUse({
+            email: "ana@example.com",
+            guestId: "g-1",
+            code: "WELCOME10",
+            maxUses: null,
+          }),
+        ).toBe(true);
         expect((await stores.guestDetails.get("ana@example.com"))?.promo_codes).toEqual({ GLOW50: 1, WELCOME10: 2 });
       });
 
       it("counts uses on the record a guest already has", async () => {
         await stores.guestDetails.create({ ...ana, is_password_set: true });
-        expect(await stores.guestDetails.claimPromoUse({ email: "ana@example.com", guestId: "g-other", code: "GLOW50", maxUses: 2 })).toBe(true);
-        expect(await stores.guestDetails.get("ana@example.com")).toEqual({ ...ana, is_password_set: true, promo_codes: { GLOW50: 1 } });
+        expect(
+          await stores.guestDetails.claimPromoUse({
+            email: "ana@example.com",
+            guestId: "g-other",
+            code: "GLOW50",
+            maxUses: 2,
+          }),
+        ).toBe(true);
+        expect(await stores.guestDetails.get("ana@example.com")).toEqual({
+          ...ana,
+          is_password_set: true,
+          promo_codes: { GLOW50: 1 },
+        });
       });
 
       it("gives a use back, never below zero, so the code can be used again", async () => {
-        const use = () => stores.guestDetails.claimPromoUse({ email: "ana@example.com", guestId: "g-1", code: "GLOW50", maxUses: 1 });
+        const use = () =>
+          stores.guestDetails.claimPromoUse({ email: "ana@example.com", guestId: "g-1", code: "GLOW50", maxUses: 1 });
         expect(await use()).toBe(true);
         await stores.guestDetails.releasePromoUse("ANA@example.com", "GLOW50");
         await stores.guestDetails.releasePromoUse("ana@example.com", "GLOW50");
         expect((await stores.guestDetails.get("ana@example.com"))?.promo_codes.GLOW50).toBe(0);
         expect(await use()).toBe(true);
         expect(await use()).toBe(false);
-        await expect(stores.guestDetails.releasePromoUse("nobody@example.com", "GLOW50")).rejects.toThrow(/no guestDetails record/i);
+        await expect(stores.guestDetails.releasePromoUse("nobody@example.com", "GLOW50")).rejects.toThrow(
+          /no guestDetails record/i,
+        );
       });
 
       it("counts codes with dots and slashes as codes, not as field paths", async () => {
         for (const code of ["A.B", "A/B", "A`B"]) {
-          expect(await stores.guestDetails.claimPromoUse({ email: "ana@example.com", guestId: "g-1", code, maxUses: 1 })).toBe(true);
+          expect(
+            await stores.guestDetails.claimPromoUse({ email: "ana@example.com", guestId: "g-1", code, maxUses: 1 }),
+          ).toBe(true);
         }
-        expect((await stores.guestDetails.get("ana@example.com"))?.promo_codes).toEqual({ "A.B": 1, "A/B": 1, "A`B": 1 });
+        expect((await stores.guestDetails.get("ana@example.com"))?.promo_codes).toEqual({
+          "A.B": 1,
+          "A/B": 1,
+          "A`B": 1,
+        });
       });
     });
 
     describe("center pricing", () => {
       it("finds prices for any number of service ids at one center", async () => {
         const ids = Array.from({ length: 23 }, (_, i) => `svc-${i}`);
-        for (const id of ids) await stores.centerPricing.put({ centerId: "c-1", serviceId: id, price: 5000, isPrepaidService: id === "svc-3" });
+        for (const id of ids)
+          await stores.centerPricing.put({
+            centerId: "c-1",
+            serviceId: id,
+            price: 5000,
+            isPrepaidService: id === "svc-3",
+          });
         await stores.centerPricing.put({ centerId: "c-2", serviceId: "svc-1", price: 9999, isPrepaidService: false });
         const prices = await stores.centerPricing.get("c-1", ids);
         expect(prices).toHaveLength(23);
-        expect(prices.find((p) => p.serviceId === "svc-3")).toEqual({ centerId: "c-1", serviceId: "svc-3", price: 5000, isPrepaidService: true });
+        expect(prices.find((p) => p.serviceId === "svc-3")).toEqual({
+          centerId: "c-1",
+          serviceId: "svc-3",
+          price: 5000,
+          isPrepaidService: true,
+        });
         expect(await stores.centerPricing.get("c-1", [])).toEqual([]);
         expect(await stores.centerPricing.get("c-3", ["svc-1"])).toEqual([]);
       });
@@ -111,14 +178,18 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
       it("replaces a price on a second write, to the cent", async () => {
         await stores.centerPricing.put({ centerId: "c-1", serviceId: "s", price: 5000, isPrepaidService: false });
         await stores.centerPricing.put({ centerId: "c-1", serviceId: "s", price: 1999, isPrepaidService: true });
-        expect(await stores.centerPricing.get("c-1", ["s"])).toEqual([{ centerId: "c-1", serviceId: "s", price: 1999, isPrepaidService: true }]);
+        expect(await stores.centerPricing.get("c-1", ["s"])).toEqual([
+          { centerId: "c-1", serviceId: "s", price: 1999, isPrepaidService: true },
+        ]);
       });
 
       it("keeps ids with slashes and underscores apart", async () => {
         await stores.centerPricing.put({ centerId: "c/1", serviceId: "s", price: 100, isPrepaidService: false });
         await stores.centerPricing.put({ centerId: "a_b", serviceId: "c", price: 200, isPrepaidService: false });
         await stores.centerPricing.put({ centerId: "a", serviceId: "b_c", price: 300, isPrepaidService: false });
-        expect(await stores.centerPricing.get("c/1", ["s"])).toEqual([{ centerId: "c/1", serviceId: "s", price: 100, isPrepaidService: false }]);
+        expect(await stores.centerPricing.get("c/1", ["s"])).toEqual([
+          { centerId: "c/1", serviceId: "s", price: 100, isPrepaidService: false },
+        ]);
         expect((await stores.centerPricing.get("a_b", ["c"])).map((p) => p.price)).toEqual([200]);
         expect((await stores.centerPricing.get("a", ["b_c"])).map((p) => p.price)).toEqual([300]);
       });
@@ -153,20 +224,33 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
       it("keeps such codes apart when they exist", async () => {
         const codes = ["A/B", "A/B/C", "A%2FB", "..", ".", "__X__", "%"];
         for (const [i, code] of codes.entries()) await stores.promoCodes.put(promo(code, i));
-        for (const [i, code] of codes.entries()) expect(await stores.promoCodes.get(code.toLowerCase())).toEqual(promo(code, i));
+        for (const [i, code] of codes.entries())
+          expect(await stores.promoCodes.get(code.toLowerCase())).toEqual(promo(code, i));
         expect(await stores.promoCodes.get("AB")).toBeNull();
       });
     });
 
     describe("accounts", () => {
-      const account = { id: "a-1", email: "Mia@Example.com", guestId: "g-1", centerId: "c-1", passwordHash: "hash-1", createdAt: 1, passwordChangedAt: 1 };
+      const account = {
+        id: "a-1",
+        email: "Mia@Example.com",
+        guestId: "g-1",
+        centerId: "c-1",
+        passwordHash: "hash-1",
+        createdAt: 1,
+        passwordChangedAt: 1,
+      };
 
       it("finds an account by email in any case and by id, and changes its password", async () => {
         await stores.accounts.create(account);
         expect(await stores.accounts.getByEmail(" mia@example.COM")).toEqual(account);
         expect(await stores.accounts.getById("a-1")).toEqual(account);
         await stores.accounts.updatePassword("a-1", "hash-2", 5);
-        expect(await stores.accounts.getByEmail("mia@example.com")).toEqual({ ...account, passwordHash: "hash-2", passwordChangedAt: 5 });
+        expect(await stores.accounts.getByEmail("mia@example.com")).toEqual({
+          ...account,
+          passwordHash: "hash-2",
+          passwordChangedAt: 5,
+        });
         expect(await stores.accounts.getByEmail("nobody@example.com")).toBeNull();
         expect(await stores.accounts.getById("a-2")).toBeNull();
       });
@@ -178,7 +262,9 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
 
       it("refuses a second account for the same email", async () => {
         await stores.accounts.create(account);
-        await expect(stores.accounts.create({ ...account, id: "a-2", email: "MIA@example.com" })).rejects.toBeInstanceOf(DuplicateAccountError);
+        await expect(
+          stores.accounts.create({ ...account, id: "a-2", email: "MIA@example.com" }),
+        ).rejects.toBeInstanceOf(DuplicateAccountError);
         expect(await stores.accounts.getById("a-2")).toBeNull();
       });
 
@@ -190,7 +276,13 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
     });
 
     describe("user sessions", () => {
-      const session = (tokenHash: string, userId = "u-1") => ({ tokenHash, userId, createdAt: 1, expiresAt: 2, revoked: false });
+      const session = (tokenHash: string, userId = "u-1") => ({
+        tokenHash,
+        userId,
+        createdAt: 1,
+        expiresAt: 2,
+        revoked: false,
+      });
 
       it("keeps a session until it is revoked; revoking an unknown one does nothing", async () => {
         await stores.userSessions.create(session("t-1"));
@@ -223,7 +315,12 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         expect(await stores.oneTimeCodes.countWrongGuess("MIA@example.com")).toBe(1);
         expect(await stores.oneTimeCodes.countWrongGuess("mia@example.com")).toBe(2);
         await stores.oneTimeCodes.put({ ...code, email: "mia@example.com", codeHash: "h-2", sentAt: 5 });
-        expect(await stores.oneTimeCodes.get("Mia@Example.com")).toEqual({ ...code, email: "mia@example.com", codeHash: "h-2", sentAt: 5 });
+        expect(await stores.oneTimeCodes.get("Mia@Example.com")).toEqual({
+          ...code,
+          email: "mia@example.com",
+          codeHash: "h-2",
+          sentAt: 5,
+        });
         await stores.oneTimeCodes.delete("MIA@EXAMPLE.COM");
         expect(await stores.oneTimeCodes.get("mia@example.com")).toBeNull();
         expect(await stores.oneTimeCodes.countWrongGuess("mia@example.com")).toBe(0);
@@ -250,24 +347,54 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
 
     describe("payment attempts", () => {
       const attempt = (key: string, leaseUntil: number): PaymentAttempt => ({
-        key, state: "started", leaseUntil, createdAt: 0, updatedAt: 0, bookingId: "b", slot: "2026-12-01T09:00:00", guestId: "g", centerId: "c",
-        accountId: "a", prepaid: true, contact: null, promoCode: null, promoClaimed: false, promoApplied: false, confirmSentAt: null,
-        invoiceId: null, appointmentId: null, invoiceItemIds: [], serviceNames: [], undoAs: null, chargeSentAt: null, notified: false,
+        key,
+        state: "started",
+        leaseUntil,
+        createdAt: 0,
+        updatedAt: 0,
+        bookingId: "b",
+        slot: "2026-12-01T09:00:00",
+        guestId: "g",
+        centerId: "c",
+        accountId: "a",
+        prepaid: true,
+        contact: null,
+        promoCode: null,
+        promoClaimed: false,
+        promoApplied: false,
+        confirmSentAt: null,
+        invoiceId: null,
+        appointmentId: null,
+        invoiceItemIds: [],
+        serviceNames: [],
+        undoAs: null,
+        chargeSentAt: null,
+        notified: false,
       });
 
       it("gives a key to one request at a time, hands over a lapsed one, and keeps a finished one", async () => {
         expect((await stores.paymentAttempts.claim(attempt("k", 1_000), 0)).state).toBe("claimed");
         expect((await stores.paymentAttempts.claim(attempt("k", 2_000), 500)).state).toBe("busy");
-        await stores.paymentAttempts.save({ ...(await stores.paymentAttempts.get("k"))!, state: "confirmed", invoiceId: "i" });
+        await stores.paymentAttempts.save({
+          ...(await stores.paymentAttempts.get("k"))!,
+          state: "confirmed",
+          invoiceId: "i",
+        });
         const takeover = await stores.paymentAttempts.claim(attempt("k", 3_000), 1_500);
-        expect(takeover).toMatchObject({ state: "claimed", attempt: { state: "confirmed", invoiceId: "i", leaseUntil: 3_000, updatedAt: 1_500 } });
+        expect(takeover).toMatchObject({
+          state: "claimed",
+          attempt: { state: "confirmed", invoiceId: "i", leaseUntil: 3_000, updatedAt: 1_500 },
+        });
         await stores.paymentAttempts.save({ ...takeover.attempt, state: "booked", leaseUntil: 0 });
         const final = await stores.paymentAttempts.claim(attempt("k", 9_000), 9_999);
         expect(final).toEqual({ state: "final", attempt: { ...takeover.attempt, state: "booked", leaseUntil: 0 } });
       });
 
       it("gives a new key to one of two requests sent at once", async () => {
-        const claims = await Promise.all([stores.paymentAttempts.claim(attempt("k", 1_000), 0), stores.paymentAttempts.claim(attempt("k", 1_000), 0)]);
+        const claims = await Promise.all([
+          stores.paymentAttempts.claim(attempt("k", 1_000), 0),
+          stores.paymentAttempts.claim(attempt("k", 1_000), 0),
+        ]);
         expect(claims.map((c) => c.state).sort()).toEqual(["busy", "claimed"]);
       });
 
@@ -282,8 +409,10 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
       });
 
       it("takes any key, slashes and dots included, as a key", async () => {
-        for (const key of ["a/b", "a/b/c", "..", ".", "__k__", "%2F"]) expect(await stores.paymentAttempts.get(key)).toBeNull();
-        for (const key of ["a/b", "a/b/c", "..", "__k__"]) expect((await stores.paymentAttempts.claim(attempt(key, 1_000), 0)).state).toBe("claimed");
+        for (const key of ["a/b", "a/b/c", "..", ".", "__k__", "%2F"])
+          expect(await stores.paymentAttempts.get(key)).toBeNull();
+        for (const key of ["a/b", "a/b/c", "..", "__k__"])
+          expect((await stores.paymentAttempts.claim(attempt(key, 1_000), 0)).state).toBe("claimed");
         expect(await stores.paymentAttempts.get("a/b/c")).toEqual(attempt("a/b/c", 1_000));
         expect(await stores.paymentAttempts.get("__k__")).toEqual(attempt("__k__", 1_000));
         expect(await stores.paymentAttempts.get("a")).toBeNull();
@@ -292,16 +421,41 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
 
     describe("purchases", () => {
       const purchase = (id: string, overrides: Partial<Purchase> = {}): Purchase => ({
-        id, key: `u-1:${id}`, state: "started", leaseUntil: 0, createdAt: 100, updatedAt: 100, userId: "u-1", guestId: "g-1", centerId: "c-1",
-        kind: "membership", itemId: "plan-1", itemName: "Glow membership", shownCents: 9900, giftCard: null, invoiceId: null, reference: null,
-        invoiceRequestedAt: null, priceChecked: false, knownCards: null, accountId: null, chargeSentAt: null, verifyUri: null, paidCents: null, closed: false,
-        giftCardSent: false, declineMessage: null, ...overrides,
+        id,
+        key: `u-1:${id}`,
+        state: "started",
+        leaseUntil: 0,
+        createdAt: 100,
+        updatedAt: 100,
+        userId: "u-1",
+        guestId: "g-1",
+        centerId: "c-1",
+        kind: "membership",
+        itemId: "plan-1",
+        itemName: "Glow membership",
+        shownCents: 9900,
+        giftCard: null,
+        invoiceId: null,
+        reference: null,
+        invoiceRequestedAt: null,
+        priceChecked: false,
+        knownCards: null,
+        accountId: null,
+        chargeSentAt: null,
+        verifyUri: null,
+        paidCents: null,
+        closed: false,
+        giftCardSent: false,
+        declineMessage: null,
+        ...overrides,
       });
 
       it("creates one purchase per key and gives the first back for the same key", async () => {
         const first = purchase("p-1", { key: "u-1:form-1" });
         expect(await stores.purchases.createOnce(first)).toEqual({ created: true, purchase: first });
-        const again = await stores.purchases.createOnce(purchase("p-2", { key: "u-1:form-1", itemId: "plan-2", shownCents: 1 }));
+        const again = await stores.purchases.createOnce(
+          purchase("p-2", { key: "u-1:form-1", itemId: "plan-2", shownCents: 1 }),
+        );
         expect(again).toEqual({ created: false, purchase: first });
         expect(await stores.purchases.get("p-1")).toEqual(first);
         expect(await stores.purchases.get("p-2")).toBeNull();
@@ -327,33 +481,73 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
       it("gives a purchase to one request at a time, hands over a lapsed one, and keeps a completed one", async () => {
         await stores.purchases.createOnce(purchase("p-1"));
         const claimed = await stores.purchases.claim("p-1", 1_000, 200);
-        expect(claimed).toEqual({ state: "claimed", purchase: { ...purchase("p-1"), leaseUntil: 1_000, updatedAt: 200 } });
+        expect(claimed).toEqual({
+          state: "claimed",
+          purchase: { ...purchase("p-1"), leaseUntil: 1_000, updatedAt: 200 },
+        });
         expect(await stores.purchases.get("p-1")).toEqual(claimed!.purchase);
         expect(await stores.purchases.claim("p-1", 2_000, 500)).toEqual({ state: "busy", purchase: claimed!.purchase });
         await stores.purchases.save({ ...claimed!.purchase, state: "invoiced", invoiceId: "i-1" });
         const takeover = await stores.purchases.claim("p-1", 3_000, 1_500);
-        expect(takeover).toMatchObject({ state: "claimed", purchase: { state: "invoiced", invoiceId: "i-1", leaseUntil: 3_000, updatedAt: 1_500 } });
+        expect(takeover).toMatchObject({
+          state: "claimed",
+          purchase: { state: "invoiced", invoiceId: "i-1", leaseUntil: 3_000, updatedAt: 1_500 },
+        });
         const completed = { ...takeover!.purchase, state: "completed" as const, leaseUntil: 0 };
         await stores.purchases.save(completed);
         expect(await stores.purchases.claim("p-1", 9_000, 9_999)).toEqual({ state: "final", purchase: completed });
         expect(await stores.purchases.get("p-1")).toEqual(completed);
         await stores.purchases.save(purchase("p-2", { state: "cancelled", leaseUntil: 0 }));
-        expect(await stores.purchases.claim("p-2", 9_000, 9_999)).toEqual({ state: "final", purchase: purchase("p-2", { state: "cancelled", leaseUntil: 0 }) });
+        expect(await stores.purchases.claim("p-2", 9_000, 9_999)).toEqual({
+          state: "final",
+          purchase: purchase("p-2", { state: "cancelled", leaseUntil: 0 }),
+        });
       });
 
       it("keeps every field of a purchase, a gift card's order and nulls included", async () => {
         const giftCard = purchase("p-gift", {
-          kind: "gift-card", itemId: "tpl-1", itemName: "Birthday card", shownCents: 12_550, leaseUntil: 5_000, updatedAt: 4_000,
+          kind: "gift-card",
+          itemId: "tpl-1",
+          itemName: "Birthday card",
+          shownCents: 12_550,
+          leaseUntil: 5_000,
+          updatedAt: 4_000,
           giftCard: {
-            templateId: "tpl-1", valueCents: 12_550, custom: true, occasionId: "birthday", recipientName: "Bo Lee", recipientEmail: "bo@example.com",
-            message: "Happy birthday!\nLove, Ana", deliveryDate: "2026-12-24",
+            templateId: "tpl-1",
+            valueCents: 12_550,
+            custom: true,
+            occasionId: "birthday",
+            recipientName: "Bo Lee",
+            recipientEmail: "bo@example.com",
+            message: "Happy birthday!\nLove, Ana",
+            deliveryDate: "2026-12-24",
           },
-          state: "paid", invoiceId: "i-9", reference: "GC-0009", invoiceRequestedAt: 1_000, knownCards: { count: 2, digest: "d-12" }, accountId: "acct-1",
-          chargeSentAt: 3_000, verifyUri: "https://bank.example/3ds?x=1", paidCents: 12_550, closed: true, giftCardSent: true, declineMessage: "Try another card",
+          state: "paid",
+          invoiceId: "i-9",
+          reference: "GC-0009",
+          invoiceRequestedAt: 1_000,
+          knownCards: { count: 2, digest: "d-12" },
+          accountId: "acct-1",
+          chargeSentAt: 3_000,
+          verifyUri: "https://bank.example/3ds?x=1",
+          paidCents: 12_550,
+          closed: true,
+          giftCardSent: true,
+          declineMessage: "Try another card",
         });
         await stores.purchases.save(giftCard);
         expect(await stores.purchases.get("p-gift")).toEqual(giftCard);
-        const cleared = { ...giftCard, giftCard: null, knownCards: null, invoiceId: null, reference: null, verifyUri: null, paidCents: null, declineMessage: null, closed: false };
+        const cleared = {
+          ...giftCard,
+          giftCard: null,
+          knownCards: null,
+          invoiceId: null,
+          reference: null,
+          verifyUri: null,
+          paidCents: null,
+          declineMessage: null,
+          closed: false,
+        };
         await stores.purchases.save(cleared);
         expect(await stores.purchases.get("p-gift")).toEqual(cleared);
       });
@@ -369,17 +563,31 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
           ["u-done", { state: "completed", updatedAt: 100 }],
         ];
         for (const [id, overrides] of rows) await stores.purchases.createOnce(purchase(id, overrides));
-        expect((await stores.purchases.listUnfinished(1_000, 900, 10)).map((p) => p.id)).toEqual(["u-charging", "u-verifying", "u-paid"]);
-        expect((await stores.purchases.listUnfinished(1_000, 900, 2)).map((p) => p.id)).toEqual(["u-charging", "u-verifying"]);
+        expect((await stores.purchases.listUnfinished(1_000, 900, 10)).map((p) => p.id)).toEqual([
+          "u-charging",
+          "u-verifying",
+          "u-paid",
+        ]);
+        expect((await stores.purchases.listUnfinished(1_000, 900, 2)).map((p) => p.id)).toEqual([
+          "u-charging",
+          "u-verifying",
+        ]);
         expect((await stores.purchases.listUnfinished(10_000, 900, 10)).map((p) => p.id)).toContain("u-held");
       });
 
       it("lists a user's purchases only, newest first, at most as many as asked", async () => {
-        for (const [id, createdAt] of [["p-1", 100], ["p-3", 300], ["p-2", 200]] as const) await stores.purchases.createOnce(purchase(id, { createdAt }));
+        for (const [id, createdAt] of [
+          ["p-1", 100],
+          ["p-3", 300],
+          ["p-2", 200],
+        ] as const)
+          await stores.purchases.createOnce(purchase(id, { createdAt }));
         await stores.purchases.createOnce(purchase("p-other", { key: "u-2:p-other", userId: "u-2", createdAt: 400 }));
         expect((await stores.purchases.listForUser("u-1", 10)).map((p) => p.id)).toEqual(["p-3", "p-2", "p-1"]);
         expect((await stores.purchases.listForUser("u-1", 2)).map((p) => p.id)).toEqual(["p-3", "p-2"]);
-        expect(await stores.purchases.listForUser("u-2", 10)).toEqual([purchase("p-other", { key: "u-2:p-other", userId: "u-2", createdAt: 400 })]);
+        expect(await stores.purchases.listForUser("u-2", 10)).toEqual([
+          purchase("p-other", { key: "u-2:p-other", userId: "u-2", createdAt: 400 }),
+        ]);
         expect(await stores.purchases.listForUser("u-3", 10)).toEqual([]);
       });
 
@@ -387,13 +595,21 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         for (const [i, key] of ["a/b", "a/b/c", "..", "__k__", "%2F"].entries()) {
           expect((await stores.purchases.createOnce(purchase(`p-${i}`, { key }))).created).toBe(true);
         }
-        expect(await stores.purchases.createOnce(purchase("p-9", { key: "a/b/c" }))).toEqual({ created: false, purchase: purchase("p-1", { key: "a/b/c" }) });
+        expect(await stores.purchases.createOnce(purchase("p-9", { key: "a/b/c" }))).toEqual({
+          created: false,
+          purchase: purchase("p-1", { key: "a/b/c" }),
+        });
         expect(await stores.purchases.listForUser("u-1", 10)).toHaveLength(5);
       });
     });
 
     describe("referral codes", () => {
-      const owner = (accountId: string) => ({ accountId, guestId: `g-${accountId}`, firstName: "Mia", centerId: "c-1" });
+      const owner = (accountId: string) => ({
+        accountId,
+        guestId: `g-${accountId}`,
+        firstName: "Mia",
+        centerId: "c-1",
+      });
       /** A code maker that gives these codes in turn (the last one again once they run out) and counts its calls. */
       const maker = (...codes: string[]) => {
         const made = { calls: 0 };
@@ -404,7 +620,14 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         expect(await stores.referrals.forOwner("a-1")).toBeNull();
         const { made, make } = maker("mia-x1", "MIA-X2");
         const code = await stores.referrals.codeFor(owner("a-1"), make, 100);
-        expect(code).toEqual({ code: "MIA-X1", accountId: "a-1", guestId: "g-a-1", firstName: "Mia", centerId: "c-1", createdAt: 100 });
+        expect(code).toEqual({
+          code: "MIA-X1",
+          accountId: "a-1",
+          guestId: "g-a-1",
+          firstName: "Mia",
+          centerId: "c-1",
+          createdAt: 100,
+        });
         expect(await stores.referrals.codeFor({ ...owner("a-1"), firstName: "Other" }, make, 200)).toEqual(code);
         expect(made.calls).toBe(1);
         expect(await stores.referrals.forOwner("a-1")).toEqual(code);
@@ -412,7 +635,8 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         expect(await stores.referrals.byCode(" Mia-X1 ")).toEqual(code);
         expect(await stores.referrals.byCode("MIA-X2")).toBeNull();
         expect(await stores.referrals.forOwner("a-2")).toBeNull();
-        for (const typed of ["a/b", "a/b/c", "..", ".", "__X__", "", "%"]) expect(await stores.referrals.byCode(typed)).toBeNull();
+        for (const typed of ["a/b", "a/b/c", "..", ".", "__X__", "", "%"])
+          expect(await stores.referrals.byCode(typed)).toBeNull();
       });
 
       it("gives an account one code however many requests ask at once", async () => {
@@ -445,45 +669,85 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
 
     describe("referrals", () => {
       const referral = (friendEmail: string, overrides: Partial<Referral> = {}): Referral => ({
-        friendEmail, friendFirstName: "Bo", friendGuestId: null, code: "MIA-X1", referrerAccountId: "a-1", referrerGuestId: "g-a-1",
-        createdAt: 100, state: "registered", checkedAt: null, rewardPoints: 0, rewardedAt: null, visitId: null, creditSentAt: null, creditTriedAt: null, ...overrides,
+        friendEmail,
+        friendFirstName: "Bo",
+        friendGuestId: null,
+        code: "MIA-X1",
+        referrerAccountId: "a-1",
+        referrerGuestId: "g-a-1",
+        createdAt: 100,
+        state: "registered",
+        checkedAt: null,
+        rewardPoints: 0,
+        rewardedAt: null,
+        visitId: null,
+        creditSentAt: null,
+        creditTriedAt: null,
+        ...overrides,
       });
 
       it("lists rewards whose credit was not accepted, earned before the time given, oldest first, until their credit is noted", async () => {
-        for (const [email, rewardedAt] of [["late@example.com", 700], ["first@example.com", 300], ["second@example.com", 500]] as const) {
+        for (const [email, rewardedAt] of [
+          ["late@example.com", 700],
+          ["first@example.com", 300],
+          ["second@example.com", 500],
+        ] as const) {
           await stores.referrals.add(referral(email, { friendGuestId: `g-${email}` }), 100);
           await stores.referrals.reward(email, { points: 5000, visitId: `v-${email}`, now: rewardedAt });
         }
         await stores.referrals.add(referral("waiting@example.com", { friendGuestId: "g-w" }), 100);
-        expect((await stores.referrals.listUncredited(600, 10)).map((r) => r.friendEmail)).toEqual(["first@example.com", "second@example.com"]);
-        expect((await stores.referrals.listUncredited(600, 1)).map((r) => r.friendEmail)).toEqual(["first@example.com"]);
+        expect((await stores.referrals.listUncredited(600, 10)).map((r) => r.friendEmail)).toEqual([
+          "first@example.com",
+          "second@example.com",
+        ]);
+        expect((await stores.referrals.listUncredited(600, 1)).map((r) => r.friendEmail)).toEqual([
+          "first@example.com",
+        ]);
         await stores.referrals.update("FIRST@example.com", { creditSentAt: 800 });
         expect((await stores.referrals.forFriend("first@example.com"))?.creditSentAt).toBe(800);
-        expect((await stores.referrals.listUncredited(1_000, 10)).map((r) => r.friendEmail)).toEqual(["second@example.com", "late@example.com"]);
+        expect((await stores.referrals.listUncredited(1_000, 10)).map((r) => r.friendEmail)).toEqual([
+          "second@example.com",
+          "late@example.com",
+        ]);
         expect(await stores.referrals.listUncredited(1_000, 0)).toEqual([]);
         // A failed try puts a credit behind the others, and out of the list until the time given passes it.
         await stores.referrals.update("second@example.com", { creditTriedAt: 900 });
         expect((await stores.referrals.forFriend("second@example.com"))?.creditTriedAt).toBe(900);
-        expect((await stores.referrals.listUncredited(800, 10)).map((r) => r.friendEmail)).toEqual(["late@example.com"]);
-        expect((await stores.referrals.listUncredited(1_000, 10)).map((r) => r.friendEmail)).toEqual(["late@example.com", "second@example.com"]);
+        expect((await stores.referrals.listUncredited(800, 10)).map((r) => r.friendEmail)).toEqual([
+          "late@example.com",
+        ]);
+        expect((await stores.referrals.listUncredited(1_000, 10)).map((r) => r.friendEmail)).toEqual([
+          "late@example.com",
+          "second@example.com",
+        ]);
       });
 
       it("records a friend once, whatever the case of the email, and finds them in any case", async () => {
         expect(await stores.referrals.add(referral("Bo@Example.com"), 100)).toBe("added");
-        expect(await stores.referrals.add(referral(" bo@example.COM ", { referrerAccountId: "a-2", code: "OTHER" }), 100)).toBe("already-referred");
+        expect(
+          await stores.referrals.add(referral(" bo@example.COM ", { referrerAccountId: "a-2", code: "OTHER" }), 100),
+        ).toBe("already-referred");
         expect(await stores.referrals.forFriend("BO@EXAMPLE.COM ")).toEqual(referral("Bo@Example.com"));
         expect(await stores.referrals.forFriend("cy@example.com")).toBeNull();
         expect(await stores.referrals.listByReferrer("a-2", 10)).toEqual([]);
       });
 
       it("records a code's friends up to the cap, counting each code apart, and a friend referred before as such", async () => {
-        for (const email of ["a@example.com", "b@example.com", "c@example.com"]) expect(await stores.referrals.add(referral(email), 3)).toBe("added");
+        for (const email of ["a@example.com", "b@example.com", "c@example.com"])
+          expect(await stores.referrals.add(referral(email), 3)).toBe("added");
         expect(await stores.referrals.add(referral("d@example.com"), 3)).toBe("used-up");
         expect(await stores.referrals.add(referral("A@example.com"), 3)).toBe("already-referred");
         expect(await stores.referrals.forFriend("d@example.com")).toBeNull();
-        expect(await stores.referrals.add(referral("d@example.com", { code: "OTHER", referrerAccountId: "a-2" }), 3)).toBe("added");
+        expect(
+          await stores.referrals.add(referral("d@example.com", { code: "OTHER", referrerAccountId: "a-2" }), 3),
+        ).toBe("added");
         expect(await stores.referrals.add(referral("e@example.com"), 4)).toBe("added");
-        expect((await stores.referrals.listByReferrer("a-1", 10)).map((r) => r.friendEmail).sort()).toEqual(["a@example.com", "b@example.com", "c@example.com", "e@example.com"]);
+        expect((await stores.referrals.listByReferrer("a-1", 10)).map((r) => r.friendEmail).sort()).toEqual([
+          "a@example.com",
+          "b@example.com",
+          "c@example.com",
+          "e@example.com",
+        ]);
       });
 
       // Forty transactions on one counter: Firestore's emulator serialises them, which takes seconds on a busy machine.
@@ -522,7 +786,16 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
       });
 
       it("keeps every field, and an email with a slash or dots apart", async () => {
-        const full = referral("d/i@example.com", { friendGuestId: "g-di", state: "rewarded", checkedAt: 300, rewardPoints: 500, rewardedAt: 400, visitId: "v-1", creditSentAt: 450, creditTriedAt: 420 });
+        const full = referral("d/i@example.com", {
+          friendGuestId: "g-di",
+          state: "rewarded",
+          checkedAt: 300,
+          rewardPoints: 500,
+          rewardedAt: 400,
+          visitId: "v-1",
+          creditSentAt: 450,
+          creditTriedAt: 420,
+        });
         expect(await stores.referrals.add(full, 100)).toBe("added");
         expect(await stores.referrals.add(referral(".."), 100)).toBe("added");
         expect(await stores.referrals.forFriend("D/I@example.com")).toEqual(full);
@@ -531,13 +804,26 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
       });
 
       it("lists a referrer's referrals only, newest first, at most as many as asked", async () => {
-        for (const [email, createdAt] of [["a@example.com", 100], ["c@example.com", 300], ["b@example.com", 200]] as const) {
+        for (const [email, createdAt] of [
+          ["a@example.com", 100],
+          ["c@example.com", 300],
+          ["b@example.com", 200],
+        ] as const) {
           await stores.referrals.add(referral(email, { createdAt }), 100);
         }
         await stores.referrals.add(referral("z@example.com", { referrerAccountId: "a-2", createdAt: 400 }), 100);
-        expect((await stores.referrals.listByReferrer("a-1", 10)).map((r) => r.friendEmail)).toEqual(["c@example.com", "b@example.com", "a@example.com"]);
-        expect((await stores.referrals.listByReferrer("a-1", 2)).map((r) => r.friendEmail)).toEqual(["c@example.com", "b@example.com"]);
-        expect(await stores.referrals.listByReferrer("a-2", 10)).toEqual([referral("z@example.com", { referrerAccountId: "a-2", createdAt: 400 })]);
+        expect((await stores.referrals.listByReferrer("a-1", 10)).map((r) => r.friendEmail)).toEqual([
+          "c@example.com",
+          "b@example.com",
+          "a@example.com",
+        ]);
+        expect((await stores.referrals.listByReferrer("a-1", 2)).map((r) => r.friendEmail)).toEqual([
+          "c@example.com",
+          "b@example.com",
+        ]);
+        expect(await stores.referrals.listByReferrer("a-2", 10)).toEqual([
+          referral("z@example.com", { referrerAccountId: "a-2", createdAt: 400 }),
+        ]);
         expect(await stores.referrals.listByReferrer("a-3", 10)).toEqual([]);
       });
 
@@ -545,7 +831,9 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         await stores.referrals.add(referral("Bo@Example.com"), 100);
         await stores.referrals.update("BO@example.com", { friendGuestId: "g-bo" });
         await stores.referrals.update("bo@example.com", { checkedAt: 500 });
-        expect(await stores.referrals.forFriend("bo@example.com")).toEqual(referral("Bo@Example.com", { friendGuestId: "g-bo", checkedAt: 500 }));
+        expect(await stores.referrals.forFriend("bo@example.com")).toEqual(
+          referral("Bo@Example.com", { friendGuestId: "g-bo", checkedAt: 500 }),
+        );
         await stores.referrals.update("bo@example.com", { checkedAt: null });
         expect((await stores.referrals.forFriend("bo@example.com"))?.checkedAt).toBeNull();
         await expect(stores.referrals.update("nobody@example.com", { checkedAt: 1 })).rejects.toThrow(/no referral/i);
@@ -556,21 +844,42 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
       it("rewards a referral once, and never one that does not exist", async () => {
         await stores.referrals.add(referral("Bo@Example.com", { friendGuestId: "g-bo" }), 100);
         expect(await stores.referrals.reward("BO@example.com", { points: 500, visitId: "v-1", now: 900 })).toBe(true);
-        const rewarded = referral("Bo@Example.com", { friendGuestId: "g-bo", state: "rewarded", rewardPoints: 500, rewardedAt: 900, visitId: "v-1" });
+        const rewarded = referral("Bo@Example.com", {
+          friendGuestId: "g-bo",
+          state: "rewarded",
+          rewardPoints: 500,
+          rewardedAt: 900,
+          visitId: "v-1",
+        });
         expect(await stores.referrals.forFriend("bo@example.com")).toEqual(rewarded);
         expect(await stores.referrals.reward("bo@example.com", { points: 700, visitId: "v-2", now: 950 })).toBe(false);
         expect(await stores.referrals.forFriend("bo@example.com")).toEqual(rewarded);
-        expect(await stores.referrals.reward("nobody@example.com", { points: 500, visitId: "v-1", now: 900 })).toBe(false);
+        expect(await stores.referrals.reward("nobody@example.com", { points: 500, visitId: "v-1", now: 900 })).toBe(
+          false,
+        );
         expect(await stores.referrals.forFriend("nobody@example.com")).toBeNull();
       });
 
       it("rewards one of several rewards sent at once", async () => {
         await stores.referrals.add(referral("bo@example.com", { friendGuestId: "g-bo" }), 100);
         const points = [100, 200, 300, 400];
-        const results = await Promise.all(points.map((p) => stores.referrals.reward(p % 200 ? "BO@example.com" : "bo@example.com", { points: p, visitId: `v-${p}`, now: p })));
+        const results = await Promise.all(
+          points.map((p) =>
+            stores.referrals.reward(p % 200 ? "BO@example.com" : "bo@example.com", {
+              points: p,
+              visitId: `v-${p}`,
+              now: p,
+            }),
+          ),
+        );
         expect(results.filter(Boolean)).toHaveLength(1);
         const winner = points[results.indexOf(true)];
-        expect(await stores.referrals.forFriend("bo@example.com")).toMatchObject({ state: "rewarded", rewardPoints: winner, visitId: `v-${winner}`, rewardedAt: winner });
+        expect(await stores.referrals.forFriend("bo@example.com")).toMatchObject({
+          state: "rewarded",
+          rewardPoints: winner,
+          visitId: `v-${winner}`,
+          rewardedAt: winner,
+        });
       });
 
       it("lists referrals awaiting their reward: guest known, not checked since the time given, never-checked first, then oldest check", async () => {
@@ -584,23 +893,39 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
           ["no-guest", { friendGuestId: null }],
           ["no-guest-checked", { friendGuestId: null, checkedAt: 50 }],
           ["rewarded", { friendGuestId: "g-7", state: "rewarded", rewardPoints: 500, rewardedAt: 10, visitId: "v-7" }],
-          ["rewarded-checked", { friendGuestId: "g-8", checkedAt: 40, state: "rewarded", rewardPoints: 500, rewardedAt: 10, visitId: "v-8" }],
+          [
+            "rewarded-checked",
+            {
+              friendGuestId: "g-8",
+              checkedAt: 40,
+              state: "rewarded",
+              rewardPoints: 500,
+              rewardedAt: 10,
+              visitId: "v-8",
+            },
+          ],
         ];
-        for (const [name, overrides] of rows) await stores.referrals.add(referral(`${name}@example.com`, overrides), 100);
-        const awaiting = async (limit: number) => (await stores.referrals.listAwaitingReward(500, limit)).map((r) => r.friendEmail.split("@")[0]);
+        for (const [name, overrides] of rows)
+          await stores.referrals.add(referral(`${name}@example.com`, overrides), 100);
+        const awaiting = async (limit: number) =>
+          (await stores.referrals.listAwaitingReward(500, limit)).map((r) => r.friendEmail.split("@")[0]);
         const listed = await awaiting(10);
         expect(listed.slice(0, 2).sort()).toEqual(["never-1", "never-2"]);
         expect(listed.slice(2)).toEqual(["older-check", "old-check"]);
         expect((await awaiting(3)).slice(2)).toEqual(["older-check"]);
         expect(await awaiting(2)).toEqual(listed.slice(0, 2));
         expect(["never-1", "never-2"]).toContain((await awaiting(1))[0]);
-        expect((await stores.referrals.listAwaitingReward(500, 10))[2]).toEqual(referral("older-check@example.com", { friendGuestId: "g-4", checkedAt: 100 }));
+        expect((await stores.referrals.listAwaitingReward(500, 10))[2]).toEqual(
+          referral("older-check@example.com", { friendGuestId: "g-4", checkedAt: 100 }),
+        );
 
         // Changes move a referral in and out of the list.
         await stores.referrals.update("never-1@example.com", { checkedAt: 600 });
         await stores.referrals.update("no-guest@example.com", { friendGuestId: "g-9" });
         await stores.referrals.update("recent-check@example.com", { checkedAt: 300 });
-        expect(await stores.referrals.reward("older-check@example.com", { points: 500, visitId: "v-4", now: 700 })).toBe(true);
+        expect(
+          await stores.referrals.reward("older-check@example.com", { points: 500, visitId: "v-4", now: 700 }),
+        ).toBe(true);
         const after = await awaiting(10);
         expect(after.slice(0, 2).sort()).toEqual(["never-2", "no-guest"]);
         expect(after.slice(2)).toEqual(["old-check", "recent-check"]);
@@ -609,9 +934,21 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
     });
 
     describe("affiliate details", () => {
-      const click = (clickId: string, clickedAt: number, userId = "g-1", userEmail = "mia@example.com") => ({ userId, userEmail, clickId, clickedAt });
+      const click = (clickId: string, clickedAt: number, userId = "g-1", userEmail = "mia@example.com") => ({
+        userId,
+        userEmail,
+        clickId,
+        clickedAt,
+      });
       const details = (overrides: Partial<Awaited<ReturnType<Stores["affiliates"]["get"]>>> = {}) => ({
-        user_id: "g-1", user_email: "mia@example.com", irclickid: "ir-1", timestamp: 100, isFtTreatedTriggered: false, isExpired: false, checkedAt: null, ...overrides,
+        user_id: "g-1",
+        user_email: "mia@example.com",
+        irclickid: "ir-1",
+        timestamp: 100,
+        isFtTreatedTriggered: false,
+        isExpired: false,
+        checkedAt: null,
+        ...overrides,
       });
 
       it("creates a record on the first click, leaves it for the same click, and starts a new window on another", async () => {
@@ -620,15 +957,22 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         expect(await stores.affiliates.get("g-1")).toEqual(details());
         await stores.affiliates.update("g-1", { isFtTreatedTriggered: true, isExpired: true, checkedAt: 150 });
         expect(await stores.affiliates.record(click("ir-1", 200))).toBe("unchanged");
-        expect(await stores.affiliates.get("g-1")).toEqual(details({ isFtTreatedTriggered: true, isExpired: true, checkedAt: 150 }));
+        expect(await stores.affiliates.get("g-1")).toEqual(
+          details({ isFtTreatedTriggered: true, isExpired: true, checkedAt: 150 }),
+        );
         // The click id and its time are replaced and both flags cleared; nothing else changes.
         expect(await stores.affiliates.record(click("ir-2", 300, "g-1", "other@example.com"))).toBe("updated");
-        expect(await stores.affiliates.get("g-1")).toEqual(details({ irclickid: "ir-2", timestamp: 300, checkedAt: 150 }));
+        expect(await stores.affiliates.get("g-1")).toEqual(
+          details({ irclickid: "ir-2", timestamp: 300, checkedAt: 150 }),
+        );
         expect(await stores.affiliates.get("g-2")).toBeNull();
       });
 
       it("creates one record of two first clicks recorded at once", async () => {
-        const results = await Promise.all([stores.affiliates.record(click("ir-1", 100)), stores.affiliates.record(click("ir-1", 100))]);
+        const results = await Promise.all([
+          stores.affiliates.record(click("ir-1", 100)),
+          stores.affiliates.record(click("ir-1", 100)),
+        ]);
         expect([...results].sort()).toEqual(["created", "unchanged"]);
         expect(await stores.affiliates.get("g-1")).toEqual(details());
       });
@@ -637,10 +981,14 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         await stores.affiliates.record(click("ir-1", 100, "a/b"));
         await stores.affiliates.update("a/b", { checkedAt: 400 });
         await stores.affiliates.update("a/b", { isExpired: true });
-        expect(await stores.affiliates.get("a/b")).toEqual(details({ user_id: "a/b", isExpired: true, checkedAt: 400 }));
+        expect(await stores.affiliates.get("a/b")).toEqual(
+          details({ user_id: "a/b", isExpired: true, checkedAt: 400 }),
+        );
         await stores.affiliates.update("a/b", { checkedAt: null, isExpired: false, isFtTreatedTriggered: true });
         expect(await stores.affiliates.get("a/b")).toEqual(details({ user_id: "a/b", isFtTreatedTriggered: true }));
-        await expect(stores.affiliates.update("g-9", { isExpired: true })).rejects.toThrow(/no impactAffiliateDetails record/i);
+        await expect(stores.affiliates.update("g-9", { isExpired: true })).rejects.toThrow(
+          /no impactAffiliateDetails record/i,
+        );
         await expect(stores.affiliates.update("..", {})).rejects.toThrow(/no impactAffiliateDetails record/i);
         expect(await stores.affiliates.get("g-9")).toBeNull();
         expect(await stores.affiliates.get("a")).toBeNull();
@@ -667,7 +1015,9 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         expect(listed.slice(2)).toEqual(["older-check", "old-check"]);
         expect((await open(3)).slice(2)).toEqual(["older-check"]);
         expect(["never-1", "never-2"]).toContain((await open(1))[0]);
-        expect((await stores.affiliates.listOpen(500, 10))[2]).toEqual(details({ user_id: "older-check", irclickid: "ir-3", timestamp: 1_003, checkedAt: 100 }));
+        expect((await stores.affiliates.listOpen(500, 10))[2]).toEqual(
+          details({ user_id: "older-check", irclickid: "ir-3", timestamp: 1_003, checkedAt: 100 }),
+        );
         // A new click reopens a closed record.
         expect(await stores.affiliates.record(click("ir-new", 2_000, "treated"))).toBe("updated");
         expect(await open(10)).toContain("treated");
@@ -675,11 +1025,17 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
     });
 
     describe("pricing", () => {
-      const byService = (prices: { serviceId: string; price: number }[]) => [...prices].sort((a, b) => a.serviceId.localeCompare(b.serviceId));
+      const byService = (prices: { serviceId: string; price: number }[]) =>
+        [...prices].sort((a, b) => a.serviceId.localeCompare(b.serviceId));
       const groupon: PartnerPricing = {
         partnerType: "groupon",
         name: "Groupon",
-        prices: [{ serviceId: "s-1", price: 1999 }, { serviceId: "s-2", price: 27_500 }, { serviceId: "s-3", price: 1 }, { serviceId: "s-4", price: 5950 }],
+        prices: [
+          { serviceId: "s-1", price: 1999 },
+          { serviceId: "s-2", price: 27_500 },
+          { serviceId: "s-3", price: 1 },
+          { serviceId: "s-4", price: 5950 },
+        ],
       };
 
       it("keeps a partner's prices to the cent under its type in upper case, found in any case", async () => {
@@ -687,36 +1043,70 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         await stores.pricing.putPartner(groupon);
         for (const typed of ["GROUPON", "groupon", "Groupon"]) {
           const found = await stores.pricing.partner(typed);
-          expect(found && { ...found, prices: byService(found.prices) }).toEqual({ ...groupon, partnerType: "GROUPON" });
+          expect(found && { ...found, prices: byService(found.prices) }).toEqual({
+            ...groupon,
+            partnerType: "GROUPON",
+          });
         }
         expect(await stores.pricing.partner("LIVINGSOCIAL")).toBeNull();
       });
 
       it("replaces a partner's prices on a second write, whatever the case of its type", async () => {
         await stores.pricing.putPartner(groupon);
-        await stores.pricing.putPartner({ partnerType: "GroupOn", name: "Groupon Local", prices: [{ serviceId: "s-9", price: 4999 }] });
-        expect(await stores.pricing.partner("groupon")).toEqual({ partnerType: "GROUPON", name: "Groupon Local", prices: [{ serviceId: "s-9", price: 4999 }] });
+        await stores.pricing.putPartner({
+          partnerType: "GroupOn",
+          name: "Groupon Local",
+          prices: [{ serviceId: "s-9", price: 4999 }],
+        });
+        expect(await stores.pricing.partner("groupon")).toEqual({
+          partnerType: "GROUPON",
+          name: "Groupon Local",
+          prices: [{ serviceId: "s-9", price: 4999 }],
+        });
         await stores.pricing.putPartner({ partnerType: "GROUPON", name: "Groupon", prices: [] });
-        expect(await stores.pricing.partner("groupon")).toEqual({ partnerType: "GROUPON", name: "Groupon", prices: [] });
+        expect(await stores.pricing.partner("groupon")).toEqual({
+          partnerType: "GROUPON",
+          name: "Groupon",
+          prices: [],
+        });
       });
 
       it("takes a partner type with a slash or dots as a type", async () => {
         for (const typed of ["A/B", "..", "__X__", ""]) expect(await stores.pricing.partner(typed)).toBeNull();
-        await stores.pricing.putPartner({ partnerType: "a/b", name: "A over B", prices: [{ serviceId: "s-1", price: 100 }] });
-        expect(await stores.pricing.partner("A/B")).toEqual({ partnerType: "A/B", name: "A over B", prices: [{ serviceId: "s-1", price: 100 }] });
+        await stores.pricing.putPartner({
+          partnerType: "a/b",
+          name: "A over B",
+          prices: [{ serviceId: "s-1", price: 100 }],
+        });
+        expect(await stores.pricing.partner("A/B")).toEqual({
+          partnerType: "A/B",
+          name: "A over B",
+          prices: [{ serviceId: "s-1", price: 100 }],
+        });
         expect(await stores.pricing.partner("A")).toBeNull();
       });
 
       it("keeps one tier configuration, its charges to the cent", async () => {
         expect(await stores.pricing.tiers()).toBeNull();
         const tiers = {
-          priceTiers: [{ code: "FT99", charge: 9900, serviceIds: ["s-1", "s-2"] }, { code: "FT1999", charge: 1999, serviceIds: ["s-3"] }, { code: "EMPTY", charge: 1, serviceIds: [] }],
+          priceTiers: [
+            { code: "FT99", charge: 9900, serviceIds: ["s-1", "s-2"] },
+            { code: "FT1999", charge: 1999, serviceIds: ["s-3"] },
+            { code: "EMPTY", charge: 1, serviceIds: [] },
+          ],
           defaultPriceTier: "FT50RAF",
-          offerTiers: [{ percent: 15, serviceIds: ["s-4"], code: "OFFER15" }, { percent: 12.5, serviceIds: ["s-5", "s-6"], code: null }],
+          offerTiers: [
+            { percent: 15, serviceIds: ["s-4"], code: "OFFER15" },
+            { percent: 12.5, serviceIds: ["s-5", "s-6"], code: null },
+          ],
         };
         await stores.pricing.putTiers(tiers);
         expect(await stores.pricing.tiers()).toEqual(tiers);
-        const replaced = { priceTiers: [{ code: "FT5950", charge: 5950, serviceIds: ["s-1"] }], defaultPriceTier: "FT50", offerTiers: [] };
+        const replaced = {
+          priceTiers: [{ code: "FT5950", charge: 5950, serviceIds: ["s-1"] }],
+          defaultPriceTier: "FT50",
+          offerTiers: [],
+        };
         await stores.pricing.putTiers(replaced);
         expect(await stores.pricing.tiers()).toEqual(replaced);
       });
@@ -732,9 +1122,15 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
       });
 
       it("takes add-on ids with slashes and dots as ids", async () => {
-        for (const [i, serviceId] of ["a/b", "..", "__x__", "%2F"].entries()) await stores.pricing.putAddOnPrice({ serviceId, price: 100 + i });
+        for (const [i, serviceId] of ["a/b", "..", "__x__", "%2F"].entries())
+          await stores.pricing.putAddOnPrice({ serviceId, price: 100 + i });
         expect(byService(await stores.pricing.addOnPrices(["a/b", "..", "__x__", "%2F", "a", "."]))).toEqual(
-          byService([{ serviceId: "a/b", price: 100 }, { serviceId: "..", price: 101 }, { serviceId: "__x__", price: 102 }, { serviceId: "%2F", price: 103 }]),
+          byService([
+            { serviceId: "a/b", price: 100 },
+            { serviceId: "..", price: 101 },
+            { serviceId: "__x__", price: 102 },
+            { serviceId: "%2F", price: 103 },
+          ]),
         );
       });
     });

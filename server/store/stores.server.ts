@@ -127,7 +127,13 @@ export interface AccountStore {
   updatePassword(id: string, passwordHash: string, changedAt: number): Promise<void>;
 }
 
-export type UserSessionRecord = { tokenHash: string; userId: string; createdAt: number; expiresAt: number; revoked: boolean };
+export type UserSessionRecord = {
+  tokenHash: string;
+  userId: string;
+  createdAt: number;
+  expiresAt: number;
+  revoked: boolean;
+};
 
 /** The server-side records behind the session cookie, keyed by a hash of the token. */
 export interface UserSessionStore {
@@ -139,7 +145,13 @@ export interface UserSessionStore {
   revokeAllOfUser(userId: string, exceptTokenHash?: string): Promise<void>;
 }
 
-export type OneTimeCodeRecord = { email: string; codeHash: string; expiresAt: number; attempts: number; sentAt: number };
+export type OneTimeCodeRecord = {
+  email: string;
+  codeHash: string;
+  expiresAt: number;
+  attempts: number;
+  sentAt: number;
+};
 
 /** One one-time code per email at a time; a new one replaces the old. */
 export interface OneTimeCodeStore {
@@ -159,7 +171,16 @@ export interface OneTimeCodeStore {
  * "undoing": the lines are being removed (after a refusal, or by the reconciler). Final: "booked", "declined" (the card was refused, the lines removed), "undone" (never finished,
  * lines removed, nothing charged), "released" (the hold was gone, nothing booked).
  */
-export type PaymentAttemptState = "started" | "confirmed" | "charging" | "verifying" | "undoing" | "booked" | "declined" | "undone" | "released";
+export type PaymentAttemptState =
+  | "started"
+  | "confirmed"
+  | "charging"
+  | "verifying"
+  | "undoing"
+  | "booked"
+  | "declined"
+  | "undone"
+  | "released";
 
 export const FINAL_ATTEMPT_STATES: readonly PaymentAttemptState[] = ["booked", "declined", "undone", "released"];
 
@@ -247,7 +268,11 @@ export function isFinalAttempt(attempt: PaymentAttempt): boolean {
 }
 
 /** The rule both adapters apply inside their transaction. */
-export function decideClaim(existing: PaymentAttempt | null, fresh: PaymentAttempt, now: number): PaymentAttemptClaim & { write: PaymentAttempt | null } {
+export function decideClaim(
+  existing: PaymentAttempt | null,
+  fresh: PaymentAttempt,
+  now: number,
+): PaymentAttemptClaim & { write: PaymentAttempt | null } {
   if (!existing) return { state: "claimed", attempt: fresh, write: fresh };
   if (isFinalAttempt(existing)) return { state: "final", attempt: existing, write: null };
   if (existing.leaseUntil > now) return { state: "busy", attempt: existing, write: null };
@@ -269,7 +294,16 @@ export function decideClaim(existing: PaymentAttempt | null, fresh: PaymentAttem
  * again on the same invoice. Final: "completed", and "cancelled"
  * (the back end asked another price than the page showed: nothing was charged, the guest buys again).
  */
-export type PurchaseState = "started" | "invoiced" | "charging" | "verifying" | "paid" | "declined" | "not-charged" | "completed" | "cancelled";
+export type PurchaseState =
+  | "started"
+  | "invoiced"
+  | "charging"
+  | "verifying"
+  | "paid"
+  | "declined"
+  | "not-charged"
+  | "completed"
+  | "cancelled";
 
 export function isFinalPurchase(purchase: Pick<Purchase, "state">): boolean {
   return purchase.state === "completed" || purchase.state === "cancelled";
@@ -368,7 +402,11 @@ export interface PurchaseStore {
 export const UNFINISHED_PURCHASE_STATES: readonly PurchaseState[] = ["charging", "verifying", "paid"];
 
 /** The rule both adapters apply inside their transaction. */
-export function decidePurchaseClaim(existing: Purchase, leaseUntil: number, now: number): PurchaseClaim & { write: Purchase | null } {
+export function decidePurchaseClaim(
+  existing: Purchase,
+  leaseUntil: number,
+  now: number,
+): PurchaseClaim & { write: Purchase | null } {
   if (isFinalPurchase(existing)) return { state: "final", purchase: existing, write: null };
   if (existing.leaseUntil > now) return { state: "busy", purchase: existing, write: null };
   const taken = { ...existing, leaseUntil, updatedAt: now };
@@ -436,7 +474,11 @@ export interface ReferralStore {
    * The account's code; when it has none, one made by `make()` is saved (another is made when the
    * code is taken), atomically: an account has one code however many requests ask at once.
    */
-  codeFor(owner: Omit<ReferralCodeRecord, "code" | "createdAt">, make: () => string, now: number): Promise<ReferralCodeRecord>;
+  codeFor(
+    owner: Omit<ReferralCodeRecord, "code" | "createdAt">,
+    make: () => string,
+    now: number,
+  ): Promise<ReferralCodeRecord>;
   /** The code's owner, the code in any case; null when unknown. */
   byCode(code: string): Promise<ReferralCodeRecord | null>;
   /** The account's code; null before one was made. */
@@ -457,7 +499,10 @@ export interface ReferralStore {
   /** A referrer's referrals, newest first, at most `limit`. */
   listByReferrer(accountId: string, limit: number): Promise<Referral[]>;
   /** Changes the friend's referral where it is; throws when the email has none. */
-  update(friendEmail: string, patch: Partial<Pick<Referral, "friendGuestId" | "checkedAt" | "creditSentAt" | "creditTriedAt">>): Promise<void>;
+  update(
+    friendEmail: string,
+    patch: Partial<Pick<Referral, "friendGuestId" | "checkedAt" | "creditSentAt" | "creditTriedAt">>,
+  ): Promise<void>;
   /**
    * Marks the referral rewarded, atomically: true for the one call that did it, false when it was
    * already rewarded (or there is no such referral). No one earns twice.
@@ -500,9 +545,17 @@ export interface AffiliateStore {
    * Creates the user's record, or, when the click id differs, replaces its click id and timestamp
    * and clears both flags (a new click starts a new window); nothing when it is the same click id.
    */
-  record(input: { userId: string; userEmail: string; clickId: string; clickedAt: number }): Promise<"created" | "updated" | "unchanged">;
+  record(input: {
+    userId: string;
+    userEmail: string;
+    clickId: string;
+    clickedAt: number;
+  }): Promise<"created" | "updated" | "unchanged">;
   /** Changes the flags or the check time; throws when the user has no record. */
-  update(userId: string, patch: Partial<Pick<AffiliateDetails, "isFtTreatedTriggered" | "isExpired" | "checkedAt">>): Promise<void>;
+  update(
+    userId: string,
+    patch: Partial<Pick<AffiliateDetails, "isFtTreatedTriggered" | "isExpired" | "checkedAt">>,
+  ): Promise<void>;
   /** Records with neither flag set, not checked since `checkedBefore` (never-checked first), at most `limit`. */
   listOpen(checkedBefore: number, limit: number): Promise<AffiliateDetails[]>;
 }

@@ -3,7 +3,14 @@ import type { Page } from "@playwright/test";
 import type { Result } from "axe-core";
 import { expect, test } from "./fixtures";
 import {
-  enterDetails, fillBillingAndAgree, latestCode, seedExistingClient, showDate, startBooking, uniqueEmail, uniquePhone,
+  enterDetails,
+  fillBillingAndAgree,
+  latestCode,
+  seedExistingClient,
+  showDate,
+  startBooking,
+  uniqueEmail,
+  uniquePhone,
 } from "./helpers";
 import { bookVisitInBackEnd, closeVisitInBackEnd, guestIdOf, moveVisitInBackEnd } from "./visits";
 
@@ -159,7 +166,12 @@ test.describe("account forms", () => {
   });
 });
 
-test("the booking journey, each step and its error states, the card page and the confirmation", async ({ page, bookingDay, sandboxApi, thisMachine }) => {
+test("the booking journey, each step and its error states, the card page and the confirmation", async ({
+  page,
+  bookingDay,
+  sandboxApi,
+  thisMachine,
+}) => {
   // A whole journey with an axe run at every step: longer than one test's minute on a busy machine.
   test.slow();
   // A client the clinic already has: the journey goes through the code step too.
@@ -192,7 +204,9 @@ test("the booking journey, each step and its error states, the card page and the
   await page.getByLabel("Email").fill("ana.at.example.com");
   await page.getByLabel(/Mobile phone/).fill("512-555");
   await page.getByRole("button", { name: "Continue to payment" }).click();
-  await expect(page.getByText("The email address you entered is not valid. Please check the email and try again")).toBeVisible();
+  await expect(
+    page.getByText("The email address you entered is not valid. Please check the email and try again"),
+  ).toBeVisible();
   await expectAccessible(page, "details step, invalid email and phone");
   await enterDetails(page, email);
 
@@ -240,18 +254,35 @@ test("the booking journey, each step and its error states, the card page and the
   await expectAccessible(page, "a visit by its manage link");
 });
 
-test("the account pages signed in, and a visit's reschedule and cancel pages", async ({ page, signedIn, sandboxApi, bookingDay }) => {
+test("the account pages signed in, and a visit's reschedule and cancel pages", async ({
+  page,
+  signedIn,
+  sandboxApi,
+  bookingDay,
+}) => {
   test.slow();
   const { clinic, dates } = bookingDay({ days: 2 });
   const guestId = await guestIdOf(sandboxApi, signedIn.email);
-  await bookVisitInBackEnd(sandboxApi, { guestId, clinic, date: dates[0], serviceCode: "FT-RET", addOnCodes: ["ADD-LED"] });
+  await bookVisitInBackEnd(sandboxApi, {
+    guestId,
+    clinic,
+    date: dates[0],
+    serviceCode: "FT-RET",
+    addOnCodes: ["ADD-LED"],
+  });
   // A visit in the past, so that tab has one too; its date is free again for the new time below.
   const past = await bookVisitInBackEnd(sandboxApi, { guestId, clinic, date: dates[1] });
-  await moveVisitInBackEnd(sandboxApi, past.invoiceId, `${new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10)}T10:00:00`);
+  await moveVisitInBackEnd(
+    sandboxApi,
+    past.invoiceId,
+    `${new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10)}T10:00:00`,
+  );
   await closeVisitInBackEnd(sandboxApi, past.invoiceId);
 
   await visit(page, "/account", "Your account");
-  await expect(page.getByRole("region", { name: "Your next appointment" }).getByRole("button", { name: /^Reschedule/ })).toBeVisible();
+  await expect(
+    page.getByRole("region", { name: "Your next appointment" }).getByRole("button", { name: /^Reschedule/ }),
+  ).toBeVisible();
   await expectAccessible(page, "dashboard");
   await visit(page, "/account/appointments?tab=past", "Your appointments");
   await expect(page.getByRole("button", { name: /^Book again/ })).toBeVisible();

@@ -2,7 +2,17 @@ import type { APIRequestContext, Page } from "@playwright/test";
 import { seedCenters } from "../../server/spa-sandbox/seed-data";
 import { toIanaTimeZone } from "../../server/spa/time-zones.server";
 import { expect, test } from "./fixtures";
-import { addCard, buttonTarget, chooseFacialWithAddOn, fillBillingAndAgree, fillDetails, showDate, startBooking, uniqueEmail, uniquePhone } from "./helpers";
+import {
+  addCard,
+  buttonTarget,
+  chooseFacialWithAddOn,
+  fillBillingAndAgree,
+  fillDetails,
+  showDate,
+  startBooking,
+  uniqueEmail,
+  uniquePhone,
+} from "./helpers";
 import {
   bookVisitInBackEnd,
   closeVisitInBackEnd,
@@ -31,7 +41,15 @@ function daysAgo(days: number, time = "10:00:00"): string {
 function clinicClockIn(clinicName: string, hours: number): string {
   const timeZone = toIanaTimeZone(seedCenters.find((c) => `Glow Clinic ${c.name}` === clinicName)!.timeZone);
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat("en-US", { timeZone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23" })
+    new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+    })
       .formatToParts(new Date(Date.now() + hours * 3_600_000))
       .map((p) => [p.type, p.value]),
   );
@@ -49,7 +67,9 @@ function pageTime(local: string): string {
 
 /** One visit's card in a list, found by its heading (its date and time). */
 function visitCard(page: Page, local: string) {
-  return page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: new RegExp(`^${pageTime(local)}`) }) });
+  return page
+    .getByRole("listitem")
+    .filter({ has: page.getByRole("heading", { name: new RegExp(`^${pageTime(local)}`) }) });
 }
 
 /** The emails sent to this address, as the outbox shows them to this machine. */
@@ -81,10 +101,21 @@ async function holdFirstTime(page: Page, date: string): Promise<string> {
   return `${date}T${String((h % 12) + (ampm === "PM" ? 12 : 0)).padStart(2, "0")}:${String(m).padStart(2, "0")}:00`;
 }
 
-test("a signed-in guest sees upcoming and past visits with their statuses, and the next one on the dashboard", async ({ page, signedIn, sandboxApi, bookingDay }) => {
+test("a signed-in guest sees upcoming and past visits with their statuses, and the next one on the dashboard", async ({
+  page,
+  signedIn,
+  sandboxApi,
+  bookingDay,
+}) => {
   const { clinic, dates } = bookingDay({ days: 4 });
   const guestId = await guestIdOf(sandboxApi, signedIn.email);
-  const upcoming = await bookVisitInBackEnd(sandboxApi, { guestId, clinic, date: dates[0], serviceCode: "FT-RET", addOnCodes: ["ADD-LED"] });
+  const upcoming = await bookVisitInBackEnd(sandboxApi, {
+    guestId,
+    clinic,
+    date: dates[0],
+    serviceCode: "FT-RET",
+    addOnCodes: ["ADD-LED"],
+  });
   const completed = await bookVisitInBackEnd(sandboxApi, { guestId, clinic, date: dates[1] });
   const missed = await bookVisitInBackEnd(sandboxApi, { guestId, clinic, date: dates[2] });
   const cancelled = await bookVisitInBackEnd(sandboxApi, { guestId, clinic, date: dates[3] });
@@ -134,7 +165,13 @@ test("a signed-in guest sees upcoming and past visits with their statuses, and t
   await expect(page.getByRole("button", { name: /^Cancel the/ })).toHaveCount(0);
 });
 
-test("a signed-in guest moves a visit: the new time is booked on the same visit and the old one freed", async ({ page, signedIn, sandboxApi, bookingDay, thisMachine }) => {
+test("a signed-in guest moves a visit: the new time is booked on the same visit and the old one freed", async ({
+  page,
+  signedIn,
+  sandboxApi,
+  bookingDay,
+  thisMachine,
+}) => {
   const { clinic, dates } = bookingDay({ days: 2 });
   const guestId = await guestIdOf(sandboxApi, signedIn.email);
   const visit = await bookVisitInBackEnd(sandboxApi, { guestId, clinic, date: dates[0] });
@@ -142,7 +179,9 @@ test("a signed-in guest moves a visit: the new time is booked on the same visit 
   expect(calendarBefore).toContain("SEQUENCE:0");
 
   await page.goto("/account/appointments?tab=upcoming");
-  await visitCard(page, visit.start).getByRole("button", { name: /^Reschedule/ }).click();
+  await visitCard(page, visit.start)
+    .getByRole("button", { name: /^Reschedule/ })
+    .click();
   await expect(page.getByRole("heading", { level: 1, name: "Reschedule your appointment" })).toBeVisible();
   await expect(page.getByText("Your current time stays booked until you confirm the new one.")).toBeVisible();
   const newStart = await holdFirstTime(page, dates[1]);
@@ -158,7 +197,9 @@ test("a signed-in guest moves a visit: the new time is booked on the same visit 
   // One visit, on the same invoice, at the new time.
   expect(await visitStatuses(sandboxApi, guestId, visit.invoiceId)).toEqual([{ start: newStart, status: 0 }]);
   // The old appointment is gone from the books, not left beside the new one: the guest has one visit.
-  const { appointments } = (await (await sandboxApi.get(`/spa-sandbox/v1/guests/${guestId}/appointments?include_no_show_cancel=true`)).json()) as { appointments: unknown[] };
+  const { appointments } = (await (
+    await sandboxApi.get(`/spa-sandbox/v1/guests/${guestId}/appointments?include_no_show_cancel=true`)
+  ).json()) as { appointments: unknown[] };
   expect(appointments).toHaveLength(1);
 
   // The calendar event is replaced (same UID, higher SEQUENCE), and the guest is told.
@@ -169,19 +210,37 @@ test("a signed-in guest moves a visit: the new time is booked on the same visit 
   expect(messages.filter((m) => m.includes("has moved"))).toHaveLength(1);
 });
 
-test("a signed-in guest cancels a visit with a reason and a comment", async ({ page, signedIn, sandboxApi, bookingDay, thisMachine }) => {
+test("a signed-in guest cancels a visit with a reason and a comment", async ({
+  page,
+  signedIn,
+  sandboxApi,
+  bookingDay,
+  thisMachine,
+}) => {
   const { clinic, date } = bookingDay();
   const guestId = await guestIdOf(sandboxApi, signedIn.email);
   const visit = await bookVisitInBackEnd(sandboxApi, { guestId, clinic, date });
 
   await page.goto("/account/appointments?tab=upcoming");
-  await visitCard(page, visit.start).getByRole("button", { name: /^Cancel the appointment/ }).click();
+  await visitCard(page, visit.start)
+    .getByRole("button", { name: /^Cancel the appointment/ })
+    .click();
   await expect(page.getByRole("heading", { level: 1, name: "Cancel your appointment" })).toBeVisible();
-  await expect(page.getByText(/Cancelling is free until 12 hours before your appointment; after that it costs \$25/)).toBeVisible();
+  await expect(
+    page.getByText(/Cancelling is free until 12 hours before your appointment; after that it costs \$25/),
+  ).toBeVisible();
   const reason = page.getByLabel("Why are you cancelling?");
   // Only the reasons a guest may give online: no front-desk, retired or other kinds of reason.
   const offered = (await reason.getByRole("option").allTextContents()).sort();
-  expect(offered).toEqual(["Choose a reason", "Health issues", "Moved out of city", "Personal", "Rescheduled", "Stuck at work", "Taking service at another location"]);
+  expect(offered).toEqual([
+    "Choose a reason",
+    "Health issues",
+    "Moved out of city",
+    "Personal",
+    "Rescheduled",
+    "Stuck at work",
+    "Taking service at another location",
+  ]);
 
   // No comment: the spec's message, next to the field, with the reason kept.
   await reason.selectOption({ label: "Stuck at work" });
@@ -208,7 +267,12 @@ test("a signed-in guest cancels a visit with a reason and a comment", async ({ p
   await expect(page.getByText("This appointment is already cancelled.")).toBeVisible();
 });
 
-test("inside 12 hours the $25 fee is stated before moving or cancelling, and applied; a cancelled visit can't be moved", async ({ page, signedIn, sandboxApi, bookingDay }) => {
+test("inside 12 hours the $25 fee is stated before moving or cancelling, and applied; a cancelled visit can't be moved", async ({
+  page,
+  signedIn,
+  sandboxApi,
+  bookingDay,
+}) => {
   const { clinic, date } = bookingDay();
   const guestId = await guestIdOf(sandboxApi, signedIn.email);
   const visit = await bookVisitInBackEnd(sandboxApi, { guestId, clinic, date });
@@ -218,7 +282,9 @@ test("inside 12 hours the $25 fee is stated before moving or cancelling, and app
   await page.goto(`/account/appointments/${visit.invoiceId}/reschedule`);
   await expect(page.getByText(/less than 12 hours away: moving it now costs the \$25 late-change fee/)).toBeVisible();
   await page.goto(`/account/appointments/${visit.invoiceId}/cancel`);
-  await expect(page.getByText(/less than 12 hours away: cancelling now costs the \$25 late-cancellation fee/)).toBeVisible();
+  await expect(
+    page.getByText(/less than 12 hours away: cancelling now costs the \$25 late-cancellation fee/),
+  ).toBeVisible();
   await page.getByLabel("Why are you cancelling?").selectOption({ label: "Health issues" });
   await page.getByLabel("Comment").fill("Running a fever.");
   await page.getByRole("button", { name: "Cancel and pay the $25 fee" }).click();
@@ -227,27 +293,53 @@ test("inside 12 hours the $25 fee is stated before moving or cancelling, and app
 
   const moved = await page.goto(`/account/appointments/${visit.invoiceId}/reschedule`);
   expect(moved!.status()).toBe(409);
-  await expect(page.getByText("This appointment is cancelled, so it can't be moved. You can book a new one.")).toBeVisible();
+  await expect(
+    page.getByText("This appointment is cancelled, so it can't be moved. You can book a new one."),
+  ).toBeVisible();
 });
 
-test("a signed-in guest books a past visit again: the journey opens at the time step with it chosen", async ({ page, signedIn, sandboxApi, bookingDay }) => {
+test("a signed-in guest books a past visit again: the journey opens at the time step with it chosen", async ({
+  page,
+  signedIn,
+  sandboxApi,
+  bookingDay,
+}) => {
   const { clinic, date } = bookingDay();
   const guestId = await guestIdOf(sandboxApi, signedIn.email);
-  const visit = await bookVisitInBackEnd(sandboxApi, { guestId, clinic, date, serviceCode: "PEEL-GLOW", addOnCodes: ["PEEL-AREA-FACE"] });
+  const visit = await bookVisitInBackEnd(sandboxApi, {
+    guestId,
+    clinic,
+    date,
+    serviceCode: "PEEL-GLOW",
+    addOnCodes: ["PEEL-AREA-FACE"],
+  });
   await moveVisitInBackEnd(sandboxApi, visit.invoiceId, daysAgo(30));
   await closeVisitInBackEnd(sandboxApi, visit.invoiceId);
 
   await page.goto("/account/appointments?tab=past");
-  await visitCard(page, daysAgo(30)).getByRole("button", { name: /^Book again/ }).click();
+  await visitCard(page, daysAgo(30))
+    .getByRole("button", { name: /^Book again/ })
+    .click();
   await expect(page).toHaveURL(/\/appointment\/time/);
   await expect(page.getByRole("heading", { level: 1, name: "Choose a date and time" })).toBeVisible();
   await expect(page.getByText(`Glow Peel at ${clinic.name}.`)).toBeVisible();
   await expect(page.getByRole("navigation", { name: "Dates" })).toBeVisible();
 });
 
-test("another guest's visit cannot be read or changed by its id", async ({ page, signedIn, sandboxApi, bookingDay }) => {
+test("another guest's visit cannot be read or changed by its id", async ({
+  page,
+  signedIn,
+  sandboxApi,
+  bookingDay,
+}) => {
   const { clinic, date } = bookingDay();
-  const { guestId: otherGuest, visit: theirs } = await otherGuestVisit(sandboxApi, clinic, date, uniqueEmail("someone"), uniquePhone().replace(/-/g, ""));
+  const { guestId: otherGuest, visit: theirs } = await otherGuestVisit(
+    sandboxApi,
+    clinic,
+    date,
+    uniqueEmail("someone"),
+    uniquePhone().replace(/-/g, ""),
+  );
   expect(signedIn.email).toBeTruthy();
 
   for (const path of ["cancel", "reschedule", "calendar.ics", "rebook"]) {
@@ -276,7 +368,12 @@ test("the account pages ask a signed-out visitor to sign in", async ({ page }) =
 });
 
 /** Books a facial as a guest through the pages (no account) and opens its manage link from the confirmation. */
-async function bookAsGuestAndOpenManageLink(page: Page, clinicSlug: string, date: string, email: string): Promise<string> {
+async function bookAsGuestAndOpenManageLink(
+  page: Page,
+  clinicSlug: string,
+  date: string,
+  email: string,
+): Promise<string> {
   await startBooking(page, { slug: clinicSlug });
   await chooseFacialWithAddOn(page);
   await (await showDate(page, date)).first().click();
@@ -290,13 +387,20 @@ async function bookAsGuestAndOpenManageLink(page: Page, clinicSlug: string, date
   return manage;
 }
 
-test("a guest without an account moves, cancels and books again through the link in their confirmation", async ({ page, sandboxApi, bookingDay, thisMachine }) => {
+test("a guest without an account moves, cancels and books again through the link in their confirmation", async ({
+  page,
+  sandboxApi,
+  bookingDay,
+  thisMachine,
+}) => {
   const { clinic, dates } = bookingDay({ days: 2 });
   const email = uniqueEmail("manage");
   const manage = await bookAsGuestAndOpenManageLink(page, clinic.slug, dates[0], email);
   const guestId = await guestIdOf(sandboxApi, email);
   const invoiceOf = async () => {
-    const { appointments } = (await (await sandboxApi.get(`/spa-sandbox/v1/guests/${guestId}/appointments?include_no_show_cancel=true`)).json()) as { appointments: { invoice_id: string }[] };
+    const { appointments } = (await (
+      await sandboxApi.get(`/spa-sandbox/v1/guests/${guestId}/appointments?include_no_show_cancel=true`)
+    ).json()) as { appointments: { invoice_id: string }[] };
     expect(appointments).toHaveLength(1);
     return appointments[0].invoice_id;
   };
@@ -331,7 +435,11 @@ test("a guest without an account moves, cancels and books again through the link
   await expect(page.getByText(`Signature Laser Facial - New Client at ${clinic.name}.`)).toBeVisible();
 });
 
-test("a manage link opens its one visit only: a tampered link or another visit's id is not found", async ({ page, sandboxApi, bookingDay }) => {
+test("a manage link opens its one visit only: a tampered link or another visit's id is not found", async ({
+  page,
+  sandboxApi,
+  bookingDay,
+}) => {
   const { clinic, dates } = bookingDay({ days: 2 });
   const email = uniqueEmail("link");
   const manage = await bookAsGuestAndOpenManageLink(page, clinic.slug, dates[0], email);

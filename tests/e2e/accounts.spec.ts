@@ -1,6 +1,17 @@
 import type { Page } from "@playwright/test";
 import { expect, registerAccount, test } from "./fixtures";
-import { addCard, chooseFacialWithAddOn, fillBillingAndAgree, fillRegistration, latestCode, showDate, startBooking, TEST_PASSWORD, uniqueEmail, uniquePhone } from "./helpers";
+import {
+  addCard,
+  chooseFacialWithAddOn,
+  fillBillingAndAgree,
+  fillRegistration,
+  latestCode,
+  showDate,
+  startBooking,
+  TEST_PASSWORD,
+  uniqueEmail,
+  uniquePhone,
+} from "./helpers";
 import { BOOKING_COOKIE, looksSealed, openSessionCookie, revealed, sessionCookie, tampered } from "./session-cookie";
 
 const PASSWORD = TEST_PASSWORD;
@@ -8,7 +19,8 @@ const PASSWORD = TEST_PASSWORD;
 async function register(page: Page, email: string, options: { expectSuccess?: boolean } = {}) {
   await fillRegistration(page, email);
   await page.getByRole("button", { name: "Create account" }).click();
-  if (options.expectSuccess !== false) await expect(page.getByRole("heading", { level: 1, name: "Your profile" })).toBeVisible();
+  if (options.expectSuccess !== false)
+    await expect(page.getByRole("heading", { level: 1, name: "Your profile" })).toBeVisible();
 }
 
 async function login(page: Page, email: string, password: string) {
@@ -56,7 +68,11 @@ test("register, sign out, sign in, change the password and the consents", async 
   await expect(page.getByRole("heading", { level: 1, name: "Your profile" })).toBeVisible();
 });
 
-test("reset the password with the one-time code from the outbox; a used code fails", async ({ page, thisMachine, account }) => {
+test("reset the password with the one-time code from the outbox; a used code fails", async ({
+  page,
+  thisMachine,
+  account,
+}) => {
   const { email } = account;
   await page.goto("/login");
   await page.getByRole("link", { name: /Forgot your password/ }).click();
@@ -122,7 +138,9 @@ test("register says what is wrong next to each field, keeps the input but not th
   await page.getByRole("button", { name: "Create account" }).click();
   await expect(page.getByText("Please correct the errors below.")).toBeVisible();
   await expect(page.getByText("Please enter your last name")).toBeVisible();
-  await expect(page.getByText("The email address you entered is not valid. Please check the email and try again")).toBeVisible();
+  await expect(
+    page.getByText("The email address you entered is not valid. Please check the email and try again"),
+  ).toBeVisible();
   await expect(page.getByText(/Your password needs: At least 8 characters/)).toBeVisible();
   await expect(page.getByText("Please confirm you have reached the age of majority")).toBeVisible();
   await expect(page.getByLabel("First name")).toHaveValue("Mia");
@@ -132,12 +150,20 @@ test("register says what is wrong next to each field, keeps the input but not th
 
 test("an email already registered, or used for a booking, is told to log in", async ({ page, account }) => {
   await register(page, account.email.toUpperCase(), { expectSuccess: false });
-  await expect(page.getByText("It looks like you have an account with us. Please click login to continue")).toBeVisible();
+  await expect(
+    page.getByText("It looks like you have an account with us. Please click login to continue"),
+  ).toBeVisible();
   await login(page, uniqueEmail("nobody"), PASSWORD);
   await expect(page.getByText("Account does not exist. Please create account")).toBeVisible();
 });
 
-test("the session cookie reveals nothing, changes at login, and is anonymous after logout or tampering", async ({ page, context, baseURL, signedIn, bookingDay }) => {
+test("the session cookie reveals nothing, changes at login, and is anonymous after logout or tampering", async ({
+  page,
+  context,
+  baseURL,
+  signedIn,
+  bookingDay,
+}) => {
   // Signed in and at the payment step: the cookie holds the user's session id and a draft with the
   // account's email, the clinic, the treatment, the guest and the hold.
   const { clinic, date } = bookingDay();
@@ -150,16 +176,40 @@ test("the session cookie reveals nothing, changes at login, and is anonymous aft
 
   // What the server put in them, opened with its secret, to know what must not show.
   const opened = { ...openSessionCookie(first), ...openSessionCookie(booking, BOOKING_COOKIE) };
-  const draft = (opened?.draft ?? {}) as { id?: string; serviceId?: string; addOnIds?: string[]; guestId?: string; hold?: { bookingId?: string; reservationId?: string } };
-  const plaintext = [signedIn.email, signedIn.email.split("@")[0], clinic.centerId, "draft", "userSessionId", "details"];
-  const fromTheCookie = [opened?.userSessionId, draft.id, draft.serviceId, ...(draft.addOnIds ?? []), draft.guestId, draft.hold?.bookingId, draft.hold?.reservationId];
+  const draft = (opened?.draft ?? {}) as {
+    id?: string;
+    serviceId?: string;
+    addOnIds?: string[];
+    guestId?: string;
+    hold?: { bookingId?: string; reservationId?: string };
+  };
+  const plaintext = [
+    signedIn.email,
+    signedIn.email.split("@")[0],
+    clinic.centerId,
+    "draft",
+    "userSessionId",
+    "details",
+  ];
+  const fromTheCookie = [
+    opened?.userSessionId,
+    draft.id,
+    draft.serviceId,
+    ...(draft.addOnIds ?? []),
+    draft.guestId,
+    draft.hold?.bookingId,
+    draft.hold?.reservationId,
+  ];
   // However they are decoded (URI, base64, base64url, each part, nested), none of it shows.
   for (const value of [first, booking]) {
     expect(revealed(value, [...plaintext, ...fromTheCookie.filter((t): t is string => Boolean(t))])).toEqual([]);
     // And each is sealed: "v1." and more bytes than IV and tag, opened only with the server's key.
     expect(looksSealed(value), value).toBe(true);
   }
-  expect(opened).toMatchObject({ userSessionId: expect.any(String), draft: { centerId: clinic.centerId, details: { email: signedIn.email }, hold: expect.anything() } });
+  expect(opened).toMatchObject({
+    userSessionId: expect.any(String),
+    draft: { centerId: clinic.centerId, details: { email: signedIn.email }, hold: expect.anything() },
+  });
 
   await signOut(page);
   await login(page, signedIn.email, PASSWORD);
@@ -225,7 +275,10 @@ test("the dashboard asks a guest to sign in and comes back after", async ({ page
 });
 
 test("a POST from another site is refused with 403", async ({ request }) => {
-  const response = await request.post("/login", { form: { email: "a@example.com", password: "x" }, headers: { origin: "https://evil.example" } });
+  const response = await request.post("/login", {
+    form: { email: "a@example.com", password: "x" },
+    headers: { origin: "https://evil.example" },
+  });
   expect(response.status()).toBe(403);
 });
 
@@ -237,7 +290,9 @@ function ageToday(birthDate: string): number {
   return today < birthDate.slice(5) ? years - 1 : years;
 }
 
-test("a birth date and gender given at registration are on the profile with the age, and can be changed there", async ({ page }) => {
+test("a birth date and gender given at registration are on the profile with the age, and can be changed there", async ({
+  page,
+}) => {
   const email = uniqueEmail("birthday");
   await fillRegistration(page, email);
   await page.getByLabel("Birth date (optional)").fill("1991-04-18");
@@ -252,7 +307,9 @@ test("a birth date and gender given at registration are on the profile with the 
   await page.getByLabel("City").fill("Round Rock");
   await page.getByLabel("Birth date (optional)").fill("1939-12-31");
   await page.getByRole("button", { name: "Save details" }).click();
-  await expect(page.getByLabel("Birth date (optional)")).toHaveAccessibleDescription(/Please enter a birth date on or after January 1, 1940/);
+  await expect(page.getByLabel("Birth date (optional)")).toHaveAccessibleDescription(
+    /Please enter a birth date on or after January 1, 1940/,
+  );
   await expect(page.getByLabel("City")).toHaveValue("Round Rock");
 
   await page.getByLabel("Birth date (optional)").fill("1985-07-01");
@@ -265,7 +322,9 @@ test("a birth date and gender given at registration are on the profile with the 
   await expect(page.getByText(`Age: ${ageToday("1985-07-01")}`)).toBeVisible();
 });
 
-test("a language chosen at registration is on the profile when it is opened again; one the list does not offer is refused", async ({ page }) => {
+test("a language chosen at registration is on the profile when it is opened again; one the list does not offer is refused", async ({
+  page,
+}) => {
   await fillRegistration(page, uniqueEmail("language"));
   await expect(page.getByLabel("Language")).toHaveValue("0");
   await page.getByLabel("Language").selectOption({ label: "English (US)" });
@@ -278,7 +337,17 @@ test("a language chosen at registration is on the profile when it is opened agai
 
   // A value the list does not offer, as a hand-made form would send it: a 400 that says why and keeps the rest.
   const refused = await page.request.post("/account/profile", {
-    form: { intent: "details", firstName: "Mia", lastName: "Rivera", phone: "512-555-0100", address: "12 Oak St", city: "Round Rock", zip: "78701", gender: "-1", language: "7" },
+    form: {
+      intent: "details",
+      firstName: "Mia",
+      lastName: "Rivera",
+      phone: "512-555-0100",
+      address: "12 Oak St",
+      city: "Round Rock",
+      zip: "78701",
+      gender: "-1",
+      language: "7",
+    },
     maxRedirects: 0,
   });
   expect(refused.status()).toBe(400);
@@ -290,14 +359,21 @@ test("a language chosen at registration is on the profile when it is opened agai
   await expect(page.getByLabel("City")).toHaveValue("Austin");
 });
 
-test("a new email with the mobile number and first name of a client we know is told how to get into that account", async ({ page, request }) => {
+test("a new email with the mobile number and first name of a client we know is told how to get into that account", async ({
+  page,
+  request,
+}) => {
   const phone = uniquePhone();
   await registerAccount(request, uniqueEmail("first.record"), phone);
   await fillRegistration(page, uniqueEmail("second.record"), phone);
-  const answer = page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith("/register"));
+  const answer = page.waitForResponse(
+    (r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith("/register"),
+  );
   await page.getByRole("button", { name: "Create account" }).click();
   expect((await answer).status()).toBe(409);
-  await expect(page.getByLabel(/Mobile phone/)).toHaveAccessibleDescription(/It looks like you already have an account with us: this mobile number is on your record/);
+  await expect(page.getByLabel(/Mobile phone/)).toHaveAccessibleDescription(
+    /It looks like you already have an account with us: this mobile number is on your record/,
+  );
   await expect(page.getByRole("button", { name: "Log in" })).toBeVisible();
   await expect(page.getByRole("link", { name: "Forgot your password?" })).toBeVisible();
 });

@@ -1,7 +1,16 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import { APP_PORT } from "../../playwright.config";
 import { expect, test } from "./fixtures";
-import { addCard, choosePeelWithFaceArea, fillBillingAndAgree, fillDetails, notBookedNotice, showDate, startBooking, uniqueEmail } from "./helpers";
+import {
+  addCard,
+  choosePeelWithFaceArea,
+  fillBillingAndAgree,
+  fillDetails,
+  notBookedNotice,
+  showDate,
+  startBooking,
+  uniqueEmail,
+} from "./helpers";
 
 const THREE_DS_CARD = "4000 0000 0000 3220";
 
@@ -13,16 +22,26 @@ async function payWithThreeDsCard(page: Page, slug: string, date: string, email:
   await fillDetails(page, email);
   await addCard(page, THREE_DS_CARD);
   await fillBillingAndAgree(page);
-  const due = await page.getByRole("region", { name: "Price summary" }).getByRole("row", { name: /^Due now/ }).getByRole("cell").textContent();
+  const due = await page
+    .getByRole("region", { name: "Price summary" })
+    .getByRole("row", { name: /^Due now/ })
+    .getByRole("cell")
+    .textContent();
   await page.getByRole("button", { name: /Pay .* and book/ }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Verify your payment" })).toBeVisible();
   return due!.trim();
 }
 
 async function ledger(sandboxApi: APIRequestContext, email: string) {
-  const { guests } = await (await sandboxApi.get(`/spa-sandbox/v1/guests/search?email=${encodeURIComponent(email)}`)).json();
-  const { appointments } = await (await sandboxApi.get(`/spa-sandbox/v1/guests/${guests[0].id}/appointments?include_no_show_cancel=true`)).json();
-  const statuses = appointments.flatMap((a: { appointment_services: { appointment_status: number }[] }) => a.appointment_services.map((s) => s.appointment_status));
+  const { guests } = await (
+    await sandboxApi.get(`/spa-sandbox/v1/guests/search?email=${encodeURIComponent(email)}`)
+  ).json();
+  const { appointments } = await (
+    await sandboxApi.get(`/spa-sandbox/v1/guests/${guests[0].id}/appointments?include_no_show_cancel=true`)
+  ).json();
+  const statuses = appointments.flatMap((a: { appointment_services: { appointment_status: number }[] }) =>
+    a.appointment_services.map((s) => s.appointment_status),
+  );
   const { invoice } = await (await sandboxApi.get(`/spa-sandbox/v1/invoices/${appointments[0].invoice_id}`)).json();
   return { statuses, paid: invoice.invoice_dues.paid as number };
 }
@@ -32,7 +51,11 @@ for (const host of ["localhost", "127.0.0.1"]) {
   test.describe(`at ${host}`, () => {
     test.use({ baseURL: `http://${host}:${APP_PORT}` });
 
-    test("a prepaid booking with a card that needs 3-D Secure is paid once the bank's check is passed", async ({ page, sandboxApi, bookingDay }) => {
+    test("a prepaid booking with a card that needs 3-D Secure is paid once the bank's check is passed", async ({
+      page,
+      sandboxApi,
+      bookingDay,
+    }) => {
       const { clinic, date } = bookingDay({ prepaid: true });
       const email = uniqueEmail("threeds");
       const due = await payWithThreeDsCard(page, clinic.slug, date, email);
@@ -49,7 +72,11 @@ for (const host of ["localhost", "127.0.0.1"]) {
       expect(paid).toBeGreaterThan(0);
     });
 
-    test("a failed 3-D Secure check removes the appointment and says Payment failed", async ({ page, sandboxApi, bookingDay }) => {
+    test("a failed 3-D Secure check removes the appointment and says Payment failed", async ({
+      page,
+      sandboxApi,
+      bookingDay,
+    }) => {
       const { clinic, date } = bookingDay({ prepaid: true });
       const email = uniqueEmail("threeds-fail");
       await payWithThreeDsCard(page, clinic.slug, date, email);

@@ -1,6 +1,15 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { addCard, buttonTarget, choosePeelWithFaceArea, fillBillingAndAgree, fillDetails, notBookedNotice, showDate, uniqueEmail } from "./helpers";
+import {
+  addCard,
+  buttonTarget,
+  choosePeelWithFaceArea,
+  fillBillingAndAgree,
+  fillDetails,
+  notBookedNotice,
+  showDate,
+  uniqueEmail,
+} from "./helpers";
 
 /** At a clinic that takes payment at booking: the card saves but its charge is declined. Returns the time chosen ("10:00 AM"). */
 async function bookPeelAndFailTheCharge(page: Page, email: string, date: string) {
@@ -16,9 +25,15 @@ async function bookPeelAndFailTheCharge(page: Page, email: string, date: string)
 }
 
 async function appointmentStatuses(sandboxApi: APIRequestContext, email: string) {
-  const { guests } = await (await sandboxApi.get(`/spa-sandbox/v1/guests/search?email=${encodeURIComponent(email)}`)).json();
-  const { appointments } = await (await sandboxApi.get(`/spa-sandbox/v1/guests/${guests[0].id}/appointments?include_no_show_cancel=true`)).json();
-  return appointments.flatMap((a: { appointment_services: { appointment_status: number }[] }) => a.appointment_services.map((s) => s.appointment_status));
+  const { guests } = await (
+    await sandboxApi.get(`/spa-sandbox/v1/guests/search?email=${encodeURIComponent(email)}`)
+  ).json();
+  const { appointments } = await (
+    await sandboxApi.get(`/spa-sandbox/v1/guests/${guests[0].id}/appointments?include_no_show_cancel=true`)
+  ).json();
+  return appointments.flatMap((a: { appointment_services: { appointment_status: number }[] }) =>
+    a.appointment_services.map((s) => s.appointment_status),
+  );
 }
 
 /** The page says the payment failed, that nothing was booked and that the time chosen was let go. */
@@ -27,11 +42,17 @@ async function expectPaymentFailedNotice(page: Page, chosen: string) {
   await expect(notice).toBeVisible();
   await expect(notice).toBeFocused();
   await expect(notice).toContainText("Your card was not charged and your appointment was not booked");
-  await expect(notice).toContainText(new RegExp(`The time you had chosen, \\w{3} \\w{3} \\d+ @ ${chosen}, was released`));
+  await expect(notice).toContainText(
+    new RegExp(`The time you had chosen, \\w{3} \\w{3} \\d+ @ ${chosen}, was released`),
+  );
   return notice;
 }
 
-test("a charge declined after confirming removes the appointment and says Payment failed", async ({ page, sandboxApi, bookingDay }) => {
+test("a charge declined after confirming removes the appointment and says Payment failed", async ({
+  page,
+  sandboxApi,
+  bookingDay,
+}) => {
   const { clinic, date } = bookingDay({ prepaid: true });
   const email = uniqueEmail("charge");
   await page.goto(`/locations/${clinic.slug}`);
@@ -51,7 +72,11 @@ test("a charge declined after confirming removes the appointment and says Paymen
   await expect(notice).toHaveCount(0);
 });
 
-test("in the employee flow (done_by) a failed payment returns to the clinic's service page", async ({ page, sandboxApi, bookingDay }) => {
+test("in the employee flow (done_by) a failed payment returns to the clinic's service page", async ({
+  page,
+  sandboxApi,
+  bookingDay,
+}) => {
   const { clinic, date } = bookingDay({ prepaid: true });
   const email = uniqueEmail("employee");
   await page.goto(`/locations/${clinic.slug}`);

@@ -1,7 +1,15 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import { seedCouponDiscounts } from "../../server/spa-sandbox/seed-data";
 import { expect, test } from "./fixtures";
-import { addCard, chooseFacialWithAddOn, fillBillingAndAgree, fillDetails, showDate, startBooking, uniqueEmail } from "./helpers";
+import {
+  addCard,
+  chooseFacialWithAddOn,
+  fillBillingAndAgree,
+  fillDetails,
+  showDate,
+  startBooking,
+  uniqueEmail,
+} from "./helpers";
 import { guestIdOf } from "./visits";
 
 /**
@@ -24,7 +32,9 @@ async function amount(page: Page, name: RegExp): Promise<number> {
 }
 
 async function issueCoupon(sandboxApi: APIRequestContext, guestId: string): Promise<string> {
-  const issued = await sandboxApi.post(`/spa-sandbox/v1/sandbox/guests/${guestId}/coupons`, { data: { description: FACIAL_COUPON } });
+  const issued = await sandboxApi.post(`/spa-sandbox/v1/sandbox/guests/${guestId}/coupons`, {
+    data: { description: FACIAL_COUPON },
+  });
   const body = (await issued.json()) as { number: string; error: unknown };
   expect(body.error).toBeNull();
   return body.number;
@@ -46,7 +56,12 @@ async function payAndBook(page: Page): Promise<number> {
   return due;
 }
 
-test("a signed-in guest applies a coupon of theirs from the list: taken off once, and the charge is the total shown", async ({ page, signedIn, sandboxApi, bookingDay }) => {
+test("a signed-in guest applies a coupon of theirs from the list: taken off once, and the charge is the total shown", async ({
+  page,
+  signedIn,
+  sandboxApi,
+  bookingDay,
+}) => {
   const { clinic, date } = bookingDay({ prepaid: true });
   const guestId = await guestIdOf(sandboxApi, signedIn.email);
   const number = await issueCoupon(sandboxApi, guestId);
@@ -57,7 +72,9 @@ test("a signed-in guest applies a coupon of theirs from the list: taken off once
   await expect(page.getByRole("heading", { level: 1, name: "Payment" })).toBeVisible();
   const before = await amount(page, /^Total/);
 
-  const offered = page.getByRole("radio", { name: new RegExp(`^Coupon ${number}: ${FACIAL_COUPON.replace("$", "\\$")}`) });
+  const offered = page.getByRole("radio", {
+    name: new RegExp(`^Coupon ${number}: ${FACIAL_COUPON.replace("$", "\\$")}`),
+  });
   await expect(offered).toBeVisible();
   await offered.check();
   await page.getByRole("button", { name: "Apply coupon" }).click();
@@ -71,11 +88,18 @@ test("a signed-in guest applies a coupon of theirs from the list: taken off once
   expect(await charged(sandboxApi, guestId)).toBe(due);
 
   // Used: the next booking does not offer it.
-  const coupons = (await (await sandboxApi.get(`/spa-sandbox/v1/guests/${guestId}/coupons`)).json()) as { coupons: { number: string; redemption: string }[] };
+  const coupons = (await (await sandboxApi.get(`/spa-sandbox/v1/guests/${guestId}/coupons`)).json()) as {
+    coupons: { number: string; redemption: string }[];
+  };
   expect(coupons.coupons.find((c) => c.number === number)?.redemption).toBe("Redeemed");
 });
 
-test("a coupon number typed as a code is recognised as the guest's coupon; an unknown code keeps the promo message", async ({ page, signedIn, sandboxApi, bookingDay }) => {
+test("a coupon number typed as a code is recognised as the guest's coupon; an unknown code keeps the promo message", async ({
+  page,
+  signedIn,
+  sandboxApi,
+  bookingDay,
+}) => {
   const { clinic, date } = bookingDay();
   const number = await issueCoupon(sandboxApi, await guestIdOf(sandboxApi, signedIn.email));
   await startBooking(page, clinic);
@@ -95,7 +119,11 @@ test("a coupon number typed as a code is recognised as the guest's coupon; an un
   await expect(summaryRow(page, new RegExp(`^Coupon ${number}`))).toHaveCount(0);
 });
 
-test("the $200-off promo takes $200 off a new client's facial, once, and the charge is the total shown", async ({ page, sandboxApi, bookingDay }) => {
+test("the $200-off promo takes $200 off a new client's facial, once, and the charge is the total shown", async ({
+  page,
+  sandboxApi,
+  bookingDay,
+}) => {
   const { clinic, date } = bookingDay({ prepaid: true });
   const email = uniqueEmail("glow200");
   await startBooking(page, clinic);

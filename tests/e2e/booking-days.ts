@@ -68,7 +68,9 @@ export type BookingDay = {
  * Austin is left out (HOME_CLINIC).
  */
 const POOLS = {
-  payLater: CLINICS.filter((c) => !c.prepaid && c !== HOME_CLINIC).sort((a, b) => Number(b.listPrices) - Number(a.listPrices)),
+  payLater: CLINICS.filter((c) => !c.prepaid && c !== HOME_CLINIC).sort(
+    (a, b) => Number(b.listPrices) - Number(a.listPrices),
+  ),
   prepaid: CLINICS.filter((c) => c.prepaid),
 };
 
@@ -121,7 +123,11 @@ export function claimBookingDays(testInfo: TestInfo, baseURL: string, options: B
     if (mine.length === 0) mine = [listed[lane % listed.length]];
   }
 
-  const ledger = path.join(testInfo.project.outputDir, ".booking-days", `port-${new URL(baseURL).port}-lane-${lane}.json`);
+  const ledger = path.join(
+    testInfo.project.outputDir,
+    ".booking-days",
+    `port-${new URL(baseURL).port}-lane-${lane}.json`,
+  );
   const handedOut: Record<string, string> = fs.existsSync(ledger) ? JSON.parse(fs.readFileSync(ledger, "utf8")) : {};
   const dates = openDates();
   const freeFrom = (clinic: Clinic) => dates.filter((d) => d > (handedOut[clinic.slug] ?? ""));
@@ -135,13 +141,19 @@ export function claimBookingDays(testInfo: TestInfo, baseURL: string, options: B
     if (dates.length < days) throw new Error(`A test asks for ${days} booking days; a clinic lists ${dates.length}.`);
     clinic = mine.reduce((least, c) => ((handedOut[c.slug] ?? "") < (handedOut[least.slug] ?? "") ? c : least));
     handedOut[clinic.slug] = "";
-    testInfo.annotations.push({ type: "booking days", description: `${clinic.slug}: every date was handed out once; again from the first` });
+    testInfo.annotations.push({
+      type: "booking days",
+      description: `${clinic.slug}: every date was handed out once; again from the first`,
+    });
   }
   const taken = freeFrom(clinic).slice(0, days);
   handedOut[clinic.slug] = taken.at(-1)!;
   fs.mkdirSync(path.dirname(ledger), { recursive: true });
   fs.writeFileSync(`${ledger}.tmp`, JSON.stringify(handedOut));
   fs.renameSync(`${ledger}.tmp`, ledger);
-  testInfo.annotations.push({ type: "booking days", description: `${clinic.slug} ${taken.join(" ")} (${new URL(baseURL).port})` });
+  testInfo.annotations.push({
+    type: "booking days",
+    description: `${clinic.slug} ${taken.join(" ")} (${new URL(baseURL).port})`,
+  });
   return { clinic, date: taken[0], dates: taken };
 }

@@ -1,8 +1,23 @@
 import { expect, test } from "./fixtures";
 import { nurseWorkingOn } from "./booking-days";
-import { addCard, buttonTarget, chooseFacialWithAddOn, enterDetails, fillBillingAndAgree, fillDetails, otherClientAddress, showDate, startBooking, uniqueEmail, uniquePhone } from "./helpers";
+import {
+  addCard,
+  buttonTarget,
+  chooseFacialWithAddOn,
+  enterDetails,
+  fillBillingAndAgree,
+  fillDetails,
+  otherClientAddress,
+  showDate,
+  startBooking,
+  uniqueEmail,
+  uniquePhone,
+} from "./helpers";
 
-test("a declined card says Payment failed, keeps the hold, and another card can be used", async ({ page, bookingDay }) => {
+test("a declined card says Payment failed, keeps the hold, and another card can be used", async ({
+  page,
+  bookingDay,
+}) => {
   const { clinic, date } = bookingDay();
   await startBooking(page, clinic);
   await chooseFacialWithAddOn(page);
@@ -18,7 +33,11 @@ test("a declined card says Payment failed, keeps the hold, and another card can 
   await expect(page.getByRole("heading", { level: 1, name: "You're booked!" })).toBeVisible();
 });
 
-test("a slot taken by someone else between viewing and choosing gets a clear message and fresh times", async ({ page, browser, bookingDay }) => {
+test("a slot taken by someone else between viewing and choosing gets a clear message and fresh times", async ({
+  page,
+  browser,
+  bookingDay,
+}) => {
   // A day of this test's own, so no other test competes for this nurse.
   const { clinic, date } = bookingDay();
   const nurse = nurseWorkingOn(clinic, date);
@@ -73,7 +92,9 @@ test("a staff deep link fills in the choices and lands on the first open step", 
   await page.goto(`/locations/${clinic.slug}`);
   const book = await buttonTarget(page.getByRole("button", { name: "Book here" }));
   const centerId = new URL(book, "http://x").searchParams.get("id");
-  await page.goto(`/appointment/service?id=${centerId}&service=${await facialId(page, centerId!)}&date=${date}&promo=glow50`);
+  await page.goto(
+    `/appointment/service?id=${centerId}&service=${await facialId(page, centerId!)}&date=${date}&promo=glow50`,
+  );
   await expect(page).toHaveURL(new RegExp(`/appointment/time\\?date=${date}`));
   await expect(page.getByText(`Signature Laser Facial - New Client at ${clinic.name}`)).toBeVisible();
 });
@@ -100,7 +121,11 @@ async function facialId(page: import("@playwright/test").Page, centerId: string)
   return new URL(target, "http://x").searchParams.get("choose");
 }
 
-test("an email with an account here leads to the duplicate-email page, which offers sign-in; bad details stay in the form", async ({ page, account, bookingDay }) => {
+test("an email with an account here leads to the duplicate-email page, which offers sign-in; bad details stay in the form", async ({
+  page,
+  account,
+  bookingDay,
+}) => {
   const { clinic, date } = bookingDay();
   await startBooking(page, clinic);
   await chooseFacialWithAddOn(page);
@@ -112,8 +137,12 @@ test("an email with an account here leads to the duplicate-email page, which off
   await page.getByRole("button", { name: "Continue to payment" }).click();
   await expect(page.getByText("Please correct the errors below.")).toBeVisible();
   await expect(page.getByText("Please enter your last name")).toBeVisible();
-  await expect(page.getByText("The email address you entered is not valid. Please check the email and try again")).toBeVisible();
-  await expect(page.getByText("Mobile number you entered is not valid. Please check the number and try again")).toBeVisible();
+  await expect(
+    page.getByText("The email address you entered is not valid. Please check the email and try again"),
+  ).toBeVisible();
+  await expect(
+    page.getByText("Mobile number you entered is not valid. Please check the number and try again"),
+  ).toBeVisible();
   await expect(page.getByLabel("First name")).toHaveValue("Ana");
 
   // An email that has an account here: the visitor signs in, or sets a password.
@@ -122,7 +151,9 @@ test("an email with an account here leads to the duplicate-email page, which off
   await page.getByLabel(/Mobile phone/).fill(uniquePhone());
   await page.getByRole("button", { name: "Continue to payment" }).click();
   await expect(page).toHaveURL(/\/error\?error=duplicate-email&redirect=samesite/);
-  await expect(page.getByRole("alert")).toHaveText("It looks like you have an account with us. Please click login to continue");
+  await expect(page.getByRole("alert")).toHaveText(
+    "It looks like you have an account with us. Please click login to continue",
+  );
   expect(await buttonTarget(page.getByRole("button", { name: "Set or reset your password" }))).toBe("/forgot-password");
   await page.getByRole("main").getByRole("button", { name: "Sign in" }).click();
   await page.getByLabel("Email", { exact: true }).fill(account.email);

@@ -5,7 +5,11 @@ import { chooseFacialWithAddOn, fillDetails, notBookedNotice, showDate, startBoo
 // This server's sandbox holds a slot for 4 seconds (SANDBOX_HOLD_SECONDS).
 test.use({ baseURL: `http://localhost:${SHORT_HOLD_PORT}` });
 
-test("when the hold runs out the visitor is sent back to choose a time, choices kept", async ({ page, bookingDay, javaScriptEnabled }) => {
+test("when the hold runs out the visitor is sent back to choose a time, choices kept", async ({
+  page,
+  bookingDay,
+  javaScriptEnabled,
+}) => {
   const { clinic, date } = bookingDay();
   await startBooking(page, clinic);
   await chooseFacialWithAddOn(page);
@@ -19,10 +23,13 @@ test("when the hold runs out the visitor is sent back to choose a time, choices 
   if (javaScriptEnabled) await expect(page).toHaveURL(/\/appointment\/time/, { timeout: 15_000 });
   else {
     await expect
-      .poll(async () => {
-        await page.reload();
-        return new URL(page.url()).pathname;
-      }, { timeout: 15_000, intervals: [1_000] })
+      .poll(
+        async () => {
+          await page.reload();
+          return new URL(page.url()).pathname;
+        },
+        { timeout: 15_000, intervals: [1_000] },
+      )
       .toBe("/appointment/time");
   }
   const notice = notBookedNotice(page, "Reserved slot has expired. Please select the slot again.");

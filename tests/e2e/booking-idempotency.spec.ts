@@ -2,7 +2,14 @@ import { expect, test } from "./fixtures";
 import { backEndRecordsOf } from "./visits";
 import { addCard, choosePeelWithFaceArea, fillBillingAndAgree, fillDetails, showDate, uniqueEmail } from "./helpers";
 
-test("confirming twice at a prepaid clinic makes one appointment and one charge, and both answers show it", async ({ page, playwright, baseURL, extraHTTPHeaders, sandboxApi, bookingDay }) => {
+test("confirming twice at a prepaid clinic makes one appointment and one charge, and both answers show it", async ({
+  page,
+  playwright,
+  baseURL,
+  extraHTTPHeaders,
+  sandboxApi,
+  bookingDay,
+}) => {
   const { clinic, date } = bookingDay({ prepaid: true });
   await page.goto(`/locations/${clinic.slug}`);
   // The peel's price at this clinic (its face area is included).
@@ -22,10 +29,16 @@ test("confirming twice at a prepaid clinic makes one appointment and one charge,
   // the same cookies, and each answer must land on the booking by itself (the browser keeps only
   // the last one it gets).
   const form = page.locator("form", { has: page.getByRole("button", { name: /Pay .* and book/ }) });
-  const fields = await form.evaluate((el) => Object.fromEntries(new FormData(el as HTMLFormElement).entries()) as Record<string, string>);
+  const fields = await form.evaluate(
+    (el) => Object.fromEntries(new FormData(el as HTMLFormElement).entries()) as Record<string, string>,
+  );
   const storageState = await page.context().storageState();
-  const taps = await Promise.all([0, 1].map(() => playwright.request.newContext({ baseURL, storageState, extraHTTPHeaders })));
-  const [first, second] = await Promise.all(taps.map((tap) => tap.post("/appointment/payment", { form: { ...fields, intent: "confirm" }, maxRedirects: 0 })));
+  const taps = await Promise.all(
+    [0, 1].map(() => playwright.request.newContext({ baseURL, storageState, extraHTTPHeaders })),
+  );
+  const [first, second] = await Promise.all(
+    taps.map((tap) => tap.post("/appointment/payment", { form: { ...fields, intent: "confirm" }, maxRedirects: 0 })),
+  );
   expect(first.status()).toBe(302);
   expect(second.status()).toBe(302);
   expect(second.headers().location).toBe(first.headers().location);

@@ -2,7 +2,15 @@ import type { APIRequestContext, Page } from "@playwright/test";
 import { FAULT_BACKEND_KEY, FAULT_BACKEND_PORT, FAULTS_PORT } from "../../playwright.config";
 import type { BookingDay } from "./booking-days";
 import { expect, test } from "./fixtures";
-import { addCard, buttonTarget, chooseFacialWithAddOn, fillBillingAndAgree, fillDetails, showDate, uniqueEmail } from "./helpers";
+import {
+  addCard,
+  buttonTarget,
+  chooseFacialWithAddOn,
+  fillBillingAndAgree,
+  fillDetails,
+  showDate,
+  uniqueEmail,
+} from "./helpers";
 
 /**
  * The server on FAULTS_PORT talks to the sandbox through a fault-injecting proxy. Each test breaks
@@ -28,22 +36,33 @@ async function readyToPay(page: Page, { clinic, date }: BookingDay, email: strin
   return centerId;
 }
 
-async function breakCalls(request: APIRequestContext, rule: { method: string; path: string; mode: string; times?: number; centerId: string }) {
+async function breakCalls(
+  request: APIRequestContext,
+  rule: { method: string; path: string; mode: string; times?: number; centerId: string },
+) {
   expect((await request.post(CONTROL, { data: rule })).status()).toBe(204);
 }
 
 /** The guest's appointments and charges, read from the back end itself (which answers only this machine). */
 async function backEnd(request: APIRequestContext, email: string) {
-  const get = (path: string) => request.get(`${API}${path}`, { headers: { authorization: `apikey ${FAULT_BACKEND_KEY}` } }).then((r) => r.json());
+  const get = (path: string) =>
+    request.get(`${API}${path}`, { headers: { authorization: `apikey ${FAULT_BACKEND_KEY}` } }).then((r) => r.json());
   const { guests } = await get(`/v1/guests/search?email=${encodeURIComponent(email)}`);
   const { appointments } = await get(`/v1/guests/${guests[0].id}/appointments`);
-  const live = appointments.flatMap((a: { appointment_services: { appointment_status: number }[] }) => a.appointment_services).filter((s: { appointment_status: number }) => s.appointment_status === 0);
+  const live = appointments
+    .flatMap((a: { appointment_services: { appointment_status: number }[] }) => a.appointment_services)
+    .filter((s: { appointment_status: number }) => s.appointment_status === 0);
   const charges = [];
-  for (const appointment of appointments) charges.push(...(await get(`/v1/invoices/${appointment.invoice_id}`)).invoice.transactions);
+  for (const appointment of appointments)
+    charges.push(...(await get(`/v1/invoices/${appointment.invoice_id}`)).invoice.transactions);
   return { live: live.length, charges: charges.length };
 }
 
-test("the answer to the charge is lost after the card was charged: the booking stands and the guest sees it", async ({ page, thisMachine: request, bookingDay }) => {
+test("the answer to the charge is lost after the card was charged: the booking stands and the guest sees it", async ({
+  page,
+  thisMachine: request,
+  bookingDay,
+}) => {
   const email = uniqueEmail("lostcharge");
   const centerId = await readyToPay(page, bookingDay({ prepaid: true }), email);
   await breakCalls(request, { method: "POST", path: "/online_payments$", mode: "reset-after", centerId });
@@ -52,7 +71,11 @@ test("the answer to the charge is lost after the card was charged: the booking s
   expect(await backEnd(request, email)).toEqual({ live: 2, charges: 1 });
 });
 
-test("the answer to the confirm is lost: the booking is found, paid once, and shown", async ({ page, thisMachine: request, bookingDay }) => {
+test("the answer to the confirm is lost: the booking is found, paid once, and shown", async ({
+  page,
+  thisMachine: request,
+  bookingDay,
+}) => {
   const email = uniqueEmail("lostconfirm");
   const centerId = await readyToPay(page, bookingDay({ prepaid: true }), email);
   await breakCalls(request, { method: "POST", path: "/slots/confirm$", mode: "reset-after", centerId });
@@ -61,7 +84,11 @@ test("the answer to the confirm is lost: the booking is found, paid once, and sh
   expect(await backEnd(request, email)).toEqual({ live: 2, charges: 1 });
 });
 
-test("when nothing can be known yet the guest is told so, and pressing again finishes the booking", async ({ page, thisMachine: request, bookingDay }) => {
+test("when nothing can be known yet the guest is told so, and pressing again finishes the booking", async ({
+  page,
+  thisMachine: request,
+  bookingDay,
+}) => {
   const email = uniqueEmail("notknown");
   const centerId = await readyToPay(page, bookingDay({ prepaid: true }), email);
   // The invoice can't be read (the read and its one retry), so the charge is not sent yet.

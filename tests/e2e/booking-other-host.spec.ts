@@ -1,6 +1,14 @@
 import { APP_PORT } from "../../playwright.config";
 import { expect, test } from "./fixtures";
-import { addCard, chooseFacialWithAddOn, fillBillingAndAgree, fillDetails, showDate, startBooking, uniqueEmail } from "./helpers";
+import {
+  addCard,
+  chooseFacialWithAddOn,
+  fillBillingAndAgree,
+  fillDetails,
+  showDate,
+  startBooking,
+  uniqueEmail,
+} from "./helpers";
 
 // The other tests reach the server at localhost; a visitor may use any name for it. The hosted card
 // page must be on the name they used, and reached as a page of its own (with JavaScript, not as data).

@@ -1,6 +1,14 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { addCard, choosePeelWithFaceArea, fillBillingAndAgree, fillDetails, showDate, startBooking, uniqueEmail } from "./helpers";
+import {
+  addCard,
+  choosePeelWithFaceArea,
+  fillBillingAndAgree,
+  fillDetails,
+  showDate,
+  startBooking,
+  uniqueEmail,
+} from "./helpers";
 
 /** "$1,234.50" → 123450. */
 const cents = (text: string) => Math.round(Number(text.replace(/[^\d.]/g, "")) * 100);
@@ -16,7 +24,12 @@ async function peelWithMismatchedPromo(page: Page, slug: string, date: string) {
   await (await showDate(page, date)).first().click();
   await fillDetails(page, uniqueEmail("peel20"));
   const summary = page.getByRole("region", { name: "Price summary" });
-  const list = cents((await summary.getByRole("row", { name: /^Total/ }).getByRole("cell").textContent())!);
+  const list = cents(
+    (await summary
+      .getByRole("row", { name: /^Total/ })
+      .getByRole("cell")
+      .textContent())!,
+  );
   await page.getByLabel("Promo code").fill("PEEL20");
   await page.getByRole("button", { name: "Apply" }).click();
   await expect(page.getByText("PEEL20 applied.")).toBeVisible();
@@ -27,7 +40,10 @@ async function peelWithMismatchedPromo(page: Page, slug: string, date: string) {
   return { ours: list * 0.8, backEnd: list * 0.9 };
 }
 
-test("a promo the back end prices differently is shown at the back end's price, and charged only once agreed", async ({ page, bookingDay }) => {
+test("a promo the back end prices differently is shown at the back end's price, and charged only once agreed", async ({
+  page,
+  bookingDay,
+}) => {
   const { clinic, date } = bookingDay({ prepaid: true });
   const { ours, backEnd } = await peelWithMismatchedPromo(page, clinic.slug, date);
 
@@ -44,7 +60,10 @@ test("a promo the back end prices differently is shown at the back end's price, 
   await expect(page.getByRole("definition").filter({ hasText: shown(backEnd) })).toBeVisible();
 });
 
-test("the back end's price can be refused: the booking is cancelled, nothing charged, the code removed", async ({ page, bookingDay }) => {
+test("the back end's price can be refused: the booking is cancelled, nothing charged, the code removed", async ({
+  page,
+  bookingDay,
+}) => {
   const { clinic, date } = bookingDay({ prepaid: true });
   await peelWithMismatchedPromo(page, clinic.slug, date);
   await page.getByRole("button", { name: "Cancel booking" }).click();

@@ -3,7 +3,12 @@ import { createLinkSigner } from "../../server/booking/sms-link.server";
 import { expect, test } from "./fixtures";
 import { bookAsNewGuest, chooseFacialWithAddOn, otherClientAddress, showDate, uniqueEmail } from "./helpers";
 
-test("a texted link with a signed guest token skips the details step; an altered one does not", async ({ page, browser, sandboxApi, bookingDay }) => {
+test("a texted link with a signed guest token skips the details step; an altered one does not", async ({
+  page,
+  browser,
+  sandboxApi,
+  bookingDay,
+}) => {
   // Two journeys, one of them to a booking: over a minute on a busy machine.
   test.slow();
   // Eight dates one after another: the last is more than a week after the first (Sundays are left out).
@@ -12,7 +17,9 @@ test("a texted link with a signed guest token skips the details step; an altered
   const email = uniqueEmail("texted");
   await bookAsNewGuest(page, clinic, dates[0], email);
 
-  const { guests } = await (await sandboxApi.get(`/spa-sandbox/v1/guests/search?email=${encodeURIComponent(email)}`)).json();
+  const { guests } = await (
+    await sandboxApi.get(`/spa-sandbox/v1/guests/search?email=${encodeURIComponent(email)}`)
+  ).json();
   const centerId = clinic.centerId;
   const secret = fs.readFileSync(".e2e-data/session-secret", "utf8").trim();
   const token = createLinkSigner([secret]).sign(guests[0].id, centerId);
@@ -35,8 +42,14 @@ test("a texted link with a signed guest token skips the details step; an altered
     // The guest is known now, so medical downtime after their facial applies (7 days): the days
     // before dates[6], a week after it, are not offered, and one asked for by the address says why.
     await texted.goto(`/appointment/time?date=${dates[2]}`);
-    await expect(texted.getByText(/^An appointment cannot be taken on the selected date\. It is too soon after your Signature Laser Facial/)).toBeVisible();
-    await expect(texted.getByRole("navigation", { name: "Dates" }).locator(`button[data-date="${dates[2]}"]`)).toHaveCount(0);
+    await expect(
+      texted.getByText(
+        /^An appointment cannot be taken on the selected date\. It is too soon after your Signature Laser Facial/,
+      ),
+    ).toBeVisible();
+    await expect(
+      texted.getByRole("navigation", { name: "Dates" }).locator(`button[data-date="${dates[2]}"]`),
+    ).toHaveCount(0);
     await texted.getByRole("link", { name: /^See times on / }).click();
     await (await showDate(texted, dates[7])).first().click();
     await expect(texted.getByRole("heading", { level: 1, name: "Payment" })).toBeVisible();

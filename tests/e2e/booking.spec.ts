@@ -1,5 +1,16 @@
 import { expect, test } from "./fixtures";
-import { addCard, buttonTarget, chooseFacialWithAddOn, clockMinutes, fillBillingAndAgree, fillDetails, icsInstant, showDate, startBooking, uniqueEmail } from "./helpers";
+import {
+  addCard,
+  buttonTarget,
+  chooseFacialWithAddOn,
+  clockMinutes,
+  fillBillingAndAgree,
+  fillDetails,
+  icsInstant,
+  showDate,
+  startBooking,
+  uniqueEmail,
+} from "./helpers";
 
 test("a new client books a facial with an add-on, a promo code and the test card", async ({ page, bookingDay }) => {
   // At list prices: the facial is $275 and the LED add-on $50.
@@ -11,10 +22,14 @@ test("a new client books a facial with an add-on, a promo code and the test card
   await times.first().click();
 
   // Not held yet: a new client's time is held once their details say whose it is.
-  await expect(page.getByText(/Your time: \w{3} \w{3} \d{1,2} @ \d{1,2}:\d{2} (AM|PM)\. We hold it for you when you continue/)).toBeVisible();
+  await expect(
+    page.getByText(/Your time: \w{3} \w{3} \d{1,2} @ \d{1,2}:\d{2} (AM|PM)\. We hold it for you when you continue/),
+  ).toBeVisible();
   await expect(page.getByText(/is on hold for the next/)).toHaveCount(0);
   await fillDetails(page, uniqueEmail("booker"));
-  await expect(page.getByRole("status").filter({ hasText: "is on hold for the next" })).toContainText(/Your previously selected slot, \w{3} \w{3} \d{1,2} @ \d{1,2}:\d{2} (AM|PM), is on hold for the next \d+ minutes/);
+  await expect(page.getByRole("status").filter({ hasText: "is on hold for the next" })).toContainText(
+    /Your previously selected slot, \w{3} \w{3} \d{1,2} @ \d{1,2}:\d{2} (AM|PM), is on hold for the next \d+ minutes/,
+  );
 
   const summary = page.getByRole("region", { name: "Price summary" });
   await expect(summary.getByRole("row", { name: /^Total/ })).toContainText("$325");
@@ -24,7 +39,9 @@ test("a new client books a facial with an add-on, a promo code and the test card
   await expect(summary.getByRole("row", { name: /^Total/ })).toContainText("$292.50");
   await expect(summary.getByRole("row", { name: /^Due in clinic/ })).toContainText("$292.50");
   // One amount: the booking bar says the total, and the promo is taken off once, on a row of its own.
-  await expect(page.getByRole("complementary", { name: "Your booking" }).locator(".summary-price dd")).toHaveText("was $325 $292.50");
+  await expect(page.getByRole("complementary", { name: "Your booking" }).locator(".summary-price dd")).toHaveText(
+    "was $325 $292.50",
+  );
   await expect(summary.getByRole("row", { name: /^Promo code WELCOME10/ })).toContainText("−$32.50");
   await expect(summary.locator("s")).toHaveCount(0);
 
@@ -53,9 +70,13 @@ test("a new client books a facial with an add-on, a promo code and the test card
   await expect(page.getByRole("heading", { level: 1, name: "You're booked!" })).toBeVisible();
   // Long lines are folded (RFC 5545): unfolded to read.
   const calendar = (await ics.text()).replace(/\r\n[ \t]/g, "");
-  expect(calendar).toContain(`SUMMARY:Signature Laser Facial - New Client\\, LED Light Therapy Enhancement at ${clinic.name}`);
+  expect(calendar).toContain(
+    `SUMMARY:Signature Laser Facial - New Client\\, LED Light Therapy Enhancement at ${clinic.name}`,
+  );
   // The visit lasts its services' durations, 45 and 15 minutes: on the page and in the calendar.
-  const [, from, to] = /(\d{1,2}:\d{2} [AP]M) to (\d{1,2}:\d{2} [AP]M)/.exec((await page.getByText(/ to \d{1,2}:\d{2} [AP]M/).textContent()) ?? "")!;
+  const [, from, to] = /(\d{1,2}:\d{2} [AP]M) to (\d{1,2}:\d{2} [AP]M)/.exec(
+    (await page.getByText(/ to \d{1,2}:\d{2} [AP]M/).textContent()) ?? "",
+  )!;
   expect(clockMinutes(to) - clockMinutes(from)).toBe(60);
   expect(icsInstant(calendar, "DTEND") - icsInstant(calendar, "DTSTART")).toBe(60 * 60_000);
 });

@@ -10,11 +10,15 @@ test("a clinic page shows address, hours in the clinic's time zone, prices and n
   await expect(hours.getByRole("row", { name: /Mon–Wed/ })).toContainText("9:00 AM – 7:00 PM");
   await expect(hours.getByRole("row", { name: /Sun/ })).toContainText("Closed");
   const facials = page.getByRole("region", { name: "Facials" });
-  await expect(facials.getByRole("listitem").filter({ hasText: "Signature Laser Facial - New Client" })).toContainText("$275");
+  await expect(facials.getByRole("listitem").filter({ hasText: "Signature Laser Facial - New Client" })).toContainText(
+    "$275",
+  );
   await expect(page.getByRole("region", { name: "Laser Hair Removal" })).toContainText("per area");
   await expect(page.getByRole("region", { name: "Enhancements" })).toContainText("Dermaplaning Enhancement");
   await expect(page.getByRole("region", { name: "Our nurses" }).getByRole("listitem")).toHaveCount(4);
-  expect(await buttonTarget(page.getByRole("button", { name: "Book here" }))).toMatch(/^\/appointment\/service\?id=[0-9a-f-]{36}$/);
+  expect(await buttonTarget(page.getByRole("button", { name: "Book here" }))).toMatch(
+    /^\/appointment\/service\?id=[0-9a-f-]{36}$/,
+  );
 });
 
 test("a clinic page carries what search engines read", async ({ page }) => {
@@ -45,7 +49,9 @@ test("an unknown clinic gets a helpful 404", async ({ page }) => {
 
 test("every clinic in the list has a working page", async ({ page, request }) => {
   await page.goto("/locations");
-  const links = await page.getByRole("link", { name: "Clinic details" }).evaluateAll((as) => as.map((a) => a.getAttribute("href")));
+  const links = await page
+    .getByRole("link", { name: "Clinic details" })
+    .evaluateAll((as) => as.map((a) => a.getAttribute("href")));
   expect(links).toHaveLength(15);
   for (const link of links) {
     const response = await request.get(link!);
@@ -56,11 +62,25 @@ test("every clinic in the list has a working page", async ({ page, request }) =>
 /** Whether a seed clinic (server/spa-sandbox/seed-data.ts) is open at this moment in `timeZone`. */
 function seedClinicOpenAt(now: Date, timeZone: string): boolean {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat("en-US", { timeZone, weekday: "short", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).formatToParts(now).map((p) => [p.type, p.value]),
+    new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      weekday: "short",
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+    })
+      .formatToParts(now)
+      .map((p) => [p.type, p.value]),
   );
   const clock = `${parts.hour}:${parts.minute}`;
   const hours: Record<string, [string, string] | null> = {
-    Sun: null, Mon: ["09:00", "19:00"], Tue: ["09:00", "19:00"], Wed: ["09:00", "19:00"], Thu: ["09:00", "20:00"], Fri: ["09:00", "18:00"], Sat: ["10:00", "16:00"],
+    Sun: null,
+    Mon: ["09:00", "19:00"],
+    Tue: ["09:00", "19:00"],
+    Wed: ["09:00", "19:00"],
+    Thu: ["09:00", "20:00"],
+    Fri: ["09:00", "18:00"],
+    Sat: ["10:00", "16:00"],
   };
   const day = hours[parts.weekday];
   return Boolean(day && clock >= day[0] && clock < day[1]);
@@ -72,7 +92,9 @@ for (const { slug, zone, label } of [
   { slug: "phoenix-biltmore", zone: "America/Phoenix", label: "Mountain Standard Time" },
   { slug: "los-angeles-west-hollywood", zone: "America/Los_Angeles", label: "Pacific Time" },
 ]) {
-  test(`${slug} shows its hours in its own time zone (${zone}), and whether it is open by its own clock`, async ({ page }) => {
+  test(`${slug} shows its hours in its own time zone (${zone}), and whether it is open by its own clock`, async ({
+    page,
+  }) => {
     const before = seedClinicOpenAt(new Date(), zone);
     await page.goto(`/locations/${slug}`);
     const after = seedClinicOpenAt(new Date(), zone);
@@ -82,6 +104,7 @@ for (const { slug, zone, label } of [
     await expect(hours.getByRole("row", { name: /Mon–Wed/ })).toContainText("9:00 AM – 7:00 PM");
     await expect(hours.getByRole("row", { name: /Sat/ })).toContainText("10:00 AM – 4:00 PM");
     // Open or closed by the clinic's clock; skipped only when the page loaded across an opening or closing.
-    if (before === after) await expect(page.getByText(before ? "Open now" : "Closed now", { exact: true })).toBeVisible();
+    if (before === after)
+      await expect(page.getByText(before ? "Open now" : "Closed now", { exact: true })).toBeVisible();
   });
 }

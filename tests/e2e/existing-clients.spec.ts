@@ -1,12 +1,28 @@
 import { HOME_CLINIC } from "./booking-days";
 import { expect, test } from "./fixtures";
 import {
-  addCard, chooseFacialWithAddOn, enterDetails, fillBillingAndAgree, fillRegistration, latestCode, sandboxGuestCount,
-  seedExistingClient, showDate, startBooking, TEST_PASSWORD, uniqueEmail, uniquePhone,
+  addCard,
+  chooseFacialWithAddOn,
+  enterDetails,
+  fillBillingAndAgree,
+  fillRegistration,
+  latestCode,
+  sandboxGuestCount,
+  seedExistingClient,
+  showDate,
+  startBooking,
+  TEST_PASSWORD,
+  uniqueEmail,
+  uniquePhone,
 } from "./helpers";
 
 test.describe("clients the clinics already have, with no account here", () => {
-  test("book under their own record after a code, then set a password and sign in; no second record", async ({ page, thisMachine, sandboxApi, bookingDay }) => {
+  test("book under their own record after a code, then set a password and sign in; no second record", async ({
+    page,
+    thisMachine,
+    sandboxApi,
+    bookingDay,
+  }) => {
     const { clinic, date } = bookingDay();
     const email = uniqueEmail("existing");
     const phone = uniquePhone().replace(/\D/g, "");
@@ -20,7 +36,9 @@ test.describe("clients the clinics already have, with no account here", () => {
 
     // The code went to the contact on file, shown masked; the time is not held before it is checked.
     await expect(page.getByRole("heading", { level: 1, name: "Welcome back" })).toBeVisible();
-    await expect(page.getByText(new RegExp(`sent to ${email[0]}•••@example\\.com and •••-•••-${phone.slice(-4)}`))).toBeVisible();
+    await expect(
+      page.getByText(new RegExp(`sent to ${email[0]}•••@example\\.com and •••-•••-${phone.slice(-4)}`)),
+    ).toBeVisible();
     await expect(page.getByText(email)).toHaveCount(0);
     await expect(page.getByText(/is on hold for the next/)).toHaveCount(0);
 
@@ -61,7 +79,11 @@ test.describe("clients the clinics already have, with no account here", () => {
     expect(sandboxGuestCount(clinic.centerId)).toBe(guestsBefore);
   });
 
-  test("registering with their email sends a code to set the password instead of a second record", async ({ page, thisMachine, sandboxApi }) => {
+  test("registering with their email sends a code to set the password instead of a second record", async ({
+    page,
+    thisMachine,
+    sandboxApi,
+  }) => {
     const email = uniqueEmail("existing.register");
     await seedExistingClient(sandboxApi, HOME_CLINIC.centerId, email, uniquePhone().replace(/\D/g, ""));
     const guestsBefore = sandboxGuestCount(HOME_CLINIC.centerId);
@@ -77,7 +99,11 @@ test.describe("clients the clinics already have, with no account here", () => {
     expect(sandboxGuestCount(HOME_CLINIC.centerId)).toBe(guestsBefore);
   });
 
-  test("a mobile number on file is matched too: the code goes to that record's contact", async ({ page, sandboxApi, bookingDay }) => {
+  test("a mobile number on file is matched too: the code goes to that record's contact", async ({
+    page,
+    sandboxApi,
+    bookingDay,
+  }) => {
     const { clinic, date } = bookingDay();
     const onFile = uniqueEmail("existing.phone");
     const phone = uniquePhone();

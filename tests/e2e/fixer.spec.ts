@@ -8,7 +8,10 @@ function selectControl(page: Page, treatment: string) {
   return page.getByRole("button", { name: `Select ${treatment}`, exact: true });
 }
 
-test("the fixer is offered beside a facial, Free as on the clinic page, and booked with it", async ({ page, bookingDay }) => {
+test("the fixer is offered beside a facial, Free as on the clinic page, and booked with it", async ({
+  page,
+  bookingDay,
+}) => {
   const { clinic, date } = bookingDay();
   await page.goto(`/locations/${clinic.slug}`);
   const onClinicPage = page.getByRole("listitem").filter({ has: page.getByText("Fixer", { exact: true }) });
@@ -25,7 +28,10 @@ test("the fixer is offered beside a facial, Free as on the clinic page, and book
   await expect(page.getByRole("row", { name: /^Fixer/ })).toBeVisible();
 });
 
-test("a new visitor who asks for the fixer alone is told it follows a facial, and no time is held", async ({ page, bookingDay }) => {
+test("a new visitor who asks for the fixer alone is told it follows a facial, and no time is held", async ({
+  page,
+  bookingDay,
+}) => {
   const { clinic, date } = bookingDay();
   await page.goto(`/appointment/service?id=${clinic.centerId}`);
   await selectControl(page, "Fixer").click();

@@ -31,7 +31,9 @@ export const test = base.extend<{
   // Each test its own client address (the server trusts X-Forwarded-For from loopback), so the
   // per-address rate limits of one test never trip another.
   extraHTTPHeaders: async ({}, use) => {
-    await use({ "x-forwarded-for": `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}` });
+    await use({
+      "x-forwarded-for": `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`,
+    });
   },
   // The outbox page and the sandbox API answer only requests from this machine with no proxy in
   // between: these clients send no X-Forwarded-For.
@@ -41,7 +43,10 @@ export const test = base.extend<{
     await context.dispose();
   },
   sandboxApi: async ({ playwright, baseURL }, use) => {
-    const context = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { authorization: `apikey ${E2E_SANDBOX_API_KEY}` } });
+    const context = await playwright.request.newContext({
+      baseURL,
+      extraHTTPHeaders: { authorization: `apikey ${E2E_SANDBOX_API_KEY}` },
+    });
     await use(context);
     await context.dispose();
   },
@@ -71,11 +76,24 @@ export const test = base.extend<{
 });
 
 /** Registers an account at Austin through POST /api/users (JSON, no cookie). */
-export async function registerAccount(request: APIRequestContext, email = uniqueEmail("account"), phone = uniquePhone()): Promise<Account> {
+export async function registerAccount(
+  request: APIRequestContext,
+  email = uniqueEmail("account"),
+  phone = uniquePhone(),
+): Promise<Account> {
   const created = await request.post("/api/users", {
     data: {
-      firstName: "Mia", lastName: "Rivera", email, phone, centerId: HOME_CLINIC.centerId, address: "12 Oak St",
-      city: "Austin", zip: "78701", password: TEST_PASSWORD, ageConfirmed: true, marketingEmail: false,
+      firstName: "Mia",
+      lastName: "Rivera",
+      email,
+      phone,
+      centerId: HOME_CLINIC.centerId,
+      address: "12 Oak St",
+      city: "Austin",
+      zip: "78701",
+      password: TEST_PASSWORD,
+      ageConfirmed: true,
+      marketingEmail: false,
     },
   });
   expect(created.status(), `registering ${email}`).toBe(201);

@@ -42,17 +42,30 @@ test("a failed registration focuses the first invalid field and announces the er
   await expect(page.getByRole("alert")).toHaveCount(1);
 });
 
-test("an error only the server can find (a registered email) focuses that field, once announced", async ({ page, request }) => {
+test("an error only the server can find (a registered email) focuses that field, once announced", async ({
+  page,
+  request,
+}) => {
   const email = uniqueEmail("focus.dup");
   const centerId = HOME_CLINIC.centerId;
   const registration = {
-    firstName: "Mia", lastName: "Rivera", email, phone: uniquePhone(), centerId, address: "12 Oak St", city: "Austin", zip: "78701",
-    password: "Glow!Skin2026", ageConfirmed: true,
+    firstName: "Mia",
+    lastName: "Rivera",
+    email,
+    phone: uniquePhone(),
+    centerId,
+    address: "12 Oak St",
+    city: "Austin",
+    zip: "78701",
+    password: "Glow!Skin2026",
+    ageConfirmed: true,
   };
   expect((await request.post("/api/users", { data: registration })).status()).toBe(201);
 
   await fillRegistration(page, email);
-  const answer = page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith("/register"));
+  const answer = page.waitForResponse(
+    (r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith("/register"),
+  );
   await submitRegistration(page);
   expect((await answer).status()).toBe(409);
   await expect(page.getByRole("alert")).toHaveCount(1);
@@ -109,12 +122,16 @@ test("after following a link, focus is on the new page's heading", async ({ page
   expect(await page.evaluate(() => document.activeElement?.tagName)).toBe("H1");
 });
 
-test("pages with forms break no rule of the Content Security Policy while their forms check input", async ({ page }) => {
+test("pages with forms break no rule of the Content Security Policy while their forms check input", async ({
+  page,
+}) => {
   test.skip(noJs(), "the checks in the browser run with JavaScript");
   await page.addInitScript(() => {
     const seen: string[] = [];
     (window as unknown as { cspViolations: string[] }).cspViolations = seen;
-    document.addEventListener("securitypolicyviolation", (event) => seen.push(`${event.violatedDirective} ${event.sourceFile}`));
+    document.addEventListener("securitypolicyviolation", (event) =>
+      seen.push(`${event.violatedDirective} ${event.sourceFile}`),
+    );
   });
   for (const path of [`/memberships?clinic=${HOME_CLINIC.slug}`, "/register", "/login"]) {
     await page.goto(path);

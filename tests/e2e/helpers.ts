@@ -65,7 +65,10 @@ export function stripDays(page: Page): Promise<string[]> {
 
 /** The day the time step shows ("YYYY-MM-DD"): the one marked in the date strip. */
 export async function shownDate(page: Page): Promise<string> {
-  return (await page.getByRole("navigation", { name: "Dates" }).locator("button[aria-current]").getAttribute("data-date"))!;
+  return (await page
+    .getByRole("navigation", { name: "Dates" })
+    .locator("button[aria-current]")
+    .getAttribute("data-date"))!;
 }
 
 /**
@@ -88,7 +91,12 @@ export async function showDate(page: Page, date: string) {
   await strip.locator(`button[data-date="${date}"]`).click();
   await expect(page).toHaveURL(new RegExp(`date=${date}`));
   // The day's own heading: with JavaScript the address changes a moment before the list does.
-  const day = new Date(`${date}T12:00:00Z`).toLocaleDateString("en-US", { weekday: "long", month: "long", day: "numeric", timeZone: "UTC" });
+  const day = new Date(`${date}T12:00:00Z`).toLocaleDateString("en-US", {
+    weekday: "long",
+    month: "long",
+    day: "numeric",
+    timeZone: "UTC",
+  });
   await expect(page.getByRole("heading", { level: 2, name: day, exact: true })).toBeVisible();
   return page.getByRole("form", { name: "Open times" }).getByRole("button");
 }
@@ -163,7 +171,10 @@ export async function addCard(page: Page, number: string) {
  * notice at the top of the page itself (not a toast), named by its heading.
  */
 export function notBookedNotice(page: Page, title: string) {
-  return page.getByRole("main").getByRole("alert").filter({ has: page.getByRole("heading", { level: 2, name: title, exact: true }) });
+  return page
+    .getByRole("main")
+    .getByRole("alert")
+    .filter({ has: page.getByRole("heading", { level: 2, name: title, exact: true }) });
 }
 
 export async function fillBillingAndAgree(page: Page) {
@@ -190,7 +201,9 @@ export function otherClientAddress(): string {
 export function sandboxGuestCount(centerId: string): number {
   const db = new Database(".e2e-data/spa-sandbox.sqlite", { readonly: true, fileMustExist: true });
   try {
-    return (db.prepare("SELECT COUNT(*) AS n FROM guests WHERE lower(center_id) = lower(?)").get(centerId) as { n: number }).n;
+    return (
+      db.prepare("SELECT COUNT(*) AS n FROM guests WHERE lower(center_id) = lower(?)").get(centerId) as { n: number }
+    ).n;
   } finally {
     db.close();
   }
@@ -219,14 +232,29 @@ export async function fillRegistration(page: Page, email: string, phone = unique
 export async function latestCode(thisMachine: APIRequestContext, email: string): Promise<string> {
   const outbox = await thisMachine.get("/dev/outbox");
   expect(outbox.status()).toBe(200);
-  const message = (await outbox.text()).split("<li").find((item) => item.includes(email) && item.includes("one-time-code"));
+  const message = (await outbox.text())
+    .split("<li")
+    .find((item) => item.includes(email) && item.includes("one-time-code"));
   return /code is (\d{6})/.exec(message ?? "")![1];
 }
 
 /** A client the clinics already have: a guest record made straight in the back end, with no account here. */
-export async function seedExistingClient(sandboxApi: APIRequestContext, centerId: string, email: string, phone: string) {
+export async function seedExistingClient(
+  sandboxApi: APIRequestContext,
+  centerId: string,
+  email: string,
+  phone: string,
+) {
   const created = await sandboxApi.post("/spa-sandbox/v1/guests", {
-    data: { center_id: centerId, personal_info: { first_name: "Known", last_name: "Client", email, mobile_phone: { country_code: 225, number: phone } } },
+    data: {
+      center_id: centerId,
+      personal_info: {
+        first_name: "Known",
+        last_name: "Client",
+        email,
+        mobile_phone: { country_code: 225, number: phone },
+      },
+    },
   });
   expect(created.status()).toBe(200);
   const body = (await created.json()) as { id?: string; error?: unknown };
@@ -242,6 +270,8 @@ export function clockMinutes(clock: string): number {
 
 /** A UTC time of an iCalendar file ("DTSTART:20261207T160000Z") as milliseconds. */
 export function icsInstant(calendar: string, name: string): number {
-  const [, y, mo, d, h, mi, s] = new RegExp(`^${name}:(\\d{4})(\\d{2})(\\d{2})T(\\d{2})(\\d{2})(\\d{2})Z`, "m").exec(calendar)!;
+  const [, y, mo, d, h, mi, s] = new RegExp(`^${name}:(\\d{4})(\\d{2})(\\d{2})T(\\d{2})(\\d{2})(\\d{2})Z`, "m").exec(
+    calendar,
+  )!;
   return Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s));
 }

@@ -61,7 +61,9 @@ test.describe("locations", () => {
 
   test("counts the clinics within 50 km of a ZIP code", async ({ page }) => {
     await page.goto("/locations?zip=90210");
-    await expect(page.getByRole("heading", { name: /^1 clinic within 50 km \(31 mi\) of Beverly Hills, CA 90210$/ })).toBeVisible();
+    await expect(
+      page.getByRole("heading", { name: /^1 clinic within 50 km \(31 mi\) of Beverly Hills, CA 90210$/ }),
+    ).toBeVisible();
     await expect(page.getByRole("region", { name: /within 50 km/ }).getByRole("article")).toHaveCount(1);
   });
 

@@ -33,16 +33,23 @@ test.describe("buttons that go somewhere answer Enter and Space", () => {
 
   test("a clinic card's \"Book here\" and the locations' view switch, with Space", async ({ page }) => {
     await page.goto("/locations");
-    await press(page.getByRole("navigation", { name: "Show locations as" }).getByRole("button", { name: "Map" }), "Space");
+    await press(
+      page.getByRole("navigation", { name: "Show locations as" }).getByRole("button", { name: "Map" }),
+      "Space",
+    );
     await expect(page).toHaveURL(/view=map/);
-    await expect(page.getByRole("navigation", { name: "Show locations as" }).getByRole("button", { name: "Map" })).toHaveAttribute("aria-current", "page");
+    await expect(
+      page.getByRole("navigation", { name: "Show locations as" }).getByRole("button", { name: "Map" }),
+    ).toHaveAttribute("aria-current", "page");
     await page.goto("/locations?zip=78701");
     const nearest = page.getByRole("region", { name: /within 50 km/ });
     await press(nearest.getByRole("button", { name: "Book here at Glow Clinic Austin Downtown" }), "Space");
     await expect(page.getByRole("heading", { level: 1, name: "Choose your treatment" })).toBeVisible();
   });
 
-  test("the treatment's \"Select\", the time step's \"Next available\" and a time-of-day button, with Space", async ({ page }) => {
+  test('the treatment\'s "Select", the time step\'s "Next available" and a time-of-day button, with Space', async ({
+    page,
+  }) => {
     const houston = CLINICS.find((c) => c.slug === "houston-heights")!;
     const nurse = houston.nurses[0];
     await startBooking(page, houston);
@@ -68,12 +75,27 @@ test.describe("buttons that go somewhere answer Enter and Space", () => {
     await expect(timesOfDay.getByRole("button", { name: /^Afternoon/ })).toHaveAttribute("aria-current", "page");
   });
 
-  test("a visit's actions on the account's appointments, with Space", async ({ page, signedIn, sandboxApi, bookingDay }) => {
+  test("a visit's actions on the account's appointments, with Space", async ({
+    page,
+    signedIn,
+    sandboxApi,
+    bookingDay,
+  }) => {
     const { clinic, dates } = bookingDay({ days: 2 });
     const guestId = await guestIdOf(sandboxApi, signedIn.email);
     await bookVisitInBackEnd(sandboxApi, { guestId, clinic, date: dates[0] });
-    const past = await bookVisitInBackEnd(sandboxApi, { guestId, clinic, date: dates[1], serviceCode: "PEEL-GLOW", addOnCodes: ["PEEL-AREA-FACE"] });
-    await moveVisitInBackEnd(sandboxApi, past.invoiceId, `${new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10)}T10:00:00`);
+    const past = await bookVisitInBackEnd(sandboxApi, {
+      guestId,
+      clinic,
+      date: dates[1],
+      serviceCode: "PEEL-GLOW",
+      addOnCodes: ["PEEL-AREA-FACE"],
+    });
+    await moveVisitInBackEnd(
+      sandboxApi,
+      past.invoiceId,
+      `${new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10)}T10:00:00`,
+    );
     await closeVisitInBackEnd(sandboxApi, past.invoiceId);
     const upcoming = "/account/appointments?tab=upcoming";
 
@@ -122,10 +144,14 @@ test.describe("buttons that go somewhere answer Enter and Space", () => {
   test.describe("while the back end is down", () => {
     test.use({ baseURL: `http://localhost:${NO_BACKEND_PORT}` });
 
-    test("the outage page's \"Try again\" loads the page again, and \"Go to the home page\" leaves, with Space", async ({ page }) => {
+    test('the outage page\'s "Try again" loads the page again, and "Go to the home page" leaves, with Space', async ({
+      page,
+    }) => {
       await page.goto("/locations?zip=78701");
       await expect(page.getByRole("heading", { level: 1 })).toHaveText("We can't reach our booking system right now");
-      const again = page.waitForRequest((request) => request.isNavigationRequest() && new URL(request.url()).pathname === "/locations");
+      const again = page.waitForRequest(
+        (request) => request.isNavigationRequest() && new URL(request.url()).pathname === "/locations",
+      );
       await press(page.getByRole("button", { name: "Try again" }), "Space");
       expect(new URL((await again).url()).searchParams.get("zip")).toBe("78701");
       await expect(page.getByRole("heading", { level: 1 })).toHaveText("We can't reach our booking system right now");
@@ -164,7 +190,10 @@ async function savedToast(page: Page): Promise<Locator> {
 }
 
 test.describe("toasts", () => {
-  test("an error toast stays until it is closed; with JavaScript its Close button works from the keyboard", async ({ page, bookingDay }) => {
+  test("an error toast stays until it is closed; with JavaScript its Close button works from the keyboard", async ({
+    page,
+    bookingDay,
+  }) => {
     const { clinic, date } = bookingDay();
     if (withJavaScript()) await page.clock.install();
     const toast = await fixerAloneError(page, clinic.centerId, date);
@@ -241,7 +270,9 @@ test.describe("toasts", () => {
 });
 
 test.describe("the map", () => {
-  test("each pin is a link named for its clinic, at least 44 px, outside the image, in the list's order", async ({ page }) => {
+  test("each pin is a link named for its clinic, at least 44 px, outside the image, in the list's order", async ({
+    page,
+  }) => {
     await page.goto("/locations?view=map");
     await expect(page.getByRole("img", { name: "Map of our clinics in the United States" })).toBeVisible();
     const pins = page.getByRole("group", { name: "Pins on the map" }).getByRole("link");

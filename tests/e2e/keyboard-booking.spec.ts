@@ -51,7 +51,10 @@ class Keyboard {
   }
 }
 
-test("a booking made with the keyboard alone takes fewer presses than the 95 it took before", async ({ page, bookingDay }) => {
+test("a booking made with the keyboard alone takes fewer presses than the 95 it took before", async ({
+  page,
+  bookingDay,
+}) => {
   const { clinic } = bookingDay();
   const keys = new Keyboard(page);
   await page.goto(`/locations/${clinic.slug}`);

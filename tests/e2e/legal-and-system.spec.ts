@@ -49,7 +49,9 @@ test.describe("error page", () => {
 
   test("the countdown can be stopped, and the way back is kept", async ({ page }) => {
     await page.goto("/locations?zip=78701");
-    await page.goto("/error?error=invalid-mobile&redirect=samesite", { referer: new URL("/locations?zip=78701", page.url()).toString() });
+    await page.goto("/error?error=invalid-mobile&redirect=samesite", {
+      referer: new URL("/locations?zip=78701", page.url()).toString(),
+    });
     await page.getByRole("link", { name: "Take me back in 10 seconds" }).click();
     await expect(page.locator('meta[http-equiv="refresh"]')).toHaveAttribute("content", "10;url=/locations?zip=78701");
     await page.getByRole("link", { name: "Stop the countdown" }).click();
@@ -57,7 +59,9 @@ test.describe("error page", () => {
     await expect(page.getByText(/Taking you back in/)).toHaveCount(0);
     // No refresh in the page: nothing will take the visitor away.
     await expect(page.locator('meta[http-equiv="refresh"]')).toHaveCount(0);
-    await expect(page.getByRole("alert")).toHaveText("Mobile number you entered is not valid. Please check the number and try again");
+    await expect(page.getByRole("alert")).toHaveText(
+      "Mobile number you entered is not valid. Please check the number and try again",
+    );
     expect(await buttonTarget(page.getByRole("button", { name: "Go back" }))).toBe("/locations?zip=78701");
     // A way back given in the address is followed only to a page of this site.
     await page.goto("/error?error=invalid-email&redirect=samesite&stay=1&back=//evil.example/");
@@ -66,12 +70,16 @@ test.describe("error page", () => {
 
   test("samesite goes back to the page of this site the visitor came from", async ({ page }) => {
     await page.goto("/locations?zip=78701");
-    await page.goto("/error?error=invalid-mobile&redirect=samesite", { referer: new URL("/locations?zip=78701", page.url()).toString() });
+    await page.goto("/error?error=invalid-mobile&redirect=samesite", {
+      referer: new URL("/locations?zip=78701", page.url()).toString(),
+    });
     expect(await buttonTarget(page.getByRole("button", { name: "Go back" }))).toBe("/locations?zip=78701");
   });
 
   test("ignores any other redirect value and foreign referers: never an open redirect", async ({ page }) => {
-    await page.goto("/error?error=invalid-email&redirect=https://evil.example/", { referer: "https://evil.example/phish" });
+    await page.goto("/error?error=invalid-email&redirect=https://evil.example/", {
+      referer: "https://evil.example/phish",
+    });
     expect(await buttonTarget(page.getByRole("button", { name: "Go back" }))).toBe("/");
     await page.getByRole("link", { name: "Take me back in 10 seconds" }).click();
     await expect(page.locator('meta[http-equiv="refresh"]')).toHaveAttribute("content", "10;url=/");
@@ -109,8 +117,20 @@ test.describe("machine pages", () => {
 
   test("sitemap.xml lists every public page", async ({ request }) => {
     const body = await (await request.get("/sitemap.xml")).text();
-    const locs = [...body.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1].replace(/&amp;/g, "&")).pathname + new URL(m[1].replace(/&amp;/g, "&")).search);
-    expect(locs).toEqual(expect.arrayContaining(["/", "/locations", "/locations?view=map", "/terms", "/privacy", "/locations/austin-downtown", "/locations/nashville-the-gulch"]));
+    const locs = [...body.matchAll(/<loc>([^<]+)<\/loc>/g)].map(
+      (m) => new URL(m[1].replace(/&amp;/g, "&")).pathname + new URL(m[1].replace(/&amp;/g, "&")).search,
+    );
+    expect(locs).toEqual(
+      expect.arrayContaining([
+        "/",
+        "/locations",
+        "/locations?view=map",
+        "/terms",
+        "/privacy",
+        "/locations/austin-downtown",
+        "/locations/nashville-the-gulch",
+      ]),
+    );
     expect(locs.filter((l) => l.startsWith("/locations/"))).toHaveLength(15);
   });
 
@@ -134,18 +154,34 @@ test.describe("bad input and headers", () => {
     await expect(page.getByRole("alert")).toHaveText("Please enter a 5-digit US ZIP code, like 78701.");
   });
 
-  test("a tampered session cookie is an empty session, not an error", async ({ page, context, signedIn, playwright, baseURL, extraHTTPHeaders }) => {
+  test("a tampered session cookie is an empty session, not an error", async ({
+    page,
+    context,
+    signedIn,
+    playwright,
+    baseURL,
+    extraHTTPHeaders,
+  }) => {
     // A real cookie: signed in, with a booking in progress (a treatment chosen, nothing held).
     await startBooking(page);
     await chooseFacialWithAddOn(page);
-    const real = { [SESSION_COOKIE]: await sessionCookie(context), [BOOKING_COOKIE]: await sessionCookie(context, BOOKING_COOKIE) };
+    const real = {
+      [SESSION_COOKIE]: await sessionCookie(context),
+      [BOOKING_COOKIE]: await sessionCookie(context, BOOKING_COOKIE),
+    };
     for (const value of Object.values(real)) expect(looksSealed(value), value).toBe(true);
-    const changed = (where: "tag" | "ciphertext") => Object.fromEntries(Object.entries(real).map(([name, value]) => [name, tampered(value, where)]));
+    const changed = (where: "tag" | "ciphertext") =>
+      Object.fromEntries(Object.entries(real).map(([name, value]) => [name, tampered(value, where)]));
 
     /** What the server makes of the cookies, asked by a client that has no others. */
     const sessionOf = async (cookies: Record<string, string>) => {
-      const cookie = Object.entries(cookies).map(([name, value]) => `${name}=${value}`).join("; ");
-      const client = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { ...extraHTTPHeaders, cookie } });
+      const cookie = Object.entries(cookies)
+        .map(([name, value]) => `${name}=${value}`)
+        .join("; ");
+      const client = await playwright.request.newContext({
+        baseURL,
+        extraHTTPHeaders: { ...extraHTTPHeaders, cookie },
+      });
       try {
         const profile = await client.get("/account/profile", { maxRedirects: 0 });
         const booking = await client.get("/appointment/time", { maxRedirects: 0 });
@@ -164,10 +200,14 @@ test.describe("bad input and headers", () => {
     // One bit changed, in the GCM tag or in the ciphertext (where the data would still read as valid
     // JSON): nobody signed in, no booking, and no error.
     for (const where of ["tag", "ciphertext"] as const) {
-      expect.soft(await sessionOf(changed(where)), where).toEqual({ signedIn: false, bookingInProgress: false, statuses: [302, 302, 200] });
+      expect
+        .soft(await sessionOf(changed(where)), where)
+        .toEqual({ signedIn: false, bookingInProgress: false, statuses: [302, 302, 200] });
     }
 
-    await context.addCookies(Object.entries(changed("ciphertext")).map(([name, value]) => ({ name, value, url: baseURL! })));
+    await context.addCookies(
+      Object.entries(changed("ciphertext")).map(([name, value]) => ({ name, value, url: baseURL! })),
+    );
     const response = await page.goto("/locations");
     expect(response?.status()).toBe(200);
     await expect(page.getByRole("banner").getByRole("link", { name: "Sign in" })).toBeVisible();

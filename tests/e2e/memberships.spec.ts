@@ -13,7 +13,9 @@ async function signInAsDemo(page: Page) {
   await expect(page).not.toHaveURL(/\/login/);
 }
 
-test("a clinic's membership plans show their price, term and cover, never sculpting or laser hair removal", async ({ page }) => {
+test("a clinic's membership plans show their price, term and cover, never sculpting or laser hair removal", async ({
+  page,
+}) => {
   await page.goto("/memberships");
   await expect(page.getByText("Choose a clinic to see its plans and prices.")).toBeVisible();
   await page.getByRole("combobox", { name: "Clinic" }).selectOption({ label: "Glow Clinic Austin Downtown" });
@@ -27,7 +29,9 @@ test("a clinic's membership plans show their price, term and cover, never sculpt
   const covered = plans.locator("li li");
   await expect(covered.first()).toBeVisible();
   await expect(covered.filter({ hasText: /sculpt|laser hair removal/i })).toHaveCount(0);
-  await expect(page.getByText("Membership does not cover sculpting and laser hair removal.", { exact: true })).toBeVisible();
+  await expect(
+    page.getByText("Membership does not cover sculpting and laser hair removal.", { exact: true }),
+  ).toBeVisible();
 });
 
 test("an unknown clinic in a memberships link is a 404 with the clinic list", async ({ page }) => {
@@ -53,7 +57,10 @@ test("a member sees their membership, its credit, and their points with what the
   await expect(card.getByText("$99 (treatments $99, products $0, other $0)")).toBeVisible();
 });
 
-test("a guest with no membership is told why they have no points, and where the plans are", async ({ page, signedIn }) => {
+test("a guest with no membership is told why they have no points, and where the plans are", async ({
+  page,
+  signedIn,
+}) => {
   expect(signedIn.email).toBeTruthy();
   await page.goto("/account");
   const points = page.getByRole("region", { name: "Membership and loyalty points" });
@@ -66,14 +73,21 @@ test("a guest with no membership is told why they have no points, and where the 
   await expect(page.getByRole("heading", { level: 2, name: "At Glow Clinic Austin Downtown" })).toBeVisible();
 });
 
-test("a member is not sold their plan again, nor a second plan that renews by itself; a plan paid once is still offered", async ({ page }) => {
+test("a member is not sold their plan again, nor a second plan that renews by itself; a plan paid once is still offered", async ({
+  page,
+}) => {
   await signInAsDemo(page);
   await page.goto("/memberships?clinic=austin-downtown");
   const plans = page.getByRole("list", { name: /Membership plans at/ });
-  const plan = (name: string) => plans.getByRole("listitem").filter({ has: page.getByRole("heading", { name, exact: true }) });
+  const plan = (name: string) =>
+    plans.getByRole("listitem").filter({ has: page.getByRole("heading", { name, exact: true }) });
   await expect(plan("Glow Monthly").getByText("This is your plan.")).toBeVisible();
   await expect(page.getByRole("button", { name: "Join Glow Monthly" })).toHaveCount(0);
-  await expect(plan("Glow Plus").getByText("You have Glow Monthly, which renews automatically: to change plans, please call the clinic.")).toBeVisible();
+  await expect(
+    plan("Glow Plus").getByText(
+      "You have Glow Monthly, which renews automatically: to change plans, please call the clinic.",
+    ),
+  ).toBeVisible();
   await expect(page.getByRole("button", { name: "Join Glow Plus" })).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Join Glow Annual" })).toBeVisible();
 
@@ -89,5 +103,7 @@ test("a member is not sold their plan again, nor a second plan that renews by it
   expect(await again.text()).toContain("You already have Glow Monthly, so nothing was charged.");
   const second = await post("GLOW-PLUS", "17900");
   expect(second.status()).toBe(409);
-  expect(await second.text()).toContain("You already have Glow Monthly, which renews automatically, so nothing was charged.");
+  expect(await second.text()).toContain(
+    "You already have Glow Monthly, which renews automatically, so nothing was charged.",
+  );
 });

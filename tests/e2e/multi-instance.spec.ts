@@ -2,7 +2,15 @@ import { MULTI_A_PORT, MULTI_B_PORT } from "../../playwright.config";
 import { claimBookingDays } from "./booking-days";
 import { expect, registerAccount, signIn, test } from "./fixtures";
 import { backEndRecordsOf } from "./visits";
-import { addCard, choosePeelWithFaceArea, fillBillingAndAgree, fillDetails, otherClientAddress, showDate, uniqueEmail } from "./helpers";
+import {
+  addCard,
+  choosePeelWithFaceArea,
+  fillBillingAndAgree,
+  fillDetails,
+  otherClientAddress,
+  showDate,
+  uniqueEmail,
+} from "./helpers";
 
 /**
  * Two instances of the app behind one load balancer, as a chain runs it: one store, one back end,
@@ -19,12 +27,26 @@ test("a sign-in limit counts the attempts made at either instance", async ({ pla
   const { email, password } = await registerAccount(atA);
   const attacker = otherClientAddress();
   const guess = (at: typeof atA, i: number) =>
-    at.post("/api/users/login", { data: { email, password: `Wrong!Guess${i}` }, headers: { "x-forwarded-for": attacker } }).then((r) => r.status());
+    at
+      .post("/api/users/login", {
+        data: { email, password: `Wrong!Guess${i}` },
+        headers: { "x-forwarded-for": attacker },
+      })
+      .then((r) => r.status());
   // Five wrong guesses spread over both instances: the sixth is refused at either one.
-  const statuses = [await guess(atA, 0), await guess(atB, 1), await guess(atA, 2), await guess(atB, 3), await guess(atA, 4)];
+  const statuses = [
+    await guess(atA, 0),
+    await guess(atB, 1),
+    await guess(atA, 2),
+    await guess(atB, 3),
+    await guess(atA, 4),
+  ];
   expect(statuses).toEqual([401, 401, 401, 401, 401]);
   expect(await guess(atB, 5)).toBe(429);
-  const right = await atA.post("/api/users/login", { data: { email, password }, headers: { "x-forwarded-for": attacker } });
+  const right = await atA.post("/api/users/login", {
+    data: { email, password },
+    headers: { "x-forwarded-for": attacker },
+  });
   expect(right.status()).toBe(429);
   await Promise.all([atA.dispose(), atB.dispose()]);
 });
@@ -47,7 +69,12 @@ test("a session made on one instance is valid on the other", async ({ playwright
   await expect(page.getByText(`Signed in as ${account.email}`)).toBeVisible();
 });
 
-test("a confirm sent to both instances at once makes one appointment and one charge", async ({ page, playwright, extraHTTPHeaders, sandboxApi }, testInfo) => {
+test("a confirm sent to both instances at once makes one appointment and one charge", async ({
+  page,
+  playwright,
+  extraHTTPHeaders,
+  sandboxApi,
+}, testInfo) => {
   const { clinic, date } = claimBookingDays(testInfo, A, { prepaid: true });
   await page.goto(`/locations/${clinic.slug}`);
   await page.getByRole("button", { name: "Book here" }).click();
@@ -60,12 +87,22 @@ test("a confirm sent to both instances at once makes one appointment and one cha
 
   // The same submit, with the same cookies, lands on A and on B at the same moment.
   const form = page.locator("form", { has: page.getByRole("button", { name: /Pay .* and book/ }) });
-  const fields = await form.evaluate((el) => Object.fromEntries(new FormData(el as HTMLFormElement).entries()) as Record<string, string>);
+  const fields = await form.evaluate(
+    (el) => Object.fromEntries(new FormData(el as HTMLFormElement).entries()) as Record<string, string>,
+  );
   const storageState = await page.context().storageState();
   const taps = await Promise.all(
-    [A, B].map((baseURL) => playwright.request.newContext({ baseURL, storageState, extraHTTPHeaders: { ...extraHTTPHeaders, origin: baseURL, "sec-fetch-site": "same-origin" } })),
+    [A, B].map((baseURL) =>
+      playwright.request.newContext({
+        baseURL,
+        storageState,
+        extraHTTPHeaders: { ...extraHTTPHeaders, origin: baseURL, "sec-fetch-site": "same-origin" },
+      }),
+    ),
   );
-  const answers = await Promise.all(taps.map((tap) => tap.post("/appointment/payment", { form: { ...fields, intent: "confirm" }, maxRedirects: 0 })));
+  const answers = await Promise.all(
+    taps.map((tap) => tap.post("/appointment/payment", { form: { ...fields, intent: "confirm" }, maxRedirects: 0 })),
+  );
   for (const answer of answers) expect(answer.status()).toBe(302);
   const [first, second] = answers.map((answer) => answer.headers().location);
   expect(first).toMatch(/^\/appointment\/confirmation\/[0-9a-f-]{36}$/);

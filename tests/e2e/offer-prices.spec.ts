@@ -16,7 +16,11 @@ async function clarifyingPeelToPayment(page: Page, date: string, email: string) 
   await fillDetails(page, email);
 }
 
-test("a partner landing shows the partner's prices from the clinic page through booking, and the back end charges them", async ({ page, bookingDay, sandboxApi }) => {
+test("a partner landing shows the partner's prices from the clinic page through booking, and the back end charges them", async ({
+  page,
+  bookingDay,
+  sandboxApi,
+}) => {
   const { clinic, date } = bookingDay();
   await page.goto(`/locations/${clinic.slug}?partnerType=glowpass`);
   await expect(page.getByText("Showing GlowPass prices")).toBeVisible();
@@ -54,7 +58,10 @@ test("a clinic's own price is shown and charged there", async ({ page, bookingDa
   await expect(page.getByRole("definition").filter({ hasText: "$150" }).first()).toBeVisible();
 });
 
-test("a partnerType that is too long or has odd characters is ignored: list prices, no error", async ({ page, bookingDay }) => {
+test("a partnerType that is too long or has odd characters is ignored: list prices, no error", async ({
+  page,
+  bookingDay,
+}) => {
   const { clinic } = bookingDay();
   for (const partner of ["x".repeat(200), "<script>", "unknown-partner"]) {
     const answer = await page.goto(`/locations/${clinic.slug}?partnerType=${encodeURIComponent(partner)}`);
@@ -63,7 +70,10 @@ test("a partnerType that is too long or has odd characters is ignored: list pric
   }
 });
 
-test("an offer code typed at payment is refused: a partner's or a clinic's price comes only with the visit it is for", async ({ page, bookingDay }) => {
+test("an offer code typed at payment is refused: a partner's or a clinic's price comes only with the visit it is for", async ({
+  page,
+  bookingDay,
+}) => {
   const { clinic, date } = bookingDay();
   await page.goto(`/locations/${clinic.slug}`);
   await clarifyingPeelToPayment(page, date, uniqueEmail("typed-tier"));
@@ -75,15 +85,23 @@ test("an offer code typed at payment is refused: a partner's or a clinic's price
   }
 });
 
-test("a treatment in an offer tier is shown and charged at the tier's percent off: sculpting, 9%", async ({ page, bookingDay, sandboxApi }) => {
+test("a treatment in an offer tier is shown and charged at the tier's percent off: sculpting, 9%", async ({
+  page,
+  bookingDay,
+  sandboxApi,
+}) => {
   const { clinic, date } = bookingDay({ prepaid: true });
-  const { services } = await sandboxApi.get(`/spa-sandbox/v1/centers/${clinic.centerId}/services?size=100`).then((r) => r.json());
+  const { services } = await sandboxApi
+    .get(`/spa-sandbox/v1/centers/${clinic.centerId}/services?size=100`)
+    .then((r) => r.json());
   const list = centsFromDollars(services.find((s: { name: string }) => s.name === "Sculpting").price_info.sale_price);
   const offered = list - percentOf(list, 9);
 
   await page.goto(`/locations/${clinic.slug}`);
   // The list price struck through before the offer's, as on the treatment step.
-  await expect(page.getByRole("listitem").filter({ hasText: "Sculpting" })).toContainText(`was ${formatMoney(list)} ${formatMoney(offered)}`);
+  await expect(page.getByRole("listitem").filter({ hasText: "Sculpting" })).toContainText(
+    `was ${formatMoney(list)} ${formatMoney(offered)}`,
+  );
   await page.getByRole("button", { name: "Book here" }).click();
   await page.getByRole("button", { name: "Select Sculpting" }).click();
   await page.getByRole("button", { name: "Continue to date and time" }).click();

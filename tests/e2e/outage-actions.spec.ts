@@ -14,13 +14,19 @@ const CONTROL = `http://127.0.0.1:${FAULT_BACKEND_PORT}/__faults`;
 
 /** Presses the form's button and returns the status of the POST it sends to `path`. */
 async function submitStatus(page: Page, path: string, button: string): Promise<number> {
-  const answer = page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith(path));
+  const answer = page.waitForResponse(
+    (r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith(path),
+  );
   await page.getByRole("button", { name: button }).click();
   return (await answer).status();
 }
 
 async function breakCallsFor(request: APIRequestContext, email: string, method: string, path: string) {
-  expect((await request.post(CONTROL, { data: { method, path, mode: "reset-before", times: 2, bodyContains: email } })).status()).toBe(204);
+  expect(
+    (
+      await request.post(CONTROL, { data: { method, path, mode: "reset-before", times: 2, bodyContains: email } })
+    ).status(),
+  ).toBe(204);
 }
 
 test("registering while the back end fails keeps what was typed and answers 503", async ({ page, request }) => {
@@ -40,13 +46,28 @@ test("the JSON registration answers 503 with the spec's message while the back e
   const clinics = await request.get("/register");
   const centerId = /value="([0-9a-f-]{36})"/.exec(await clinics.text())![1];
   const answer = await request.post("/api/users", {
-    data: { firstName: "Mia", lastName: "Rivera", email, phone: uniquePhone(), centerId, address: "12 Oak St", city: "Austin", zip: "78701", password: TEST_PASSWORD, ageConfirmed: true },
+    data: {
+      firstName: "Mia",
+      lastName: "Rivera",
+      email,
+      phone: uniquePhone(),
+      centerId,
+      address: "12 Oak St",
+      city: "Austin",
+      zip: "78701",
+      password: TEST_PASSWORD,
+      ageConfirmed: true,
+    },
   });
   expect(answer.status()).toBe(503);
   expect(await answer.json()).toEqual({ error: "Something went wrong, please try again" });
 });
 
-test("saving the profile while the back end fails keeps the new details and answers 503", async ({ page, request, signedIn }) => {
+test("saving the profile while the back end fails keeps the new details and answers 503", async ({
+  page,
+  request,
+  signedIn,
+}) => {
   const { email } = signedIn;
   await page.goto("/account/profile");
   await expect(page.getByRole("heading", { level: 1, name: "Your profile" })).toBeVisible();

@@ -5,7 +5,13 @@ import { uniqueEmail } from "./helpers";
 // This server's spa back end is unreachable.
 test.use({ baseURL: `http://localhost:${NO_BACKEND_PORT}` });
 
-for (const path of ["/", "/locations", "/locations/austin-downtown", "/appointment/service?id=c15a6f41-932f-4420-a911-5a51c3f967c9", "/register"]) {
+for (const path of [
+  "/",
+  "/locations",
+  "/locations/austin-downtown",
+  "/appointment/service?id=c15a6f41-932f-4420-a911-5a51c3f967c9",
+  "/register",
+]) {
   test(`${path} explains the outage with a 503 and a retry, never a 500`, async ({ page }) => {
     const response = await page.goto(path);
     expect(response?.status()).toBe(503);
@@ -20,12 +26,16 @@ test("the legal pages still work while the back end is down", async ({ page }) =
   expect(response?.status()).toBe(200);
 });
 
-test("signing in with an email the back end would be asked about answers 503 and keeps the email, never a 500", async ({ page }) => {
+test("signing in with an email the back end would be asked about answers 503 and keeps the email, never a 500", async ({
+  page,
+}) => {
   const email = uniqueEmail("booked.once");
   await page.goto("/login");
   await page.getByLabel("Email", { exact: true }).fill(email);
   await page.getByLabel("Password", { exact: true }).fill("Glow!Skin2026");
-  const answer = page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith("/login"));
+  const answer = page.waitForResponse(
+    (r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith("/login"),
+  );
   await page.getByRole("button", { name: "Sign in" }).click();
   expect((await answer).status()).toBe(503);
   await expect(page.getByText("Something went wrong, please try again")).toBeVisible();
@@ -37,7 +47,9 @@ test("asking for a reset code while the back end is down answers 503 and keeps t
   const email = uniqueEmail("code.asked");
   await page.goto("/forgot-password");
   await page.getByLabel("Email", { exact: true }).fill(email);
-  const answer = page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith("/forgot-password"));
+  const answer = page.waitForResponse(
+    (r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith("/forgot-password"),
+  );
   await page.getByRole("button", { name: "Send me a code" }).click();
   expect((await answer).status()).toBe(503);
   await expect(page.getByText("Something went wrong, please try again")).toBeVisible();

@@ -35,12 +35,17 @@ test("a visitor without a session gets the kept page; a signed-in visitor's page
   await anonymousContext.close();
 });
 
-test("a kept clinic page revalidates with its ETag and runs its scripts under a policy of hashes", async ({ request, page }) => {
+test("a kept clinic page revalidates with its ETag and runs its scripts under a policy of hashes", async ({
+  request,
+  page,
+}) => {
   const first = await request.get("/locations/austin-downtown");
   expect(first.status()).toBe(200);
   const etag = first.headers().etag;
   expect(etag).toBeTruthy();
-  expect(first.headers()["content-security-policy"]).toMatch(/script-src 'self' ('sha256-[A-Za-z0-9+/=]+' )+'strict-dynamic'/);
+  expect(first.headers()["content-security-policy"]).toMatch(
+    /script-src 'self' ('sha256-[A-Za-z0-9+/=]+' )+'strict-dynamic'/,
+  );
   expect(await first.text()).not.toContain("nonce=");
   const revalidated = await request.get("/locations/austin-downtown", { headers: { "if-none-match": etag } });
   expect(revalidated.status()).toBe(304);
@@ -50,7 +55,10 @@ test("a kept clinic page revalidates with its ETag and runs its scripts under a 
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
 });
 
-test("a first look at a clinic's treatments is the kept page; choosing one makes the booking the visitor's own", async ({ page, request }) => {
+test("a first look at a clinic's treatments is the kept page; choosing one makes the booking the visitor's own", async ({
+  page,
+  request,
+}) => {
   await startBooking(page);
   const step = new URL(page.url());
   const stepPath = `${step.pathname}${step.search}`;

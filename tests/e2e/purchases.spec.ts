@@ -1,5 +1,13 @@
 import type { Page } from "@playwright/test";
-import { chooseFacialWithAddOn, choosePeelWithFaceArea, fillBillingAndAgree, saveCardOnCardPage, showDate, startBooking, uniqueEmail } from "./helpers";
+import {
+  chooseFacialWithAddOn,
+  choosePeelWithFaceArea,
+  fillBillingAndAgree,
+  saveCardOnCardPage,
+  showDate,
+  startBooking,
+  uniqueEmail,
+} from "./helpers";
 import { expect, test } from "./fixtures";
 
 // Buying a membership, a package and a gift card on the sandbox's hosted card page, with
@@ -9,7 +17,11 @@ const onCardPage = (page: Page, number: string) => saveCardOnCardPage(page, numb
 
 const thanks = (page: Page) => page.getByRole("heading", { level: 1, name: "Thank you" });
 
-test("a guest joins a membership with a card, sees it in the account, and as a member sees points and member prices while booking", async ({ page, signedIn, bookingDay }) => {
+test("a guest joins a membership with a card, sees it in the account, and as a member sees points and member prices while booking", async ({
+  page,
+  signedIn,
+  bookingDay,
+}) => {
   expect(signedIn.email).toBeTruthy();
   await page.goto("/memberships?clinic=austin-downtown");
   await page.getByRole("button", { name: "Join Glow Monthly" }).click();
@@ -38,7 +50,10 @@ test("a guest joins a membership with a card, sees it in the account, and as a m
   await expect(page.getByRole("row", { name: /Member price \(Glow Monthly\)/ })).toBeVisible();
 });
 
-test("a declined card charges nothing, and another card buys the package, which the account lists with its sessions", async ({ page, signedIn }) => {
+test("a declined card charges nothing, and another card buys the package, which the account lists with its sessions", async ({
+  page,
+  signedIn,
+}) => {
   expect(signedIn.email).toBeTruthy();
   await page.goto("/packages?clinic=austin-downtown");
   const list = page.getByRole("list", { name: "Packages at Glow Clinic Austin Downtown" });
@@ -46,7 +61,9 @@ test("a declined card charges nothing, and another card buys the package, which 
   await list.getByRole("button", { name: "Buy Signature Facial Series: 3 sessions" }).click();
   await onCardPage(page, "4000 0000 0000 0002");
   await expect(page.getByRole("heading", { level: 1, name: "Your purchase is not finished" })).toBeVisible();
-  await expect(page.getByRole("alert")).toHaveText("Your card was declined, and nothing was charged. Please try another card.");
+  await expect(page.getByRole("alert")).toHaveText(
+    "Your card was declined, and nothing was charged. Please try another card.",
+  );
 
   await page.getByRole("button", { name: "Try another card" }).click();
   await onCardPage(page, "4242 4242 4242 4242");
@@ -54,7 +71,9 @@ test("a declined card charges nothing, and another card buys the package, which 
   await expect(page.getByText("Your package is paid: Signature Facial Series: 3 sessions.")).toBeVisible();
 
   await page.getByRole("link", { name: "See your packages" }).click();
-  const held = page.locator(".visit-card", { has: page.getByRole("heading", { name: "Signature Facial Series: 3 sessions" }) });
+  const held = page.locator(".visit-card", {
+    has: page.getByRole("heading", { name: "Signature Facial Series: 3 sessions" }),
+  });
   await expect(held.getByText(/Signature Laser Facial.*: 0 of 3 used, 3 left/)).toBeVisible();
 });
 
@@ -63,12 +82,18 @@ test("a card saved but refused when charged leaves the sale unpaid, and says so"
   await page.goto("/packages?clinic=austin-downtown");
   await page.getByRole("button", { name: "Buy Glow Peel Series: 4 sessions" }).click();
   await onCardPage(page, "4000 0000 0000 0341");
-  await expect(page.getByRole("alert")).toHaveText("Your card was declined, and nothing was charged. Please try another card.");
+  await expect(page.getByRole("alert")).toHaveText(
+    "Your card was declined, and nothing was charged. Please try another card.",
+  );
   await page.goto("/account/packages");
   await expect(page.getByText("You have no package yet.")).toBeVisible();
 });
 
-test("a gift card of any amount is paid, emailed on its day, listed in the account, and its balance checked", async ({ page, signedIn, sandboxApi }) => {
+test("a gift card of any amount is paid, emailed on its day, listed in the account, and its balance checked", async ({
+  page,
+  signedIn,
+  sandboxApi,
+}) => {
   expect(signedIn.email).toBeTruthy();
   const recipient = uniqueEmail("gift");
   await page.goto("/gift-cards?clinic=austin-downtown");
@@ -84,7 +109,9 @@ test("a gift card of any amount is paid, emailed on its day, listed in the accou
   await expect(page.getByText("Your gift card is paid: $80.50 gift card (Birthday).")).toBeVisible();
   await expect(page.getByText(`We will email the gift card to Ana Lopez at ${recipient}`)).toBeVisible();
 
-  const emails = await (await sandboxApi.get(`/spa-sandbox/v1/sandbox/giftcard_emails?email=${encodeURIComponent(recipient)}`)).json();
+  const emails = await (
+    await sandboxApi.get(`/spa-sandbox/v1/sandbox/giftcard_emails?email=${encodeURIComponent(recipient)}`)
+  ).json();
   expect(emails.emails).toHaveLength(1);
   const number = String(emails.emails[0].number ?? emails.emails[0].card_number);
 
@@ -122,7 +149,9 @@ test("a visitor who is not signed in is asked to sign in before buying", async (
   await expect(page.getByText("Please sign in or create an account to buy online")).toBeVisible();
 });
 
-test("a visitor who picks the clinic on the gift-card page gets its defaults, and is asked to sign in to pay", async ({ page }) => {
+test("a visitor who picks the clinic on the gift-card page gets its defaults, and is asked to sign in to pay", async ({
+  page,
+}) => {
   await page.goto("/gift-cards");
   await page.getByRole("combobox", { name: "Clinic" }).selectOption({ label: "Glow Clinic Austin Downtown" });
   await page.getByRole("button", { name: "Show gift cards" }).click();
@@ -136,7 +165,10 @@ test("a visitor who picks the clinic on the gift-card page gets its defaults, an
   await expect(page.getByText("Please sign in or create an account to buy online")).toBeVisible();
 });
 
-test("a tampered price is refused with the clinic's price, and a double submit is one purchase", async ({ page, signedIn }) => {
+test("a tampered price is refused with the clinic's price, and a double submit is one purchase", async ({
+  page,
+  signedIn,
+}) => {
   expect(signedIn.email).toBeTruthy();
   await page.goto("/memberships?clinic=austin-downtown");
   const form = page.locator("form.buy-form").first();
@@ -144,7 +176,10 @@ test("a tampered price is refused with the clinic's price, and a double submit i
   const price = Number(await form.locator('input[name="price"]').inputValue());
   const key = await form.locator('input[name="purchaseKey"]').inputValue();
   const post = (fields: Record<string, string>) =>
-    page.request.post("/memberships?clinic=austin-downtown", { form: { clinic: "austin-downtown", itemId, purchaseKey: key, ...fields }, maxRedirects: 0 });
+    page.request.post("/memberships?clinic=austin-downtown", {
+      form: { clinic: "austin-downtown", itemId, purchaseKey: key, ...fields },
+      maxRedirects: 0,
+    });
 
   const tampered = await post({ price: String(price - 5000) });
   expect(tampered.status()).toBe(409);
@@ -157,7 +192,11 @@ test("a tampered price is refused with the clinic's price, and a double submit i
   expect(second.headers()["location"]).toMatch(/\/purchases\/[0-9a-f-]{36}$/);
 });
 
-test("a package bought online pays for the treatment it covers when booking, and the session is counted", async ({ page, signedIn, bookingDay }) => {
+test("a package bought online pays for the treatment it covers when booking, and the session is counted", async ({
+  page,
+  signedIn,
+  bookingDay,
+}) => {
   expect(signedIn.email).toBeTruthy();
   const { clinic, date } = bookingDay({ prepaid: true });
   await page.goto(`/packages?clinic=${clinic.slug}`);
@@ -173,7 +212,9 @@ test("a package bought online pays for the treatment it covers when booking, and
   // The session is the booking's from the treatment step on; the guest may still pay instead, and change their mind.
   await expect(page.getByRole("row", { name: /Paid by your package \(Glow Peel Series: 4 sessions\)/ })).toBeVisible();
   await page.getByRole("button", { name: "Pay for it instead" }).click();
-  await expect(page.getByText("You have 4 sessions of Glow Peel Series: 4 sessions left for this treatment.")).toBeVisible();
+  await expect(
+    page.getByText("You have 4 sessions of Glow Peel Series: 4 sessions left for this treatment."),
+  ).toBeVisible();
   await page.getByRole("button", { name: "Use a package session" }).click();
   await expect(page.getByRole("row", { name: /Paid by your package \(Glow Peel Series: 4 sessions\)/ })).toBeVisible();
   await expect(page.getByRole("radio", { name: /VISA ending 4242/ })).toBeChecked();
@@ -182,11 +223,17 @@ test("a package bought online pays for the treatment it covers when booking, and
   await expect(page.getByRole("heading", { level: 1, name: "You're booked!" })).toBeVisible();
 
   await page.goto("/account/packages");
-  const held = page.locator(".visit-card", { has: page.getByRole("heading", { name: "Glow Peel Series: 4 sessions" }) });
+  const held = page.locator(".visit-card", {
+    has: page.getByRole("heading", { name: "Glow Peel Series: 4 sessions" }),
+  });
   await expect(held.getByText("Glow Peel: 1 of 4 used, 3 left")).toBeVisible();
 });
 
-test("a new client who buys the facial series books its returning-client facial with a session, pays nothing for it, and sees one amount everywhere", async ({ page, signedIn, bookingDay }) => {
+test("a new client who buys the facial series books its returning-client facial with a session, pays nothing for it, and sees one amount everywhere", async ({
+  page,
+  signedIn,
+  bookingDay,
+}) => {
   expect(signedIn.email).toBeTruthy();
   const { clinic, date } = bookingDay({ prepaid: true });
   await page.goto(`/packages?clinic=${clinic.slug}`);
@@ -197,30 +244,40 @@ test("a new client who buys the facial series books its returning-client facial 
   await startBooking(page, clinic);
   // A new client sees the new-client facial, and the returning one their package pays for.
   await expect(page.getByRole("button", { name: "Select Signature Laser Facial - New Client" })).toBeVisible();
-  const covered = page.locator("li", { has: page.getByRole("button", { name: "Select Signature Laser Facial", exact: true }) });
+  const covered = page.locator("li", {
+    has: page.getByRole("button", { name: "Select Signature Laser Facial", exact: true }),
+  });
   await expect(covered.getByText("3 sessions left in Signature Facial Series: 3 sessions")).toBeVisible();
   await expect(covered.getByText("In your package")).toBeVisible();
   await covered.getByRole("button", { name: "Select Signature Laser Facial", exact: true }).click();
   await page.getByRole("button", { name: "Continue to date and time" }).click();
   await (await showDate(page, date)).first().click();
   await expect(page.getByRole("heading", { level: 1, name: "Payment" })).toBeVisible();
-  await expect(page.getByRole("row", { name: /Paid by your package \(Signature Facial Series: 3 sessions\)/ })).toBeVisible();
+  await expect(
+    page.getByRole("row", { name: /Paid by your package \(Signature Facial Series: 3 sessions\)/ }),
+  ).toBeVisible();
   // A returning client's treatment is not sold to a new client at its price: the package pays, or they choose the new-client one.
   await expect(page.getByRole("button", { name: "Pay for it instead" })).toHaveCount(0);
   await expect(page.getByRole("row", { name: "Total $0" })).toBeVisible();
   // The booking bar says the same amount, the treatment's price struck through.
-  await expect(page.getByRole("complementary", { name: "Your booking" }).locator(".summary-price dd")).toHaveText(/^was \$\d+ \$0$/);
+  await expect(page.getByRole("complementary", { name: "Your booking" }).locator(".summary-price dd")).toHaveText(
+    /^was \$\d+ \$0$/,
+  );
   await expect(page.getByRole("radio", { name: /VISA ending 4242/ })).toBeChecked();
   await fillBillingAndAgree(page);
   await page.getByRole("button", { name: "Pay $0 and book" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "You're booked!" })).toBeVisible();
 
   await page.goto("/account/packages");
-  const held = page.locator(".visit-card", { has: page.getByRole("heading", { name: "Signature Facial Series: 3 sessions" }) });
+  const held = page.locator(".visit-card", {
+    has: page.getByRole("heading", { name: "Signature Facial Series: 3 sessions" }),
+  });
   await expect(held.getByText(/Signature Laser Facial.*: 1 of 3 used, 2 left/)).toBeVisible();
 });
 
-test("gift-card balances are checked a few times per address, then refused next to the field with the number kept", async ({ page }) => {
+test("gift-card balances are checked a few times per address, then refused next to the field with the number kept", async ({
+  page,
+}) => {
   await page.goto("/gift-cards");
   const check = async () => {
     const answer = page.waitForResponse((r) => r.request().method() === "POST");

@@ -10,15 +10,20 @@ import { expect, test } from "./fixtures";
 test.use({ baseURL: `http://localhost:${RATE_LIMITED_PORT}` });
 
 /** Each project its own clinic, so the other's catalog cache never answers for it. */
-const clinicFor = (project: string) => CLINICS.find((c) => c.slug === (project === "js" ? "new-york-flatiron" : "seattle-capitol-hill"))!;
+const clinicFor = (project: string) =>
+  CLINICS.find((c) => c.slug === (project === "js" ? "new-york-flatiron" : "seattle-capitol-hill"))!;
 
-test("a guest at the chain's call limit gets a clear busy page with a retry, not a 500", async ({ page, sandboxApi }, testInfo) => {
+test("a guest at the chain's call limit gets a clear busy page with a retry, not a 500", async ({
+  page,
+  sandboxApi,
+}, testInfo) => {
   const clinic = clinicFor(testInfo.project.name);
   let status = 0;
   // The minute's bucket may refill between spending it and opening the page: then spend it again.
   for (let attempt = 0; attempt < 3 && status !== 503; attempt++) {
     let answer = await sandboxApi.get("/spa-sandbox/v1/centers");
-    for (let calls = 0; answer.status() !== 429 && calls < 70; calls++) answer = await sandboxApi.get("/spa-sandbox/v1/centers");
+    for (let calls = 0; answer.status() !== 429 && calls < 70; calls++)
+      answer = await sandboxApi.get("/spa-sandbox/v1/centers");
     expect(answer.status()).toBe(429);
     expect(Number(answer.headers()["ratelimit-reset"])).toBeGreaterThan(0);
     expect(answer.headers()["organization-ratelimit-limit"]).toBe("60;w=60;b=60");

@@ -3,12 +3,29 @@ import type { APIRequestContext, Page } from "@playwright/test";
 import { MAX_FRIENDS_PER_CODE, REFERRAL_CODE_MESSAGES } from "../../app/domain/referrals";
 import { HOME_CLINIC } from "./booking-days";
 import { expect, registerAccount, signIn, test, type Account } from "./fixtures";
-import { addCard, fillBillingAndAgree, fillRegistration, showDate, startBooking, TEST_PASSWORD, uniqueEmail, uniquePhone } from "./helpers";
+import {
+  addCard,
+  fillBillingAndAgree,
+  fillRegistration,
+  showDate,
+  startBooking,
+  TEST_PASSWORD,
+  uniqueEmail,
+  uniquePhone,
+} from "./helpers";
 import { backEndRecordsOf, closeVisitInBackEnd, moveVisitInBackEnd } from "./visits";
 
 /** A referrer of their own: an account signed in on a request client apart from the page. */
-async function referrer(playwright: { request: { newContext(options: object): Promise<APIRequestContext> } }, baseURL: string) {
-  const request = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { "x-forwarded-for": `10.200.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}` } });
+async function referrer(
+  playwright: { request: { newContext(options: object): Promise<APIRequestContext> } },
+  baseURL: string,
+) {
+  const request = await playwright.request.newContext({
+    baseURL,
+    extraHTTPHeaders: {
+      "x-forwarded-for": `10.200.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`,
+    },
+  });
   const phone = uniquePhone();
   const account = await registerAccount(request, uniqueEmail("referrer"), phone);
   await signIn(request, account, baseURL);
@@ -38,13 +55,21 @@ async function signInOnPage(page: Page, account: Account) {
   await expect(page.getByRole("heading", { level: 1 })).not.toHaveText("Sign in");
 }
 
-test("a friend follows a referral link, registers, books the $50 facial, and once it is completed the referrer sees 5,000 points", async ({ page, playwright, baseURL, bookingDay, sandboxApi }) => {
+test("a friend follows a referral link, registers, books the $50 facial, and once it is completed the referrer sees 5,000 points", async ({
+  page,
+  playwright,
+  baseURL,
+  bookingDay,
+  sandboxApi,
+}) => {
   const { clinic, date } = bookingDay();
   const { request, account, code } = await referrer(playwright, baseURL!);
 
   // The friend's landing page names the referrer and the offer, and carries the code on.
   await page.goto(`/refer/${code.toLowerCase()}`);
-  await expect(page.getByRole("heading", { level: 1, name: "Your first signature laser facial for $50" })).toBeVisible();
+  await expect(
+    page.getByRole("heading", { level: 1, name: "Your first signature laser facial for $50" }),
+  ).toBeVisible();
   await expect(page.getByText("A gift from Mia")).toBeVisible();
   await page.getByRole("button", { name: "Create an account" }).click();
   await expect(page.getByLabel("Referral code (optional)")).toHaveValue(code);
@@ -72,16 +97,28 @@ test("a friend follows a referral link, registers, books the $50 facial, and onc
 
   // The back end knows who referred the friend.
   const records = await backEndRecordsOf(sandboxApi, friend);
-  const guest = (await (await sandboxApi.get(`/spa-sandbox/v1/guests/${records.guestId}`)).json()) as { referral?: { referred_by?: { id: string } } };
-  const referrerGuest = storeRow<{ guest_id: string }>("SELECT guest_id FROM accounts WHERE lower(email) = lower(?)", account.email)!.guest_id;
+  const guest = (await (await sandboxApi.get(`/spa-sandbox/v1/guests/${records.guestId}`)).json()) as {
+    referral?: { referred_by?: { id: string } };
+  };
+  const referrerGuest = storeRow<{ guest_id: string }>(
+    "SELECT guest_id FROM accounts WHERE lower(email) = lower(?)",
+    account.email,
+  )!.guest_id;
   expect(guest.referral?.referred_by?.id?.toLowerCase()).toBe(referrerGuest.toLowerCase());
 
   // Before the visit: a friend referred, no reward yet.
-  expect(storeRow("SELECT state, reward_points FROM referrals WHERE email_key = lower(?)", friend)).toEqual({ state: "registered", reward_points: 0 });
+  expect(storeRow("SELECT state, reward_points FROM referrals WHERE email_key = lower(?)", friend)).toEqual({
+    state: "registered",
+    reward_points: 0,
+  });
 
   // The friend comes in and the clinic closes the visit (status 1): the referrer sees 5,000 points, once.
   const invoiceId = records.appointments[0].invoice_id as string;
-  await moveVisitInBackEnd(sandboxApi, invoiceId, `${new Date(Date.now() - 86_400_000).toISOString().slice(0, 10)}T10:00:00`);
+  await moveVisitInBackEnd(
+    sandboxApi,
+    invoiceId,
+    `${new Date(Date.now() - 86_400_000).toISOString().slice(0, 10)}T10:00:00`,
+  );
   await closeVisitInBackEnd(sandboxApi, invoiceId);
   await signInOnPage(page, account);
   // The page asks about a friend at most every few seconds (the reconciler may just have asked).
@@ -93,8 +130,12 @@ test("a friend follows a referral link, registers, books the $50 facial, and onc
   // The points earned here are not claimed as the balance: the balance is the back end's, and the
   // page says the referral's points wait, and why (no lead webhook is configured for these tests).
   const points = page.getByRole("list", { name: "Your points" });
-  await expect(points.getByRole("listitem").filter({ hasText: "Your loyalty balance at our clinics today: 0 points." })).toBeVisible();
-  await expect(points.getByRole("listitem").filter({ hasText: "5,000 points waiting to be added to your balance" })).toContainText(
+  await expect(
+    points.getByRole("listitem").filter({ hasText: "Your loyalty balance at our clinics today: 0 points." }),
+  ).toBeVisible();
+  await expect(
+    points.getByRole("listitem").filter({ hasText: "5,000 points waiting to be added to your balance" }),
+  ).toContainText(
     "our clinic system has no way for this website to add points, so the front desk adds them: show this page at your next visit. They are not in your balance yet.",
   );
   await page.reload();
@@ -102,7 +143,10 @@ test("a friend follows a referral link, registers, books the $50 facial, and onc
   await request.dispose();
 });
 
-test("an unknown or malformed referral link gets a friendly page, and a code can't refer its owner", async ({ page, signedIn }) => {
+test("an unknown or malformed referral link gets a friendly page, and a code can't refer its owner", async ({
+  page,
+  signedIn,
+}) => {
   for (const path of ["/refer/NOBODY-2345", "/refer/%3Cscript%3E", `/refer/${"A".repeat(300)}`]) {
     const answer = await page.goto(path);
     expect(answer?.status()).toBe(404);
@@ -110,14 +154,24 @@ test("an unknown or malformed referral link gets a friendly page, and a code can
   }
   await page.goto("/account/share-the-glow");
   const code = (await page.locator(".referral-code").textContent())!;
-  await expect(page.getByRole("link", { name: "Send by email" })).toHaveAttribute("href", new RegExp(`^mailto:.*refer%2F${code}`));
-  await expect(page.getByRole("link", { name: "Send by text" })).toHaveAttribute("href", new RegExp(`^sms:.*refer%2F${code}`));
+  await expect(page.getByRole("link", { name: "Send by email" })).toHaveAttribute(
+    "href",
+    new RegExp(`^mailto:.*refer%2F${code}`),
+  );
+  await expect(page.getByRole("link", { name: "Send by text" })).toHaveAttribute(
+    "href",
+    new RegExp(`^sms:.*refer%2F${code}`),
+  );
   await page.goto(`/refer/${code}`);
   await expect(page.getByText("This is your own link")).toBeVisible();
   expect(signedIn.email).toBeTruthy();
 });
 
-test("a code can't refer someone the clinics already know by their mobile number (the referrer under another email)", async ({ page, playwright, baseURL }) => {
+test("a code can't refer someone the clinics already know by their mobile number (the referrer under another email)", async ({
+  page,
+  playwright,
+  baseURL,
+}) => {
   const { request, code, phone } = await referrer(playwright, baseURL!);
   await page.goto(`/refer/${code}`);
   // Their mobile number under another first name: not the same-first-name duplicate, a friend the clinics know.
@@ -138,7 +192,10 @@ test("registering with a code that isn't one keeps what was typed and says why",
   await expect(page.getByLabel("First name")).toHaveValue("Mia");
 });
 
-test("an ad click and a landing tag from the landing URL are kept for the visit: the click id lands in the store with its time, the tag on the guest", async ({ page, sandboxApi }) => {
+test("an ad click and a landing tag from the landing URL are kept for the visit: the click id lands in the store with its time, the tag on the guest", async ({
+  page,
+  sandboxApi,
+}) => {
   const clickId = `click-${Date.now()}`;
   const before = Date.now();
   await page.goto(`/?irclickid=${clickId}&landingPageTag=Spring-Glow&partnerType=bad%20value!`);
@@ -148,8 +205,13 @@ test("an ad click and a landing tag from the landing URL are kept for the visit:
   await expect(page.getByText("Your account is ready.")).toBeVisible();
 
   const records = await backEndRecordsOf(sandboxApi, email).catch(() => null);
-  const guestId = records?.guestId ?? storeRow<{ guest_id: string }>("SELECT guest_id FROM accounts WHERE lower(email) = lower(?)", email)!.guest_id;
-  const row = storeRow<{ irclickid: string; timestamp: number; user_email: string }>("SELECT irclickid, timestamp, user_email FROM impact_affiliate_details WHERE user_id = ?", guestId);
+  const guestId =
+    records?.guestId ??
+    storeRow<{ guest_id: string }>("SELECT guest_id FROM accounts WHERE lower(email) = lower(?)", email)!.guest_id;
+  const row = storeRow<{ irclickid: string; timestamp: number; user_email: string }>(
+    "SELECT irclickid, timestamp, user_email FROM impact_affiliate_details WHERE user_id = ?",
+    guestId,
+  );
   expect(row?.irclickid).toBe(clickId);
   expect(row?.user_email).toBe(email);
   expect(row!.timestamp).toBeGreaterThanOrEqual(before - 1000);
@@ -158,19 +220,37 @@ test("an ad click and a landing tag from the landing URL are kept for the visit:
   expect(guest.tags).toEqual(["Booking Lead", "NBF", "Spring-Glow", "NBF-PROFILE"]);
 });
 
-test("40 friends registering with one code at the same moment: 25 are recorded, the others are told it is used up, and the next one on the page too", async ({ page, playwright, baseURL }) => {
+test("40 friends registering with one code at the same moment: 25 are recorded, the others are told it is used up, and the next one on the page too", async ({
+  page,
+  playwright,
+  baseURL,
+}) => {
   // Forty registrations through the JSON API at once: requests, not pages, so once is enough.
   test.skip(test.info().project.name !== "no-js", "no page is shown to the forty: the no-JavaScript run covers them");
   test.slow();
   const { request, code } = await referrer(playwright, baseURL!);
-  const friends = Array.from({ length: 40 }, (_, i) => ({ email: uniqueEmail(`rush${i}`), phone: uniquePhone(), address: `10.201.${i}.${1 + Math.floor(Math.random() * 250)}` }));
+  const friends = Array.from({ length: 40 }, (_, i) => ({
+    email: uniqueEmail(`rush${i}`),
+    phone: uniquePhone(),
+    address: `10.201.${i}.${1 + Math.floor(Math.random() * 250)}`,
+  }));
   const answers = await Promise.all(
     friends.map((friend) =>
       request.post("/api/users", {
         headers: { "x-forwarded-for": friend.address },
         data: {
-          firstName: "Zoe", lastName: "Rush", email: friend.email, phone: friend.phone, centerId: HOME_CLINIC.centerId, address: "12 Oak St",
-          city: "Austin", zip: "78701", password: TEST_PASSWORD, ageConfirmed: true, marketingEmail: false, referralCode: code,
+          firstName: "Zoe",
+          lastName: "Rush",
+          email: friend.email,
+          phone: friend.phone,
+          centerId: HOME_CLINIC.centerId,
+          address: "12 Oak St",
+          city: "Austin",
+          zip: "78701",
+          password: TEST_PASSWORD,
+          ageConfirmed: true,
+          marketingEmail: false,
+          referralCode: code,
         },
       }),
     ),
@@ -181,7 +261,9 @@ test("40 friends registering with one code at the same moment: 25 are recorded, 
   for (const refused of answers.filter((a) => a.status() !== 201)) {
     expect((await refused.json()).errors.referralCode).toMatch(/used/);
   }
-  expect(storeRow<{ n: number }>("SELECT COUNT(*) AS n FROM referrals WHERE code = ?", code)?.n).toBe(MAX_FRIENDS_PER_CODE);
+  expect(storeRow<{ n: number }>("SELECT COUNT(*) AS n FROM referrals WHERE code = ?", code)?.n).toBe(
+    MAX_FRIENDS_PER_CODE,
+  );
 
   // The next friend, on the page: the form is kept and says why.
   await page.goto(`/refer/${code}`);

@@ -16,7 +16,11 @@ type Visitor = { page: Page; errors: string[] };
 
 /** Another visitor: a browser context of their own, from an address of their own, whose console errors are kept. */
 async function newVisitor(browser: Browser, javaScriptEnabled: boolean, baseURL: string): Promise<Visitor> {
-  const context = await browser.newContext({ baseURL, javaScriptEnabled, extraHTTPHeaders: { "x-forwarded-for": otherClientAddress() } });
+  const context = await browser.newContext({
+    baseURL,
+    javaScriptEnabled,
+    extraHTTPHeaders: { "x-forwarded-for": otherClientAddress() },
+  });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("console", (message) => {
@@ -39,7 +43,12 @@ async function timeStepDocument(page: Page) {
 const openTimes = (page: Page) => page.getByRole("form", { name: "Open times" }).getByRole("button").allTextContents();
 const treatmentShown = (page: Page) => page.locator(".summary-treatment dd").textContent();
 
-test("guests who chose the same treatment are shown the same times, each page with its own nonce; another treatment gets its own page", async ({ page, browser, baseURL, javaScriptEnabled }) => {
+test("guests who chose the same treatment are shown the same times, each page with its own nonce; another treatment gets its own page", async ({
+  page,
+  browser,
+  baseURL,
+  javaScriptEnabled,
+}) => {
   await startBooking(page);
   await chooseFacialWithAddOn(page);
   const first = await timeStepDocument(page);
@@ -60,7 +69,11 @@ test("guests who chose the same treatment are shown the same times, each page wi
   expect(again.html.replaceAll(again.nonce, "")).toBe(first.html.replaceAll(first.nonce, ""));
   // With JavaScript its scripts ran under that nonce: the strip moves the day without a new document.
   if (javaScriptEnabled) {
-    await second.page.getByRole("navigation", { name: "Dates" }).locator("button[data-date]:not([aria-current])").first().click();
+    await second.page
+      .getByRole("navigation", { name: "Dates" })
+      .locator("button[data-date]:not([aria-current])")
+      .first()
+      .click();
     await expect(second.page).toHaveURL(/date=/);
   }
   expect(second.errors).toEqual([]);
@@ -74,7 +87,13 @@ test("guests who chose the same treatment are shown the same times, each page wi
   expect(third.errors).toEqual([]);
 });
 
-test("a signed-in guest is shown signed in on the time step, and a guest who chose the same after them is not", async ({ page, context, browser, baseURL, javaScriptEnabled }) => {
+test("a signed-in guest is shown signed in on the time step, and a guest who chose the same after them is not", async ({
+  page,
+  context,
+  browser,
+  baseURL,
+  javaScriptEnabled,
+}) => {
   const account = await registerAccount(context.request);
   await signIn(context.request, account, baseURL!);
   await startBooking(page);

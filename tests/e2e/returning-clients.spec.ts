@@ -4,8 +4,19 @@ import { createLinkSigner } from "../../server/booking/sms-link.server";
 import type { Clinic } from "./booking-days";
 import { expect, test } from "./fixtures";
 import {
-  addCard, bookAsNewGuest, buttonTarget, chooseFacialWithAddOn, enterDetails, fillBillingAndAgree, latestCode, otherClientAddress,
-  seedExistingClient, showDate, startBooking, uniqueEmail, uniquePhone,
+  addCard,
+  bookAsNewGuest,
+  buttonTarget,
+  chooseFacialWithAddOn,
+  enterDetails,
+  fillBillingAndAgree,
+  latestCode,
+  otherClientAddress,
+  seedExistingClient,
+  showDate,
+  startBooking,
+  uniqueEmail,
+  uniquePhone,
 } from "./helpers";
 import { backEndRecordsOf, bookVisitInBackEnd, closeVisitInBackEnd, moveVisitInBackEnd } from "./visits";
 
@@ -36,8 +47,13 @@ async function oneAmount(page: Page): Promise<string> {
   const summary = page.getByRole("region", { name: "Price summary" });
   await expect(summary.getByRole("row", { name: new RegExp(`^${RETURNING_FACIAL} \\$`) })).toBeVisible();
   await expect(summary.getByText(NEW_CLIENT_FACIAL)).toHaveCount(0);
-  const total = (await summary.getByRole("row", { name: /^Total/ }).getByRole("cell").textContent())!.trim();
-  await expect(page.getByRole("complementary", { name: "Your booking" }).locator(".summary-price dd")).toHaveText(total);
+  const total = (await summary
+    .getByRole("row", { name: /^Total/ })
+    .getByRole("cell")
+    .textContent())!.trim();
+  await expect(page.getByRole("complementary", { name: "Your booking" }).locator(".summary-price dd")).toHaveText(
+    total,
+  );
   await expect(page.getByRole("button", { name: `Pay ${total} and book` })).toBeVisible();
   return total;
 }
@@ -50,15 +66,20 @@ async function payAndCheckCharge(page: Page, sandboxApi: APIRequestContext, emai
   await expect(page.getByRole("heading", { level: 1, name: "You're booked!" })).toBeVisible();
   await expect(page.getByText(RETURNING_FACIAL, { exact: true })).toBeVisible();
   const { appointments } = await backEndRecordsOf(sandboxApi, email);
-  const upcoming = (appointments as { invoice_id: string; appointment_services: { service: { name: string } }[] }[]).find((a) =>
-    a.appointment_services.some((s) => s.service.name === RETURNING_FACIAL),
-  );
+  const upcoming = (
+    appointments as { invoice_id: string; appointment_services: { service: { name: string } }[] }[]
+  ).find((a) => a.appointment_services.some((s) => s.service.name === RETURNING_FACIAL));
   expect(upcoming, "the returning facial booked in the back end").toBeTruthy();
   const invoice = (await (await sandboxApi.get(`/spa-sandbox/v1/invoices/${upcoming!.invoice_id}`)).json()).invoice;
   expect(Math.round(invoice.invoice_dues.total * 100)).toBe(Math.round(Number(total.replace(/[$,]/g, "")) * 100));
 }
 
-test("a returning client booking as a guest proves their record and is booked and charged the returning facial", async ({ page, sandboxApi, thisMachine, bookingDay }) => {
+test("a returning client booking as a guest proves their record and is booked and charged the returning facial", async ({
+  page,
+  sandboxApi,
+  thisMachine,
+  bookingDay,
+}) => {
   const { clinic, date } = bookingDay({ prepaid: true });
   const email = uniqueEmail("returning-guest");
   const phone = uniquePhone().replace(/\D/g, "");
@@ -75,12 +96,23 @@ test("a returning client booking as a guest proves their record and is booked an
   await page.getByRole("button", { name: "Continue to payment" }).click();
 
   await expect(page.getByRole("heading", { level: 1, name: "Payment" })).toBeVisible();
-  await expect(page.getByText(`Welcome back! As a returning client you're booked for ${RETURNING_FACIAL}, at its price, instead of ${NEW_CLIENT_FACIAL}.`)).toBeVisible();
-  await expect(page.getByRole("region", { name: "Price summary" }).getByRole("row", { name: /^LED Light Therapy Enhancement/ })).toBeVisible();
+  await expect(
+    page.getByText(
+      `Welcome back! As a returning client you're booked for ${RETURNING_FACIAL}, at its price, instead of ${NEW_CLIENT_FACIAL}.`,
+    ),
+  ).toBeVisible();
+  await expect(
+    page.getByRole("region", { name: "Price summary" }).getByRole("row", { name: /^LED Light Therapy Enhancement/ }),
+  ).toBeVisible();
   await payAndCheckCharge(page, sandboxApi, email, await oneAmount(page));
 });
 
-test("a returning client's texted link offers the returning facial, not the new-client one", async ({ page, browser, sandboxApi, bookingDay }) => {
+test("a returning client's texted link offers the returning facial, not the new-client one", async ({
+  page,
+  browser,
+  sandboxApi,
+  bookingDay,
+}) => {
   const { clinic, dates } = bookingDay({ prepaid: true, days: 2 });
   const email = uniqueEmail("returning-texted");
   const guestId = await seedExistingClient(sandboxApi, clinic.centerId, email, uniquePhone().replace(/\D/g, ""));
@@ -108,7 +140,12 @@ test("a returning client's texted link offers the returning facial, not the new-
   }
 });
 
-test("Book again on a guest's manage link, after their first facial, opens the returning facial", async ({ page, sandboxApi, thisMachine, bookingDay }) => {
+test("Book again on a guest's manage link, after their first facial, opens the returning facial", async ({
+  page,
+  sandboxApi,
+  thisMachine,
+  bookingDay,
+}) => {
   // Two bookings through the pages, the second with a card: twice a usual journey.
   test.slow();
   const { clinic, dates } = bookingDay({ prepaid: true, days: 2 });

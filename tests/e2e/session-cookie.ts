@@ -25,14 +25,22 @@ export function sealedValue(cookieValue: string): string | null {
 /** Whether the value looks sealed: "v1." and base64url of more bytes than an IV and a tag. */
 export function looksSealed(cookieValue: string): boolean {
   const sealed = sealedValue(cookieValue);
-  return sealed !== null && /^v1\.[A-Za-z0-9_-]+$/.test(sealed) && Buffer.from(sealed.slice(3), "base64url").length > IV_BYTES + TAG_BYTES;
+  return (
+    sealed !== null &&
+    /^v1\.[A-Za-z0-9_-]+$/.test(sealed) &&
+    Buffer.from(sealed.slice(3), "base64url").length > IV_BYTES + TAG_BYTES
+  );
 }
 
 /**
  * What a cookie holds, opened with the e2e server's own secret (its data directory) and the cookie's
  * name: the test learns the values that must not show, such as the user's session id.
  */
-export function openSessionCookie(cookieValue: string, name: string = SESSION_COOKIE, dataDir = ".e2e-data"): SessionData | null {
+export function openSessionCookie(
+  cookieValue: string,
+  name: string = SESSION_COOKIE,
+  dataDir = ".e2e-data",
+): SessionData | null {
   const secret = fs.readFileSync(`${dataDir}/session-secret`, "utf8").trim();
   const sealed = sealedValue(cookieValue);
   const plaintext = sealed === null ? null : createCookieCipher([secret], name).open(sealed);
@@ -47,7 +55,10 @@ export function decodings(value: string, depth = 4): string[] {
     const next: string[] = [];
     for (const text of frontier) {
       for (const part of [text, ...text.split(/[.:"]/)]) {
-        const candidates = [Buffer.from(part, "base64").toString("latin1"), Buffer.from(part, "base64url").toString("latin1")];
+        const candidates = [
+          Buffer.from(part, "base64").toString("latin1"),
+          Buffer.from(part, "base64url").toString("latin1"),
+        ];
         try {
           candidates.push(decodeURIComponent(part));
         } catch {

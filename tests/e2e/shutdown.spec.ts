@@ -13,11 +13,21 @@ test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "no browser involved: o
 
 const PORT = APP_PORT + 20;
 
-function startServer(env: Record<string, string>, dataDir: string): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+function startServer(
+  env: Record<string, string>,
+  dataDir: string,
+): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
   fs.rmSync(dataDir, { recursive: true, force: true });
   let output = "";
   const child = spawn(process.execPath, ["server.js"], {
-    env: { PATH: process.env.PATH ?? "", PORT: String(PORT), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "info", ...env },
+    env: {
+      PATH: process.env.PATH ?? "",
+      PORT: String(PORT),
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "info",
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -28,7 +38,12 @@ function startServer(env: Record<string, string>, dataDir: string): { child: Chi
 
 test("a production start with a real back end and no way to send one-time codes is refused, naming the settings", async () => {
   const { exited, output } = startServer(
-    { SPA_BASE_URL: "http://127.0.0.1:9", SPA_API_KEY: "key", SPA_AVAILABILITY_GUEST_ID: "0b6c2f7e-1d2a-4c3b-9e8f-7a6b5c4d3e2f", SESSION_SECRETS: "x".repeat(40) },
+    {
+      SPA_BASE_URL: "http://127.0.0.1:9",
+      SPA_API_KEY: "key",
+      SPA_AVAILABILITY_GUEST_ID: "0b6c2f7e-1d2a-4c3b-9e8f-7a6b5c4d3e2f",
+      SESSION_SECRETS: "x".repeat(40),
+    },
     ".e2e-data-refused",
   );
   expect(await exited).toBe(1);
@@ -43,7 +58,9 @@ test("a start on a port another process holds is refused, saying which and what 
   try {
     const { exited, output } = startServer({ PORT: String(taken) }, ".e2e-data-port-taken");
     expect(await exited).toBe(1);
-    expect(output()).toContain(`Cannot listen on 127.0.0.1:${taken} (EADDRINUSE): another process is using it; stop it or set PORT to a free port.`);
+    expect(output()).toContain(
+      `Cannot listen on 127.0.0.1:${taken} (EADDRINUSE): another process is using it; stop it or set PORT to a free port.`,
+    );
     expect(output()).not.toContain("TypeError");
   } finally {
     await new Promise((resolve) => holder.close(resolve));
@@ -65,7 +82,11 @@ test("on SIGTERM the process finishes, sends the analytics it holds, and exits c
   const collectorUrl = `http://127.0.0.1:${(collector.address() as AddressInfo).port}/batch`;
   const { child, exited, output } = startServer({ ANALYTICS_URL: collectorUrl }, ".e2e-data-shutdown");
   try {
-    await expect.poll(async () => (await fetch(`http://127.0.0.1:${PORT}/readyz`).catch(() => null))?.status ?? 0, { timeout: 30_000 }).toBe(200);
+    await expect
+      .poll(async () => (await fetch(`http://127.0.0.1:${PORT}/readyz`).catch(() => null))?.status ?? 0, {
+        timeout: 30_000,
+      })
+      .toBe(200);
     const page = await fetch(`http://127.0.0.1:${PORT}/terms`);
     expect(page.status).toBe(200);
     const requestId = page.headers.get("x-request-id");
@@ -78,7 +99,9 @@ test("on SIGTERM the process finishes, sends the analytics it holds, and exits c
       .split("\n")
       .filter((line) => line.startsWith("{"))
       .map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(lines).toContainEqual(expect.objectContaining({ message: "request", requestId, path: "/terms", status: 200 }));
+    expect(lines).toContainEqual(
+      expect.objectContaining({ message: "request", requestId, path: "/terms", status: 200 }),
+    );
     expect(lines).toContainEqual(expect.objectContaining({ message: "shutting down", signal: "SIGTERM" }));
   } finally {
     if (child.exitCode === null) child.kill("SIGKILL");

@@ -1,7 +1,16 @@
 import { STRICT_TENANT_PORT } from "../../playwright.config";
 import { CLINICS } from "./booking-days";
 import { expect, test } from "./fixtures";
-import { addCard, chooseFacialWithAddOn, fillBillingAndAgree, fillDetails, saveCardOnCardPage, showDate, startBooking, uniqueEmail } from "./helpers";
+import {
+  addCard,
+  chooseFacialWithAddOn,
+  fillBillingAndAgree,
+  fillDetails,
+  saveCardOnCardPage,
+  showDate,
+  startBooking,
+  uniqueEmail,
+} from "./helpers";
 
 // The main journeys against the strictest tenant Zenoti's public evidence shows (decision 035): saved
 // cards as a bare array, working hours as "900"/"1900", time zones with an id and no name (four ids
@@ -12,11 +21,16 @@ test.use({ baseURL: `http://localhost:${STRICT_TENANT_PORT}` });
 
 const PHOENIX = CLINICS.find((clinic) => clinic.slug === "phoenix-biltmore")!;
 
-test("a new client books with a card: hours, zone, guest search and the saved card read in the strict shapes", async ({ page, bookingDay }) => {
+test("a new client books with a card: hours, zone, guest search and the saved card read in the strict shapes", async ({
+  page,
+  bookingDay,
+}) => {
   const { clinic, date } = bookingDay({ except: [PHOENIX.slug] });
   await page.goto(`/locations/${clinic.slug}`);
   // "900" to "1900": open, not closed every day.
-  await expect(page.getByRole("region", { name: "Hours" }).getByRole("row", { name: /Mon–Wed/ })).toContainText("9:00 AM – 7:00 PM");
+  await expect(page.getByRole("region", { name: "Hours" }).getByRole("row", { name: /Mon–Wed/ })).toContainText(
+    "9:00 AM – 7:00 PM",
+  );
 
   await startBooking(page, clinic);
   await chooseFacialWithAddOn(page);
@@ -25,7 +39,9 @@ test("a new client books with a card: hours, zone, guest search and the saved ca
   await fillDetails(page, uniqueEmail("strict"));
   await expect(page.getByRole("status").filter({ hasText: "is on hold for the next" })).toBeVisible();
   // The hold's expiry is read in the clinic's own zone: it has minutes left, not hours gone.
-  await expect(page.getByRole("status").filter({ hasText: "is on hold for the next" })).toContainText(/next ([1-9]|10) minutes/);
+  await expect(page.getByRole("status").filter({ hasText: "is on hold for the next" })).toContainText(
+    /next ([1-9]|10) minutes/,
+  );
 
   await addCard(page, "4242 4242 4242 4242");
   await expect(page.getByRole("radio", { name: /VISA ending 4242/ })).toBeChecked();
@@ -34,7 +50,10 @@ test("a new client books with a card: hours, zone, guest search and the saved ca
   await expect(page.getByRole("heading", { level: 1, name: "You're booked!" })).toBeVisible();
 });
 
-test("an account sees and changes its message choices, though a guest read without expand has none", async ({ page, signedIn }) => {
+test("an account sees and changes its message choices, though a guest read without expand has none", async ({
+  page,
+  signedIn,
+}) => {
   expect(signedIn.email).toBeTruthy();
   await page.goto("/account/profile");
   await expect(page.getByRole("checkbox", { name: "Send me offers by email" })).not.toBeChecked();
@@ -53,19 +72,29 @@ test("a package bought online shows its sessions, listed as Zenoti's sample list
   await saveCardOnCardPage(page, "4242 4242 4242 4242");
   await expect(page.getByRole("heading", { level: 1, name: "Thank you" })).toBeVisible();
   await page.getByRole("link", { name: "See your packages" }).click();
-  const held = page.locator(".visit-card", { has: page.getByRole("heading", { name: "Signature Facial Series: 3 sessions" }) });
+  const held = page.locator(".visit-card", {
+    has: page.getByRole("heading", { name: "Signature Facial Series: 3 sessions" }),
+  });
   await expect(held.getByText(/Signature Laser Facial.*: 0 of 3 used, 3 left/)).toBeVisible();
 });
 
-test("a clinic whose time zone no one has named says online booking is unavailable, and readiness names it", async ({ page, request }) => {
+test("a clinic whose time zone no one has named says online booking is unavailable, and readiness names it", async ({
+  page,
+  request,
+}) => {
   for (const address of [`/locations/${PHOENIX.slug}`, `/appointment/service?id=${PHOENIX.centerId}`]) {
     const answer = await page.goto(address);
     expect(answer?.status(), address).toBe(503);
-    await expect(page.getByRole("heading", { level: 1, name: "Online booking is unavailable at Glow Clinic Phoenix Biltmore" })).toBeVisible();
+    await expect(
+      page.getByRole("heading", { level: 1, name: "Online booking is unavailable at Glow Clinic Phoenix Biltmore" }),
+    ).toBeVisible();
     await expect(page.getByText("Please call 602-555-0193 to book")).toBeVisible();
   }
   const readiness = await (await request.get("/readyz")).json();
-  expect(readiness).toMatchObject({ ready: true, clinicsWithoutTimeZone: [{ name: "Glow Clinic Phoenix Biltmore", set: "SPA_TIME_ZONE_IDS=15=<IANA zone>" }] });
+  expect(readiness).toMatchObject({
+    ready: true,
+    clinicsWithoutTimeZone: [{ name: "Glow Clinic Phoenix Biltmore", set: "SPA_TIME_ZONE_IDS=15=<IANA zone>" }],
+  });
   // The other clinics are bookable: Phoenix is left out of the list, not shown with wrong times.
   await page.goto("/locations");
   await expect(page.getByRole("link", { name: /Austin Downtown/ }).first()).toBeVisible();

@@ -1,7 +1,16 @@
 import type { Page } from "@playwright/test";
 import { CLINICS } from "./booking-days";
 import { expect, test } from "./fixtures";
-import { bookableDates, chooseFacialWithAddOn, fillDetails, showDate, shownDate, startBooking, stripDays, uniqueEmail } from "./helpers";
+import {
+  bookableDates,
+  chooseFacialWithAddOn,
+  fillDetails,
+  showDate,
+  shownDate,
+  startBooking,
+  stripDays,
+  uniqueEmail,
+} from "./helpers";
 
 /**
  * Where the time step opens, and what the date list shows: a day nobody chose that has no time
@@ -31,7 +40,9 @@ async function openTimeStep(page: Page, nurse: string | null): Promise<string[]>
   return dates;
 }
 
-test("the time step opens on a day with open times, never on the nurse's day off, even when the first date is one", async ({ page }) => {
+test("the time step opens on a day with open times, never on the nurse's day off, even when the first date is one", async ({
+  page,
+}) => {
   // The nurse from the data: the one whose day off comes first among the dates offered (the
   // clinic's own today first), which is the first date itself on every open day but Monday.
   const dates = bookableDates("America/Chicago");
@@ -41,7 +52,12 @@ test("the time step opens on a day with open times, never on the nurse's day off
   await openTimeStep(page, nurse.name);
   const shown = await shownDate(page);
   expect(weekday(shown)).not.toBe(nurse.dayOff);
-  const day = new Date(`${shown}T12:00:00Z`).toLocaleDateString("en-US", { weekday: "long", month: "long", day: "numeric", timeZone: "UTC" });
+  const day = new Date(`${shown}T12:00:00Z`).toLocaleDateString("en-US", {
+    weekday: "long",
+    month: "long",
+    day: "numeric",
+    timeZone: "UTC",
+  });
   await expect(page.getByRole("heading", { level: 2, name: day, exact: true })).toBeVisible();
   await expect(page.getByRole("form", { name: "Open times" }).getByRole("button").first()).toBeVisible();
   await expect(page.getByText("No times are open on this day.")).toHaveCount(0);
@@ -61,7 +77,14 @@ test("a day asked for with no times offers the next available one, and the date 
   await expect(page.getByRole("heading", { level: 2, name: label, exact: true })).toBeVisible();
   const shown = await shownDate(page);
   expect(shown > dayOff).toBe(true);
-  expect(new Date(`${shown}T12:00:00Z`).toLocaleDateString("en-US", { weekday: "long", month: "long", day: "numeric", timeZone: "UTC" })).toBe(label);
+  expect(
+    new Date(`${shown}T12:00:00Z`).toLocaleDateString("en-US", {
+      weekday: "long",
+      month: "long",
+      day: "numeric",
+      timeZone: "UTC",
+    }),
+  ).toBe(label);
   await expect(page.getByRole("form", { name: "Open times" }).getByRole("button").first()).toBeVisible();
 });
 
@@ -69,7 +92,10 @@ test("the booking step prices every treatment as the clinic page does, areas inc
   await page.goto(`/locations/${HOUSTON.slug}`);
   const onClinicPage = new Map<string, string>();
   for (const item of await page.locator("ul.menu > li").all()) {
-    onClinicPage.set((await item.locator(".menu-name").textContent())!.trim(), (await item.locator(".menu-meta strong").textContent())!.trim());
+    onClinicPage.set(
+      (await item.locator(".menu-name").textContent())!.trim(),
+      (await item.locator(".menu-meta strong").textContent())!.trim(),
+    );
   }
   await startBooking(page, HOUSTON);
   const treatments = page.locator("ul.choice-list > li");
@@ -81,12 +107,17 @@ test("the booking step prices every treatment as the clinic page does, areas inc
     if (!onClinicPage.has(name)) continue;
     // An offer's price is the one in bold after the struck-through list price ("was $300 $273").
     const price = item.locator(".price");
-    await expect((await price.locator("strong").count()) > 0 ? price.locator("strong") : price, name).toHaveText(onClinicPage.get(name)!);
+    await expect((await price.locator("strong").count()) > 0 ? price.locator("strong") : price, name).toHaveText(
+      onClinicPage.get(name)!,
+    );
     compared += 1;
   }
   // Laser hair removal, priced by area, among them: never "$0". (Both lists are named if too few
   // match: this once failed with 2, and did not come back.)
-  expect(compared, `clinic page: ${[...onClinicPage.keys()].join(", ")}; booking step: ${offered.join(", ")}`).toBeGreaterThan(5);
+  expect(
+    compared,
+    `clinic page: ${[...onClinicPage.keys()].join(", ")}; booking step: ${offered.join(", ")}`,
+  ).toBeGreaterThan(5);
   await expect(page.locator(".price").filter({ hasText: /^\$0$/ })).toHaveCount(0);
   await expect(treatments.filter({ hasText: "Laser Hair Removal" }).first().locator(".price")).toHaveText(/per area$/);
 
@@ -96,8 +127,14 @@ test("the booking step prices every treatment as the clinic page does, areas inc
   await expect(page.locator("label").filter({ hasText: "Peel Area - Face" })).toContainText("Included");
 });
 
-test("the hold's countdown warns politely two minutes and one minute before the time is released", async ({ page, bookingDay }) => {
-  test.skip(test.info().project.name === "no-js", "a live countdown needs JavaScript; without it the banner states when the hold ends");
+test("the hold's countdown warns politely two minutes and one minute before the time is released", async ({
+  page,
+  bookingDay,
+}) => {
+  test.skip(
+    test.info().project.name === "no-js",
+    "a live countdown needs JavaScript; without it the banner states when the hold ends",
+  );
   await page.clock.install();
   const { clinic, date } = bookingDay();
   await startBooking(page, clinic);

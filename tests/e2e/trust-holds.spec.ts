@@ -37,14 +37,19 @@ async function openDay(page: Page, { clinic, dates }: BookingDay): Promise<Day> 
     const times = await buttons.evaluateAll((list) => list.map((b) => (b as HTMLButtonElement).value));
     for (const time of times) {
       const last = slots.at(-1);
-      if (!last || last.slice(0, 10) !== time.slice(0, 10) || Date.parse(`${time}Z`) - Date.parse(`${last}Z`) >= HOUR) slots.push(time);
+      if (!last || last.slice(0, 10) !== time.slice(0, 10) || Date.parse(`${time}Z`) - Date.parse(`${last}Z`) >= HOUR)
+        slots.push(time);
     }
   }
   return { centerId, date: dates[0], slots, bookingLink, timeStep };
 }
 
 /** A client with no cookies at the given address. */
-function newClient(playwright: PlaywrightWorkerArgs["playwright"], address: string, headers: Record<string, string> = {}): Promise<APIRequestContext> {
+function newClient(
+  playwright: PlaywrightWorkerArgs["playwright"],
+  address: string,
+  headers: Record<string, string> = {},
+): Promise<APIRequestContext> {
   return playwright.request.newContext({
     baseURL: test.info().project.use.baseURL,
     extraHTTPHeaders: { "x-forwarded-for": address, ...headers },
@@ -71,7 +76,11 @@ async function holdTime(client: APIRequestContext, day: Day, slot: string) {
 }
 
 function tally(statuses: number[]) {
-  return { held: statuses.filter((s) => s === 302).length, refused: statuses.filter((s) => s === 429).length, other: statuses.filter((s) => s !== 302 && s !== 429) };
+  return {
+    held: statuses.filter((s) => s === 302).length,
+    refused: statuses.filter((s) => s === 429).length,
+    other: statuses.filter((s) => s !== 302 && s !== 429),
+  };
 }
 
 /** Every try either held (302) or was refused (429), and between one and the cap held; returns how many held. */
@@ -84,7 +93,11 @@ function expectCapped(statuses: number[]): number {
   return held;
 }
 
-test("a client that drops its cookie each time holds at most three times, and refused tries leave no guest behind", async ({ page, playwright, bookingDay }) => {
+test("a client that drops its cookie each time holds at most three times, and refused tries leave no guest behind", async ({
+  page,
+  playwright,
+  bookingDay,
+}) => {
   const day = await openDay(page, bookingDay({ days: 5 }));
   expect(day.slots.length).toBeGreaterThanOrEqual(ATTEMPTS);
   const address = otherClientAddress();
@@ -95,12 +108,14 @@ test("a client that drops its cookie each time holds at most three times, and re
     const guestsBefore = sandboxGuestCount(day.centerId);
 
     // Choosing a time holds nothing: every one of them is kept for the details step.
-    for (const [i, client] of clients.entries()) expect((await chooseTime(client, day, day.slots[i])).headers().location).toBe("/appointment/details");
+    for (const [i, client] of clients.entries())
+      expect((await chooseTime(client, day, day.slots[i])).headers().location).toBe("/appointment/details");
     expect(sandboxGuestCount(day.centerId)).toBe(guestsBefore);
 
     const responses = await Promise.all(clients.map((client) => sendDetails(client)));
     const held = expectCapped(responses.map((r) => r.status()));
-    for (const r of responses.filter((r) => r.status() === 302)) expect(r.headers().location).toBe("/appointment/payment");
+    for (const r of responses.filter((r) => r.status() === 302))
+      expect(r.headers().location).toBe("/appointment/payment");
     const refusal = responses.find((r) => r.status() === 429)!;
     expect(Number(refusal.headers()["retry-after"])).toBeGreaterThan(0);
 
@@ -110,14 +125,21 @@ test("a client that drops its cookie each time holds at most three times, and re
   }
 });
 
-test("one booking's cookie replayed many times at once holds at most three times, with no extra guests", async ({ page, playwright, bookingDay }) => {
+test("one booking's cookie replayed many times at once holds at most three times, with no extra guests", async ({
+  page,
+  playwright,
+  bookingDay,
+}) => {
   const day = await openDay(page, bookingDay({ days: 5 }));
   expect(day.slots.length).toBeGreaterThanOrEqual(ATTEMPTS);
   // The booking in progress has a time chosen and no hold: what the details step holds.
   await page.goto(day.timeStep);
   await page.getByRole("form", { name: "Open times" }).getByRole("button").first().click();
   await expect(page.getByRole("heading", { level: 1, name: "Your details" })).toBeVisible();
-  const cookie = (await page.context().cookies()).filter((c) => c.name === "__session" || c.name === "__booking").map((c) => `${c.name}=${c.value}`).join("; ");
+  const cookie = (await page.context().cookies())
+    .filter((c) => c.name === "__session" || c.name === "__booking")
+    .map((c) => `${c.name}=${c.value}`)
+    .join("; ");
   expect(cookie).not.toBe("");
   const address = otherClientAddress();
   // Each request its own client so that every one carries the same cookie, the one with no hold.
@@ -142,12 +164,22 @@ test("one booking's cookie replayed many times at once holds at most three times
   }
 });
 
-test("over the cap the details step says why and keeps what was typed; a cancelled booking frees a place", async ({ page, browser, playwright, bookingDay }) => {
+test("over the cap the details step says why and keeps what was typed; a cancelled booking frees a place", async ({
+  page,
+  browser,
+  playwright,
+  bookingDay,
+}) => {
   const day = await openDay(page, bookingDay());
   const address = otherClientAddress();
   // Three other bookings at the visitor's address already hold a time.
-  const others = await Promise.all(Array.from({ length: LIVE_HOLDS_PER_ADDRESS }, () => newClient(playwright, address)));
-  const context = await browser.newContext({ javaScriptEnabled: test.info().project.name !== "no-js", extraHTTPHeaders: { "x-forwarded-for": address } });
+  const others = await Promise.all(
+    Array.from({ length: LIVE_HOLDS_PER_ADDRESS }, () => newClient(playwright, address)),
+  );
+  const context = await browser.newContext({
+    javaScriptEnabled: test.info().project.name !== "no-js",
+    extraHTTPHeaders: { "x-forwarded-for": address },
+  });
   const visitor = await context.newPage();
   try {
     for (const [i, client] of others.entries()) {

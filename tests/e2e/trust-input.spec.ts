@@ -6,7 +6,10 @@ import { expect, test } from "./fixtures";
 import { chooseFacialWithAddOn, fillRegistration, startBooking, uniqueEmail } from "./helpers";
 
 test.describe("pages only this machine may open", () => {
-  test("the outbox is not found from elsewhere, and on this machine says who may read it", async ({ page, thisMachine }) => {
+  test("the outbox is not found from elsewhere, and on this machine says who may read it", async ({
+    page,
+    thisMachine,
+  }) => {
     // Every page of these tests comes with an X-Forwarded-For address, like a visitor behind a proxy.
     const remote = await page.goto("/dev/outbox");
     expect(remote?.status()).toBe(404);
@@ -17,8 +20,13 @@ test.describe("pages only this machine may open", () => {
     expect(await local.text()).toContain("This page answers only requests made on this machine");
   });
 
-  test("the sandbox API refuses a forwarded request even with the key; the card page stays open", async ({ page, sandboxApi }) => {
-    const forwarded = await page.request.get("/spa-sandbox/v1/centers", { headers: { authorization: `apikey ${E2E_SANDBOX_API_KEY}` } });
+  test("the sandbox API refuses a forwarded request even with the key; the card page stays open", async ({
+    page,
+    sandboxApi,
+  }) => {
+    const forwarded = await page.request.get("/spa-sandbox/v1/centers", {
+      headers: { authorization: `apikey ${E2E_SANDBOX_API_KEY}` },
+    });
     expect(forwarded.status()).toBe(403);
     expect(await forwarded.json()).toEqual({ error: { code: 403, message: expect.any(String) } });
     expect((await sandboxApi.get("/spa-sandbox/v1/centers")).status()).toBe(200);
@@ -53,10 +61,20 @@ test.describe("odd input gets a 4xx page, never a 500", () => {
   test("a multipart or empty POST to the sandbox's card page asks for the card again", async ({ page, sandboxApi }) => {
     const centerId = HOME_CLINIC.centerId;
     const guest = await sandboxApi.post("/spa-sandbox/v1/guests", {
-      data: { center_id: centerId, personal_info: { first_name: "Card", last_name: "Tester", email: uniqueEmail("card"), mobile_phone: { number: "5125550142" } } },
+      data: {
+        center_id: centerId,
+        personal_info: {
+          first_name: "Card",
+          last_name: "Tester",
+          email: uniqueEmail("card"),
+          mobile_phone: { number: "5125550142" },
+        },
+      },
     });
     const { id: guestId } = await guest.json();
-    const started = await sandboxApi.post(`/spa-sandbox/v1/guests/${guestId}/accounts`, { data: { center_id: centerId, redirect_uri: "http://localhost/appointment/payment" } });
+    const started = await sandboxApi.post(`/spa-sandbox/v1/guests/${guestId}/accounts`, {
+      data: { center_id: centerId, redirect_uri: "http://localhost/appointment/payment" },
+    });
     const cardPath = new URL((await started.json()).hosted_payment_uri).pathname;
 
     const multipart = await page.request.post(cardPath, { multipart: { name: "Ana Lopez" } });
@@ -73,7 +91,10 @@ test.describe("odd input gets a 4xx page, never a 500", () => {
  * `declaredLength`, only the headers are sent, announcing that many bytes; without it, a chunked
  * body of `chunkedTotal` bytes is sent until the server answers.
  */
-function postBig(baseURL: string, options: { declaredLength?: number; chunkedTotal?: number }): Promise<{ status: number; bytesSent: number }> {
+function postBig(
+  baseURL: string,
+  options: { declaredLength?: number; chunkedTotal?: number },
+): Promise<{ status: number; bytesSent: number }> {
   const url = new URL("/login", baseURL);
   return new Promise((resolve, reject) => {
     let bytesSent = 0;
@@ -124,7 +145,11 @@ test.describe("request bodies are limited before they are read", () => {
 test.describe("redirect targets stay on this site", () => {
   const probes = ["/.//evil.example", "/..//evil.example", "/%2e%2e//evil.example"];
 
-  test("sign-in and registration keep every probe on site, before and after signing in", async ({ page, baseURL, account }) => {
+  test("sign-in and registration keep every probe on site, before and after signing in", async ({
+    page,
+    baseURL,
+    account,
+  }) => {
     const { email, password } = account;
 
     // Signed out, the forms carry only a local path on to the sign-in.
@@ -153,7 +178,10 @@ test.describe("redirect targets stay on this site", () => {
 
     // The form field as a crafted POST would send it, with the right password.
     for (const probe of probes) {
-      const login = await page.request.post("/login", { form: { email, password, redirectTo: probe }, maxRedirects: 0 });
+      const login = await page.request.post("/login", {
+        form: { email, password, redirectTo: probe },
+        maxRedirects: 0,
+      });
       expect(login.status()).toBe(302);
       expect(login.headers().location).toBe("/account/profile");
     }
@@ -163,10 +191,14 @@ test.describe("redirect targets stay on this site", () => {
 test.describe("the sign-up forms' trap for robots", () => {
   /** What a robot does that a person never can: types into the hidden field, or makes up the form's time. */
   async function setHidden(page: Page, name: string, value: string) {
-    await page.locator(`input[name="${name}"]`).evaluate((input, typed) => ((input as HTMLInputElement).value = typed), value);
+    await page
+      .locator(`input[name="${name}"]`)
+      .evaluate((input, typed) => ((input as HTMLInputElement).value = typed), value);
   }
 
-  test("a registration with the hidden field filled is answered as if it worked, and no account is made", async ({ page }) => {
+  test("a registration with the hidden field filled is answered as if it worked, and no account is made", async ({
+    page,
+  }) => {
     const email = uniqueEmail("robot");
     await fillRegistration(page, email);
     await expect(page.locator('input[name="website"]')).toBeHidden();
@@ -185,14 +217,20 @@ test.describe("the sign-up forms' trap for robots", () => {
     ["the hidden field filled", "website", "https://spam.example"],
     ["a made-up form time", "from__confirm", String(Date.now())],
   ] as const) {
-    test(`a reset code asked for with ${what} goes to the next page, and no code is sent`, async ({ page, thisMachine, account }) => {
+    test(`a reset code asked for with ${what} goes to the next page, and no code is sent`, async ({
+      page,
+      thisMachine,
+      account,
+    }) => {
       await page.goto("/forgot-password");
       await page.getByLabel("Email", { exact: true }).fill(account.email);
       await setHidden(page, field, value);
       await page.getByRole("button", { name: "Send me a code" }).click();
       await expect(page.getByRole("heading", { level: 1, name: "Set a new password" })).toBeVisible();
       const outbox = await (await thisMachine.get("/dev/outbox")).text();
-      expect(outbox.split("<li").some((item) => item.includes(account.email) && item.includes("one-time-code"))).toBe(false);
+      expect(outbox.split("<li").some((item) => item.includes(account.email) && item.includes("one-time-code"))).toBe(
+        false,
+      );
     });
   }
 });

@@ -1,13 +1,20 @@
 import { expect, test } from "./fixtures";
 import { otherClientAddress } from "./helpers";
 
-test("wrong passwords from one address do not lock the owner out of the sign-in form elsewhere", async ({ page, account }) => {
+test("wrong passwords from one address do not lock the owner out of the sign-in form elsewhere", async ({
+  page,
+  account,
+}) => {
   const { email, password } = account;
   // Someone else, at their own address, guesses six times through the form.
   const attacker = otherClientAddress();
   const statuses: number[] = [];
   for (let i = 0; i < 6; i++) {
-    const guess = await page.request.post("/login", { form: { email, password: `Wrong!Guess${i}` }, headers: { "x-forwarded-for": attacker }, maxRedirects: 0 });
+    const guess = await page.request.post("/login", {
+      form: { email, password: `Wrong!Guess${i}` },
+      headers: { "x-forwarded-for": attacker },
+      maxRedirects: 0,
+    });
     statuses.push(guess.status());
   }
   expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
@@ -22,13 +29,18 @@ test("wrong passwords from one address do not lock the owner out of the sign-in 
   await expect(page.getByText(`Signed in as ${email}`)).toBeVisible();
 
   // The guessing address stays stopped, even with the right password.
-  const retry = await page.request.post("/login", { form: { email, password }, headers: { "x-forwarded-for": attacker }, maxRedirects: 0 });
+  const retry = await page.request.post("/login", {
+    form: { email, password },
+    headers: { "x-forwarded-for": attacker },
+    maxRedirects: 0,
+  });
   expect(retry.status()).toBe(429);
 });
 
 test("the JSON sign-in follows the same limits as the form", async ({ request, account }) => {
   const { email, password } = account;
-  const signIn = (guess: string, address: string) => request.post("/api/users/login", { data: { email, password: guess }, headers: { "x-forwarded-for": address } });
+  const signIn = (guess: string, address: string) =>
+    request.post("/api/users/login", { data: { email, password: guess }, headers: { "x-forwarded-for": address } });
 
   const attacker = otherClientAddress();
   const statuses: number[] = [];

@@ -1,7 +1,10 @@
 import { expect, test } from "./fixtures";
 import { chooseFacialWithAddOn, fillDetails, showDate, startBooking, uniqueEmail } from "./helpers";
 
-test("promo codes can't be guessed quickly: after five tries the booking is told to wait", async ({ page, bookingDay }) => {
+test("promo codes can't be guessed quickly: after five tries the booking is told to wait", async ({
+  page,
+  bookingDay,
+}) => {
   const { clinic, date } = bookingDay();
   await startBooking(page, clinic);
   await chooseFacialWithAddOn(page);

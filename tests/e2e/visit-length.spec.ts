@@ -9,15 +9,34 @@ import { bookFirstTimeAsNewGuest, buttonTarget, clockMinutes, icsInstant, startB
  */
 
 /** From the time step on: books the day's first open time and answers the visit's minutes as the confirmation and its calendar file say them. */
-async function bookFirstTime(page: Page, date: string, email: string): Promise<{ shown: number; filed: number; said: string }> {
+async function bookFirstTime(
+  page: Page,
+  date: string,
+  email: string,
+): Promise<{ shown: number; filed: number; said: string }> {
   await bookFirstTimeAsNewGuest(page, date, email);
-  const [, from, to] = /(\d{1,2}:\d{2} [AP]M) to (\d{1,2}:\d{2} [AP]M)/.exec((await page.getByText(/ to \d{1,2}:\d{2} [AP]M/).textContent()) ?? "")!;
-  const said = (await page.getByRole("term").filter({ hasText: /^How long$/ }).locator("xpath=following-sibling::dd[1]").textContent())!.trim();
-  const calendar = (await (await page.request.get(await buttonTarget(page.getByRole("button", { name: "Add to calendar" })))).text()).replace(/\r\n[ \t]/g, "");
-  return { shown: clockMinutes(to) - clockMinutes(from), filed: (icsInstant(calendar, "DTEND") - icsInstant(calendar, "DTSTART")) / 60_000, said };
+  const [, from, to] = /(\d{1,2}:\d{2} [AP]M) to (\d{1,2}:\d{2} [AP]M)/.exec(
+    (await page.getByText(/ to \d{1,2}:\d{2} [AP]M/).textContent()) ?? "",
+  )!;
+  const said = (await page
+    .getByRole("term")
+    .filter({ hasText: /^How long$/ })
+    .locator("xpath=following-sibling::dd[1]")
+    .textContent())!.trim();
+  const calendar = (
+    await (await page.request.get(await buttonTarget(page.getByRole("button", { name: "Add to calendar" })))).text()
+  ).replace(/\r\n[ \t]/g, "");
+  return {
+    shown: clockMinutes(to) - clockMinutes(from),
+    filed: (icsInstant(calendar, "DTEND") - icsInstant(calendar, "DTSTART")) / 60_000,
+    said,
+  };
 }
 
-test("a new client's enhancement makes the visit 15 minutes longer, as told on the treatment and time steps and booked", async ({ page, bookingDay }) => {
+test("a new client's enhancement makes the visit 15 minutes longer, as told on the treatment and time steps and booked", async ({
+  page,
+  bookingDay,
+}) => {
   const { clinic, date } = bookingDay();
 
   // With the LED enhancement: the treatment step says what it adds, the time step the whole visit.
@@ -30,7 +49,10 @@ test("a new client's enhancement makes the visit 15 minutes longer, as told on t
   expect(await bookFirstTime(page, date, uniqueEmail("long-visit"))).toEqual({ shown: 60, filed: 60, said: "1 hr" });
 });
 
-test("a new client's facial alone is the shorter visit, as told on the time step and booked", async ({ page, bookingDay }) => {
+test("a new client's facial alone is the shorter visit, as told on the time step and booked", async ({
+  page,
+  bookingDay,
+}) => {
   const { clinic, date } = bookingDay();
   await startBooking(page, clinic);
   await page.getByRole("button", { name: "Select Signature Laser Facial - New Client" }).click();

@@ -27,7 +27,12 @@ function pageDay(local: string): string {
   return `${monthName} ${day}, ${year}`;
 }
 
-test("a guest's booked visit is shown first, with how many visits they had since when", async ({ page, signedIn, sandboxApi, bookingDay }) => {
+test("a guest's booked visit is shown first, with how many visits they had since when", async ({
+  page,
+  signedIn,
+  sandboxApi,
+  bookingDay,
+}) => {
   // Three visits made and moved in the back end, then three pages: over a minute on a busy machine.
   test.slow();
   const { clinic, dates } = bookingDay({ days: 3 });
@@ -41,12 +46,18 @@ test("a guest's booked visit is shown first, with how many visits they had since
 
   await page.goto("/account/appointments?tab=past");
   // Two visits had or booked: the cancelled one is not counted.
-  await expect(page.getByText(`2 appointments: the first on ${pageDay(daysAgo(40))}, the latest on ${pageDay(upcoming.start)}.`)).toBeVisible();
+  await expect(
+    page.getByText(`2 appointments: the first on ${pageDay(daysAgo(40))}, the latest on ${pageDay(upcoming.start)}.`),
+  ).toBeVisible();
   await expect(page.getByText(`You have an appointment booked: ${pageTime(upcoming.start)}.`)).toBeVisible();
   await page.getByRole("link", { name: "See it under Upcoming" }).click();
   await expect(page).toHaveURL(/tab=upcoming/);
-  await expect(page.getByRole("listitem").getByRole("heading", { name: new RegExp(`^${pageTime(upcoming.start)}`) })).toBeVisible();
-  await expect(page.getByRole("button", { name: `Reschedule the appointment on ${pageTime(upcoming.start)}` })).toBeVisible();
+  await expect(
+    page.getByRole("listitem").getByRole("heading", { name: new RegExp(`^${pageTime(upcoming.start)}`) }),
+  ).toBeVisible();
+  await expect(
+    page.getByRole("button", { name: `Reschedule the appointment on ${pageTime(upcoming.start)}` }),
+  ).toBeVisible();
 
   // The dashboard shows it first; booking more is offered as booking another, not as a first one.
   await page.goto("/account");
@@ -55,7 +66,12 @@ test("a guest's booked visit is shown first, with how many visits they had since
   await expect(next.getByRole("button", { name: "Book another treatment" })).toBeVisible();
 });
 
-test("a booked visit whose time has passed but the clinic has not closed is still the guest's appointment", async ({ page, signedIn, sandboxApi, bookingDay }) => {
+test("a booked visit whose time has passed but the clinic has not closed is still the guest's appointment", async ({
+  page,
+  signedIn,
+  sandboxApi,
+  bookingDay,
+}) => {
   const { clinic, date } = bookingDay();
   const guestId = await guestIdOf(sandboxApi, signedIn.email);
   const visit = await bookVisitInBackEnd(sandboxApi, { guestId, clinic, date });
@@ -69,17 +85,32 @@ test("a booked visit whose time has passed but the clinic has not closed is stil
   await expect(page.getByText(`1 appointment, on ${pageDay(daysAgo(1))}.`)).toBeVisible();
 
   await page.goto("/account");
-  await expect(page.getByText(`Your appointment on ${pageTime(daysAgo(1))} is still open at the clinic.`)).toBeVisible();
+  await expect(
+    page.getByText(`Your appointment on ${pageTime(daysAgo(1))} is still open at the clinic.`),
+  ).toBeVisible();
   await expect(page.getByRole("button", { name: "Book another treatment" })).toBeVisible();
 });
 
 test.describe("the error page's way back", () => {
-  test("samesite takes a signed-in guest back to their visits, their booked one named", async ({ page, signedIn, sandboxApi, bookingDay }) => {
+  test("samesite takes a signed-in guest back to their visits, their booked one named", async ({
+    page,
+    signedIn,
+    sandboxApi,
+    bookingDay,
+  }) => {
     const { clinic, date } = bookingDay();
-    const visit = await bookVisitInBackEnd(sandboxApi, { guestId: await guestIdOf(sandboxApi, signedIn.email), clinic, date });
+    const visit = await bookVisitInBackEnd(sandboxApi, {
+      guestId: await guestIdOf(sandboxApi, signedIn.email),
+      clinic,
+      date,
+    });
     await page.goto("/locations");
-    await page.goto("/error?error=invalid-mobile&redirect=samesite", { referer: new URL("/locations?zip=78701", page.url()).toString() });
-    await expect(page.getByRole("alert")).toHaveText("Mobile number you entered is not valid. Please check the number and try again");
+    await page.goto("/error?error=invalid-mobile&redirect=samesite", {
+      referer: new URL("/locations?zip=78701", page.url()).toString(),
+    });
+    await expect(page.getByRole("alert")).toHaveText(
+      "Mobile number you entered is not valid. Please check the number and try again",
+    );
     await expect(page.getByText(`Your booked appointment: ${pageTime(visit.start)} at ${clinic.name}.`)).toBeVisible();
     const back = page.getByRole("button", { name: "Back to your appointments" });
     expect(await buttonTarget(back)).toBe("/account/appointments?tab=upcoming");
@@ -89,10 +120,15 @@ test.describe("the error page's way back", () => {
     // Staying on the page keeps the same way back.
     await page.goto("/error?error=invalid-mobile&redirect=samesite");
     await page.getByRole("link", { name: "Stay on this page" }).click();
-    expect(await buttonTarget(page.getByRole("button", { name: "Back to your appointments" }))).toBe("/account/appointments?tab=upcoming");
+    expect(await buttonTarget(page.getByRole("button", { name: "Back to your appointments" }))).toBe(
+      "/account/appointments?tab=upcoming",
+    );
   });
 
-  test("webstore takes a signed-in guest to the storefront, and a way back given in the address is still checked", async ({ page, signedIn }) => {
+  test("webstore takes a signed-in guest to the storefront, and a way back given in the address is still checked", async ({
+    page,
+    signedIn,
+  }) => {
     expect(signedIn.email).toBeTruthy();
     await page.goto("/error?error=invalid-email&redirect=webstore");
     expect(await buttonTarget(page.getByRole("button", { name: "Go back" }))).toBe("/");
@@ -102,7 +138,11 @@ test.describe("the error page's way back", () => {
   });
 });
 
-test("a membership with Zenoti's no-start and no-end dates shows no start and No expiry", async ({ page, signedIn, sandboxApi }) => {
+test("a membership with Zenoti's no-start and no-end dates shows no start and No expiry", async ({
+  page,
+  signedIn,
+  sandboxApi,
+}) => {
   const guestId = await guestIdOf(sandboxApi, signedIn.email);
   const given = await sandboxApi.post(`/spa-sandbox/v1/sandbox/guests/${guestId}/memberships`, {
     data: { membership_id: seedGuid("membership:GLOW-ANNUAL"), member_since: "2000-01-01", expiry_date: "2100-01-01" },

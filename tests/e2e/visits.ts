@@ -39,7 +39,14 @@ export type BookedVisit = { invoiceId: string; appointmentId: string; start: str
  */
 export async function bookVisitInBackEnd(
   sandboxApi: APIRequestContext,
-  options: { guestId: string; clinic: Clinic; date: string; serviceCode?: string; addOnCodes?: string[]; time?: string },
+  options: {
+    guestId: string;
+    clinic: Clinic;
+    date: string;
+    serviceCode?: string;
+    addOnCodes?: string[];
+    time?: string;
+  },
 ): Promise<BookedVisit> {
   const { guestId, clinic, date } = options;
   const created = await sandboxApi.post("/spa-sandbox/v1/bookings?is_double_booking_enabled=false", {
@@ -50,55 +57,114 @@ export async function bookVisitInBackEnd(
       guests: [
         {
           id: guestId,
-          items: [{ item: { id: seedGuid(`service:${options.serviceCode ?? "FT-RET"}`) }, add_ons: (options.addOnCodes ?? []).map((code) => ({ item: { id: seedGuid(`service:${code}`) } })) }],
+          items: [
+            {
+              item: { id: seedGuid(`service:${options.serviceCode ?? "FT-RET"}`) },
+              add_ons: (options.addOnCodes ?? []).map((code) => ({ item: { id: seedGuid(`service:${code}`) } })),
+            },
+          ],
         },
       ],
     },
   });
   const bookingId = ((await created.json()) as { id: string }).id;
   expect(bookingId, "a booking id").toBeTruthy();
-  const slots = (await (await sandboxApi.get(`/spa-sandbox/v1/bookings/${bookingId}/slots`)).json()) as { slots: { Time: string; Available: boolean }[] };
+  const slots = (await (await sandboxApi.get(`/spa-sandbox/v1/bookings/${bookingId}/slots`)).json()) as {
+    slots: { Time: string; Available: boolean }[];
+  };
   const open = slots.slots.filter((s) => s.Available && s.Time.startsWith(date));
   const slot = options.time ? open.find((s) => s.Time.slice(11, 16) === options.time) : open[0];
   expect(slot, `an open time on ${date}${options.time ? ` at ${options.time}` : ""}`).toBeTruthy();
-  const reserved = (await (await sandboxApi.post(`/spa-sandbox/v1/bookings/${bookingId}/slots/reserve`, { data: { slot_time: slot!.Time } })).json()) as { is_reserved: boolean };
+  const reserved = (await (
+    await sandboxApi.post(`/spa-sandbox/v1/bookings/${bookingId}/slots/reserve`, { data: { slot_time: slot!.Time } })
+  ).json()) as { is_reserved: boolean };
   expect(reserved.is_reserved).toBe(true);
-  const confirmed = (await (await sandboxApi.post(`/spa-sandbox/v1/bookings/${bookingId}/slots/confirm`, { data: {} })).json()) as {
+  const confirmed = (await (
+    await sandboxApi.post(`/spa-sandbox/v1/bookings/${bookingId}/slots/confirm`, { data: {} })
+  ).json()) as {
     is_confirmed: boolean;
-    invoice: { invoice_id: string; items: { appointment_id: string; item: { name: string }; start_time: string; end_time: string }[] };
+    invoice: {
+      invoice_id: string;
+      items: { appointment_id: string; item: { name: string }; start_time: string; end_time: string }[];
+    };
   };
   expect(confirmed.is_confirmed).toBe(true);
   const items = confirmed.invoice.items;
-  return { invoiceId: confirmed.invoice.invoice_id, appointmentId: items[0].appointment_id, start: items[0].start_time, end: items.at(-1)!.end_time, serviceName: items[0].item.name };
+  return {
+    invoiceId: confirmed.invoice.invoice_id,
+    appointmentId: items[0].appointment_id,
+    start: items[0].start_time,
+    end: items.at(-1)!.end_time,
+    serviceName: items[0].item.name,
+  };
 }
 
 /** Moves a visit to another clinic-local start (the sandbox's own control; the past allowed). */
-export async function moveVisitInBackEnd(sandboxApi: APIRequestContext, invoiceId: string, start: string): Promise<void> {
-  const moved = (await (await sandboxApi.post(`/spa-sandbox/v1/sandbox/appointments/${invoiceId}/move`, { data: { start } })).json()) as { success?: boolean };
+export async function moveVisitInBackEnd(
+  sandboxApi: APIRequestContext,
+  invoiceId: string,
+  start: string,
+): Promise<void> {
+  const moved = (await (
+    await sandboxApi.post(`/spa-sandbox/v1/sandbox/appointments/${invoiceId}/move`, { data: { start } })
+  ).json()) as { success?: boolean };
   expect(moved.success).toBe(true);
 }
 
 /** The front desk closes the visit: the guest has been (status 1). */
 export async function closeVisitInBackEnd(sandboxApi: APIRequestContext, invoiceId: string): Promise<void> {
-  expect(((await (await sandboxApi.post(`/spa-sandbox/v1/invoices/${invoiceId}/close`)).json()) as { success?: boolean }).success).toBe(true);
+  expect(
+    ((await (await sandboxApi.post(`/spa-sandbox/v1/invoices/${invoiceId}/close`)).json()) as { success?: boolean })
+      .success,
+  ).toBe(true);
 }
 
 /** The front desk marks a no-show (status -2). */
 export async function noShowInBackEnd(sandboxApi: APIRequestContext, invoiceId: string): Promise<void> {
-  expect(((await (await sandboxApi.put(`/spa-sandbox/v1/appointments/${invoiceId}/no_show`, { data: { comments: "did not arrive" } })).json()) as { error?: unknown }).error).toBeNull();
+  expect(
+    (
+      (await (
+        await sandboxApi.put(`/spa-sandbox/v1/appointments/${invoiceId}/no_show`, {
+          data: { comments: "did not arrive" },
+        })
+      ).json()) as { error?: unknown }
+    ).error,
+  ).toBeNull();
 }
 
 /** Cancels the visit in the back end with the first reason a guest may give. */
 export async function cancelInBackEnd(sandboxApi: APIRequestContext, invoiceId: string): Promise<void> {
-  const reasons = ((await (await sandboxApi.get("/spa-sandbox/v1/reasons")).json()) as { reasons: { id: string; object_type: number; action_type: number; active: boolean; show_in_online_booking: boolean }[] }).reasons;
-  const reason = reasons.find((r) => r.object_type === 2 && r.action_type === 0 && r.active && r.show_in_online_booking)!;
-  const cancelled = (await (await sandboxApi.put(`/spa-sandbox/v1/invoices/${invoiceId}/cancel`, { data: { reason_id: reason.id, comments: "test" } })).json()) as { success?: boolean };
+  const reasons = (
+    (await (await sandboxApi.get("/spa-sandbox/v1/reasons")).json()) as {
+      reasons: {
+        id: string;
+        object_type: number;
+        action_type: number;
+        active: boolean;
+        show_in_online_booking: boolean;
+      }[];
+    }
+  ).reasons;
+  const reason = reasons.find(
+    (r) => r.object_type === 2 && r.action_type === 0 && r.active && r.show_in_online_booking,
+  )!;
+  const cancelled = (await (
+    await sandboxApi.put(`/spa-sandbox/v1/invoices/${invoiceId}/cancel`, {
+      data: { reason_id: reason.id, comments: "test" },
+    })
+  ).json()) as { success?: boolean };
   expect(cancelled.success).toBe(true);
 }
 
 /** The statuses of a guest's visit in the back end, by its invoice. */
-export async function visitStatuses(sandboxApi: APIRequestContext, guestId: string, invoiceId: string): Promise<{ start: string; status: number }[]> {
-  const body = (await (await sandboxApi.get(`/spa-sandbox/v1/guests/${guestId}/appointments?include_no_show_cancel=true&page=1&size=100`)).json()) as {
+export async function visitStatuses(
+  sandboxApi: APIRequestContext,
+  guestId: string,
+  invoiceId: string,
+): Promise<{ start: string; status: number }[]> {
+  const body = (await (
+    await sandboxApi.get(`/spa-sandbox/v1/guests/${guestId}/appointments?include_no_show_cancel=true&page=1&size=100`)
+  ).json()) as {
     appointments: { invoice_id: string; appointment_services: { start_time: string; appointment_status: number }[] }[];
   };
   const visit = body.appointments.find((a) => a.invoice_id === invoiceId);
@@ -106,9 +172,23 @@ export async function visitStatuses(sandboxApi: APIRequestContext, guestId: stri
 }
 
 /** A second account's guest with a visit: for tests that another guest's visit stays out of reach. */
-export async function otherGuestVisit(sandboxApi: APIRequestContext, clinic: Clinic, date: string, email: string, phone: string): Promise<{ guestId: string; visit: BookedVisit }> {
+export async function otherGuestVisit(
+  sandboxApi: APIRequestContext,
+  clinic: Clinic,
+  date: string,
+  email: string,
+  phone: string,
+): Promise<{ guestId: string; visit: BookedVisit }> {
   const created = await sandboxApi.post("/spa-sandbox/v1/guests", {
-    data: { center_id: clinic.centerId, personal_info: { first_name: "Other", last_name: "Guest", email, mobile_phone: { country_code: 225, number: phone } } },
+    data: {
+      center_id: clinic.centerId,
+      personal_info: {
+        first_name: "Other",
+        last_name: "Guest",
+        email,
+        mobile_phone: { country_code: 225, number: phone },
+      },
+    },
   });
   const guestId = ((await created.json()) as { id: string }).id;
   return { guestId, visit: await bookVisitInBackEnd(sandboxApi, { guestId, clinic, date }) };

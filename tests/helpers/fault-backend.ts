@@ -16,13 +16,18 @@ const stores = createSqliteStores(process.env.APP_STORE ?? path.join(dataDir, "a
 await seedEmbeddedStores(stores);
 await stores.close();
 
-const sandbox = createSpaSandbox({ file: path.join(dataDir, "spa-sandbox.sqlite"), apiKeys: [process.env.SANDBOX_API_KEY ?? "fault-backend-key"] });
+const sandbox = createSpaSandbox({
+  file: path.join(dataDir, "spa-sandbox.sqlite"),
+  apiKeys: [process.env.SANDBOX_API_KEY ?? "fault-backend-key"],
+});
 const app = express();
 app.use("/spa-sandbox", sandbox.router);
 const inner = app.listen(0, "127.0.0.1");
 await new Promise((resolve) => inner.once("listening", resolve));
 const { port } = inner.address() as AddressInfo;
-const proxy = await startFaultProxy(`http://127.0.0.1:${port}/spa-sandbox`, { port: Number(process.env.FAULT_PORT ?? 4180) });
+const proxy = await startFaultProxy(`http://127.0.0.1:${port}/spa-sandbox`, {
+  port: Number(process.env.FAULT_PORT ?? 4180),
+});
 process.stdout.write(`fault back end on ${proxy.baseUrl}\n`);
 
 const stop = async () => {

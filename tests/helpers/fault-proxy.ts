@@ -14,7 +14,14 @@ export type FaultMode = "reset-before" | "reset-after" | "hang-after" | "error-a
  * `centerId` limits a rule to the calls of one clinic's bookings, and `bodyContains` to calls whose
  * body has that text (an email, say), so tests running at once keep apart.
  */
-export type FaultRule = { method: string; path: RegExp; mode: FaultMode; times?: number; centerId?: string; bodyContains?: string };
+export type FaultRule = {
+  method: string;
+  path: RegExp;
+  mode: FaultMode;
+  times?: number;
+  centerId?: string;
+  bodyContains?: string;
+};
 
 /** The control path: POST a rule as JSON ({ method, path, mode, times, centerId }, path a regex source). */
 export const FAULTS_PATH = "/__faults";
@@ -50,7 +57,8 @@ export async function startFaultProxy(target: string, options: { port?: number }
         if (center && id) centerOf.set(id.toLowerCase(), center.toLowerCase());
       }
       const confirm = /\/v1\/bookings\/([^/]+)\/slots\/confirm$/.exec(path);
-      const invoiceId = confirm && (JSON.parse(answer.toString()) as { invoice?: { invoice_id?: string } }).invoice?.invoice_id;
+      const invoiceId =
+        confirm && (JSON.parse(answer.toString()) as { invoice?: { invoice_id?: string } }).invoice?.invoice_id;
       const center = confirm && centerOf.get(confirm[1].toLowerCase());
       if (invoiceId && center) centerOf.set(invoiceId.toLowerCase(), center);
     } catch {
@@ -61,7 +69,8 @@ export async function startFaultProxy(target: string, options: { port?: number }
     const id = /\/v1\/(?:bookings|invoices)\/([^/]+)/.exec(path)?.[1];
     return id ? centerOf.get(id.toLowerCase()) : undefined;
   };
-  const addRule = (rule: FaultRule) => rules.push({ ...rule, centerId: rule.centerId?.toLowerCase(), left: rule.times ?? 1 });
+  const addRule = (rule: FaultRule) =>
+    rules.push({ ...rule, centerId: rule.centerId?.toLowerCase(), left: rule.times ?? 1 });
 
   const server = http.createServer((req, res) => {
     const path = (req.url ?? "/").split("?")[0];
@@ -79,7 +88,11 @@ export async function startFaultProxy(target: string, options: { port?: number }
       const body = Buffer.concat(sent);
       const rule = rules.find(
         (r) =>
-          r.left > 0 && r.method === req.method && r.path.test(path) && (!r.centerId || r.centerId === centerOfPath(path)) && (!r.bodyContains || body.includes(r.bodyContains)),
+          r.left > 0 &&
+          r.method === req.method &&
+          r.path.test(path) &&
+          (!r.centerId || r.centerId === centerOfPath(path)) &&
+          (!r.bodyContains || body.includes(r.bodyContains)),
       );
       if (rule) rule.left -= 1;
       if (rule?.mode === "reset-before") {

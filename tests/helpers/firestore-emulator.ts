@@ -42,7 +42,9 @@ export async function startFirestoreEmulator(): Promise<FirestoreEmulator | { un
     child.stdout.on("data", watch);
     child.stderr.on("data", watch);
     child.once("error", (error) => settle(`gcloud could not be run (${error.message})`));
-    child.once("exit", (code) => settle(`gcloud emulators firestore start exited with ${code}: ${output.trim().split("\n").slice(-3).join(" ")}`));
+    child.once("exit", (code) =>
+      settle(`gcloud emulators firestore start exited with ${code}: ${output.trim().split("\n").slice(-3).join(" ")}`),
+    );
   });
   if (started !== true) {
     await stop().catch(() => undefined);
@@ -65,5 +67,10 @@ export function emulatorCredentialsJson(projectId: string): string {
     privateKeyEncoding: { type: "pkcs8", format: "pem" },
     publicKeyEncoding: { type: "spki", format: "pem" },
   });
-  return JSON.stringify({ type: "service_account", project_id: projectId, client_email: `store-tests@${projectId}.iam.gserviceaccount.com`, private_key: privateKey });
+  return JSON.stringify({
+    type: "service_account",
+    project_id: projectId,
+    client_email: `store-tests@${projectId}.iam.gserviceaccount.com`,
+    private_key: privateKey,
+  });
 }

@@ -9,7 +9,9 @@ export type CannedAnswer = { status?: number; headers?: Record<string, string>; 
  * A stand-in back end on a loopback port that answers each path (without its query) with a
  * canned JSON body: for shapes the sandbox never produces.
  */
-export async function startJsonBackend(answers: Record<string, CannedAnswer | ((url: URL, body: string) => CannedAnswer)>) {
+export async function startJsonBackend(
+  answers: Record<string, CannedAnswer | ((url: URL, body: string) => CannedAnswer)>,
+) {
   const requests: { method: string; url: URL; body: string }[] = [];
   const server = http.createServer((req, res) => {
     let body = "";
@@ -34,8 +36,14 @@ export async function startJsonBackend(answers: Record<string, CannedAnswer | ((
 }
 
 /** The spa client on a JSON back end of this test's own, stopped when the test ends. */
-export async function clientOnJsonBackend(answers: Parameters<typeof startJsonBackend>[0], options: Omit<SpaClientOptions, "baseUrl" | "auth"> = {}) {
+export async function clientOnJsonBackend(
+  answers: Parameters<typeof startJsonBackend>[0],
+  options: Omit<SpaClientOptions, "baseUrl" | "auth"> = {},
+) {
   const backend = await startJsonBackend(answers);
   onTestFinished(() => backend.stop());
-  return { backend, client: createSpaClient({ baseUrl: backend.baseUrl, auth: { type: "apikey", apiKey: "k" }, ...options }) };
+  return {
+    backend,
+    client: createSpaClient({ baseUrl: backend.baseUrl, auth: { type: "apikey", apiKey: "k" }, ...options }),
+  };
 }

@@ -13,7 +13,9 @@ export const TEST_USER = { username: "frontdesk", password: "s3cret-pass", clien
 const TEST_USER_V1 = { ...TEST_USER, accountName: "glowclinic", appSecret: "app-secret-1" };
 
 /** The spa sandbox on a real loopback port, with an in-memory database. */
-export async function startSandbox(options: Partial<SandboxOptions> = {}): Promise<SpaSandbox & { baseUrl: string; stop(): Promise<void> }> {
+export async function startSandbox(
+  options: Partial<SandboxOptions> = {},
+): Promise<SpaSandbox & { baseUrl: string; stop(): Promise<void> }> {
   const sandbox = createSpaSandbox({ file: ":memory:", apiKeys: [TEST_API_KEY], users: [TEST_USER_V1], ...options });
   const app = express();
   app.use("/api", sandbox.router);
@@ -39,13 +41,21 @@ export type TestSandbox = Awaited<ReturnType<typeof startSandbox>>;
  */
 export async function startSandboxAndClient(now: () => number): Promise<{ sandbox: TestSandbox; client: SpaClient }> {
   const sandbox = await startSandbox({ now, holdSeconds: 600 });
-  return { sandbox, client: createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY }, clock: now }) };
+  return {
+    sandbox,
+    client: createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY }, clock: now }),
+  };
 }
 
 let testGuests = 0;
 
 /** A new guest at a clinic, through the client, with an email and a mobile no other test guest has. */
-export async function createTestGuest(client: Pick<SpaClient, "createGuest">, centerId: string, firstName: string, lastName: string): Promise<string> {
+export async function createTestGuest(
+  client: Pick<SpaClient, "createGuest">,
+  centerId: string,
+  firstName: string,
+  lastName: string,
+): Promise<string> {
   testGuests += 1;
   const guest = await client.createGuest({
     centerId,
@@ -64,10 +74,17 @@ export async function createTestGuest(client: Pick<SpaClient, "createGuest">, ce
  * (a number from the sandbox's test cards decides how its charges go); its account id.
  */
 export async function saveTestCard(
-  client: Pick<SpaClient, "startCardCapture" | "listCards">, guestId: string, centerId: string, number = "4242424242424242",
+  client: Pick<SpaClient, "startCardCapture" | "listCards">,
+  guestId: string,
+  centerId: string,
+  number = "4242424242424242",
 ): Promise<string> {
   const page = await client.startCardCapture(guestId, centerId, "https://shop.example/card");
-  await fetch(page, { method: "POST", body: new URLSearchParams({ name: "Test Guest", number, expiry: "12/30", cvc: "123" }), redirect: "manual" });
+  await fetch(page, {
+    method: "POST",
+    body: new URLSearchParams({ name: "Test Guest", number, expiry: "12/30", cvc: "123" }),
+    redirect: "manual",
+  });
   const saved = (await client.listCards(guestId, centerId)).at(-1);
   if (!saved) throw new Error("the sandbox did not save the card");
   return saved.accountId;
@@ -83,11 +100,24 @@ export async function completedVisit(
   client: Pick<SpaClient, "createBooking" | "listSlots" | "reserveSlot" | "confirmBooking">,
   visit: { guestId: string; centerId: string; serviceCode: string; date: string; pastStart: string },
 ): Promise<string> {
-  const bookingId = await client.createBooking({ centerId: visit.centerId, date: visit.date, guestId: visit.guestId, serviceId: seedGuid(`service:${visit.serviceCode}`), therapistId: null, addOnIds: [] });
+  const bookingId = await client.createBooking({
+    centerId: visit.centerId,
+    date: visit.date,
+    guestId: visit.guestId,
+    serviceId: seedGuid(`service:${visit.serviceCode}`),
+    therapistId: null,
+    addOnIds: [],
+  });
   const [open] = (await client.listSlots(bookingId, visit.date)).times;
-  if (!open || !(await client.reserveSlot(bookingId, open, "America/Chicago"))) throw new Error(`no open time on ${visit.date}`);
+  if (!open || !(await client.reserveSlot(bookingId, open, "America/Chicago")))
+    throw new Error(`no open time on ${visit.date}`);
   const confirmed = await client.confirmBooking(bookingId, "America/Chicago");
-  if (!confirmed || !moveVisit(sandbox.db, confirmed.invoiceId, visit.pastStart) || !closeVisit(sandbox.db, confirmed.invoiceId)) throw new Error("the visit was not completed");
+  if (
+    !confirmed ||
+    !moveVisit(sandbox.db, confirmed.invoiceId, visit.pastStart) ||
+    !closeVisit(sandbox.db, confirmed.invoiceId)
+  )
+    throw new Error("the visit was not completed");
   return confirmed.invoiceId;
 }
 

@@ -9,7 +9,10 @@ import { requireUser } from "#server/accounts/current-user.server";
 import { appointmentsPage } from "#server/appointments/appointment-list.server";
 import type { Route } from "./+types/appointments";
 
-export const meta: Route.MetaFunction = () => [{ title: "Your appointments | Glow Clinic" }, { name: "robots", content: "noindex" }];
+export const meta: Route.MetaFunction = () => [
+  { title: "Your appointments | Glow Clinic" },
+  { name: "robots", content: "noindex" },
+];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = await requireUser(request, context);
@@ -25,7 +28,9 @@ export default function Appointments({ loaderData }: Route.ComponentProps) {
   // The guest's booked appointment comes first, unless this page's list already shows it: on the
   // upcoming tab with its actions, on the past tab as a way to it.
   const bookedElsewhere = booked && !visits.some((v) => v.id === booked.id) ? booked : null;
-  const bookLink = homeClinicId ? `${href("/appointment/service")}?id=${encodeURIComponent(homeClinicId)}` : href("/locations");
+  const bookLink = homeClinicId
+    ? `${href("/appointment/service")}?id=${encodeURIComponent(homeClinicId)}`
+    : href("/locations");
   // Past visits under month headings, newest first (the list is already in that order).
   const months = tab === "past" ? [...new Set(visits.map((v) => v.month))] : [null];
   return (
@@ -34,14 +39,23 @@ export default function Appointments({ loaderData }: Route.ComponentProps) {
       <h1>Your appointments</h1>
       {history.total > 0 ? (
         <p className="visit-history">
-          {history.total === 1 ? `1 appointment, on ${history.first}.` : `${history.total} appointments: the first on ${history.first}, the latest on ${history.latest}.`}
+          {history.total === 1
+            ? `1 appointment, on ${history.first}.`
+            : `${history.total} appointments: the first on ${history.first}, the latest on ${history.latest}.`}
         </p>
       ) : null}
       {bookedElsewhere && tab === "upcoming" ? (
         <section aria-labelledby="booked-visit" className="visit-card">
-          <h2 id="booked-visit">{bookedElsewhere.upcoming ? "Your next appointment" : "Your appointment still open at the clinic"}</h2>
+          <h2 id="booked-visit">
+            {bookedElsewhere.upcoming ? "Your next appointment" : "Your appointment still open at the clinic"}
+          </h2>
           <VisitSummary visit={bookedElsewhere} headingLevel={3} />
-          <VisitActions visit={bookedElsewhere} paths={bookedElsewhere.paths} changeable={bookedElsewhere.changeable} rebookable={false} />
+          <VisitActions
+            visit={bookedElsewhere}
+            paths={bookedElsewhere.paths}
+            changeable={bookedElsewhere.changeable}
+            rebookable={false}
+          />
         </section>
       ) : bookedElsewhere ? (
         <p className="notice">
@@ -50,7 +64,13 @@ export default function Appointments({ loaderData }: Route.ComponentProps) {
       ) : null}
       <nav aria-label="Appointments" className="view-toggle">
         {APPOINTMENT_TABS.map((t) => (
-          <ButtonLink key={t.key} id={`tab-${t.id}`} data-view={t.view} to={`?tab=${t.key}`} aria-current={t.key === tab ? "page" : undefined}>
+          <ButtonLink
+            key={t.key}
+            id={`tab-${t.id}`}
+            data-view={t.view}
+            to={`?tab=${t.key}`}
+            aria-current={t.key === tab ? "page" : undefined}
+          >
             {t.label} <span className="muted">({counts[t.key]})</span>
           </ButtonLink>
         ))}
@@ -74,7 +94,12 @@ export default function Appointments({ loaderData }: Route.ComponentProps) {
                 .map((visit) => (
                   <li key={visit.id} className="visit-card">
                     <VisitSummary visit={visit} headingLevel={month ? 3 : 2} />
-                    <VisitActions visit={visit} paths={visit.paths} changeable={visit.changeable} rebookable={visit.rebookable} />
+                    <VisitActions
+                      visit={visit}
+                      paths={visit.paths}
+                      changeable={visit.changeable}
+                      rebookable={visit.rebookable}
+                    />
                   </li>
                 ))}
             </ul>

@@ -9,7 +9,15 @@ type Meta = ComponentProps<typeof Field>["meta"];
  * registration and profile forms. `otherGender`: the guest is filed as Other at a clinic (Zenoti's
  * 3), a choice kept for them though the form does not offer it.
  */
-export function BirthDateAndGender({ birthDate, gender, otherGender = false }: { birthDate: Meta; gender: Meta; otherGender?: boolean }) {
+export function BirthDateAndGender({
+  birthDate,
+  gender,
+  otherGender = false,
+}: {
+  birthDate: Meta;
+  gender: Meta;
+  otherGender?: boolean;
+}) {
   return (
     <>
       <Field meta={birthDate} label="Birth date (optional)" type="date" min={EARLIEST_BIRTH_DATE} autoComplete="bday" />

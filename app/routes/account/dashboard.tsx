@@ -12,7 +12,10 @@ import { LOYALTY_RULES, NON_MEMBER_POINTS_NOTE } from "~/domain/memberships";
 import { formatDay } from "~/lib/dates";
 import type { Route } from "./+types/dashboard";
 
-export const meta: Route.MetaFunction = () => [{ title: "Your account | Glow Clinic" }, { name: "robots", content: "noindex" }];
+export const meta: Route.MetaFunction = () => [
+  { title: "Your account | Glow Clinic" },
+  { name: "robots", content: "noindex" },
+];
 
 /** The account's home: the next visit and what can be done with it, and the account's sections. */
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -28,7 +31,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
   const { email, homeClinicId, next, more, booked, active, loyalty } = loaderData;
-  const bookLink = homeClinicId ? `${href("/appointment/service")}?id=${encodeURIComponent(homeClinicId)}` : href("/locations");
+  const bookLink = homeClinicId
+    ? `${href("/appointment/service")}?id=${encodeURIComponent(homeClinicId)}`
+    : href("/locations");
   return (
     <section className="page narrow">
       <AccountNav />
@@ -41,7 +46,9 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
             <VisitSummary visit={next} headingLevel={3} />
             <VisitActions visit={next} paths={next.paths} changeable={next.changeable} rebookable={false} />
             <p>
-              <Link to={`${href("/account/appointments")}?tab=upcoming`}>{more > 0 ? `All upcoming appointments (${more + 1})` : "All your appointments"}</Link>
+              <Link to={`${href("/account/appointments")}?tab=upcoming`}>
+                {more > 0 ? `All upcoming appointments (${more + 1})` : "All your appointments"}
+              </Link>
             </p>
             <BookAnother bookLink={bookLink} />
           </>
@@ -77,7 +84,8 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         <h2 id="membership-and-points">Membership and loyalty points</h2>
         {active.length > 0 ? (
           <p>
-            {active.map((m) => `${m.name} (${m.status})`).join(", ")}. <Link to={href("/account/memberships")}>Your memberships</Link>
+            {active.map((m) => `${m.name} (${m.status})`).join(", ")}.{" "}
+            <Link to={href("/account/memberships")}>Your memberships</Link>
           </p>
         ) : (
           <p>
@@ -103,7 +111,9 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
                   {loyalty.history.map((h, i) => (
                     <tr key={`${h.date}-${i}`}>
                       <td>{formatDay(h.date, "MMM D, YYYY")}</td>
-                      <td>{h.points > 0 ? `+${h.points.toLocaleString("en-US")}` : h.points.toLocaleString("en-US")}</td>
+                      <td>
+                        {h.points > 0 ? `+${h.points.toLocaleString("en-US")}` : h.points.toLocaleString("en-US")}
+                      </td>
                       <td>{h.reason}</td>
                     </tr>
                   ))}
@@ -124,11 +134,12 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         <h2 id="packages-and-gift-cards">Packages and gift cards</h2>
         <ul>
           <li>
-            <Link to={href("/account/packages")}>Your packages</Link>: sessions used and left. <Link to={href("/packages")}>Buy a package</Link>
+            <Link to={href("/account/packages")}>Your packages</Link>: sessions used and left.{" "}
+            <Link to={href("/packages")}>Buy a package</Link>
           </li>
           <li>
-            <Link to={href("/account/gift-cards")}>Your gift cards</Link>: the ones you bought and received, with their balances.{" "}
-            <Link to={href("/gift-cards")}>Send a gift card</Link>
+            <Link to={href("/account/gift-cards")}>Your gift cards</Link>: the ones you bought and received, with their
+            balances. <Link to={href("/gift-cards")}>Send a gift card</Link>
           </li>
         </ul>
       </section>

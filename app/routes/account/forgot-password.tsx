@@ -37,7 +37,10 @@ export default function ForgotPassword({ loaderData, actionData }: Route.Compone
   return (
     <section className="page narrow">
       <h1>Forgot your password?</h1>
-      <p>Enter your email. If you have an account, or booked with us before, we'll send you a 6-digit code to set a new password.</p>
+      <p>
+        Enter your email. If you have an account, or booked with us before, we'll send you a 6-digit code to set a new
+        password.
+      </p>
       <SchemaForm schemaForm={forgot} className="form">
         <SpamTrapInputs trap={loaderData.spamTrap} />
         <Field meta={forgot.fields.email} label="Email" type="email" autoComplete="email" />

@@ -7,13 +7,17 @@ import { accountGiftCards, type GiftCardView } from "#server/purchases/gift-card
 import { orUnavailable } from "#server/unavailable.server";
 import type { Route } from "./+types/gift-cards";
 
-export const meta: Route.MetaFunction = () => [{ title: "Your gift cards | Glow Clinic" }, { name: "robots", content: "noindex" }];
+export const meta: Route.MetaFunction = () => [
+  { title: "Your gift cards | Glow Clinic" },
+  { name: "robots", content: "noindex" },
+];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = await requireUser(request, context);
   const { bought, received } = await orUnavailable(() => accountGiftCards(context.services, user));
   // Zenoti's no-end date reads "No expiry", not "Jan 1, 2100".
-  const withValidity = (cards: GiftCardView[]) => cards.map((card) => ({ ...card, validUntil: endDateLabel(card.expires) }));
+  const withValidity = (cards: GiftCardView[]) =>
+    cards.map((card) => ({ ...card, validUntil: endDateLabel(card.expires) }));
   return { bought: withValidity(bought), received: withValidity(received) };
 }
 
@@ -56,9 +60,17 @@ export default function AccountGiftCards({ loaderData }: Route.ComponentProps) {
       <AccountNav />
       <h1>Your gift cards</h1>
       <h2>Received</h2>
-      {received.length ? <CardList cards={received} label="Gift cards you received" /> : <p>No gift card has been sent to your email yet.</p>}
+      {received.length ? (
+        <CardList cards={received} label="Gift cards you received" />
+      ) : (
+        <p>No gift card has been sent to your email yet.</p>
+      )}
       <h2>Bought</h2>
-      {bought.length ? <CardList cards={bought} label="Gift cards you bought" /> : <p>You have not bought a gift card yet.</p>}
+      {bought.length ? (
+        <CardList cards={bought} label="Gift cards you bought" />
+      ) : (
+        <p>You have not bought a gift card yet.</p>
+      )}
       <p>
         <Link to={href("/gift-cards")}>Send a gift card</Link> or check any card&rsquo;s balance.
       </p>

@@ -80,7 +80,10 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
         <Link to={href("/forgot-password")}>Forgot your password, or booked before without one?</Link>
       </p>
       <p>
-        New here? <Link to={`${href("/register")}?redirectTo=${encodeURIComponent(loaderData.redirectTo)}`}>Create an account</Link>
+        New here?{" "}
+        <Link to={`${href("/register")}?redirectTo=${encodeURIComponent(loaderData.redirectTo)}`}>
+          Create an account
+        </Link>
       </p>
     </section>
   );

@@ -8,7 +8,10 @@ import { accountMemberships } from "#server/memberships/memberships.server";
 import { orUnavailable } from "#server/unavailable.server";
 import type { Route } from "./+types/memberships";
 
-export const meta: Route.MetaFunction = () => [{ title: "Your memberships | Glow Clinic" }, { name: "robots", content: "noindex" }];
+export const meta: Route.MetaFunction = () => [
+  { title: "Your memberships | Glow Clinic" },
+  { name: "robots", content: "noindex" },
+];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = await requireUser(request, context);
@@ -16,7 +19,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // Zenoti's stand-in dates are no dates: no "Member since Jan 1, 2000", an open end is "No expiry".
   const views = memberships.map((m) => {
     const end = readEndDate(m.expires);
-    const ending = !end ? null : m.active ? { term: "Ends", when: endDateLabel(m.expires)! } : end.kind === "day" ? { term: "Ended", when: endDateLabel(m.expires)! } : null;
+    const ending = !end
+      ? null
+      : m.active
+        ? { term: "Ends", when: endDateLabel(m.expires)! }
+        : end.kind === "day"
+          ? { term: "Ended", when: endDateLabel(m.expires)! }
+          : null;
     return { ...m, since: startDateLabel(m.memberSince), ending };
   });
   return { memberships: views };
@@ -60,7 +69,11 @@ export default function AccountMemberships({ loaderData }: Route.ComponentProps)
                   </>
                 ) : null}
                 <dt>Credit balance</dt>
-                <dd>{m.credit ? `${m.credit.total} (treatments ${m.credit.service}, products ${m.credit.product}, other ${m.credit.other})` : "None"}</dd>
+                <dd>
+                  {m.credit
+                    ? `${m.credit.total} (treatments ${m.credit.service}, products ${m.credit.product}, other ${m.credit.other})`
+                    : "None"}
+                </dd>
               </dl>
             </li>
           ))}

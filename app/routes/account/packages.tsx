@@ -7,7 +7,10 @@ import { accountPackages } from "#server/purchases/account.server";
 import { orUnavailable } from "#server/unavailable.server";
 import type { Route } from "./+types/packages";
 
-export const meta: Route.MetaFunction = () => [{ title: "Your packages | Glow Clinic" }, { name: "robots", content: "noindex" }];
+export const meta: Route.MetaFunction = () => [
+  { title: "Your packages | Glow Clinic" },
+  { name: "robots", content: "noindex" },
+];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = await requireUser(request, context);

@@ -2,7 +2,10 @@ import { href } from "react-router";
 import { ButtonLink } from "~/components/button-link";
 import type { Route } from "./+types/password-changed";
 
-export const meta: Route.MetaFunction = () => [{ title: "Password changed | Glow Clinic" }, { name: "robots", content: "noindex" }];
+export const meta: Route.MetaFunction = () => [
+  { title: "Password changed | Glow Clinic" },
+  { name: "robots", content: "noindex" },
+];
 
 export default function PasswordChanged() {
   return (

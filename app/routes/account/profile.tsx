@@ -5,7 +5,15 @@ import { CheckboxField, Field, SchemaForm, useSchemaForm } from "~/components/fo
 import { PhoneInput } from "~/components/phone-input";
 import { NewPasswordField } from "~/components/password-rules";
 import { ACCOUNT_MESSAGES } from "~/domain/accounts";
-import { ageInWholeYears, ChangePasswordSchema, ConsentsSchema, localToday, NO_LANGUAGE, OTHER_GENDER, ProfileDetailsSchema } from "~/domain/account-forms";
+import {
+  ageInWholeYears,
+  ChangePasswordSchema,
+  ConsentsSchema,
+  localToday,
+  NO_LANGUAGE,
+  OTHER_GENDER,
+  ProfileDetailsSchema,
+} from "~/domain/account-forms";
 import { formatPhone } from "~/lib/phone";
 import { requireUser } from "#server/accounts/current-user.server";
 import { formDataOf, formText, parseSubmission, refuseForm } from "#server/forms.server";
@@ -16,7 +24,10 @@ import { BirthDateAndGender } from "./birth-date-and-gender";
 import { LanguageSelect } from "./language-select";
 import type { Route } from "./+types/profile";
 
-export const meta: Route.MetaFunction = () => [{ title: "Your profile | Glow Clinic" }, { name: "robots", content: "noindex" }];
+export const meta: Route.MetaFunction = () => [
+  { title: "Your profile | Glow Clinic" },
+  { name: "robots", content: "noindex" },
+];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = await requireUser(request, context);
@@ -38,7 +49,8 @@ export const action = guardAction(async ({ request, context }: Route.ActionArgs)
     const submission = parseSubmission(formData, ProfileDetailsSchema);
     if (submission.status !== "success") return refuseForm(submission, { intent });
     // A back end that fails while saving is answered by guardAction: a 503 that keeps what was typed.
-    if ((await saveProfile(services, user, { details: submission.value })) === "no-guest") return refuseForm(submission, { intent, status: 503, formErrors: [OUTAGE_MESSAGE] });
+    if ((await saveProfile(services, user, { details: submission.value })) === "no-guest")
+      return refuseForm(submission, { intent, status: 503, formErrors: [OUTAGE_MESSAGE] });
     return saved("Your details are saved.");
   }
 
@@ -46,7 +58,8 @@ export const action = guardAction(async ({ request, context }: Route.ActionArgs)
     const submission = parseSubmission(formData, ConsentsSchema);
     if (submission.status !== "success") return refuseForm(submission, { intent });
     const outcome = await saveProfile(services, user, { consents: submission.value });
-    if (outcome === "no-consents") return refuseForm(submission, { intent, status: 404, formErrors: [ACCOUNT_MESSAGES.noConsent] });
+    if (outcome === "no-consents")
+      return refuseForm(submission, { intent, status: 404, formErrors: [ACCOUNT_MESSAGES.noConsent] });
     if (outcome === "no-guest") return refuseForm(submission, { intent, status: 503, formErrors: [OUTAGE_MESSAGE] });
     return saved("Your message choices are saved.");
   }
@@ -70,14 +83,25 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
   const detailsForm = useSchemaForm(ProfileDetailsSchema, {
     id: "profile-details",
     lastResult: answerFor("details"),
-    defaultValue: { ...details, birthDate: details.birthDate ?? "", gender: String(details.gender), language: String(details.language ?? NO_LANGUAGE.value) },
+    defaultValue: {
+      ...details,
+      birthDate: details.birthDate ?? "",
+      gender: String(details.gender),
+      language: String(details.language ?? NO_LANGUAGE.value),
+    },
   });
   const consentsForm = useSchemaForm(ConsentsSchema, {
     id: "profile-consents",
     lastResult: answerFor("consents"),
-    defaultValue: { marketingEmail: consents?.marketingEmail ? "on" : null, marketingSms: consents?.marketingSms ? "on" : null },
+    defaultValue: {
+      marketingEmail: consents?.marketingEmail ? "on" : null,
+      marketingSms: consents?.marketingSms ? "on" : null,
+    },
   });
-  const passwordForm = useSchemaForm(ChangePasswordSchema, { id: "profile-password", lastResult: answerFor("password") });
+  const passwordForm = useSchemaForm(ChangePasswordSchema, {
+    id: "profile-password",
+    lastResult: answerFor("password"),
+  });
   const busy = navigation.state !== "idle";
   return (
     <section className="page narrow">
@@ -94,7 +118,11 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
           <Field meta={detailsForm.fields.address} label="Address" autoComplete="address-line1" />
           <Field meta={detailsForm.fields.city} label="City" autoComplete="address-level2" />
           <Field meta={detailsForm.fields.zip} label="ZIP code" inputMode="numeric" autoComplete="postal-code" />
-          <BirthDateAndGender birthDate={detailsForm.fields.birthDate} gender={detailsForm.fields.gender} otherGender={details.gender === OTHER_GENDER.value} />
+          <BirthDateAndGender
+            birthDate={detailsForm.fields.birthDate}
+            gender={detailsForm.fields.gender}
+            otherGender={details.gender === OTHER_GENDER.value}
+          />
           {age !== null ? <p className="muted">Age: {age}</p> : null}
           <LanguageSelect meta={detailsForm.fields.language} />
           <button type="submit" name="intent" value="details" disabled={busy}>
@@ -123,8 +151,18 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
         <h2 id="password-heading">Change password</h2>
         <SchemaForm schemaForm={passwordForm} className="form">
           {/* New keys after each failed submit empty both: a password is never kept. */}
-          <Field key={passwordForm.attempt} meta={passwordForm.fields.oldPassword} label="Current password" type="password" autoComplete="current-password" />
-          <NewPasswordField key={`new-${passwordForm.attempt}`} meta={passwordForm.fields.password} label="New password" />
+          <Field
+            key={passwordForm.attempt}
+            meta={passwordForm.fields.oldPassword}
+            label="Current password"
+            type="password"
+            autoComplete="current-password"
+          />
+          <NewPasswordField
+            key={`new-${passwordForm.attempt}`}
+            meta={passwordForm.fields.password}
+            label="New password"
+          />
           <button type="submit" name="intent" value="password" disabled={busy}>
             Change password
           </button>

@@ -24,7 +24,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const redirectTo = redirectTarget(url.searchParams.get("redirectTo"));
   if (user) throw redirect(redirectTo);
-  const [centers, spamTrap] = await Promise.all([orUnavailable(() => context.services.catalog.listCenters()), context.services.spamTrap.inputProps()]);
+  const [centers, spamTrap] = await Promise.all([
+    orUnavailable(() => context.services.catalog.listCenters()),
+    context.services.spamTrap.inputProps(),
+  ]);
   return {
     redirectTo,
     spamTrap,
@@ -48,31 +51,57 @@ export const action = guardAction(async ({ request, context }: Route.ActionArgs)
   // A back end that fails from here on is answered by guardAction: a 503 that keeps what was typed.
   const center = await services.catalog.getCenter(submission.value.centerId);
   if (!center) return refuseForm(submission, { fieldErrors: { centerId: ["Please choose your home clinic"] } });
-  const result = await services.accounts.register({ ...submission.value, centerId: center.id, attribution: visitAttribution(context) });
+  const result = await services.accounts.register({
+    ...submission.value,
+    centerId: center.id,
+    attribution: visitAttribution(context),
+  });
   if (!result.ok && result.existingGuest) {
     // A client the clinics know: the code to set their password went to the email on file.
     requestSession(context).set("resetEmail", submission.value.email);
-    return redirectWithToast(context, href("/reset-password"), { type: "success", title: "We found your record with us", description: ACCOUNT_MESSAGES.recordFound });
+    return redirectWithToast(context, href("/reset-password"), {
+      type: "success",
+      title: "We found your record with us",
+      description: ACCOUNT_MESSAGES.recordFound,
+    });
   }
   if (!result.ok) {
-    const conflict = result.message === ACCOUNT_MESSAGES.duplicate || result.message === ACCOUNT_MESSAGES.sameFirstNameDuplicate;
+    const conflict =
+      result.message === ACCOUNT_MESSAGES.duplicate || result.message === ACCOUNT_MESSAGES.sameFirstNameDuplicate;
     const status = conflict ? 409 : 400;
-    return refuseForm(submission, result.field === "form" ? { status, formErrors: [result.message] } : { status, fieldErrors: { [result.field]: [result.message] } });
+    return refuseForm(
+      submission,
+      result.field === "form"
+        ? { status, formErrors: [result.message] }
+        : { status, fieldErrors: { [result.field]: [result.message] } },
+    );
   }
   requestSession(context).set("userSessionId", result.value.token);
-  return redirectWithToast(context, redirectTarget(formText(formData, "redirectTo")), { type: "success", title: "Welcome to Glow Clinic", description: "Your account is ready." });
+  return redirectWithToast(context, redirectTarget(formText(formData, "redirectTo")), {
+    type: "success",
+    title: "Welcome to Glow Clinic",
+    description: "Your account is ready.",
+  });
 });
 
 export default function Register({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
-  const register = useSchemaForm(RegisterSchema, { id: "register", lastResult: actionData?.result, defaultValue: { referralCode: loaderData.referralCode, gender: "-1", language: String(NO_LANGUAGE.value) } });
+  const register = useSchemaForm(RegisterSchema, {
+    id: "register",
+    lastResult: actionData?.result,
+    defaultValue: { referralCode: loaderData.referralCode, gender: "-1", language: String(NO_LANGUAGE.value) },
+  });
   const { fields } = register;
   const loginLink = `${href("/login")}?redirectTo=${encodeURIComponent(loaderData.redirectTo)}`;
-  const registered = fields.email.errors?.includes(ACCOUNT_MESSAGES.duplicate) || fields.phone.errors?.includes(ACCOUNT_MESSAGES.sameFirstNameDuplicate);
+  const registered =
+    fields.email.errors?.includes(ACCOUNT_MESSAGES.duplicate) ||
+    fields.phone.errors?.includes(ACCOUNT_MESSAGES.sameFirstNameDuplicate);
   return (
     <section className="page narrow">
       <h1>Create your account</h1>
-      <p className="muted">{ACCOUNT_MESSAGES.allRequired}, except your birth date, gender, language and a referral code.</p>
+      <p className="muted">
+        {ACCOUNT_MESSAGES.allRequired}, except your birth date, gender, language and a referral code.
+      </p>
       {/* "Log in" sits in the registration form, and forms do not nest: its own form is here. */}
       {registered ? <ButtonLinkForm id="log-in-instead" to={loginLink} /> : null}
       <SchemaForm schemaForm={register} className="form">

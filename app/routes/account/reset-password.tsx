@@ -39,7 +39,12 @@ export const action = guardAction(async ({ request, context }: Route.ActionArgs)
     await enforceLimit(services, "codeResend", { to: email });
     const sent = await services.accounts.sendResetCode(email);
     if (sent === "cooldown") {
-      return refuseForm(submission, { intent: "resend", status: 429, formErrors: ["Please wait 30 seconds before asking for another code."], headers: { "Retry-After": "30" } });
+      return refuseForm(submission, {
+        intent: "resend",
+        status: 429,
+        formErrors: ["Please wait 30 seconds before asking for another code."],
+        headers: { "Retry-After": "30" },
+      });
     }
     return redirectWithToast(context, href("/reset-password"), { type: "success", title: "We've sent a new code." });
   }
@@ -56,14 +61,20 @@ export const action = guardAction(async ({ request, context }: Route.ActionArgs)
 });
 
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
-  const reset = useSchemaForm(ResetPasswordSchema, { id: "reset-password", lastResult: actionData?.intent === "reset" ? actionData.result : null });
-  const resend = useSchemaForm(ResendCodeSchema, { id: "resend-code", lastResult: actionData?.intent === "resend" ? actionData.result : null });
+  const reset = useSchemaForm(ResetPasswordSchema, {
+    id: "reset-password",
+    lastResult: actionData?.intent === "reset" ? actionData.result : null,
+  });
+  const resend = useSchemaForm(ResendCodeSchema, {
+    id: "resend-code",
+    lastResult: actionData?.intent === "resend" ? actionData.result : null,
+  });
   return (
     <section className="page narrow">
       <h1>Set a new password</h1>
       <p>
-        If {loaderData.email} has an account with us, we've sent a 6-digit code there (and by text to its mobile number).
-        It works for 10 minutes.
+        If {loaderData.email} has an account with us, we've sent a 6-digit code there (and by text to its mobile
+        number). It works for 10 minutes.
       </p>
       {/* Asking for another code is a form of its own, with nothing to fill in; its button sits next to the other. */}
       <SchemaForm schemaForm={resend} />

@@ -12,7 +12,10 @@ import { siteOrigin } from "#server/site.server";
 import { orUnavailable } from "#server/unavailable.server";
 import type { Route } from "./+types/share-the-glow";
 
-export const meta: Route.MetaFunction = () => [{ title: "Share the glow | Glow Clinic" }, { name: "robots", content: "noindex" }];
+export const meta: Route.MetaFunction = () => [
+  { title: "Share the glow | Glow Clinic" },
+  { name: "robots", content: "noindex" },
+];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = await requireUser(request, context);
@@ -34,8 +37,8 @@ export default function ShareTheGlowPage({ loaderData }: Route.ComponentProps) {
       <AccountNav />
       <h1>Share the glow</h1>
       <p className="lead">
-        Your friends get their first signature laser facial for <strong>$50</strong> instead of $275. When a friend has that facial, you earn{" "}
-        <strong>{REFERRAL_REWARD_POINTS.toLocaleString("en-US")} points</strong> ($50).
+        Your friends get their first signature laser facial for <strong>$50</strong> instead of $275. When a friend has
+        that facial, you earn <strong>{REFERRAL_REWARD_POINTS.toLocaleString("en-US")} points</strong> ($50).
       </p>
       <div className="notice referral-code-card">
         <p>
@@ -80,9 +83,13 @@ export default function ShareTheGlowPage({ loaderData }: Route.ComponentProps) {
       ) : null}
       <h2>The rules</h2>
       <ul>
-        <li>The $50 price is for a friend&rsquo;s first signature laser facial, once per friend, at any of our clinics.</li>
+        <li>
+          The $50 price is for a friend&rsquo;s first signature laser facial, once per friend, at any of our clinics.
+        </li>
         <li>You earn 5,000 points once per friend, when their first facial is completed. 100 points are worth $1.</li>
-        <li>Points are used in clinic by members; they are not redeemable for cash, dues, gift cards or online products.</li>
+        <li>
+          Points are used in clinic by members; they are not redeemable for cash, dues, gift cards or online products.
+        </li>
         <li>You can&rsquo;t refer yourself.</li>
       </ul>
     </section>

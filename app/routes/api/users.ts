@@ -1,5 +1,11 @@
 import { data } from "react-router";
-import { EmailField, ForgotPasswordSchema, LoginSchema, RegisterSchema, ResetPasswordSchema } from "~/domain/account-forms";
+import {
+  EmailField,
+  ForgotPasswordSchema,
+  LoginSchema,
+  RegisterSchema,
+  ResetPasswordSchema,
+} from "~/domain/account-forms";
 import { ACCOUNT_MESSAGES } from "~/domain/accounts";
 import { fieldErrors } from "~/domain/guest";
 import { clearSignInFailures, consume, enforceLimit, tooManyAttempts } from "#server/limits/policy.server";
@@ -22,7 +28,8 @@ function bearer(request: Request): string | null {
 }
 
 async function jsonBody(request: Request): Promise<Record<string, unknown>> {
-  if (!(request.headers.get("content-type") ?? "").startsWith("application/json")) throw data({ error: "Send JSON (application/json)." }, { status: 415 });
+  if (!(request.headers.get("content-type") ?? "").startsWith("application/json"))
+    throw data({ error: "Send JSON (application/json)." }, { status: 415 });
   let text: string;
   try {
     text = await request.text();
@@ -80,7 +87,9 @@ export const action = guardJson(async ({ request, params, context }: Route.Actio
     const center = await services.catalog.getCenter(parsed.data.centerId);
     if (!center) return data({ errors: { centerId: "Please choose your home clinic" } }, { status: 400 });
     const result = await services.accounts.register({ ...parsed.data, centerId: center.id });
-    const conflict = result.ok ? false : result.field === "email" || result.message === ACCOUNT_MESSAGES.sameFirstNameDuplicate;
+    const conflict = result.ok
+      ? false
+      : result.field === "email" || result.message === ACCOUNT_MESSAGES.sameFirstNameDuplicate;
     if (!result.ok) return data({ errors: { [result.field]: result.message } }, { status: conflict ? 409 : 400 });
     return data({ sessionToken: result.value.token, user: result.value.user }, { status: 201 });
   }

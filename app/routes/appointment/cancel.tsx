@@ -7,7 +7,10 @@ import { redirectWithToast } from "#server/toast.server";
 import { guardAction } from "#server/unavailable.server";
 import type { Route } from "./+types/cancel";
 
-export const meta: Route.MetaFunction = () => [{ title: "Leave this booking? | Glow Clinic" }, { name: "robots", content: "noindex" }];
+export const meta: Route.MetaFunction = () => [
+  { title: "Leave this booking? | Glow Clinic" },
+  { name: "robots", content: "noindex" },
+];
 
 export async function loader({ context }: Route.LoaderArgs) {
   const draft = getDraft(requestSession(context));
@@ -22,7 +25,9 @@ export const action = guardAction(async ({ context }: Route.ActionArgs) => {
   return redirectWithToast(context, href("/"), {
     type: "info",
     title: "Your booking was cancelled",
-    description: draft?.hold ? "The time we held for you is let go; others can book it once its hold runs out." : undefined,
+    description: draft?.hold
+      ? "The time we held for you is let go; others can book it once its hold runs out."
+      : undefined,
   });
 });
 
@@ -43,7 +48,11 @@ export default function CancelBooking({ loaderData }: Route.ComponentProps) {
   return (
     <section className="narrow">
       <h1>Leave this booking?</h1>
-      <p>{held ? "We'll release the time we're holding for you and forget your choices." : "We'll forget the choices you made so far."}</p>
+      <p>
+        {held
+          ? "We'll release the time we're holding for you and forget your choices."
+          : "We'll forget the choices you made so far."}
+      </p>
       {/* "No, keep booking" sits beside the cancel button, in its form; forms do not nest, so its own form is here. */}
       <ButtonLinkForm id="keep-booking" to={backTo} />
       <Form method="post" className="actions">

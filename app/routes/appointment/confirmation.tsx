@@ -9,7 +9,10 @@ import { bookedInvoice, confirmationManageUrl, loadConfirmation } from "#server/
 import { siteOrigin } from "#server/site.server";
 import type { Route } from "./+types/confirmation";
 
-export const meta: Route.MetaFunction = () => [{ title: "You're booked | Glow Clinic" }, { name: "robots", content: "noindex" }];
+export const meta: Route.MetaFunction = () => [
+  { title: "You're booked | Glow Clinic" },
+  { name: "robots", content: "noindex" },
+];
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const view = await loadConfirmation(context, params.appointmentId);
@@ -42,7 +45,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 }
 
 export default function Confirmation({ loaderData }: Route.ComponentProps) {
-  const { appointmentId, what, when, length, timeZone, clinic, nurse, reference, paid, dueInClinic, manageUrl } = loaderData;
+  const { appointmentId, what, when, length, timeZone, clinic, nurse, reference, paid, dueInClinic, manageUrl } =
+    loaderData;
   return (
     <article className="page narrow confirmation">
       <h1>You're booked!</h1>
@@ -100,12 +104,17 @@ export default function Confirmation({ loaderData }: Route.ComponentProps) {
         <li>Please arrive 10 minutes before your first facial.</li>
         <li>New clients: bring a photo ID.</li>
         <li>
-          Need to change plans? <Link to={manageUrl}>Reschedule or cancel</Link> at least 12 hours ahead to avoid the $25 fee.
+          Need to change plans? <Link to={manageUrl}>Reschedule or cancel</Link> at least 12 hours ahead to avoid the
+          $25 fee.
         </li>
       </ul>
       <div className="actions">
         {/* The calendar file is sent as an attachment: the browser saves it and stays on this page. */}
-        <ButtonLink className="button" to={href("/appointment/confirmation/:appointmentId/calendar.ics", { appointmentId })} reloadDocument>
+        <ButtonLink
+          className="button"
+          to={href("/appointment/confirmation/:appointmentId/calendar.ics", { appointmentId })}
+          reloadDocument
+        >
           Add to calendar
         </ButtonLink>
         <ButtonLink className="button button-secondary" to={manageUrl}>

@@ -22,7 +22,10 @@ import type { Route } from "./+types/details";
 /** The step's calls are the booking's: its guest searches and hold, or a held booking's update (decision 036). */
 export const middleware: Route.MiddlewareFunction[] = [bookingCallPriority];
 
-export const meta: Route.MetaFunction = () => [{ title: "Your details | Glow Clinic" }, { name: "robots", content: "noindex" }];
+export const meta: Route.MetaFunction = () => [
+  { title: "Your details | Glow Clinic" },
+  { name: "robots", content: "noindex" },
+];
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { session, draft } = await requireDraft(context, "time");
@@ -31,24 +34,43 @@ export async function loader({ context }: Route.LoaderArgs) {
     // Signed in after choosing a time: it is held now, under the account's own guest.
     const { service, center } = await requireChosenService(context);
     const slot = draft.slot!;
-    const outcome = await holdSlot(context.services, { draft, centerId: center.id, service, slot, date: slot.slice(0, 10), timeZone: center.timeZone, clientIp: context.clientIp, user });
+    const outcome = await holdSlot(context.services, {
+      draft,
+      centerId: center.id,
+      service,
+      slot,
+      date: slot.slice(0, 10),
+      timeZone: center.timeZone,
+      clientIp: context.clientIp,
+      user,
+    });
     setDraft(session, { ...outcome.draft, ...(outcome.kind === "held" ? {} : { slot: undefined }) });
     if (outcome.kind === "held") throw redirect(href("/appointment/payment"));
-    throw redirectWithToast(context, `${href("/appointment/time")}?date=${draft.date ?? ""}`, { type: "error", title: notHeldMessage(outcome) });
+    throw redirectWithToast(context, `${href("/appointment/time")}?date=${draft.date ?? ""}`, {
+      type: "error",
+      title: notHeldMessage(outcome),
+    });
   }
   if (user) {
     // Signed in: no guest form; the booking goes on under the account's own guest.
     const adopted = await adoptSignedInGuest(context.services, draft, user);
     if (adopted === "taken") {
       setDraft(session, { ...draft, hold: undefined });
-      throw redirectWithToast(context, `${href("/appointment/time")}?date=${draft.date ?? ""}`, { type: "error", title: SLOT_TAKEN });
+      throw redirectWithToast(context, `${href("/appointment/time")}?date=${draft.date ?? ""}`, {
+        type: "error",
+        title: SLOT_TAKEN,
+      });
     }
     setDraft(session, adopted);
     throw redirect(href("/appointment/payment"));
   }
   const time = draft.hold?.slot ?? draft.slot!;
   const details = draft.details;
-  return { chosen: formatSlot(time), held: Boolean(draft.hold), details: details ? { ...details, phone: formatPhone(details.phone) } : null };
+  return {
+    chosen: formatSlot(time),
+    held: Boolean(draft.hold),
+    details: details ? { ...details, phone: formatPhone(details.phone) } : null,
+  };
 }
 
 /** A 429 from the hold limits keeps its Retry-After header. */
@@ -70,7 +92,12 @@ export const action = guardAction(async ({ request, context }: Route.ActionArgs)
     // Let in again if its turn lapsed while the details were typed: told to wait before any search or hold, what was typed kept.
     const admission = await admitBooking(context.services, draft.id);
     const wait = admission.ok ? 0 : admission.retryAfterSeconds;
-    if (wait) return refuseForm(submission, { status: 503, formErrors: [busyHoldMessage(wait)], headers: { "Retry-After": String(wait) } });
+    if (wait)
+      return refuseForm(submission, {
+        status: 503,
+        formErrors: [busyHoldMessage(wait)],
+        headers: { "Retry-After": String(wait) },
+      });
   }
   const outcome = await submitBookingDetails(context.services, {
     draft,
@@ -83,7 +110,12 @@ export const action = guardAction(async ({ request, context }: Route.ActionArgs)
   if (outcome.kind === "saved" || outcome.kind === "verify") {
     context.services.analytics.record({
       name: "details_entered",
-      properties: { centerId: center.id, kind: outcome.kind === "verify" ? "existing_client" : "guest", email: submission.value.email, phone: submission.value.phone },
+      properties: {
+        centerId: center.id,
+        kind: outcome.kind === "verify" ? "existing_client" : "guest",
+        email: submission.value.email,
+        phone: submission.value.phone,
+      },
     });
   }
   switch (outcome.kind) {
@@ -96,7 +128,8 @@ export const action = guardAction(async ({ request, context }: Route.ActionArgs)
       return redirect(href("/appointment/verify"));
     case "saved":
       setDraft(session, outcome.draft);
-      if (outcome.notice) return redirectWithToast(context, href("/appointment/payment"), { type: "info", title: outcome.notice });
+      if (outcome.notice)
+        return redirectWithToast(context, href("/appointment/payment"), { type: "info", title: outcome.notice });
       return redirect(href("/appointment/payment"));
     case "not-held":
       return afterNotHeld(context, session, submission, outcome.outcome);
@@ -105,7 +138,11 @@ export const action = guardAction(async ({ request, context }: Route.ActionArgs)
 
 export default function DetailsStep({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
-  const details = useSchemaForm(GuestDetailsSchema, { id: "guest-details", lastResult: actionData?.result, defaultValue: loaderData.details ?? undefined });
+  const details = useSchemaForm(GuestDetailsSchema, {
+    id: "guest-details",
+    lastResult: actionData?.result,
+    defaultValue: loaderData.details ?? undefined,
+  });
   const { fields } = details;
   return (
     <>
@@ -113,8 +150,10 @@ export default function DetailsStep({ loaderData, actionData }: Route.ComponentP
       <p className="sign-in-offer">
         Booked with us before?{" "}
         <Link to={`${href("/login")}?redirectTo=${encodeURIComponent("/appointment/details")}`}>Sign in</Link> or{" "}
-        <Link to={`${href("/register")}?redirectTo=${encodeURIComponent("/appointment/details")}`}>create an account</Link>; your
-        choice is kept.
+        <Link to={`${href("/register")}?redirectTo=${encodeURIComponent("/appointment/details")}`}>
+          create an account
+        </Link>
+        ; your choice is kept.
       </p>
       <p className="chosen-time">
         Your time: <strong>{loaderData.chosen}</strong>.{" "}

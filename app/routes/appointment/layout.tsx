@@ -40,7 +40,14 @@ type BookingSummaryView = {
 };
 
 /** What the booking summary shows of the draft: the treatment chosen, its total and its time. */
-async function bookingSummaryOf(services: Services, center: Center, catalog: Service[], draft: Draft, holdLive: boolean, partnerType: string | undefined): Promise<BookingSummaryView | null> {
+async function bookingSummaryOf(
+  services: Services,
+  center: Center,
+  catalog: Service[],
+  draft: Draft,
+  holdLive: boolean,
+  partnerType: string | undefined,
+): Promise<BookingSummaryView | null> {
   const service = findService(catalog, draft.serviceId);
   if (!service) return null;
   const addOns = draft.addOnIds.map((id) => findService(catalog, id)).filter((s): s is Service => Boolean(s));
@@ -70,7 +77,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const draft = getDraft(requestSession(context));
   const holdLive = Boolean(draft && holdIsLive(draft, Date.now()));
   const reached = stepsReached(draft, holdLive);
-  if (!draft || (!holdLive && !draft.serviceId)) return { hold: null, centerId: draft?.centerId ?? null, notice, summary: null, reached };
+  if (!draft || (!holdLive && !draft.serviceId))
+    return { hold: null, centerId: draft?.centerId ?? null, notice, summary: null, reached };
   // Another clinic's treatment step starts a new booking there: the one in the draft is not summed up on it.
   const asked = url.pathname === href("/appointment/service") ? url.searchParams.get("id") : null;
   const otherClinic = asked !== null && !sameId(asked, draft.centerId);
@@ -84,7 +92,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
           .catch(() => null)
       : null,
   ]);
-  const summary = center && catalog ? await bookingSummaryOf(services, center, catalog, draft, holdLive, visitAttribution(context).partner) : null;
+  const summary =
+    center && catalog
+      ? await bookingSummaryOf(services, center, catalog, draft, holdLive, visitAttribution(context).partner)
+      : null;
   const timeZone = center?.timeZone ?? "America/Chicago";
   const hold = holdLive ? holdViewOf(draft.hold!.slot, draft.hold!.expiresAt, timeZone) : null;
   return { centerId: draft.centerId, hold, notice, summary, reached };
@@ -134,7 +145,9 @@ export default function AppointmentLayout({ loaderData }: Route.ComponentProps) 
                     {label}
                   </span>
                 ) : index <= reached ? (
-                  <Link to={index === 0 && centerId ? `${step.to}?id=${encodeURIComponent(centerId)}` : step.to}>{label}</Link>
+                  <Link to={index === 0 && centerId ? `${step.to}?id=${encodeURIComponent(centerId)}` : step.to}>
+                    {label}
+                  </Link>
                 ) : (
                   <span className="step">{label}</span>
                 )}
@@ -172,7 +185,15 @@ export default function AppointmentLayout({ loaderData }: Route.ComponentProps) 
  * What is being booked, kept in view: a side column on a wide screen, a compact bar at the top of a
  * phone's screen. After the page in the document, so the page's heading is read first.
  */
-function BookingSummary({ summary, hold, seconds }: { summary: BookingSummaryView; hold: HoldView | null; seconds: number | null }) {
+function BookingSummary({
+  summary,
+  hold,
+  seconds,
+}: {
+  summary: BookingSummaryView;
+  hold: HoldView | null;
+  seconds: number | null;
+}) {
   return (
     <aside className="booking-summary" aria-labelledby="booking-summary-heading">
       <h2 id="booking-summary-heading">Your booking</h2>

@@ -1,6 +1,15 @@
 import { getCollectionProps, getInputProps } from "@conform-to/react";
 import { href, Link, redirect, redirectDocument, useNavigation } from "react-router";
-import { CheckboxField, ErrorSummary, Field, FieldMessage, SchemaForm, SelectField, useFocusFirst, useSchemaForm } from "~/components/forms";
+import {
+  CheckboxField,
+  ErrorSummary,
+  Field,
+  FieldMessage,
+  SchemaForm,
+  SelectField,
+  useFocusFirst,
+  useSchemaForm,
+} from "~/components/forms";
 import { NO_SHOW_FEE, NO_SHOW_WINDOW_HOURS, LATE_ARRIVAL_MINUTES } from "~/domain/booking";
 import { PaymentSchema } from "~/domain/booking-forms";
 import { PAYMENT_MESSAGES } from "~/domain/payment";
@@ -10,7 +19,12 @@ import { US_STATES } from "~/lib/us-states";
 import { bookingCallPriority } from "#server/booking/call-priority.server";
 import { requireDraft, setConfirmed, setDraft } from "#server/booking/draft.server";
 import { flashNotBooked } from "#server/booking/not-booked.server";
-import { CHECKOUT_MESSAGES, paymentStepAction, paymentStepPage, type PaymentStepExit } from "#server/booking/payment-page.server";
+import {
+  CHECKOUT_MESSAGES,
+  paymentStepAction,
+  paymentStepPage,
+  type PaymentStepExit,
+} from "#server/booking/payment-page.server";
 import { formDataOf, parseSubmission, refuseForm } from "#server/forms.server";
 import { currentUser, requestSession, visitAttribution, type RequestContext } from "#server/request-context.server";
 import { siteOrigin } from "#server/site.server";
@@ -21,7 +35,10 @@ import type { Route } from "./+types/payment";
 /** The step's calls are those of a booking that holds a slot: first in line for the chain's calls (decision 036). */
 export const middleware: Route.MiddlewareFunction[] = [bookingCallPriority];
 
-export const meta: Route.MetaFunction = () => [{ title: "Payment | Glow Clinic" }, { name: "robots", content: "noindex" }];
+export const meta: Route.MetaFunction = () => [
+  { title: "Payment | Glow Clinic" },
+  { name: "robots", content: "noindex" },
+];
 
 /** The signed-in user and the visit's attribution: who the payment step's use cases act for. */
 async function visitorOf(context: RequestContext) {
@@ -48,7 +65,8 @@ function exitResponse(context: RequestContext, exit: PaymentStepExit): Response 
     case "not-booked":
       flashNotBooked(context, exit.notBooked);
       setDraft(session, exit.draft);
-      if (exit.notBooked.resume === "service") return redirect(`${href("/appointment/service")}?id=${encodeURIComponent(exit.draft.centerId)}`);
+      if (exit.notBooked.resume === "service")
+        return redirect(`${href("/appointment/service")}?id=${encodeURIComponent(exit.draft.centerId)}`);
       return redirect(`${href("/appointment/time")}?date=${exit.draft.date ?? ""}`);
     case "cancelled":
       flashToast(context, { type: "info", title: CHECKOUT_MESSAGES.cancelled });
@@ -71,12 +89,23 @@ export const action = guardAction(async ({ request, context }: Route.ActionArgs)
   if (submission.status !== "success") return refuseForm(submission);
   // The payment step's own address on the site's origin (never a forwarded host): hosted pages send the visitor back here.
   const returnTo = `${siteOrigin(request, context)}${href("/appointment/payment")}`;
-  const outcome = await paymentStepAction(context.services, { ...(await visitorOf(context)), draft, form: submission.value, clientIp: context.clientIp, returnTo });
+  const outcome = await paymentStepAction(context.services, {
+    ...(await visitorOf(context)),
+    draft,
+    form: submission.value,
+    clientIp: context.clientIp,
+    returnTo,
+  });
   switch (outcome.kind) {
     case "refused": {
       if (outcome.draft) setDraft(session, outcome.draft);
       const { status, formErrors, fieldErrors, retryAfterSeconds } = outcome;
-      return refuseForm(submission, { status, formErrors, fieldErrors, headers: retryAfterSeconds ? { "Retry-After": String(retryAfterSeconds) } : undefined });
+      return refuseForm(submission, {
+        status,
+        formErrors,
+        fieldErrors,
+        headers: retryAfterSeconds ? { "Retry-After": String(retryAfterSeconds) } : undefined,
+      });
     }
     case "card-page":
       setDraft(session, outcome.draft);
@@ -99,7 +128,22 @@ function lineAmount(price: number, index: number, lineCount: number): string {
 }
 
 export default function PaymentStep({ loaderData, actionData }: Route.ComponentProps) {
-  const { clinic, service, summary, repriced, notice, cards, cardError, cardFailed, payKey, packageOffer, payInstead, membership, clinicSlug, coupons } = loaderData;
+  const {
+    clinic,
+    service,
+    summary,
+    repriced,
+    notice,
+    cards,
+    cardError,
+    cardFailed,
+    payKey,
+    packageOffer,
+    payInstead,
+    membership,
+    clinicSlug,
+    coupons,
+  } = loaderData;
   const navigation = useNavigation();
   const confirming = navigation.state === "submitting" && navigation.formData?.get("intent") === "confirm";
   const payment = useSchemaForm(PaymentSchema, {
@@ -136,7 +180,11 @@ export default function PaymentStep({ loaderData, actionData }: Route.ComponentP
             ))}
             {summary.discount > 0 ? (
               <tr>
-                <th scope="row">{summary.promo?.code ? `${summary.promo.kind === "coupon" ? "Coupon" : "Promo code"} ${summary.promo.code}` : "Discount"}</th>
+                <th scope="row">
+                  {summary.promo?.code
+                    ? `${summary.promo.kind === "coupon" ? "Coupon" : "Promo code"} ${summary.promo.code}`
+                    : "Discount"}
+                </th>
                 <td>−{formatMoney(summary.discount)}</td>
               </tr>
             ) : null}
@@ -202,15 +250,22 @@ export default function PaymentStep({ loaderData, actionData }: Route.ComponentP
               <a href={href("/appointment/payment")}>{cardError}</a>
             </p>
           ) : null}
-          {getCollectionProps(fields.card, { type: "radio", options: cards.map((card) => card.id), ariaAttributes: false }).map(({ key, ...props }, index) => (
+          {getCollectionProps(fields.card, {
+            type: "radio",
+            options: cards.map((card) => card.id),
+            ariaAttributes: false,
+          }).map(({ key, ...props }, index) => (
             <label key={key} className="check">
-              <input {...props} autoFocus={index === 0 ? focusCard : undefined} /> {cards[index].label} <span className="muted">expires {cards[index].expiry}</span>
+              <input {...props} autoFocus={index === 0 ? focusCard : undefined} /> {cards[index].label}{" "}
+              <span className="muted">expires {cards[index].expiry}</span>
             </label>
           ))}
           <button type="submit" name="intent" value="add-card" className="button-secondary">
             {cards.length > 0 ? "Add another card" : "Add a card"}
           </button>
-          <p className="muted">You'll enter your card on our payment provider's secure page; we never see the number.</p>
+          <p className="muted">
+            You'll enter your card on our payment provider's secure page; we never see the number.
+          </p>
         </fieldset>
 
         {/* Needed to book, not to add a card or apply a code: marked required here, checked by the schema on "confirm". */}
@@ -243,8 +298,8 @@ export default function PaymentStep({ loaderData, actionData }: Route.ComponentP
               </p>
             ) : packageOffer ? (
               <p>
-                You have {packageOffer.left} {packageOffer.left === 1 ? "session" : "sessions"} of <strong>{packageOffer.name}</strong> left for this
-                treatment.{" "}
+                You have {packageOffer.left} {packageOffer.left === 1 ? "session" : "sessions"} of{" "}
+                <strong>{packageOffer.name}</strong> left for this treatment.{" "}
                 <button type="submit" name="intent" value="use-package" className="button-secondary">
                   Use a package session
                 </button>
@@ -279,12 +334,19 @@ export default function PaymentStep({ loaderData, actionData }: Route.ComponentP
               {coupons.length > 0 ? (
                 <fieldset>
                   <legend>Your coupons</legend>
-                  {getCollectionProps(fields.coupon, { type: "radio", options: coupons.map((c) => c.number), ariaAttributes: false }).map(({ key, ...props }, index) => (
+                  {getCollectionProps(fields.coupon, {
+                    type: "radio",
+                    options: coupons.map((c) => c.number),
+                    ariaAttributes: false,
+                  }).map(({ key, ...props }, index) => (
                     <label key={key} className="check">
-                      <input {...props} defaultChecked={coupons.length === 1 || props.defaultChecked} /> Coupon {coupons[index].number}: {coupons[index].description}{" "}
+                      <input {...props} defaultChecked={coupons.length === 1 || props.defaultChecked} /> Coupon{" "}
+                      {coupons[index].number}: {coupons[index].description}{" "}
                       <span className="muted">
                         saves {coupons[index].saving}
-                        {coupons[index].expiresOn ? `, use by ${formatDay(coupons[index].expiresOn!, "MMM D, YYYY")}` : ""}
+                        {coupons[index].expiresOn
+                          ? `, use by ${formatDay(coupons[index].expiresOn!, "MMM D, YYYY")}`
+                          : ""}
                       </span>
                     </label>
                   ))}
@@ -311,8 +373,8 @@ export default function PaymentStep({ loaderData, actionData }: Route.ComponentP
           <legend>Cancellation policy</legend>
           <p>
             Please cancel or reschedule at least {NO_SHOW_WINDOW_HOURS} hours before your appointment. If you cancel or
-            reschedule later, don't come, or arrive more than {LATE_ARRIVAL_MINUTES} minutes late, a {formatMoney(NO_SHOW_FEE)}{" "}
-            no-show fee is charged to your card.
+            reschedule later, don't come, or arrive more than {LATE_ARRIVAL_MINUTES} minutes late, a{" "}
+            {formatMoney(NO_SHOW_FEE)} no-show fee is charged to your card.
           </p>
           <CheckboxField meta={fields.policy} value="agreed" required>
             I agree to the cancellation policy
@@ -321,7 +383,11 @@ export default function PaymentStep({ loaderData, actionData }: Route.ComponentP
 
         <p>
           <button type="submit" name="intent" value="confirm" className="button-large" disabled={confirming}>
-            {confirming ? "Confirming…" : summary.prepaid ? `Pay ${formatMoney(summary.dueNow)} and book` : "Book appointment"}
+            {confirming
+              ? "Confirming…"
+              : summary.prepaid
+                ? `Pay ${formatMoney(summary.dueNow)} and book`
+                : "Book appointment"}
           </button>
         </p>
       </SchemaForm>

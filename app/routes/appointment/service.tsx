@@ -4,7 +4,13 @@ import { ButtonLink } from "~/components/button-link";
 import { ClinicNotFound } from "~/components/clinic-not-found";
 import { ErrorMessage } from "~/components/error-message";
 import { FieldMessage, SchemaForm, SelectField, useFocusFirst, useSchemaForm } from "~/components/forms";
-import { AREA_REQUIRED, CHOOSE_SHOWN, NURSE_FROM_LIST, SERVICE_REQUIRED, ServiceChoiceSchema } from "~/domain/booking-forms";
+import {
+  AREA_REQUIRED,
+  CHOOSE_SHOWN,
+  NURSE_FROM_LIST,
+  SERVICE_REQUIRED,
+  ServiceChoiceSchema,
+} from "~/domain/booking-forms";
 import { isRouteErrorResponse } from "react-router";
 import { isEnhancement, type Service } from "~/domain/catalog";
 import { applyDiscounts } from "~/domain/discounts";
@@ -34,7 +40,11 @@ export const meta: Route.MetaFunction = ({ data }) => [
 ];
 
 function sameChoice(a: Draft, b: Draft) {
-  return a.serviceId === b.serviceId && a.therapistId === b.therapistId && [...a.addOnIds].sort().join() === [...b.addOnIds].sort().join();
+  return (
+    a.serviceId === b.serviceId &&
+    a.therapistId === b.therapistId &&
+    [...a.addOnIds].sort().join() === [...b.addOnIds].sort().join()
+  );
 }
 
 /**
@@ -47,7 +57,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const { center, catalog } = await requireClinic(services, url.searchParams.get("id"));
   const link = bookingLinkOf(url);
-  const linked = await draftFromLink(services, { center, catalog, kept: getDraft(requestSession(context)), link, user: await currentUser(context), clientIp: context.clientIp, keep: false });
+  const linked = await draftFromLink(services, {
+    center,
+    catalog,
+    kept: getDraft(requestSession(context)),
+    link,
+    user: await currentUser(context),
+    clientIp: context.clientIp,
+    keep: false,
+  });
   const { draft, linkedService, treatments, holdings, therapists } = linked;
 
   if (linkedService && !needsTreatmentArea(linkedService.name)) {
@@ -57,7 +75,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   }
 
   // ?choose= is a pick on this page (show its options); ?service= is a deep link (go on if done).
-  const selected = findService(treatments, url.searchParams.get("choose") ?? url.searchParams.get("service") ?? draft.serviceId);
+  const selected = findService(
+    treatments,
+    url.searchParams.get("choose") ?? url.searchParams.get("service") ?? draft.serviceId,
+  );
   const byId = new Map(catalog.map((s) => [s.id, s]));
   const [rules, offers] = await Promise.all([
     promoRules(services, draft.promoCode),
@@ -65,7 +86,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   ]);
   const priced = (s: Service, kind: "service" | "addon-service" | "addon-fixer") => {
     // No price of its own: the clinic page's words (a range per area, "Free"), or included with the treatment.
-    if (s.price === 0) return { price: kind === "addon-service" ? INCLUDED_PRICE : treatmentPriceLabel(s, byId, formatPriceRange), discounted: null };
+    if (s.price === 0)
+      return {
+        price: kind === "addon-service" ? INCLUDED_PRICE : treatmentPriceLabel(s, byId, formatPriceRange),
+        discounted: null,
+      };
     const result = applyDiscounts([{ serviceId: s.id, kind, name: s.name, price: s.price }], rules);
     // A partner's or the clinic's own price, unless a promo code already on the booking gives more.
     const offer = kind === "service" ? offerFor(offers, s.id) : null;
@@ -73,8 +98,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     return { price: formatMoney(s.price), discounted: best < s.price ? formatMoney(best) : null };
   };
   // What each add-on adds to the visit is what the back end books for it (decision 045).
-  const option = (s: Service) => ({ id: s.id, name: s.displayName, description: s.description, added: addedMinutesLabel(s), ...priced(s, "addon-service") });
-  const selectedAddOns = selected ? selected.addOnIds.map((id) => byId.get(id)).filter((s): s is Service => Boolean(s)) : [];
+  const option = (s: Service) => ({
+    id: s.id,
+    name: s.displayName,
+    description: s.description,
+    added: addedMinutesLabel(s),
+    ...priced(s, "addon-service"),
+  });
+  const selectedAddOns = selected
+    ? selected.addOnIds.map((id) => byId.get(id)).filter((s): s is Service => Boolean(s))
+    : [];
   const enhancements = selectedAddOns.filter(isEnhancement);
   // The spec lists the fixer with a facial's enhancements: a touch-up booked with the facial.
   const fixers = selectedAddOns.filter((s) => serviceKind(s.name) === "fixer");
@@ -82,40 +115,42 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const enhancementPrices = enhancements.map((e) => e.price);
 
   return {
-      clinic: { id: center.id, name: center.name, slug: center.slug },
-      categories: [...new Set(treatments.map((t) => t.category))].map((category) => ({
-        category,
-        items: treatments
-          .filter((t) => t.category === category)
-          .map((t) => {
-            const session = packageSessionFor(holdings, t.id);
-            return {
-              id: t.id,
-              name: t.displayName,
-              description: t.description,
-              length: visitLengthLabel(visitMinutes(t, [])),
-              // A package session pays for the treatment itself; its add-ons are still paid.
-              ...(session ? { price: PACKAGE_PRICE, discounted: null } : priced(t, "service")),
-              packageNote: session ? packageSessionsLeft(session) : null,
-              membershipNote: coveredByMembership(t.name) ? null : "Not covered by membership",
-            };
-          }),
-      })),
-      selected: selected
-        ? {
-            id: selected.id,
-            name: selected.displayName,
-            needsArea: needsTreatmentArea(selected.name),
-            enhancements: enhancements.map(option),
-            fixers: fixers.map((s) => ({ ...option(s), ...priced(s, "addon-fixer") })),
-            enhancementRange: enhancementPrices.length ? formatPriceRange(Math.min(...enhancementPrices), Math.max(...enhancementPrices)) : null,
-            areas: areas.map(option),
-          }
-        : null,
-      chosen: { addOnIds: draft.serviceId === selected?.id ? draft.addOnIds : [], therapistId: draft.therapistId },
-      nurses: therapists.map((t) => ({ id: t.id, name: t.displayName })),
-      // "Select" names its own treatment; the rest of a link goes with it.
-      carry: linkQuery(link, ["id", "service"]),
+    clinic: { id: center.id, name: center.name, slug: center.slug },
+    categories: [...new Set(treatments.map((t) => t.category))].map((category) => ({
+      category,
+      items: treatments
+        .filter((t) => t.category === category)
+        .map((t) => {
+          const session = packageSessionFor(holdings, t.id);
+          return {
+            id: t.id,
+            name: t.displayName,
+            description: t.description,
+            length: visitLengthLabel(visitMinutes(t, [])),
+            // A package session pays for the treatment itself; its add-ons are still paid.
+            ...(session ? { price: PACKAGE_PRICE, discounted: null } : priced(t, "service")),
+            packageNote: session ? packageSessionsLeft(session) : null,
+            membershipNote: coveredByMembership(t.name) ? null : "Not covered by membership",
+          };
+        }),
+    })),
+    selected: selected
+      ? {
+          id: selected.id,
+          name: selected.displayName,
+          needsArea: needsTreatmentArea(selected.name),
+          enhancements: enhancements.map(option),
+          fixers: fixers.map((s) => ({ ...option(s), ...priced(s, "addon-fixer") })),
+          enhancementRange: enhancementPrices.length
+            ? formatPriceRange(Math.min(...enhancementPrices), Math.max(...enhancementPrices))
+            : null,
+          areas: areas.map(option),
+        }
+      : null,
+    chosen: { addOnIds: draft.serviceId === selected?.id ? draft.addOnIds : [], therapistId: draft.therapistId },
+    nurses: therapists.map((t) => ({ id: t.id, name: t.displayName })),
+    // "Select" names its own treatment; the rest of a link goes with it.
+    carry: linkQuery(link, ["id", "service"]),
   };
 }
 
@@ -127,28 +162,46 @@ export const action = guardAction(async ({ request, context }: Route.ActionArgs)
   if (submission.status !== "success") return refuseForm(submission);
   const session = requestSession(context);
   // A link this page was opened with is kept now, with the choice: its guest, nurse, day and code.
-  const linked = await draftFromLink(services, { center, catalog, kept: getDraft(session), link: bookingLinkOf(url), user: await currentUser(context), clientIp: context.clientIp, keep: true });
+  const linked = await draftFromLink(services, {
+    center,
+    catalog,
+    kept: getDraft(session),
+    link: bookingLinkOf(url),
+    user: await currentUser(context),
+    clientIp: context.clientIp,
+    keep: true,
+  });
   const { holdings, treatments } = linked;
   const service = findService(treatments, String(submission.value.service));
   if (!service) return refuseForm(submission, { formErrors: [SERVICE_REQUIRED] });
   const { area, addOn, therapist = "any" } = submission.value;
   const allowed = new Set(service.addOnIds);
   const picked = [...addOn, ...area];
-  if (picked.some((id) => !allowed.has(id.toLowerCase()))) return refuseForm(submission, { formErrors: [CHOOSE_SHOWN] });
+  if (picked.some((id) => !allowed.has(id.toLowerCase())))
+    return refuseForm(submission, { formErrors: [CHOOSE_SHOWN] });
   const addOnIds = [...new Set(picked.map((id) => id.toLowerCase()))];
   if (addOnIds.length > MAX_ADD_ONS) return refuseForm(submission, { formErrors: [TOO_MANY_ADD_ONS] });
-  if (needsTreatmentArea(service.name) && area.length === 0) return refuseForm(submission, { fieldErrors: { area: [AREA_REQUIRED] } });
+  if (needsTreatmentArea(service.name) && area.length === 0)
+    return refuseForm(submission, { fieldErrors: { area: [AREA_REQUIRED] } });
   let therapistId: string | null = null;
   if (therapist !== "any") {
     // Read again, not from the link's look: a back end that cannot say is an outage, not a wrong nurse.
-    const nurse = ((await services.catalog.listTherapists(center.id)) ?? []).find((t) => t.id === therapist.toLowerCase());
+    const nurse = ((await services.catalog.listTherapists(center.id)) ?? []).find(
+      (t) => t.id === therapist.toLowerCase(),
+    );
     if (!nurse) return refuseForm(submission, { fieldErrors: { therapist: [NURSE_FROM_LIST] } });
     therapistId = nurse.id;
   }
 
   const base = linked.draft;
   // A treatment a package of theirs pays for is booked with a session of it (they can pay instead at the payment step, if it is offered to them).
-  const next: Draft = { ...base, serviceId: service.id, addOnIds, therapistId, pkg: packageSessionFor(holdings, service.id) ? 1 : undefined };
+  const next: Draft = {
+    ...base,
+    serviceId: service.id,
+    addOnIds,
+    therapistId,
+    pkg: packageSessionFor(holdings, service.id) ? 1 : undefined,
+  };
   if (!sameChoice(next, base)) {
     await dropDraftHold(services, base);
     next.hold = undefined;
@@ -156,7 +209,10 @@ export const action = guardAction(async ({ request, context }: Route.ActionArgs)
   }
   if (linked.choiceChanged) next.payKey = undefined;
   setDraft(session, next);
-  context.services.analytics.record({ name: "service_chosen", properties: { centerId: center.id, serviceIds: [service.id, ...addOnIds], serviceCount: 1 + addOnIds.length } });
+  context.services.analytics.record({
+    name: "service_chosen",
+    properties: { centerId: center.id, serviceIds: [service.id, ...addOnIds], serviceCount: 1 + addOnIds.length },
+  });
   return redirect(`${href("/appointment/time")}${next.date ? `?date=${next.date}` : ""}`);
 });
 
@@ -220,10 +276,17 @@ export default function ServiceStep({ loaderData, actionData }: Route.ComponentP
               <h2>{selected.name}: your options</h2>
               <input type="hidden" name="service" value={selected.id} />
               {selected.areas.length > 0 ? (
-                <fieldset aria-describedby={fields.area.errors ? fields.area.errorId : undefined} aria-invalid={fields.area.errors ? true : undefined}>
+                <fieldset
+                  aria-describedby={fields.area.errors ? fields.area.errorId : undefined}
+                  aria-invalid={fields.area.errors ? true : undefined}
+                >
                   <legend>Treatment areas (choose at least one)</legend>
                   <FieldMessage meta={fields.area} />
-                  {getCollectionProps(fields.area, { type: "checkbox", options: selected.areas.map((area) => area.id), ariaAttributes: false }).map(({ key, ...props }, index) => {
+                  {getCollectionProps(fields.area, {
+                    type: "checkbox",
+                    options: selected.areas.map((area) => area.id),
+                    ariaAttributes: false,
+                  }).map(({ key, ...props }, index) => {
                     const area = selected.areas[index];
                     return (
                       <label key={key} className="check">
@@ -239,7 +302,10 @@ export default function ServiceStep({ loaderData, actionData }: Route.ComponentP
                   <legend>
                     Enhancements <span className="muted">({selected.enhancementRange}, optional)</span>
                   </legend>
-                  {getCollectionProps(fields.addOn, { type: "checkbox", options: selected.enhancements.map((addOn) => addOn.id) }).map(({ key, ...props }, index) => {
+                  {getCollectionProps(fields.addOn, {
+                    type: "checkbox",
+                    options: selected.enhancements.map((addOn) => addOn.id),
+                  }).map(({ key, ...props }, index) => {
                     const addOn = selected.enhancements[index];
                     return (
                       <label key={key} className="check">
@@ -256,7 +322,10 @@ export default function ServiceStep({ loaderData, actionData }: Route.ComponentP
                   <legend>
                     Fixer <span className="muted">(optional)</span>
                   </legend>
-                  {getCollectionProps(fields.addOn, { type: "checkbox", options: selected.fixers.map((fixer) => fixer.id) }).map(({ key, ...props }, index) => {
+                  {getCollectionProps(fields.addOn, {
+                    type: "checkbox",
+                    options: selected.fixers.map((fixer) => fixer.id),
+                  }).map(({ key, ...props }, index) => {
                     const fixer = selected.fixers[index];
                     return (
                       <label key={key} className="check">
@@ -307,7 +376,12 @@ function Price({ price, discounted }: { price: string; discounted: string | null
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   if (isRouteErrorResponse(error) && error.status === 404) {
-    return <ClinicNotFound title={INVALID_CLINIC} text="We couldn't find that clinic. Please choose one from our locations." />;
+    return (
+      <ClinicNotFound
+        title={INVALID_CLINIC}
+        text="We couldn't find that clinic. Please choose one from our locations."
+      />
+    );
   }
   return <ErrorMessage error={error} />;
 }

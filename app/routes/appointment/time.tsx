@@ -19,11 +19,13 @@ import { currentUser } from "#server/request-context.server";
 import { guardAction, OUTAGE_MESSAGE } from "#server/unavailable.server";
 import type { Route } from "./+types/time";
 
-
 /** Two guests at one clinic, treatment and day see the same page: it is made once for them (decision 034). */
 export const handle = { renderMemo: true };
 
-export const meta: Route.MetaFunction = () => [{ title: "Choose a date and time | Glow Clinic" }, { name: "robots", content: "noindex" }];
+export const meta: Route.MetaFunction = () => [
+  { title: "Choose a date and time | Glow Clinic" },
+  { name: "robots", content: "noindex" },
+];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { services } = context;
@@ -32,7 +34,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // The visit's length as the back end books it, add-ons included; the times offered fit it (decision 045).
   const addOns = draft.addOnIds.map((id) => findService(catalog, id)).filter((s) => s !== undefined);
 
-  const query: Omit<SlotQuery, "date"> = { centerId: center.id, serviceId: service.id, addOnIds: draft.addOnIds, therapistId: draft.therapistId };
+  const query: Omit<SlotQuery, "date"> = {
+    centerId: center.id,
+    serviceId: service.id,
+    addOnIds: draft.addOnIds,
+    therapistId: draft.therapistId,
+  };
   const guestId = bookingGuestId(draft, await currentUser(context));
   const day = await slotPickerDay(requestedDay(request, center.timeZone, draft.date), {
     downtime: () => downtimeFor(services, guestId, service.name),
@@ -50,7 +57,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       addOns: addOns.map((a) => a.displayName),
       visitLength: visitLengthLabel(visitMinutes(service, addOns)),
       ...slotPickerView({
-        date, dates, dateProblem, group, times, nextAvailableDay, slotsError, held: draft.hold?.slot ?? draft.slot ?? null, timeZone: center.timeZone, refused, refusal, carry: linkQuery(link, ["date"]),
+        date,
+        dates,
+        dateProblem,
+        group,
+        times,
+        nextAvailableDay,
+        slotsError,
+        held: draft.hold?.slot ?? draft.slot ?? null,
+        timeZone: center.timeZone,
+        refused,
+        refusal,
+        carry: linkQuery(link, ["date"]),
       }),
     },
     { status },
@@ -71,7 +89,11 @@ export const headers: Route.HeadersFunction = ({ actionHeaders, parentHeaders })
  */
 function busyAnswer(submission: Parameters<typeof refuseForm>[0], slot: string, retryAfterSeconds: number) {
   const time = `${formatClock(slot.slice(11, 16))} on ${formatDay(slot.slice(0, 10), "dddd, MMMM D")}`;
-  const refused = refuseForm(submission, { status: 503, formErrors: [busyHoldMessage(retryAfterSeconds, time)], headers: { "Retry-After": String(retryAfterSeconds) } });
+  const refused = refuseForm(submission, {
+    status: 503,
+    formErrors: [busyHoldMessage(retryAfterSeconds, time)],
+    headers: { "Retry-After": String(retryAfterSeconds) },
+  });
   return data({ result: refused.data.result, busy: { slot, time } }, refused.init ?? undefined);
 }
 
@@ -97,13 +119,26 @@ export const action = guardAction(async ({ request, context }: Route.ActionArgs)
     setDraft(session, chosen.draft);
     return redirect(href("/appointment/details"));
   }
-  const outcome = await holdSlot(context.services, { draft, centerId: center.id, service, slot, date, timeZone: center.timeZone, clientIp: context.clientIp, user });
+  const outcome = await holdSlot(context.services, {
+    draft,
+    centerId: center.id,
+    service,
+    slot,
+    date,
+    timeZone: center.timeZone,
+    clientIp: context.clientIp,
+    user,
+  });
   setDraft(session, outcome.draft);
   switch (outcome.kind) {
     case "held":
       return redirect(outcome.draft.details ? href("/appointment/payment") : href("/appointment/details"));
     case "too-many":
-      return refuseForm(submission, { status: 429, formErrors: [outcome.message], headers: { "Retry-After": String(outcome.retryAfterSeconds) } });
+      return refuseForm(submission, {
+        status: 429,
+        formErrors: [outcome.message],
+        headers: { "Retry-After": String(outcome.retryAfterSeconds) },
+      });
     case "downtime":
       // The strip offers only days the rule leaves; the back end's history may have changed since.
       return refuseForm(submission, { formErrors: [downtimeMessage(outcome.refusal)] });
@@ -133,11 +168,12 @@ export default function TimeStep({ loaderData, actionData }: Route.ComponentProp
     <>
       <h1>Choose a date and time</h1>
       <p>
-        {service} at {clinic.name}. <Link to={`${href("/appointment/service")}?id=${encodeURIComponent(clinic.id)}`}>Change treatment</Link>
+        {service} at {clinic.name}.{" "}
+        <Link to={`${href("/appointment/service")}?id=${encodeURIComponent(clinic.id)}`}>Change treatment</Link>
       </p>
       <p>
-        {addOns.length > 0 ? `With ${addOns.join(" and ")}, your` : "Your"} visit lasts <strong>{visitLength}</strong>: every time shown leaves room for all of
-        it.
+        {addOns.length > 0 ? `With ${addOns.join(" and ")}, your` : "Your"} visit lasts <strong>{visitLength}</strong>:
+        every time shown leaves room for all of it.
       </p>
       {busy ? (
         // The time chosen when the booking system was too busy to hold it, offered again as it was.

@@ -17,7 +17,10 @@ import type { Route } from "./+types/verify";
 /** The step's calls are the booking's, on its way to a hold (decision 036). */
 export const middleware: Route.MiddlewareFunction[] = [bookingCallPriority];
 
-export const meta: Route.MetaFunction = () => [{ title: "Welcome back | Glow Clinic" }, { name: "robots", content: "noindex" }];
+export const meta: Route.MetaFunction = () => [
+  { title: "Welcome back | Glow Clinic" },
+  { name: "robots", content: "noindex" },
+];
 
 /** The step needs a chosen time and a pending check of an existing client's record. */
 async function requireVerification(context: Route.LoaderArgs["context"]) {
@@ -50,15 +53,30 @@ export const action = guardAction(async ({ request, context }: Route.ActionArgs)
     await enforceLimit(services, "codeResend", { to: verification.guestId });
     const sent = await resendVerificationCode(services, draft);
     if (sent === "cooldown") {
-      return refuseForm(submission, { intent: "resend", status: 429, formErrors: ["Please wait 30 seconds before asking for another code."], headers: { "Retry-After": "30" } });
+      return refuseForm(submission, {
+        intent: "resend",
+        status: 429,
+        formErrors: ["Please wait 30 seconds before asking for another code."],
+        headers: { "Retry-After": "30" },
+      });
     }
-    return redirectWithToast(context, href("/appointment/verify"), { type: "success", title: "We've sent a new code." });
+    return redirectWithToast(context, href("/appointment/verify"), {
+      type: "success",
+      title: "We've sent a new code.",
+    });
   }
 
   const submission = parseSubmission(formData, VerifyGuestSchema);
   await enforceLimit(services, "codeCheck", { ip: context.clientIp });
   if (submission.status !== "success") return refuseForm(submission, { intent: "verify" });
-  const outcome = await completeVerification(services, { draft, code: submission.value.code, service, catalog, timeZone: center.timeZone, clientIp: context.clientIp });
+  const outcome = await completeVerification(services, {
+    draft,
+    code: submission.value.code,
+    service,
+    catalog,
+    timeZone: center.timeZone,
+    clientIp: context.clientIp,
+  });
   switch (outcome.kind) {
     case "wrong-code":
       return refuseForm(submission, { intent: "verify", fieldErrors: { code: [outcome.message] } });
@@ -72,15 +90,24 @@ export const action = guardAction(async ({ request, context }: Route.ActionArgs)
     case "saved":
       setDraft(session, outcome.draft);
       if (!outcome.switched) return redirect(href("/appointment/payment"));
-      return redirectWithToast(context, href("/appointment/payment"), { type: "info", title: returningClientSwitch(outcome.switched) });
+      return redirectWithToast(context, href("/appointment/payment"), {
+        type: "info",
+        title: returningClientSwitch(outcome.switched),
+      });
     case "not-held":
       return afterNotHeld(context, session, submission, outcome.outcome);
   }
 });
 
 export default function VerifyStep({ loaderData, actionData }: Route.ComponentProps) {
-  const verify = useSchemaForm(VerifyGuestSchema, { id: "verify-guest", lastResult: actionData?.intent === "verify" ? actionData.result : null });
-  const resend = useSchemaForm(ResendGuestCodeSchema, { id: "resend-guest-code", lastResult: actionData?.intent === "resend" ? actionData.result : null });
+  const verify = useSchemaForm(VerifyGuestSchema, {
+    id: "verify-guest",
+    lastResult: actionData?.intent === "verify" ? actionData.result : null,
+  });
+  const resend = useSchemaForm(ResendGuestCodeSchema, {
+    id: "resend-guest-code",
+    lastResult: actionData?.intent === "resend" ? actionData.result : null,
+  });
   return (
     <>
       <h1>Welcome back</h1>

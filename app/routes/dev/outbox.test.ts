@@ -6,8 +6,13 @@ import type { OutboxEntry } from "#server/notify/notifier.server";
 import { loader } from "./outbox";
 
 const message: OutboxEntry = {
-  id: "m1", channel: "email", kind: "one-time-code", to: "mia@example.com", subject: "Your Glow Clinic code",
-  body: "Your Glow Clinic code is 123456.", createdAt: "2026-11-22T03:00:00.000Z",
+  id: "m1",
+  channel: "email",
+  kind: "one-time-code",
+  to: "mia@example.com",
+  subject: "Your Glow Clinic code",
+  body: "Your Glow Clinic code is 123456.",
+  createdAt: "2026-11-22T03:00:00.000Z",
 };
 
 function load(options: { fromThisMachine: boolean; env?: Record<string, string> }) {
@@ -17,7 +22,11 @@ function load(options: { fromThisMachine: boolean; env?: Record<string, string> 
     nonce: "n",
     clientIp: "203.0.113.5",
   });
-  return loader({ request: new Request("http://shop.example/dev/outbox"), params: {}, context } as unknown as Parameters<typeof loader>[0]);
+  return loader({
+    request: new Request("http://shop.example/dev/outbox"),
+    params: {},
+    context,
+  } as unknown as Parameters<typeof loader>[0]);
 }
 
 async function statusOf(promise: Promise<unknown>): Promise<number> {
@@ -47,8 +56,16 @@ describe("the outbox page", () => {
     expect(await statusOf(load({ fromThisMachine: true, env: { DEV_OUTBOX: "false" } }))).toBe(404);
   });
   it("never exists with a real back end", async () => {
-    const real = { SPA_BASE_URL: "https://api.zenoti.com", SPA_API_KEY: "key", SPA_AVAILABILITY_GUEST_ID: "0b6c2f7e-1d2a-4c3b-9e8f-7a6b5c4d3e2f", SESSION_SECRETS: "x".repeat(32), SMTP_URL: "smtp://mail.example.com:587" };
-    expect(await statusOf(load({ fromThisMachine: true, env: { ...real, DEV_OUTBOX_ALLOW_REMOTE: "true" } }))).toBe(404);
+    const real = {
+      SPA_BASE_URL: "https://api.zenoti.com",
+      SPA_API_KEY: "key",
+      SPA_AVAILABILITY_GUEST_ID: "0b6c2f7e-1d2a-4c3b-9e8f-7a6b5c4d3e2f",
+      SESSION_SECRETS: "x".repeat(32),
+      SMTP_URL: "smtp://mail.example.com:587",
+    };
+    expect(await statusOf(load({ fromThisMachine: true, env: { ...real, DEV_OUTBOX_ALLOW_REMOTE: "true" } }))).toBe(
+      404,
+    );
     expect(() => parseEnv({ ...real, DEV_OUTBOX: "true" })).toThrow(/DEV_OUTBOX/);
   });
 });

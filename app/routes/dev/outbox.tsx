@@ -2,7 +2,10 @@ import { data } from "react-router";
 import { logger } from "#server/observability/logger.server";
 import type { Route } from "./+types/outbox";
 
-export const meta: Route.MetaFunction = () => [{ title: "Outbox (development) | Glow Clinic" }, { name: "robots", content: "noindex" }];
+export const meta: Route.MetaFunction = () => [
+  { title: "Outbox (development) | Glow Clinic" },
+  { name: "robots", content: "noindex" },
+];
 
 /**
  * The messages the embedded notifier would have sent, one-time codes included: whoever reads this
@@ -37,8 +40,8 @@ export default function Outbox({ loaderData }: Route.ComponentProps) {
         {loaderData.messages.map((m) => (
           <li key={m.id}>
             <p>
-              <strong>{m.channel === "email" ? "Email" : "Text"}</strong> to <span className="recipient">{m.to}</span> · {m.kind} ·{" "}
-              <time dateTime={m.createdAt}>{m.createdAt}</time>
+              <strong>{m.channel === "email" ? "Email" : "Text"}</strong> to <span className="recipient">{m.to}</span> ·{" "}
+              {m.kind} · <time dateTime={m.createdAt}>{m.createdAt}</time>
             </p>
             <p>
               <strong>{m.subject}</strong>

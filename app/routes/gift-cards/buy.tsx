@@ -3,13 +3,24 @@ import { data, href, Link, useNavigation } from "react-router";
 import { ClinicPicker } from "~/components/clinic-picker";
 import { ErrorMessage } from "~/components/error-message";
 import { Field, FieldMessage, SchemaForm, useFocusFirst, useSchemaForm } from "~/components/forms";
-import { GIFT_CARD_MAX_DAYS_AHEAD, GIFT_MESSAGE_MAX_LENGTH, GiftCardBalanceSchema, GiftCardSchema } from "~/domain/purchases";
+import {
+  GIFT_CARD_MAX_DAYS_AHEAD,
+  GIFT_MESSAGE_MAX_LENGTH,
+  GiftCardBalanceSchema,
+  GiftCardSchema,
+} from "~/domain/purchases";
 import { endDateLabel, NO_EXPIRY_LABEL } from "~/domain/sentinel-dates";
 import { clinicToday, dayjs, formatDay } from "~/lib/dates";
 import { formDataOf, formText, parseSubmission, refuseForm } from "#server/forms.server";
 import { consume } from "#server/limits/policy.server";
 import { buyOffer } from "#server/purchases/buy.server";
-import { amountChoices, giftCardBalance, giftCardOffer, type AmountChoice, type BalanceView } from "#server/purchases/gift-cards.server";
+import {
+  amountChoices,
+  giftCardBalance,
+  giftCardOffer,
+  type AmountChoice,
+  type BalanceView,
+} from "#server/purchases/gift-cards.server";
 import { clinicChoice, giftCardOccasions, giftCardTemplates, homeClinic } from "#server/purchases/offers.server";
 import { currentUser } from "#server/request-context.server";
 import { guardAction, orUnavailable, OUTAGE_MESSAGE, unlessUnavailable } from "#server/unavailable.server";
@@ -19,17 +30,35 @@ import type { Route } from "./+types/buy";
 
 export const meta: Route.MetaFunction = () => [
   { title: "Gift cards | Glow Clinic" },
-  { name: "description", content: "Send a Glow Clinic gift card by email, on the day you choose, and check a card's balance." },
+  {
+    name: "description",
+    content: "Send a Glow Clinic gift card by email, on the day you choose, and check a card's balance.",
+  },
 ];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { services } = context;
   const asked = new URL(request.url).searchParams.get("clinic");
   const { clinics, center: askedCenter } = await orUnavailable(() => clinicChoice(services, asked));
-  if (asked && !askedCenter) return data({ clinics, clinic: null, amounts: [], occasions: [], unknownClinic: true, purchaseKey: "", today: "", lastDay: "" }, { status: 404 });
+  if (asked && !askedCenter)
+    return data(
+      {
+        clinics,
+        clinic: null,
+        amounts: [],
+        occasions: [],
+        unknownClinic: true,
+        purchaseKey: "",
+        today: "",
+        lastDay: "",
+      },
+      { status: 404 },
+    );
   const user = asked ? null : await currentUser(context);
   const center = askedCenter ?? (await orUnavailable(() => homeClinic(services, user?.centerId)));
-  const [templates, occasions] = center ? await orUnavailable(() => Promise.all([giftCardTemplates(services, center.id), giftCardOccasions(services)])) : [null, []];
+  const [templates, occasions] = center
+    ? await orUnavailable(() => Promise.all([giftCardTemplates(services, center.id), giftCardOccasions(services)]))
+    : [null, []];
   const today = center ? clinicToday(center.timeZone) : "";
   return {
     clinics,
@@ -54,18 +83,32 @@ export const action = guardAction(async ({ request, context }: Route.ActionArgs)
     // Over the limit: said next to the field, the number kept, with how long to wait.
     const limited = await consume(services, "giftCardBalance", { ip: context.clientIp });
     if (!limited.ok) {
-      return refuseForm(submission, { intent, status: 429, fieldErrors: { number: [limited.message] }, headers: { "Retry-After": String(limited.retryAfterSeconds) } });
+      return refuseForm(submission, {
+        intent,
+        status: 429,
+        fieldErrors: { number: [limited.message] },
+        headers: { "Retry-After": String(limited.retryAfterSeconds) },
+      });
     }
-    const found = await unlessUnavailable(() => giftCardBalance(services, submission.value.number), () => "outage" as const);
+    const found = await unlessUnavailable(
+      () => giftCardBalance(services, submission.value.number),
+      () => "outage" as const,
+    );
     if (found === "outage") return refuseForm(submission, { intent, status: 503, formErrors: [OUTAGE_MESSAGE] });
-    if (!found) return refuseForm(submission, { intent, status: 404, fieldErrors: { number: ["We could not find a gift card with that number. Please check it and try again."] } });
+    if (!found)
+      return refuseForm(submission, {
+        intent,
+        status: 404,
+        fieldErrors: { number: ["We could not find a gift card with that number. Please check it and try again."] },
+      });
     return { intent, result: submission.reply(), balance: found };
   }
 
   const submission = parseSubmission(formData, GiftCardSchema);
   if (submission.status !== "success") return refuseForm(submission, { intent: "buy" });
   const user = await currentUser(context);
-  if (!user) return signInToBuy(context, `${href("/gift-cards")}?clinic=${encodeURIComponent(submission.value.clinic)}`);
+  if (!user)
+    return signInToBuy(context, `${href("/gift-cards")}?clinic=${encodeURIComponent(submission.value.clinic)}`);
   const checked = await unlessUnavailable(
     async () => {
       const { center } = await clinicChoice(services, submission.value.clinic);
@@ -74,10 +117,23 @@ export const action = guardAction(async ({ request, context }: Route.ActionArgs)
     () => "outage" as const,
   );
   if (checked === "outage") return refuseForm(submission, { intent: "buy", status: 503, formErrors: [OUTAGE_MESSAGE] });
-  if (!checked) return refuseForm(submission, { intent: "buy", status: 404, formErrors: ["No clinic has that address. Please choose one from the list."] });
+  if (!checked)
+    return refuseForm(submission, {
+      intent: "buy",
+      status: 404,
+      formErrors: ["No clinic has that address. Please choose one from the list."],
+    });
   if (checked.kind === "invalid") return refuseForm(submission, { intent: "buy", fieldErrors: checked.fieldErrors });
-  const outcome = await buyOffer(services, { user, formKey: submission.value.purchaseKey, offer: checked.offer, origin: siteOrigin(request, context) });
-  return buyAnswer(context, submission, outcome, { intent: "buy" as const, backTo: `${href("/gift-cards")}?clinic=${encodeURIComponent(submission.value.clinic)}` });
+  const outcome = await buyOffer(services, {
+    user,
+    formKey: submission.value.purchaseKey,
+    offer: checked.offer,
+    origin: siteOrigin(request, context),
+  });
+  return buyAnswer(context, submission, outcome, {
+    intent: "buy" as const,
+    backTo: `${href("/gift-cards")}?clinic=${encodeURIComponent(submission.value.clinic)}`,
+  });
 });
 
 /** The occasion's design: a colour scheme of the design system, by its place in the list. */
@@ -96,13 +152,21 @@ export default function GiftCards({ loaderData, actionData }: Route.ComponentPro
   const busy = navigation.state !== "idle";
   const buyAnswer = actionData && "intent" in actionData && actionData.intent === "buy" ? actionData.result : null;
   const balanceAnswer = actionData && "intent" in actionData && actionData.intent === "balance" ? actionData : null;
-  const balanceForm = useSchemaForm(GiftCardBalanceSchema, { id: "gift-balance", lastResult: balanceAnswer?.result ?? null });
+  const balanceForm = useSchemaForm(GiftCardBalanceSchema, {
+    id: "gift-balance",
+    lastResult: balanceAnswer?.result ?? null,
+  });
   const balance = balanceAnswer && "balance" in balanceAnswer ? (balanceAnswer.balance as BalanceView) : null;
   return (
     <section className="page">
       <h1>Gift cards</h1>
       <p>Send a Glow Clinic gift card by email, on the day you choose. It pays for treatments at the clinic.</p>
-      <ClinicPicker clinics={clinics} selected={clinic?.slug ?? null} unknownClinic={unknownClinic} submitLabel="Show gift cards" />
+      <ClinicPicker
+        clinics={clinics}
+        selected={clinic?.slug ?? null}
+        unknownClinic={unknownClinic}
+        submitLabel="Show gift cards"
+      />
 
       {clinic && amounts.length > 0 ? (
         <GiftCardForm
@@ -138,7 +202,8 @@ export default function GiftCards({ loaderData, actionData }: Route.ComponentPro
         ) : null}
       </section>
       <p>
-        <Link to={href("/account/gift-cards")}>Your gift cards</Link> · <Link to={href("/packages")}>Packages</Link> · <Link to={href("/memberships")}>Memberships</Link>
+        <Link to={href("/account/gift-cards")}>Your gift cards</Link> · <Link to={href("/packages")}>Packages</Link> ·{" "}
+        <Link to={href("/memberships")}>Memberships</Link>
       </p>
     </section>
   );
@@ -170,7 +235,11 @@ function GiftCardForm({
   const buyForm = useSchemaForm(GiftCardSchema, {
     id: "gift-card",
     lastResult,
-    defaultValue: { templateId: amounts[1]?.templateId ?? amounts[0]?.templateId ?? null, occasionId: occasions[0]?.id ?? null, deliveryDate: today },
+    defaultValue: {
+      templateId: amounts[1]?.templateId ?? amounts[0]?.templateId ?? null,
+      occasionId: occasions[0]?.id ?? null,
+      deliveryDate: today,
+    },
   });
   const { fields } = buyForm;
   const anyAmount = amounts.find((a) => a.custom)?.custom;
@@ -180,15 +249,28 @@ function GiftCardForm({
       <SchemaForm schemaForm={buyForm} className="form" action={`${href("/gift-cards")}?clinic=${clinic.slug}`}>
         <input type="hidden" name="clinic" value={clinic.slug} />
         <input type="hidden" name="purchaseKey" value={purchaseKey} />
-        <RadioChoices meta={fields.templateId} legend="Amount" options={amounts.map((a) => ({ value: a.templateId, label: a.label }))} />
+        <RadioChoices
+          meta={fields.templateId}
+          legend="Amount"
+          options={amounts.map((a) => ({ value: a.templateId, label: a.label }))}
+        />
         {anyAmount ? (
-          <Field meta={fields.customAmount} label="Another amount, in dollars" inputMode="decimal" hint={`From ${anyAmount.min} to ${anyAmount.max}, when you choose "Another amount".`} />
+          <Field
+            meta={fields.customAmount}
+            label="Another amount, in dollars"
+            inputMode="decimal"
+            hint={`From ${anyAmount.min} to ${anyAmount.max}, when you choose "Another amount".`}
+          />
         ) : null}
         <RadioChoices
           meta={fields.occasionId}
           legend="Design"
           className="designs"
-          options={occasions.map((o, index) => ({ value: o.id, label: o.name, className: `design ${DESIGNS[index % DESIGNS.length]}` }))}
+          options={occasions.map((o, index) => ({
+            value: o.id,
+            label: o.name,
+            className: `design ${DESIGNS[index % DESIGNS.length]}`,
+          }))}
         />
         <Field meta={fields.recipientName} label="Recipient's name" autoComplete="off" />
         <Field meta={fields.recipientEmail} label="Recipient's email" type="email" autoComplete="off" />
@@ -201,7 +283,9 @@ function GiftCardForm({
           max={lastDay}
           hint={`We email the card that morning, ${clinic.name} time. Today is ${formatDay(today, "MMM D, YYYY")}.`}
         />
-        <p className="muted">You pay on the clinic&rsquo;s secure card page. Gift cards cannot be bought with loyalty points.</p>
+        <p className="muted">
+          You pay on the clinic&rsquo;s secure card page. Gift cards cannot be bought with loyalty points.
+        </p>
         <button type="submit" name="intent" value="buy" disabled={busy}>
           Continue to payment
         </button>
@@ -215,7 +299,12 @@ function MessageField({ meta }: { meta: FieldMetadata<unknown, Record<string, un
   return (
     <div className="field">
       <label htmlFor={meta.id}>Message (optional)</label>
-      <textarea {...getInputProps(meta, { type: "text" })} rows={3} maxLength={GIFT_MESSAGE_MAX_LENGTH} autoFocus={useFocusFirst(meta.name)} />
+      <textarea
+        {...getInputProps(meta, { type: "text" })}
+        rows={3}
+        maxLength={GIFT_MESSAGE_MAX_LENGTH}
+        autoFocus={useFocusFirst(meta.name)}
+      />
       <FieldMessage meta={meta} />
     </div>
   );
@@ -235,11 +324,18 @@ function RadioChoices({
 }) {
   const focus = useFocusFirst(meta.name);
   return (
-    <fieldset className={className ? `choice-group ${className}` : "choice-group"} aria-describedby={meta.errors ? meta.errorId : undefined}>
+    <fieldset
+      className={className ? `choice-group ${className}` : "choice-group"}
+      aria-describedby={meta.errors ? meta.errorId : undefined}
+    >
       <legend>{legend}</legend>
       {options.map((option, index) => (
         <label key={option.value} className={option.className ? `check ${option.className}` : "check"}>
-          <input {...radioProps(meta, option.value)} id={`${meta.id}-${index}`} autoFocus={index === 0 ? focus : undefined} />
+          <input
+            {...radioProps(meta, option.value)}
+            id={`${meta.id}-${index}`}
+            autoFocus={index === 0 ? focus : undefined}
+          />
           <span>{option.label}</span>
         </label>
       ))}
@@ -257,6 +353,11 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
  * nothing about a radio, and HTML does not allow them on one.
  */
 function radioProps(meta: FieldMetadata<unknown, Record<string, unknown>, string[]>, value: string) {
-  const { minLength: _minLength, maxLength: _maxLength, pattern: _pattern, ...props } = getInputProps(meta, { type: "radio", value });
+  const {
+    minLength: _minLength,
+    maxLength: _maxLength,
+    pattern: _pattern,
+    ...props
+  } = getInputProps(meta, { type: "radio", value });
   return props;
 }

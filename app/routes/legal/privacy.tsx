@@ -4,7 +4,10 @@ import type { Route } from "./+types/privacy";
 
 export const meta: Route.MetaFunction = ({ data }) => [
   { title: "Privacy Policy | Glow Clinic" },
-  { name: "description", content: "What personal information Glow Clinic collects when you book online, why, and the choices you have." },
+  {
+    name: "description",
+    content: "What personal information Glow Clinic collects when you book online, why, and the choices you have.",
+  },
   ...(data ? [{ tagName: "link", rel: "canonical", href: `${data.origin}/privacy` }] : []),
 ];
 
@@ -38,8 +41,8 @@ export default function Privacy() {
           website or its records. We keep only what the provider returns: the card type, last four digits and expiry.
         </li>
         <li>
-          <strong>How you use the site:</strong> pages visited and, if you arrived from a partner's link, that
-          partner's click id, so the partner can be credited.
+          <strong>How you use the site:</strong> pages visited and, if you arrived from a partner's link, that partner's
+          click id, so the partner can be credited.
         </li>
       </ul>
 
@@ -60,9 +63,9 @@ export default function Privacy() {
 
       <h2>Who we share it with</h2>
       <p>
-        The clinic you book with; the service providers that run our booking system, payments, email and text
-        messages, under contract and only for these purposes; a partner that referred you, which learns only that you
-        booked; and authorities when the law requires. We do not sell your personal information.
+        The clinic you book with; the service providers that run our booking system, payments, email and text messages,
+        under contract and only for these purposes; a partner that referred you, which learns only that you booked; and
+        authorities when the law requires. We do not sell your personal information.
       </p>
 
       <h2>How long we keep it</h2>

@@ -4,7 +4,11 @@ import type { Route } from "./+types/terms";
 
 export const meta: Route.MetaFunction = ({ data }) => [
   { title: "Terms of Use | Glow Clinic" },
-  { name: "description", content: "The terms that apply when you use the Glow Clinic website to book treatments and buy gift cards, packages and memberships." },
+  {
+    name: "description",
+    content:
+      "The terms that apply when you use the Glow Clinic website to book treatments and buy gift cards, packages and memberships.",
+  },
   ...(data ? [{ tagName: "link", rel: "canonical", href: `${data.origin}/terms` }] : []),
 ];
 
@@ -27,15 +31,15 @@ export default function Terms() {
       <p>
         You must have reached the age of majority where you live (18 in most US states; 19 in Alabama and Nebraska; 21
         in Mississippi) to create an account, book a treatment or make a purchase. By doing any of these you confirm
-        that you have. We may ask for photo ID at your visit and may decline to treat anyone who has not reached the
-        age of majority.
+        that you have. We may ask for photo ID at your visit and may decline to treat anyone who has not reached the age
+        of majority.
       </p>
 
       <h2>2. Your account</h2>
       <p>
         Keep your password to yourself and tell us at once if you think someone else has used your account. You are
-        responsible for bookings and purchases made with it. The details you give us must be true and current, and
-        you may hold only one account.
+        responsible for bookings and purchases made with it. The details you give us must be true and current, and you
+        may hold only one account.
       </p>
 
       <h2>3. Booking an appointment</h2>
@@ -64,10 +68,12 @@ export default function Terms() {
 
       <h2>5. Prices, promotions and gift cards</h2>
       <ul>
-        <li>Prices are in US dollars and may differ between clinics. The price shown when you book is the price you pay.</li>
         <li>
-          Promo codes have their own conditions, cannot be combined unless we say so, and may not be available on
-          every date.
+          Prices are in US dollars and may differ between clinics. The price shown when you book is the price you pay.
+        </li>
+        <li>
+          Promo codes have their own conditions, cannot be combined unless we say so, and may not be available on every
+          date.
         </li>
         <li>The new-client offer expires 60 days after purchase and is forfeited if unused.</li>
         <li>Gift cards are not redeemable for cash except where the law requires.</li>
@@ -95,9 +101,9 @@ export default function Terms() {
 
       <h2>9. Liability</h2>
       <p>
-        We take care to keep the site accurate and available but cannot promise it will always be. To the extent the
-        law allows, we are not liable for losses caused by the site being unavailable or by information on it. Nothing
-        in these terms limits liability that cannot be limited by law.
+        We take care to keep the site accurate and available but cannot promise it will always be. To the extent the law
+        allows, we are not liable for losses caused by the site being unavailable or by information on it. Nothing in
+        these terms limits liability that cannot be limited by law.
       </p>
 
       <h2>10. Changes and contact</h2>

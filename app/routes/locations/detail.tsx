@@ -39,13 +39,21 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const center = await orUnavailable(() => catalog.getCenterBySlug(params.slug));
   if (!center) await refuseClinicWithoutTimeZone(catalog, params.slug);
   if (!center) throw data("No clinic has that address.", { status: 404 });
-  const [services, therapists] = await orUnavailable(() => Promise.all([catalog.listServices(center.id), catalog.listTherapists(center.id)]));
+  const [services, therapists] = await orUnavailable(() =>
+    Promise.all([catalog.listServices(center.id), catalog.listTherapists(center.id)]),
+  );
 
   const canonical = `${siteOrigin(request, context)}${href("/locations/:slug", { slug: center.slug })}`;
   const now = localDayAndClock(new Date(), center.timeZone);
   // A partner's or the clinic's own prices, where a price tier charges them (decision 032).
   const priced = await orUnavailable(() => withAddOnPrices(context.services, services ?? []));
-  const offers = await orUnavailable(() => offerPrices(context.services, { centerId: center.id, catalog: priced, partnerType: visitAttribution(context).partner }));
+  const offers = await orUnavailable(() =>
+    offerPrices(context.services, {
+      centerId: center.id,
+      catalog: priced,
+      partnerType: visitAttribution(context).partner,
+    }),
+  );
   const menu = buildMenu(withOfferPrices(priced, offers), formatPriceRange);
   const description = `${center.name} at ${center.address.line1}, ${center.address.city}, ${center.address.state}. Signature laser facials, peels, laser hair removal and sculpting. Book online.`;
   const jsonLd = {
@@ -66,9 +74,16 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     geo: { "@type": "GeoCoordinates", latitude: center.latitude, longitude: center.longitude },
     openingHoursSpecification: center.workingHours
       .filter((d) => d.opens && d.closes)
-      .map((d) => ({ "@type": "OpeningHoursSpecification", dayOfWeek: DAY_NAMES[d.dayOfWeek], opens: d.opens, closes: d.closes })),
+      .map((d) => ({
+        "@type": "OpeningHoursSpecification",
+        dayOfWeek: DAY_NAMES[d.dayOfWeek],
+        opens: d.opens,
+        closes: d.closes,
+      })),
     medicalSpecialty: "Dermatologic",
-    availableService: menu.treatments.flatMap((s) => s.items.map((i) => ({ "@type": "MedicalProcedure", name: i.name }))),
+    availableService: menu.treatments.flatMap((s) =>
+      s.items.map((i) => ({ "@type": "MedicalProcedure", name: i.name })),
+    ),
   };
 
   return {
@@ -91,7 +106,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     hours: groupHours(center.workingHours, formatClock),
     menu,
     // An offer's list price, shown struck through before it (spec section 9), by service id.
-    listPrices: Object.fromEntries([...offers.byService.values()].map((offer) => [offer.serviceId, formatMoney(offer.list)])),
+    listPrices: Object.fromEntries(
+      [...offers.byService.values()].map((offer) => [offer.serviceId, formatMoney(offer.list)]),
+    ),
     partner: offers.partner?.name ?? null,
     nurses: (therapists ?? []).map((t) => ({ id: t.id, name: t.displayName, title: t.jobTitle })),
   };

@@ -10,7 +10,10 @@ import type { Route } from "./+types/list";
 
 export const meta: Route.MetaFunction = ({ data }) => [
   { title: "Clinic locations | Glow Clinic" },
-  { name: "description", content: `Find your nearest Glow Clinic: ${data?.total ?? "our"} locations across the US, on a list or a map.` },
+  {
+    name: "description",
+    content: `Find your nearest Glow Clinic: ${data?.total ?? "our"} locations across the US, on a list or a map.`,
+  },
   ...(data ? [{ tagName: "link", rel: "canonical", href: `${data.origin}/locations` }] : []),
 ];
 
@@ -21,7 +24,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const centers = await orUnavailable(() => services.catalog.listCenters());
   const search = await orUnavailable(() => searchByZip(services, url.searchParams.get("zip"), centers));
   const byState = new Map<string, ReturnType<typeof toLocationCard>[]>();
-  for (const center of [...centers].sort((a, b) => a.address.state.localeCompare(b.address.state) || a.name.localeCompare(b.name))) {
+  for (const center of [...centers].sort(
+    (a, b) => a.address.state.localeCompare(b.address.state) || a.name.localeCompare(b.name),
+  )) {
     const group = byState.get(center.address.state) ?? [];
     group.push(toLocationCard(center));
     byState.set(center.address.state, group);
@@ -34,7 +39,19 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       total: centers.length,
       states: [...byState.entries()].map(([state, locations]) => ({ state, locations })),
       // Drawn here, for the map view only: the browser gets the drawing, not the code that places pins.
-      map: view === "map" ? drawMap(centers.map((c, i) => ({ id: c.id, slug: c.slug, name: c.name, latitude: c.latitude, longitude: c.longitude, number: i + 1 }))) : null,
+      map:
+        view === "map"
+          ? drawMap(
+              centers.map((c, i) => ({
+                id: c.id,
+                slug: c.slug,
+                name: c.name,
+                latitude: c.latitude,
+                longitude: c.longitude,
+                number: i + 1,
+              })),
+            )
+          : null,
     },
     { status: zipSearchStatus(search) },
   );
@@ -48,9 +65,7 @@ export default function Locations({ loaderData }: Route.ComponentProps) {
   return (
     <div className="page">
       <h1>Our locations</h1>
-      <p>
-        {total} clinics across the United States. Open Monday to Saturday.
-      </p>
+      <p>{total} clinics across the United States. Open Monday to Saturday.</p>
       <ZipSearchForm
         action={href("/locations")}
         search={search}

@@ -19,12 +19,17 @@ import type { Route } from "./+types/plans";
 /** What a member is told in place of "Join". */
 function heldNote(refusal: ReturnType<typeof membershipPurchaseRefusal>): string | null {
   if (!refusal) return null;
-  return refusal.kind === "same" ? "This is your plan." : `You have ${refusal.name}, which renews automatically: to change plans, please call the clinic.`;
+  return refusal.kind === "same"
+    ? "This is your plan."
+    : `You have ${refusal.name}, which renews automatically: to change plans, please call the clinic.`;
 }
 
 export const meta: Route.MetaFunction = ({ data }) => [
   { title: data?.clinic ? `Memberships at ${data.clinic.name} | Glow Clinic` : "Memberships | Glow Clinic" },
-  { name: "description", content: "Glow Clinic memberships: a facial every month, member prices and credits, and loyalty points." },
+  {
+    name: "description",
+    content: "Glow Clinic memberships: a facial every month, member prices and credits, and loyalty points.",
+  },
 ];
 
 /** A clinic's membership plans: the one asked for (?clinic=<slug>), else the signed-in guest's home clinic. */
@@ -32,7 +37,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { services } = context;
   const asked = new URL(request.url).searchParams.get("clinic");
   const { clinics, center: askedCenter } = await orUnavailable(() => clinicChoice(services, asked));
-  const center = asked ? askedCenter : await orUnavailable(async () => homeClinic(services, (await currentUser(context))?.centerId));
+  const center = asked
+    ? askedCenter
+    : await orUnavailable(async () => homeClinic(services, (await currentUser(context))?.centerId));
   if (asked && !center) {
     return data({ clinics, clinic: null, plans: null, unknownClinic: true, purchaseKey: "" }, { status: 404 });
   }
@@ -57,8 +64,16 @@ export const action = guardAction(async ({ request, context }: Route.ActionArgs)
   // Each item's form answers for itself: its id says which.
   const intent = typeof formData.get("itemId") === "string" ? String(formData.get("itemId")) : undefined;
   if (submission.status !== "success") return refuseForm(submission, { intent });
-  const outcome = await buyItem(context.services, { kind: "membership", user: await currentUser(context), form: submission.value, origin: siteOrigin(request, context) });
-  return buyAnswer(context, submission, outcome, { intent, backTo: `${href("/memberships")}?clinic=${encodeURIComponent(submission.value.clinic)}` });
+  const outcome = await buyItem(context.services, {
+    kind: "membership",
+    user: await currentUser(context),
+    form: submission.value,
+    origin: siteOrigin(request, context),
+  });
+  return buyAnswer(context, submission, outcome, {
+    intent,
+    backTo: `${href("/memberships")}?clinic=${encodeURIComponent(submission.value.clinic)}`,
+  });
 });
 
 export default function Memberships({ loaderData, actionData }: Route.ComponentProps) {
@@ -67,10 +82,15 @@ export default function Memberships({ loaderData, actionData }: Route.ComponentP
     <section className="page">
       <h1>Memberships</h1>
       <p>
-        A membership brings you a treatment every billing period, member prices and credits you use at the clinic, and loyalty points
-        on every visit.
+        A membership brings you a treatment every billing period, member prices and credits you use at the clinic, and
+        loyalty points on every visit.
       </p>
-      <ClinicPicker clinics={clinics} selected={clinic?.slug ?? null} unknownClinic={unknownClinic} submitLabel="Show plans" />
+      <ClinicPicker
+        clinics={clinics}
+        selected={clinic?.slug ?? null}
+        unknownClinic={unknownClinic}
+        submitLabel="Show plans"
+      />
 
       {clinic ? (
         <>
@@ -81,7 +101,9 @@ export default function Memberships({ loaderData, actionData }: Route.ComponentP
                 <li key={plan.id} className="location-card">
                   <h3>{plan.name}</h3>
                   <p className="price">{plan.price}</p>
-                  <p>{plan.recurring ? "Renews automatically; cancel with the clinic." : "Paid once for the whole term."}</p>
+                  <p>
+                    {plan.recurring ? "Renews automatically; cancel with the clinic." : "Paid once for the whole term."}
+                  </p>
                   {plan.description ? <p>{plan.description}</p> : null}
                   {plan.covers.length > 0 ? (
                     <>
@@ -109,7 +131,9 @@ export default function Memberships({ loaderData, actionData }: Route.ComponentP
                       priceCents={plan.priceCents}
                       purchaseKey={purchaseKey}
                       label={`Join ${plan.name}`}
-                      lastResult={actionData && "intent" in actionData && actionData.intent === plan.id ? actionData.result : null}
+                      lastResult={
+                        actionData && "intent" in actionData && actionData.intent === plan.id ? actionData.result : null
+                      }
                     />
                   )}
                 </li>
@@ -120,15 +144,16 @@ export default function Memberships({ loaderData, actionData }: Route.ComponentP
           )}
           <p className="notice">{MEMBERSHIP_EXCLUSION}</p>
           <p>
-            You pay the first term online on the clinic&rsquo;s secure card page; {clinic.name} keeps the card for the renewals. Questions? Call{" "}
-            <a href={`tel:+1${clinic.phone}`}>{formatPhone(clinic.phone)}</a>.
+            You pay the first term online on the clinic&rsquo;s secure card page; {clinic.name} keeps the card for the
+            renewals. Questions? Call <a href={`tel:+1${clinic.phone}`}>{formatPhone(clinic.phone)}</a>.
           </p>
         </>
       ) : (
         <p>Choose a clinic to see its plans and prices.</p>
       )}
       <p>
-        <Link to={href("/account/memberships")}>Your memberships</Link> · <Link to={href("/locations")}>All locations</Link>
+        <Link to={href("/account/memberships")}>Your memberships</Link> ·{" "}
+        <Link to={href("/locations")}>All locations</Link>
       </p>
     </section>
   );

@@ -22,7 +22,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { services } = context;
   const asked = new URL(request.url).searchParams.get("clinic");
   const { clinics, center: askedCenter } = await orUnavailable(() => clinicChoice(services, asked));
-  if (asked && !askedCenter) return data({ clinics, clinic: null, packages: [], unknownClinic: true, purchaseKey: "" }, { status: 404 });
+  if (asked && !askedCenter)
+    return data({ clinics, clinic: null, packages: [], unknownClinic: true, purchaseKey: "" }, { status: 404 });
   const user = asked ? null : await currentUser(context);
   const center = askedCenter ?? (await orUnavailable(() => homeClinic(services, user?.centerId)));
   const packages = center ? await orUnavailable(() => packageViews(services, center)) : null;
@@ -42,8 +43,16 @@ export const action = guardAction(async ({ request, context }: Route.ActionArgs)
   // Each item's form answers for itself: its id says which.
   const intent = typeof formData.get("itemId") === "string" ? String(formData.get("itemId")) : undefined;
   if (submission.status !== "success") return refuseForm(submission, { intent });
-  const outcome = await buyItem(context.services, { kind: "package", user: await currentUser(context), form: submission.value, origin: siteOrigin(request, context) });
-  return buyAnswer(context, submission, outcome, { intent, backTo: `${href("/packages")}?clinic=${encodeURIComponent(submission.value.clinic)}` });
+  const outcome = await buyItem(context.services, {
+    kind: "package",
+    user: await currentUser(context),
+    form: submission.value,
+    origin: siteOrigin(request, context),
+  });
+  return buyAnswer(context, submission, outcome, {
+    intent,
+    backTo: `${href("/packages")}?clinic=${encodeURIComponent(submission.value.clinic)}`,
+  });
 });
 
 export default function Packages({ loaderData, actionData }: Route.ComponentProps) {
@@ -51,8 +60,16 @@ export default function Packages({ loaderData, actionData }: Route.ComponentProp
   return (
     <section className="page">
       <h1>Packages</h1>
-      <p>A package is a series of the same treatment, paid once at a lower price per session. Book each session as usual; the package pays for it.</p>
-      <ClinicPicker clinics={clinics} selected={clinic?.slug ?? null} unknownClinic={unknownClinic} submitLabel="Show packages" />
+      <p>
+        A package is a series of the same treatment, paid once at a lower price per session. Book each session as usual;
+        the package pays for it.
+      </p>
+      <ClinicPicker
+        clinics={clinics}
+        selected={clinic?.slug ?? null}
+        unknownClinic={unknownClinic}
+        submitLabel="Show packages"
+      />
 
       {clinic ? (
         <>
@@ -80,7 +97,9 @@ export default function Packages({ loaderData, actionData }: Route.ComponentProp
                     priceCents={p.priceCents}
                     purchaseKey={purchaseKey}
                     label={`Buy ${p.name}`}
-                    lastResult={actionData && "intent" in actionData && actionData.intent === p.id ? actionData.result : null}
+                    lastResult={
+                      actionData && "intent" in actionData && actionData.intent === p.id ? actionData.result : null
+                    }
                   />
                 </li>
               ))}
@@ -93,7 +112,8 @@ export default function Packages({ loaderData, actionData }: Route.ComponentProp
         <p>Choose a clinic to see its packages and prices.</p>
       )}
       <p>
-        <Link to={href("/account/packages")}>Your packages</Link> · <Link to={href("/memberships")}>Memberships</Link> · <Link to={href("/gift-cards")}>Gift cards</Link>
+        <Link to={href("/account/packages")}>Your packages</Link> · <Link to={href("/memberships")}>Memberships</Link> ·{" "}
+        <Link to={href("/gift-cards")}>Gift cards</Link>
       </p>
     </section>
   );

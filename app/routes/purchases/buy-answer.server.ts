@@ -20,7 +20,10 @@ export function stepAnswer(step: StepOutcome): Response {
 
 /** Sign-in first, coming back to `backTo`. */
 export function signInToBuy(context: RequestContext, backTo: string): Response {
-  return redirectWithToast(context, `${href("/login")}?redirectTo=${encodeURIComponent(backTo)}`, { type: "info", title: PURCHASE_MESSAGES.signIn });
+  return redirectWithToast(context, `${href("/login")}?redirectTo=${encodeURIComponent(backTo)}`, {
+    type: "info",
+    title: PURCHASE_MESSAGES.signIn,
+  });
 }
 
 /**
@@ -39,6 +42,11 @@ export function buyAnswer<Intent extends string | undefined>(
     case "sign-in":
       return signInToBuy(context, backTo);
     case "refused":
-      return refuseForm(submission, { status: outcome.status, formErrors: outcome.formErrors, fieldErrors: outcome.fieldErrors, intent });
+      return refuseForm(submission, {
+        status: outcome.status,
+        formErrors: outcome.formErrors,
+        fieldErrors: outcome.fieldErrors,
+        intent,
+      });
   }
 }

@@ -14,6 +14,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { user } = await requireUser(request, context);
   await ownPurchase(context.services, params.id, user);
   const status = new URL(request.url).searchParams.get("status");
-  const outcome = await orUnavailable(() => cardReturned(context.services, params.id, status, siteOrigin(request, context)));
+  const outcome = await orUnavailable(() =>
+    cardReturned(context.services, params.id, status, siteOrigin(request, context)),
+  );
   return stepAnswer(outcome!);
 }

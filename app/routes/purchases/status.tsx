@@ -29,7 +29,10 @@ export const action = guardAction(async ({ request, context, params }: Route.Act
   const { user } = await requireUser(request, context);
   await formDataOf(request);
   await ownPurchase(context.services, params.id, user);
-  const outcome = await unlessUnavailable(() => retryPurchase(context.services, params.id, siteOrigin(request, context)), () => "outage" as const);
+  const outcome = await unlessUnavailable(
+    () => retryPurchase(context.services, params.id, siteOrigin(request, context)),
+    () => "outage" as const,
+  );
   if (outcome === "outage") return data({ message: OUTAGE_MESSAGE }, { status: 503 });
   if (!outcome) throw data("We could not find that purchase.", { status: 404 });
   return stepAnswer(outcome);
@@ -91,14 +94,18 @@ export default function PurchaseStatus({ loaderData, actionData }: Route.Compone
         <>
           <h1>{headingOf(purchase.state)}</h1>
           <p>
-            {purchase.itemName}, {purchase.state === "paid" && purchase.paid ? `${purchase.paid} paid` : purchase.price}.
+            {purchase.itemName}, {purchase.state === "paid" && purchase.paid ? `${purchase.paid} paid` : purchase.price}
+            .
           </p>
           {actionData?.message ? (
             <p className="notice notice-error" role="alert">
               {actionData.message}
             </p>
           ) : purchase.message ? (
-            <p className={purchase.state === "paid" ? "notice" : "notice notice-error"} role={purchase.state === "paid" ? "status" : "alert"}>
+            <p
+              className={purchase.state === "paid" ? "notice" : "notice notice-error"}
+              role={purchase.state === "paid" ? "status" : "alert"}
+            >
               {purchase.message}
             </p>
           ) : null}
@@ -112,11 +119,24 @@ export default function PurchaseStatus({ loaderData, actionData }: Route.Compone
           ) : null}
           {purchase.state === "not-started" ? again("Try again") : null}
           {purchase.atBank ? again("Back to your bank's check") : null}
-          {purchase.state === "checking" || purchase.state === "paid" ? <ButtonLink to={href("/purchases/:id", { id: purchase.id })}>Check again</ButtonLink> : null}
+          {purchase.state === "checking" || purchase.state === "paid" ? (
+            <ButtonLink to={href("/purchases/:id", { id: purchase.id })}>Check again</ButtonLink>
+          ) : null}
           {purchase.state === "cancelled" ? (
             <p>
               Nothing was charged. Please go back, check the new price and buy again:{" "}
-              <Link to={purchase.kind === "membership" ? href("/memberships") : purchase.kind === "package" ? href("/packages") : href("/gift-cards")}>back to the {what}s</Link>.
+              <Link
+                to={
+                  purchase.kind === "membership"
+                    ? href("/memberships")
+                    : purchase.kind === "package"
+                      ? href("/packages")
+                      : href("/gift-cards")
+                }
+              >
+                back to the {what}s
+              </Link>
+              .
             </p>
           ) : null}
         </>

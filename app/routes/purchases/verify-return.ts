@@ -10,6 +10,8 @@ import type { Route } from "./+types/verify-return";
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { user } = await requireUser(request, context);
   await ownPurchase(context.services, params.id, user);
-  const outcome = await orUnavailable(() => verificationReturned(context.services, params.id, siteOrigin(request, context)));
+  const outcome = await orUnavailable(() =>
+    verificationReturned(context.services, params.id, siteOrigin(request, context)),
+  );
   return stepAnswer(outcome!);
 }

@@ -1,7 +1,13 @@
 import { data, href, Link } from "react-router";
 import { ButtonLink } from "~/components/button-link";
 import { ErrorMessage } from "~/components/error-message";
-import { REFERRAL_FRIEND_PRICE, REFERRAL_CODE_MESSAGES, REFERRAL_LIST_PRICE, REFERRAL_MESSAGES, REFERRAL_REWARD_POINTS } from "~/domain/referrals";
+import {
+  REFERRAL_FRIEND_PRICE,
+  REFERRAL_CODE_MESSAGES,
+  REFERRAL_LIST_PRICE,
+  REFERRAL_MESSAGES,
+  REFERRAL_REWARD_POINTS,
+} from "~/domain/referrals";
 import { formatMoney } from "~/lib/money";
 import { lookUpReferralCode } from "#server/referrals/referrals.server";
 import { currentUser, requestSession, visitAttribution } from "#server/request-context.server";
@@ -59,11 +65,10 @@ export default function ReferralLanding({ loaderData }: Route.ComponentProps) {
   return (
     <section className="page narrow referral-landing">
       <p className="muted">A gift from {firstName}</p>
-      <h1>
-        Your first signature laser facial for {price}
-      </h1>
+      <h1>Your first signature laser facial for {price}</h1>
       <p className="lead">
-        {firstName} thinks you&rsquo;ll love it here. Your first signature laser facial is <strong>{price}</strong> instead of <s>{listPrice}</s>
+        {firstName} thinks you&rsquo;ll love it here. Your first signature laser facial is <strong>{price}</strong>{" "}
+        instead of <s>{listPrice}</s>
         {clinic ? <> at {clinic.name} or any of our clinics</> : null}.
       </p>
       {own ? (
@@ -88,7 +93,9 @@ export default function ReferralLanding({ loaderData }: Route.ComponentProps) {
       <ol>
         <li>Book the Signature Laser Facial - New Client at a clinic near you: the {price} price shows at checkout.</li>
         <li>Come in for your facial: a skin consultation, then a 15-minute laser treatment.</li>
-        <li>{firstName} earns {REFERRAL_REWARD_POINTS.toLocaleString("en-US")} loyalty points when your visit is complete.</li>
+        <li>
+          {firstName} earns {REFERRAL_REWARD_POINTS.toLocaleString("en-US")} loyalty points when your visit is complete.
+        </li>
       </ol>
       <h2>The rules</h2>
       <ul>

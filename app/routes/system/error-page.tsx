@@ -27,10 +27,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // samesite and a known guest: back to their visits on this site, read first (spec section 4).
   const user = redirectKind === "samesite" ? await currentUser(context) : null;
   const visits = user ? await visitsWayBack(context.services, user.guestId) : null;
-  const wayBack = visits?.to ?? (redirectKind === "samesite" && referer && !referer.startsWith(href("/error")) ? referer : href("/"));
+  const wayBack =
+    visits?.to ?? (redirectKind === "samesite" && referer && !referer.startsWith(href("/error")) ? referer : href("/"));
   // Every way back is checked, the ones this page makes too: a path of this site or home.
   const target = safeLocalPath(wayBack, href("/"));
-  const page = code ? ERROR_PAGES[code] : { title: "Something went wrong", message: "Something went wrong, please try again" };
+  const page = code
+    ? ERROR_PAGES[code]
+    : { title: "Something went wrong", message: "Something went wrong, please try again" };
   const link = (auto: boolean) =>
     `${href("/error")}?${new URLSearchParams({
       ...(code ? { error: code } : {}),
@@ -61,21 +64,24 @@ export default function ErrorPage({ loaderData }: Route.ComponentProps) {
       <p role="alert">{message}</p>
       {seconds ? (
         <p className="countdown-line" role="status">
-          Taking you back in{" "}
-          <span className="countdown" data-seconds={seconds} aria-hidden="true" /> seconds.
+          Taking you back in <span className="countdown" data-seconds={seconds} aria-hidden="true" /> seconds.
           <span className="visually-hidden">You will be taken back in {seconds} seconds.</span>{" "}
           {/* A document load, with or without JavaScript: only a new page drops the refresh. */}
           <a href={stopHref}>Stop the countdown</a>
         </p>
       ) : (
         <p>
-          Take your time: this page stays until you go back. <a href={startHref}>Take me back in {ERROR_REDIRECT_SECONDS} seconds</a>
+          Take your time: this page stays until you go back.{" "}
+          <a href={startHref}>Take me back in {ERROR_REDIRECT_SECONDS} seconds</a>
         </p>
       )}
       {code === "duplicate-email" ? (
         // The email has an account here: sign in and the booking goes on, or set a password first.
         <div className="actions">
-          <ButtonLink className="button" to={`${href("/login")}?redirectTo=${encodeURIComponent(href("/appointment/details"))}`}>
+          <ButtonLink
+            className="button"
+            to={`${href("/login")}?redirectTo=${encodeURIComponent(href("/appointment/details"))}`}
+          >
             Sign in
           </ButtonLink>
           <ButtonLink className="button button-secondary" to={href("/forgot-password")}>

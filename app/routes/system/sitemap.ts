@@ -4,7 +4,10 @@ import { siteOrigin } from "#server/site.server";
 import type { Route } from "./+types/sitemap";
 
 function escapeXml(value: string): string {
-  return value.replace(/[<>&'"]/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", "'": "&apos;", '"': "&quot;" })[c] ?? c);
+  return value.replace(
+    /[<>&'"]/g,
+    (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", "'": "&apos;", '"': "&quot;" })[c] ?? c,
+  );
 }
 
 /** Every public page: home, locations (list and map), each clinic, the legal pages. */
@@ -26,5 +29,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     "</urlset>",
     "",
   ].join("\n");
-  return new Response(body, { headers: { "content-type": "application/xml; charset=utf-8", "cache-control": "public, max-age=3600" } });
+  return new Response(body, {
+    headers: { "content-type": "application/xml; charset=utf-8", "cache-control": "public, max-age=3600" },
+  });
 }

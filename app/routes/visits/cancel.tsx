@@ -16,7 +16,10 @@ import { redirectWithToast } from "#server/toast.server";
 import { guardAction, orUnavailable, OUTAGE_MESSAGE, unlessUnavailable } from "#server/unavailable.server";
 import type { Route } from "./+types/cancel";
 
-export const meta: Route.MetaFunction = () => [{ title: "Cancel your appointment | Glow Clinic" }, { name: "robots", content: "noindex" }];
+export const meta: Route.MetaFunction = () => [
+  { title: "Cancel your appointment | Glow Clinic" },
+  { name: "robots", content: "noindex" },
+];
 
 export const headers: Route.HeadersFunction = () => VISIT_PAGE_HEADERS;
 
@@ -49,14 +52,20 @@ export const action = guardAction(async ({ request, params, context }: Route.Act
       return redirectWithToast(context, access.paths.home, {
         type: "success",
         title: "Your appointment is cancelled.",
-        description: outcome.feeCharged ? `It was less than ${LATE_CHANGE_HOURS} hours away, so the ${formatMoney(LATE_CHANGE_FEE_CENTS)} late-cancellation fee applies.` : "We've sent you a confirmation.",
+        description: outcome.feeCharged
+          ? `It was less than ${LATE_CHANGE_HOURS} hours away, so the ${formatMoney(LATE_CHANGE_FEE_CENTS)} late-cancellation fee applies.`
+          : "We've sent you a confirmation.",
       });
     case "unknown-reason":
       return refuseForm(submission, { fieldErrors: { reasonId: [CANCEL_MESSAGES.reason] } });
     case "not-cancellable":
       return refuseForm(submission, {
         status: 409,
-        formErrors: [outcome.policy.kind === "call-clinic" ? `This appointment is paid, so please call the clinic at ${formatPhone(outcome.policy.phone)} to cancel.` : NOT_CANCELLABLE[outcome.policy.why]],
+        formErrors: [
+          outcome.policy.kind === "call-clinic"
+            ? `This appointment is paid, so please call the clinic at ${formatPhone(outcome.policy.phone)} to cancel.`
+            : NOT_CANCELLABLE[outcome.policy.why],
+        ],
       });
     case "refused":
       return refuseForm(submission, { status: 409, formErrors: [outcome.message] });
@@ -76,7 +85,17 @@ export default function CancelVisit({ loaderData, actionData }: Route.ComponentP
   );
 }
 
-function CancelBody({ policy, reasons, home, lastResult }: { policy: CancelPolicy; reasons: { id: string; name: string }[]; home: string; lastResult: Parameters<typeof useSchemaForm>[1]["lastResult"] }) {
+function CancelBody({
+  policy,
+  reasons,
+  home,
+  lastResult,
+}: {
+  policy: CancelPolicy;
+  reasons: { id: string; name: string }[];
+  home: string;
+  lastResult: Parameters<typeof useSchemaForm>[1]["lastResult"];
+}) {
   const navigation = useNavigation();
   const form = useSchemaForm(CancelVisitSchema, { id: "cancel-visit", lastResult });
   if (policy.kind === "not-cancellable") return <VisitUnchangeable message={NOT_CANCELLABLE[policy.why]} home={home} />;
@@ -86,12 +105,11 @@ function CancelBody({ policy, reasons, home, lastResult }: { policy: CancelPolic
         <p>This appointment is paid. To cancel it, and for your refund, please call the clinic:</p>
         <p>
           {/* A plain link: a tel: address cannot be a form's target, so it does not look like a button. */}
-          <a href={`tel:+1${policy.phone}`}>
-            Call {formatPhone(policy.phone)}
-          </a>
+          <a href={`tel:+1${policy.phone}`}>Call {formatPhone(policy.phone)}</a>
         </p>
         <p>
-          Cancelling less than {LATE_CHANGE_HOURS} hours before your appointment costs {formatMoney(LATE_CHANGE_FEE_CENTS)}. <Link to={home}>Keep my appointment</Link>
+          Cancelling less than {LATE_CHANGE_HOURS} hours before your appointment costs{" "}
+          {formatMoney(LATE_CHANGE_FEE_CENTS)}. <Link to={home}>Keep my appointment</Link>
         </p>
       </div>
     );
@@ -113,7 +131,13 @@ function CancelBody({ policy, reasons, home, lastResult }: { policy: CancelPolic
             </option>
           ))}
         </SelectField>
-        <Field meta={fields.comment} label="Comment" as="textarea" maxLength={500} hint="Anything the clinic should know. Required." />
+        <Field
+          meta={fields.comment}
+          label="Comment"
+          as="textarea"
+          maxLength={500}
+          hint="Anything the clinic should know. Required."
+        />
         <p className="actions">
           <button type="submit" disabled={navigation.state === "submitting"}>
             {policy.lateFee ? `Cancel and pay the ${formatMoney(LATE_CHANGE_FEE_CENTS)} fee` : "Cancel appointment"}

@@ -8,7 +8,10 @@ import { requireVisitAccess, VISIT_PAGE_HEADERS } from "#server/appointments/acc
 import { isChangeable, toVisitView } from "#server/appointments/visits.server";
 import type { Route } from "./+types/manage";
 
-export const meta: Route.MetaFunction = () => [{ title: "Your appointment | Glow Clinic" }, { name: "robots", content: "noindex" }];
+export const meta: Route.MetaFunction = () => [
+  { title: "Your appointment | Glow Clinic" },
+  { name: "robots", content: "noindex" },
+];
 
 export const headers: Route.HeadersFunction = () => VISIT_PAGE_HEADERS;
 
@@ -39,7 +42,8 @@ export default function ManageVisit({ loaderData }: Route.ComponentProps) {
       </div>
       {changeable ? (
         <p>
-          Need to change plans? Reschedule or cancel at least {LATE_CHANGE_HOURS} hours ahead to avoid the {formatMoney(LATE_CHANGE_FEE_CENTS)} fee.
+          Need to change plans? Reschedule or cancel at least {LATE_CHANGE_HOURS} hours ahead to avoid the{" "}
+          {formatMoney(LATE_CHANGE_FEE_CENTS)} fee.
         </p>
       ) : null}
       <p className="muted">

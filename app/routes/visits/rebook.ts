@@ -15,8 +15,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const access = await requireVisitAccess(request, context, params);
   const session = requestSession(context);
   const outcome = await orUnavailable(() => rebookVisit(context.services, access, getDraft(session)));
-  if (outcome.kind === "clinic-gone") return redirectWithToast(context, outcome.to, { type: "info", title: outcome.message });
+  if (outcome.kind === "clinic-gone")
+    return redirectWithToast(context, outcome.to, { type: "info", title: outcome.message });
   setDraft(session, outcome.draft);
-  if (outcome.kind === "choose-service") return redirectWithToast(context, outcome.to, { type: "info", title: outcome.message });
+  if (outcome.kind === "choose-service")
+    return redirectWithToast(context, outcome.to, { type: "info", title: outcome.message });
   return redirect(outcome.to);
 }

@@ -29,7 +29,10 @@ import { flashToast, redirectWithToast } from "#server/toast.server";
 import { guardAction, OUTAGE_MESSAGE, unlessUnavailable } from "#server/unavailable.server";
 import type { Route } from "./+types/reschedule";
 
-export const meta: Route.MetaFunction = () => [{ title: "Reschedule your appointment | Glow Clinic" }, { name: "robots", content: "noindex" }];
+export const meta: Route.MetaFunction = () => [
+  { title: "Reschedule your appointment | Glow Clinic" },
+  { name: "robots", content: "noindex" },
+];
 
 export const headers: Route.HeadersFunction = () => VISIT_PAGE_HEADERS;
 
@@ -43,7 +46,8 @@ const NOT_MOVABLE = {
 
 /** What a window is told when another one changed the visit first. */
 function changedElsewhere(visit: { start: string; status: number }): string {
-  if (visit.status === APPOINTMENT_STATUS.CANCELLED) return "This appointment was cancelled in another window, so it was not moved.";
+  if (visit.status === APPOINTMENT_STATUS.CANCELLED)
+    return "This appointment was cancelled in another window, so it was not moved.";
   return `This appointment was changed in another window: it is now on ${formatSlot(visit.start)}. It was not moved again; choose a new time below if you still want to change it.`;
 }
 
@@ -72,10 +76,22 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   };
   let day: SlotPickerDay;
   try {
-    day = await slotPickerDay(requestedDay(request, timeZone, hold?.slot.slice(0, 10), visit.start.slice(0, 10)), { read, step: "reschedule" });
+    day = await slotPickerDay(requestedDay(request, timeZone, hold?.slot.slice(0, 10), visit.start.slice(0, 10)), {
+      read,
+      step: "reschedule",
+    });
   } catch (error) {
     if (!(error instanceof NotMovable)) throw error;
-    return data({ visit: view, home: access.paths.home, policy: { kind: "not-movable", why: "over" } as const, picker: null, hold: null }, { status: 409 });
+    return data(
+      {
+        visit: view,
+        home: access.paths.home,
+        policy: { kind: "not-movable", why: "over" } as const,
+        picker: null,
+        hold: null,
+      },
+      { status: 409 },
+    );
   }
   const { date, dates, dateProblem, group, times, nextAvailableDay, slotsError } = day;
   return data(
@@ -83,8 +99,20 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       visit: view,
       home: access.paths.home,
       policy,
-      picker: slotPickerView({ date, dates, dateProblem, group, times, nextAvailableDay, slotsError, held: hold?.slot ?? null, timeZone: timeZone }),
-      hold: hold ? { ...holdViewOf(hold.slot, hold.expiresAt, timeZone), slot: hold.slot, label: formatSlot(hold.slot) } : null,
+      picker: slotPickerView({
+        date,
+        dates,
+        dateProblem,
+        group,
+        times,
+        nextAvailableDay,
+        slotsError,
+        held: hold?.slot ?? null,
+        timeZone: timeZone,
+      }),
+      hold: hold
+        ? { ...holdViewOf(hold.slot, hold.expiresAt, timeZone), slot: hold.slot, label: formatSlot(hold.slot) }
+        : null,
     },
     { status: slotsError ? 503 : dateProblem ? 400 : 200 },
   );
@@ -106,20 +134,31 @@ export const action = guardAction(async ({ request, params, context }: Route.Act
     const submission = parseSubmission(formData, ConfirmNewTimeSchema);
     if (submission.status !== "success") return refuseForm(submission, { intent });
     const hold = getRescheduleHold(session, access.visit.id);
-    if (hold && hold.slot !== submission.value.heldSlot) return refuseForm(submission, { intent, status: 409, formErrors: [PAGE_OUT_OF_DATE] });
-    const outcome = await unlessUnavailable(() => confirmNewTime(context.services, access, hold, siteOrigin(request, context)), () => null);
+    if (hold && hold.slot !== submission.value.heldSlot)
+      return refuseForm(submission, { intent, status: 409, formErrors: [PAGE_OUT_OF_DATE] });
+    const outcome = await unlessUnavailable(
+      () => confirmNewTime(context.services, access, hold, siteOrigin(request, context)),
+      () => null,
+    );
     if (!outcome) return refuseForm(submission, { intent, status: 503, formErrors: [OUTAGE_MESSAGE] });
     switch (outcome.kind) {
       case "moved":
         setRescheduleHold(session, null);
-        return redirectWithToast(context, access.paths.home, { type: "success", title: `Your appointment is moved to ${formatSlot(outcome.start)}.`, description: "We've sent you the new time." });
+        return redirectWithToast(context, access.paths.home, {
+          type: "success",
+          title: `Your appointment is moved to ${formatSlot(outcome.start)}.`,
+          description: "We've sent you the new time.",
+        });
       case "changed-elsewhere":
         // Told the truth: the page is drawn again from the visit as it is now, with why.
         setRescheduleHold(session, null);
         return data({ intent: "changed-elsewhere" as const, notice: changedElsewhere(outcome.visit) }, { status: 409 });
       case "expired":
         setRescheduleHold(session, null);
-        return redirectWithToast(context, `${here}?date=${submission.value.heldSlot.slice(0, 10)}`, { type: "error", title: outcome.message });
+        return redirectWithToast(context, `${here}?date=${submission.value.heldSlot.slice(0, 10)}`, {
+          type: "error",
+          title: outcome.message,
+        });
       case "no-hold":
         // Confirmed already by an earlier submit, or never held: the visit is as the page now shows.
         return redirect(here);
@@ -129,7 +168,10 @@ export const action = guardAction(async ({ request, params, context }: Route.Act
   const submission = parseSubmission(formData, HoldSlotSchema);
   if (submission.status !== "success") return refuseForm(submission, { intent: "hold" });
   const slot = String(submission.value.slot);
-  const outcome = await unlessUnavailable(() => holdNewTime(context.services, access, slot), () => null);
+  const outcome = await unlessUnavailable(
+    () => holdNewTime(context.services, access, slot),
+    () => null,
+  );
   if (!outcome) return refuseForm(submission, { intent: "hold", status: 503, formErrors: [OUTAGE_MESSAGE] });
   switch (outcome.kind) {
     case "held":
@@ -150,9 +192,18 @@ export function shouldRevalidate({ actionStatus, defaultShouldRevalidate }: Shou
 export default function Reschedule({ loaderData, actionData }: Route.ComponentProps) {
   const { visit, home, policy, picker, hold } = loaderData;
   const navigation = useNavigation();
-  const reserving = navigation.state === "submitting" && navigation.formData?.get("slot") ? String(navigation.formData.get("slot")) : null;
-  const holdForm = useSchemaForm(HoldSlotSchema, { id: "reschedule-slot", lastResult: actionData?.intent === "hold" ? actionData.result : null });
-  const confirmForm = useSchemaForm(ConfirmNewTimeSchema, { id: "reschedule-confirm", lastResult: actionData?.intent === "confirm" ? actionData.result : null });
+  const reserving =
+    navigation.state === "submitting" && navigation.formData?.get("slot")
+      ? String(navigation.formData.get("slot"))
+      : null;
+  const holdForm = useSchemaForm(HoldSlotSchema, {
+    id: "reschedule-slot",
+    lastResult: actionData?.intent === "hold" ? actionData.result : null,
+  });
+  const confirmForm = useSchemaForm(ConfirmNewTimeSchema, {
+    id: "reschedule-confirm",
+    lastResult: actionData?.intent === "confirm" ? actionData.result : null,
+  });
   return (
     <section className="page narrow">
       <h1>Reschedule your appointment</h1>
@@ -182,7 +233,9 @@ export default function Reschedule({ loaderData, actionData }: Route.ComponentPr
               <SchemaForm schemaForm={confirmForm} method="post" className="actions">
                 <input type="hidden" name="heldSlot" value={hold.slot} />
                 <button type="submit" name="intent" value="confirm" disabled={navigation.state === "submitting"}>
-                  {policy.lateFee ? `Confirm new time and pay the ${formatMoney(LATE_CHANGE_FEE_CENTS)} fee` : "Confirm new time"}
+                  {policy.lateFee
+                    ? `Confirm new time and pay the ${formatMoney(LATE_CHANGE_FEE_CENTS)} fee`
+                    : "Confirm new time"}
                 </button>
               </SchemaForm>
               <Form method="post">
