@@ -39,6 +39,8 @@ test("a texted link with a signed guest token skips the details step; an altered
     await texted.goto(`/appointment/service?id=${centerId}&guest=${token}`);
     // The facial and its add-on are still chosen from the first visit.
     await texted.getByRole("button", { name: "Continue to date and time" }).click();
+    // That press keeps the link's guest (a page read keeps nothing, decision 051): wait for it.
+    await expect(texted.getByRole("heading", { level: 1, name: "Choose a date and time" })).toBeVisible();
     // The guest is known now, so medical downtime after their facial applies (7 days): the days
     // before dates[6], a week after it, are not offered, and one asked for by the address says why.
     await texted.goto(`/appointment/time?date=${dates[2]}`);

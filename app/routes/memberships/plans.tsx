@@ -2,18 +2,14 @@ import { data, href, Link } from "react-router";
 import { BuyItemForm } from "~/components/buy-item-form";
 import { ClinicPicker } from "~/components/clinic-picker";
 import { ErrorMessage } from "~/components/error-message";
-import { BuyItemSchema } from "~/domain/purchases";
 import { MEMBERSHIP_EXCLUSION, membershipPurchaseRefusal } from "~/domain/memberships";
 import { formatPhone } from "~/lib/phone";
 import { guestMembershipList } from "#server/guests/member-prices.server";
 import { clinicPlans } from "#server/memberships/memberships.server";
-import { buyItem } from "#server/purchases/buy.server";
-import { formDataOf, parseSubmission, refuseForm } from "#server/forms.server";
-import { siteOrigin } from "#server/site.server";
 import { clinicChoice, homeClinic } from "#server/purchases/offers.server";
 import { currentUser } from "#server/request-context.server";
-import { guardAction, orUnavailable } from "#server/unavailable.server";
-import { buyAnswer } from "~/routes/purchases/buy-answer.server";
+import { orUnavailable } from "#server/unavailable.server";
+import { buyItemAction } from "~/routes/purchases/buy-answer.server";
 import type { Route } from "./+types/plans";
 
 /** What a member is told in place of "Join". */
@@ -58,23 +54,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 /** "Join" on a plan: sign in first, then the back end's sale, paid on its hosted card page. */
-export const action = guardAction(async ({ request, context }: Route.ActionArgs) => {
-  const formData = await formDataOf(request);
-  const submission = parseSubmission(formData, BuyItemSchema);
-  // Each item's form answers for itself: its id says which.
-  const intent = typeof formData.get("itemId") === "string" ? String(formData.get("itemId")) : undefined;
-  if (submission.status !== "success") return refuseForm(submission, { intent });
-  const outcome = await buyItem(context.services, {
-    kind: "membership",
-    user: await currentUser(context),
-    form: submission.value,
-    origin: siteOrigin(request, context),
-  });
-  return buyAnswer(context, submission, outcome, {
-    intent,
-    backTo: `${href("/memberships")}?clinic=${encodeURIComponent(submission.value.clinic)}`,
-  });
-});
+export const action = buyItemAction("membership", "/memberships");
 
 export default function Memberships({ loaderData, actionData }: Route.ComponentProps) {
   const { clinics, clinic, plans, unknownClinic, purchaseKey } = loaderData;

@@ -2,14 +2,10 @@ import { data, href, Link } from "react-router";
 import { BuyItemForm } from "~/components/buy-item-form";
 import { ClinicPicker } from "~/components/clinic-picker";
 import { ErrorMessage } from "~/components/error-message";
-import { BuyItemSchema } from "~/domain/purchases";
 import { currentUser } from "#server/request-context.server";
-import { buyItem } from "#server/purchases/buy.server";
-import { formDataOf, parseSubmission, refuseForm } from "#server/forms.server";
-import { siteOrigin } from "#server/site.server";
 import { clinicChoice, homeClinic, packageViews } from "#server/purchases/offers.server";
-import { guardAction, orUnavailable } from "#server/unavailable.server";
-import { buyAnswer } from "~/routes/purchases/buy-answer.server";
+import { orUnavailable } from "#server/unavailable.server";
+import { buyItemAction } from "~/routes/purchases/buy-answer.server";
 import type { Route } from "./+types/list";
 
 export const meta: Route.MetaFunction = ({ data }) => [
@@ -37,23 +33,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 /** "Buy" on a package: sign in first, then the back end's sale, paid on its hosted card page. */
-export const action = guardAction(async ({ request, context }: Route.ActionArgs) => {
-  const formData = await formDataOf(request);
-  const submission = parseSubmission(formData, BuyItemSchema);
-  // Each item's form answers for itself: its id says which.
-  const intent = typeof formData.get("itemId") === "string" ? String(formData.get("itemId")) : undefined;
-  if (submission.status !== "success") return refuseForm(submission, { intent });
-  const outcome = await buyItem(context.services, {
-    kind: "package",
-    user: await currentUser(context),
-    form: submission.value,
-    origin: siteOrigin(request, context),
-  });
-  return buyAnswer(context, submission, outcome, {
-    intent,
-    backTo: `${href("/packages")}?clinic=${encodeURIComponent(submission.value.clinic)}`,
-  });
-});
+export const action = buyItemAction("package", "/packages");
 
 export default function Packages({ loaderData, actionData }: Route.ComponentProps) {
   const { clinics, clinic, packages, unknownClinic, purchaseKey } = loaderData;

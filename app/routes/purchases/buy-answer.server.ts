@@ -1,11 +1,13 @@
 import type { Submission } from "@conform-to/react";
 import { href, redirect, redirectDocument } from "react-router";
-import { PURCHASE_MESSAGES } from "~/domain/purchases";
-import { refuseForm } from "#server/forms.server";
-import type { BuyOutcome } from "#server/purchases/buy.server";
+import { BuyItemSchema, PURCHASE_MESSAGES } from "~/domain/purchases";
+import { formDataOf, parseSubmission, refuseForm } from "#server/forms.server";
+import { buyItem, type BuyOutcome } from "#server/purchases/buy.server";
 import type { StepOutcome } from "#server/purchases/purchase.server";
-import type { RequestContext } from "#server/request-context.server";
+import { currentUser, type RequestContext } from "#server/request-context.server";
+import { siteOrigin } from "#server/site.server";
 import { redirectWithToast } from "#server/toast.server";
+import { guardAction } from "#server/unavailable.server";
 
 /**
  * How the buying pages answer (memberships, packages, gift cards, and the purchase's own return
@@ -49,4 +51,28 @@ export function buyAnswer<Intent extends string | undefined>(
         intent,
       });
   }
+}
+
+/**
+ * The action of a page that lists items to buy, one form each (memberships, packages): sign in
+ * first, then the back end's sale, paid on its hosted card page; back to `page` for the clinic.
+ */
+export function buyItemAction(kind: "membership" | "package", page: "/memberships" | "/packages") {
+  return guardAction(async ({ request, context }: { request: Request; context: RequestContext }) => {
+    const formData = await formDataOf(request);
+    const submission = parseSubmission(formData, BuyItemSchema);
+    // Each item's form answers for itself: its id says which.
+    const intent = typeof formData.get("itemId") === "string" ? String(formData.get("itemId")) : undefined;
+    if (submission.status !== "success") return refuseForm(submission, { intent });
+    const outcome = await buyItem(context.services, {
+      kind,
+      user: await currentUser(context),
+      form: submission.value,
+      origin: siteOrigin(request, context),
+    });
+    return buyAnswer(context, submission, outcome, {
+      intent,
+      backTo: `${href(page)}?clinic=${encodeURIComponent(submission.value.clinic)}`,
+    });
+  });
 }
