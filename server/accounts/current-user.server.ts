@@ -1,5 +1,5 @@
 import { href, redirect } from "react-router";
-import type { CurrentUser, } from "../services";
+import type { CurrentUser } from "../services";
 import { safeLocalPath } from "../redirects.server";
 import { currentUser, requestSession, type RequestContext } from "../request-context.server";
 
