@@ -117,9 +117,14 @@ test.describe("the error page's way back", () => {
     await back.click();
     await expect(page.getByRole("heading", { level: 1, name: "Your appointments" })).toBeVisible();
 
-    // Staying on the page keeps the same way back.
+    // Starting the countdown back, and stopping it, keep the same way back.
     await page.goto("/error?error=invalid-mobile&redirect=samesite");
-    await page.getByRole("link", { name: "Stay on this page" }).click();
+    await page.getByRole("link", { name: "Take me back in 10 seconds" }).click();
+    await expect(page.locator('meta[http-equiv="refresh"]')).toHaveAttribute(
+      "content",
+      "10;url=/account/appointments?tab=upcoming",
+    );
+    await page.getByRole("link", { name: "Stop the countdown" }).click();
     expect(await buttonTarget(page.getByRole("button", { name: "Back to your appointments" }))).toBe(
       "/account/appointments?tab=upcoming",
     );
