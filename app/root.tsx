@@ -1,4 +1,3 @@
-import "./lib/zod-in-the-browser";
 import {
   Form,
   href,

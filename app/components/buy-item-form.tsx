@@ -1,7 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { useNavigation } from "react-router";
-import { BuyItemSchema } from "~/domain/purchases";
 import { SchemaForm, useSchemaForm } from "./forms";
+import { FORMS } from "~/domain/form-contracts";
 
 /**
  * "Buy" on a membership plan or a package: a POST form of its own per item, carrying the clinic,
@@ -25,7 +25,7 @@ export function BuyItemForm({
   label: string;
   lastResult: SubmissionResult<string[]> | null;
 }) {
-  const schemaForm = useSchemaForm(BuyItemSchema, { id: `buy-${itemId}`, lastResult });
+  const schemaForm = useSchemaForm(FORMS.BuyItemSchema, { id: `buy-${itemId}`, lastResult });
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formData?.get("itemId") === itemId;
   return (

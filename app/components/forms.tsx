@@ -7,29 +7,26 @@ import {
   type FormMetadata,
   type SubmissionResult,
 } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { createContext, useContext, useEffect, useRef, useState } from "react";
 import { Form, useNavigation, type FormProps } from "react-router";
 import type { z } from "zod";
 import { CORRECT_ERRORS } from "~/domain/guest";
-import { formConstraint } from "~/lib/form-constraint";
+import type { FormContract } from "~/lib/form-contract";
 
 /**
- * Forms are built with Conform on one zod schema (decision 013). The server parses with the schema
- * and answers with `submission.reply()`; in the browser the same schema gives the inputs their
- * `required`, lengths and patterns, and checks the form on submit (and, after that, as fields change).
- * Without JavaScript the server's answer is the whole page: the fields come back filled in, the
- * first invalid one focused by `autofocus`.
+ * Forms are built with Conform on one zod schema (decision 013). The server parses every submit with
+ * the schema and answers with `submission.reply()`. The page draws the form from the schema's
+ * contract (`FORMS` in app/domain/form-contracts.ts): the inputs' `required`, lengths and patterns,
+ * without zod itself, which stays on the server (decision 057). With JavaScript or without, a failed
+ * submit comes back from the server with the fields filled in and the first invalid one focused
+ * (by Conform in the browser, by `autofocus` on a whole page).
  */
 
 type AnySchema = z.ZodType<Record<string, unknown>, Record<string, unknown>>;
 type Fields = Record<string, unknown>;
 
-/** Conform's reserved name for its own validation requests (blur, reset): not a submit by the visitor. */
-const CONFORM_INTENT = "__intent__";
-
 export function useSchemaForm<Schema extends AnySchema>(
-  schema: Schema,
+  contract: FormContract<Schema>,
   options: {
     id: string;
     lastResult?: SubmissionResult<string[]> | null;
@@ -40,25 +37,17 @@ export function useSchemaForm<Schema extends AnySchema>(
     id: options.id,
     lastResult: options.lastResult,
     defaultValue: options.defaultValue as never,
-    constraint: formConstraint(schema),
+    constraint: contract.constraint,
+    // No validation in the browser: every check is the server's, which answers a failed submit as it
+    // does without JavaScript. Only a submit checks; a field is not sent to the server as it changes.
     shouldValidate: "onSubmit",
-    // After a failed submit each field is checked again as it is typed in. Not on blur: a message
-    // that went away as a field lost focus moved the submit button under a pressing pointer.
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }) as never,
+    shouldRevalidate: "onSubmit",
   });
-  // Counts the failed submits, in the browser and answered by the server: the error summary is made
-  // anew for each one (so it is announced each time) and the password fields are emptied.
-  const [refusedHere, setRefusedHere] = useState(0);
+  // Counts the server's answers: the error summary is made anew for each one (so it is announced each
+  // time) and the password fields are emptied.
   const [answers, setAnswers] = useState({ last: options.lastResult, count: 0 });
   if (answers.last !== options.lastResult) setAnswers({ last: options.lastResult, count: answers.count + 1 });
-  const attempt = refusedHere + answers.count;
-  const onSubmit = (event: React.FormEvent<HTMLFormElement>) => {
-    form.onSubmit(event);
-    const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
-    if (event.defaultPrevented && submitter?.name !== CONFORM_INTENT) setRefusedHere((n) => n + 1);
-  };
-  return { form: form as FormMetadata<Fields, string[]>, fields, attempt, onSubmit };
+  return { form: form as FormMetadata<Fields, string[]>, fields, attempt: answers.count, onSubmit: form.onSubmit };
 }
 
 /** The first field with an error, in the schema's order (which is the page's order). */

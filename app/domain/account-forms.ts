@@ -1,9 +1,11 @@
 import { z } from "zod";
+import { defineSchema } from "~/lib/define-schema";
 import { isReferralCode, normalizeReferralCode } from "./attribution";
 import { ACCOUNT_MESSAGES } from "./accounts";
-import { INVALID_EMAIL, INVALID_MOBILE } from "./guest";
+import { EmailField, MobileField } from "./guest";
+
+export { EmailField, MobileField };
 import { failedPasswordRules, PASSWORD_MAX_LENGTH } from "./password-rules";
-import { isPhoneNumber, phoneDigits } from "~/lib/phone";
 
 /**
  * The account forms' schemas, one per form (decision 013). Every check says what to do in its own
@@ -20,24 +22,14 @@ export const requiredText = (message: string, max: number) =>
 /** A checkbox: ticked sends "on", unticked sends nothing. */
 const optionalCheckbox = (message: string) => z.literal("on", { error: message }).optional().transform(Boolean);
 
-export const EmailField = z
-  .string({ error: INVALID_EMAIL })
-  .trim()
-  .max(254, INVALID_EMAIL)
-  .pipe(z.email(INVALID_EMAIL));
-
-export const MobileField = z
-  .string({ error: INVALID_MOBILE })
-  .max(20, INVALID_MOBILE)
-  .refine(isPhoneNumber, INVALID_MOBILE)
-  .transform(phoneDigits);
-
 const ZIP_MESSAGE = "Please enter a 5-digit ZIP code";
-export const ZipField = z
-  .string({ error: ZIP_MESSAGE })
-  .trim()
-  .max(5, ZIP_MESSAGE)
-  .regex(/^\d{5}$/, ZIP_MESSAGE);
+export const ZipField = defineSchema(() =>
+  z
+    .string({ error: ZIP_MESSAGE })
+    .trim()
+    .max(5, ZIP_MESSAGE)
+    .regex(/^\d{5}$/, ZIP_MESSAGE),
+);
 
 /** The spec's earliest birth date (section 5): a guest born before it is refused. */
 export const EARLIEST_BIRTH_DATE = "1940-01-01";
@@ -72,17 +64,19 @@ export function ageInWholeYears(birthDate: string, today: string): number {
  * A birth date, optional (decision 039): empty is null, never a made-up date. When given, a real
  * date from 1940-01-01 (the spec's earliest) to today.
  */
-export const BirthDateField = z
-  .string({ error: BIRTH_DATE_MESSAGES.format })
-  .trim()
-  .superRefine((value, ctx) => {
-    if (value === "") return;
-    if (!isCalendarDate(value)) ctx.addIssue({ code: "custom", message: BIRTH_DATE_MESSAGES.format });
-    else if (value < EARLIEST_BIRTH_DATE) ctx.addIssue({ code: "custom", message: BIRTH_DATE_MESSAGES.early });
-    else if (value > localToday()) ctx.addIssue({ code: "custom", message: BIRTH_DATE_MESSAGES.future });
-  })
-  .optional()
-  .transform((value) => value || null);
+export const BirthDateField = defineSchema(() =>
+  z
+    .string({ error: BIRTH_DATE_MESSAGES.format })
+    .trim()
+    .superRefine((value, ctx) => {
+      if (value === "") return;
+      if (!isCalendarDate(value)) ctx.addIssue({ code: "custom", message: BIRTH_DATE_MESSAGES.format });
+      else if (value < EARLIEST_BIRTH_DATE) ctx.addIssue({ code: "custom", message: BIRTH_DATE_MESSAGES.early });
+      else if (value > localToday()) ctx.addIssue({ code: "custom", message: BIRTH_DATE_MESSAGES.future });
+    })
+    .optional()
+    .transform((value) => value || null),
+);
 
 /**
  * Zenoti's guest genders (personal_info.gender): the spec's three choices, and Zenoti's Other (3),
@@ -96,10 +90,12 @@ export const GENDERS = [
 export const OTHER_GENDER = { value: 3, label: "Other" } as const;
 export const GENDER_MESSAGE = "Please choose Male, Female or Not specified";
 export const GENDER_REQUIRED = "Please choose Male or Female: our clinics need it for your record";
-export const GenderField = z
-  .enum(["1", "0", "-1", "3"], { error: GENDER_MESSAGE })
-  .optional()
-  .transform((value) => (value === undefined ? -1 : Number(value)));
+export const GenderField = defineSchema(() =>
+  z
+    .enum(["1", "0", "-1", "3"], { error: GENDER_MESSAGE })
+    .optional()
+    .transform((value) => (value === undefined ? -1 : Number(value))),
+);
 
 /**
  * The spec's language choices (section 3: Select Language=0, English-US=1). "Select language" is
@@ -111,92 +107,112 @@ export type Language = (typeof LANGUAGES)[number]["value"];
 export const LANGUAGE_MESSAGE = "Please choose a language from the list, or leave it at “Select language”";
 const LANGUAGE_VALUES = [NO_LANGUAGE, ...LANGUAGES].map((l) => String(l.value)) as [string, ...string[]];
 /** Optional: none chosen is null. */
-export const LanguageField = z
-  .enum(LANGUAGE_VALUES, { error: LANGUAGE_MESSAGE })
-  .optional()
-  .transform((value): Language | null => LANGUAGES.find((l) => String(l.value) === value)?.value ?? null);
+export const LanguageField = defineSchema(() =>
+  z
+    .enum(LANGUAGE_VALUES, { error: LANGUAGE_MESSAGE })
+    .optional()
+    .transform((value): Language | null => LANGUAGES.find((l) => String(l.value) === value)?.value ?? null),
+);
 
 /** The language choice for a language the back end holds, or none for one the form does not offer. */
 export function languageChoice(language: number | null): Language | null {
   return LANGUAGES.find((l) => l.value === language)?.value ?? null;
 }
 
-export const NewPassword = z
-  .string({ error: "Please enter a password" })
-  .max(PASSWORD_MAX_LENGTH, tooLong(PASSWORD_MAX_LENGTH))
-  .superRefine((value, ctx) => {
-    const failed = failedPasswordRules(value);
-    if (failed.length) ctx.addIssue({ code: "custom", message: `Your password needs: ${failed.join("; ")}` });
-  });
+export const NewPassword = defineSchema(() =>
+  z
+    .string({ error: "Please enter a password" })
+    .max(PASSWORD_MAX_LENGTH, tooLong(PASSWORD_MAX_LENGTH))
+    .superRefine((value, ctx) => {
+      const failed = failedPasswordRules(value);
+      if (failed.length) ctx.addIssue({ code: "custom", message: `Your password needs: ${failed.join("; ")}` });
+    }),
+);
 
-export const RegisterSchema = z.object({
-  firstName: requiredText("Please enter your first name", 50),
-  lastName: requiredText("Please enter your last name", 50),
-  email: EmailField,
-  phone: MobileField,
-  centerId: requiredText("Please choose your home clinic", 64),
-  address: requiredText("Please enter your address", 120),
-  city: requiredText("Please enter your city", 80),
-  zip: ZipField,
-  birthDate: BirthDateField,
-  gender: GenderField,
-  language: LanguageField,
-  password: NewPassword,
-  referralCode: z
-    .string({ error: "That referral code is not valid" })
-    .trim()
-    .max(40, "That referral code is too long")
-    .refine((v) => v === "" || isReferralCode(v), "That referral code is not valid. Codes look like MIA-7K3Q.")
-    .optional()
-    .transform((v) => (v ? normalizeReferralCode(v) : null)),
-  marketingEmail: optionalCheckbox("Please tick the box for offers by email, or leave it empty"),
-  marketingSms: optionalCheckbox("Please tick the box for offers by text, or leave it empty"),
-  ageConfirmed: z.literal("on", { error: ACCOUNT_MESSAGES.ageOfMajority }),
-});
+export const RegisterSchema = defineSchema(() =>
+  z.object({
+    firstName: requiredText("Please enter your first name", 50),
+    lastName: requiredText("Please enter your last name", 50),
+    email: EmailField,
+    phone: MobileField,
+    centerId: requiredText("Please choose your home clinic", 64),
+    address: requiredText("Please enter your address", 120),
+    city: requiredText("Please enter your city", 80),
+    zip: ZipField,
+    birthDate: BirthDateField,
+    gender: GenderField,
+    language: LanguageField,
+    password: NewPassword,
+    referralCode: z
+      .string({ error: "That referral code is not valid" })
+      .trim()
+      .max(40, "That referral code is too long")
+      .refine((v) => v === "" || isReferralCode(v), "That referral code is not valid. Codes look like MIA-7K3Q.")
+      .optional()
+      .transform((v) => (v ? normalizeReferralCode(v) : null)),
+    marketingEmail: optionalCheckbox("Please tick the box for offers by email, or leave it empty"),
+    marketingSms: optionalCheckbox("Please tick the box for offers by text, or leave it empty"),
+    ageConfirmed: z.literal("on", { error: ACCOUNT_MESSAGES.ageOfMajority }),
+  }),
+);
 
-export const LoginSchema = z.object({
-  email: EmailField,
-  password: z
-    .string({ error: "Please enter your password" })
-    .min(1, "Please enter your password")
-    .max(PASSWORD_MAX_LENGTH, "That password is too long"),
-});
+export const LoginSchema = defineSchema(() =>
+  z.object({
+    email: EmailField,
+    password: z
+      .string({ error: "Please enter your password" })
+      .min(1, "Please enter your password")
+      .max(PASSWORD_MAX_LENGTH, "That password is too long"),
+  }),
+);
 
-export const ForgotPasswordSchema = z.object({ email: EmailField });
+export const ForgotPasswordSchema = defineSchema(() => z.object({ email: EmailField }));
 
 export const CODE_MESSAGE = "Please enter the 6-digit code we sent you.";
 /** A 6-digit one-time code as typed. */
-export const OneTimeCodeField = z
-  .string({ error: CODE_MESSAGE })
-  .trim()
-  .max(6, CODE_MESSAGE)
-  .regex(/^\d{6}$/, CODE_MESSAGE);
-export const ResetPasswordSchema = z.object({
-  code: OneTimeCodeField,
-  password: NewPassword,
-});
+export const OneTimeCodeField = defineSchema(() =>
+  z
+    .string({ error: CODE_MESSAGE })
+    .trim()
+    .max(6, CODE_MESSAGE)
+    .regex(/^\d{6}$/, CODE_MESSAGE),
+);
+export const ResetPasswordSchema = defineSchema(() =>
+  z.object({
+    code: OneTimeCodeField,
+    password: NewPassword,
+  }),
+);
 
 /** Asking for another code: a button, nothing to fill in. */
-export const ResendCodeSchema = z.object({});
+export const ResendCodeSchema = defineSchema(() => z.object({}));
 
-export const ProfileDetailsSchema = z.object({
-  firstName: requiredText("Please enter your first name", 50),
-  lastName: requiredText("Please enter your last name", 50),
-  phone: MobileField,
-  address: requiredText("Please enter your address", 120),
-  city: requiredText("Please enter your city", 80),
-  zip: ZipField,
-  birthDate: BirthDateField,
-  gender: GenderField,
-  language: LanguageField,
-});
+export const ProfileDetailsSchema = defineSchema(() =>
+  z.object({
+    firstName: requiredText("Please enter your first name", 50),
+    lastName: requiredText("Please enter your last name", 50),
+    phone: MobileField,
+    address: requiredText("Please enter your address", 120),
+    city: requiredText("Please enter your city", 80),
+    zip: ZipField,
+    birthDate: BirthDateField,
+    gender: GenderField,
+    language: LanguageField,
+  }),
+);
 
-export const ConsentsSchema = z.object({
-  marketingEmail: optionalCheckbox("Please tick the box for offers by email, or leave it empty"),
-  marketingSms: optionalCheckbox("Please tick the box for offers by text, or leave it empty"),
-});
+export const ConsentsSchema = defineSchema(() =>
+  z.object({
+    marketingEmail: optionalCheckbox("Please tick the box for offers by email, or leave it empty"),
+    marketingSms: optionalCheckbox("Please tick the box for offers by text, or leave it empty"),
+  }),
+);
 
-export const ChangePasswordSchema = z.object({
-  oldPassword: z.string({ error: ACCOUNT_MESSAGES.oldPassword }).max(PASSWORD_MAX_LENGTH, ACCOUNT_MESSAGES.oldPassword),
-  password: NewPassword,
-});
+export const ChangePasswordSchema = defineSchema(() =>
+  z.object({
+    oldPassword: z
+      .string({ error: ACCOUNT_MESSAGES.oldPassword })
+      .max(PASSWORD_MAX_LENGTH, ACCOUNT_MESSAGES.oldPassword),
+    password: NewPassword,
+  }),
+);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { defineSchema } from "~/lib/define-schema";
 import { BASE_TAGS } from "./guest";
 
 /**
@@ -71,15 +72,17 @@ export function attributionFromUrl(
 }
 
 /** The session's attribution, read defensively: a field in another shape is dropped. */
-export const VisitAttributionSchema = z.object({
-  ref: z.string().regex(REFERRAL_CODE).optional().catch(undefined),
-  partner: z.string().regex(PARTNER).optional().catch(undefined),
-  click: z
-    .object({ id: z.string().regex(CLICK_ID), at: z.number().int().nonnegative() })
-    .optional()
-    .catch(undefined),
-  tag: z.string().regex(TAG).optional().catch(undefined),
-});
+export const VisitAttributionSchema = defineSchema(() =>
+  z.object({
+    ref: z.string().regex(REFERRAL_CODE).optional().catch(undefined),
+    partner: z.string().regex(PARTNER).optional().catch(undefined),
+    click: z
+      .object({ id: z.string().regex(CLICK_ID), at: z.number().int().nonnegative() })
+      .optional()
+      .catch(undefined),
+    tag: z.string().regex(TAG).optional().catch(undefined),
+  }),
+);
 
 export function readAttribution(value: unknown): VisitAttribution {
   const parsed = VisitAttributionSchema.safeParse(value ?? {});

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { defineSchema } from "~/lib/define-schema";
 import { OneTimeCodeField } from "./account-forms";
 import { MAX_ADD_ONS, TOO_MANY_ADD_ONS } from "./booking";
 import { COUPON_MESSAGES } from "./coupons";
@@ -16,27 +17,33 @@ export const AREA_REQUIRED = "Please select a treatment area";
 export const CHOOSE_SHOWN = "Please choose from the options shown";
 export const NURSE_FROM_LIST = "Please choose a nurse from the list";
 
-const optionIds = z
-  .array(z.string({ error: CHOOSE_SHOWN }).max(64, CHOOSE_SHOWN), { error: CHOOSE_SHOWN })
-  .max(MAX_ADD_ONS, TOO_MANY_ADD_ONS);
+const optionIds = defineSchema(() =>
+  z
+    .array(z.string({ error: CHOOSE_SHOWN }).max(64, CHOOSE_SHOWN), { error: CHOOSE_SHOWN })
+    .max(MAX_ADD_ONS, TOO_MANY_ADD_ONS),
+);
 
 /** The treatment step's options; which areas are needed depends on the treatment, so the server says. */
-export const ServiceChoiceSchema = z
-  .object({
-    service: z.unknown().optional(),
-    area: optionIds,
-    addOn: optionIds,
-    therapist: z.string({ error: NURSE_FROM_LIST }).trim().max(64, NURSE_FROM_LIST).optional(),
-  })
-  .refine(({ service }) => typeof service === "string" && /^[\w-]{1,64}$/.test(service), SERVICE_REQUIRED);
+export const ServiceChoiceSchema = defineSchema(() =>
+  z
+    .object({
+      service: z.unknown().optional(),
+      area: optionIds,
+      addOn: optionIds,
+      therapist: z.string({ error: NURSE_FROM_LIST }).trim().max(64, NURSE_FROM_LIST).optional(),
+    })
+    .refine(({ service }) => typeof service === "string" && /^[\w-]{1,64}$/.test(service), SERVICE_REQUIRED),
+);
 
 export const CHOOSE_TIME = "Please choose a time from the list.";
 const LOCAL_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;
 
 /** The time step: the time is the button pressed, in the clinic's local time. */
-export const HoldSlotSchema = z
-  .object({ slot: z.unknown().optional() })
-  .refine(({ slot }) => typeof slot === "string" && LOCAL_TIME.test(slot), CHOOSE_TIME);
+export const HoldSlotSchema = defineSchema(() =>
+  z
+    .object({ slot: z.unknown().optional() })
+    .refine(({ slot }) => typeof slot === "string" && LOCAL_TIME.test(slot), CHOOSE_TIME),
+);
 
 export const PAYMENT_INTENTS = [
   "add-card",
@@ -56,54 +63,56 @@ const CHOOSE_ACTION = "Please choose an action.";
  * from ours). Every button keeps the billing address typed so far; only "confirm" needs a card, the
  * address, the state and the policy, and only "apply" a code.
  */
-export const PaymentSchema = z
-  .object({
-    intent: z.enum(PAYMENT_INTENTS, { error: CHOOSE_ACTION }),
-    payKey: z.string({ error: PAGE_OUT_OF_DATE }).max(64, PAGE_OUT_OF_DATE).optional(),
-    /** The amount due now the page showed, in cents: a back end asking another is not charged. */
-    shownDue: z
-      .string({ error: PAGE_OUT_OF_DATE })
-      .regex(/^\d{1,9}$/, PAGE_OUT_OF_DATE)
-      .optional(),
-    card: z.string({ error: PAYMENT_MESSAGES.card }).max(64, PAYMENT_MESSAGES.card).optional(),
-    address: z
-      .string({ error: PAYMENT_MESSAGES.billing })
-      .trim()
-      .max(BILLING_LIMITS.address, PAYMENT_MESSAGES.billing)
-      .optional(),
-    city: z
-      .string({ error: PAYMENT_MESSAGES.billing })
-      .trim()
-      .max(BILLING_LIMITS.city, PAYMENT_MESSAGES.billing)
-      .optional(),
-    state: z.string({ error: PAYMENT_MESSAGES.state }).max(BILLING_LIMITS.state, PAYMENT_MESSAGES.state).optional(),
-    zip: z
-      .string({ error: PAYMENT_MESSAGES.billing })
-      .trim()
-      .max(BILLING_LIMITS.zip, PAYMENT_MESSAGES.billing)
-      .optional(),
-    promo: z.string({ error: PROMO_MESSAGES.unknown }).trim().max(32, PROMO_MESSAGES.unknown).optional(),
-    /** The number of the guest's coupon chosen to apply. */
-    coupon: z.string({ error: COUPON_MESSAGES.choose }).trim().max(32, COUPON_MESSAGES.choose).optional(),
-    policy: z.literal("agreed", { error: PAYMENT_MESSAGES.policy }).optional(),
-  })
-  .superRefine((form, ctx) => {
-    if (form.intent === "apply-promo" && !normalizePromoCode(form.promo ?? "")) {
-      ctx.addIssue({ code: "custom", path: ["promo"], message: PROMO_MESSAGES.empty });
-    }
-    if (form.intent === "apply-coupon" && !form.coupon)
-      ctx.addIssue({ code: "custom", path: ["coupon"], message: COUPON_MESSAGES.choose });
-    if (form.intent !== "confirm") return;
-    const billing = {
-      address: form.address ?? "",
-      city: form.city ?? "",
-      state: form.state ?? "",
-      zip: form.zip ?? "",
-    };
-    const problems = checkPaymentForm({ hasCard: Boolean(form.card), billing, agreed: form.policy === "agreed" });
-    for (const { path, message } of placePaymentProblems(problems, billing))
-      ctx.addIssue({ code: "custom", path, message });
-  });
+export const PaymentSchema = defineSchema(() =>
+  z
+    .object({
+      intent: z.enum(PAYMENT_INTENTS, { error: CHOOSE_ACTION }),
+      payKey: z.string({ error: PAGE_OUT_OF_DATE }).max(64, PAGE_OUT_OF_DATE).optional(),
+      /** The amount due now the page showed, in cents: a back end asking another is not charged. */
+      shownDue: z
+        .string({ error: PAGE_OUT_OF_DATE })
+        .regex(/^\d{1,9}$/, PAGE_OUT_OF_DATE)
+        .optional(),
+      card: z.string({ error: PAYMENT_MESSAGES.card }).max(64, PAYMENT_MESSAGES.card).optional(),
+      address: z
+        .string({ error: PAYMENT_MESSAGES.billing })
+        .trim()
+        .max(BILLING_LIMITS.address, PAYMENT_MESSAGES.billing)
+        .optional(),
+      city: z
+        .string({ error: PAYMENT_MESSAGES.billing })
+        .trim()
+        .max(BILLING_LIMITS.city, PAYMENT_MESSAGES.billing)
+        .optional(),
+      state: z.string({ error: PAYMENT_MESSAGES.state }).max(BILLING_LIMITS.state, PAYMENT_MESSAGES.state).optional(),
+      zip: z
+        .string({ error: PAYMENT_MESSAGES.billing })
+        .trim()
+        .max(BILLING_LIMITS.zip, PAYMENT_MESSAGES.billing)
+        .optional(),
+      promo: z.string({ error: PROMO_MESSAGES.unknown }).trim().max(32, PROMO_MESSAGES.unknown).optional(),
+      /** The number of the guest's coupon chosen to apply. */
+      coupon: z.string({ error: COUPON_MESSAGES.choose }).trim().max(32, COUPON_MESSAGES.choose).optional(),
+      policy: z.literal("agreed", { error: PAYMENT_MESSAGES.policy }).optional(),
+    })
+    .superRefine((form, ctx) => {
+      if (form.intent === "apply-promo" && !normalizePromoCode(form.promo ?? "")) {
+        ctx.addIssue({ code: "custom", path: ["promo"], message: PROMO_MESSAGES.empty });
+      }
+      if (form.intent === "apply-coupon" && !form.coupon)
+        ctx.addIssue({ code: "custom", path: ["coupon"], message: COUPON_MESSAGES.choose });
+      if (form.intent !== "confirm") return;
+      const billing = {
+        address: form.address ?? "",
+        city: form.city ?? "",
+        state: form.state ?? "",
+        zip: form.zip ?? "",
+      };
+      const problems = checkPaymentForm({ hasCard: Boolean(form.card), billing, agreed: form.policy === "agreed" });
+      for (const { path, message } of placePaymentProblems(problems, billing))
+        ctx.addIssue({ code: "custom", path, message });
+    }),
+);
 
 /**
  * Where each payment problem is told: no card is the form's (there is nothing to pick), the
@@ -126,7 +135,7 @@ function firstBadBillingField(billing: Billing): "address" | "city" | "zip" {
 }
 
 /** An existing client proving their record is theirs: the code sent to the contact on file. */
-export const VerifyGuestSchema = z.object({ code: OneTimeCodeField });
+export const VerifyGuestSchema = defineSchema(() => z.object({ code: OneTimeCodeField }));
 
 /** Asking for another code on the verify step: a button, nothing to fill in. */
-export const ResendGuestCodeSchema = z.object({});
+export const ResendGuestCodeSchema = defineSchema(() => z.object({}));

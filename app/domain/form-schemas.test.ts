@@ -16,17 +16,14 @@ import {
 } from "./account-forms";
 import { sameFirstName } from "./accounts";
 import { HoldSlotSchema, PaymentSchema, ServiceChoiceSchema } from "./booking-forms";
-
-/**
- * The schemas that are not a form's, each with what it reads instead. Every other zod schema a
- * module of app/domain exports under a name ending in "Schema" is a form's (decision 013).
- */
-const NOT_FORMS: Record<string, string> = {
-  VisitAttributionSchema: "the visit's attribution kept in the session, never posted",
-};
+import { NOT_FORMS, NOT_SCHEMA_MODULES } from "./form-registry";
 
 /** Every form's schema, read from the modules' exports so that a new one is checked without being listed here: none may ever show a visitor one of zod's own messages. */
-const DOMAIN_MODULES = import.meta.glob<Record<string, unknown>>(["./*.ts", "!./*.test.ts"], { eager: true });
+const DOMAIN_MODULES = Object.fromEntries(
+  Object.entries(import.meta.glob<Record<string, unknown>>(["./*.ts", "!./*.test.ts"], { eager: true })).filter(
+    ([file]) => !NOT_SCHEMA_MODULES.includes(file.slice(2)),
+  ),
+);
 const EXPORTED_SCHEMAS = Object.entries(DOMAIN_MODULES).flatMap(([file, exports]) =>
   Object.entries(exports)
     .filter(([name, value]) => name.endsWith("Schema") && value instanceof z.ZodType)
@@ -73,7 +70,7 @@ describe("the registry of form schemas", () => {
     for (const file of [...sourceFiles(path.join(root, "app")), ...sourceFiles(path.join(root, "server"))]) {
       const source = fs.readFileSync(file, "utf8");
       for (const call of source.matchAll(
-        /\b(?:useSchemaForm|parseSubmission|parseWithZod)\((?:[^(),]|\([^()]*\))*,\s*(?:\{\s*schema:\s*)?(\w+)/g,
+        /\b(?:useSchemaForm\(FORMS\.|(?:parseSubmission|parseWithZod)\((?:[^(),]|\([^()]*\))*,\s*(?:\{\s*schema:\s*)?)(\w+)/g,
       ))
         used.add(call[1]);
     }

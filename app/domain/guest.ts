@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { defineSchema } from "~/lib/define-schema";
 import { isPhoneNumber, phoneDigits } from "~/lib/phone";
 
 /** Tags every new guest gets (spec section 5). */
@@ -8,24 +9,45 @@ export const INVALID_EMAIL = "The email address you entered is not valid. Please
 export const INVALID_MOBILE = "Mobile number you entered is not valid. Please check the number and try again";
 export const CORRECT_ERRORS = "Please correct the errors below.";
 
-export const GuestDetailsSchema = z.object({
-  firstName: z
+/** An email address, trimmed, in our words when it is not one. */
+export const EmailField = defineSchema(() =>
+  z.string({ error: INVALID_EMAIL }).trim().max(254, INVALID_EMAIL).pipe(z.email(INVALID_EMAIL)),
+);
+
+/** A US mobile number as typed (spaces, dashes, a leading 1), kept as its ten digits. */
+export const MobileField = defineSchema(() =>
+  z
+    .string({ error: INVALID_MOBILE })
+    .max(20, INVALID_MOBILE)
+    .refine(isPhoneNumber, INVALID_MOBILE)
+    .transform(phoneDigits),
+);
+
+const FirstNameField = defineSchema(() =>
+  z
     .string({ error: "Please enter your first name" })
     .trim()
     .min(1, "Please enter your first name")
     .max(50, "Please use at most 50 characters"),
-  lastName: z
+);
+
+const LastNameField = defineSchema(() =>
+  z
     .string({ error: "Please enter your last name" })
     .trim()
     .min(1, "Please enter your last name")
     .max(50, "Please use at most 50 characters"),
-  email: z.string({ error: INVALID_EMAIL }).trim().max(254, INVALID_EMAIL).pipe(z.email(INVALID_EMAIL)),
-  phone: z
-    .string({ error: INVALID_MOBILE })
-    .max(20, INVALID_MOBILE)
-    .refine(isPhoneNumber, INVALID_MOBILE)
-    .transform((value) => phoneDigits(value)),
-});
+);
+
+/** The guest's details on the booking's details step. */
+export const GuestDetailsSchema = defineSchema(() =>
+  z.object({
+    firstName: FirstNameField,
+    lastName: LastNameField,
+    email: EmailField,
+    phone: MobileField,
+  }),
+);
 
 export type GuestDetailsInput = z.infer<typeof GuestDetailsSchema>;
 

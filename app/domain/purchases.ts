@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { defineSchema } from "~/lib/define-schema";
 import { EmailField, requiredText } from "./account-forms";
 import type { Cents } from "./money";
 
@@ -31,27 +32,31 @@ export const PURCHASE_MESSAGES = {
 } as const;
 
 const SLUG_MESSAGE = "Please choose a clinic from the list";
-const clinicSlug = z
-  .string({ error: SLUG_MESSAGE })
-  .trim()
-  .regex(/^[a-z0-9-]{1,80}$/, SLUG_MESSAGE);
+const clinicSlug = defineSchema(() =>
+  z
+    .string({ error: SLUG_MESSAGE })
+    .trim()
+    .regex(/^[a-z0-9-]{1,80}$/, SLUG_MESSAGE),
+);
 /** The key a purchase form carries: the same key twice is the same purchase (a double submit, a retry). */
-const purchaseKey = z.uuid({ error: "This form has expired. Please reload the page and try again." });
-const itemId = requiredText("Please choose what to buy", 64);
+const purchaseKey = defineSchema(() =>
+  z.uuid({ error: "This form has expired. Please reload the page and try again." }),
+);
+const itemId = defineSchema(() => requiredText("Please choose what to buy", 64));
 /** A price the page showed, in cents: compared with the back end's, never charged. */
-const shownPrice = z.coerce
-  .number({ error: "The price could not be read. Please reload the page." })
-  .int()
-  .min(0)
-  .max(10_000_000);
+const shownPrice = defineSchema(() =>
+  z.coerce.number({ error: "The price could not be read. Please reload the page." }).int().min(0).max(10_000_000),
+);
 
 /** "Buy" on a membership plan or a package: what, where, at what price the page showed. */
-export const BuyItemSchema = z.object({
-  clinic: clinicSlug,
-  itemId,
-  price: shownPrice,
-  purchaseKey,
-});
+export const BuyItemSchema = defineSchema(() =>
+  z.object({
+    clinic: clinicSlug,
+    itemId,
+    price: shownPrice,
+    purchaseKey,
+  }),
+);
 
 /** "75", "75.5", "$1,000.00" → cents; null when it is not an amount of dollars. */
 export function parseDollars(text: string): Cents | null {
@@ -65,51 +70,57 @@ export function parseDollars(text: string): Cents | null {
 }
 
 const DAY_MESSAGE = "Please choose a delivery day";
-const day = z
-  .string({ error: DAY_MESSAGE })
-  .trim()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, DAY_MESSAGE)
-  .refine((value) => {
-    const [y, m, d] = value.split("-").map(Number);
-    const date = new Date(Date.UTC(y, m - 1, d));
-    return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
-  }, DAY_MESSAGE);
+const day = defineSchema(() =>
+  z
+    .string({ error: DAY_MESSAGE })
+    .trim()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, DAY_MESSAGE)
+    .refine((value) => {
+      const [y, m, d] = value.split("-").map(Number);
+      const date = new Date(Date.UTC(y, m - 1, d));
+      return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+    }, DAY_MESSAGE),
+);
 
-export const GiftCardSchema = z.object({
-  clinic: clinicSlug,
-  templateId: requiredText(PURCHASE_MESSAGES.unknownTemplate, 64),
-  /** Only for the template that takes any amount; its limits are the back end's. */
-  customAmount: z
-    .string({ error: PURCHASE_MESSAGES.amountFormat })
-    .trim()
-    .max(12, PURCHASE_MESSAGES.amountFormat)
-    .optional()
-    .refine((v) => !v || parseDollars(v) !== null, PURCHASE_MESSAGES.amountFormat)
-    .transform((v) => (v ? parseDollars(v) : null)),
-  occasionId: requiredText(PURCHASE_MESSAGES.unknownOccasion, 64),
-  recipientName: requiredText("Please enter the recipient's name", 80),
-  recipientEmail: EmailField,
-  message: z
-    .string({ error: "Please write a shorter message" })
-    .trim()
-    .max(GIFT_MESSAGE_MAX_LENGTH, `Please keep the message to ${GIFT_MESSAGE_MAX_LENGTH} characters`)
-    .optional()
-    .transform((v) => v ?? ""),
-  deliveryDate: day,
-  purchaseKey,
-});
+export const GiftCardSchema = defineSchema(() =>
+  z.object({
+    clinic: clinicSlug,
+    templateId: requiredText(PURCHASE_MESSAGES.unknownTemplate, 64),
+    /** Only for the template that takes any amount; its limits are the back end's. */
+    customAmount: z
+      .string({ error: PURCHASE_MESSAGES.amountFormat })
+      .trim()
+      .max(12, PURCHASE_MESSAGES.amountFormat)
+      .optional()
+      .refine((v) => !v || parseDollars(v) !== null, PURCHASE_MESSAGES.amountFormat)
+      .transform((v) => (v ? parseDollars(v) : null)),
+    occasionId: requiredText(PURCHASE_MESSAGES.unknownOccasion, 64),
+    recipientName: requiredText("Please enter the recipient's name", 80),
+    recipientEmail: EmailField,
+    message: z
+      .string({ error: "Please write a shorter message" })
+      .trim()
+      .max(GIFT_MESSAGE_MAX_LENGTH, `Please keep the message to ${GIFT_MESSAGE_MAX_LENGTH} characters`)
+      .optional()
+      .transform((v) => v ?? ""),
+    deliveryDate: day,
+    purchaseKey,
+  }),
+);
 
 export type GiftCardForm = z.infer<typeof GiftCardSchema>;
 
 /** Checking a gift card's balance by its number (digits; spaces and dashes as printed are fine). */
-export const GiftCardBalanceSchema = z.object({
-  number: z
-    .string({ error: "Please enter the gift card number" })
-    .trim()
-    .max(40, "Please enter the gift card number as printed on the card")
-    .transform((v) => v.replace(/[\s-]/g, ""))
-    .refine((v) => /^[A-Za-z0-9]{6,24}$/.test(v), "Please enter the gift card number as printed on the card"),
-});
+export const GiftCardBalanceSchema = defineSchema(() =>
+  z.object({
+    number: z
+      .string({ error: "Please enter the gift card number" })
+      .trim()
+      .max(40, "Please enter the gift card number as printed on the card")
+      .transform((v) => v.replace(/[\s-]/g, ""))
+      .refine((v) => /^[A-Za-z0-9]{6,24}$/.test(v), "Please enter the gift card number as printed on the card"),
+  }),
+);
 
 /** A delivery day the clinic can honour: not before its today, not more than a year ahead. */
 export function deliveryDateProblem(day: string, clinicToday: string): string | null {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { defineSchema } from "~/lib/define-schema";
 import { PAGE_OUT_OF_DATE } from "./booking-forms";
 
 /**
@@ -7,6 +8,8 @@ import { PAGE_OUT_OF_DATE } from "./booking-forms";
  */
 const LOCAL_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;
 
-export const ConfirmNewTimeSchema = z.object({
-  heldSlot: z.string({ error: PAGE_OUT_OF_DATE }).regex(LOCAL_TIME, PAGE_OUT_OF_DATE),
-});
+export const ConfirmNewTimeSchema = defineSchema(() =>
+  z.object({
+    heldSlot: z.string({ error: PAGE_OUT_OF_DATE }).regex(LOCAL_TIME, PAGE_OUT_OF_DATE),
+  }),
+);

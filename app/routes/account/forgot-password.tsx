@@ -8,6 +8,7 @@ import { enforceLimit } from "#server/limits/policy.server";
 import { requestSession } from "#server/request-context.server";
 import { guardAction } from "#server/unavailable.server";
 import type { Route } from "./+types/forgot-password";
+import { FORMS } from "~/domain/form-contracts";
 
 export const meta: Route.MetaFunction = () => [{ title: "Forgot password | Glow Clinic" }];
 
@@ -33,7 +34,7 @@ export const action = guardAction(async ({ request, context }: Route.ActionArgs)
 
 export default function ForgotPassword({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
-  const forgot = useSchemaForm(ForgotPasswordSchema, { id: "forgot-password", lastResult: actionData?.result });
+  const forgot = useSchemaForm(FORMS.ForgotPasswordSchema, { id: "forgot-password", lastResult: actionData?.result });
   return (
     <section className="page narrow">
       <h1>Forgot your password?</h1>

@@ -9,6 +9,7 @@ import { clearSignInFailures, consume, tooManyAttempts } from "#server/limits/po
 import { formDataOf, formText, parseSubmission, refuseForm } from "#server/forms.server";
 import { guardAction } from "#server/unavailable.server";
 import type { Route } from "./+types/login";
+import { FORMS } from "~/domain/form-contracts";
 
 export const meta: Route.MetaFunction = () => [{ title: "Sign in | Glow Clinic" }];
 
@@ -45,7 +46,7 @@ export const action = guardAction(async ({ request, context }: Route.ActionArgs)
 
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
-  const login = useSchemaForm(LoginSchema, { id: "login", lastResult: actionData?.result });
+  const login = useSchemaForm(FORMS.LoginSchema, { id: "login", lastResult: actionData?.result });
   const { fields, attempt } = login;
   return (
     <section className="page narrow">

@@ -23,6 +23,7 @@ import { guardAction, OUTAGE_MESSAGE } from "#server/unavailable.server";
 import { BirthDateAndGender } from "./birth-date-and-gender";
 import { LanguageSelect } from "./language-select";
 import type { Route } from "./+types/profile";
+import { FORMS } from "~/domain/form-contracts";
 
 export const meta: Route.MetaFunction = () => [
   { title: "Your profile | Glow Clinic" },
@@ -80,7 +81,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
   const { email, details, age, consents } = loaderData;
   const navigation = useNavigation();
   const answerFor = (intent: string) => (actionData?.intent === intent ? actionData.result : null);
-  const detailsForm = useSchemaForm(ProfileDetailsSchema, {
+  const detailsForm = useSchemaForm(FORMS.ProfileDetailsSchema, {
     id: "profile-details",
     lastResult: answerFor("details"),
     defaultValue: {
@@ -90,7 +91,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
       language: String(details.language ?? NO_LANGUAGE.value),
     },
   });
-  const consentsForm = useSchemaForm(ConsentsSchema, {
+  const consentsForm = useSchemaForm(FORMS.ConsentsSchema, {
     id: "profile-consents",
     lastResult: answerFor("consents"),
     defaultValue: {
@@ -98,7 +99,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
       marketingSms: consents?.marketingSms ? "on" : null,
     },
   });
-  const passwordForm = useSchemaForm(ChangePasswordSchema, {
+  const passwordForm = useSchemaForm(FORMS.ChangePasswordSchema, {
     id: "profile-password",
     lastResult: answerFor("password"),
   });

@@ -16,6 +16,7 @@ import { redirectWithToast } from "#server/toast.server";
 import { formDataOf, formText, parseSubmission, refuseForm } from "#server/forms.server";
 import { guardAction, orUnavailable } from "#server/unavailable.server";
 import type { Route } from "./+types/register";
+import { FORMS } from "~/domain/form-contracts";
 
 export const meta: Route.MetaFunction = () => [{ title: "Create your account | Glow Clinic" }];
 
@@ -86,7 +87,7 @@ export const action = guardAction(async ({ request, context }: Route.ActionArgs)
 
 export default function Register({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
-  const register = useSchemaForm(RegisterSchema, {
+  const register = useSchemaForm(FORMS.RegisterSchema, {
     id: "register",
     lastResult: actionData?.result,
     defaultValue: { referralCode: loaderData.referralCode, gender: "-1", language: String(NO_LANGUAGE.value) },

@@ -9,6 +9,7 @@ import { requestSession } from "#server/request-context.server";
 import { redirectWithToast } from "#server/toast.server";
 import { guardAction } from "#server/unavailable.server";
 import type { Route } from "./+types/reset-password";
+import { FORMS } from "~/domain/form-contracts";
 
 export const meta: Route.MetaFunction = () => [{ title: "Set a new password | Glow Clinic" }];
 
@@ -61,11 +62,11 @@ export const action = guardAction(async ({ request, context }: Route.ActionArgs)
 });
 
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
-  const reset = useSchemaForm(ResetPasswordSchema, {
+  const reset = useSchemaForm(FORMS.ResetPasswordSchema, {
     id: "reset-password",
     lastResult: actionData?.intent === "reset" ? actionData.result : null,
   });
-  const resend = useSchemaForm(ResendCodeSchema, {
+  const resend = useSchemaForm(FORMS.ResendCodeSchema, {
     id: "resend-code",
     lastResult: actionData?.intent === "resend" ? actionData.result : null,
   });

@@ -18,6 +18,7 @@ import { currentUser, visitAttribution } from "#server/request-context.server";
 import { redirectWithToast } from "#server/toast.server";
 import { guardAction, OUTAGE_MESSAGE } from "#server/unavailable.server";
 import type { Route } from "./+types/details";
+import { FORMS } from "~/domain/form-contracts";
 
 /** The step's calls are the booking's: its guest searches and hold, or a held booking's update (decision 036). */
 export const middleware: Route.MiddlewareFunction[] = [bookingCallPriority];
@@ -138,7 +139,7 @@ export const action = guardAction(async ({ request, context }: Route.ActionArgs)
 
 export default function DetailsStep({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
-  const details = useSchemaForm(GuestDetailsSchema, {
+  const details = useSchemaForm(FORMS.GuestDetailsSchema, {
     id: "guest-details",
     lastResult: actionData?.result,
     defaultValue: loaderData.details ?? undefined,

@@ -31,6 +31,7 @@ import { siteOrigin } from "#server/site.server";
 import { flashToast } from "#server/toast.server";
 import { guardAction } from "#server/unavailable.server";
 import type { Route } from "./+types/payment";
+import { FORMS } from "~/domain/form-contracts";
 
 /** The step's calls are those of a booking that holds a slot: first in line for the chain's calls (decision 036). */
 export const middleware: Route.MiddlewareFunction[] = [bookingCallPriority];
@@ -146,7 +147,7 @@ export default function PaymentStep({ loaderData, actionData }: Route.ComponentP
   } = loaderData;
   const navigation = useNavigation();
   const confirming = navigation.state === "submitting" && navigation.formData?.get("intent") === "confirm";
-  const payment = useSchemaForm(PaymentSchema, {
+  const payment = useSchemaForm(FORMS.PaymentSchema, {
     id: "payment",
     lastResult: actionData?.result,
     defaultValue: { ...loaderData.billing, card: cards[0]?.id ?? null },

@@ -30,6 +30,7 @@ import { currentUser, requestSession, visitAttribution } from "#server/request-c
 import { offerFor, offerPrices } from "#server/pricing/offer-prices.server";
 import { guardAction } from "#server/unavailable.server";
 import type { Route } from "./+types/service";
+import { FORMS } from "~/domain/form-contracts";
 
 /** A returning guest's treatment step, their choices marked, is made once for what it shows (decision 034). */
 export const handle = { renderMemo: true };
@@ -220,7 +221,7 @@ export default function ServiceStep({ loaderData, actionData }: Route.ComponentP
   const { clinic, categories, selected, chosen, nurses, carry } = loaderData;
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
-  const choice = useSchemaForm(ServiceChoiceSchema, {
+  const choice = useSchemaForm(FORMS.ServiceChoiceSchema, {
     // Each treatment its own form: its options start from what was chosen for it.
     id: `options-${selected?.id ?? "none"}`,
     lastResult: actionData?.result,

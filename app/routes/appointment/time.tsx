@@ -18,6 +18,7 @@ import { formDataOf, parseSubmission, refuseForm } from "#server/forms.server";
 import { currentUser } from "#server/request-context.server";
 import { guardAction, OUTAGE_MESSAGE } from "#server/unavailable.server";
 import type { Route } from "./+types/time";
+import { FORMS } from "~/domain/form-contracts";
 
 /** Two guests at one clinic, treatment and day see the same page: it is made once for them (decision 034). */
 export const handle = { renderMemo: true };
@@ -162,7 +163,7 @@ export default function TimeStep({ loaderData, actionData }: Route.ComponentProp
   const { clinic, service, addOns, visitLength } = loaderData;
   const navigation = useNavigation();
   const reserving = navigation.state === "submitting" ? String(navigation.formData?.get("slot") ?? "") : null;
-  const hold = useSchemaForm(HoldSlotSchema, { id: "hold-slot", lastResult: actionData?.result });
+  const hold = useSchemaForm(FORMS.HoldSlotSchema, { id: "hold-slot", lastResult: actionData?.result });
   const busy = actionData && "busy" in actionData ? actionData.busy : null;
   return (
     <>

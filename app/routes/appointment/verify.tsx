@@ -13,6 +13,7 @@ import { formDataOf, formText, parseSubmission, refuseForm } from "#server/forms
 import { redirectWithToast } from "#server/toast.server";
 import { guardAction, OUTAGE_MESSAGE } from "#server/unavailable.server";
 import type { Route } from "./+types/verify";
+import { FORMS } from "~/domain/form-contracts";
 
 /** The step's calls are the booking's, on its way to a hold (decision 036). */
 export const middleware: Route.MiddlewareFunction[] = [bookingCallPriority];
@@ -100,11 +101,11 @@ export const action = guardAction(async ({ request, context }: Route.ActionArgs)
 });
 
 export default function VerifyStep({ loaderData, actionData }: Route.ComponentProps) {
-  const verify = useSchemaForm(VerifyGuestSchema, {
+  const verify = useSchemaForm(FORMS.VerifyGuestSchema, {
     id: "verify-guest",
     lastResult: actionData?.intent === "verify" ? actionData.result : null,
   });
-  const resend = useSchemaForm(ResendGuestCodeSchema, {
+  const resend = useSchemaForm(FORMS.ResendGuestCodeSchema, {
     id: "resend-guest-code",
     lastResult: actionData?.intent === "resend" ? actionData.result : null,
   });

@@ -27,6 +27,7 @@ import { guardAction, orUnavailable, OUTAGE_MESSAGE, unlessUnavailable } from "#
 import { siteOrigin } from "#server/site.server";
 import { buyAnswer, signInToBuy } from "~/routes/purchases/buy-answer.server";
 import type { Route } from "./+types/buy";
+import { FORMS } from "~/domain/form-contracts";
 
 export const meta: Route.MetaFunction = () => [
   { title: "Gift cards | Glow Clinic" },
@@ -152,7 +153,7 @@ export default function GiftCards({ loaderData, actionData }: Route.ComponentPro
   const busy = navigation.state !== "idle";
   const buyAnswer = actionData && "intent" in actionData && actionData.intent === "buy" ? actionData.result : null;
   const balanceAnswer = actionData && "intent" in actionData && actionData.intent === "balance" ? actionData : null;
-  const balanceForm = useSchemaForm(GiftCardBalanceSchema, {
+  const balanceForm = useSchemaForm(FORMS.GiftCardBalanceSchema, {
     id: "gift-balance",
     lastResult: balanceAnswer?.result ?? null,
   });
@@ -232,7 +233,7 @@ function GiftCardForm({
   lastResult: SubmissionResult<string[]> | null;
   busy: boolean;
 }) {
-  const buyForm = useSchemaForm(GiftCardSchema, {
+  const buyForm = useSchemaForm(FORMS.GiftCardSchema, {
     id: "gift-card",
     lastResult,
     defaultValue: {

@@ -15,6 +15,7 @@ import { siteOrigin } from "#server/site.server";
 import { redirectWithToast } from "#server/toast.server";
 import { guardAction, orUnavailable, OUTAGE_MESSAGE, unlessUnavailable } from "#server/unavailable.server";
 import type { Route } from "./+types/cancel";
+import { FORMS } from "~/domain/form-contracts";
 
 export const meta: Route.MetaFunction = () => [
   { title: "Cancel your appointment | Glow Clinic" },
@@ -97,7 +98,7 @@ function CancelBody({
   lastResult: Parameters<typeof useSchemaForm>[1]["lastResult"];
 }) {
   const navigation = useNavigation();
-  const form = useSchemaForm(CancelVisitSchema, { id: "cancel-visit", lastResult });
+  const form = useSchemaForm(FORMS.CancelVisitSchema, { id: "cancel-visit", lastResult });
   if (policy.kind === "not-cancellable") return <VisitUnchangeable message={NOT_CANCELLABLE[policy.why]} home={home} />;
   if (policy.kind === "call-clinic") {
     return (

@@ -28,6 +28,7 @@ import { siteOrigin } from "#server/site.server";
 import { flashToast, redirectWithToast } from "#server/toast.server";
 import { guardAction, OUTAGE_MESSAGE, unlessUnavailable } from "#server/unavailable.server";
 import type { Route } from "./+types/reschedule";
+import { FORMS } from "~/domain/form-contracts";
 
 export const meta: Route.MetaFunction = () => [
   { title: "Reschedule your appointment | Glow Clinic" },
@@ -196,11 +197,11 @@ export default function Reschedule({ loaderData, actionData }: Route.ComponentPr
     navigation.state === "submitting" && navigation.formData?.get("slot")
       ? String(navigation.formData.get("slot"))
       : null;
-  const holdForm = useSchemaForm(HoldSlotSchema, {
+  const holdForm = useSchemaForm(FORMS.HoldSlotSchema, {
     id: "reschedule-slot",
     lastResult: actionData?.intent === "hold" ? actionData.result : null,
   });
-  const confirmForm = useSchemaForm(ConfirmNewTimeSchema, {
+  const confirmForm = useSchemaForm(FORMS.ConfirmNewTimeSchema, {
     id: "reschedule-confirm",
     lastResult: actionData?.intent === "confirm" ? actionData.result : null,
   });
