@@ -1,9 +1,13 @@
+import type { SubmissionResult } from "@conform-to/react";
 import { Link } from "react-router";
-import { dateWeek, filterSlots, SLOT_GROUPS, slotGroupOf, type SlotGroup } from "~/domain/booking";
+import { dateStrip, filterSlots, SLOT_GROUPS, slotGroupOf, type SlotGroup } from "~/domain/booking";
+import type { DateRange } from "~/domain/booking-forms";
+import { FORMS } from "~/domain/form-contracts";
 import { downtimeMessage, downtimeReason, downtimeShortReason, type DowntimeRefusal } from "~/domain/downtime";
 import { formatClock, formatDay, timeZoneLabel } from "~/lib/dates";
 import { ButtonLink } from "./button-link";
-import { ErrorSummary, SchemaForm, type useSchemaForm } from "./forms";
+import { ErrorSummary, Field, SchemaForm, useSchemaForm } from "./forms";
+import { useRovingTabStop } from "./roving-tab-stop";
 
 /** The time step's data, as the booking journey and the reschedule page both draw it. */
 export type SlotPickerView = {
@@ -11,13 +15,27 @@ export type SlotPickerView = {
   dateLabel: string;
   /** The clinic's time zone, named: its times are on its own clock. */
   timeZoneLabel: string;
-  dateProblem: string | null;
-  /** The week of the date strip that holds the day shown, and the first days of the weeks around it. */
+  /** The jump-to-date form: the dates it accepts, and its answer when the address's date was refused. */
+  jump: { range: DateRange; reply: SubmissionResult<string[]> | null };
+  /** Seven bookable days from the day shown, and the first days of the seven before and after. */
   week: {
-    /** `closed`: the day cannot be booked by this guest (medical downtime), in a word; its reason is in `closedReasons`. */
-    days: { value: string; weekday: string; month: string; day: string; closed: string | null }[];
-    /** Why the week's closed days are closed, written out once per reason. */
+    /**
+     * `closed`: the day cannot be booked by this guest (medical downtime), in a word, and `why`, its
+     * reason written out; `full`: the back end has no open time that day.
+     */
+    days: {
+      value: string;
+      weekday: string;
+      month: string;
+      day: string;
+      closed: string | null;
+      why: string | null;
+      full: boolean;
+    }[];
+    /** Why the strip's closed days are closed, written out once per reason. */
     closedReasons: string[];
+    /** Some day of the strip is marked full. */
+    anyFull: boolean;
     range: string;
     earlier: string | null;
     later: string | null;
@@ -40,19 +58,29 @@ function weekView(
   dates: readonly string[],
   date: string,
   refused: ReadonlyMap<string, DowntimeRefusal>,
+  full: ReadonlySet<string>,
 ): SlotPickerView["week"] {
-  const { days, earlier, later } = dateWeek(dates, date);
+  const { days, earlier, later } = dateStrip(dates, date);
   const shown = days.map((d) => {
     // "Wed Nov 25": the button's name, as the date list's used to be.
     const [weekday, month, day] = formatDay(d, "ddd MMM D").split(" ");
     const refusal = refused.get(d);
-    return { value: d, weekday, month, day, closed: refusal ? downtimeShortReason(refusal) : null };
+    return {
+      value: d,
+      weekday,
+      month,
+      day,
+      closed: refusal ? downtimeShortReason(refusal) : null,
+      why: refusal ? downtimeReason(refusal) : null,
+      full: !refusal && full.has(d),
+    };
   });
-  const closedReasons = [...new Set(days.flatMap((d) => (refused.has(d) ? [downtimeReason(refused.get(d)!)] : [])))];
+  const closedReasons = [...new Set(shown.flatMap((d) => (d.why ? [d.why] : [])))];
   const [first, last] = [shown[0], shown.at(-1)];
   return {
     days: shown,
     closedReasons,
+    anyFull: shown.some((d) => d.full),
     range:
       !first || !last
         ? ""
@@ -70,7 +98,8 @@ const NONE_REFUSED: ReadonlyMap<string, DowntimeRefusal> = new Map();
 export function slotPickerView(input: {
   date: string;
   dates: readonly string[];
-  dateProblem: string | null;
+  /** The jump-to-date form's answer when the address's date was refused. */
+  dateReply?: SubmissionResult<string[]> | null;
   group: SlotGroup;
   times: string[];
   nextAvailableDay: string | null;
@@ -81,6 +110,8 @@ export function slotPickerView(input: {
   refused?: ReadonlyMap<string, DowntimeRefusal>;
   /** Why the day shown is refused, when it is. */
   refusal?: DowntimeRefusal | null;
+  /** The strip's days with no open time, as the back end told them. */
+  fullDays?: readonly string[];
   carry?: string;
 }): SlotPickerView {
   const { date, dates, group, times, nextAvailableDay, refusal } = input;
@@ -89,8 +120,8 @@ export function slotPickerView(input: {
     date,
     dateLabel: formatDay(date, "dddd, MMMM D"),
     timeZoneLabel: timeZoneLabel(input.timeZone),
-    dateProblem: input.dateProblem,
-    week: weekView(dates, date, refused),
+    jump: { range: { first: dates[0], last: dates.at(-1) ?? dates[0] }, reply: input.dateReply ?? null },
+    week: weekView(dates, date, refused, new Set(input.fullDays ?? [])),
     refusal: refusal
       ? {
           message: downtimeMessage(refusal),
@@ -120,8 +151,10 @@ export function slotPickerView(input: {
 }
 
 /**
- * The date list, the time-of-day tabs and the open times as buttons of one form (`slot`). GET forms
- * and a POST form: it works without JavaScript.
+ * The date strip, the jump to a date, the time-of-day tabs and the open times as buttons of one form
+ * (`slot`). GET forms and a POST form: it works without JavaScript. With it, the strip's days and the
+ * time-of-day tabs are one Tab stop each, moved along with the arrow keys, so the first time is a few
+ * presses from the heading.
  */
 export function SlotPicker({
   view,
@@ -136,7 +169,6 @@ export function SlotPicker({
     date,
     dateLabel,
     timeZoneLabel: zone,
-    dateProblem,
     week,
     group,
     groups,
@@ -148,11 +180,19 @@ export function SlotPicker({
     refusal,
     carry,
   } = view;
+  const dayStops = useRovingTabStop(
+    week.days.filter((d) => !d.closed).map((d) => d.value),
+    date,
+  );
+  const groupStops = useRovingTabStop(
+    groups.map((g) => g.id),
+    group,
+  );
   return (
     <>
       {/*
-        A week of days, each a button that shows its times (a GET form of its own: it works without
-        JavaScript), and the weeks before and after. One press picks a day.
+        Seven bookable days from the day shown, each a button that shows its times (a GET form of its
+        own: it works without JavaScript), and the seven before and after. One press picks a day.
       */}
       <nav aria-label="Dates" className="date-strip">
         <div className="date-strip-weeks">
@@ -176,13 +216,15 @@ export function SlotPicker({
             >
               Later<span className="visually-hidden"> days</span> <span aria-hidden="true">›</span>
             </ButtonLink>
-          ) : null}
+          ) : (
+            <span />
+          )}
         </div>
-        <ul className="date-strip-days">
+        <ul className="date-strip-days" onKeyDown={dayStops.onKeyDown}>
           {week.days.map((d) => (
             <li key={d.value}>
               {d.closed ? (
-                // Not a control: the guest cannot book this day, and its word says why (the reason is written out below).
+                // Not a control: the guest cannot book this day; its word says why, and its reason is read with it.
                 <span
                   className="date-strip-closed"
                   aria-current={d.value === date ? "date" : undefined}
@@ -190,36 +232,48 @@ export function SlotPicker({
                 >
                   <span className="date-strip-weekday">{d.weekday}</span>{" "}
                   <span className="visually-hidden">{d.month} </span>
-                  <span className="date-strip-day">{d.day}</span> <span className="date-strip-why">{d.closed}</span>
+                  <span className="date-strip-day">{d.day}</span>{" "}
+                  <span className="date-strip-why" aria-hidden="true">
+                    {d.closed}
+                  </span>
+                  <span className="visually-hidden">, cannot be booked: {d.why}</span>
                 </span>
               ) : (
                 <ButtonLink
                   to={`?date=${d.value}&group=${group}${carry}`}
                   aria-current={d.value === date ? "date" : undefined}
                   data-date={d.value}
+                  data-roving={d.value}
+                  tabIndex={dayStops.tabIndexOf(d.value)}
+                  className={d.full ? "date-strip-full" : undefined}
                   preventScrollReset
                 >
                   <span className="date-strip-weekday">{d.weekday}</span>{" "}
                   <span className="visually-hidden">{d.month} </span>
                   <span className="date-strip-day">{d.day}</span>
+                  {d.full ? (
+                    <>
+                      {" "}
+                      <span className="date-strip-why" aria-hidden="true">
+                        Full
+                      </span>
+                      <span className="visually-hidden">, fully booked</span>
+                    </>
+                  ) : null}
                 </ButtonLink>
               )}
             </li>
           ))}
         </ul>
-        {week.closedReasons.length > 0 ? (
+        {week.closedReasons.length > 0 || week.anyFull ? (
           <ul className="date-strip-reasons">
+            {week.anyFull ? <li>Full: fully booked, no open times left</li> : null}
             {week.closedReasons.map((reason) => (
               <li key={reason}>Not bookable: {reason}</li>
             ))}
           </ul>
         ) : null}
-        {dateProblem ? (
-          // The one message of a page opened from a bad link: said when the page loads.
-          <p className="field-error" id="date-error" role="alert">
-            {dateProblem}
-          </p>
-        ) : null}
+        <JumpToDate key={`${date}|${view.jump.reply ? "refused" : ""}`} view={view} />
       </nav>
 
       {refusal ? (
@@ -241,12 +295,14 @@ export function SlotPicker({
         </>
       ) : (
         <>
-          <nav aria-label="Time of day" className="view-toggle">
+          <nav aria-label="Time of day" className="view-toggle" onKeyDown={groupStops.onKeyDown}>
             {groups.map((g) => (
               <ButtonLink
                 key={g.id}
                 to={`?date=${date}&group=${g.id}${carry}`}
                 aria-current={g.id === group ? "page" : undefined}
+                data-roving={g.id}
+                tabIndex={groupStops.tabIndexOf(g.id)}
                 preventScrollReset
               >
                 {g.label} <span className="muted">({g.count})</span>
@@ -299,5 +355,41 @@ export function SlotPicker({
         </>
       )}
     </>
+  );
+}
+
+/**
+ * "Jump to a date": a GET form of its own (it works without JavaScript) behind a disclosure, one Tab
+ * stop while closed. It sends `date` as the strip's days do, with the time-of-day group and the
+ * link's choices; a date refused by the address comes back as its answer, open, with the date kept.
+ */
+function JumpToDate({ view }: { view: SlotPickerView }) {
+  const { jump, date, group, carry } = view;
+  const form = useSchemaForm(FORMS.JumpToDateSchema, {
+    id: "jump-to-date",
+    lastResult: jump.reply,
+    defaultValue: { date },
+  });
+  return (
+    <details className="date-jump" open={jump.reply ? true : undefined}>
+      <summary>Jump to a date</summary>
+      <SchemaForm schemaForm={form} method="get" preventScrollReset className="date-jump-form">
+        <input type="hidden" name="group" value={group} />
+        {[...new URLSearchParams(carry)].map(([name, value], index) => (
+          <input key={`${index}-${name}`} type="hidden" name={name} value={value} />
+        ))}
+        <div className="inline-field">
+          <Field
+            meta={form.fields.date}
+            label="Date"
+            type="date"
+            min={jump.range.first}
+            max={jump.range.last}
+            hint={`Any day from ${formatDay(jump.range.first, "MMM D, YYYY")} to ${formatDay(jump.range.last, "MMM D, YYYY")}.`}
+          />
+          <button type="submit">Show times</button>
+        </div>
+      </SchemaForm>
+    </details>
   );
 }

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { defineSchema } from "~/lib/define-schema";
 import { OneTimeCodeField } from "./account-forms";
-import { MAX_ADD_ONS, TOO_MANY_ADD_ONS } from "./booking";
+import { formatDay } from "~/lib/dates";
+import { addDays, isRealDate, MAX_ADD_ONS, TOO_MANY_ADD_ONS, weekday } from "./booking";
 import { COUPON_MESSAGES } from "./coupons";
 import { normalizePromoCode, PROMO_MESSAGES } from "./discounts";
 import { BILLING_LIMITS, checkPaymentForm, PAYMENT_MESSAGES, type Billing } from "./payment";
@@ -43,6 +44,45 @@ export const HoldSlotSchema = defineSchema(() =>
   z
     .object({ slot: z.unknown().optional() })
     .refine(({ slot }) => typeof slot === "string" && LOCAL_TIME.test(slot), CHOOSE_TIME),
+);
+
+/** The dates a booking step offers, first and last: the jump-to-date form's range. */
+export type DateRange = { first: string; last: string };
+
+export const JUMP_DATE_MESSAGES = {
+  missing: "Please enter a date.",
+  invalid: "Please enter a real date: year, month and day.",
+  past: (first: string) => `That date has passed. Please choose ${formatDay(first, "dddd, MMMM D")} or later.`,
+  far: (last: string) =>
+    `Times can be booked up to ${formatDay(last, "dddd, MMMM D")}. Please choose that day or an earlier one.`,
+} as const;
+
+/**
+ * Why a date typed or linked cannot be shown by a booking step, or null when it can: not a real
+ * day, before the first date offered, or after the last (the booking horizon). A Sunday counts as
+ * the Monday after it, as the spec's date picker moves it.
+ */
+export function bookingDateProblem(value: string, range: DateRange): string | null {
+  if (!isRealDate(value)) return JUMP_DATE_MESSAGES.invalid;
+  const date = weekday(value) === 0 ? addDays(value, 1) : value;
+  if (date < range.first) return JUMP_DATE_MESSAGES.past(range.first);
+  if (date > range.last) return JUMP_DATE_MESSAGES.far(range.last);
+  return null;
+}
+
+/**
+ * The date strip's "jump to a date": a GET form of one date field. The schema checks the date is a
+ * real one; whether it is among the dates offered depends on the clinic's today, so the loader
+ * checks that (`bookingDateProblem`) and answers at the field.
+ */
+export const JumpToDateSchema = defineSchema(() =>
+  z.object({
+    date: z
+      .string({ error: JUMP_DATE_MESSAGES.missing })
+      .trim()
+      .min(1, { error: JUMP_DATE_MESSAGES.missing, abort: true })
+      .refine(isRealDate, JUMP_DATE_MESSAGES.invalid),
+  }),
 );
 
 export const PAYMENT_INTENTS = [

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { bookingDates, dateWeek, filterSlots, normalizeBookingDate, priceLines, slotGroupOf } from "./booking";
+import {
+  bookingDates,
+  dateStrip,
+  filterSlots,
+  normalizeBookingDate,
+  priceLines,
+  slotGroupOf,
+  weekLeads,
+} from "./booking";
 import type { Service } from "./catalog";
 import { applyDiscounts } from "./discounts";
 
@@ -97,28 +105,68 @@ describe("price lines", () => {
   });
 });
 
-describe("the date strip's weeks", () => {
+describe("the date strip", () => {
   // Tuesday 24 November 2026: the list runs four weeks, Sundays left out.
   const dates = bookingDates("2026-11-24");
 
-  it("shows the week of the day shown, Monday to Saturday, cut at the list's start", () => {
-    expect(dateWeek(dates, "2026-11-26")).toEqual({
-      days: ["2026-11-24", "2026-11-25", "2026-11-26", "2026-11-27", "2026-11-28"],
-      earlier: null,
-      later: "2026-11-30",
-    });
-    expect(dateWeek(dates, "2026-12-02")).toEqual({
-      days: ["2026-11-30", "2026-12-01", "2026-12-02", "2026-12-03", "2026-12-04", "2026-12-05"],
+  it("shows seven bookable days from the day shown, whatever its weekday, never cut at the week's end", () => {
+    // A Friday: Friday, Saturday and the next week's Monday to Thursday (the Sunday left out).
+    expect(dateStrip(dates, "2026-11-27")).toEqual({
+      days: ["2026-11-27", "2026-11-28", "2026-11-30", "2026-12-01", "2026-12-02", "2026-12-03", "2026-12-04"],
       earlier: "2026-11-24",
-      later: "2026-12-07",
+      later: "2026-12-05",
+    });
+    // Every day of the list but the last six starts a strip of its own, seven days long.
+    for (const [index, date] of dates.entries()) {
+      const strip = dateStrip(dates, date);
+      expect(strip.days, date).toHaveLength(7);
+      expect(strip.days, date).toEqual(
+        dates.slice(Math.min(index, dates.length - 7), Math.min(index, dates.length - 7) + 7),
+      );
+      expect(strip.days.includes(date), date).toBe(true);
+    }
+  });
+
+  it("goes seven days back and on, and has no way further at either end of the list", () => {
+    const first = dateStrip(dates, dates[0]);
+    expect(first.earlier).toBeNull();
+    expect(first.later).toBe(dates[7]);
+    expect(dateStrip(dates, first.later!).earlier).toBe(dates[0]);
+    // Seven days back from a strip that starts on the fourth date: the first, which starts a full strip.
+    expect(dateStrip(dates, dates[3]).earlier).toBe(dates[0]);
+    const last = dateStrip(dates, dates.at(-1)!);
+    expect(last.later).toBeNull();
+    expect(last.days).toEqual(dates.slice(-7));
+    expect(last.earlier).toBe(dates.at(-14));
+    // Pressing "later" until it runs out ends on the list's last seven days.
+    let strip = first;
+    const seen: string[] = [];
+    while (strip.later) {
+      seen.push(...strip.days);
+      strip = dateStrip(dates, strip.later);
+    }
+    expect(strip.days).toEqual(dates.slice(-7));
+    expect(new Set([...seen, ...strip.days]).size).toBe(dates.length);
+  });
+
+  it("starts at the next date for a day not in the list, and at the first for one after it", () => {
+    expect(dateStrip(dates, "2026-11-29").days[0]).toBe("2026-11-30");
+    expect(dateStrip(dates, "2030-01-01").days[0]).toBe("2026-11-24");
+    expect(dateStrip(["2026-11-24", "2026-11-25"], "2026-11-25")).toEqual({
+      days: ["2026-11-24", "2026-11-25"],
+      earlier: null,
+      later: null,
     });
   });
 
-  it("ends at the list's last day, and falls back to the first week for a day not in it", () => {
-    const last = dateWeek(dates, dates.at(-1)!);
-    expect(last.later).toBeNull();
-    expect(last.days.at(-1)).toBe(dates.at(-1));
-    expect(dateWeek(dates, "2030-01-01").days[0]).toBe("2026-11-24");
+  it("reads one day of each week the strip touches, the first one not skipped", () => {
+    const strip = dateStrip(dates, "2026-11-27").days;
+    expect(weekLeads(strip)).toEqual(["2026-11-27", "2026-11-30"]);
+    expect(weekLeads(strip, (d) => d <= "2026-11-28")).toEqual(["2026-11-30"]);
+    expect(weekLeads(strip, (d) => d === "2026-11-27" || d === "2026-11-30")).toEqual(["2026-11-28", "2026-12-01"]);
+    expect(weekLeads(strip, () => true)).toEqual([]);
+    // Across a year's turn: the week runs Monday 28 December to Saturday 2 January.
+    expect(weekLeads(["2026-12-31", "2027-01-01", "2027-01-02", "2027-01-04"])).toEqual(["2026-12-31", "2027-01-04"]);
   });
 
   it("makes a day's list once, and a new one when the day turns", () => {
@@ -141,19 +189,15 @@ describe("the date strip's weeks", () => {
       "2027-01-04",
       "2027-01-05",
     ]);
-    expect(dateWeek(aroundNewYear, "2027-01-01").days).toEqual([
-      "2026-12-28",
+    expect(dateStrip(aroundNewYear, "2027-01-01").days).toEqual([
       "2026-12-29",
       "2026-12-30",
       "2026-12-31",
       "2027-01-01",
       "2027-01-02",
+      "2027-01-04",
+      "2027-01-05",
     ]);
-    expect(dateWeek(aroundNewYear, "2027-01-05")).toEqual({
-      days: ["2027-01-04", "2027-01-05"],
-      earlier: "2026-12-28",
-      later: null,
-    });
     expect(bookingDates("2028-02-27", 4)).toEqual(["2028-02-28", "2028-02-29", "2028-03-01"]);
     expect(normalizeBookingDate("2028-02-27", "2028-02-20")).toBe("2028-02-28");
   });

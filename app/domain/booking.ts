@@ -133,27 +133,44 @@ export const HOLD_EXPIRED_MESSAGE = "Reserved slot has expired. Please select th
 export const MAX_ADD_ONS = 12;
 export const TOO_MANY_ADD_ONS = `Please choose at most ${MAX_ADD_ONS} areas and enhancements for one visit.`;
 
+/** How many days the date strip shows: a week of bookable days (Sundays are never among them). */
+export const STRIP_DAYS = 7;
+
 /**
- * The bookable dates in weeks (Monday to Saturday), for a date strip: the week that holds `date`,
- * and the first bookable day of the weeks before and after it (null at either end of the list).
+ * The date strip: seven bookable dates from the day shown, never cut at the end of a calendar week
+ * (near the end of the list, the last seven, the day shown among them), and the first days of the
+ * seven before and the seven after (null at either end of the list). A day not in the list (never
+ * asked for by a step) counts as the first date on or after it.
  */
-export function dateWeek(
+export function dateStrip(
   dates: readonly string[],
   date: string,
 ): { days: string[]; earlier: string | null; later: string | null } {
-  const weeks: string[][] = [];
-  let lastWeek = NaN;
-  for (const d of dates) {
-    const week = weekOf(d);
-    if (week === lastWeek) weeks.at(-1)!.push(d);
-    else weeks.push([d]);
-    lastWeek = week;
+  const at = dates.findIndex((d) => d >= date);
+  const index = at === -1 ? 0 : at;
+  const start = Math.max(0, Math.min(index, dates.length - STRIP_DAYS));
+  return {
+    days: dates.slice(start, start + STRIP_DAYS),
+    earlier: start > 0 ? dates[Math.max(0, start - STRIP_DAYS)] : null,
+    later: start + STRIP_DAYS < dates.length ? dates[start + STRIP_DAYS] : null,
+  };
+}
+
+/**
+ * The days whose open times tell the whole strip which days have none: one answer of Zenoti's
+ * slots call says, beside its own day's times, which later days of its week (Monday to Saturday)
+ * have openings. So each week the strip touches is read once, at its first day that `skip` leaves
+ * (a day medical downtime refuses needs no read); a week whose days are all skipped is not read.
+ */
+export function weekLeads(days: readonly string[], skip: (date: string) => boolean = () => false): string[] {
+  const leads: string[] = [];
+  let lastWeek = Number.NaN;
+  for (const day of days) {
+    if (skip(day) || weekOf(day) === lastWeek) continue;
+    leads.push(day);
+    lastWeek = weekOf(day);
   }
-  const index = Math.max(
-    0,
-    weeks.findIndex((week) => week.includes(date)),
-  );
-  return { days: weeks[index] ?? [], earlier: weeks[index - 1]?.[0] ?? null, later: weeks[index + 1]?.[0] ?? null };
+  return leads;
 }
 
 /** Said to a client who proved their record and turned out to be returning: what they are booked for now. */

@@ -12,6 +12,7 @@ import type {
 } from "./account-forms";
 import type {
   HoldSlotSchema,
+  JumpToDateSchema,
   PaymentSchema,
   ResendGuestCodeSchema,
   ServiceChoiceSchema,
@@ -77,6 +78,9 @@ export const FORMS = {
     phone: { required: true, maxLength: 20 },
   }),
   HoldSlotSchema: formContract<typeof HoldSlotSchema>("HoldSlotSchema", { slot: { required: false } }),
+  JumpToDateSchema: formContract<typeof JumpToDateSchema>("JumpToDateSchema", {
+    date: { required: true, minLength: 1 },
+  }),
   LoginSchema: formContract<typeof LoginSchema>("LoginSchema", {
     email: { required: true, maxLength: 254 },
     password: { required: true, minLength: 1, maxLength: 128 },

@@ -15,7 +15,15 @@ import {
   localToday,
 } from "./account-forms";
 import { sameFirstName } from "./accounts";
-import { HoldSlotSchema, PaymentSchema, ServiceChoiceSchema } from "./booking-forms";
+import { normalizeBookingDate } from "./booking";
+import {
+  bookingDateProblem,
+  HoldSlotSchema,
+  JUMP_DATE_MESSAGES,
+  JumpToDateSchema,
+  PaymentSchema,
+  ServiceChoiceSchema,
+} from "./booking-forms";
 import { NOT_FORMS, NOT_SCHEMA_MODULES } from "./form-registry";
 
 /** Every form's schema, read from the modules' exports so that a new one is checked without being listed here: none may ever show a visitor one of zod's own messages. */
@@ -338,5 +346,43 @@ describe("the booking schemas' messages", () => {
     expect(formErrors(HoldSlotSchema, { slot: "tomorrow" })).toEqual({ "": ["Please choose a time from the list."] });
     expect(formErrors(HoldSlotSchema, { slot: "2026-12-01T10:30:00" })).toEqual({});
     expect(formErrors(ServiceChoiceSchema, { area: "a" })).toEqual({ "": ["Please select a service"] });
+  });
+});
+
+describe("jump to a date (decision 054)", () => {
+  // A Tuesday's four weeks: Tuesday 1 December to Monday 28 December 2026.
+  const range = { first: "2026-12-01", last: "2026-12-28" };
+
+  it("asks for a real date in the form, and the dates offered at the field", () => {
+    expect(formErrors(JumpToDateSchema, {})).toEqual({ date: [JUMP_DATE_MESSAGES.missing] });
+    expect(formErrors(JumpToDateSchema, { date: " " })).toEqual({ date: [JUMP_DATE_MESSAGES.missing] });
+    for (const garbage of ["tomorrow", "2026-02-30", "2026-13-01", "12/08/2026", "2026-12-8"])
+      expect(formErrors(JumpToDateSchema, { date: garbage }), garbage).toEqual({ date: [JUMP_DATE_MESSAGES.invalid] });
+    expect(formErrors(JumpToDateSchema, { date: "2026-12-08" })).toEqual({});
+  });
+
+  it("refuses a past date or one past the horizon, naming the first or last day offered", () => {
+    expect(bookingDateProblem("2026-11-30", range)).toBe(
+      "That date has passed. Please choose Tuesday, December 1 or later.",
+    );
+    expect(bookingDateProblem("2026-12-29", range)).toBe(
+      "Times can be booked up to Monday, December 28. Please choose that day or an earlier one.",
+    );
+    expect(bookingDateProblem("2026-12-01", range)).toBeNull();
+    expect(bookingDateProblem("2026-12-28", range)).toBeNull();
+    expect(bookingDateProblem("garbage", range)).toBe(JUMP_DATE_MESSAGES.invalid);
+  });
+
+  it("counts a Sunday as the Monday after it, as the step moves it", () => {
+    // Sunday 27 December is Monday 28, the last day; Sunday 3 January would be Monday 4, past it.
+    expect(bookingDateProblem("2026-12-27", range)).toBeNull();
+    expect(bookingDateProblem("2027-01-03", { first: "2026-12-01", last: "2027-01-02" })).toBe(
+      JUMP_DATE_MESSAGES.far("2027-01-02"),
+    );
+    // Agrees with the step's own rule for every day around the range.
+    for (let day = 20; day <= 62; day++) {
+      const date = new Date(Date.UTC(2026, 10, day)).toISOString().slice(0, 10);
+      expect(bookingDateProblem(date, range) === null, date).toBe(normalizeBookingDate(date, "2026-12-01") !== null);
+    }
   });
 });

@@ -1,6 +1,16 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { redirect } from "react-router";
 import type { DowntimeRefusal } from "~/domain/downtime";
-import { bookingDates, normalizeBookingDate, parseSlotGroup, type SlotGroup } from "~/domain/booking";
+import {
+  bookingDates,
+  dateStrip,
+  normalizeBookingDate,
+  parseSlotGroup,
+  weekLeads,
+  type SlotGroup,
+} from "~/domain/booking";
+import { bookingDateProblem, JUMP_DATE_MESSAGES, JumpToDateSchema, type DateRange } from "~/domain/booking-forms";
 import { clinicToday } from "~/lib/dates";
 import type { SlotList } from "../spa/booking.server";
 import { logger } from "../observability/logger.server";
@@ -8,12 +18,14 @@ import { isSpaError } from "../spa/errors.server";
 import { NO_DOWNTIME, type DowntimeOf } from "./downtime.server";
 
 export const SLOTS_ERROR = "Error while fetching slots, please click to try again";
-const DATE_NOT_BOOKABLE = "That date can't be booked. Please choose one from the list.";
 
 export type RequestedDay = {
   date: string;
   dates: readonly string[];
+  /** Why the date in the address cannot be shown (the jump-to-date form's message), or null. */
   dateProblem: string | null;
+  /** The jump-to-date form's answer when the address's date was refused: the date typed, kept, and the message. */
+  dateReply: SubmissionResult<string[]> | null;
   group: SlotGroup;
   chosen: boolean;
   /** The day came from the address (a link, a press in the date strip), not from memory or a default. */
@@ -42,17 +54,31 @@ export function requestedDay(
     url.searchParams.set("date", normalized);
     throw redirect(`${url.pathname}${url.search}`);
   }
-  const dateProblem = asked && !normalized ? DATE_NOT_BOOKABLE : null;
+  // The strip's days and the jump-to-date form both send `date`: a refused one is the form's answer.
+  const range: DateRange = { first: dates[0], last: dates.at(-1)! };
+  const dateProblem =
+    asked !== null && !normalized ? (bookingDateProblem(asked, range) ?? JUMP_DATE_MESSAGES.invalid) : null;
+  const dateReply = dateProblem ? jumpReply(url.searchParams, dateProblem) : null;
   const remembered = fallback && dates.includes(fallback) ? fallback : null;
   const date = normalized ?? remembered ?? (start && dates.includes(start) ? start : dates[0]);
   return {
     date,
     dates,
     dateProblem,
+    dateReply,
     group: parseSlotGroup(url.searchParams.get("group")),
     chosen: Boolean(normalized ?? remembered),
     asked: Boolean(normalized),
   };
+}
+
+/** The jump-to-date form's refusal of the address's date: what was sent, kept, and why it is refused. */
+function jumpReply(query: URLSearchParams, problem: string): SubmissionResult<string[]> {
+  const only = new URLSearchParams();
+  for (const value of query.getAll("date")) only.append("date", value);
+  const submission = parseWithZod(only, { schema: JumpToDateSchema });
+  // A real date the clinic does not offer (past, or past the horizon) is refused at the field.
+  return submission.status === "error" ? submission.reply() : submission.reply({ fieldErrors: { date: [problem] } });
 }
 
 /** How many more days a step reads, at most, looking past a day the back end named that cannot be booked. */
@@ -100,13 +126,20 @@ async function nextDayWithTimes(
 }
 
 /** A step's day with its open times, or why there are none to show. */
-export type SlotPickerDay = GuestDay & { times: string[]; nextAvailableDay: string | null; slotsError: string | null };
+export type SlotPickerDay = GuestDay & {
+  times: string[];
+  nextAvailableDay: string | null;
+  slotsError: string | null;
+  /** The date strip's days the back end says have no open time (a day not known is not among them). */
+  fullDays: string[];
+};
 
 /**
  * The slot picker's day, for the time step and rescheduling alike: the day asked for with the
  * downtime rule applied (when the step has one: until the guest's history is read no day is
  * refused), then its open times or the next day with times. A refused day has no times to show:
  * every one would be refused. A back end that cannot say is the step's "try again", not an error.
+ * Then the strip's days without open times (decision 054).
  */
 export async function slotPickerDay(
   asked: RequestedDay,
@@ -115,14 +148,55 @@ export async function slotPickerDay(
   let day = withDowntime(asked, NO_DOWNTIME);
   try {
     if (input.downtime) day = withDowntime(asked, await input.downtime());
-    if (day.refusal) return { ...day, times: [], nextAvailableDay: null, slotsError: null };
-    const { date, times, nextAvailableDay } = await firstDayWithTimes({ ...day, dates: day.openDates }, input.read);
-    return { ...day, date, times, nextAvailableDay, slotsError: null };
+    if (day.refusal) {
+      const fullDays = await stripFullDays(day, null, input.read);
+      return { ...day, times: [], nextAvailableDay: null, slotsError: null, fullDays };
+    }
+    const shown = await firstDayWithTimes({ ...day, dates: day.openDates }, input.read);
+    const { date, times, nextAvailableDay } = shown;
+    const fullDays = await stripFullDays({ ...day, date }, shown, input.read);
+    return { ...day, date, times, nextAvailableDay, slotsError: null, fullDays };
   } catch (error) {
     if (!isSpaError(error)) throw error;
     logger.warn(`${input.step} slots unavailable`, { kind: error.kind, status: error.status });
-    return { ...day, times: [], nextAvailableDay: null, slotsError: SLOTS_ERROR };
+    return { ...day, times: [], nextAvailableDay: null, slotsError: SLOTS_ERROR, fullDays: [] };
   }
+}
+
+/**
+ * The days of the date strip with no open time. One answer of the slots call tells its own day and
+ * the later days of its week (Zenoti's `future_days`), so beside the day shown (already read) the
+ * strip costs one read for each other week it touches, at its first day not yet told (in practice
+ * one: the strip's seven days span two weeks). A day medical downtime refuses is not read; it is
+ * marked for that. A read that fails or is held back leaves its days unmarked, never the page broken.
+ */
+async function stripFullDays(
+  day: GuestDay,
+  shown: (SlotList & { date: string }) | null,
+  read: (date: string) => Promise<SlotList>,
+): Promise<string[]> {
+  const open = new Map<string, boolean>();
+  const learn = (date: string, list: SlotList) => {
+    open.set(date, list.times.length > 0);
+    for (const other of list.weekDays ?? []) if (!open.has(other.date)) open.set(other.date, other.open);
+  };
+  if (shown) learn(shown.date, shown);
+  const { days } = dateStrip(day.dates, day.date);
+  const leads = weekLeads(days, (d) => day.refused.has(d) || open.has(d));
+  const answers = await Promise.all(
+    leads.map((date) =>
+      read(date).then(
+        (list) => ({ date, list }),
+        (error: unknown) => {
+          if (!isSpaError(error)) throw error;
+          logger.warn("date strip days unknown", { kind: error.kind, status: error.status });
+          return null;
+        },
+      ),
+    ),
+  );
+  for (const answer of answers) if (answer) learn(answer.date, answer.list);
+  return days.filter((d) => !day.refused.has(d) && open.get(d) === false);
 }
 
 /** The requested day with medical downtime applied: the days it refuses, and why the day shown is refused, if it is. */

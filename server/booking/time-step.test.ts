@@ -79,6 +79,7 @@ describe("the day a time step opens on, with medical downtime", () => {
     date,
     dates: days,
     dateProblem: null,
+    dateReply: null,
     group: "all" as const,
     ...how,
   });
@@ -186,6 +187,7 @@ describe("the slot picker's day", () => {
     date: "2026-12-01",
     dates: ["2026-12-01", "2026-12-02", "2026-12-03"],
     dateProblem: null,
+    dateReply: null,
     group: "all" as const,
     chosen: false,
     asked: false,
@@ -228,5 +230,98 @@ describe("the slot picker's day", () => {
       nextAvailableDay: null,
       slotsError: SLOTS_ERROR,
     });
+  });
+});
+
+describe("the date strip's days without open times", () => {
+  // Mon 2026-12-07 to Sat 12-12, then Mon 12-14 to Sat 12-19 (Sundays are never offered).
+  const twoWeeks = [
+    "2026-12-07",
+    "2026-12-08",
+    "2026-12-09",
+    "2026-12-10",
+    "2026-12-11",
+    "2026-12-12",
+    "2026-12-14",
+    "2026-12-15",
+    "2026-12-16",
+    "2026-12-17",
+    "2026-12-18",
+    "2026-12-19",
+  ];
+  const asked = (date: string) => ({
+    date,
+    dates: twoWeeks,
+    dateProblem: null,
+    dateReply: null,
+    group: "all" as const,
+    chosen: true,
+    asked: true,
+  });
+
+  /** Zenoti's answer: the day's times, and which later days of its week (to Saturday) have any. */
+  function weekBackEnd(open: Record<string, boolean>, fails: (date: string) => boolean = () => false) {
+    const reads: string[] = [];
+    const read = async (date: string): Promise<SlotList> => {
+      reads.push(date);
+      if (fails(date)) throw new SpaError({ kind: "rate-limited", status: 429, message: "busy", path: "/slots" });
+      const saturday = twoWeeks.find((d) => d >= date && new Date(`${d}T12:00:00Z`).getUTCDay() === 6)!;
+      return {
+        times: open[date] ? [`${date}T09:00:00`] : [],
+        nextAvailableDay: null,
+        weekDays: twoWeeks.filter((d) => d > date && d <= saturday).map((d) => ({ date: d, open: open[d] ?? false })),
+      };
+    };
+    return { read, reads };
+  }
+  const allOpenBut = (...full: string[]) => Object.fromEntries(twoWeeks.map((d) => [d, !full.includes(d)]));
+
+  it("reads the day shown and one day of the next week, and marks the seven days from both answers", async () => {
+    const { read, reads } = weekBackEnd(allOpenBut("2026-12-11", "2026-12-15"));
+    const day = await slotPickerDay(asked("2026-12-10"), { read, step: "test" });
+    // Thu 12-10 to Sat 12-12, then Mon 12-14 to Thu 12-17: seven days over two weeks.
+    expect(day.fullDays).toEqual(["2026-12-11", "2026-12-15"]);
+    expect(reads).toEqual(["2026-12-10", "2026-12-14"]);
+  });
+
+  it("marks the day shown when it has no time", async () => {
+    const { read } = weekBackEnd(allOpenBut("2026-12-08"));
+    const day = await slotPickerDay(asked("2026-12-08"), { read, step: "test" });
+    expect(day).toMatchObject({ date: "2026-12-08", times: [] });
+    expect(day.fullDays).toEqual(["2026-12-08"]);
+  });
+
+  it("reads the first days of both weeks at the end of the dates, where the strip starts before the day shown", async () => {
+    const { read, reads } = weekBackEnd(allOpenBut("2026-12-12", "2026-12-18"));
+    const day = await slotPickerDay(asked("2026-12-18"), { read, step: "test" });
+    // The last seven dates: Sat 12-12, then Mon 12-14 to Sat 12-19.
+    expect(reads).toEqual(["2026-12-18", "2026-12-12", "2026-12-14"]);
+    expect(day.fullDays).toEqual(["2026-12-12", "2026-12-18"]);
+  });
+
+  it("leaves a day unmarked when its week could not be read, and the page as it is", async () => {
+    const { read } = weekBackEnd(allOpenBut("2026-12-11", "2026-12-15"), (date) => date === "2026-12-14");
+    const day = await slotPickerDay(asked("2026-12-10"), { read, step: "test" });
+    expect(day).toMatchObject({ slotsError: null, times: ["2026-12-10T09:00:00"] });
+    expect(day.fullDays).toEqual(["2026-12-11"]);
+  });
+
+  it("reads no day medical downtime refuses, and marks none of them full", async () => {
+    const { read, reads } = weekBackEnd(allOpenBut("2026-12-14", "2026-12-15", "2026-12-16"));
+    // Downtime refuses the next week's Monday and Tuesday: its first day left is read instead.
+    const downtime = async () => (date: string) =>
+      date === "2026-12-14" || date === "2026-12-15"
+        ? { treatment: "Glow Peel", treatmentDate: "2026-12-10", before: true, firstDate: "2026-12-16" }
+        : null;
+    const day = await slotPickerDay(asked("2026-12-10"), { downtime, read, step: "test" });
+    expect(reads).toEqual(["2026-12-10", "2026-12-16"]);
+    expect(day.fullDays).toEqual(["2026-12-16"]);
+  });
+
+  it("reads nothing more when the back end could not list the day shown", async () => {
+    const { read, reads } = weekBackEnd({}, () => true);
+    const day = await slotPickerDay(asked("2026-12-10"), { read, step: "test" });
+    expect(day).toMatchObject({ slotsError: SLOTS_ERROR, fullDays: [] });
+    expect(reads).toEqual(["2026-12-10"]);
   });
 });

@@ -166,7 +166,18 @@ describe("booking workflow", () => {
     const body = (await raw.json()) as { slots: { Time: string }[]; next_available_day: string };
     expect(body.slots.length).toBeGreaterThan(0);
     expect(new Set(body.slots.map((s) => s.Time.slice(0, 10)))).toEqual(new Set([DAY]));
-    expect(await client.listSlots(bookingId, sunday)).toEqual({ times: [], nextAvailableDay: DAY });
+    const list = await client.listSlots(bookingId, sunday);
+    expect(list).toMatchObject({ times: [], nextAvailableDay: DAY });
+    // And which later days of the week have openings (Zenoti's future_days): the date strip's marks.
+    expect(list.weekDays?.map((d) => d.date)).toEqual([
+      "2026-12-07",
+      "2026-12-08",
+      "2026-12-09",
+      "2026-12-10",
+      "2026-12-11",
+      "2026-12-12",
+    ]);
+    expect(list.weekDays?.find((d) => d.date === DAY)?.open).toBe(true);
   });
 
   it("lists a visit's appointments with the duration on the service, as Zenoti does", async () => {

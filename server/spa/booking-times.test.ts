@@ -162,7 +162,11 @@ describe("listSlots", () => {
 
   it("lists the asked day's times only; another day's name the next day with openings", async () => {
     answers = slots(["2026-12-08T09:00:00", "2026-12-08T09:15:00"], null);
-    expect(await client.listSlots("b1", "2026-12-07")).toEqual({ times: [], nextAvailableDay: "2026-12-08" });
+    expect(await client.listSlots("b1", "2026-12-07")).toEqual({
+      times: [],
+      nextAvailableDay: "2026-12-08",
+      weekDays: [],
+    });
   });
 
   it("keeps the asked day's times, normalised, and Zenoti's next_available_day", async () => {
@@ -170,11 +174,33 @@ describe("listSlots", () => {
     expect(await client.listSlots("b1", "2026-12-07")).toEqual({
       times: ["2026-12-07T09:00:00", "2026-12-07T09:15:00"],
       nextAvailableDay: "2026-12-09",
+      weekDays: [],
     });
   });
 
   it("never offers an earlier day as the next one", async () => {
     answers = slots(["2026-12-05T09:00:00"], "2026-12-05");
-    expect(await client.listSlots("b1", "2026-12-07")).toEqual({ times: [], nextAvailableDay: null });
+    expect(await client.listSlots("b1", "2026-12-07")).toEqual({ times: [], nextAvailableDay: null, weekDays: [] });
+  });
+
+  it("says which other days of the week have openings, from future_days, by date", async () => {
+    answers = {
+      "GET /v1/bookings/b1/slots": {
+        slots: [{ Time: "2026-12-07T09:00:00", Available: true }],
+        future_days: [
+          { Day: "2026-12-07T00:00:00", IsAvailable: true, HolidayType: null },
+          { Day: "2026-12-08T00:00:00", IsAvailable: false, HolidayType: null },
+          { Day: "2026-12-09", IsAvailable: true, HolidayType: null },
+          { Day: "not a day", IsAvailable: false, HolidayType: null },
+        ],
+        next_available_day: "2026-12-09",
+        Error: null,
+      },
+    };
+    // The day asked for is told by its own times; a day that cannot be read is left out.
+    expect((await client.listSlots("b1", "2026-12-07")).weekDays).toEqual([
+      { date: "2026-12-08", open: false },
+      { date: "2026-12-09", open: true },
+    ]);
   });
 });

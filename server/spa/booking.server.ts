@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { centsFromDollars, type Cents } from "~/domain/money";
+import { isRealDate } from "~/domain/booking";
 import { logger } from "../observability/logger.server";
 import { parseEach } from "./catalog.server";
 import { SpaError } from "./errors.server";
@@ -312,7 +313,15 @@ const SlotsSchema = z.object({
   next_available_day: z.string().nullish(),
 });
 
-export type SlotList = { times: string[]; nextAvailableDay: string | null };
+export type SlotList = {
+  times: string[];
+  nextAvailableDay: string | null;
+  /**
+   * What the answer says of the other days of its week (Zenoti's `future_days`): whether each has
+   * openings. A date strip marks the days without any from it, without a read per day.
+   */
+  weekDays?: { date: string; open: boolean }[];
+};
 
 /**
  * The open times of the requested day only. When that day has none Zenoti answers with times of
@@ -329,6 +338,9 @@ export function slotsOfDay(body: z.infer<typeof SlotsSchema>, date: string): Slo
   return {
     times: open.filter((t) => t.slice(0, 10) === date),
     nextAvailableDay: laterDays[0] ?? (named && named > date ? named : null),
+    weekDays: (body.future_days ?? [])
+      .map((d) => ({ date: d.Day.slice(0, 10), open: d.IsAvailable }))
+      .filter((d) => d.date !== date && isRealDate(d.date)),
   };
 }
 

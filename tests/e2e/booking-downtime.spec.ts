@@ -44,9 +44,8 @@ test("a guest whom medical downtime keeps from some days is never offered them, 
   // A bad date in the address is refused plainly, never a server error.
   const bad = await page.goto("/appointment/time?date=2026-13-45");
   expect(bad?.status()).toBe(400);
-  await expect(
-    page.getByRole("alert").filter({ hasText: "That date can't be booked. Please choose one from the list." }),
-  ).toBeVisible();
+  await expect(page.getByRole("alert").filter({ hasText: "Please correct the errors below." })).toBeVisible();
+  await expect(page.getByText("Please enter a real date: year, month and day.")).toBeVisible();
 
   // A refused day asked for by the address: its reason and the first possible date, no times.
   const asked = dates[2];
@@ -74,6 +73,10 @@ test("a guest whom medical downtime keeps from some days is never offered them, 
     if (refused(day.date)) {
       expect(day.tag, day.date).toBe("SPAN");
       expect(day.text, day.date).toMatch(day.date > visitDay ? /Too soon/ : /Too close/);
+      // Read with the day: why it cannot be booked, and from when.
+      expect(day.text, day.date).toContain(
+        `cannot be booked: Too soon after your Signature Laser Facial on ${shortDay(visitDay)}: from ${shortDay(firstPossible)}`,
+      );
     } else {
       expect(day.tag, day.date).toBe("BUTTON");
     }

@@ -151,3 +151,139 @@ test("the hold's countdown warns politely two minutes and one minute before the 
   await page.clock.fastForward("01:00");
   await expect(warning).toHaveText("1 minute left to finish your booking before the time you chose is released.");
 });
+
+/** "Tuesday, December 1", as the time step's heading names a day. */
+const longDay = (date: string) =>
+  new Date(`${date}T12:00:00Z`).toLocaleDateString("en-US", {
+    weekday: "long",
+    month: "long",
+    day: "numeric",
+    timeZone: "UTC",
+  });
+
+test("the date strip shows seven days from the day shown, whatever its weekday, and moves seven at a time", async ({
+  page,
+}) => {
+  const dates = await openTimeStep(page, null);
+  const strip = page.getByRole("navigation", { name: "Dates" });
+  // Where the step opens: seven dates one after another, the day shown first (never cut at a Saturday).
+  const shown = await shownDate(page);
+  const opened = await stripDays(page);
+  expect(opened).toEqual(dates.slice(dates.indexOf(shown), dates.indexOf(shown) + 7));
+
+  // A press on the fourth day: the strip now starts there, seven days long again.
+  await showDate(page, opened[3]);
+  expect(await stripDays(page)).toEqual(dates.slice(dates.indexOf(opened[3]), dates.indexOf(opened[3]) + 7));
+
+  // The seven after, then back: the strip the step was on before.
+  const before = await stripDays(page);
+  await strip.getByRole("button", { name: "Later days" }).click();
+  await expect
+    .poll(() => stripDays(page))
+    .toEqual(dates.slice(dates.indexOf(before[0]) + 7, dates.indexOf(before[0]) + 14));
+  await strip.getByRole("button", { name: "Earlier days" }).click();
+  await expect.poll(() => stripDays(page)).toEqual(before);
+
+  // At the far end of the dates: still seven, the last ones, and no way further.
+  const last = dates.at(-1)!;
+  await page.goto(`/appointment/time?date=${last}`);
+  await expect(page.getByRole("heading", { level: 2, name: longDay(last), exact: true })).toBeVisible();
+  expect(await stripDays(page)).toEqual(dates.slice(-7));
+  await expect(strip.getByRole("button", { name: "Later days" })).toHaveCount(0);
+});
+
+test("jump to a date shows that day; a past, too distant or unreal date gets the form's message, kept, never a 500", async ({
+  page,
+}) => {
+  const dates = await openTimeStep(page, null);
+  const strip = page.getByRole("navigation", { name: "Dates" });
+  const jump = async (value: string) => {
+    // The disclosure opens on a press (the form stays open once it has answered).
+    const field = strip.getByLabel("Date", { exact: true });
+    if (!(await field.isVisible())) await strip.getByText("Jump to a date").click();
+    await field.fill(value);
+    await strip.getByRole("button", { name: "Show times" }).click();
+  };
+
+  // A date three weeks on, beyond the strip: its times, and the strip from it.
+  const target = dates[dates.length - 3];
+  await jump(target);
+  await expect(page).toHaveURL(new RegExp(`date=${target}`));
+  await expect(page.getByRole("heading", { level: 2, name: longDay(target), exact: true })).toBeVisible();
+  expect((await stripDays(page))[0]).toBe(dates.at(-7));
+
+  // A past date: the form says so at the field, the date typed kept.
+  await jump("2020-01-06");
+  await expect(strip.getByText(`That date has passed. Please choose ${longDay(dates[0])} or later.`)).toBeVisible();
+  await expect(strip.getByLabel("Date", { exact: true })).toHaveValue("2020-01-06");
+  await expect(strip.getByLabel("Date", { exact: true })).toHaveAttribute("aria-invalid", "true");
+
+  // Past the horizon: the last day offered is named.
+  const far = new Date(Date.parse(`${dates.at(-1)}T12:00:00Z`) + 3 * 86_400_000).toISOString().slice(0, 10);
+  await jump(far);
+  await expect(
+    strip.getByText(`Times can be booked up to ${longDay(dates.at(-1)!)}. Please choose that day or an earlier one.`),
+  ).toBeVisible();
+  await expect(strip.getByLabel("Date", { exact: true })).toHaveValue(far);
+
+  // Nonsense in the address (no date field can send it): the same form's message, a 400, a day's times all the same.
+  const garbage = await page.goto("/appointment/time?date=not-a-day");
+  expect(garbage?.status()).toBe(400);
+  await expect(strip.getByText("Please enter a real date: year, month and day.")).toBeVisible();
+  await expect(page.getByRole("alert").filter({ hasText: "Please correct the errors below." })).toBeVisible();
+  await expect(page.getByRole("form", { name: "Open times" }).getByRole("button").first()).toBeVisible();
+});
+
+test("a day without open times is marked in the strip, in a word and for screen readers, and still shows the next one", async ({
+  page,
+}) => {
+  // A nurse's day off has no time of hers: within any seven days from the day shown there is one.
+  const nurse = HOUSTON.nurses[0];
+  await openTimeStep(page, nurse.name);
+  const strip = page.getByRole("navigation", { name: "Dates" });
+  const dayOff = (await stripDays(page)).find((d) => weekday(d) === nurse.dayOff)!;
+  expect(dayOff).toBeTruthy();
+  const marked = strip.locator(`button[data-date="${dayOff}"]`);
+  await expect(marked).toContainText("Full");
+  await expect(marked).toHaveAccessibleName(/fully booked$/);
+  await expect(strip.getByText("Full: fully booked, no open times left")).toBeVisible();
+  // The day shown has times: not marked.
+  await expect(strip.locator("button[aria-current]")).not.toContainText("Full");
+  await marked.click();
+  await expect(page.getByText("No times are open on this day.")).toBeVisible();
+});
+
+test("with JavaScript the strip's days and the times of day are one Tab stop each, the arrows moving along", async ({
+  page,
+}) => {
+  test.skip(
+    test.info().project.name === "no-js",
+    "without JavaScript every day is a Tab stop of its own: the arrow keys need a script",
+  );
+  await openTimeStep(page, null);
+  // "Skip to content" lands at the step; from there to the first time.
+  await page.locator("#step").focus();
+  const first = page.getByRole("form", { name: "Open times" }).getByRole("button").first();
+  let presses = 0;
+  while (!(await first.evaluate((el) => el === document.activeElement)) && presses < 30) {
+    await page.keyboard.press("Tab");
+    presses += 1;
+  }
+  // Change treatment, the seven days before and after, the strip, "Jump to a date", the times of day, the time.
+  expect(presses).toBeLessThanOrEqual(7);
+
+  // The arrows walk the strip without leaving it; Enter shows the day reached.
+  const days = await stripDays(page);
+  const strip = page.getByRole("navigation", { name: "Dates" });
+  await strip.locator("button[aria-current]").focus();
+  await page.keyboard.press("ArrowRight");
+  await expect(strip.locator(`button[data-date="${days[1]}"]`)).toBeFocused();
+  await page.keyboard.press("End");
+  await expect(strip.locator(`button[data-date="${days.at(-1)}"]`)).toBeFocused();
+  await page.keyboard.press("Home");
+  await expect(strip.locator(`button[data-date="${days[0]}"]`)).toBeFocused();
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(new RegExp(`date=${days[1]}`));
+  await expect(page.getByRole("heading", { level: 2, name: longDay(days[1]), exact: true })).toBeVisible();
+});

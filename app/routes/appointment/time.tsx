@@ -47,7 +47,19 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     read: (date) => openTimes(services, { ...query, date }),
     step: "time step",
   });
-  const { date, dates, dateProblem, group, refused, refusal, times, nextAvailableDay, slotsError } = day;
+  const {
+    date,
+    dates,
+    dateProblem,
+    dateReply,
+    group,
+    refused,
+    refusal,
+    times,
+    nextAvailableDay,
+    slotsError,
+    fullDays,
+  } = day;
   // The day looked at is remembered for a kept draft; a link's draft is kept by the POST only.
   if (!link && draft.date !== date) setDraft(session, { ...draft, date });
   const status = slotsError ? 503 : dateProblem ? 400 : 200;
@@ -60,7 +72,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       ...slotPickerView({
         date,
         dates,
-        dateProblem,
+        dateReply,
         group,
         times,
         nextAvailableDay,
@@ -69,6 +81,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         timeZone: center.timeZone,
         refused,
         refusal,
+        fullDays,
         carry: linkQuery(link, ["date"]),
       }),
     },

@@ -94,7 +94,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       { status: 409 },
     );
   }
-  const { date, dates, dateProblem, group, times, nextAvailableDay, slotsError } = day;
+  const { date, dates, dateProblem, dateReply, group, times, nextAvailableDay, slotsError, fullDays } = day;
   return data(
     {
       visit: view,
@@ -103,13 +103,14 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       picker: slotPickerView({
         date,
         dates,
-        dateProblem,
+        dateReply,
         group,
         times,
         nextAvailableDay,
         slotsError,
         held: hold?.slot ?? null,
         timeZone: timeZone,
+        fullDays,
       }),
       hold: hold
         ? { ...holdViewOf(hold.slot, hold.expiresAt, timeZone), slot: hold.slot, label: formatSlot(hold.slot) }
