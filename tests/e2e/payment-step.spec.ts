@@ -108,3 +108,18 @@ test("back from the hosted card page the guest is on the next thing to do", asyn
   await page.keyboard.press("Enter");
   await expect(page.getByRole("heading", { level: 1, name: "You're booked!" })).toBeVisible();
 });
+
+test("on a 360-pixel screen the step's heading follows the booking bar, with no band between", async ({
+  page,
+  bookingDay,
+}) => {
+  await page.setViewportSize({ width: 360, height: 800 });
+  const { clinic, date } = bookingDay();
+  await reachPayment(page, clinic, date);
+  const bar = await page.getByRole("complementary", { name: "Your booking" }).boundingBox();
+  const heading = await page.getByRole("heading", { level: 1, name: "Payment" }).boundingBox();
+  // The bar holds the time and how long it is kept; the hold banner that repeated it (100 px and
+  // more) stays for screen readers only.
+  expect(heading!.y - (bar!.y + bar!.height)).toBeLessThan(48);
+  await expect(page.getByRole("status").filter({ hasText: "is on hold for the next" })).toHaveCount(1);
+});
