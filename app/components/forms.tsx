@@ -55,6 +55,21 @@ function firstInvalidField(form: FormMetadata<Fields, string[]>): string | undef
   return Object.entries(form.allErrors).find(([name, errors]) => name !== "" && errors?.length)?.[0];
 }
 
+/** The form's own messages: problems no field holds (no card to pick, an outage, a limit). */
+function formMessages(form: FormMetadata<Fields, string[]>): string[] {
+  return form.errors?.filter(Boolean) ?? [];
+}
+
+/**
+ * The field focus goes to after a failed submit: the first message in page order. The summary is
+ * above every field, so when it holds a message of the form's own, focus goes there and no field
+ * takes it (the payment step with no card used to focus the street address under "Please add a
+ * credit card"); else the first invalid field.
+ */
+function fieldToFocus(form: FormMetadata<Fields, string[]>): string | undefined {
+  return formMessages(form).length > 0 ? undefined : firstInvalidField(form);
+}
+
 const FirstInvalidField = createContext<string | undefined>(undefined);
 
 /**
@@ -81,7 +96,7 @@ export function SchemaForm({
 }) {
   const { form, attempt, onSubmit } = schemaForm;
   return (
-    <FirstInvalidField.Provider value={firstInvalidField(form)}>
+    <FirstInvalidField.Provider value={fieldToFocus(form)}>
       <Form method="post" {...props} {...getFormProps(form)} noValidate onSubmit={onSubmit}>
         {summary ? <ErrorSummary key={attempt} form={form} /> : null}
         {children}
@@ -93,13 +108,14 @@ export function SchemaForm({
 /**
  * The form's one announcement of a failed submit: the form's own message (an outage, a limit), and
  * that fields need correcting. The fields' messages sit next to them, read with each field. When
- * no field is at fault, focus comes here instead.
+ * the form has a message of its own, it is the first in page order and focus comes here instead
+ * of to a field (also after Conform has focused the first invalid field: this effect runs later).
  */
 export function ErrorSummary({ form }: { form: FormMetadata<Fields, string[]> }) {
-  const formErrors = form.errors?.filter(Boolean) ?? [];
+  const formErrors = formMessages(form);
   const fieldAtFault = firstInvalidField(form);
   const messages = [...formErrors, ...(fieldAtFault ? [CORRECT_ERRORS] : [])];
-  const focusHere = messages.length > 0 && !fieldAtFault;
+  const focusHere = formErrors.length > 0;
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     // Without JavaScript `autofocus` does this on load; in the browser it is made anew per submit.

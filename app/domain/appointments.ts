@@ -1,4 +1,5 @@
 import { dayjs } from "~/lib/dates";
+import { CANCELLATION_POLICY } from "./booking";
 
 /** The back end's appointment status codes (spec section 4). */
 export const APPOINTMENT_STATUS = { NO_SHOW: -2, CANCELLED: -1, NEW: 0, CLOSED: 1 } as const;
@@ -128,8 +129,8 @@ export function discountName(itemActions: string | null | undefined): string | n
 }
 
 /** The late-change window: cancelling or rescheduling inside it costs the no-show fee (spec section 9). */
-export const LATE_CHANGE_HOURS = 12;
-export const LATE_CHANGE_FEE_CENTS = 2500;
+export const LATE_CHANGE_HOURS = CANCELLATION_POLICY.windowHours;
+export const LATE_CHANGE_FEE_CENTS = CANCELLATION_POLICY.feeCents;
 
 /** The visit starts within the fee window (or has started). */
 export function insideFeeWindow(start: string, now: number, timeZone: string): boolean {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import {
   bookingDates,
+  CANCELLATION_POLICY,
+  cancellationPolicyLine,
   dateStrip,
   filterSlots,
   normalizeBookingDate,
@@ -8,6 +10,7 @@ import {
   slotGroupOf,
   weekLeads,
 } from "./booking";
+import { LATE_CHANGE_FEE_CENTS, LATE_CHANGE_HOURS } from "./appointments";
 import type { Service } from "./catalog";
 import { applyDiscounts } from "./discounts";
 
@@ -200,5 +203,20 @@ describe("the date strip", () => {
     ]);
     expect(bookingDates("2028-02-27", 4)).toEqual(["2028-02-28", "2028-02-29", "2028-03-01"]);
     expect(normalizeBookingDate("2028-02-27", "2028-02-20")).toBe("2028-02-28");
+  });
+});
+
+describe("cancellationPolicyLine", () => {
+  it("says the window, the lateness and the fee of the policy it is given", () => {
+    expect(cancellationPolicyLine({ feeCents: 4050, windowHours: 24, lateMinutes: 10 })).toBe(
+      "Free to cancel or reschedule up to 24 hours before. Later, a missed visit or arriving more than 10 minutes late costs $40.50.",
+    );
+  });
+
+  it("states the chain's policy, the one a late cancel or move charges", () => {
+    expect(CANCELLATION_POLICY).toEqual({ feeCents: 2500, windowHours: 12, lateMinutes: 5 });
+    expect(LATE_CHANGE_FEE_CENTS).toBe(CANCELLATION_POLICY.feeCents);
+    expect(LATE_CHANGE_HOURS).toBe(CANCELLATION_POLICY.windowHours);
+    expect(cancellationPolicyLine(CANCELLATION_POLICY)).toContain("costs $25.");
   });
 });

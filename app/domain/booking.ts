@@ -1,6 +1,7 @@
 import type { Service } from "./catalog";
 import type { PriceLine } from "./discounts";
 import type { Cents } from "./money";
+import { formatMoney } from "~/lib/money";
 import { serviceKind } from "./service-kinds";
 
 /** How many days ahead dates are offered (the spec's slot lookahead constant). */
@@ -107,6 +108,22 @@ export function priceLines(service: Service, addOns: Service[]): PriceLine[] {
 export const NO_SHOW_FEE: Cents = 2500;
 export const NO_SHOW_WINDOW_HOURS = 12;
 export const LATE_ARRIVAL_MINUTES = 5;
+
+/**
+ * The chain's cancellation policy: one source for every page that states it (the payment step, the
+ * confirmation) and for the fee a late cancel or move charges (`LATE_CHANGE_*` in appointments.ts).
+ */
+export type CancellationPolicy = { feeCents: Cents; windowHours: number; lateMinutes: number };
+export const CANCELLATION_POLICY: CancellationPolicy = {
+  feeCents: NO_SHOW_FEE,
+  windowHours: NO_SHOW_WINDOW_HOURS,
+  lateMinutes: LATE_ARRIVAL_MINUTES,
+};
+
+/** The policy in one line with its fee, said next to the payment button ("$25" from cents). */
+export function cancellationPolicyLine(policy: CancellationPolicy): string {
+  return `Free to cancel or reschedule up to ${policy.windowHours} hours before. Later, a missed visit or arriving more than ${policy.lateMinutes} minutes late costs ${formatMoney(policy.feeCents)}.`;
+}
 
 /** The spec's message for an unknown clinic in a booking link. */
 export const INVALID_CLINIC = "Invalid Clinic Location";

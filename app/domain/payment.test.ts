@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkPaymentForm } from "./payment";
+import { arrivalAfterCardPage, checkPaymentForm } from "./payment";
 
 describe("payment form", () => {
   const billing = { address: "1 Main St", city: "Austin", state: "TX", zip: "78701" };
@@ -21,5 +21,26 @@ describe("payment form", () => {
     expect(checkPaymentForm({ hasCard: true, billing: { ...billing, state: "ZZ" }, agreed: true })).toEqual({
       state: "Please select state",
     });
+  });
+});
+
+describe("arrivalAfterCardPage", () => {
+  const full = { address: "100 Main St", city: "Austin", state: "TX", zip: "78701" };
+
+  it("goes to the card's message when the card page added no card", () => {
+    expect(arrivalAfterCardPage({ cardAdded: false, billing: full })).toBe("card");
+  });
+
+  it("goes to the first billing field left to fill, in the page's order", () => {
+    expect(arrivalAfterCardPage({ cardAdded: true, billing: null })).toBe("address");
+    expect(arrivalAfterCardPage({ cardAdded: true, billing: { ...full, address: "  " } })).toBe("address");
+    expect(arrivalAfterCardPage({ cardAdded: true, billing: { ...full, city: "" } })).toBe("city");
+    expect(arrivalAfterCardPage({ cardAdded: true, billing: { ...full, state: "XX" } })).toBe("state");
+    expect(arrivalAfterCardPage({ cardAdded: true, billing: { ...full, zip: "787" } })).toBe("zip");
+  });
+
+  it("goes to the policy once the address is complete", () => {
+    expect(arrivalAfterCardPage({ cardAdded: true, billing: full })).toBe("policy");
+    expect(arrivalAfterCardPage({ cardAdded: true, billing: { ...full, zip: "78701-1234" } })).toBe("policy");
   });
 });

@@ -38,3 +38,20 @@ export function checkPaymentForm(input: {
   if (!input.agreed) errors.policy = PAYMENT_MESSAGES.policy;
   return errors;
 }
+
+/**
+ * Where the payment step puts the guest back from the hosted card page: the first billing field
+ * still to fill, in the page's order, else the policy to agree to (never kept between visits, so
+ * the last thing before the pay button); "card" when the card page added no card.
+ */
+export type PaymentArrival = "card" | "address" | "city" | "state" | "zip" | "policy";
+
+export function arrivalAfterCardPage(input: { cardAdded: boolean; billing: Billing | null }): PaymentArrival {
+  if (!input.cardAdded) return "card";
+  const { address = "", city = "", state = "", zip = "" } = input.billing ?? {};
+  if (!address.trim()) return "address";
+  if (!city.trim()) return "city";
+  if (!US_STATE_CODES.has(state)) return "state";
+  if (!/^\d{5}(-\d{4})?$/.test(zip.trim())) return "zip";
+  return "policy";
+}

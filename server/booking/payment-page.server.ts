@@ -4,7 +4,8 @@ import { PAGE_OUT_OF_DATE, placePaymentProblems, type PaymentSchema } from "~/do
 import type { Service } from "~/domain/catalog";
 import { COUPON_MESSAGES } from "~/domain/coupons";
 import { PROMO_MESSAGES } from "~/domain/discounts";
-import { clipBilling, type Billing } from "~/domain/payment";
+import { CANCELLATION_POLICY, type CancellationPolicy } from "~/domain/booking";
+import { arrivalAfterCardPage, clipBilling, type Billing, type PaymentArrival } from "~/domain/payment";
 import { offeredTo } from "~/domain/service-kinds";
 import { formatMoney } from "~/lib/money";
 import type { CurrentUser, Services } from "../services";
@@ -155,8 +156,17 @@ export type PaymentPage = {
   packageOffer: { name: string; left: number } | null;
   payInstead: boolean;
   clinic: string;
+  /** The clinic's phone, digits as the back end has them; empty when it has none. */
+  clinicPhone: string;
   service: string;
   summary: Quote;
+  /** The cancellation policy the guest agrees to, and its fee (said next to the pay button). */
+  policy: CancellationPolicy;
+  /**
+   * What to put the guest on when the page is shown: back from the hosted card page, the next thing
+   * to do (the card's message when none was added, else the first field left to fill); null otherwise.
+   */
+  arrival: PaymentArrival | null;
   /** The back end asked another amount than we showed: it is shown, and the guest pays it or cancels. */
   repriced: string | null;
   /** An attempt still being worked on or not known yet. */
@@ -205,9 +215,11 @@ export async function paymentStepPage(
 
   // Back from the hosted card page: what happened is read from the back end, never the URL.
   let cardFailed = false;
+  let arrival: PaymentArrival | null = null;
   const next: Draft = { ...offered };
   if (draft.cardsBefore && !cardError) {
     cardFailed = cardWasAdded(draft.cardsBefore, saved) === false;
+    arrival = arrivalAfterCardPage({ cardAdded: !cardFailed, billing: draft.billing ?? null });
     next.cardsBefore = undefined;
   }
   next.payKey ??= newPayKey();
@@ -226,8 +238,11 @@ export async function paymentStepPage(
     packageOffer: offer ? { name: offer.name, left: offer.left } : null,
     payInstead,
     clinic: center.name,
+    clinicPhone: center.phone,
     service: service.displayName,
     summary,
+    policy: CANCELLATION_POLICY,
+    arrival,
     repriced:
       state.kind === "repriced"
         ? CHECKOUT_MESSAGES.repriced(formatMoney(state.shown.dueNow), formatMoney(state.backEnd.dueNow))

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CANCELLATION_POLICY } from "~/domain/booking";
 import { PAGE_OUT_OF_DATE } from "~/domain/booking-forms";
 import { PAYMENT_MESSAGES } from "~/domain/payment";
 import { PROMO_MESSAGES } from "~/domain/discounts";
@@ -133,7 +134,11 @@ describe("the payment step's page", () => {
       cardFailed: false,
       notice: null,
       repriced: null,
+      // Not back from the card page: the page opens at its top.
+      arrival: null,
+      policy: CANCELLATION_POLICY,
     });
+    expect(first.page.clinicPhone).toMatch(/^\d{10}$/);
     expect(first.page.cards).toHaveLength(1);
     expect(first.page.cards[0].label).toMatch(/ending 4242$/);
     expect(first.draft?.payKey).toBe(first.page.payKey);
@@ -149,7 +154,12 @@ describe("the payment step's page", () => {
     if (added.kind !== "card-page") return;
     expect(added.draft).toMatchObject({ billing: BILLING, cardsBefore: { count: 1 } });
     const back = await paymentStepPage(services, added.draft, NOBODY);
-    expect(back).toMatchObject({ kind: "page", page: { cardFailed: true }, draft: { cardsBefore: undefined } });
+    expect(back).toMatchObject({
+      kind: "page",
+      // No card added: the guest is put on the card's message, not on the address typed before.
+      page: { cardFailed: true, arrival: "card" },
+      draft: { cardsBefore: undefined },
+    });
   });
 });
 

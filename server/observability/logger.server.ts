@@ -79,16 +79,21 @@ export function mayBeEmail(segment: string): boolean {
   return segment.includes("@") || segment.includes("%40");
 }
 
+/** A run of eight digits or more: a gift card's or a payment card's number, a phone number. */
+const LONG_NUMBER = /\d{8,}/;
+
 /**
  * A request path fit for a log line: a segment that may be a secret or personal (a signed manage
- * link's token, anything with an "@", any long opaque string) is replaced; ids of records stay.
+ * link's token, anything with an "@", a card's number, any long opaque string) is replaced; ids of
+ * records stay.
  */
 export function loggablePath(path: string): string {
   return path
     .split("/")
     .map((segment) => {
       if (UUID.test(segment)) return segment;
-      if (mayBeEmail(segment) || segment.length > 24) return ":redacted";
+      if (mayBeEmail(segment) || segment.length > 24 || LONG_NUMBER.test(segment.replace(/[\s-]|%20/g, "")))
+        return ":redacted";
       return segment;
     })
     .join("/");

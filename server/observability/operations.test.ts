@@ -82,6 +82,14 @@ describe("request ids in answers and logs", () => {
     );
     expect(loggablePath("/api/users/ana@example.com")).toBe("/api/users/:redacted");
     expect(loggablePath("/locations/houston-heights")).toBe("/locations/houston-heights");
+    // A gift card's number in the back end's balance path, however it was written.
+    expect(loggablePath("/v1/giftcards/384920175379/balance")).toBe("/v1/giftcards/:redacted/balance");
+    expect(loggablePath("/spa-sandbox/v1/giftcards/3849-2017-5379/balance")).toBe(
+      "/spa-sandbox/v1/giftcards/:redacted/balance",
+    );
+    expect(loggablePath("/v1/giftcards/3849%202017%205379/balance")).toBe("/v1/giftcards/:redacted/balance");
+    // Short numbers (a page, a year) stay.
+    expect(loggablePath("/account/appointments/page/2026")).toBe("/account/appointments/page/2026");
   });
 });
 

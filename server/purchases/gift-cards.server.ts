@@ -1,9 +1,11 @@
-import { sameId, type Center } from "~/domain/catalog";
+import { idKey, sameId, type Center } from "~/domain/catalog";
 import { deliveryDateProblem, PURCHASE_MESSAGES, type GiftCardForm } from "~/domain/purchases";
 import { clinicToday } from "~/lib/dates";
 import { formatMoney } from "~/lib/money";
+import { appCache } from "../cache/cache.server";
 import type { CurrentUser, Services } from "../services";
-import type { GiftCardTemplate, GuestGiftCard } from "../spa/sales.server";
+import { isSpaError } from "../spa/errors.server";
+import type { GiftCardBalance, GiftCardTemplate, GuestGiftCard } from "../spa/sales.server";
 import { giftCardOccasions, giftCardTemplates } from "./offers.server";
 import type { Offer } from "./purchase.server";
 
@@ -96,7 +98,40 @@ function giftCardView(card: GuestGiftCard): GiftCardView {
   };
 }
 
-/** The signed-in guest's gift cards: the ones they bought, and the ones sent to them. */
+/** How many bought cards one view of the account reads the balance of: the newest (Zenoti meters every call). */
+export const BALANCES_PER_VIEW = 10;
+
+/**
+ * A bought card's balance as the back end's balance call gives it (the one a balance check by
+ * number makes), kept two minutes per card so that opening the page again costs no call. Keyed by
+ * the card's record id: its number is never a key, a log field or a path in a log line.
+ */
+const cardBalances = appCache.define<GiftCardBalance | null>({
+  name: "gift-card-balances",
+  key: idKey,
+  ttlMs: 2 * 60_000,
+  staleMs: 0,
+  maxEntries: 5_000,
+});
+
+/**
+ * The card as the account shows it, its balance now: the balance call's, else (an outage, a card the
+ * call does not know) the amount the guest's card list gave.
+ */
+async function withBalanceNow(services: Services, card: GuestGiftCard): Promise<GuestGiftCard> {
+  try {
+    const now = await cardBalances.get(card.id, () => services.spa.giftCardBalance(card.number));
+    return now ? { ...card, balanceCents: now.balanceCents, status: now.status || card.status } : card;
+  } catch (error) {
+    if (!isSpaError(error)) throw error;
+    return card;
+  }
+}
+
+/**
+ * The signed-in guest's gift cards: the ones they bought, with their balance now (the guest cannot
+ * check it by number: the account shows only the last four digits), and the ones sent to them.
+ */
 export async function accountGiftCards(
   services: Services,
   user: CurrentUser,
@@ -105,7 +140,13 @@ export async function accountGiftCards(
   const mine = (card: GuestGiftCard) => card.boughtByGuestId !== null && sameId(card.boughtByGuestId, user.guestId);
   const toMe = (card: GuestGiftCard) =>
     card.recipientEmail !== null && card.recipientEmail.trim().toLowerCase() === user.email.trim().toLowerCase();
-  return { bought: cards.filter(mine).map(giftCardView), received: cards.filter(toMe).map(giftCardView) };
+  // The back end lists the newest first; older cards beyond the first few show the list's amount.
+  const bought = await Promise.all(
+    cards
+      .filter(mine)
+      .map((card, index) => (index < BALANCES_PER_VIEW ? withBalanceNow(services, card) : Promise.resolve(card))),
+  );
+  return { bought: bought.map(giftCardView), received: cards.filter(toMe).map(giftCardView) };
 }
 
 export type BalanceView = { number: string; value: string; balance: string; expires: string | null; status: string };

@@ -4,10 +4,12 @@ import type { Center } from "~/domain/catalog";
 import { GIFT_CARD_MAX_DAYS_AHEAD, PURCHASE_MESSAGES, type GiftCardForm } from "~/domain/purchases";
 import { clinicToday } from "~/lib/dates";
 import { startSandbox, TEST_API_KEY } from "../../tests/helpers/sandbox-server";
-import type { Services } from "../services";
+import type { CurrentUser, Services } from "../services";
+import { SpaError } from "../spa/errors.server";
+import type { GuestGiftCard } from "../spa/sales.server";
 import { normalizeId, seedGuid } from "../spa-sandbox/db";
 import { createSpaClient, type SpaClient } from "../spa/client.server";
-import { amountChoices, giftCardOffer } from "./gift-cards.server";
+import { accountGiftCards, amountChoices, BALANCES_PER_VIEW, giftCardOffer } from "./gift-cards.server";
 import { giftCardTemplates } from "./offers.server";
 
 /** The gift card form checked against what only the back end knows: its templates, their limits, its designs, the clinic's today. */
@@ -155,5 +157,73 @@ describe("a gift card offer", () => {
       "deliveryDate",
       "occasionId",
     ]);
+  });
+});
+
+describe("the account's gift cards", () => {
+  const user = { guestId: "GUEST-BUYER-1", email: "mia@example.com" } as CurrentUser;
+  /** A card of the guest's list, its id new to the process's cache. */
+  const listed = (over: Partial<GuestGiftCard> = {}): GuestGiftCard => ({
+    id: randomUUID(),
+    number: String(100_000_000_000 + Math.floor(Math.random() * 800_000_000_000)),
+    valueCents: 10_000,
+    balanceCents: 10_000,
+    expiryDate: null,
+    issuedOn: "2026-11-01",
+    status: "Active",
+    boughtByGuestId: "guest-buyer-1",
+    recipientName: "Ana Lopez",
+    recipientEmail: "ana@example.com",
+    ...over,
+  });
+  /** A back end whose balance call says `balances` (by number) and counts its calls. */
+  function backEnd(cards: GuestGiftCard[], balances: Record<string, number | Error>) {
+    const asked: string[] = [];
+    const spa = {
+      guestGiftCards: async () => cards,
+      giftCardBalance: async (number: string) => {
+        asked.push(number);
+        const balance = balances[number];
+        if (balance instanceof Error) throw balance;
+        if (balance === undefined) return null;
+        return { number, valueCents: 10_000, balanceCents: balance, expiryDate: null, status: "Active" };
+      },
+    };
+    return { services: { spa } as unknown as Services, asked };
+  }
+
+  it("shows a bought card's balance now, read by its number once and kept for the next view", async () => {
+    const card = listed();
+    const { services: withBackEnd, asked } = backEnd([card], { [card.number]: 3_550 });
+    const first = await accountGiftCards(withBackEnd, user);
+    expect(first.bought).toEqual([expect.objectContaining({ number: card.number, value: "$100", balance: "$35.50" })]);
+    expect(first.received).toEqual([]);
+    await accountGiftCards(withBackEnd, user);
+    expect(asked).toEqual([card.number]);
+  });
+
+  it("shows the list's amount when the balance call cannot answer, and asks again next time", async () => {
+    const card = listed({ balanceCents: 6_000 });
+    const outage = new SpaError({ kind: "network", status: 502, message: "Network Error!" });
+    const { services: withBackEnd, asked } = backEnd([card], { [card.number]: outage });
+    expect((await accountGiftCards(withBackEnd, user)).bought[0].balance).toBe("$60");
+    await accountGiftCards(withBackEnd, user);
+    expect(asked).toHaveLength(2);
+  });
+
+  it("reads the balance of the newest bought cards only, and never of a card sent to the guest", async () => {
+    const bought = Array.from({ length: BALANCES_PER_VIEW + 2 }, () => listed());
+    const received = listed({ boughtByGuestId: "someone-else", recipientEmail: " MIA@example.com " });
+    const { services: withBackEnd, asked } = backEnd(
+      [...bought, received],
+      Object.fromEntries([...bought, received].map((c) => [c.number, 100])),
+    );
+    const cards = await accountGiftCards(withBackEnd, user);
+    expect(asked).toEqual(bought.slice(0, BALANCES_PER_VIEW).map((c) => c.number));
+    expect(cards.bought.map((c) => c.balance)).toEqual([
+      ...Array(BALANCES_PER_VIEW).fill("$1"),
+      ...Array(2).fill("$100"),
+    ]);
+    expect(cards.received).toEqual([expect.objectContaining({ number: received.number, balance: "$100" })]);
   });
 });

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { logger } from "../observability/logger.server";
+import { loggablePath, logger } from "../observability/logger.server";
 import type { CallGovernor } from "./call-governor.server";
 import { SpaError } from "./errors.server";
 
@@ -342,7 +342,7 @@ export function createSpaHttp(options: SpaHttpOptions): SpaHttp {
       const ticket = await options.governor!.beforeCall(request, left).catch(() => null);
       const budget = Math.min(timeoutMs, until - clock());
       if (!ticket || budget < MIN_RETRY_BUDGET_MS) break;
-      logger.warn("spa call retried", { path: request.path, kind: last.kind, status: last.status });
+      logger.warn("spa call retried", { path: loggablePath(request.path), kind: last.kind, status: last.status });
       try {
         return await attempt(request, clock() + budget);
       } catch (error) {
@@ -379,7 +379,7 @@ export function createSpaHttp(options: SpaHttpOptions): SpaHttp {
         const wait = pauseBeforeRetry(error, staleToken);
         if (!(transientRead || staleToken) || wait === null || deadline - clock() - wait < MIN_RETRY_BUDGET_MS)
           throw error;
-        logger.warn("spa call retried", { path: request.path, kind: error.kind, status: error.status });
+        logger.warn("spa call retried", { path: loggablePath(request.path), kind: error.kind, status: error.status });
         await new Promise((resolve) => setTimeout(resolve, wait));
         if (options.governor)
           await options.governor

@@ -118,6 +118,10 @@ test("a gift card of any amount is paid, emailed on its day, listed in the accou
   await page.getByRole("link", { name: "See your gift cards" }).click();
   const bought = page.getByRole("list", { name: "Gift cards you bought" });
   await expect(bought.getByRole("heading", { name: `$80.50 gift card ending ${number.slice(-4)}` })).toBeVisible();
+  // The buyer sees the card's balance now without its full number (the account shows the last four digits).
+  const boughtCard = bought.getByRole("listitem").filter({ hasText: `ending ${number.slice(-4)}` });
+  await expect(boughtCard.locator("dt", { hasText: "Balance" }).locator("+ dd")).toHaveText("$80.50");
+  await expect(boughtCard).not.toContainText(number);
 
   await page.goto("/gift-cards");
   await page.getByLabel("Gift card number").fill(number);

@@ -1,6 +1,7 @@
 import { href, isRouteErrorResponse, Link } from "react-router";
 import { ButtonLink } from "~/components/button-link";
 import { ErrorMessage } from "~/components/error-message";
+import { CANCELLATION_POLICY } from "~/domain/booking";
 import { visitLengthLabel } from "~/domain/visit-length";
 import { clinicTime, timeZoneLabel } from "~/lib/dates";
 import { formatPhone } from "~/lib/phone";
@@ -104,8 +105,8 @@ export default function Confirmation({ loaderData }: Route.ComponentProps) {
         <li>Please arrive 10 minutes before your first facial.</li>
         <li>New clients: bring a photo ID.</li>
         <li>
-          Need to change plans? <Link to={manageUrl}>Reschedule or cancel</Link> at least 12 hours ahead to avoid the
-          $25 fee.
+          Need to change plans? <Link to={manageUrl}>Reschedule or cancel</Link> at least{" "}
+          {CANCELLATION_POLICY.windowHours} hours ahead to avoid the {formatMoney(CANCELLATION_POLICY.feeCents)} fee.
         </li>
       </ul>
       <div className="actions">

@@ -10,11 +10,12 @@ import {
   useFocusFirst,
   useSchemaForm,
 } from "~/components/forms";
-import { NO_SHOW_FEE, NO_SHOW_WINDOW_HOURS, LATE_ARRIVAL_MINUTES } from "~/domain/booking";
+import { cancellationPolicyLine } from "~/domain/booking";
 import { PaymentSchema } from "~/domain/booking-forms";
-import { PAYMENT_MESSAGES } from "~/domain/payment";
+import { PAYMENT_MESSAGES, type PaymentArrival } from "~/domain/payment";
 import { formatDay } from "~/lib/dates";
 import { formatMoney } from "~/lib/money";
+import { formatPhone } from "~/lib/phone";
 import { US_STATES } from "~/lib/us-states";
 import { bookingCallPriority } from "#server/booking/call-priority.server";
 import { requireDraft, setConfirmed, setDraft } from "#server/booking/draft.server";
@@ -128,9 +129,22 @@ function lineAmount(price: number, index: number, lineCount: number): string {
   return lineCount > 1 ? "Priced by area" : "Free";
 }
 
+/**
+ * Focus on the page's arrival, as a prop to spread: back from the hosted card page the guest is put
+ * on the next thing to do. `autofocus` is in the page the server sends, so it works with JavaScript
+ * and without (that page is always a full load). Spread, never `autoFocus={undefined}`, so that a
+ * field's own focus after a failed submit is not overridden.
+ */
+function arriveAt(arrival: PaymentArrival | null, at: PaymentArrival): { autoFocus?: true } {
+  return arrival === at ? { autoFocus: true } : {};
+}
+
 export default function PaymentStep({ loaderData, actionData }: Route.ComponentProps) {
   const {
     clinic,
+    clinicPhone,
+    policy,
+    arrival,
     service,
     summary,
     repriced,
@@ -242,7 +256,7 @@ export default function PaymentStep({ loaderData, actionData }: Route.ComponentP
         <fieldset>
           <legend>Card</legend>
           {cardFailed ? (
-            <p className="field-error" role="alert">
+            <p className="field-error" role="alert" tabIndex={-1} {...arriveAt(arrival, "card")}>
               {PAYMENT_MESSAGES.failed}. Your card was not added; please try another card.
             </p>
           ) : null}
@@ -272,9 +286,27 @@ export default function PaymentStep({ loaderData, actionData }: Route.ComponentP
         {/* Needed to book, not to add a card or apply a code: marked required here, checked by the schema on "confirm". */}
         <fieldset>
           <legend>Billing address</legend>
-          <Field meta={fields.address} label="Street address" autoComplete="billing address-line1" required />
-          <Field meta={fields.city} label="City" autoComplete="billing address-level2" required />
-          <SelectField meta={fields.state} label="State" autoComplete="billing address-level1" required>
+          <Field
+            meta={fields.address}
+            label="Street address"
+            autoComplete="billing address-line1"
+            required
+            {...arriveAt(arrival, "address")}
+          />
+          <Field
+            meta={fields.city}
+            label="City"
+            autoComplete="billing address-level2"
+            required
+            {...arriveAt(arrival, "city")}
+          />
+          <SelectField
+            meta={fields.state}
+            label="State"
+            autoComplete="billing address-level1"
+            required
+            {...arriveAt(arrival, "state")}
+          >
             <option value="">Select state</option>
             {US_STATES.map(([code, name]) => (
               <option key={code} value={code}>
@@ -282,7 +314,14 @@ export default function PaymentStep({ loaderData, actionData }: Route.ComponentP
               </option>
             ))}
           </SelectField>
-          <Field meta={fields.zip} label="ZIP code" inputMode="numeric" autoComplete="billing postal-code" required />
+          <Field
+            meta={fields.zip}
+            label="ZIP code"
+            inputMode="numeric"
+            autoComplete="billing postal-code"
+            required
+            {...arriveAt(arrival, "zip")}
+          />
         </fieldset>
 
         {summary.package || packageOffer ? (
@@ -373,24 +412,41 @@ export default function PaymentStep({ loaderData, actionData }: Route.ComponentP
         <fieldset>
           <legend>Cancellation policy</legend>
           <p>
-            Please cancel or reschedule at least {NO_SHOW_WINDOW_HOURS} hours before your appointment. If you cancel or
-            reschedule later, don't come, or arrive more than {LATE_ARRIVAL_MINUTES} minutes late, a{" "}
-            {formatMoney(NO_SHOW_FEE)} no-show fee is charged to your card.
+            Please cancel or reschedule at least {policy.windowHours} hours before your appointment. If you cancel or
+            reschedule later, don't come, or arrive more than {policy.lateMinutes} minutes late, a{" "}
+            {formatMoney(policy.feeCents)} no-show fee is charged to your card.
           </p>
-          <CheckboxField meta={fields.policy} value="agreed" required>
+          <CheckboxField meta={fields.policy} value="agreed" required {...arriveAt(arrival, "policy")}>
             I agree to the cancellation policy
           </CheckboxField>
         </fieldset>
 
-        <p>
-          <button type="submit" name="intent" value="confirm" className="button-large" disabled={confirming}>
+        <div className="pay">
+          <button
+            type="submit"
+            name="intent"
+            value="confirm"
+            className="button-large"
+            disabled={confirming}
+            aria-describedby="pay-policy"
+          >
             {confirming
               ? "Confirming…"
               : summary.prepaid
                 ? `Pay ${formatMoney(summary.dueNow)} and book`
                 : "Book appointment"}
           </button>
-        </p>
+          {/* What the guest agrees to and why paying here is safe, where they press: short enough for a phone. */}
+          <ul className="trust-line" aria-label="Before you book">
+            <li id="pay-policy">{cancellationPolicyLine(policy)}</li>
+            <li>Your card is entered on our payment provider's secure page; we never see its number.</li>
+            {clinicPhone ? (
+              <li>
+                Questions? Call the clinic at <a href={`tel:+1${clinicPhone}`}>{formatPhone(clinicPhone)}</a>.
+              </li>
+            ) : null}
+          </ul>
+        </div>
       </SchemaForm>
     </>
   );
