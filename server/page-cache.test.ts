@@ -1,6 +1,6 @@
 import express from "express";
 import { createHash } from "node:crypto";
-import http from "node:http";
+import type http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { createPageCache, publicPageKey, type PageCacheOptions } from "./page-cache.server";

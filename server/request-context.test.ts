@@ -1,5 +1,5 @@
 import { readAttribution, type VisitAttribution } from "~/domain/attribution";
-import { RouterContextProvider } from "react-router";
+import type { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
 import { MAX_ADD_ONS } from "~/domain/booking";
 import { BILLING_LIMITS, clipBilling } from "~/domain/payment";

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { useRevalidator } from "react-router";
-import { displayedExpiry, formatSlot } from "~/lib/dates";
+import { expiryClock, formatSlot } from "~/lib/dates";
 import { firstLastSaid, holdWarningDue, holdWarningText } from "~/lib/hold-warnings";
 
 export type HoldView = {
@@ -22,7 +22,7 @@ export function holdViewOf(
   const secondsLeft = Math.max(0, Math.ceil((Date.parse(expiresAt) - now) / 1000));
   return {
     slotLabel: formatSlot(slot),
-    untilLabel: displayedExpiry(expiresAt, timeZone).format("h:mm A"),
+    untilLabel: expiryClock(expiresAt, timeZone),
     minutesLeft: Math.max(1, Math.ceil(secondsLeft / 60)),
     expiresAt,
     secondsLeft,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dayjs } from "~/lib/dates";
+import { dayjs } from "~/lib/dayjs";
 import {
   discountName,
   bookedVisit,

@@ -1,4 +1,4 @@
-import { dayjs } from "~/lib/dates";
+import { instantOf } from "~/lib/dates";
 import { CANCELLATION_POLICY } from "./booking";
 
 /** The back end's appointment status codes (spec section 4). */
@@ -80,8 +80,8 @@ export function firstService<T extends Pick<VisitService, "start">>(services: T[
 export function isUpcoming(services: VisitService[], now: number, timeZone: string): boolean {
   const first = firstService(services);
   if (!first || first.status !== APPOINTMENT_STATUS.NEW) return false;
-  const end = dayjs.tz(first.start, "YYYY-MM-DDTHH:mm:ss", timeZone).add(totalDurationMinutes(services), "minute");
-  return end.valueOf() > now;
+  const end = instantOf(first.start, timeZone) + totalDurationMinutes(services) * 60_000;
+  return end > now;
 }
 
 /** The spec's "has upcoming appointment": any visit whose first service has status 0. */
@@ -134,7 +134,7 @@ export const LATE_CHANGE_FEE_CENTS = CANCELLATION_POLICY.feeCents;
 
 /** The visit starts within the fee window (or has started). */
 export function insideFeeWindow(start: string, now: number, timeZone: string): boolean {
-  const startsAt = dayjs.tz(start, "YYYY-MM-DDTHH:mm:ss", timeZone).valueOf();
+  const startsAt = instantOf(start, timeZone);
   return startsAt - now < LATE_CHANGE_HOURS * 3_600_000;
 }
 

@@ -1,46 +1,64 @@
-import dayjs from "dayjs";
-import customParseFormat from "dayjs/plugin/customParseFormat.js";
-import timezone from "dayjs/plugin/timezone.js";
-import utc from "dayjs/plugin/utc.js";
-
-// The one place dayjs is extended. Store and send ISO UTC; render in the clinic's time zone.
-dayjs.extend(utc);
-dayjs.extend(timezone);
-dayjs.extend(customParseFormat);
-
-export { dayjs };
+/**
+ * Dates and clocks as the pages write them, from Zenoti's wall-clock strings and the clinic's zone,
+ * with the platform's own Intl: this module is in the browser's code on every booking step, and
+ * carries no date library (decision 057). Date arithmetic in a zone is `~/lib/dayjs`, for the server.
+ */
 
 export const DAY_NAMES = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"] as const;
 
-const clocks = new Map<string, string>();
+const MONTHS = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+] as const;
+
+/** A 24-hour clock as the pages write it: 9, 30 -> "9:30 AM"; 0, 5 -> "12:05 AM". */
+function twelveHourClock(hour: number, minute: number): string {
+  return `${hour % 12 || 12}:${String(minute).padStart(2, "0")} ${hour < 12 ? "AM" : "PM"}`;
+}
 
 /** "09:00" -> "9:00 AM". */
 export function formatClock(hhmm: string): string {
-  // Parsed once per distinct clock (a day has at most 1,440): pages list the same hours over and over.
-  let clock = clocks.get(hhmm);
-  if (clock === undefined) {
-    clock = dayjs(hhmm, "HH:mm").format("h:mm A");
-    if (clocks.size < 2_000) clocks.set(hhmm, clock);
-  }
-  return clock;
+  const match = /^(\d{1,2}):(\d{2})/.exec(hhmm);
+  return match ? twelveHourClock(Number(match[1]), Number(match[2])) : hhmm;
 }
 
-const dayLabels = new Map<string, string>();
+/** A calendar day's parts, and its weekday (0 = Sunday) as the calendar has it, whatever the zone. */
+function dayParts(date: string): { year: number; month: number; day: number; weekday: number } | null {
+  const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(date);
+  if (!match) return null;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  return { year, month, day, weekday: new Date(Date.UTC(year, month - 1, day)).getUTCDay() };
+}
 
 /**
  * A calendar day ("2026-12-07") in one of the pages' patterns: "Mon Dec 7", "Monday, December 7" or
  * "Dec 7, 2026".
- * Written once per day and pattern; the time step lists the same four weeks on every view.
  */
 export function formatDay(date: string, pattern: "ddd MMM D" | "dddd, MMMM D" | "MMM D, YYYY"): string {
-  const key = `${pattern}|${date}`;
-  let label = dayLabels.get(key);
-  if (label === undefined) {
-    label = dayjs(date).format(pattern);
-    if (dayLabels.size >= 2_000) dayLabels.clear();
-    dayLabels.set(key, label);
-  }
-  return label;
+  const parts = dayParts(date);
+  if (!parts) return date;
+  const { year, month, day, weekday } = parts;
+  const monthName = MONTHS[month - 1];
+  if (pattern === "ddd MMM D") return `${DAY_NAMES[weekday].slice(0, 3)} ${monthName.slice(0, 3)} ${day}`;
+  if (pattern === "dddd, MMMM D") return `${DAY_NAMES[weekday]}, ${monthName} ${day}`;
+  return `${monthName.slice(0, 3)} ${day}, ${year}`;
+}
+
+/** The calendar day `days` after this one: ("2026-12-30", 3) -> "2027-01-02". */
+export function addDays(date: string, days: number): string {
+  const parts = dayParts(date);
+  if (!parts) throw new Error(`not a calendar day: ${date}`);
+  return new Date(Date.UTC(parts.year, parts.month - 1, parts.day + days)).toISOString().slice(0, 10);
 }
 
 const zoneFormats = new Map<string, Intl.DateTimeFormat>();
@@ -90,6 +108,32 @@ export function zoneParts(instant: Date | number, timeZone: string): ZoneParts {
   };
 }
 
+/**
+ * Zenoti's local wall-clock time ("2026-12-07T10:00:00") in a clinic's zone, as an instant (ms). The
+ * zone's offset is read from the wall clock it shows near that instant, twice, so that a change of
+ * daylight saving between the guess and the answer is found.
+ */
+export function instantOf(local: string, timeZone: string): number {
+  const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?/.exec(local);
+  if (!match) return Number.NaN;
+  const [year, month, day, hour, minute, second = "0"] = match.slice(1);
+  const asUtc = Date.UTC(Number(year), Number(month) - 1, Number(day), Number(hour), Number(minute), Number(second));
+  let instant = asUtc;
+  for (let round = 0; round < 2; round++) {
+    const shown = zoneParts(instant, timeZone);
+    const shownAsUtc = Date.UTC(
+      Number(shown.year),
+      Number(shown.month) - 1,
+      Number(shown.day),
+      Number(shown.hour),
+      Number(shown.minute),
+      Number(shown.second),
+    );
+    instant = asUtc - (shownAsUtc - instant);
+  }
+  return instant;
+}
+
 /** The wall-clock date, clock and weekday at an instant in a zone. */
 function wallClock(now: Date, timeZone: string): { date: string; clock: string; dayOfWeek: number } {
   const part = zoneParts(now, timeZone);
@@ -124,20 +168,17 @@ export function localDayAndClock(now: Date, timeZone: string): { dayOfWeek: numb
   return { dayOfWeek, clock };
 }
 
-/** Zenoti's local wall-clock time ("2026-12-07T10:00:00") in a clinic's zone, as an instant. */
-export function clinicTime(local: string, timeZone: string) {
-  return dayjs.tz(local, "YYYY-MM-DDTHH:mm:ss", timeZone);
-}
-
-/** The slot format of the hold banner: "Mon Dec 7 @ 10:00 AM". */
+/** The slot format of the hold banner: "2026-12-07T10:00:00" -> "Mon Dec 7 @ 10:00 AM". */
 export function formatSlot(local: string): string {
-  return dayjs(local, "YYYY-MM-DDTHH:mm:ss").format("ddd MMM D @ h:mm A");
+  return `${formatDay(local, "ddd MMM D")} @ ${formatClock(local.slice(11, 16))}`;
 }
 
-/** The expiry as displayed: rounded up to the next minute when its seconds exceed 5. */
-export function displayedExpiry(expiresAt: string, timeZone: string) {
-  const at = dayjs(expiresAt).tz(timeZone);
-  return at.second() > 5 ? at.add(1, "minute").startOf("minute") : at.startOf("minute");
+/** A hold's expiry as the banner shows it, in the clinic's zone: rounded up to the next minute when its seconds exceed 5. */
+export function expiryClock(expiresAt: string, timeZone: string): string {
+  const instant = Date.parse(expiresAt);
+  const seconds = Number(zoneParts(instant, timeZone).second);
+  const shown = zoneParts(seconds > 5 ? instant + 60_000 : instant, timeZone);
+  return twelveHourClock(Number(shown.hour), Number(shown.minute));
 }
 
 const todays = new Map<string, { minute: number; date: string }>();

@@ -1,6 +1,6 @@
 import { href } from "react-router";
 import { bookedVisit, pageOf, visitHistory, VISITS_PAGE_SIZE, type AppointmentTab } from "~/domain/appointments";
-import { dayjs } from "~/lib/dates";
+import { dayjs } from "~/lib/dayjs";
 import type { Services } from "../services";
 import { orUnavailable, unlessUnavailable } from "../unavailable.server";
 import { accountVisitPaths, type VisitPaths } from "./access.server";

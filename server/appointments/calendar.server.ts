@@ -1,7 +1,7 @@
 import ical, { ICalCalendarMethod, ICalEventStatus } from "ical-generator";
 import { APPOINTMENT_STATUS } from "~/domain/appointments";
 import type { Center } from "~/domain/catalog";
-import { clinicTime } from "~/lib/dates";
+import { clinicTime } from "~/lib/dayjs";
 import type { Services } from "../services";
 import type { VisitAccess } from "./access.server";
 import { manageLinkUrl } from "./visit-messages.server";

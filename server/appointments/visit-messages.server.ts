@@ -1,4 +1,4 @@
-import { dayjs } from "~/lib/dates";
+import { dayjs } from "~/lib/dayjs";
 import type { Services } from "../services";
 import { logger } from "../observability/logger.server";
 import { wallClockInstant } from "../spa/local-time.server";

@@ -11,7 +11,8 @@ import {
   type StatusLabel,
 } from "~/domain/appointments";
 import type { Center } from "~/domain/catalog";
-import { dayjs, timeZoneLabel } from "~/lib/dates";
+import { timeZoneLabel } from "~/lib/dates";
+import { dayjs } from "~/lib/dayjs";
 import type { Services } from "../services";
 import type { GuestAppointment } from "../spa/booking.server";
 import { clinicLocalAt, wallClockInstant } from "../spa/local-time.server";

@@ -1,6 +1,6 @@
 import type { Cents } from "~/domain/money";
 import { paymentTag } from "~/domain/purchases";
-import { dayjs } from "~/lib/dates";
+import { dayjs } from "~/lib/dayjs";
 import { manageLinkUrl } from "../appointments/visit-messages.server";
 import { appCache } from "../cache/cache.server";
 import type { Services } from "../services";

@@ -1,6 +1,6 @@
 import type { Router } from "express";
 import { randomUUID } from "node:crypto";
-import { dayjs } from "../../app/lib/dates";
+import { dayjs } from "../../app/lib/dayjs";
 import { campaignDiscounts, toCents, toDollars, type CampaignBenefit, type LineKind } from "./campaigns";
 import { couponBenefits } from "./coupons";
 import { toIanaTimeZone } from "../spa/time-zones.server";

@@ -1,6 +1,6 @@
 import type { Router } from "express";
 import { randomBytes, randomUUID } from "node:crypto";
-import { dayjs } from "~/lib/dates";
+import { dayjs } from "~/lib/dayjs";
 import type { CampaignBenefit } from "./campaigns";
 import { readPaging } from "./catalog";
 import { findRow, normalizeId, seedGuid, type SandboxDb } from "./db";

@@ -1,6 +1,6 @@
 import type { Dayjs } from "dayjs";
 import { BASE_TAGS } from "~/domain/guest";
-import { dayjs } from "~/lib/dates";
+import { dayjs } from "~/lib/dayjs";
 import { toIanaTimeZone } from "../spa/time-zones.server";
 import { confirmBooking, createBooking, reserveSlot } from "./booking";
 import { findRow, seedGuid, type SandboxDb } from "./db";

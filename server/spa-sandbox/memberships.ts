@@ -1,6 +1,6 @@
 import type { Router } from "express";
 import { randomUUID } from "node:crypto";
-import { dayjs } from "../../app/lib/dates";
+import { dayjs } from "../../app/lib/dayjs";
 import { toIanaTimeZone } from "../spa/time-zones.server";
 import { readPaging } from "./catalog";
 import { findRow, normalizeId, seedGuid, type SandboxDb } from "./db";

@@ -1,6 +1,6 @@
 import type { Router } from "express";
 import { randomInt, randomUUID } from "node:crypto";
-import { dayjs } from "../../app/lib/dates";
+import { dayjs } from "../../app/lib/dayjs";
 import { toIanaTimeZone } from "../spa/time-zones.server";
 import { invoiceTotals, isSaleKind, nextInvoiceNumber, type SaleKind } from "./booking";
 import { toCents, toDollars } from "./campaigns";

@@ -1,5 +1,5 @@
 import type { Router } from "express";
-import { dayjs } from "../../app/lib/dates";
+import { dayjs } from "../../app/lib/dayjs";
 import { toIanaTimeZone } from "../spa/time-zones.server";
 import { findRow, type SandboxDb } from "./db";
 import { isRefusal, refusal, v1Error, type Refusal } from "./errors";

@@ -10,7 +10,7 @@ import {
   GiftCardSchema,
 } from "~/domain/purchases";
 import { endDateLabel, NO_EXPIRY_LABEL } from "~/domain/sentinel-dates";
-import { clinicToday, dayjs, formatDay } from "~/lib/dates";
+import { addDays, clinicToday, formatDay } from "~/lib/dates";
 import { formDataOf, formText, parseSubmission, refuseForm } from "#server/forms.server";
 import { consume } from "#server/limits/policy.server";
 import { buyOffer } from "#server/purchases/buy.server";
@@ -69,7 +69,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     unknownClinic: false,
     purchaseKey: crypto.randomUUID(),
     today,
-    lastDay: today ? dayjs(today).add(GIFT_CARD_MAX_DAYS_AHEAD, "day").format("YYYY-MM-DD") : "",
+    lastDay: today ? addDays(today, GIFT_CARD_MAX_DAYS_AHEAD) : "",
   };
 }
 
