@@ -1,8 +1,8 @@
-import type { Locator, Page } from "@playwright/test";
+import type { APIRequestContext, Locator, Page } from "@playwright/test";
 import { NO_BACKEND_PORT } from "../../playwright.config";
-import { CLINICS, HOME_CLINIC } from "./booking-days";
+import { CLINICS, HOME_CLINIC, type Clinic } from "./booking-days";
 import { expect, test } from "./fixtures";
-import { bookableDates, enterDetails, showDate, startBooking, uniqueEmail } from "./helpers";
+import { bookableDates, showDate, startBooking } from "./helpers";
 import { bookVisitInBackEnd, closeVisitInBackEnd, guestIdOf, moveVisitInBackEnd } from "./visits";
 
 /**
@@ -165,13 +165,29 @@ test.describe("buttons that go somewhere answer Enter and Space", () => {
 /** The toasts' region: toasts are found inside it by their role (an error is an alert). */
 const toasts = (page: Page) => page.getByRole("region", { name: "Notifications" });
 
-/** Asks for the fixer alone as a new visitor: the treatment step says why, in an error toast. */
-async function fixerAloneError(page: Page, clinicId: string, date: string): Promise<Locator> {
-  await page.goto(`/appointment/service?id=${clinicId}`);
+/**
+ * Asks for the fixer alone as a returning client whose laser facial was 60 days ago (a new visitor
+ * is not offered it on its own): the hold refuses it, and the treatment step says why in an error toast.
+ */
+async function fixerAloneError(
+  page: Page,
+  sandboxApi: APIRequestContext,
+  email: string,
+  clinic: Clinic,
+  dates: string[],
+): Promise<Locator> {
+  const guestId = await guestIdOf(sandboxApi, email);
+  const facial = await bookVisitInBackEnd(sandboxApi, { guestId, clinic, date: dates[0], serviceCode: "FT-NEW" });
+  await moveVisitInBackEnd(
+    sandboxApi,
+    facial.invoiceId,
+    `${new Date(Date.now() - 60 * 86_400_000).toISOString().slice(0, 10)}T10:00:00`,
+  );
+  await closeVisitInBackEnd(sandboxApi, facial.invoiceId);
+  await page.goto(`/appointment/service?id=${clinic.centerId}`);
   await page.getByRole("button", { name: "Select Fixer", exact: true }).click();
   await page.getByRole("button", { name: "Continue to date and time" }).click();
-  await (await showDate(page, date)).first().click();
-  await enterDetails(page, uniqueEmail("toast-error"));
+  await (await showDate(page, dates[1])).first().click();
   await expect(page.getByRole("heading", { level: 1, name: "Choose your treatment" })).toBeVisible();
   const toast = toasts(page).getByRole("alert");
   await expect(toast).toContainText("The Fixer is a touch-up");
@@ -193,10 +209,12 @@ test.describe("toasts", () => {
   test("an error toast stays until it is closed; with JavaScript its Close button works from the keyboard", async ({
     page,
     bookingDay,
+    sandboxApi,
+    signedIn,
   }) => {
-    const { clinic, date } = bookingDay();
+    const { clinic, dates } = bookingDay({ days: 2 });
     if (withJavaScript()) await page.clock.install();
-    const toast = await fixerAloneError(page, clinic.centerId, date);
+    const toast = await fixerAloneError(page, sandboxApi, signedIn.email, clinic, dates);
     if (!withJavaScript()) {
       // Nothing can close it without JavaScript: it sits in the page's flow, above the content,
       // covering nothing, and offers no button that would do nothing.
