@@ -24,10 +24,15 @@ const optionIds = defineSchema(() =>
     .max(MAX_ADD_ONS, TOO_MANY_ADD_ONS),
 );
 
-/** The treatment step's options; which areas are needed depends on the treatment, so the server says. */
+/**
+ * The treatment step's options; which areas are needed depends on the treatment, so the server says.
+ * `intent` "total" keeps the choice and shows the step again with its total (the way to see it
+ * without JavaScript); any other press goes on to the time step.
+ */
 export const ServiceChoiceSchema = defineSchema(() =>
   z
     .object({
+      intent: z.enum(["total", "continue"], { error: CHOOSE_SHOWN }).optional(),
       service: z.unknown().optional(),
       area: optionIds,
       addOn: optionIds,

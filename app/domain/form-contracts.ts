@@ -138,6 +138,7 @@ export const FORMS = {
     password: { required: true, maxLength: 128 },
   }),
   ServiceChoiceSchema: formContract<typeof ServiceChoiceSchema>("ServiceChoiceSchema", {
+    intent: { required: false, pattern: "total|continue" },
     service: { required: false },
     area: { required: true, multiple: true },
     "area[]": { required: true },

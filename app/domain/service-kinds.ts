@@ -40,6 +40,16 @@ export function offeredTo(name: string, clientType: ClientType): boolean {
   return clientType === "new" ? !isReturningVersion(name) : !isNewClientVersion(name);
 }
 
+/**
+ * Whether a treatment is offered on its own to this client type: the version for them, and the
+ * Fixer (a touch-up within 30 days of a laser facial) only to a returning client, who has had a
+ * facial; a new client adds it to their facial instead.
+ */
+export function offeredAlone(name: string, clientType: ClientType): boolean {
+  if (serviceKind(name) === "fixer" && clientType === "new") return false;
+  return offeredTo(name, clientType);
+}
+
 /** Membership does not cover sculpting and laser hair removal. */
 export function coveredByMembership(name: string): boolean {
   const kind = serviceKind(name);

@@ -1,7 +1,9 @@
 import type { Center, Service } from "~/domain/catalog";
 import { priceLines } from "~/domain/booking";
 import { checkCoupon, couponDiscountKey, findCoupon, type GuestCoupon } from "~/domain/coupons";
-import { applyDiscounts, checkPromo, normalizePromoCode, withMemberPrices, type PromoCode } from "~/domain/discounts";
+import { bookingTotal, type TotalInputs } from "~/domain/booking-total";
+import { idKey } from "~/domain/catalog";
+import { checkPromo, normalizePromoCode, type PriceLine, type PromoCode } from "~/domain/discounts";
 import { offerCodeAsPromo } from "~/domain/pricing";
 import type { Cents } from "~/domain/money";
 import type { Services } from "../services";
@@ -18,8 +20,8 @@ import {
   type AttemptTiming,
 } from "./payment-attempt.server";
 import { findService } from "./catalog-view.server";
-import { memberPrices } from "../guests/member-prices.server";
-import { packageForTreatment } from "../guests/packages.server";
+import { memberPrices, type MemberPrices } from "../guests/member-prices.server";
+import { packageForTreatment, type BookingPackage } from "../guests/packages.server";
 
 /** A price summary; every amount in cents. */
 export type Quote = {
@@ -44,11 +46,24 @@ export type Quote = {
   package: { userPackageId: string; name: string; covers: Cents } | null;
 };
 
-/** The price summary of a draft: treatment and add-ons, the promo's discount, what is due when. */
-export async function quote(services: Services, center: Center, catalog: Service[], draft: Draft): Promise<Quote> {
-  const service = findService(catalog, draft.serviceId)!;
-  const addOns = draft.addOnIds.map((id) => findService(catalog, id)).filter((s): s is Service => Boolean(s));
-  const lines = priceLines(service, addOns);
+/**
+ * What a draft's total depends on besides its lines (decision 056): the code on it checked against
+ * these lines (a promo code, an offer's, or one of the guest's coupons), the guest's member prices
+ * and the package session paying for the treatment, read from the store and the back end. The
+ * payment step's quote and the treatment step's totals both start here.
+ */
+export async function pricingOf(
+  services: Services,
+  center: Center,
+  draft: Draft,
+  service: Service,
+  lines: PriceLine[],
+): Promise<{
+  promo: Quote["promo"];
+  inputs: TotalInputs;
+  members: MemberPrices | null;
+  held: BookingPackage | null;
+}> {
   let promo: Quote["promo"] = null;
   let rules: PromoCode["rules"] = [];
   if (draft.promoCode) {
@@ -89,38 +104,42 @@ export async function quote(services: Services, center: Center, catalog: Service
       if (check.ok) rules = check.promo.rules;
     }
   }
-  const promoPriced = applyDiscounts(lines, rules);
   // A member's prices, as the back end applies them to a member's visit (not stacked on a promo).
   const members = draft.guestId ? await memberPrices(services, draft.guestId, center.id) : null;
-  const withMember = withMemberPrices(promoPriced.lines, members ? members.percentOf : () => 0);
-  const priced = {
-    lines: withMember.lines,
-    subtotal: promoPriced.subtotal,
-    discount: withMember.promoDiscount,
-    total: promoPriced.subtotal - withMember.promoDiscount - withMember.memberDiscount,
-  };
-  const [pricing] = await services.stores.centerPricing.get(center.id, [service.id]);
-  const prepaid = pricing?.isPrepaidService ?? false;
+  const memberPercents: Record<string, number> = {};
+  for (const line of lines) {
+    const percent = members ? members.percentOf(line.serviceId) : 0;
+    if (percent > 0) memberPercents[idKey(line.serviceId)] = percent;
+  }
   // A package session pays for the treatment itself (the first line); add-ons are still paid.
-  const treatment = priced.lines[0];
   const held =
     draft.pkg && draft.guestId
       ? await packageForTreatment(services, { guestId: draft.guestId, centerId: center.id, serviceId: service.id })
       : null;
-  const covers = held && treatment ? treatment.price - treatment.discount : 0;
-  const total = priced.total - covers;
+  return { promo, inputs: { rules, memberPercents, packageSession: held !== null }, members, held };
+}
+
+/** The price summary of a draft: treatment and add-ons, the promo's discount, what is due when. */
+export async function quote(services: Services, center: Center, catalog: Service[], draft: Draft): Promise<Quote> {
+  const service = findService(catalog, draft.serviceId)!;
+  const addOns = draft.addOnIds.map((id) => findService(catalog, id)).filter((s): s is Service => Boolean(s));
+  const lines = priceLines(service, addOns);
+  const { promo, inputs, members, held } = await pricingOf(services, center, draft, service, lines);
+  const priced = bookingTotal(lines, inputs);
+  const [pricing] = await services.stores.centerPricing.get(center.id, [service.id]);
+  const prepaid = pricing?.isPrepaidService ?? false;
+  const total = priced.total;
   return {
     lines: priced.lines.map((l) => ({ name: l.name, price: l.price, discount: l.discount })),
     subtotal: priced.subtotal,
-    discount: priced.discount,
+    discount: priced.promoDiscount,
     total,
     prepaid,
     dueNow: prepaid ? total : 0,
     dueInClinic: prepaid ? 0 : total,
     promo,
-    member:
-      members && withMember.memberDiscount > 0 ? { plan: members.plan, discount: withMember.memberDiscount } : null,
-    package: held ? { userPackageId: held.userPackageId, name: held.name, covers } : null,
+    member: members && priced.memberDiscount > 0 ? { plan: members.plan, discount: priced.memberDiscount } : null,
+    package: held ? { userPackageId: held.userPackageId, name: held.name, covers: priced.packageCovers } : null,
   };
 }
 

@@ -1,6 +1,6 @@
 import { hasCompletedNewClientVisit } from "~/domain/accounts";
 import { idKey, type Service } from "~/domain/catalog";
-import { isReturningVersion, offeredTo, serviceKind, type ClientType } from "~/domain/service-kinds";
+import { isReturningVersion, offeredAlone, offeredTo, serviceKind, type ClientType } from "~/domain/service-kinds";
 import { appCache } from "../cache/cache.server";
 import type { Services } from "../services";
 import { logger } from "../observability/logger.server";
@@ -101,11 +101,11 @@ export function packageSessionFor(holdings: GuestHoldings, serviceId: string): B
  * The treatments this guest can book (not add-ons): the version for their client type (new clients
  * the new-client ones, returning clients the returning ones), and any treatment a package of theirs
  * has a session left for, whichever version it is (a new client who bought a facial package books
- * its returning-client facial with it).
+ * its returning-client facial with it). The Fixer on its own is a returning client's (`offeredAlone`).
  */
 export function treatmentsFor(catalog: readonly Service[], holdings: GuestHoldings): Service[] {
   return catalog.filter(
-    (s) => !s.isAddOn && (offeredTo(s.name, holdings.clientType) || packageSessionFor(holdings, s.id) !== null),
+    (s) => !s.isAddOn && (offeredAlone(s.name, holdings.clientType) || packageSessionFor(holdings, s.id) !== null),
   );
 }
 

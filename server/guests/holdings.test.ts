@@ -68,6 +68,12 @@ describe("the treatments a guest is offered", () => {
     ]);
   });
 
+  it("the Fixer on its own: a returning client's (they have had a facial), never a new client's", () => {
+    const FIXER = service("fixer", "Fixer");
+    expect(ids(treatmentsFor([...CATALOG, FIXER], { clientType: "new", packages: [] }))).not.toContain("fixer");
+    expect(ids(treatmentsFor([...CATALOG, FIXER], { clientType: "returning", packages: [] }))).toContain("fixer");
+  });
+
   it("a package with no session left offers nothing more", () => {
     expect(ids(treatmentsFor(CATALOG, { clientType: "new", packages: [facialSeries(0)] }))).toEqual([
       "ft-new",

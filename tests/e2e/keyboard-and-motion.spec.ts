@@ -1,8 +1,16 @@
-import type { Locator, Page } from "@playwright/test";
+import type { Browser, Locator, Page } from "@playwright/test";
 import { NO_BACKEND_PORT } from "../../playwright.config";
-import { CLINICS, HOME_CLINIC } from "./booking-days";
+import { CLINICS, HOME_CLINIC, nurseWorkingOn, type Clinic } from "./booking-days";
 import { expect, test } from "./fixtures";
-import { bookableDates, enterDetails, showDate, startBooking, uniqueEmail } from "./helpers";
+import {
+  bookableDates,
+  enterDetails,
+  fillDetails,
+  otherClientAddress,
+  showDate,
+  startBooking,
+  uniqueEmail,
+} from "./helpers";
 import { bookVisitInBackEnd, closeVisitInBackEnd, guestIdOf, moveVisitInBackEnd } from "./visits";
 
 /**
@@ -165,16 +173,36 @@ test.describe("buttons that go somewhere answer Enter and Space", () => {
 /** The toasts' region: toasts are found inside it by their role (an error is an alert). */
 const toasts = (page: Page) => page.getByRole("region", { name: "Notifications" });
 
-/** Asks for the fixer alone as a new visitor: the treatment step says why, in an error toast. */
-async function fixerAloneError(page: Page, clinicId: string, date: string): Promise<Locator> {
-  await page.goto(`/appointment/service?id=${clinicId}`);
-  await page.getByRole("button", { name: "Select Fixer", exact: true }).click();
-  await page.getByRole("button", { name: "Continue to date and time" }).click();
-  await (await showDate(page, date)).first().click();
+/**
+ * Loses a time to another visitor who gave their details first: the time step says so in an error
+ * toast. (The Fixer alone, which did this before, is no longer offered to a new visitor.)
+ */
+async function slotTakenError(page: Page, browser: Browser, clinic: Clinic, date: string): Promise<Locator> {
+  const nurse = nurseWorkingOn(clinic, date);
+  const chooseWithNurse = async (p: Page) => {
+    await startBooking(p, clinic);
+    await p.getByRole("button", { name: "Select Signature Laser Facial - New Client" }).click();
+    await p.getByLabel("Nurse").selectOption({ label: nurse });
+    await p.getByRole("button", { name: "Continue to date and time" }).click();
+    return showDate(p, date);
+  };
+  const other = await browser.newContext({
+    javaScriptEnabled: withJavaScript(),
+    extraHTTPHeaders: { "x-forwarded-for": otherClientAddress() },
+  });
+  const rival = await other.newPage();
+  const mine = await chooseWithNurse(page);
+  const theirs = await chooseWithNurse(rival);
+  const slot = (await mine.first().textContent())!.trim();
+  await theirs.filter({ hasText: new RegExp(`^${slot}$`) }).click();
+  await mine.filter({ hasText: new RegExp(`^${slot}$`) }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Your details" })).toBeVisible();
+  await fillDetails(rival, uniqueEmail("toast-rival"));
+  await other.close();
   await enterDetails(page, uniqueEmail("toast-error"));
-  await expect(page.getByRole("heading", { level: 1, name: "Choose your treatment" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Choose a date and time" })).toBeVisible();
   const toast = toasts(page).getByRole("alert");
-  await expect(toast).toContainText("The Fixer is a touch-up");
+  await expect(toast).toContainText("That time was just taken");
   return toast;
 }
 
@@ -193,10 +221,11 @@ test.describe("toasts", () => {
   test("an error toast stays until it is closed; with JavaScript its Close button works from the keyboard", async ({
     page,
     bookingDay,
+    browser,
   }) => {
     const { clinic, date } = bookingDay();
     if (withJavaScript()) await page.clock.install();
-    const toast = await fixerAloneError(page, clinic.centerId, date);
+    const toast = await slotTakenError(page, browser, clinic, date);
     if (!withJavaScript()) {
       // Nothing can close it without JavaScript: it sits in the page's flow, above the content,
       // covering nothing, and offers no button that would do nothing.

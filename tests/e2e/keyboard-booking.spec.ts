@@ -5,11 +5,13 @@ import { uniqueEmail, uniquePhone } from "./helpers";
 /**
  * A whole booking with the keyboard alone, counting the presses: Tab to move, Enter and Space to
  * act, and each field typed into counted as one press (the characters are what anyone types).
- * Before the design work it took 95 with JavaScript; now it must take fewer, with JavaScript and
- * without. Without JavaScript every step is a new page whose focus starts at the top, so the visitor
- * uses "Skip to content" on each (two presses).
+ * Before the design work it took 95 with JavaScript. With a treatment's options open under it
+ * (decision 056) it took 75 with JavaScript and 80 to 83 without (the time step opens on the first day
+ * with open times, which other tests' bookings move), measured: the budget is the most of those, and a
+ * change that adds presses fails here. Without JavaScript every step is a new page whose focus starts at the
+ * top, so the visitor uses "Skip to content" on each (two presses).
  */
-const BUDGET = 95;
+const BUDGET = 84;
 
 class Keyboard {
   presses = 0;
@@ -51,7 +53,7 @@ class Keyboard {
   }
 }
 
-test("a booking made with the keyboard alone takes fewer presses than the 95 it took before", async ({
+test("a booking made with the keyboard alone takes no more presses than measured (75 with JavaScript, at most 83 without)", async ({
   page,
   bookingDay,
 }) => {

@@ -1,9 +1,12 @@
-import { href, Link, Outlet, useLocation } from "react-router";
+import { useState } from "react";
+import { href, Link, Outlet, useLocation, useMatches } from "react-router";
+import { BookingChoice, type LiveChoice } from "~/components/booking-choice";
 import { ErrorMessage } from "~/components/error-message";
 import { HoldCountdown, HoldStatus, holdViewOf, useHoldCountdown, type HoldView } from "~/components/hold-banner";
 import { NotBookedNotice, notBookedViewOf } from "~/components/not-booked-notice";
 import { priceLines } from "~/domain/booking";
 import { sameId, type Center, type Service } from "~/domain/catalog";
+import type { CurrentUser } from "#server/services";
 import { treatmentPriceLabel } from "~/domain/menu";
 import { formatSlot } from "~/lib/dates";
 import { formatMoney, formatPriceRange } from "~/lib/money";
@@ -14,7 +17,8 @@ import { getDraft, holdIsLive, timeChosen, type Draft } from "#server/booking/dr
 import { takeNotBooked } from "#server/booking/not-booked.server";
 import { withAddOnPrices } from "#server/pricing/offer-prices.server";
 import { draftAsPriced } from "#server/booking/referral-offer.server";
-import { requestSession, visitAttribution } from "#server/request-context.server";
+import { currentUser, requestSession, visitAttribution } from "#server/request-context.server";
+import { draftAsKnown } from "#server/booking/treatment-pricing.server";
 import type { Route } from "./+types/layout";
 
 /**
@@ -24,7 +28,7 @@ import type { Route } from "./+types/layout";
  */
 const NOTICE_STEPS: string[] = [href("/appointment/time"), href("/appointment/service")];
 
-type BookingSummaryView = {
+export type BookingSummaryView = {
   clinic: string;
   treatment: string;
   addOns: string[];
@@ -46,13 +50,15 @@ async function bookingSummaryOf(
   catalog: Service[],
   draft: Draft,
   holdLive: boolean,
+  user: CurrentUser | null,
   partnerType: string | undefined,
 ): Promise<BookingSummaryView | null> {
   const service = findService(catalog, draft.serviceId);
   if (!service) return null;
   const addOns = draft.addOnIds.map((id) => findService(catalog, id)).filter((s): s is Service => Boolean(s));
   // One amount everywhere (decision 037): the payment step's own quote, with the offer it will start with.
-  const priced = await draftAsPriced(services, draft, { service, catalog, partnerType })
+  // Priced as the guest is known so far: a signed-in member's prices and packages count from the first step.
+  const priced = await draftAsPriced(services, draftAsKnown(draft, user), { service, catalog, partnerType })
     .then((offered) => quote(services, center, catalog, offered))
     .catch(() => null);
   const list = priced?.subtotal ?? priceLines(service, addOns).reduce((sum, line) => sum + line.price, 0);
@@ -92,9 +98,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
           .catch(() => null)
       : null,
   ]);
+  const user = catalog ? await currentUser(context) : null;
   const summary =
     center && catalog
-      ? await bookingSummaryOf(services, center, catalog, draft, holdLive, visitAttribution(context).partner)
+      ? await bookingSummaryOf(services, center, catalog, draft, holdLive, user, visitAttribution(context).partner)
       : null;
   const timeZone = center?.timeZone ?? "America/Chicago";
   const hold = holdLive ? holdViewOf(draft.hold!.slot, draft.hold!.expiresAt, timeZone) : null;
@@ -127,8 +134,15 @@ export default function AppointmentLayout({ loaderData }: Route.ComponentProps) 
   const countdown = useHoldCountdown(hold?.expiresAt ?? null);
   const { pathname } = useLocation();
   const current = STEPS.findIndex((step) => step.to === pathname || ("also" in step && step.also === pathname));
+  // The treatment step's choice: as its page shows it, then as it changes in the browser (decision 056).
+  const [live, setLive] = useState<LiveChoice | null>(null);
+  const stepChoice = useMatches()
+    .map((match) => (match.data as { bookingBar?: LiveChoice | null } | undefined)?.bookingBar)
+    .find(Boolean);
+  const choice = live ?? stepChoice ?? null;
+  const shown: BookingSummaryView | null = choice ? { time: summary?.time ?? null, ...choice } : summary;
   return (
-    <div className={summary ? "page booking with-summary" : "page booking"}>
+    <div className={shown ? "page booking with-summary" : "page booking"}>
       <nav aria-label="Booking steps" className="steps">
         <ol>
           {STEPS.map((step, index) => {
@@ -164,19 +178,21 @@ export default function AppointmentLayout({ loaderData }: Route.ComponentProps) 
                 request finds the hold gone: a page that reloads itself on a timer would take the
                 visitor away unasked (WCAG 2.2.1). */}
             <HoldStatus hold={hold} warning={countdown.warning}>
-              {summary ? null : <HoldCountdown seconds={countdown.seconds} />}
+              {shown ? null : <HoldCountdown seconds={countdown.seconds} />}
             </HoldStatus>
           </>
         ) : null}
         {notice ? <NotBookedNotice notice={notice} /> : null}
-        <Outlet />
+        <BookingChoice.Provider value={setLive}>
+          <Outlet />
+        </BookingChoice.Provider>
         {centerId ? (
           <p className="leave-booking">
             <a href={href("/appointment/cancel")}>Cancel this booking</a>
           </p>
         ) : null}
       </div>
-      {summary ? <BookingSummary summary={summary} hold={hold} seconds={countdown.seconds} /> : null}
+      {shown ? <BookingSummary summary={shown} hold={hold} seconds={countdown.seconds} /> : null}
     </div>
   );
 }

@@ -1,5 +1,8 @@
-import { getCollectionProps } from "@conform-to/react";
+import { getCollectionProps, type SubmissionResult } from "@conform-to/react";
+import { useEffect, useRef, useState } from "react";
 import { href, Link, redirect, useNavigation } from "react-router";
+import { useHydrated } from "remix-utils/use-hydrated";
+import { useShowChoice } from "~/components/booking-choice";
 import { ButtonLink } from "~/components/button-link";
 import { ClinicNotFound } from "~/components/clinic-not-found";
 import { ErrorMessage } from "~/components/error-message";
@@ -12,7 +15,9 @@ import {
   ServiceChoiceSchema,
 } from "~/domain/booking-forms";
 import { isRouteErrorResponse } from "react-router";
+import { bookingTotal, chosenLines } from "~/domain/booking-total";
 import { isEnhancement, type Service } from "~/domain/catalog";
+import { FIXER_NEEDS_FACIAL } from "~/domain/downtime";
 import { applyDiscounts } from "~/domain/discounts";
 import { coveredByMembership, needsTreatmentArea, serviceKind } from "~/domain/service-kinds";
 import { addedMinutesLabel, visitLengthLabel, visitMinutes } from "~/domain/visit-length";
@@ -25,6 +30,8 @@ import { bookingLinkOf, draftFromLink, linkQuery } from "#server/booking/booking
 import { getDraft, setDraft, type Draft } from "#server/booking/draft.server";
 import { dropDraftHold } from "#server/booking/holds.server";
 import { packageSessionFor } from "#server/guests/holdings.server";
+import { bookingGuest } from "#server/booking/signed-in.server";
+import { isMember, treatmentPricing, type TreatmentPricing } from "#server/booking/treatment-pricing.server";
 import { formDataOf, parseSubmission, refuseForm } from "#server/forms.server";
 import { currentUser, requestSession, visitAttribution } from "#server/request-context.server";
 import { offerFor, offerPrices } from "#server/pricing/offer-prices.server";
@@ -114,11 +121,54 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const fixers = selectedAddOns.filter((s) => serviceKind(s.name) === "fixer");
   const areas = selected && needsTreatmentArea(selected.name) ? selectedAddOns.filter((s) => !isEnhancement(s)) : [];
   const enhancementPrices = enhancements.map((e) => e.price);
+  const user = await currentUser(context);
+  const selectedSession = selected ? packageSessionFor(holdings, selected.id) : null;
+  const [pricing, member] = await Promise.all([
+    selected
+      ? treatmentPricing(services, {
+          center,
+          catalog,
+          draft,
+          service: selected,
+          user,
+          partnerType: visitAttribution(context).partner,
+          packageSession: Boolean(selectedSession),
+        })
+      : null,
+    isMember(services, bookingGuest(user, draft)?.guestId),
+  ]);
+  // The Fixer on its own is a returning client's: in its place, a new visitor is told how to book it.
+  const offered = new Set(treatments.map((t) => t.id));
+  const fixerAlone = catalog.find((s) => !s.isAddOn && serviceKind(s.name) === "fixer" && !offered.has(s.id));
+  const shownCategories = [
+    ...new Set(catalog.filter((s) => offered.has(s.id) || s.id === fixerAlone?.id).map((s) => s.category)),
+  ];
+
+  const selectedView =
+    selected && pricing
+      ? {
+          id: selected.id,
+          name: selected.displayName,
+          needsArea: needsTreatmentArea(selected.name),
+          /** What the treatment alone is shown at, for a total with nothing priced yet (an area to choose). */
+          priceLabel: selectedSession ? PACKAGE_PRICE : priced(selected, "service").price,
+          enhancements: enhancements.map(option),
+          fixers: fixers.map((s) => ({ ...option(s), ...priced(s, "addon-fixer") })),
+          enhancementRange: enhancementPrices.length
+            ? formatPriceRange(Math.min(...enhancementPrices), Math.max(...enhancementPrices))
+            : null,
+          areas: areas.map(option),
+          // Every choice's total is worked out from these, here and in the browser (decision 056).
+          pricing,
+        }
+      : null;
+  const chosenAddOns = draft.serviceId === selected?.id ? draft.addOnIds : [];
 
   return {
     clinic: { id: center.id, name: center.name, slug: center.slug },
-    categories: [...new Set(treatments.map((t) => t.category))].map((category) => ({
+    categories: shownCategories.map((category) => ({
       category,
+      note: fixerAlone?.category === category ? FIXER_NEEDS_FACIAL : null,
       items: treatments
         .filter((t) => t.category === category)
         .map((t) => {
@@ -131,24 +181,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
             // A package session pays for the treatment itself; its add-ons are still paid.
             ...(session ? { price: PACKAGE_PRICE, discounted: null } : priced(t, "service")),
             packageNote: session ? packageSessionsLeft(session) : null,
-            membershipNote: coveredByMembership(t.name) ? null : "Not covered by membership",
+            // Said only to a member: a visitor without a membership has nothing it could cover.
+            membershipNote: member && !coveredByMembership(t.name) ? "Not covered by membership" : null,
           };
         }),
     })),
-    selected: selected
-      ? {
-          id: selected.id,
-          name: selected.displayName,
-          needsArea: needsTreatmentArea(selected.name),
-          enhancements: enhancements.map(option),
-          fixers: fixers.map((s) => ({ ...option(s), ...priced(s, "addon-fixer") })),
-          enhancementRange: enhancementPrices.length
-            ? formatPriceRange(Math.min(...enhancementPrices), Math.max(...enhancementPrices))
-            : null,
-          areas: areas.map(option),
-        }
-      : null,
-    chosen: { addOnIds: draft.serviceId === selected?.id ? draft.addOnIds : [], therapistId: draft.therapistId },
+    selected: selectedView,
+    // The booking bar sums up the treatment shown chosen here, at the total shown (decision 056).
+    bookingBar: selectedView ? { clinic: center.name, ...choiceOf(selectedView, chosenAddOns).shown } : null,
+    chosen: { addOnIds: chosenAddOns, therapistId: draft.therapistId },
     nurses: therapists.map((t) => ({ id: t.id, name: t.displayName })),
     // "Select" names its own treatment; the rest of a link goes with it.
     carry: linkQuery(link, ["id", "service"]),
@@ -210,6 +251,10 @@ export const action = guardAction(async ({ request, context }: Route.ActionArgs)
   }
   if (linked.choiceChanged) next.payKey = undefined;
   setDraft(session, next);
+  if (submission.value.intent === "total") {
+    // Without JavaScript the total is worked out here: the step again, the choice kept, at its total.
+    return redirect(`${href("/appointment/service")}?id=${encodeURIComponent(center.id)}&choose=${service.id}#total`);
+  }
   context.services.analytics.record({
     name: "service_chosen",
     properties: { centerId: center.id, serviceIds: [service.id, ...addOnIds], serviceCount: 1 + addOnIds.length },
@@ -219,146 +264,260 @@ export const action = guardAction(async ({ request, context }: Route.ActionArgs)
 
 export default function ServiceStep({ loaderData, actionData }: Route.ComponentProps) {
   const { clinic, categories, selected, chosen, nurses, carry } = loaderData;
-  const navigation = useNavigation();
-  const busy = navigation.state !== "idle";
-  const choice = useSchemaForm(FORMS.ServiceChoiceSchema, {
-    // Each treatment its own form: its options start from what was chosen for it.
-    id: `options-${selected?.id ?? "none"}`,
-    lastResult: actionData?.result,
-    defaultValue: { area: chosen.addOnIds, addOn: chosen.addOnIds, therapist: chosen.therapistId ?? "any" },
-  });
-  const { fields } = choice;
-  const focusAreas = useFocusFirst(fields.area.name);
+  // A refusal with no treatment to show its options under (one not offered here): said at the top.
+  const refusal = selected ? [] : Object.values(actionData?.result?.error ?? {}).flatMap((errors) => errors ?? []);
   return (
     <>
       <h1>Choose your treatment</h1>
       <p>
         At <Link to={href("/locations/:slug", { slug: clinic.slug })}>{clinic.name}</Link>.
       </p>
+      {refusal.length > 0 ? (
+        <div className="error-summary" role="alert" tabIndex={-1} autoFocus>
+          {refusal.map((message) => (
+            <p key={message}>{message}</p>
+          ))}
+        </div>
+      ) : null}
       <section aria-labelledby="treatments-heading">
         <h2 id="treatments-heading" className="visually-hidden">
           Treatments
         </h2>
-        {categories.map(({ category, items }) => (
+        {categories.map(({ category, note, items }) => (
           <section key={category} aria-label={category}>
             <h3>{category}</h3>
-            <ul className="choice-list">
-              {items.map((item) => (
-                <li key={item.id} className={selected?.id === item.id ? "chosen" : undefined}>
-                  <div>
-                    <strong>{item.name}</strong> <span className="muted">{item.length}</span>
-                    <p>{item.description}</p>
-                    {item.packageNote ? <p className="package-note">{item.packageNote}</p> : null}
-                    {item.membershipNote ? <p className="muted">{item.membershipNote}</p> : null}
-                  </div>
-                  <div className="choice-side">
-                    <Price price={item.price} discounted={item.discounted} />
-                    <ButtonLink
-                      className={selected?.id === item.id ? "button" : "button button-secondary"}
-                      to={`?id=${clinic.id}&choose=${item.id}${carry}#options`}
-                      aria-current={selected?.id === item.id ? "true" : undefined}
-                      preventScrollReset
-                    >
-                      {selected?.id === item.id ? "Selected" : "Select"}
-                      <span className="visually-hidden"> {item.name}</span>
-                    </ButtonLink>
-                  </div>
-                </li>
-              ))}
-            </ul>
+            {note ? <p className="muted">{note}</p> : null}
+            {items.length > 0 ? (
+              <ul className="choice-list">
+                {items.map((item) => {
+                  const isSelected = selected?.id === item.id;
+                  return (
+                    <li key={item.id} className={isSelected ? "chosen" : undefined}>
+                      <div>
+                        <strong>{item.name}</strong> <span className="muted">{item.length}</span>
+                        <p>{item.description}</p>
+                        {item.packageNote ? <p className="package-note">{item.packageNote}</p> : null}
+                        {item.membershipNote ? <p className="muted">{item.membershipNote}</p> : null}
+                      </div>
+                      <div className="choice-side">
+                        <Price price={item.price} discounted={item.discounted} />
+                        <ButtonLink
+                          className={isSelected ? "button" : "button button-secondary"}
+                          to={`?id=${clinic.id}&choose=${item.id}${carry}#options`}
+                          aria-current={isSelected ? "true" : undefined}
+                          aria-expanded={isSelected}
+                          aria-controls={isSelected ? "options" : undefined}
+                          preventScrollReset
+                        >
+                          {isSelected ? "Selected" : "Select"}
+                          <span className="visually-hidden"> {item.name}</span>
+                        </ButtonLink>
+                      </div>
+                      {/* The options open in place, under the treatment chosen (decision 056). */}
+                      {isSelected && selected ? (
+                        <TreatmentOptions
+                          key={selected.id}
+                          clinic={clinic.name}
+                          selected={selected}
+                          chosen={chosen}
+                          nurses={nurses}
+                          lastResult={actionData?.result}
+                        />
+                      ) : null}
+                    </li>
+                  );
+                })}
+              </ul>
+            ) : null}
           </section>
         ))}
       </section>
-
-      <div id="options">
-        <SchemaForm schemaForm={choice} className="options">
-          {selected ? (
-            <>
-              <h2>{selected.name}: your options</h2>
-              <input type="hidden" name="service" value={selected.id} />
-              {selected.areas.length > 0 ? (
-                <fieldset
-                  aria-describedby={fields.area.errors ? fields.area.errorId : undefined}
-                  aria-invalid={fields.area.errors ? true : undefined}
-                >
-                  <legend>Treatment areas (choose at least one)</legend>
-                  <FieldMessage meta={fields.area} />
-                  {getCollectionProps(fields.area, {
-                    type: "checkbox",
-                    options: selected.areas.map((area) => area.id),
-                    ariaAttributes: false,
-                  }).map(({ key, ...props }, index) => {
-                    const area = selected.areas[index];
-                    return (
-                      <label key={key} className="check">
-                        <input {...props} autoFocus={index === 0 ? focusAreas : undefined} />
-                        {area.name} <Price price={area.price} discounted={area.discounted} />
-                      </label>
-                    );
-                  })}
-                </fieldset>
-              ) : null}
-              {selected.enhancements.length > 0 ? (
-                <fieldset>
-                  <legend>
-                    Enhancements <span className="muted">({selected.enhancementRange}, optional)</span>
-                  </legend>
-                  {getCollectionProps(fields.addOn, {
-                    type: "checkbox",
-                    options: selected.enhancements.map((addOn) => addOn.id),
-                  }).map(({ key, ...props }, index) => {
-                    const addOn = selected.enhancements[index];
-                    return (
-                      <label key={key} className="check">
-                        <input {...props} />
-                        {addOn.name} <Price price={addOn.price} discounted={addOn.discounted} />
-                        <span className="muted"> {addOn.added}</span>
-                      </label>
-                    );
-                  })}
-                </fieldset>
-              ) : null}
-              {selected.fixers.length > 0 ? (
-                <fieldset>
-                  <legend>
-                    Fixer <span className="muted">(optional)</span>
-                  </legend>
-                  {getCollectionProps(fields.addOn, {
-                    type: "checkbox",
-                    options: selected.fixers.map((fixer) => fixer.id),
-                  }).map(({ key, ...props }, index) => {
-                    const fixer = selected.fixers[index];
-                    return (
-                      <label key={key} className="check">
-                        <input {...props} />
-                        {fixer.name} <Price price={fixer.price} discounted={fixer.discounted} />
-                        <span className="muted"> {fixer.description}</span>
-                      </label>
-                    );
-                  })}
-                </fieldset>
-              ) : null}
-              <SelectField meta={fields.therapist} label="Nurse">
-                <option value="any">Any available nurse</option>
-                {nurses.map((nurse) => (
-                  <option key={nurse.id} value={nurse.id}>
-                    {nurse.name}
-                  </option>
-                ))}
-              </SelectField>
-              <p>
-                <button type="submit" disabled={busy}>
-                  {busy ? "Saving…" : "Continue to date and time"}
-                </button>
-              </p>
-            </>
-          ) : (
-            <p className="muted">Select a treatment above to see its options.</p>
-          )}
-        </SchemaForm>
-      </div>
     </>
   );
+}
+
+type LoaderData = Route.ComponentProps["loaderData"];
+type Selected = NonNullable<LoaderData["selected"]>;
+
+/** The chosen treatment's options and the total of what is chosen, as the payment step will charge it. */
+function TreatmentOptions({
+  clinic,
+  selected,
+  chosen,
+  nurses,
+  lastResult,
+}: {
+  clinic: string;
+  selected: Selected;
+  chosen: LoaderData["chosen"];
+  nurses: LoaderData["nurses"];
+  lastResult: SubmissionResult<string[]> | undefined;
+}) {
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle";
+  const hydrated = useHydrated();
+  const choice = useSchemaForm(FORMS.ServiceChoiceSchema, {
+    // Each treatment its own form: its options start from what was chosen for it.
+    id: `options-${selected.id}`,
+    lastResult,
+    defaultValue: { area: chosen.addOnIds, addOn: chosen.addOnIds, therapist: chosen.therapistId ?? "any" },
+  });
+  const { fields } = choice;
+  // What is ticked, followed in the browser so the total changes with it; the page's data otherwise.
+  const [ticked, setTicked] = useState<string[]>(chosen.addOnIds);
+  const { total, shown } = choiceOf(selected, ticked);
+  const { price, listPrice } = shown;
+  useShowChoice({ clinic, ...shown });
+  return (
+    <div id="options" className="options" tabIndex={-1}>
+      <SchemaForm
+        schemaForm={choice}
+        aria-label={`${selected.name}: your options`}
+        onChange={(event) => {
+          const data = new FormData(event.currentTarget);
+          setTicked([...data.getAll("area"), ...data.getAll("addOn")].map(String));
+        }}
+      >
+        <h4>{selected.name}: your options</h4>
+        <input type="hidden" name="service" value={selected.id} />
+        {selected.areas.length > 0 ? (
+          <AreasFieldset meta={fields.area} areas={selected.areas} attempt={choice.attempt} />
+        ) : null}
+        {selected.enhancements.length > 0 ? (
+          <fieldset>
+            <legend>
+              Enhancements <span className="muted">({selected.enhancementRange}, optional)</span>
+            </legend>
+            {getCollectionProps(fields.addOn, {
+              type: "checkbox",
+              options: selected.enhancements.map((addOn) => addOn.id),
+            }).map(({ key, ...props }, index) => {
+              const addOn = selected.enhancements[index];
+              return (
+                <label key={key} className="check">
+                  <input {...props} />
+                  {addOn.name} <Price price={addOn.price} discounted={addOn.discounted} />
+                  <span className="muted"> {addOn.added}</span>
+                </label>
+              );
+            })}
+          </fieldset>
+        ) : null}
+        {selected.fixers.length > 0 ? (
+          <fieldset>
+            <legend>
+              Fixer <span className="muted">(optional)</span>
+            </legend>
+            {getCollectionProps(fields.addOn, {
+              type: "checkbox",
+              options: selected.fixers.map((fixer) => fixer.id),
+            }).map(({ key, ...props }, index) => {
+              const fixer = selected.fixers[index];
+              return (
+                <label key={key} className="check">
+                  <input {...props} />
+                  {fixer.name} <Price price={fixer.price} discounted={fixer.discounted} />
+                  <span className="muted"> {fixer.description}</span>
+                </label>
+              );
+            })}
+          </fieldset>
+        ) : null}
+        <SelectField meta={fields.therapist} label="Nurse">
+          <option value="any">Any available nurse</option>
+          {nurses.map((nurse) => (
+            <option key={nurse.id} value={nurse.id}>
+              {nurse.name}
+            </option>
+          ))}
+        </SelectField>
+        {/* Said again as it changes; without JavaScript, after "Update total". */}
+        <p id="total" className="options-total" tabIndex={-1} aria-live="polite" aria-atomic="true">
+          <span>Total</span> <Price price={listPrice ?? price} discounted={listPrice ? price : null} />
+          {total.memberDiscount > 0 ? <span className="muted"> with your member price</span> : null}
+          {total.packageCovers > 0 ? <span className="muted"> with a package session</span> : null}
+        </p>
+        <p className="options-actions">
+          <button type="submit" name="intent" value="continue" disabled={busy}>
+            {busy ? "Saving…" : "Continue to date and time"}
+          </button>
+          {hydrated ? null : (
+            <button type="submit" name="intent" value="total" className="button-secondary" disabled={busy}>
+              Update total
+            </button>
+          )}
+        </p>
+      </SchemaForm>
+    </div>
+  );
+}
+
+/**
+ * The treatment areas, one at least. Inside the form, so that after a refused submit the first area
+ * is the field focused (`autofocus` without JavaScript), its message read with its group.
+ */
+function AreasFieldset({
+  meta,
+  areas,
+  attempt,
+}: {
+  meta: ReturnType<typeof useSchemaForm>["fields"][string];
+  areas: Selected["areas"];
+  /** The form's count of refused submits: with JavaScript the first area is focused after each. */
+  attempt: number;
+}) {
+  const focusAreas = useFocusFirst(meta.name);
+  const first = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (attempt > 0 && focusAreas) first.current?.focus();
+  }, [attempt, focusAreas]);
+  return (
+    <fieldset aria-describedby={meta.errors ? meta.errorId : undefined} aria-invalid={meta.errors ? true : undefined}>
+      <legend>Treatment areas (choose at least one)</legend>
+      <FieldMessage meta={meta} />
+      {getCollectionProps(meta, {
+        type: "checkbox",
+        options: areas.map((area) => area.id),
+        ariaAttributes: false,
+      }).map(({ key, ...props }, index) => {
+        const area = areas[index];
+        return (
+          <label key={key} className="check">
+            <input {...props} ref={index === 0 ? first : undefined} autoFocus={index === 0 ? focusAreas : undefined} />
+            {area.name} <Price price={area.price} discounted={area.discounted} />
+          </label>
+        );
+      })}
+    </fieldset>
+  );
+}
+
+type ChoiceView = {
+  name: string;
+  priceLabel: string;
+  areas: { id: string; name: string }[];
+  enhancements: { id: string; name: string }[];
+  fixers: { id: string; name: string }[];
+  pricing: TreatmentPricing;
+};
+
+/**
+ * A choice of the treatment's options as the step and the booking bar show it: its total by the
+ * payment step's own rules (`bookingTotal`), and what the list price was when something comes off.
+ */
+function choiceOf(selected: ChoiceView, ticked: readonly string[]) {
+  const total = bookingTotal(chosenLines(selected.pricing.lines, ticked), selected.pricing.inputs);
+  const names = new Map([...selected.areas, ...selected.enhancements, ...selected.fixers].map((o) => [o.id, o.name]));
+  return {
+    total,
+    shown: {
+      treatment: selected.name,
+      addOns: ticked.map((id) => names.get(id)).filter((name): name is string => Boolean(name)),
+      // Nothing priced yet (a laser treatment before its areas): what the treatment is shown at.
+      price: total.subtotal > 0 ? formatMoney(total.total) : selected.priceLabel,
+      listPrice: total.subtotal > 0 && total.total < total.subtotal ? formatMoney(total.subtotal) : null,
+    },
+  };
 }
 
 function Price({ price, discounted }: { price: string; discounted: string | null }) {

@@ -1,0 +1,106 @@
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { HOME_CLINIC } from "./booking-days";
+import { fillDetails, showDate, uniqueEmail } from "./helpers";
+
+// The demo account the README names: a returning client and a member at Austin (server/spa-sandbox/demo-guest.ts).
+const DEMO = { email: "demo@glowclinic.example", password: "Glow!Demo2026" };
+
+/** The treatment's card on the step: its list item. */
+function card(page: Page, treatment: string) {
+  return page
+    .getByRole("listitem")
+    .filter({ has: page.getByRole("button", { name: new RegExp(`^Select(ed)? ${treatment}$`) }) });
+}
+
+/** The step's total of what is chosen, as shown: "Total $325" or "Total was $325 $292.50". */
+function stepTotal(page: Page) {
+  return page.locator("#total");
+}
+
+/** Without JavaScript the total is worked out by a submit; with it, as the choice changes. */
+async function updateTotal(page: Page) {
+  if (test.info().project.name === "no-js") await page.getByRole("button", { name: "Update total" }).click();
+  else await expect(page.getByRole("button", { name: "Update total" })).toHaveCount(0);
+}
+
+test("a treatment's options open under it, focus or fragment there, and its total follows the choice", async ({
+  page,
+  bookingDay,
+}) => {
+  const { clinic } = bookingDay({ listPrices: true });
+  await page.goto(`/appointment/service?id=${clinic.centerId}`);
+  await page.getByRole("button", { name: "Select Signature Laser Facial - New Client" }).click();
+  const facial = card(page, "Signature Laser Facial - New Client");
+  const options = facial.getByRole("form", { name: /Signature Laser Facial - New Client: your options/ });
+  await expect(options).toBeVisible();
+  await expect(options.getByRole("checkbox", { name: /LED Light Therapy Enhancement/ })).toBeVisible();
+  await expect(page).toHaveURL(/#options$/);
+  // The next Tab from the treatment chosen is its first option, not a treatment further down.
+  await page.keyboard.press("Tab");
+  await expect(options.getByRole("checkbox").first()).toBeFocused();
+
+  await expect(stepTotal(page)).toHaveText(/^Total \$275$/);
+  await options.getByRole("checkbox", { name: /LED Light Therapy Enhancement/ }).check();
+  await updateTotal(page);
+  await expect(stepTotal(page)).toHaveText(/^Total \$325$/);
+  // The booking bar says the same, with the add-on.
+  const bar = page.getByRole("complementary", { name: "Your booking" });
+  await expect(bar.locator(".summary-price dd")).toHaveText("$325");
+  await expect(bar).toContainText("LED Light Therapy Enhancement");
+});
+
+test("the total on the treatment step is what the payment step says is due", async ({ page, bookingDay }) => {
+  const { clinic, date } = bookingDay({ listPrices: true });
+  for (const [treatment, option, total] of [
+    ["Signature Laser Facial - New Client", /Dermaplaning Enhancement/, "$350"],
+    ["Laser Hair Removal", /Underarms/, null],
+  ] as const) {
+    await page.goto(`/appointment/service?id=${clinic.centerId}`);
+    await page.getByRole("button", { name: `Select ${treatment}`, exact: true }).click();
+    await card(page, treatment).getByRole("checkbox", { name: option }).check();
+    await updateTotal(page);
+    const shown = (await stepTotal(page).innerText()).replace(/^Total\s+/, "").trim();
+    if (total) expect(shown).toBe(total);
+    await page.getByRole("button", { name: "Continue to date and time" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Choose a date and time" })).toBeVisible();
+    await expect(page.getByRole("complementary", { name: "Your booking" }).locator(".summary-price dd")).toHaveText(
+      shown,
+    );
+    await (await showDate(page, date)).first().click();
+    await fillDetails(page, uniqueEmail("step-total"));
+    const summary = page.getByRole("region", { name: "Price summary" });
+    await expect(summary.getByRole("row", { name: /^Total/ })).toContainText(shown.split(" ").pop()!);
+    // The next kind is a new visitor's booking.
+    await page.context().clearCookies();
+  }
+});
+
+test("a failed submit without a treatment area puts focus on the first area, its message read with it", async ({
+  page,
+  bookingDay,
+}) => {
+  const { clinic } = bookingDay();
+  await page.goto(`/appointment/service?id=${clinic.centerId}`);
+  await page.getByRole("button", { name: "Select Laser Hair Removal", exact: true }).click();
+  await page.getByRole("button", { name: "Continue to date and time" }).click();
+  const areas = page.getByRole("group", { name: /Treatment areas/ });
+  await expect(areas).toHaveAccessibleDescription("Please select a treatment area");
+  await expect(page.getByRole("alert")).toContainText("Please correct the errors below.");
+  await expect(areas.getByRole("checkbox").first()).toBeFocused();
+});
+
+test("'Not covered by membership' is said to members only", async ({ page }) => {
+  await page.goto(`/appointment/service?id=${HOME_CLINIC.centerId}`);
+  await expect(page.getByRole("button", { name: "Select Sculpting" })).toBeVisible();
+  await expect(page.getByText("Not covered by membership")).toHaveCount(0);
+
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(DEMO.email);
+  await page.getByLabel("Password", { exact: true }).fill(DEMO.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).not.toHaveURL(/\/login/);
+  await page.goto(`/appointment/service?id=${HOME_CLINIC.centerId}`);
+  await expect(card(page, "Sculpting")).toContainText("Not covered by membership");
+  await expect(page.getByRole("listitem").filter({ hasText: "Not covered by membership" }).first()).toBeVisible();
+});
