@@ -66,6 +66,8 @@ test("a booking made with the keyboard alone takes no more presses than measured
   await expect(page.getByRole("heading", { level: 1, name: "Choose your treatment" })).toBeVisible();
   await keys.skipToContent();
   await keys.press(page.getByRole("button", { name: "Select Signature Laser Facial - New Client" }));
+  // Its options open under it (without JavaScript, on the next page): go on from there.
+  await expect(page.getByRole("button", { name: "Selected Signature Laser Facial - New Client" })).toBeVisible();
   await keys.press(page.getByRole("button", { name: "Continue to date and time" }));
   await expect(page.getByRole("heading", { level: 1, name: "Choose a date and time" })).toBeVisible();
   await keys.skipToContent();

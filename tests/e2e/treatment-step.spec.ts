@@ -83,8 +83,10 @@ test("a failed submit without a treatment area puts focus on the first area, its
   const { clinic } = bookingDay();
   await page.goto(`/appointment/service?id=${clinic.centerId}`);
   await page.getByRole("button", { name: "Select Laser Hair Removal", exact: true }).click();
-  await page.getByRole("button", { name: "Continue to date and time" }).click();
+  // Its options open under it (without JavaScript, on the next page): continue from there.
   const areas = page.getByRole("group", { name: /Treatment areas/ });
+  await expect(areas).toBeVisible();
+  await page.getByRole("button", { name: "Continue to date and time" }).click();
   await expect(areas).toHaveAccessibleDescription("Please select a treatment area");
   await expect(page.getByRole("alert")).toContainText("Please correct the errors below.");
   await expect(areas.getByRole("checkbox").first()).toBeFocused();
