@@ -118,8 +118,11 @@ const CARD_LIKE = /\d(?:[ -]?\d){12,}/;
 /** Longer than any id or slug of ours; the signed link that opens a visit carries its token as a path segment. */
 const MAX_PATH_SEGMENT = 40;
 
+/** Our ids (a request's, a clinic's): their digits can run to a card number's length across a dash. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 function safeString(value: unknown): string | undefined {
-  return typeof value === "string" && !CARD_LIKE.test(value) ? value : undefined;
+  return typeof value === "string" && (UUID.test(value) || !CARD_LIKE.test(value)) ? value : undefined;
 }
 
 /** Numbers as large as a card number are no amount or duration of ours. */

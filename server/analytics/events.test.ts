@@ -281,3 +281,21 @@ describe("the types", () => {
     expect(record({ name: "signed_in", properties: allowed }).name).toBe("signed_in");
   });
 });
+
+describe("ids that look like card numbers", () => {
+  it("keeps a request id or clinic id whose digits run thirteen long across a dash, and still drops a card number", () => {
+    // "b363-7244870513a4": 363 and 7244870513 are thirteen digits with one dash between.
+    const requestId = "26a55b1c-3409-495d-b363-7244870513a4";
+    const event = sanitizeEvent(
+      {
+        name: "page_viewed",
+        requestId,
+        properties: { path: "/terms", centerId: requestId, bookingId: "4242-4242-4242-4242" },
+      },
+      { ...noContact, clock: CLOCK },
+    );
+    expect(event?.requestId).toBe(requestId);
+    expect(event?.properties.centerId).toBe(requestId);
+    expect(event?.properties).not.toHaveProperty("bookingId");
+  });
+});
