@@ -6,12 +6,13 @@ import { uniqueEmail, uniquePhone } from "./helpers";
  * A whole booking with the keyboard alone, counting the presses: Tab to move, Enter and Space to
  * act, and each field typed into counted as one press (the characters are what anyone types).
  * Before the design work it took 95 with JavaScript. With a treatment's options open under it
- * (decision 056) it took 75 with JavaScript and 80 to 83 without (the time step opens on the first day
- * with open times, which other tests' bookings move), measured: the budget is the most of those, and a
- * change that adds presses fails here. Without JavaScript every step is a new page whose focus starts at the
- * top, so the visitor uses "Skip to content" on each (two presses).
+ * (decision 056) it took 75 with JavaScript every time, and 80 to 86 without: without JavaScript each
+ * day of the strip is a Tab stop of its own, and the time step opens on the first day with open times,
+ * which other tests' bookings move. Each project's budget is one more than the most measured, so a
+ * change that adds presses fails here. Without JavaScript every step is a new page whose focus starts
+ * at the top, so the visitor uses "Skip to content" on each (two presses).
  */
-const BUDGET = 84;
+const BUDGET = { js: 76, "no-js": 87 } as const;
 
 class Keyboard {
   presses = 0;
@@ -53,7 +54,7 @@ class Keyboard {
   }
 }
 
-test("a booking made with the keyboard alone takes no more presses than measured (75 with JavaScript, at most 83 without)", async ({
+test("a booking made with the keyboard alone takes no more presses than measured (75 with JavaScript, at most 86 without)", async ({
   page,
   bookingDay,
 }) => {
@@ -105,5 +106,5 @@ test("a booking made with the keyboard alone takes no more presses than measured
   await expect(page.getByRole("heading", { level: 1, name: "You're booked!" })).toBeVisible();
 
   test.info().annotations.push({ type: "keyboard presses", description: String(keys.presses) });
-  expect(keys.presses).toBeLessThan(BUDGET);
+  expect(keys.presses).toBeLessThan(BUDGET[test.info().project.name as keyof typeof BUDGET]);
 });
