@@ -3,8 +3,6 @@ import { defineSchema } from "~/lib/define-schema";
 import { isReferralCode, normalizeReferralCode } from "./attribution";
 import { ACCOUNT_MESSAGES } from "./accounts";
 import { EmailField, MobileField } from "./guest";
-
-export { EmailField, MobileField };
 import { failedPasswordRules, PASSWORD_MAX_LENGTH } from "./password-rules";
 
 /**

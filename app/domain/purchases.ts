@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineSchema } from "~/lib/define-schema";
-import { EmailField, requiredText } from "./account-forms";
+import { requiredText } from "./account-forms";
+import { EmailField } from "./guest";
 import type { Cents } from "./money";
 
 /**

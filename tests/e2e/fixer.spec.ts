@@ -3,10 +3,7 @@ import { FIXER_NEEDS_FACIAL } from "../../app/domain/downtime";
 import { seedGuid } from "../../server/spa-sandbox/db";
 import { HOME_CLINIC } from "./booking-days";
 import { expect, test } from "./fixtures";
-import { fillDetails, showDate, uniqueEmail } from "./helpers";
-
-// The demo account the README names: a returning client with a laser facial in her history (server/spa-sandbox/demo-guest.ts).
-const DEMO = { email: "demo@glowclinic.example", password: "Glow!Demo2026" };
+import { fillDetails, showDate, signInAsDemo, uniqueEmail } from "./helpers";
 
 /** "Select <treatment>" on the treatment step. */
 function selectControl(page: Page, treatment: string) {
@@ -42,11 +39,7 @@ test("the Fixer alone is a returning client's: a new visitor is told to add it t
   await expect(page.getByRole("form", { name: /your options/ })).toHaveCount(0);
   await expect(page.getByRole("complementary", { name: "Your booking" })).toHaveCount(0);
 
-  await page.goto("/login");
-  await page.getByLabel("Email").fill(DEMO.email);
-  await page.getByLabel("Password", { exact: true }).fill(DEMO.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).not.toHaveURL(/\/login/);
+  await signInAsDemo(page);
   await page.goto(`/appointment/service?id=${HOME_CLINIC.centerId}`);
   await expect(page.getByRole("button", { name: "Select Fixer", exact: true })).toBeVisible();
   await expect(page.getByText(FIXER_NEEDS_FACIAL)).toHaveCount(0);

@@ -275,3 +275,15 @@ export function icsInstant(calendar: string, name: string): number {
   )!;
   return Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s));
 }
+
+/** The demo account the README names: a returning client and a member at Austin, with loyalty points (server/spa-sandbox/demo-guest.ts). */
+export const DEMO = { email: "demo@glowclinic.example", password: "Glow!Demo2026" };
+
+/** Signs in as the demo account through the sign-in form. */
+export async function signInAsDemo(page: Page) {
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(DEMO.email);
+  await page.getByLabel("Password", { exact: true }).fill(DEMO.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).not.toHaveURL(/\/login/);
+}

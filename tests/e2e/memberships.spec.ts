@@ -1,17 +1,7 @@
 import type { Page } from "@playwright/test";
 import { seedGuid } from "../../server/spa-sandbox/db";
 import { expect, test } from "./fixtures";
-
-// The demo account the README names: a member at Austin with loyalty points (server/spa-sandbox/demo-guest.ts).
-const DEMO = { email: "demo@glowclinic.example", password: "Glow!Demo2026" };
-
-async function signInAsDemo(page: Page) {
-  await page.goto("/login");
-  await page.getByLabel("Email").fill(DEMO.email);
-  await page.getByLabel("Password", { exact: true }).fill(DEMO.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).not.toHaveURL(/\/login/);
-}
+import { signInAsDemo } from "./helpers";
 
 test("a clinic's membership plans show their price, term and cover, never sculpting or laser hair removal", async ({
   page,

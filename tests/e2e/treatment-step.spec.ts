@@ -1,10 +1,7 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { HOME_CLINIC } from "./booking-days";
-import { fillDetails, showDate, uniqueEmail } from "./helpers";
-
-// The demo account the README names: a returning client and a member at Austin (server/spa-sandbox/demo-guest.ts).
-const DEMO = { email: "demo@glowclinic.example", password: "Glow!Demo2026" };
+import { fillDetails, showDate, signInAsDemo, uniqueEmail } from "./helpers";
 
 /** The treatment's card on the step: its list item. */
 function card(page: Page, treatment: string) {
@@ -97,11 +94,7 @@ test("'Not covered by membership' is said to members only", async ({ page }) => 
   await expect(page.getByRole("button", { name: "Select Sculpting" })).toBeVisible();
   await expect(page.getByText("Not covered by membership")).toHaveCount(0);
 
-  await page.goto("/login");
-  await page.getByLabel("Email").fill(DEMO.email);
-  await page.getByLabel("Password", { exact: true }).fill(DEMO.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).not.toHaveURL(/\/login/);
+  await signInAsDemo(page);
   await page.goto(`/appointment/service?id=${HOME_CLINIC.centerId}`);
   await expect(card(page, "Sculpting")).toContainText("Not covered by membership");
   await expect(page.getByRole("listitem").filter({ hasText: "Not covered by membership" }).first()).toBeVisible();

@@ -1,5 +1,5 @@
 import type { RequestHandler } from "express";
-import http from "node:http";
+import type http from "node:http";
 import type { AddressInfo } from "node:net";
 import { createApp, type AppOptions } from "../../server/app";
 import { parseEnv } from "../../server/env.server";

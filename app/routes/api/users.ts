@@ -1,11 +1,6 @@
 import { data } from "react-router";
-import {
-  EmailField,
-  ForgotPasswordSchema,
-  LoginSchema,
-  RegisterSchema,
-  ResetPasswordSchema,
-} from "~/domain/account-forms";
+import { ForgotPasswordSchema, LoginSchema, RegisterSchema, ResetPasswordSchema } from "~/domain/account-forms";
+import { EmailField } from "~/domain/guest";
 import { ACCOUNT_MESSAGES } from "~/domain/accounts";
 import { fieldErrors } from "~/domain/guest";
 import { clearSignInFailures, consume, enforceLimit, tooManyAttempts } from "#server/limits/policy.server";
