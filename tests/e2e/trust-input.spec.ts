@@ -189,11 +189,30 @@ test.describe("redirect targets stay on this site", () => {
 });
 
 test.describe("the sign-up forms' trap for robots", () => {
-  /** What a robot does that a person never can: types into the hidden field, or makes up the form's time. */
+  /**
+   * What a robot does that a person never can: types into the hidden field, or makes up the form's
+   * time. The value is written as the form is sent (a listener that runs before the page's own), as
+   * React puts a controlled field back to its value whenever the form draws again (hydration ending
+   * after the fill, say). Without JavaScript nothing draws again, and no listener runs: the field
+   * itself is written.
+   */
   async function setHidden(page: Page, name: string, value: string) {
     await page
       .locator(`input[name="${name}"]`)
       .evaluate((input, typed) => ((input as HTMLInputElement).value = typed), value);
+    await page.evaluate(
+      ([field, typed]) => {
+        window.addEventListener(
+          "submit",
+          (event) => {
+            const input = (event.target as HTMLFormElement).querySelector<HTMLInputElement>(`input[name="${field}"]`);
+            if (input) input.value = typed;
+          },
+          { capture: true },
+        );
+      },
+      [name, value] as const,
+    );
   }
 
   test("a registration with the hidden field filled is answered as if it worked, and no account is made", async ({
