@@ -30,6 +30,11 @@ const MULTI_SESSION_SECRETS = "e2e-multi-instance-secret-0123456789abcdef";
  */
 export const STRICT_TENANT_PORT = PORT + 9;
 export const STRICT_TENANT_ZONE_IDS = "4=America/Los_Angeles,10=America/Denver,11=America/Chicago,20=America/New_York";
+/**
+ * Every test server on the embedded sandbox hashes passwords at the low cost it allows (decision 061):
+ * the runs make hundreds of accounts, and at the standard cost each takes most of a second of processor.
+ */
+const TEST_PASSWORD_COST = { PASSWORD_HASH_COST: "low" } as const;
 /** The test servers' sandbox key, so tests can look records up in the back end (from this machine only). */
 export const E2E_SANDBOX_API_KEY = "e2e-sandbox-api-key";
 /**
@@ -103,6 +108,7 @@ export default defineConfig({
         LOG_LEVEL: "warn",
         SANDBOX_API_KEY: E2E_SANDBOX_API_KEY,
         RENDER_MEMO_VERIFY: "1",
+        ...TEST_PASSWORD_COST,
       },
       url: `http://localhost:${PORT}/healthz`,
       reuseExistingServer: false,
@@ -117,6 +123,7 @@ export default defineConfig({
         LOG_LEVEL: "warn",
         SANDBOX_HOLD_SECONDS: "4",
         SANDBOX_API_KEY: E2E_SANDBOX_API_KEY,
+        ...TEST_PASSWORD_COST,
       },
       url: `http://localhost:${SHORT_HOLD_PORT}/healthz`,
       reuseExistingServer: false,
@@ -182,6 +189,7 @@ export default defineConfig({
         LOG_LEVEL: "error",
         SANDBOX_API_KEY: E2E_SANDBOX_API_KEY,
         SANDBOX_RATE_LIMIT_PER_MINUTE: "60",
+        ...TEST_PASSWORD_COST,
       },
       url: `http://localhost:${RATE_LIMITED_PORT}/healthz`,
       reuseExistingServer: false,
@@ -203,6 +211,7 @@ export default defineConfig({
         SANDBOX_API_KEY: E2E_SANDBOX_API_KEY,
         SANDBOX_TENANT_PROFILE: "strict",
         SPA_TIME_ZONE_IDS: STRICT_TENANT_ZONE_IDS,
+        ...TEST_PASSWORD_COST,
       },
       url: `http://localhost:${STRICT_TENANT_PORT}/healthz`,
       reuseExistingServer: false,
@@ -219,6 +228,7 @@ export default defineConfig({
         SANDBOX_API_KEY: E2E_SANDBOX_API_KEY,
         SESSION_SECRETS: MULTI_SESSION_SECRETS,
         REDIS_URL: `redis://127.0.0.1:${REDIS_PORT}`,
+        ...TEST_PASSWORD_COST,
       },
       url: `http://localhost:${port}/healthz`,
       reuseExistingServer: false,

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { createAccountService } from "./accounts/account-service.server";
+import { passwordCost } from "./accounts/passwords.server";
 import { createMemoryRateLimiter, type RateLimiter } from "./accounts/rate-limit.server";
 import { createNoAnalytics, type Analytics } from "./analytics/analytics.server";
 import { createThreadedHttpAnalytics } from "./analytics/collector-thread.server";
@@ -213,7 +214,7 @@ export async function createServices(env: Env, options: { sandboxBaseUrl: string
   if (!env.SPA_BASE_URL && stores.kind === "sqlite") {
     // Sandbox code, loaded only when the sandbox is the back end.
     const { seedEmbeddedStores } = await import("./spa-sandbox/seed-store");
-    await seedEmbeddedStores(stores);
+    await seedEmbeddedStores(stores, passwordCost(env.PASSWORD_HASH_COST));
   }
   const spaBaseUrl = env.SPA_BASE_URL ?? options.sandboxBaseUrl;
   const secrets = sessionSecrets(env);

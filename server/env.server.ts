@@ -116,6 +116,11 @@ export const EnvSchema = z.object({
   RENDER_MEMO_MB: z.coerce.number().int().min(0).max(1_024).default(32),
   /** Render every kept page again and refuse to answer when the two differ: for test servers, never production. */
   RENDER_MEMO_VERIFY: booleanFlag,
+  /**
+   * The work of each password hash: "standard" (scrypt at OWASP's N=2^17), or "low" (N=2^10) for test
+   * servers on the embedded sandbox, refused with a real back end (decision 061).
+   */
+  PASSWORD_HASH_COST: z.enum(["standard", "low"]).default("standard"),
 
   /** Extra origins the hosted card page may live on (Zenoti's payment host), comma-separated. */
   HOSTED_PAYMENT_ORIGINS: z
@@ -303,6 +308,11 @@ function crossFieldProblems(source: Source): string[] {
   if (set("SPA_BASE_URL") && ["true", "1"].includes(source.DEV_OUTBOX?.trim() ?? "")) {
     problems.push(
       "DEV_OUTBOX: the outbox page shows one-time codes; it is never available with a real back end (SPA_BASE_URL)",
+    );
+  }
+  if (set("SPA_BASE_URL") && source.PASSWORD_HASH_COST?.trim() === "low") {
+    problems.push(
+      "PASSWORD_HASH_COST: low is for test servers on the embedded sandbox; it is never allowed with a real back end (SPA_BASE_URL)",
     );
   }
   if ((source.NODE_ENV ?? "production") === "production" && set("SPA_BASE_URL") && !set("SESSION_SECRETS")) {

@@ -102,6 +102,22 @@ describe("configuration", () => {
     );
   });
 
+  it("allows the low password-hash cost only on the embedded sandbox", () => {
+    expect(parseEnv({}).PASSWORD_HASH_COST).toBe("standard");
+    expect(parseEnv({ PASSWORD_HASH_COST: "low" }).PASSWORD_HASH_COST).toBe("low");
+    expect(() => parseEnv({ PASSWORD_HASH_COST: "weak" })).toThrow(/PASSWORD_HASH_COST/);
+    expect(() =>
+      parseEnv({
+        SPA_BASE_URL: "https://api.zenoti.com",
+        SPA_API_KEY: "k",
+        SPA_AVAILABILITY_GUEST_ID: AVAILABILITY_GUEST,
+        SESSION_SECRETS: "x".repeat(32),
+        SMTP_URL: "smtp://mail.example:587",
+        PASSWORD_HASH_COST: "low",
+      }),
+    ).toThrow(/PASSWORD_HASH_COST: low is for test servers/);
+  });
+
   it("treats empty values as unset", () => {
     expect(parseEnv({ GOOGLE_MAPS_API_KEY: "", COOKIE_SECURE: "" }).GOOGLE_MAPS_API_KEY).toBeUndefined();
     expect(parseEnv({ COOKIE_SECURE: "false" }).COOKIE_SECURE).toBe(false);

@@ -17,7 +17,7 @@ import {
 import { DuplicateAccountError, type AccountRecord, type ReferralCodeRecord } from "../store/stores.server";
 import { adoptExistingGuest } from "./existing-guest.server";
 import { checkOneTimeCode, sendOneTimeCode } from "./one-time-codes.server";
-import { hashPassword, needsRehash, verifyPassword } from "./passwords.server";
+import { hashPassword, needsRehash, passwordCost, verifyPassword } from "./passwords.server";
 
 export { CODE_MAX_ATTEMPTS, CODE_RESEND_COOLDOWN_MS, CODE_TTL_MS } from "./one-time-codes.server";
 
@@ -34,6 +34,7 @@ function tokenHash(token: string): string {
 export function createAccountService(services: Services, clock: () => number = Date.now): AccountService {
   const { spa } = services;
   const { accounts, userSessions, guestDetails } = services.stores;
+  const cost = passwordCost(services.env.PASSWORD_HASH_COST);
 
   async function startSession(account: AccountRecord): Promise<string> {
     const token = randomBytes(32).toString("base64url");
@@ -120,7 +121,7 @@ export function createAccountService(services: Services, clock: () => number = D
       email: input.email,
       guestId,
       centerId: input.centerId,
-      passwordHash: await hashPassword(input.password),
+      passwordHash: await hashPassword(input.password, cost),
       createdAt: clock(),
       passwordChangedAt: clock(),
       referralCode: referrer?.code ?? null,
@@ -238,11 +239,11 @@ export function createAccountService(services: Services, clock: () => number = D
       }
       if (!(await verifyPassword(password, account.passwordHash)))
         return { ok: false, field: "password", message: ACCOUNT_MESSAGES.wrongPassword };
-      if (needsRehash(account.passwordHash)) {
+      if (needsRehash(account.passwordHash, cost)) {
         // A hash from before the current scrypt parameters: the password is known now, so store a
         // stronger one. The change date stays: the password itself did not change.
         await accounts
-          .updatePassword(account.id, await hashPassword(password), account.passwordChangedAt)
+          .updatePassword(account.id, await hashPassword(password, cost), account.passwordChangedAt)
           .catch((error: Error) => logger.warn("password hash not upgraded", { error: error.message }));
       }
       const token = await startSession(account);
@@ -271,7 +272,7 @@ export function createAccountService(services: Services, clock: () => number = D
       if (!account || !(await verifyPassword(oldPassword, account.passwordHash))) {
         return { ok: false, field: "oldPassword", message: ACCOUNT_MESSAGES.oldPassword };
       }
-      await accounts.updatePassword(account.id, await hashPassword(newPassword), clock());
+      await accounts.updatePassword(account.id, await hashPassword(newPassword, cost), clock());
       await userSessions.revokeAllOfUser(account.id, tokenHash(token));
       return { ok: true, value: null };
     },
@@ -294,7 +295,7 @@ export function createAccountService(services: Services, clock: () => number = D
     async resetPassword(email: string, code: string, newPassword: string): Promise<AccountResult<null>> {
       const checked = await checkOneTimeCode(services, email, code, clock);
       if (!checked.ok) return { ok: false, field: "code", message: checked.message };
-      const passwordHash = await hashPassword(newPassword);
+      const passwordHash = await hashPassword(newPassword, cost);
       const account = await accounts.getByEmail(email);
       if (account) {
         await accounts.updatePassword(account.id, passwordHash, clock());

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { Services } from "../services";
 import { createSqliteStores } from "../store/sqlite-store.server";
 import { createNoAnalytics } from "../analytics/analytics.server";
+import { parseEnv } from "../env.server";
 import { createAccountService } from "./account-service.server";
 
 /** A hash as the earlier parameters (N=2^15) made it. */
@@ -15,7 +16,11 @@ function oldHash(password: string): string {
 describe("sign-in with a hash from the earlier scrypt parameters", () => {
   it("signs in, and replaces the hash with one at today's cost, keeping the change date", async () => {
     const stores = createSqliteStores(":memory:");
-    const accounts = createAccountService({ stores, analytics: createNoAnalytics() } as unknown as Services);
+    const accounts = createAccountService({
+      env: parseEnv({ NODE_ENV: "test" }),
+      stores,
+      analytics: createNoAnalytics(),
+    } as unknown as Services);
     await stores.accounts.create({
       id: "a1",
       email: "mia@example.com",

@@ -1,14 +1,26 @@
 import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 
+/** scrypt's work factors: memory is 128 * n * r bytes. */
+export type PasswordCost = { n: number; r: number; p: number };
+
 /**
  * scrypt, memory-hard, at OWASP's suggestion: N=2^17, r=8, p=1 (128 MiB a hash). The parameters
  * are part of each stored hash, so hashes made with older ones still verify, and are replaced with
  * a new one at the next sign-in (see needsRehash).
  */
-const N = 2 ** 17;
-const R = 8;
-const P = 1;
+export const STANDARD_COST: PasswordCost = { n: 2 ** 17, r: 8, p: 1 };
+/**
+ * For test servers on the embedded sandbox only (`PASSWORD_HASH_COST=low`, refused with a real back
+ * end): the same code at 1/128 of the work, so a browser-test run does not spend minutes of
+ * processor on the hundreds of accounts it makes (decision 061).
+ */
+export const LOW_COST: PasswordCost = { n: 2 ** 10, r: 8, p: 1 };
 const KEY_LENGTH = 32;
+
+/** The cost a `PASSWORD_HASH_COST` setting names. */
+export function passwordCost(setting: "standard" | "low"): PasswordCost {
+  return setting === "low" ? LOW_COST : STANDARD_COST;
+}
 /** Stored hashes with a larger cost are refused rather than computed (a broken or hostile record). */
 const MAX_N = 2 ** 20;
 
@@ -49,10 +61,10 @@ function parseHash(stored: string): HashParts | null {
   return parts;
 }
 
-export async function hashPassword(password: string): Promise<string> {
+export async function hashPassword(password: string, cost: PasswordCost = STANDARD_COST): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, N, R, P);
-  return `scrypt$${N}$${R}$${P}$${salt.toString("base64url")}$${key.toString("base64url")}`;
+  const key = await derive(password, salt, cost.n, cost.r, cost.p);
+  return `scrypt$${cost.n}$${cost.r}$${cost.p}$${salt.toString("base64url")}$${key.toString("base64url")}`;
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
@@ -62,8 +74,8 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return actual.length === parts.key.length && timingSafeEqual(actual, parts.key);
 }
 
-/** True for a hash made with weaker parameters than today's: replace it once the password is known. */
-export function needsRehash(stored: string): boolean {
+/** True for a hash made with weaker parameters than `cost`: replace it once the password is known. */
+export function needsRehash(stored: string, cost: PasswordCost = STANDARD_COST): boolean {
   const parts = parseHash(stored);
-  return !parts || parts.n < N || parts.r < R || parts.p < P;
+  return !parts || parts.n < cost.n || parts.r < cost.r || parts.p < cost.p;
 }

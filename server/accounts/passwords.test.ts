@@ -1,7 +1,7 @@
 import { randomBytes, scryptSync } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { failedPasswordRules } from "~/domain/password-rules";
-import { hashPassword, needsRehash, verifyPassword } from "./passwords.server";
+import { hashPassword, LOW_COST, needsRehash, verifyPassword } from "./passwords.server";
 import { createMemoryRateLimiter } from "./rate-limit.server";
 
 describe("password hashing", () => {
@@ -32,6 +32,16 @@ describe("password hashing", () => {
     const [, , , , salt, key] = (await hashPassword("Glow!Skin2026")).split("$");
     expect(await verifyPassword("Glow!Skin2026", `scrypt$${2 ** 24}$8$1$${salt}$${key}`)).toBe(false);
     expect(await verifyPassword("Glow!Skin2026", `scrypt$1000$8$1$${salt}$${key}`)).toBe(false);
+  });
+  it("hashes at the low cost when asked (test servers), and upgrades such a hash at the standard cost", async () => {
+    const low = await hashPassword("Glow!Skin2026", LOW_COST);
+    expect(low).toMatch(/^scrypt\$1024\$8\$1\$/);
+    expect(await verifyPassword("Glow!Skin2026", low)).toBe(true);
+    expect(await verifyPassword("Glow!Skin2027", low)).toBe(false);
+    expect(needsRehash(low, LOW_COST)).toBe(false);
+    expect(needsRehash(low)).toBe(true);
+    // A standard hash is never "upgraded" down to the low cost.
+    expect(needsRehash(await hashPassword("Glow!Skin2026"), LOW_COST)).toBe(false);
   });
   it("takes a 64-character password", async () => {
     const long = `Aa1!${"x".repeat(60)}`;

@@ -26,7 +26,7 @@ let n = 0;
 function servicesOn(sandbox: Sandbox): Services {
   const spa = createSpaClient({ baseUrl: sandbox.baseUrl, auth: { type: "apikey", apiKey: TEST_API_KEY } });
   const services = {
-    env: parseEnv({ NODE_ENV: "test" }),
+    env: parseEnv({ NODE_ENV: "test", PASSWORD_HASH_COST: "low" }),
     spa,
     stores: createSqliteStores(":memory:"),
     catalog: createCachedCatalog(spa, { ttlMs: 600_000, staleMs: 0 }),

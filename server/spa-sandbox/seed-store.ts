@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { ruleFromDollars, type PromoCode } from "~/domain/discounts";
 import { centsFromDollars } from "~/domain/money";
 import { DEFAULT_PRICE_TIER } from "~/domain/pricing";
-import { hashPassword } from "../accounts/passwords.server";
+import { hashPassword, type PasswordCost, STANDARD_COST } from "../accounts/passwords.server";
 import type { Stores } from "../store/stores.server";
 import { seedGuid } from "./db";
 import { DEMO_GUEST_ID } from "./demo-guest";
@@ -28,12 +28,14 @@ export const DEMO_ACCOUNT_PASSWORD = "Glow!Demo2026";
  * with the seeded chain: the promo codes, for prepaid clinics their center pricing, and the demo
  * guest's account. The seed lists prices in dollars, as the sandbox's catalog serves them; the
  * stores keep cents. Seeded on the stores' first start, as the sandbox seeds a new database: a
- * sandbox from before has no demo guest for the account to open.
+ * sandbox from before has no demo guest for the account to open. The demo password is hashed at
+ * `passwordCost`, the one the account service uses.
  */
 export async function seedEmbeddedStores(
   stores: Pick<Stores, "promoCodes" | "centerPricing" | "accounts" | "guestDetails" | "pricing">,
+  passwordCost: PasswordCost = STANDARD_COST,
 ): Promise<void> {
-  if (!(await stores.promoCodes.get(seedPromos[0].code))) await seedFirstStart(stores);
+  if (!(await stores.promoCodes.get(seedPromos[0].code))) await seedFirstStart(stores, passwordCost);
   await seedGrowth(stores);
   await seedLaterCodes(stores);
 }
@@ -69,8 +71,9 @@ async function seedLaterCodes(stores: Pick<Stores, "promoCodes">): Promise<void>
 
 async function seedFirstStart(
   stores: Pick<Stores, "promoCodes" | "centerPricing" | "accounts" | "guestDetails">,
+  passwordCost: PasswordCost,
 ): Promise<void> {
-  await seedDemoAccount(stores);
+  await seedDemoAccount(stores, passwordCost);
   for (const promo of seedPromos) await stores.promoCodes.put(promoRecord(promo));
   for (const center of seedCenters.filter((c) => c.prepaid)) {
     for (const service of seedServices.filter((s) => !s.isAddOn)) {
@@ -150,7 +153,10 @@ async function seedGrowth(stores: Pick<Stores, "promoCodes" | "pricing" | "cente
  * her home clinic, a hashed password, and her guest details marked as having set one. Left as it
  * is when the email already has an account.
  */
-async function seedDemoAccount(stores: Pick<Stores, "accounts" | "guestDetails">): Promise<void> {
+async function seedDemoAccount(
+  stores: Pick<Stores, "accounts" | "guestDetails">,
+  passwordCost: PasswordCost,
+): Promise<void> {
   const { email } = SEED_DEMO_GUEST;
   if (await stores.accounts.getByEmail(email)) return;
   const createdAt = Date.now();
@@ -159,7 +165,7 @@ async function seedDemoAccount(stores: Pick<Stores, "accounts" | "guestDetails">
     email,
     guestId: DEMO_GUEST_ID,
     centerId: seedGuid(`center:${SEED_DEMO_GUEST.centerCode}`),
-    passwordHash: await hashPassword(DEMO_ACCOUNT_PASSWORD),
+    passwordHash: await hashPassword(DEMO_ACCOUNT_PASSWORD, passwordCost),
     createdAt,
     passwordChangedAt: createdAt,
     referralCode: null,
