@@ -92,15 +92,17 @@ function bookingMinutes(db: SandboxDb, booking: BookingRow): number {
 }
 
 type Availability = { therapistIds: string[] };
+type Busy = { therapist_id: string; start_local: string; end_local: string };
 
 /**
- * The nurses free for [start, end) on that day: working (not their day off), not in a live
- * appointment, not held by another booking's unexpired reservation.
+ * Who is free for any [start, end) within [from, to) of one day: the nurses working that day (not
+ * their day off; the one the booking asked for, if any), less those in a live appointment or held
+ * by another booking's unexpired reservation. Read from the database once, for all of a day's slots.
  */
-function freeTherapists(db: SandboxDb, booking: BookingRow, start: string, end: string, now: number): Availability {
+function nurseCalendar(db: SandboxDb, booking: BookingRow, from: string, to: string, now: number) {
   const items = JSON.parse(booking.items) as BookingItem[];
   const requested = items.find((i) => i.therapist_id)?.therapist_id ?? null;
-  const weekday = dayjs(start, LOCAL_FORMAT).day();
+  const weekday = dayjs(from, LOCAL_FORMAT).day();
   const candidates = (
     db
       .prepare("SELECT id FROM therapists WHERE center_id = ? AND (day_off IS NULL OR day_off != ?) ORDER BY code")
@@ -108,27 +110,41 @@ function freeTherapists(db: SandboxDb, booking: BookingRow, start: string, end: 
   )
     .map((t) => t.id)
     .filter((id) => !requested || normalizeId(id) === normalizeId(requested));
-  const busy = new Set(
-    [
-      ...(db
-        .prepare(
-          `SELECT therapist_id FROM appointments WHERE center_id = ? AND status IN (0, 2, 4)
-           AND start_local < ? AND end_local > ? AND (? IS NULL OR invoice_id != ?)`,
-        )
-        // A reschedule's own visit does not stand in its way: it moves.
-        .all(booking.center_id, end, start, booking.invoice_id, booking.invoice_id) as { therapist_id: string }[]),
-      ...(db
-        .prepare(
-          `SELECT therapist_id FROM holds WHERE center_id = ? AND booking_id != ? AND expires_at > ?
-           AND start_local < ? AND end_local > ?`,
-        )
-        .all(booking.center_id, booking.id, now, end, start) as { therapist_id: string }[]),
-    ].map((r) => r.therapist_id),
-  );
-  return { therapistIds: candidates.filter((id) => !busy.has(id)) };
+  const busy = [
+    ...(db
+      .prepare(
+        `SELECT therapist_id, start_local, end_local FROM appointments WHERE center_id = ? AND status IN (0, 2, 4)
+         AND start_local < ? AND end_local > ? AND (? IS NULL OR invoice_id != ?)`,
+      )
+      // A reschedule's own visit does not stand in its way: it moves.
+      .all(booking.center_id, to, from, booking.invoice_id, booking.invoice_id) as Busy[]),
+    ...(db
+      .prepare(
+        `SELECT therapist_id, start_local, end_local FROM holds WHERE center_id = ? AND booking_id != ?
+         AND expires_at > ? AND start_local < ? AND end_local > ?`,
+      )
+      .all(booking.center_id, booking.id, now, to, from) as Busy[]),
+  ];
+  // Local times in one format compare as text, as SQLite compares them.
+  return (start: string, end: string): Availability => ({
+    therapistIds: candidates.filter(
+      (id) => !busy.some((b) => b.therapist_id === id && b.start_local < end && b.end_local > start),
+    ),
+  });
+}
+
+/** The nurses free for [start, end) on that day (see nurseCalendar). */
+function freeTherapists(db: SandboxDb, booking: BookingRow, start: string, end: string, now: number): Availability {
+  return nurseCalendar(db, booking, start, end, now)(start, end);
 }
 
 type Slot = { Time: string; Available: boolean; Priority: number; SalePrice: null; Warnings: null };
+
+/** "09:30" as 570; opening hours end within their day. */
+function minuteOfDay(clock: string): number {
+  const [hours, minutes] = clock.split(":").map(Number);
+  return Math.min(hours * 60 + minutes, 24 * 60 - 1);
+}
 
 function daySlots(db: SandboxDb, booking: BookingRow, date: string, now: number): Slot[] {
   const center = db.prepare("SELECT * FROM centers WHERE id = ?").get(booking.center_id) as CenterRow;
@@ -144,17 +160,33 @@ function daySlots(db: SandboxDb, booking: BookingRow, date: string, now: number)
   ).find((h) => h.day_of_week === day.day());
   if (!hours || hours.is_closed || !hours.start_time || !hours.end_time) return [];
   const minutes = bookingMinutes(db, booking);
-  const open = dayjs.tz(`${date}T${hours.start_time}`, "YYYY-MM-DDTHH:mm", zone);
-  const close = dayjs.tz(`${date}T${hours.end_time}`, "YYYY-MM-DDTHH:mm", zone);
-  const slots: Slot[] = [];
-  for (let start = open; !start.add(minutes, "minute").isAfter(close); start = start.add(SLOT_MINUTES, "minute")) {
-    const startLocal = start.format(LOCAL_FORMAT);
-    const endLocal = start.add(minutes, "minute").format(LOCAL_FORMAT);
-    const inFuture = start.valueOf() > now;
-    const available = inFuture && freeTherapists(db, booking, startLocal, endLocal, now).therapistIds.length > 0;
-    slots.push({ Time: startLocal, Available: available, Priority: 0, SalePrice: null, Warnings: null });
+  // A day's slots by the minute of the day: clocks change at night, never within opening hours, so
+  // a slot's local time and its instant move together from the opening (date-library arithmetic
+  // per slot was most of the sandbox's processor time).
+  const openAt = dayjs.tz(`${date}T${hours.start_time}`, "YYYY-MM-DDTHH:mm", zone).valueOf();
+  const openMinute = minuteOfDay(hours.start_time);
+  const closeMinute = minuteOfDay(hours.end_time);
+  const local = (minute: number) =>
+    `${date}T${String(Math.floor(minute / 60)).padStart(2, "0")}:${String(minute % 60).padStart(2, "0")}:00`;
+  const times: { startLocal: string; endLocal: string; inFuture: boolean }[] = [];
+  for (let minute = openMinute; minute + minutes <= closeMinute; minute += SLOT_MINUTES) {
+    times.push({
+      startLocal: local(minute),
+      endLocal: local(minute + minutes),
+      inFuture: openAt + (minute - openMinute) * 60_000 > now,
+    });
   }
-  return slots;
+  const future = times.filter((t) => t.inFuture);
+  const free = future.length
+    ? nurseCalendar(db, booking, future[0].startLocal, future[future.length - 1].endLocal, now)
+    : null;
+  return times.map(({ startLocal, endLocal, inFuture }) => ({
+    Time: startLocal,
+    Available: inFuture && free !== null && free(startLocal, endLocal).therapistIds.length > 0,
+    Priority: 0,
+    SalePrice: null,
+    Warnings: null,
+  }));
 }
 
 function campaignBenefits(
