@@ -14,6 +14,10 @@ export default defineConfig({
     include: ["app/**/*.test.{ts,tsx}", "server/**/*.test.ts"],
     setupFiles: ["./tests/setup-unit.ts"],
     environment: "node",
+    // Test files in one worker share the modules they import (decision 061): importing the app's
+    // server modules afresh for each of some 130 files was half the suite's processor time. No test
+    // mocks a module, and each builds its own services, stores and sandbox.
+    isolate: false,
     // A 2-core machine running password hashing (scrypt, 128 MiB each) next to other files can be
     // slow; this is a safety net against hangs, not a speed check.
     testTimeout: TEST_TIMEOUT_MS,

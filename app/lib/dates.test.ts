@@ -101,9 +101,12 @@ describe("the pages' dates, written without a date library", () => {
 });
 
 describe("a clinic's wall-clock time as an instant", () => {
-  /** Every sixth hour of 2026, and every half hour of the two days the clocks change in the US. */
+  /**
+   * Every 30th hour of 2026 (each hour of the day in turn, every month), and every half hour of the
+   * two days the clocks change in the US.
+   */
   const locals = [
-    ...Array.from({ length: 365 * 4 }, (_, i) => dayjs("2026-01-01T00:00:00").add(i * 6, "hour")),
+    ...Array.from({ length: (365 * 24) / 30 }, (_, i) => dayjs("2026-01-01T00:00:00").add(i * 30, "hour")),
     ...["2026-03-08", "2026-11-01"].flatMap((day) =>
       Array.from({ length: 48 }, (_, i) => dayjs(`${day}T00:00:00`).add(i * 30, "minute")),
     ),
