@@ -3,6 +3,8 @@ import {
   bookingDates,
   CANCELLATION_POLICY,
   cancellationPolicyLine,
+  cancellationReminder,
+  lateCancellationNote,
   dateStrip,
   filterSlots,
   normalizeBookingDate,
@@ -210,6 +212,16 @@ describe("cancellationPolicyLine", () => {
   it("says the window, the lateness and the fee of the policy it is given", () => {
     expect(cancellationPolicyLine({ feeCents: 4050, windowHours: 24, lateMinutes: 10 })).toBe(
       "Free to cancel or reschedule up to 24 hours before. Later, a missed visit or arriving more than 10 minutes late costs $40.50.",
+    );
+  });
+
+  it("is what the messages remind of and what a late cancellation is told, from the same policy", () => {
+    const policy = { feeCents: 4050, windowHours: 24, lateMinutes: 10 };
+    expect(cancellationReminder(policy)).toBe(
+      "To cancel or reschedule without the $40.50 fee, do so at least 24 hours before",
+    );
+    expect(lateCancellationNote(policy)).toBe(
+      "As it was cancelled less than 24 hours ahead, the $40.50 late-cancellation fee applies.",
     );
   });
 

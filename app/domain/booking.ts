@@ -125,6 +125,16 @@ export function cancellationPolicyLine(policy: CancellationPolicy): string {
   return `Free to cancel or reschedule up to ${policy.windowHours} hours before. Later, a missed visit or arriving more than ${policy.lateMinutes} minutes late costs ${formatMoney(policy.feeCents)}.`;
 }
 
+/** The policy as the booking messages remind of it: "To cancel or reschedule without the $25 fee, …". */
+export function cancellationReminder(policy: CancellationPolicy): string {
+  return `To cancel or reschedule without the ${formatMoney(policy.feeCents)} fee, do so at least ${policy.windowHours} hours before`;
+}
+
+/** Said when a visit was cancelled inside the policy's window and its fee was charged. */
+export function lateCancellationNote(policy: CancellationPolicy): string {
+  return `As it was cancelled less than ${policy.windowHours} hours ahead, the ${formatMoney(policy.feeCents)} late-cancellation fee applies.`;
+}
+
 /** The spec's message for an unknown clinic in a booking link. */
 export const INVALID_CLINIC = "Invalid Clinic Location";
 

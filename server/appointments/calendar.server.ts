@@ -1,5 +1,6 @@
 import ical, { ICalCalendarMethod, ICalEventStatus } from "ical-generator";
 import { APPOINTMENT_STATUS } from "~/domain/appointments";
+import { CANCELLATION_POLICY, cancellationReminder } from "~/domain/booking";
 import type { Center } from "~/domain/catalog";
 import { clinicTime } from "~/lib/dayjs";
 import type { Services } from "../services";
@@ -37,7 +38,7 @@ export function visitCalendar(visit: CalendarVisit, now = new Date()): string {
   const cancelled = visit.status === APPOINTMENT_STATUS.CANCELLED;
   const description = [
     "Please arrive 10 minutes early. New clients: bring a photo ID.",
-    `To cancel or reschedule without the $25 fee, do so at least 12 hours before.`,
+    `${cancellationReminder(CANCELLATION_POLICY)}.`,
     visit.manageUrl ? `Manage your appointment: ${visit.manageUrl}` : null,
   ]
     .filter(Boolean)

@@ -1,4 +1,5 @@
 import { dayjs } from "~/lib/dayjs";
+import { CANCELLATION_POLICY, cancellationReminder, lateCancellationNote } from "~/domain/booking";
 import type { Services } from "../services";
 import { logger } from "../observability/logger.server";
 import { wallClockInstant } from "../spa/local-time.server";
@@ -41,11 +42,11 @@ export async function sendVisitChanged(
       change.kind === "rescheduled"
         ? {
             subject: `Your appointment at ${center.name} has moved`,
-            body: `Hi ${guest.firstName},\n\nYour appointment is now: ${what}\n${when} at ${center.name}, ${center.address.line1}, ${center.address.city}, ${center.address.state} ${center.address.zip}.\n\nUpdate your calendar: ${calendar}\nChange or cancel it: ${link}\n\nTo cancel or reschedule without the $25 fee, do so at least 12 hours before.`,
+            body: `Hi ${guest.firstName},\n\nYour appointment is now: ${what}\n${when} at ${center.name}, ${center.address.line1}, ${center.address.city}, ${center.address.state} ${center.address.zip}.\n\nUpdate your calendar: ${calendar}\nChange or cancel it: ${link}\n\n${cancellationReminder(CANCELLATION_POLICY)}.`,
           }
         : {
             subject: `Your appointment at ${center.name} is cancelled`,
-            body: `Hi ${guest.firstName},\n\nWe've cancelled your appointment: ${what}, ${when} at ${center.name}.${change.feeCharged ? "\nAs it was cancelled less than 12 hours ahead, the $25 late-cancellation fee applies." : ""}\n\nRemove it from your calendar: ${calendar}\nBook again any time: ${link}\n\nQuestions? Call us at ${center.phone}.`,
+            body: `Hi ${guest.firstName},\n\nWe've cancelled your appointment: ${what}, ${when} at ${center.name}.${change.feeCharged ? `\n${lateCancellationNote(CANCELLATION_POLICY)}` : ""}\n\nRemove it from your calendar: ${calendar}\nBook again any time: ${link}\n\nQuestions? Call us at ${center.phone}.`,
           };
     if (guest.email)
       await services.notifier.send({ channel: "email", kind: `booking-${change.kind}`, to: guest.email, ...email });

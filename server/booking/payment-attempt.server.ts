@@ -1,4 +1,5 @@
 import type { Cents } from "~/domain/money";
+import { CANCELLATION_POLICY, cancellationReminder } from "~/domain/booking";
 import { paymentTag } from "~/domain/purchases";
 import { dayjs } from "~/lib/dayjs";
 import { manageLinkUrl } from "../appointments/visit-messages.server";
@@ -467,7 +468,7 @@ async function notifyBooked(services: Services, attempt: PaymentAttempt, origin:
       kind: "booking-confirmation",
       to: attempt.contact.email,
       subject: `Your appointment at ${center.name} is confirmed`,
-      body: `Hi ${attempt.contact.firstName},\n\nYou're booked: ${what}\n${when} at ${center.name}, ${address}.\n\nPlease arrive 10 minutes early, with photo ID if this is your first visit.\nTo cancel or reschedule without the $25 fee, do so at least 12 hours before${manage ? `: ${manage}` : "."}${manage ? `\nAdd it to your calendar: ${manage}/calendar.ics` : ""}`,
+      body: `Hi ${attempt.contact.firstName},\n\nYou're booked: ${what}\n${when} at ${center.name}, ${address}.\n\nPlease arrive 10 minutes early, with photo ID if this is your first visit.\n${cancellationReminder(CANCELLATION_POLICY)}${manage ? `: ${manage}` : "."}${manage ? `\nAdd it to your calendar: ${manage}/calendar.ics` : ""}`,
     });
     await services.notifier.send({
       channel: "sms",

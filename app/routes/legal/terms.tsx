@@ -1,5 +1,7 @@
 import { href, Link } from "react-router";
 import { siteOrigin } from "#server/site.server";
+import { CANCELLATION_POLICY } from "~/domain/booking";
+import { formatMoney } from "~/lib/money";
 import type { Route } from "./+types/terms";
 
 export const meta: Route.MetaFunction = ({ data }) => [
@@ -61,9 +63,10 @@ export default function Terms() {
 
       <h2>4. Cancelling, rescheduling and the no-show fee</h2>
       <p>
-        You can cancel or reschedule from your account or by calling your clinic. If you cancel or reschedule less than
-        12 hours before your appointment, do not come, or arrive more than 5 minutes late, we may charge a $25 fee to
-        the card on file.
+        You can cancel or reschedule from your account or by calling your clinic. If you cancel or reschedule less than{" "}
+        {CANCELLATION_POLICY.windowHours} hours before your appointment, do not come, or arrive more than{" "}
+        {CANCELLATION_POLICY.lateMinutes} minutes late, we may charge a {formatMoney(CANCELLATION_POLICY.feeCents)} fee
+        to the card on file.
       </p>
 
       <h2>5. Prices, promotions and gift cards</h2>
