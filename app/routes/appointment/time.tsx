@@ -31,7 +31,7 @@ export const meta: Route.MetaFunction = () => [
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { services } = context;
   // Opened by a booking link, the step shows the link's choices; its POST keeps them (decision 051).
-  const { session, draft, center, catalog, service, link } = await requireChosenServiceOrLink(context, request, false);
+  const { draft, center, catalog, service, link } = await requireChosenServiceOrLink(context, request, false);
   // The visit's length as the back end books it, add-ons included; the times offered fit it (decision 045).
   const addOns = draft.addOnIds.map((id) => findService(catalog, id)).filter((s) => s !== undefined);
 
@@ -60,8 +60,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     slotsError,
     fullDays,
   } = day;
-  // The day looked at is remembered for a kept draft; a link's draft is kept by the POST only.
-  if (!link && draft.date !== date) setDraft(session, { ...draft, date });
+  // A GET changes nothing: the day looked at is in the address (the strip's links and the jump
+  // form), and the draft takes a day when a time on it is chosen.
   const status = slotsError ? 503 : dateProblem ? 400 : 200;
   return data(
     {
