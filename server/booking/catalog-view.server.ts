@@ -1,7 +1,7 @@
 import { data, href, redirect } from "react-router";
 import { sameId, type Center, type Service } from "~/domain/catalog";
 import { INVALID_CLINIC } from "~/domain/booking";
-import { offeredTo } from "~/domain/service-kinds";
+import { offeredAlone } from "~/domain/service-kinds";
 import type { Services } from "../services";
 import { withAddOnPrices } from "../pricing/offer-prices.server";
 import type { RequestContext } from "../request-context.server";
@@ -24,9 +24,9 @@ export async function requireClinic(
   return { center, catalog };
 }
 
-/** Treatments a visitor of this client type can book (not add-ons). */
+/** Treatments a visitor of this client type can book on their own (not add-ons; the Fixer alone only when returning). */
 export function bookableTreatments(catalog: Service[], clientType: "new" | "returning"): Service[] {
-  return catalog.filter((s) => !s.isAddOn && offeredTo(s.name, clientType));
+  return catalog.filter((s) => !s.isAddOn && offeredAlone(s.name, clientType));
 }
 
 export function findService(catalog: Service[], id: string | null | undefined): Service | undefined {
