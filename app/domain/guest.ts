@@ -41,7 +41,7 @@ const LastNameField = defineSchema(() =>
 
 /** The box a guest ticks for one message with a link back to a booking they leave unfinished (decision 059). */
 export const RECOVERY_CONSENT_LABEL =
-  "If I don't finish this booking, email me once with a link back to it and the nearest open times.";
+  "If I don't finish, send one reminder to my inbox with a link back to this booking and the nearest open times.";
 
 /** The guest's details on the booking's details step, and whether they want the recovery message (unticked by default). */
 export const GuestDetailsSchema = defineSchema(() =>
@@ -51,7 +51,7 @@ export const GuestDetailsSchema = defineSchema(() =>
     email: EmailField,
     phone: MobileField,
     recoveryConsent: z
-      .literal("on", { error: "Please tick the box for the email, or leave it empty" })
+      .literal("on", { error: "Please tick the box for the reminder, or leave it empty" })
       .optional()
       .transform(Boolean),
   }),
