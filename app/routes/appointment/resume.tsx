@@ -67,7 +67,7 @@ export default function ResumeBooking({ loaderData, actionData }: Route.Componen
     <section className="page narrow">
       <h1>Pick up where you left off</h1>
       <p>Your choices are kept:</p>
-      <dl className="resume-summary">
+      <dl className="facts">
         <dt>Clinic</dt>
         <dd>{page.clinic}</dd>
         <dt>Treatment</dt>
