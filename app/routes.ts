@@ -16,6 +16,8 @@ export default [
       route("cancel", "routes/appointment/cancel.tsx"),
     ]),
     route("confirmation/:appointmentId", "routes/appointment/confirmation.tsx"),
+    // The link of the one message a guest who left a booking unfinished asked for (decision 059).
+    route("resume/:token", "routes/appointment/resume.tsx"),
     route("confirmation/:appointmentId/calendar.ics", "routes/appointment/calendar.ts"),
     // One visit, opened by the signed link a guest gets with their confirmation (no sign-in).
     route("manage/:token", "routes/visits/manage.tsx"),
@@ -41,6 +43,7 @@ export default [
   route("account/appointments/:id/rebook", "routes/visits/rebook.ts", { id: "account-rebook" }),
   route("account/appointments/:id/calendar.ics", "routes/visits/calendar.ts", { id: "account-calendar" }),
   route("dev/outbox", "routes/dev/outbox.tsx"),
+  route("dev/recovery-messages", "routes/dev/recovery-messages.ts"),
   route("api/users/*", "routes/api/users.ts"),
 
   route("memberships", "routes/memberships/plans.tsx"),

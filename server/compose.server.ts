@@ -5,6 +5,7 @@ import { createMemoryRateLimiter, type RateLimiter } from "./accounts/rate-limit
 import { createNoAnalytics, type Analytics } from "./analytics/analytics.server";
 import { createThreadedHttpAnalytics } from "./analytics/collector-thread.server";
 import { createFileAnalytics } from "./analytics/file-analytics.server";
+import { createRecoveryLinks } from "./booking/recovery-link.server";
 import { createManageLinks } from "./appointments/manage-link.server";
 import { createLinkSigner } from "./booking/sms-link.server";
 import { generatedSecret, preparePrivateFile, sandboxApiKey } from "./data-dir.server";
@@ -237,6 +238,7 @@ export async function createServices(env: Env, options: { sandboxBaseUrl: string
     embeddedHostedPath: env.SPA_BASE_URL ? null : `${new URL(spaBaseUrl).pathname.replace(/\/$/, "")}/hosted/`,
     linkSigner: createLinkSigner(secrets),
     manageLinks: createManageLinks(secrets),
+    recoveryLinks: createRecoveryLinks(secrets),
     sessions: createSessionCookies({
       secrets,
       secure: env.COOKIE_SECURE ?? env.NODE_ENV === "production",

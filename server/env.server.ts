@@ -1,6 +1,7 @@
 import { isIP } from "node:net";
 import { z } from "zod";
 import { DEFAULT_DOWNTIME_DAYS, parseDowntimeWindows } from "~/domain/downtime";
+import { DEFAULT_NIGHT_HOURS, parseNightHours } from "~/domain/recovery";
 import { EMBEDDED_AVAILABILITY_GUEST_ID } from "./embedded-defaults";
 import {
   LEAD_WEBHOOK_TIMEOUT_MS,
@@ -190,6 +191,28 @@ export const EnvSchema = z.object({
         return z.NEVER;
       }
       return windows;
+    }),
+
+  /**
+   * The one message with a link back to an unfinished booking (decision 059): how long after the
+   * guest stopped it is sent, in minutes (0: at the next pass), and the clinic's night hours on its
+   * own clock, when none is sent ("21:00-08:00", or "off").
+   */
+  RECOVERY_DELAY_MINUTES: z.coerce.number().int().min(0).max(10_080).default(60),
+  RECOVERY_NIGHT_HOURS: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (!value?.trim()) return DEFAULT_NIGHT_HOURS;
+      const night = parseNightHours(value);
+      if (night === undefined) {
+        ctx.addIssue({
+          code: "custom",
+          message: 'expected HH:MM-HH:MM on the clinic\'s clock, e.g. 21:00-08:00, or "off"',
+        });
+        return z.NEVER;
+      }
+      return night;
     }),
 
   /** Clinic shown when no clinic is within the search radius; defaults to the first clinic. */

@@ -138,6 +138,27 @@ function problemsOf(source: Record<string, string>): string[] {
   return [];
 }
 
+describe("the recovery message's settings", () => {
+  it("waits an hour and keeps quiet from 21:00 to 08:00 by default", () => {
+    const env = parseEnv({});
+    expect(env.RECOVERY_DELAY_MINUTES).toBe(60);
+    expect(env.RECOVERY_NIGHT_HOURS).toEqual({ start: 21 * 60, end: 8 * 60 });
+  });
+
+  it("takes another delay and night, or no night at all", () => {
+    const env = parseEnv({ RECOVERY_DELAY_MINUTES: "0", RECOVERY_NIGHT_HOURS: "20:30-09:00" });
+    expect(env.RECOVERY_DELAY_MINUTES).toBe(0);
+    expect(env.RECOVERY_NIGHT_HOURS).toEqual({ start: 20 * 60 + 30, end: 9 * 60 });
+    expect(parseEnv({ RECOVERY_NIGHT_HOURS: "off" }).RECOVERY_NIGHT_HOURS).toBeNull();
+  });
+
+  it("names a bad delay or night", () => {
+    expect(() => parseEnv({ RECOVERY_DELAY_MINUTES: "-5" })).toThrow(/RECOVERY_DELAY_MINUTES/);
+    expect(() => parseEnv({ RECOVERY_DELAY_MINUTES: "an hour" })).toThrow(/RECOVERY_DELAY_MINUTES/);
+    expect(() => parseEnv({ RECOVERY_NIGHT_HOURS: "9pm-8am" })).toThrow(/RECOVERY_NIGHT_HOURS: expected HH:MM-HH:MM/);
+  });
+});
+
 describe("TRUST_PROXY", () => {
   it("trusts only a proxy on this machine (loopback) when unset or empty, not private networks", () => {
     expect(trustProxy(undefined)).toEqual(["loopback"]);

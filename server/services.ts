@@ -2,6 +2,7 @@ import type { VisitAttribution } from "~/domain/attribution";
 import type { Analytics } from "./analytics/analytics.server";
 import type { RateLimiter } from "./accounts/rate-limit.server";
 import type { ManageLinks } from "./appointments/manage-link.server";
+import type { RecoveryLinks } from "./booking/recovery-link.server";
 import type { Env } from "./env.server";
 import type { Geocoder } from "./geo/geocoder.server";
 import type { LeadWebhooks } from "./leads/lead-webhooks.server";
@@ -38,6 +39,8 @@ export type Services = {
   linkSigner: LinkSigner;
   /** Signs and reads the links that open one visit for a guest without an account. */
   manageLinks: ManageLinks;
+  /** Signs and reads the links of the recovery messages for unfinished bookings (decision 059). */
+  recoveryLinks: RecoveryLinks;
   accounts: AccountService;
   /** New leads (a registration, a new guest's booking) for the chain's marketing webhooks. */
   leads: LeadWebhooks;

@@ -4,6 +4,7 @@ import path from "node:path";
 import type { ServerBuild } from "react-router";
 import { createApp, SANDBOX_MOUNT } from "./app";
 import { paymentAttemptsPass } from "./booking/reconcile.server";
+import { recoveryMessagesPass } from "./booking/recovery.server";
 import { createErrorReporter, createServices } from "./compose.server";
 import { sandboxApiKey, secureDataDir } from "./data-dir.server";
 import { EnvError, parseEnv, type Env } from "./env.server";
@@ -99,12 +100,13 @@ export async function startServer({ mode, build, assets, onClose }: StartOptions
     resolveServices(services);
     // Each feature's background pass (docs/decisions/048): payment attempts a dead request left
     // unfinished are finished or undone (008), paid purchases finished (031), referral rewards and
-    // ad clicks followed (032).
+    // ad clicks followed (032), recovery messages for unfinished bookings sent (059).
     passes = startPeriodicPasses([
       paymentAttemptsPass(services),
       unfinishedPurchasesPass(services),
       referralRewardsPass(services),
       affiliateClicksPass(services),
+      recoveryMessagesPass(services),
     ]);
     logger.info("listening", {
       url: `http://localhost:${port}`,

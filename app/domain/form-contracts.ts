@@ -76,6 +76,7 @@ export const FORMS = {
     lastName: { required: true, minLength: 1, maxLength: 50 },
     email: { required: true, maxLength: 254 },
     phone: { required: true, maxLength: 20 },
+    recoveryConsent: { required: false },
   }),
   HoldSlotSchema: formContract<typeof HoldSlotSchema>("HoldSlotSchema", { slot: { required: false } }),
   JumpToDateSchema: formContract<typeof JumpToDateSchema>("JumpToDateSchema", {

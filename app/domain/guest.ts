@@ -39,17 +39,26 @@ const LastNameField = defineSchema(() =>
     .max(50, "Please use at most 50 characters"),
 );
 
-/** The guest's details on the booking's details step. */
+/** The box a guest ticks for one message with a link back to a booking they leave unfinished (decision 059). */
+export const RECOVERY_CONSENT_LABEL =
+  "If I don't finish, send one reminder to my inbox with a link back to this booking and the nearest open times.";
+
+/** The guest's details on the booking's details step, and whether they want the recovery message (unticked by default). */
 export const GuestDetailsSchema = defineSchema(() =>
   z.object({
     firstName: FirstNameField,
     lastName: LastNameField,
     email: EmailField,
     phone: MobileField,
+    recoveryConsent: z
+      .literal("on", { error: "Please tick the box for the reminder, or leave it empty" })
+      .optional()
+      .transform(Boolean),
   }),
 );
 
-export type GuestDetailsInput = z.infer<typeof GuestDetailsSchema>;
+/** The details themselves, as the booking keeps them (the consent is not one of them). */
+export type GuestDetailsInput = Omit<z.infer<typeof GuestDetailsSchema>, "recoveryConsent">;
 
 /** Field errors of a form submission, first message per field. */
 export function fieldErrors(error: z.ZodError): Record<string, string> {

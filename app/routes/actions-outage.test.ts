@@ -145,6 +145,9 @@ const CASES: Record<string, Case[]> = {
     { url: "/appointment/payment", session: "booking", form: { intent: "pay" }, expect: "no-500" },
   ],
   "routes/appointment/cancel.tsx": [{ url: "/appointment/cancel", session: "booking", form: {}, expect: "no-500" }],
+  // A reminder's link is checked before anything is read: one not sent is its 404 page.
+  "routes/appointment/resume.tsx": [{ url: "/appointment/resume/not-a-link", form: {}, expect: "no-500" }],
+  "routes/dev/recovery-messages.ts": [{ url: "/dev/recovery-messages", form: {}, expect: "no-500" }],
   "routes/visits/cancel.tsx": [
     {
       url: `/account/appointments/${VISIT_ID}/cancel`,

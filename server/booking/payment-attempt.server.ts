@@ -9,6 +9,7 @@ import { errorReporter } from "../observability/error-reporter.server";
 import { logger } from "../observability/logger.server";
 import { isSpaError, type SpaError } from "../spa/errors.server";
 import { isFinalAttempt, type PaymentAttempt } from "../store/stores.server";
+import { forgetRecoveriesOfGuest } from "./recovery.server";
 
 /**
  * The confirm-and-pay state machine (docs/decisions/008-payment-state-machine.md). Every step is
@@ -222,6 +223,8 @@ export async function advanceAttempt(ctx: Context, start: PaymentAttempt): Promi
       },
     });
     await notifyBooked(services, attempt, publicOrigin(services, ctx.returnTo));
+    // Booked: no recovery message for this guest, and their records go (decision 059).
+    await forgetRecoveriesOfGuest(services, attempt.guestId);
     await save({ notified: true });
   }
   return outcomeOfFinal(attempt);

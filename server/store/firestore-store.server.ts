@@ -22,6 +22,8 @@ import {
   type AccountStore,
   type AffiliateDetails,
   type AffiliateStore,
+  type BookingRecovery,
+  type BookingRecoveryStore,
   type CenterPrice,
   type CenterPricingStore,
   type GuestDetails,
@@ -115,6 +117,8 @@ const PRICING_TIERS = "pricingTiers";
 /** The one document of `pricingTiers`. */
 const CURRENT_TIERS = "current";
 const ADD_ON_LHR_PRICES = "addOnLhrPrices";
+/** Recovery messages for unfinished bookings (decision 059), one document per draft, by the draft's id. */
+const BOOKING_RECOVERIES = "bookingRecoveries";
 
 /** gRPC status codes Firestore answers with. */
 const ALREADY_EXISTS = 6;
@@ -956,6 +960,79 @@ function pricingStore(db: Firestore): PricingStore {
   };
 }
 
+function bookingRecoveryStore(db: Firestore): BookingRecoveryStore {
+  const collection = () => db.collection(BOOKING_RECOVERIES);
+  const draftRef = (draftId: string) => collection().doc(documentId(draftId));
+  const find = async (id: string) => {
+    // One equality filter needs no composite index.
+    const snapshot = await collection().where("id", "==", id).limit(1).get();
+    return snapshot.empty ? null : snapshot.docs[0];
+  };
+  const removeAll = async (docs: QueryDocumentSnapshot[]) => {
+    for (const part of chunk(docs, 400)) {
+      const batch = db.batch();
+      for (const doc of part) batch.delete(doc.ref);
+      await batch.commit();
+    }
+    return docs.length;
+  };
+  return {
+    async createOnce(fresh) {
+      return inTransaction(db, async (tx) => {
+        const existing = await tx.get(draftRef(fresh.draftId));
+        if (existing.exists) return { created: false, recovery: existing.data() as BookingRecovery };
+        tx.create(draftRef(fresh.draftId), fresh);
+        return { created: true, recovery: fresh };
+      });
+    },
+    async get(id) {
+      return ((await find(id))?.data() as BookingRecovery | undefined) ?? null;
+    },
+    async forDraft(draftId) {
+      const snapshot = await draftRef(draftId).get();
+      return snapshot.exists ? (snapshot.data() as BookingRecovery) : null;
+    },
+    async save(recovery) {
+      await draftRef(recovery.draftId).set(recovery);
+    },
+    async listDue(now, limit) {
+      // Pending records are the few drafts still within their delay; the rest is done here, without an index.
+      const snapshot = await collection().where("state", "==", "pending").get();
+      return snapshot.docs
+        .map((doc) => doc.data() as BookingRecovery)
+        .filter((r) => r.dueAt <= now)
+        .sort((a, b) => a.dueAt - b.dueAt || a.id.localeCompare(b.id))
+        .slice(0, limit);
+    },
+    async claim(id) {
+      const found = await find(id);
+      if (!found) return null;
+      return inTransaction(db, async (tx) => {
+        const snapshot = await tx.get(found.ref);
+        const existing = snapshot.exists ? (snapshot.data() as BookingRecovery) : null;
+        if (!existing || existing.id !== id || existing.state !== "pending") return null;
+        const taken: BookingRecovery = { ...existing, state: "sending" };
+        tx.set(found.ref, taken);
+        return taken;
+      });
+    },
+    async remove(id) {
+      await (await find(id))?.ref.delete();
+    },
+    async removeForGuest(guestId) {
+      return removeAll((await collection().where("guestId", "==", guestId).get()).docs);
+    },
+    async removeCreatedBefore(createdBefore, limit) {
+      const snapshot = await collection()
+        .where("createdAt", "<", createdBefore)
+        .orderBy("createdAt")
+        .limit(limit)
+        .get();
+      return removeAll(snapshot.docs);
+    },
+  };
+}
+
 /** The production stores, one collection per kind of record. */
 export function createFirestoreStores(db: Firestore, close: () => Promise<void> = async () => {}): Stores {
   return {
@@ -972,6 +1049,7 @@ export function createFirestoreStores(db: Firestore, close: () => Promise<void> 
     referrals: referralStore(db),
     affiliates: affiliateStore(db),
     pricing: pricingStore(db),
+    bookingRecoveries: bookingRecoveryStore(db),
     async ping() {
       // One document read by id (absent or not): the least a round trip to Firestore can cost.
       await db.collection(GUESTS).doc("__readiness").get();

@@ -14,6 +14,8 @@ import {
   type AccountStore,
   type AffiliateDetails,
   type AffiliateStore,
+  type BookingRecovery,
+  type BookingRecoveryStore,
   type CenterPricingStore,
   type GuestDetails,
   type GuestDetailsStore,
@@ -143,6 +145,15 @@ const migrations: Migration[] = [
    CREATE INDEX referrals_uncredited ON referrals(state, credit_sent_at);`,
   // A code's friends are counted when one more is recorded (decision 038).
   `CREATE INDEX referrals_code ON referrals(code);`,
+  // Recovery messages for unfinished bookings (decision 059): the record is JSON; the columns are what it is found by.
+  // "IF NOT EXISTS": a store file whose version was set back (the tests of older files) runs it again harmlessly.
+  `CREATE TABLE IF NOT EXISTS booking_recoveries (
+     id TEXT PRIMARY KEY, draft_id TEXT NOT NULL UNIQUE, guest_id TEXT, state TEXT NOT NULL, due_at INTEGER NOT NULL,
+     created_at INTEGER NOT NULL, data TEXT NOT NULL
+   );
+   CREATE INDEX IF NOT EXISTS booking_recoveries_due ON booking_recoveries(state, due_at);
+   CREATE INDEX IF NOT EXISTS booking_recoveries_guest ON booking_recoveries(guest_id);
+   CREATE INDEX IF NOT EXISTS booking_recoveries_created ON booking_recoveries(created_at);`,
 ];
 
 /** SQLite's answer to a second row for a unique key. */
@@ -944,6 +955,79 @@ function pricingStore(db: Database.Database): PricingStore {
   };
 }
 
+function bookingRecoveryStore(db: Database.Database): BookingRecoveryStore {
+  const byId = db.prepare("SELECT data FROM booking_recoveries WHERE id = ?");
+  const byDraft = db.prepare("SELECT data FROM booking_recoveries WHERE draft_id = ?");
+  const write = db.prepare(
+    `INSERT INTO booking_recoveries (id, draft_id, guest_id, state, due_at, created_at, data)
+       VALUES (@id, @draftId, @guestId, @state, @dueAt, @createdAt, @data)
+     ON CONFLICT (id) DO UPDATE SET draft_id = excluded.draft_id, guest_id = excluded.guest_id, state = excluded.state,
+       due_at = excluded.due_at, created_at = excluded.created_at, data = excluded.data`,
+  );
+  const parse = (row: unknown) => (row ? (JSON.parse((row as { data: string }).data) as BookingRecovery) : null);
+  const save = (recovery: BookingRecovery) =>
+    write.run({
+      id: recovery.id,
+      draftId: recovery.draftId,
+      guestId: recovery.guestId,
+      state: recovery.state,
+      dueAt: recovery.dueAt,
+      createdAt: recovery.createdAt,
+      data: JSON.stringify(recovery),
+    });
+  const createOnce = db.transaction((fresh: BookingRecovery) => {
+    const existing = parse(byDraft.get(fresh.draftId));
+    if (existing) return { created: false, recovery: existing };
+    save(fresh);
+    return { created: true, recovery: fresh };
+  });
+  const claim = db.transaction((id: string): BookingRecovery | null => {
+    const existing = parse(byId.get(id));
+    if (!existing || existing.state !== "pending") return null;
+    const taken: BookingRecovery = { ...existing, state: "sending" };
+    save(taken);
+    return taken;
+  });
+  return {
+    async createOnce(fresh) {
+      return createOnce.immediate(fresh);
+    },
+    async get(id) {
+      return parse(byId.get(id));
+    },
+    async forDraft(draftId) {
+      return parse(byDraft.get(draftId));
+    },
+    async save(recovery) {
+      save(recovery);
+    },
+    async listDue(now, limit) {
+      const rows = db
+        .prepare(
+          "SELECT data FROM booking_recoveries WHERE state = 'pending' AND due_at <= ? ORDER BY due_at, id LIMIT ?",
+        )
+        .all(now, limit);
+      return rows.map((row) => parse(row)!);
+    },
+    async claim(id) {
+      return claim.immediate(id);
+    },
+    async remove(id) {
+      db.prepare("DELETE FROM booking_recoveries WHERE id = ?").run(id);
+    },
+    async removeForGuest(guestId) {
+      return db.prepare("DELETE FROM booking_recoveries WHERE guest_id = ?").run(guestId).changes;
+    },
+    async removeCreatedBefore(createdBefore, limit) {
+      return db
+        .prepare(
+          "DELETE FROM booking_recoveries WHERE id IN (SELECT id FROM booking_recoveries WHERE created_at < ? ORDER BY created_at LIMIT ?)",
+        )
+        .run(createdBefore, limit).changes;
+    },
+  };
+}
+
 /** The embedded stores: one SQLite file, one table per kind of record (money in cents, docs/decisions/011). */
 export function createSqliteStores(file: string): Stores {
   const db = openDatabase(file);
@@ -961,6 +1045,7 @@ export function createSqliteStores(file: string): Stores {
     referrals: referralStore(db),
     affiliates: affiliateStore(db),
     pricing: pricingStore(db),
+    bookingRecoveries: bookingRecoveryStore(db),
     async ping() {
       db.prepare("SELECT 1").get();
     },

@@ -110,7 +110,8 @@ describe("the reward credits of an older store file", () => {
       await createSqliteStores(file).close();
       const old = new Database(file);
       const version = old.pragma("user_version", { simple: true }) as number;
-      // As it was before the credit columns, and the code index after them (two migrations back).
+      // As it was before the credit columns, and the code index after them (two migrations back, then
+      // the recovery table's, which runs again on a file that has it).
       old.exec(
         "DROP INDEX referrals_code; DROP INDEX referrals_uncredited; ALTER TABLE referrals DROP COLUMN credit_sent_at; ALTER TABLE referrals DROP COLUMN credit_tried_at;",
       );
@@ -120,7 +121,7 @@ describe("the reward credits of an older store file", () => {
       );
       insert.run("paid@example.com", "paid@example.com", "g-p", "rewarded", 5000, 400, "v-1");
       insert.run("waiting@example.com", "waiting@example.com", "g-w", "registered", 0, null, null);
-      old.pragma(`user_version = ${version - 2}`);
+      old.pragma(`user_version = ${version - 3}`);
       old.close();
 
       const reopened = createSqliteStores(file);

@@ -3,6 +3,7 @@ import type { PromoCode } from "~/domain/discounts";
 import { MAX_FRIENDS_PER_CODE } from "~/domain/referrals";
 import {
   DuplicateAccountError,
+  type BookingRecovery,
   type PartnerPricing,
   type PaymentAttempt,
   type Purchase,
@@ -600,6 +601,79 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
           purchase: purchase("p-1", { key: "a/b/c" }),
         });
         expect(await stores.purchases.listForUser("u-1", 10)).toHaveLength(5);
+      });
+    });
+
+    describe("booking recoveries", () => {
+      const recovery = (id: string, overrides: Partial<BookingRecovery> = {}): BookingRecovery => ({
+        id,
+        draftId: `draft-${id}`,
+        centerId: "c-1",
+        serviceId: "s-1",
+        addOnIds: ["a-1", "a-2"],
+        guestId: "g-1",
+        contact: { channel: "email", to: "ana@example.com" },
+        consentAt: 100,
+        createdAt: 100,
+        dueAt: 1_000,
+        timeZone: "America/Chicago",
+        origin: "https://book.example",
+        state: "pending",
+        sentAt: null,
+        ...overrides,
+      });
+
+      it("keeps one record per draft, the first, and finds it by id or by draft", async () => {
+        const first = recovery("r-1");
+        expect(await stores.bookingRecoveries.createOnce(first)).toEqual({ created: true, recovery: first });
+        expect(await stores.bookingRecoveries.createOnce(recovery("r-2", { draftId: "draft-r-1" }))).toEqual({
+          created: false,
+          recovery: first,
+        });
+        expect(await stores.bookingRecoveries.get("r-1")).toEqual(first);
+        expect(await stores.bookingRecoveries.get("r-2")).toBeNull();
+        expect(await stores.bookingRecoveries.forDraft("draft-r-1")).toEqual(first);
+        expect(await stores.bookingRecoveries.forDraft("draft-none")).toBeNull();
+        const followed = { ...first, state: "followed" as const, contact: null, guestId: null, sentAt: 2_000 };
+        await stores.bookingRecoveries.save(followed);
+        expect(await stores.bookingRecoveries.get("r-1")).toEqual(followed);
+      });
+
+      it("lists the pending records due, soonest first, and lets one caller take each", async () => {
+        await stores.bookingRecoveries.createOnce(recovery("r-late", { dueAt: 900 }));
+        await stores.bookingRecoveries.createOnce(recovery("r-early", { dueAt: 500 }));
+        await stores.bookingRecoveries.createOnce(recovery("r-future", { dueAt: 5_000 }));
+        await stores.bookingRecoveries.createOnce(recovery("r-sent", { dueAt: 100, state: "sent", sentAt: 200 }));
+        expect((await stores.bookingRecoveries.listDue(1_000, 10)).map((r) => r.id)).toEqual(["r-early", "r-late"]);
+        expect((await stores.bookingRecoveries.listDue(1_000, 1)).map((r) => r.id)).toEqual(["r-early"]);
+        const takers = await Promise.all([1, 2, 3, 4].map(() => stores.bookingRecoveries.claim("r-early")));
+        expect(takers.filter(Boolean)).toEqual([recovery("r-early", { dueAt: 500, state: "sending" })]);
+        expect(await stores.bookingRecoveries.claim("r-sent")).toBeNull();
+        expect(await stores.bookingRecoveries.claim("r-none")).toBeNull();
+        expect((await stores.bookingRecoveries.listDue(1_000, 10)).map((r) => r.id)).toEqual(["r-late"]);
+      });
+
+      it("removes a record, a guest's records, and the records older than a time", async () => {
+        await stores.bookingRecoveries.createOnce(recovery("r-1", { guestId: "g-1", createdAt: 100 }));
+        await stores.bookingRecoveries.createOnce(recovery("r-2", { guestId: "g-1", createdAt: 300 }));
+        await stores.bookingRecoveries.createOnce(recovery("r-3", { guestId: "g-2", createdAt: 200 }));
+        await stores.bookingRecoveries.createOnce(recovery("r-4", { guestId: null, createdAt: 400 }));
+        await stores.bookingRecoveries.createOnce(recovery("r-5", { guestId: "g-3", createdAt: 500 }));
+        expect(await stores.bookingRecoveries.removeForGuest("g-1")).toBe(2);
+        expect(await stores.bookingRecoveries.removeForGuest("g-1")).toBe(0);
+        expect(await stores.bookingRecoveries.get("r-3")).not.toBeNull();
+        expect(await stores.bookingRecoveries.removeCreatedBefore(450, 10)).toBe(2);
+        expect(await stores.bookingRecoveries.get("r-4")).toBeNull();
+        await stores.bookingRecoveries.remove("r-5");
+        await stores.bookingRecoveries.remove("r-none");
+        expect(await stores.bookingRecoveries.get("r-5")).toBeNull();
+        expect(await stores.bookingRecoveries.forDraft("draft-r-5")).toBeNull();
+      });
+
+      it("takes any draft id, slashes and dots included", async () => {
+        for (const [i, draftId] of ["a/b", "..", "__k__", "%2F"].entries())
+          expect((await stores.bookingRecoveries.createOnce(recovery(`r-${i}`, { draftId }))).created).toBe(true);
+        expect(await stores.bookingRecoveries.forDraft("a/b")).toEqual(recovery("r-0", { draftId: "a/b" }));
       });
     });
 

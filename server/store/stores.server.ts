@@ -1,5 +1,6 @@
 import type { PromoCode } from "~/domain/discounts";
 import type { Cents } from "~/domain/money";
+import type { RecoveryState } from "~/domain/recovery";
 
 /**
  * The first-party records that live beside the spa back end (spec section 3, "Document-store
@@ -23,6 +24,7 @@ export type Stores = {
   referrals: ReferralStore;
   affiliates: AffiliateStore;
   pricing: PricingStore;
+  bookingRecoveries: BookingRecoveryStore;
   /** One cheap read, for the readiness endpoint: throws when the store cannot be reached. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -595,4 +597,57 @@ export interface PricingStore {
   addOnPrices(serviceIds: string[]): Promise<{ serviceId: string; price: Cents }[]>;
   /** Creates or replaces an add-on area's price. */
   putAddOnPrice(price: { serviceId: string; price: Cents }): Promise<void>;
+}
+
+/* ---------- recovery messages for unfinished bookings (docs/decisions/059) ---------- */
+
+/**
+ * One booking draft whose guest agreed to one message with a link back to it: what the link
+ * restores (ids only), where the message goes, and how far it got. The least personal data the
+ * message needs: one contact and the guest's back-end id (to know they booked), never a name.
+ */
+export type BookingRecovery = {
+  /** Random, unguessable: the signed link names it. */
+  id: string;
+  /** The draft's own id: one record, so one message, per draft. */
+  draftId: string;
+  centerId: string;
+  serviceId: string;
+  addOnIds: string[];
+  /** The guest's record at the back end, when known: a visit booked there since means no message. */
+  guestId: string | null;
+  /** Where the message goes; null once the link was followed. */
+  contact: { channel: "email" | "sms"; to: string } | null;
+  /** When the guest ticked the box. */
+  consentAt: number;
+  createdAt: number;
+  /** Not sent before (the delay, out of the clinic's night). */
+  dueAt: number;
+  /** The clinic's IANA zone, whose clock says what night is. */
+  timeZone: string;
+  /** The site's public origin the guest used, for the link. */
+  origin: string;
+  state: RecoveryState;
+  sentAt: number | null;
+};
+
+export interface BookingRecoveryStore {
+  /** Creates the draft's record unless it has one, atomically: the one that exists, or the new one. */
+  createOnce(fresh: BookingRecovery): Promise<{ created: boolean; recovery: BookingRecovery }>;
+  get(id: string): Promise<BookingRecovery | null>;
+  forDraft(draftId: string): Promise<BookingRecovery | null>;
+  /** Writes the record as given (it exists). */
+  save(recovery: BookingRecovery): Promise<void>;
+  /** "pending" records due by `now`, soonest due first, at most `limit`. */
+  listDue(now: number, limit: number): Promise<BookingRecovery[]>;
+  /**
+   * Takes a "pending" record for sending, atomically: it becomes "sending" and is returned to the one
+   * caller that took it; null for everyone else (another instance took it, or it is no longer pending).
+   */
+  claim(id: string): Promise<BookingRecovery | null>;
+  remove(id: string): Promise<void>;
+  /** Removes every record of this guest (they booked); how many there were. */
+  removeForGuest(guestId: string): Promise<number>;
+  /** Removes the records created before `createdBefore` (their link has expired); how many there were. */
+  removeCreatedBefore(createdBefore: number, limit: number): Promise<number>;
 }

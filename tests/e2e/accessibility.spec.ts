@@ -102,7 +102,7 @@ test.describe("public pages", () => {
     await expectAccessible(page, "clinic not found");
   });
 
-  test("memberships, terms, privacy, the error page and the 404 page", async ({ page }) => {
+  test("memberships, terms, privacy, the error page, the 404 page and a refused reminder link", async ({ page }) => {
     // Five pages, each checked whole: near the default limit on a loaded machine.
     test.slow();
     await visit(page, "/memberships?clinic=austin-downtown", "Memberships");
@@ -131,6 +131,9 @@ test.describe("public pages", () => {
 
     await visit(page, "/no-such-page", "We can't find that page");
     await expectAccessible(page, "404 page");
+    // A reminder's link that is not one we sent (decision 059).
+    await visit(page, "/appointment/resume/not-a-link", "This link can't be used");
+    await expectAccessible(page, "a reminder's link refused");
   });
 });
 

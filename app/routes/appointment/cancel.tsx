@@ -2,6 +2,7 @@ import { Form, href } from "react-router";
 import { ButtonLink, ButtonLinkForm } from "~/components/button-link";
 import { firstOpenStep, getDraft, setDraft } from "#server/booking/draft.server";
 import { dropDraftHold } from "#server/booking/holds.server";
+import { forgetRecoveryOfDraft } from "#server/booking/recovery.server";
 import { requestSession } from "#server/request-context.server";
 import { redirectWithToast } from "#server/toast.server";
 import { guardAction } from "#server/unavailable.server";
@@ -21,6 +22,8 @@ export const action = guardAction(async ({ context }: Route.ActionArgs) => {
   const session = requestSession(context);
   const draft = getDraft(session);
   await dropDraftHold(context.services, draft);
+  // Left on purpose: no message about it.
+  await forgetRecoveryOfDraft(context.services, draft);
   setDraft(session, null);
   return redirectWithToast(context, href("/"), {
     type: "info",

@@ -1,17 +1,19 @@
 import { href, Link, redirect, useNavigation } from "react-router";
 import { busyHoldMessage, SLOT_TAKEN } from "~/domain/booking";
-import { GuestDetailsSchema } from "~/domain/guest";
+import { GuestDetailsSchema, RECOVERY_CONSENT_LABEL } from "~/domain/guest";
 import { formatSlot } from "~/lib/dates";
 import { enforceLimit } from "#server/limits/policy.server";
 import { admitBooking, bookingCallPriority } from "#server/booking/call-priority.server";
 import { requireChosenService } from "#server/booking/catalog-view.server";
 import { holdSlot } from "#server/booking/hold-slot.server";
 import { afterNotHeld, notHeldMessage } from "#server/booking/not-held.server";
-import { Field, SchemaForm, useSchemaForm } from "~/components/forms";
+import { CheckboxField, Field, SchemaForm, useSchemaForm } from "~/components/forms";
 import { PhoneInput } from "~/components/phone-input";
 import { formatPhone } from "~/lib/phone";
 import { requireDraft, setDraft } from "#server/booking/draft.server";
 import { submitBookingDetails } from "#server/booking/guest-details.server";
+import { noteRecoveryConsent, recoveryConsentGiven } from "#server/booking/recovery.server";
+import { siteOrigin } from "#server/site.server";
 import { adoptSignedInGuest } from "#server/booking/signed-in.server";
 import { formDataOf, parseSubmission, refuseForm } from "#server/forms.server";
 import { currentUser, visitAttribution } from "#server/request-context.server";
@@ -67,10 +69,18 @@ export async function loader({ context }: Route.LoaderArgs) {
   }
   const time = draft.hold?.slot ?? draft.slot!;
   const details = draft.details;
+  // The box is ticked again only when this booking's message is still to be sent (decision 059).
+  const recoveryAsked = await recoveryConsentGiven(context.services, draft);
   return {
     chosen: formatSlot(time),
     held: Boolean(draft.hold),
-    details: details ? { ...details, phone: formatPhone(details.phone) } : null,
+    details: details
+      ? {
+          ...details,
+          phone: formatPhone(details.phone),
+          recoveryConsent: recoveryAsked ? "on" : undefined,
+        }
+      : null,
   };
 }
 
@@ -100,15 +110,24 @@ export const action = guardAction(async ({ request, context }: Route.ActionArgs)
         headers: { "Retry-After": String(wait) },
       });
   }
+  const { recoveryConsent, ...details } = submission.value;
   const outcome = await submitBookingDetails(context.services, {
     draft,
-    details: submission.value,
+    details,
     service,
     timeZone: center.timeZone,
     clientIp: context.clientIp,
     attribution: visitAttribution(context),
   });
   if (outcome.kind === "saved" || outcome.kind === "verify") {
+    // The box, ticked or not, is the guest's answer for this booking (decision 059).
+    await noteRecoveryConsent(context.services, {
+      draft: outcome.draft,
+      consent: recoveryConsent,
+      email: details.email,
+      timeZone: center.timeZone,
+      origin: siteOrigin(request, context),
+    });
     context.services.analytics.record({
       name: "details_entered",
       properties: {
@@ -167,6 +186,7 @@ export default function DetailsStep({ loaderData, actionData }: Route.ComponentP
         <Field meta={fields.lastName} label="Last name" autoComplete="family-name" />
         <Field meta={fields.email} label="Email" type="email" autoComplete="email" />
         <Field meta={fields.phone} label="Mobile phone (123-456-7890)" type="tel" as={PhoneInput} />
+        <CheckboxField meta={fields.recoveryConsent}>{RECOVERY_CONSENT_LABEL}</CheckboxField>
         <p>
           <button type="submit" disabled={navigation.state !== "idle"}>
             Continue to payment
