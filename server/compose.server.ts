@@ -5,6 +5,7 @@ import { createNoAnalytics, type Analytics } from "./analytics/analytics.server"
 import { createThreadedHttpAnalytics } from "./analytics/collector-thread.server";
 import { createFileAnalytics } from "./analytics/file-analytics.server";
 import { createManageLinks } from "./appointments/manage-link.server";
+import { createWaitlistLinks } from "./waitlist/links.server";
 import { createLinkSigner } from "./booking/sms-link.server";
 import { generatedSecret, preparePrivateFile, sandboxApiKey } from "./data-dir.server";
 import type { Env } from "./env.server";
@@ -236,6 +237,7 @@ export async function createServices(env: Env, options: { sandboxBaseUrl: string
     embeddedHostedPath: env.SPA_BASE_URL ? null : `${new URL(spaBaseUrl).pathname.replace(/\/$/, "")}/hosted/`,
     linkSigner: createLinkSigner(secrets),
     manageLinks: createManageLinks(secrets),
+    waitlistLinks: createWaitlistLinks(secrets),
     sessions: createSessionCookies({
       secrets,
       secure: env.COOKIE_SECURE ?? env.NODE_ENV === "production",

@@ -12,6 +12,7 @@ import type { CallGovernor } from "./spa/call-governor.server";
 import type { CachedCatalog } from "./spa/catalog-cache.server";
 import type { SpaClient } from "./spa/client.server";
 import type { Stores } from "./store/stores.server";
+import type { WaitlistLinks } from "./waitlist/links.server";
 
 /*
  * The contract every use case works through, apart from its wiring (decision 049): this file
@@ -38,6 +39,8 @@ export type Services = {
   linkSigner: LinkSigner;
   /** Signs and reads the links that open one visit for a guest without an account. */
   manageLinks: ManageLinks;
+  /** Signs and reads the links of the waitlist's messages: an open time offered, and leaving (decision 058). */
+  waitlistLinks: WaitlistLinks;
   accounts: AccountService;
   /** New leads (a registration, a new guest's booking) for the chain's marketing webhooks. */
   leads: LeadWebhooks;
