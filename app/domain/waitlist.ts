@@ -66,7 +66,7 @@ export const WaitlistJoinSchema = defineSchema(() =>
   }),
 );
 
-/** One waitlist form's entry of the list of guests being told: `to` is an email in lower case or a mobile's ten digits. */
+/** Who a waitlist's messages go to: `to` is an email in lower case or a mobile's ten digits. */
 export type WaitlistContact = { channel: "email" | "sms"; to: string };
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -107,11 +107,6 @@ export function newFits(entry: WaitFor, times: readonly string[]): string[] {
 
 /** How many times an entry keeps of those it was told about (oldest dropped): enough to never tell one twice in a day. */
 export const OFFERED_KEPT = 40;
-
-/** The times told about with one more, the oldest dropped past `OFFERED_KEPT`. */
-export function withOffered(offered: readonly string[], slot: string): string[] {
-  return [...offered.filter((s) => s !== slot), slot].slice(-OFFERED_KEPT);
-}
 
 /** The parts of the day in words, for the account page and the messages ("mornings and evenings"). */
 export function partsLabel(parts: readonly DayPart[]): string {

@@ -1006,6 +1006,10 @@ function waitlistStore(db: Firestore): WaitlistStore {
       const snapshot = await entries.where("accountId", "==", accountId).get();
       return snapshot.docs.map((doc) => toEntry(doc.data())).sort(byJoining);
     },
+    async listForContact(contact) {
+      const snapshot = await entries.where("contact", "==", contact).get();
+      return snapshot.docs.map((doc) => toEntry(doc.data())).sort(byJoining);
+    },
     async listForDay(centerId, date) {
       const snapshot = await entries.where("centerId", "==", centerId).where("days", "array-contains", date).get();
       return snapshot.docs.map((doc) => toEntry(doc.data())).sort(byJoining);

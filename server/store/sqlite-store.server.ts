@@ -1023,6 +1023,11 @@ function waitlistStore(db: Database.Database): WaitlistStore {
         db.prepare("SELECT data FROM waitlist_entries WHERE account_id = ? ORDER BY created_at, id").all(accountId),
       );
     },
+    async listForContact(contact) {
+      return all(
+        db.prepare("SELECT data FROM waitlist_entries WHERE contact = ? ORDER BY created_at, id").all(contact),
+      );
+    },
     async listForDay(centerId, date) {
       // A clinic's entries are few: the days are matched here.
       return all(

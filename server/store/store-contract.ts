@@ -1181,6 +1181,8 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         await stores.waitlist.add(entry("other-clinic", { createdAt: 500, centerId: "c-2" }), 3);
         expect((await stores.waitlist.listForAccount("a-1")).map((e) => e.id)).toEqual(["early", "late"]);
         expect(await stores.waitlist.listForAccount("a-2")).toEqual([]);
+        expect((await stores.waitlist.listForContact("late@example.com")).map((e) => e.id)).toEqual(["late"]);
+        expect(await stores.waitlist.listForContact("nobody@example.com")).toEqual([]);
         expect((await stores.waitlist.listForDay("c-1", "2026-12-08")).map((e) => e.id)).toEqual(["early", "late"]);
         expect((await stores.waitlist.listForDay("c-1", "2026-12-09")).map((e) => e.id)).toEqual(["other-day"]);
         expect(await stores.waitlist.listForDay("c-3", "2026-12-08")).toEqual([]);

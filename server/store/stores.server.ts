@@ -649,6 +649,8 @@ export interface WaitlistStore {
   remove(id: string): Promise<boolean>;
   /** An account's entries, oldest first. */
   listForAccount(accountId: string): Promise<WaitlistEntry[]>;
+  /** The entries of a contact (an email in lower case, a mobile's ten digits), oldest first. */
+  listForContact(contact: string): Promise<WaitlistEntry[]>;
   /** The entries of a clinic waiting for that day, in the order they joined (oldest first). */
   listForDay(centerId: string, date: string): Promise<WaitlistEntry[]>;
   /** Entries not checked since `checkedBefore` (never-checked first, then oldest check), at most `limit`. */

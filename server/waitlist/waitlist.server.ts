@@ -94,6 +94,32 @@ export async function endWaitlistEntry(services: Services, entryId: string, why:
   return removed;
 }
 
+/**
+ * A booking made: the guest's entries at that clinic waiting for that day end, the time they
+ * waited for taken (whether they came by an offer's link or found it themselves). The guest is
+ * known by the contacts the booking has (its email and mobile, the account's email).
+ */
+export async function endEntriesOnBooking(
+  services: Services,
+  booking: { centerId: string; date: string; contacts: (string | null | undefined)[] },
+): Promise<number> {
+  const contacts = new Set(
+    booking.contacts.flatMap((c) => {
+      const contact = c ? contactOf(c) : null;
+      return contact ? [contact.to] : [];
+    }),
+  );
+  let ended = 0;
+  for (const contact of contacts) {
+    for (const entry of await services.stores.waitlist.listForContact(contact)) {
+      if (sameId(entry.centerId, booking.centerId) && entry.days.includes(booking.date)) {
+        if (await endWaitlistEntry(services, entry.id, "booked")) ended += 1;
+      }
+    }
+  }
+  return ended;
+}
+
 /** A leave link: the entry named is left, whatever state it is in. */
 export async function leaveByLink(
   services: Services,
