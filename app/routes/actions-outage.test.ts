@@ -145,6 +145,17 @@ const CASES: Record<string, Case[]> = {
     { url: "/appointment/payment", session: "booking", form: { intent: "pay" }, expect: "no-500" },
   ],
   "routes/appointment/cancel.tsx": [{ url: "/appointment/cancel", session: "booking", form: {}, expect: "no-500" }],
+  "routes/appointment/waitlist.tsx": [
+    {
+      url: "/appointment/waitlist",
+      session: "booking",
+      form: { clinic: CENTER_ID, days: "2030-01-07", parts: "morning", contact: unknownGuest.email, consent: "on" },
+      expect: "outage",
+    },
+  ],
+  "routes/account/waitlist.tsx": [
+    { url: "/account/waitlist", session: "signed-in", form: { entry: "not-an-entry" }, expect: "no-500" },
+  ],
   "routes/visits/cancel.tsx": [
     {
       url: `/account/appointments/${VISIT_ID}/cancel`,

@@ -150,7 +150,7 @@ export async function entryView(services: Services, entry: WaitlistEntry): Promi
   const nurse = entry.therapistId ? nurses?.find((n) => sameId(n.id, entry.therapistId!)) : null;
   return {
     id: entry.id,
-    clinic: center ? `Glow Clinic ${center.name}` : "Glow Clinic",
+    clinic: center?.name ?? "the clinic",
     treatment: menu?.find((s) => sameId(s.id, entry.serviceId))?.displayName ?? "your treatment",
     nurse: nurse ? nurse.displayName : null,
     days: entry.days,

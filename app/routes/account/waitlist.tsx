@@ -69,14 +69,16 @@ export default function AccountWaitlist({ loaderData }: Route.ComponentProps) {
               </dl>
               <Form method="post">
                 <input type="hidden" name="entry" value={e.id} />
-                <button
-                  type="submit"
-                  className="button-secondary"
-                  disabled={navigation.state === "submitting"}
-                  aria-label={`Leave the waitlist for ${e.treatment} at ${e.clinic}`}
-                >
-                  Leave this waitlist
-                </button>
+                <p className="actions">
+                  <button
+                    type="submit"
+                    className="button-secondary"
+                    disabled={navigation.state === "submitting"}
+                    aria-label={`Leave the waitlist for ${e.treatment} at ${e.clinic}`}
+                  >
+                    Leave this waitlist
+                  </button>
+                </p>
               </Form>
             </li>
           ))}

@@ -183,7 +183,7 @@ export default function WaitlistJoin({ loaderData, actionData }: Route.Component
           legend="Days (the next two weeks)"
           options={days.map((d) => ({ value: d.value, label: d.label }))}
           attempt={join.attempt}
-          className="check-grid"
+          className="choice-group"
         />
         <CheckboxGroup
           meta={fields.parts}
