@@ -55,7 +55,7 @@ export default function AccountWaitlist({ loaderData }: Route.ComponentProps) {
       ) : (
         <ul className="visit-list">
           {entries.map((e) => (
-            <li key={e.id} className="visit-card">
+            <li key={e.id} className="visit-card waitlist-entry">
               <h2>
                 {e.treatment} at {e.clinic}
               </h2>
