@@ -14,6 +14,7 @@ export default [
       route("verify", "routes/appointment/verify.tsx"),
       route("payment", "routes/appointment/payment.tsx"),
       route("cancel", "routes/appointment/cancel.tsx"),
+      route("waitlist", "routes/appointment/waitlist.tsx"),
     ]),
     route("confirmation/:appointmentId", "routes/appointment/confirmation.tsx"),
     // The link of the one message a guest who left a booking unfinished asked for (decision 059).
@@ -27,6 +28,10 @@ export default [
     route("manage/:token/calendar.ics", "routes/visits/calendar.ts", { id: "manage-calendar" }),
   ]),
 
+  // The links of the waitlist's messages (decision 058).
+  route("waitlist/offer/:token", "routes/waitlist/offer.tsx"),
+  route("waitlist/leave/:token", "routes/waitlist/leave.tsx"),
+
   route("login", "routes/account/login.tsx"),
   route("logout", "routes/account/logout.tsx"),
   route("register", "routes/account/register.tsx"),
@@ -37,6 +42,7 @@ export default [
   route("account/profile", "routes/account/profile.tsx"),
   route("account/appointments", "routes/account/appointments.tsx"),
   route("account/memberships", "routes/account/memberships.tsx"),
+  route("account/waitlist", "routes/account/waitlist.tsx"),
   // The same visit pages as under a manage link, for a signed-in guest's own visits.
   route("account/appointments/:id/reschedule", "routes/visits/reschedule.tsx", { id: "account-reschedule" }),
   route("account/appointments/:id/cancel", "routes/visits/cancel.tsx", { id: "account-cancel" }),

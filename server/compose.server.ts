@@ -7,6 +7,7 @@ import { createThreadedHttpAnalytics } from "./analytics/collector-thread.server
 import { createFileAnalytics } from "./analytics/file-analytics.server";
 import { createRecoveryLinks } from "./booking/recovery-link.server";
 import { createManageLinks } from "./appointments/manage-link.server";
+import { createWaitlistLinks } from "./waitlist/links.server";
 import { createLinkSigner } from "./booking/sms-link.server";
 import { generatedSecret, preparePrivateFile, sandboxApiKey } from "./data-dir.server";
 import type { Env } from "./env.server";
@@ -239,6 +240,7 @@ export async function createServices(env: Env, options: { sandboxBaseUrl: string
     linkSigner: createLinkSigner(secrets),
     manageLinks: createManageLinks(secrets),
     recoveryLinks: createRecoveryLinks(secrets),
+    waitlistLinks: createWaitlistLinks(secrets),
     sessions: createSessionCookies({
       secrets,
       secure: env.COOKIE_SECURE ?? env.NODE_ENV === "production",

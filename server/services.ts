@@ -13,6 +13,7 @@ import type { CallGovernor } from "./spa/call-governor.server";
 import type { CachedCatalog } from "./spa/catalog-cache.server";
 import type { SpaClient } from "./spa/client.server";
 import type { Stores } from "./store/stores.server";
+import type { WaitlistLinks } from "./waitlist/links.server";
 
 /*
  * The contract every use case works through, apart from its wiring (decision 049): this file
@@ -41,6 +42,8 @@ export type Services = {
   manageLinks: ManageLinks;
   /** Signs and reads the links of the recovery messages for unfinished bookings (decision 059). */
   recoveryLinks: RecoveryLinks;
+  /** Signs and reads the links of the waitlist's messages: an open time offered, and leaving (decision 058). */
+  waitlistLinks: WaitlistLinks;
   accounts: AccountService;
   /** New leads (a registration, a new guest's booking) for the chain's marketing webhooks. */
   leads: LeadWebhooks;

@@ -13,6 +13,7 @@ import { logger } from "./observability/logger.server";
 import { errorReporter, setErrorReporter } from "./observability/error-reporter.server";
 import { unfinishedPurchasesPass } from "./purchases/reconcile.server";
 import { affiliateClicksPass, referralRewardsPass } from "./referrals/passes.server";
+import { waitlistPass } from "./waitlist/pass.server";
 import type { Services } from "./services";
 import type { SpaSandbox } from "./spa-sandbox/index";
 
@@ -107,6 +108,7 @@ export async function startServer({ mode, build, assets, onClose }: StartOptions
       referralRewardsPass(services),
       affiliateClicksPass(services),
       recoveryMessagesPass(services),
+      waitlistPass(services),
     ]);
     logger.info("listening", {
       url: `http://localhost:${port}`,

@@ -7,6 +7,7 @@ const SECTIONS = [
   { key: "memberships", label: "Memberships", to: href("/account/memberships") },
   { key: "packages", label: "Packages", to: href("/account/packages") },
   { key: "gift-cards", label: "Gift cards", to: href("/account/gift-cards") },
+  { key: "waitlist", label: "Waitlist", to: href("/account/waitlist") },
   { key: "share-the-glow", label: "Share the glow", to: href("/account/share-the-glow") },
   { key: "profile", label: "Profile", to: href("/account/profile") },
 ] as const;

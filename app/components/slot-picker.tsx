@@ -94,6 +94,18 @@ function weekView(
 
 const NONE_REFUSED: ReadonlyMap<string, DowntimeRefusal> = new Map();
 
+/** None of the day's times suits: the guest may ask to be told when one opens (decision 058). */
+function WaitlistOffer({ to }: { to: string }) {
+  return (
+    <div className="button-row">
+      None that suits you?{" "}
+      <ButtonLink className="button button-secondary" to={to}>
+        Tell me when a time opens
+      </ButtonLink>
+    </div>
+  );
+}
+
 /** The view of one day's open times, with the bookable dates and the time-of-day group shown. */
 export function slotPickerView(input: {
   date: string;
@@ -160,10 +172,13 @@ export function SlotPicker({
   view,
   hold,
   reserving,
+  waitlist,
 }: {
   view: SlotPickerView;
   hold: ReturnType<typeof useSchemaForm>;
   reserving: string | null;
+  /** Where "Tell me when a time opens" leads when no time suits (the booking's time step; decision 058). */
+  waitlist?: string;
 }) {
   const {
     date,
@@ -333,9 +348,13 @@ export function SlotPicker({
                   </ButtonLink>
                 </div>
               ) : null}
+              {waitlist ? <WaitlistOffer to={waitlist} /> : null}
             </div>
           ) : slots.length === 0 ? (
-            <p className="notice">No {group} times on this day. Try another time of day.</p>
+            <div className="notice">
+              <p>No {group} times on this day. Try another time of day.</p>
+              {waitlist ? <WaitlistOffer to={waitlist} /> : null}
+            </div>
           ) : (
             <SchemaForm schemaForm={hold} summary={false} className="slots" aria-label="Open times">
               {slots.map((s) => (

@@ -22,6 +22,7 @@ import type { CancelVisitSchema } from "./cancel-forms";
 import type { GuestDetailsSchema } from "./guest";
 import type { BuyItemSchema, GiftCardBalanceSchema, GiftCardSchema } from "./purchases";
 import type { ConfirmNewTimeSchema } from "./reschedule-forms";
+import type { WaitlistJoinSchema } from "./waitlist";
 
 /** Each form's fields and their HTML constraints, by its schema's name: what `useSchemaForm` draws a form from. */
 export const FORMS = {
@@ -149,5 +150,15 @@ export const FORMS = {
   }),
   VerifyGuestSchema: formContract<typeof VerifyGuestSchema>("VerifyGuestSchema", {
     code: { required: true, maxLength: 6, pattern: "\\d{6}" },
+  }),
+  WaitlistJoinSchema: formContract<typeof WaitlistJoinSchema>("WaitlistJoinSchema", {
+    clinic: { required: true, minLength: 1, maxLength: 64 },
+    days: { required: true, multiple: true },
+    "days[]": { required: true },
+    parts: { required: true, multiple: true },
+    "parts[]": { required: true, pattern: "morning|afternoon|evening" },
+    therapist: { required: false, maxLength: 64 },
+    contact: { required: true, minLength: 1, maxLength: 254 },
+    consent: { required: true },
   }),
 };

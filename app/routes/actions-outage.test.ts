@@ -148,6 +148,17 @@ const CASES: Record<string, Case[]> = {
   // A reminder's link is checked before anything is read: one not sent is its 404 page.
   "routes/appointment/resume.tsx": [{ url: "/appointment/resume/not-a-link", form: {}, expect: "no-500" }],
   "routes/dev/recovery-messages.ts": [{ url: "/dev/recovery-messages", form: {}, expect: "no-500" }],
+  "routes/appointment/waitlist.tsx": [
+    {
+      url: "/appointment/waitlist",
+      session: "booking",
+      form: { clinic: CENTER_ID, days: "2030-01-07", parts: "morning", contact: unknownGuest.email, consent: "on" },
+      expect: "outage",
+    },
+  ],
+  "routes/account/waitlist.tsx": [
+    { url: "/account/waitlist", session: "signed-in", form: { entry: "not-an-entry" }, expect: "no-500" },
+  ],
   "routes/visits/cancel.tsx": [
     {
       url: `/account/appointments/${VISIT_ID}/cancel`,

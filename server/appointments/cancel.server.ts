@@ -5,6 +5,7 @@ import { logger } from "../observability/logger.server";
 import type { CancelReason } from "../spa/booking.server";
 import { isSpaError } from "../spa/errors.server";
 import type { VisitAccess } from "./access.server";
+import { noteTimeMayOpen } from "../store/waitlist-signal.server";
 import { sendVisitChanged } from "./visit-messages.server";
 import { calendarKey, isChangeable, type Visit } from "./visits.server";
 
@@ -88,6 +89,9 @@ export async function cancelVisit(
     return { kind: "refused", message: refusalMessage(String(error.code), visit) };
   }
   await services.stores.visitRevisions.bump(calendarKey(visit), now);
+  // Its time is free now: the waitlist's next pass looks at the day (decision 058).
+  if (visit.center)
+    await noteTimeMayOpen(services.stores, { centerId: visit.center.id, date: visit.start.slice(0, 10), at: now });
   const cancelled: Visit = {
     ...visit,
     status: APPOINTMENT_STATUS.CANCELLED,

@@ -7,6 +7,7 @@ import type { AppSession } from "../session.server";
 import type { BookingRequest, SlotList } from "../spa/booking.server";
 import { isSpaError } from "../spa/errors.server";
 import type { VisitAccess } from "./access.server";
+import { noteTimeMayOpen } from "../store/waitlist-signal.server";
 import { sendVisitChanged } from "./visit-messages.server";
 import { oneChangeAtATime } from "./visit-lock.server";
 import { calendarKey, findVisit, isChangeable, loadGuestVisits, type Visit } from "./visits.server";
@@ -152,6 +153,8 @@ export async function confirmNewTime(
       .limited;
     if (first && !alreadyMoved) {
       await services.stores.visitRevisions.bump(calendarKey(visit), now);
+      // The time it left is free now: the waitlist's next pass looks at that day (decision 058).
+      await noteTimeMayOpen(services.stores, { centerId: visit.center!.id, date: visit.start.slice(0, 10), at: now });
       const moved: Visit = {
         ...visit,
         start: confirmed.items.map((i) => i.start).sort()[0] ?? hold.slot,

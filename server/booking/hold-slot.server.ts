@@ -18,7 +18,11 @@ import {
 } from "./hold-limits.server";
 import { treatmentHistory } from "./downtime.server";
 import { dropDraftHold, forgetOpenTimes, openTimes, type SlotQuery } from "./holds.server";
+import { noteTimeMayOpen } from "../store/waitlist-signal.server";
 import { adoptSignedInGuest } from "./signed-in.server";
+
+/** A hold is looked at for the waitlist this long after it runs out, when the back end has surely let it go. */
+const HOLD_END_MARGIN_MS = 5_000;
 
 /**
  * What came of holding a time. Every outcome carries the draft to keep, so a guest record made on
@@ -162,6 +166,11 @@ async function holdForBooking(services: Services, request: HoldRequest): Promise
       },
     });
     await keepHoldClaim(services.rateLimiter, claim, hold.expiresAt);
+    // A waiting guest may get the time when the hold runs out (Zenoti lets it go only then), and a
+    // time replaced on the same booking is free now (decision 058).
+    await noteTimeMayOpen(services.stores, { centerId, date, at: Date.parse(hold.expiresAt) + HOLD_END_MARGIN_MS });
+    if (sameBooking && draft.hold && draft.hold.slot !== slot)
+      await noteTimeMayOpen(services.stores, { centerId, date, at: Date.now() });
     // The replaced hold's place among the address's live holds is ours to give back.
     if (draft.hold) await dropHoldClaim(services.rateLimiter, draft.hold.claim);
     return {

@@ -147,7 +147,19 @@ export const LIMITS = {
     failClosed: false,
     message: liveHoldsMessage,
   }),
+  /** Joins of the waitlist of full days from one address (decision 058); each contact has its own cap in the store. */
+  waitlistJoin: limit<{ ip: string }>({
+    counters: [{ points: 10, windowMs: 60 * MINUTE, key: ({ ip }) => `waitlist-ip:${ip}` }],
+    failClosed: false,
+    message: waitMinutes("waitlist requests"),
+  }),
 } as const;
+
+/**
+ * How many waitlist entries one email or mobile may have at once (decision 058): a guest waits for a
+ * few bookings, never a whole calendar. Counted by the store with the entry's write.
+ */
+export const WAITLIST_ENTRIES_PER_CONTACT = 3;
 
 /**
  * Holds alive at once from one address: not a count of tries but a set of places that expire with

@@ -8,6 +8,7 @@ import {
   enforceLimit,
   LIMITS,
   LIVE_HOLDS,
+  WAITLIST_ENTRIES_PER_CONTACT,
   type LimitName,
   type LimitParts,
 } from "./policy.server";
@@ -33,6 +34,7 @@ const SAMPLE: { [Name in LimitName]: LimitParts<Name> } = {
   linkedPromoCode: { ip: "203.0.113.9" },
   holdAttempt: { ip: "203.0.113.9", bookingId: "booking-1" },
   newGuest: { ip: "203.0.113.9" },
+  waitlistJoin: { ip: "203.0.113.9" },
 };
 
 const NAMES = Object.keys(LIMITS) as LimitName[];
@@ -113,6 +115,7 @@ describe("the limits policy", () => {
       "hold-ip:203.0.113.9",
       "hold-booking:booking-1",
       "hold-guest-ip:203.0.113.9",
+      "waitlist-ip:203.0.113.9",
     ]);
     expect(LIVE_HOLDS.key({ ip: "203.0.113.9" })).toMatch(/^live-holds:[A-Za-z0-9_-]{22}$/);
     expect(LIVE_HOLDS.key({ ip: "203.0.113.9" })).not.toContain("203.0.113.9");
@@ -140,8 +143,10 @@ describe("the limits policy", () => {
       linkedPromoCode: { counters: ["20/60min"], failClosed: true },
       holdAttempt: { counters: ["10/1min", "10/1min"], failClosed: false },
       newGuest: { counters: ["5/10min"], failClosed: false },
+      waitlistJoin: { counters: ["10/60min"], failClosed: false },
     });
     expect(LIVE_HOLDS.places).toBe(3);
+    expect(WAITLIST_ENTRIES_PER_CONTACT).toBe(3);
     expect(LIVE_HOLDS.lifetimeMs).toBe(10 * 60_000);
   });
 
@@ -150,6 +155,7 @@ describe("the limits policy", () => {
     expect(LIMITS.codeSend.message(600)).toBe("Too many attempts. Please wait 600 seconds and try again.");
     expect(LIMITS.giftCardBalance.message(61)).toBe("Too many balance checks. Please wait 2 minutes and try again.");
     expect(LIMITS.promoCode.message(30)).toBe("Too many promo codes tried. Please wait 1 minute and try again.");
+    expect(LIMITS.waitlistJoin.message(600)).toBe("Too many waitlist requests. Please wait 10 minutes and try again.");
     expect(LIMITS.newGuest.message(600)).toBe(
       "Too many times are on hold from your network right now. Please finish or cancel a booking in progress, or try again in 10 minutes.",
     );

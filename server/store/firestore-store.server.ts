@@ -46,6 +46,9 @@ import {
   type Stores,
   type UserSessionRecord,
   type UserSessionStore,
+  type WaitlistEntry,
+  type WaitlistSignal,
+  type WaitlistStore,
 } from "./stores.server";
 
 /** gRPC's INVALID_ARGUMENT, which Firestore answers for a transaction it closed before the commit. */
@@ -117,6 +120,10 @@ const PRICING_TIERS = "pricingTiers";
 /** The one document of `pricingTiers`. */
 const CURRENT_TIERS = "current";
 const ADD_ON_LHR_PRICES = "addOnLhrPrices";
+/** Our own collections (decision 058): the waitlist's entries by id, its days to look at by clinic and day, and named leases. */
+const WAITLIST_ENTRIES = "waitlistEntries";
+const WAITLIST_SIGNALS = "waitlistSignals";
+const JOB_LEASES = "jobLeases";
 /** Recovery messages for unfinished bookings (decision 059), one document per draft, by the draft's id. */
 const BOOKING_RECOVERIES = "bookingRecoveries";
 
@@ -1033,6 +1040,108 @@ function bookingRecoveryStore(db: Firestore): BookingRecoveryStore {
   };
 }
 
+function waitlistStore(db: Firestore): WaitlistStore {
+  const entries = db.collection(WAITLIST_ENTRIES);
+  const entryRef = (id: string) => entries.doc(documentId(id));
+  const signalRef = ({ centerId, date, at }: WaitlistSignal) =>
+    db.collection(WAITLIST_SIGNALS).doc(documentId(`${centerId}|${date}|${at}`));
+  const toEntry = (data: DocumentData) => data as WaitlistEntry;
+  const byJoining = (a: WaitlistEntry, b: WaitlistEntry) => a.createdAt - b.createdAt || a.id.localeCompare(b.id);
+  /** Changes the entry in a transaction; false when it is gone or `next` leaves it as it is. */
+  const change = (id: string, next: (entry: WaitlistEntry) => WaitlistEntry | null) =>
+    inTransaction(db, async (tx) => {
+      const snapshot = await tx.get(entryRef(id));
+      if (!snapshot.exists) return false;
+      const changed = next(toEntry(snapshot.data()!));
+      if (!changed) return false;
+      tx.set(entryRef(id), changed);
+      return true;
+    });
+  return {
+    async add(entry, cap) {
+      return inTransaction(db, async (tx) => {
+        // One equality filter; read in the transaction, so a second join of the contact waits for this one.
+        const mine = await tx.get(entries.where("contact", "==", entry.contact));
+        if (mine.size >= cap) return "full" as const;
+        tx.create(entryRef(entry.id), entry);
+        return "added" as const;
+      });
+    },
+    async get(id) {
+      const snapshot = await entryRef(id).get();
+      return snapshot.exists ? toEntry(snapshot.data()!) : null;
+    },
+    async remove(id) {
+      return inTransaction(db, async (tx) => {
+        const snapshot = await tx.get(entryRef(id));
+        if (!snapshot.exists) return false;
+        tx.delete(entryRef(id));
+        return true;
+      });
+    },
+    async listForAccount(accountId) {
+      const snapshot = await entries.where("accountId", "==", accountId).get();
+      return snapshot.docs.map((doc) => toEntry(doc.data())).sort(byJoining);
+    },
+    async listForContact(contact) {
+      const snapshot = await entries.where("contact", "==", contact).get();
+      return snapshot.docs.map((doc) => toEntry(doc.data())).sort(byJoining);
+    },
+    async listForDay(centerId, date) {
+      const snapshot = await entries.where("centerId", "==", centerId).where("days", "array-contains", date).get();
+      return snapshot.docs.map((doc) => toEntry(doc.data())).sort(byJoining);
+    },
+    async listUnchecked(checkedBefore, limit) {
+      // Live entries are few (each ends within two weeks): the order is made here.
+      const snapshot = await entries.get();
+      return snapshot.docs
+        .map((doc) => toEntry(doc.data()))
+        .filter((e) => e.checkedAt === null || e.checkedAt < checkedBefore)
+        .sort((a, b) => (a.checkedAt ?? -1) - (b.checkedAt ?? -1) || byJoining(a, b))
+        .slice(0, limit);
+    },
+    async offer(id, slot, keep) {
+      return change(id, (entry) =>
+        entry.offered.includes(slot) ? null : { ...entry, offered: [...entry.offered, slot].slice(-keep) },
+      );
+    },
+    async withdrawOffer(id, slot) {
+      await change(id, (entry) => ({ ...entry, offered: entry.offered.filter((s) => s !== slot) }));
+    },
+    async markChecked(id, now) {
+      await change(id, (entry) => ({ ...entry, checkedAt: now }));
+    },
+    async removeExpired(now) {
+      const snapshot = await entries.where("expiresAt", "<=", now).get();
+      await Promise.all(snapshot.docs.map((doc) => doc.ref.delete()));
+      return snapshot.size;
+    },
+    async signal(signal) {
+      await signalRef(signal).set({ centerId: signal.centerId, date: signal.date, at: signal.at });
+    },
+    async listSignals(dueBy, limit) {
+      if (limit <= 0) return [];
+      const snapshot = await db.collection(WAITLIST_SIGNALS).where("at", "<=", dueBy).orderBy("at").limit(limit).get();
+      return snapshot.docs.map((doc): WaitlistSignal => {
+        const data = doc.data();
+        return { centerId: String(data.centerId), date: String(data.date), at: Number(data.at) };
+      });
+    },
+    async clearSignal(signal) {
+      await signalRef(signal).delete();
+    },
+    async lease(name, holder, until, now) {
+      const ref = db.collection(JOB_LEASES).doc(documentId(name));
+      return inTransaction(db, async (tx) => {
+        const snapshot = await tx.get(ref);
+        if (snapshot.exists && Number(snapshot.get("until")) > now && snapshot.get("holder") !== holder) return false;
+        tx.set(ref, { holder, until });
+        return true;
+      });
+    },
+  };
+}
+
 /** The production stores, one collection per kind of record. */
 export function createFirestoreStores(db: Firestore, close: () => Promise<void> = async () => {}): Stores {
   return {
@@ -1049,6 +1158,7 @@ export function createFirestoreStores(db: Firestore, close: () => Promise<void> 
     referrals: referralStore(db),
     affiliates: affiliateStore(db),
     pricing: pricingStore(db),
+    waitlist: waitlistStore(db),
     bookingRecoveries: bookingRecoveryStore(db),
     async ping() {
       // One document read by id (absent or not): the least a round trip to Firestore can cost.

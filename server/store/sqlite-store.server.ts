@@ -36,6 +36,9 @@ import {
   type VisitRevisionStore,
   type Stores,
   type UserSessionStore,
+  type WaitlistEntry,
+  type WaitlistSignal,
+  type WaitlistStore,
 } from "./stores.server";
 
 type Migration = string | ((db: Database.Database) => void);
@@ -154,6 +157,18 @@ const migrations: Migration[] = [
    CREATE INDEX IF NOT EXISTS booking_recoveries_due ON booking_recoveries(state, due_at);
    CREATE INDEX IF NOT EXISTS booking_recoveries_guest ON booking_recoveries(guest_id);
    CREATE INDEX IF NOT EXISTS booking_recoveries_created ON booking_recoveries(created_at);`,
+  // The waitlist of full days (decision 058): the entry is JSON; the columns are what it is found by.
+  // A day a time may have opened on, one row per clinic day; and the named leases of the waitlist's pass.
+  `CREATE TABLE waitlist_entries (
+     id TEXT PRIMARY KEY, center_id TEXT NOT NULL, contact TEXT NOT NULL, account_id TEXT, created_at INTEGER NOT NULL,
+     expires_at INTEGER NOT NULL, checked_at INTEGER, data TEXT NOT NULL
+   );
+   CREATE INDEX waitlist_entries_center ON waitlist_entries(center_id, created_at);
+   CREATE INDEX waitlist_entries_contact ON waitlist_entries(contact);
+   CREATE INDEX waitlist_entries_account ON waitlist_entries(account_id, created_at);
+   CREATE TABLE waitlist_signals (center_id TEXT NOT NULL, date TEXT NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (center_id, date, at));
+   CREATE INDEX waitlist_signals_due ON waitlist_signals(at);
+   CREATE TABLE job_leases (name TEXT PRIMARY KEY, holder TEXT NOT NULL, until INTEGER NOT NULL);`,
 ];
 
 /** SQLite's answer to a second row for a unique key. */
@@ -1028,6 +1043,131 @@ function bookingRecoveryStore(db: Database.Database): BookingRecoveryStore {
   };
 }
 
+function waitlistStore(db: Database.Database): WaitlistStore {
+  const parse = (row: unknown) => (row ? (JSON.parse((row as { data: string }).data) as WaitlistEntry) : null);
+  const all = (rows: unknown[]) => rows.map((row) => parse(row)!);
+  const byId = db.prepare("SELECT data FROM waitlist_entries WHERE id = ?");
+  const write = (entry: WaitlistEntry) =>
+    db
+      .prepare(
+        `INSERT INTO waitlist_entries (id, center_id, contact, account_id, created_at, expires_at, checked_at, data)
+         VALUES (@id, @centerId, @contact, @accountId, @createdAt, @expiresAt, @checkedAt, @data)
+         ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at, data = excluded.data`,
+      )
+      .run({
+        id: entry.id,
+        centerId: entry.centerId,
+        contact: entry.contact,
+        accountId: entry.accountId,
+        createdAt: entry.createdAt,
+        expiresAt: entry.expiresAt,
+        checkedAt: entry.checkedAt,
+        data: JSON.stringify(entry),
+      });
+  const add = db.transaction((entry: WaitlistEntry, cap: number): "added" | "full" => {
+    const { count } = db
+      .prepare("SELECT COUNT(*) AS count FROM waitlist_entries WHERE contact = ?")
+      .get(entry.contact) as {
+      count: number;
+    };
+    if (count >= cap) return "full";
+    write(entry);
+    return "added";
+  });
+  const change = db.transaction((id: string, next: (entry: WaitlistEntry) => WaitlistEntry | null): boolean => {
+    const entry = parse(byId.get(id));
+    if (!entry) return false;
+    const changed = next(entry);
+    if (!changed) return false;
+    write(changed);
+    return true;
+  });
+  const lease = db.transaction((name: string, holder: string, until: number, now: number): boolean => {
+    const row = db.prepare("SELECT holder, until FROM job_leases WHERE name = ?").get(name) as
+      | { holder: string; until: number }
+      | undefined;
+    if (row && row.until > now && row.holder !== holder) return false;
+    db.prepare(
+      "INSERT INTO job_leases (name, holder, until) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, until = excluded.until",
+    ).run(name, holder, until);
+    return true;
+  });
+  return {
+    async add(entry, cap) {
+      return add.immediate(entry, cap);
+    },
+    async get(id) {
+      return parse(byId.get(id));
+    },
+    async remove(id) {
+      return db.prepare("DELETE FROM waitlist_entries WHERE id = ?").run(id).changes > 0;
+    },
+    async listForAccount(accountId) {
+      return all(
+        db.prepare("SELECT data FROM waitlist_entries WHERE account_id = ? ORDER BY created_at, id").all(accountId),
+      );
+    },
+    async listForContact(contact) {
+      return all(
+        db.prepare("SELECT data FROM waitlist_entries WHERE contact = ? ORDER BY created_at, id").all(contact),
+      );
+    },
+    async listForDay(centerId, date) {
+      // A clinic's entries are few: the days are matched here.
+      return all(
+        db.prepare("SELECT data FROM waitlist_entries WHERE center_id = ? ORDER BY created_at, id").all(centerId),
+      ).filter((entry) => entry.days.includes(date));
+    },
+    async listUnchecked(checkedBefore, limit) {
+      return all(
+        db
+          .prepare(
+            `SELECT data FROM waitlist_entries WHERE checked_at IS NULL OR checked_at < ?
+             ORDER BY checked_at IS NOT NULL, checked_at, created_at LIMIT ?`,
+          )
+          .all(checkedBefore, limit),
+      );
+    },
+    async offer(id, slot, keep) {
+      return change.immediate(id, (entry) =>
+        entry.offered.includes(slot) ? null : { ...entry, offered: [...entry.offered, slot].slice(-keep) },
+      );
+    },
+    async withdrawOffer(id, slot) {
+      change.immediate(id, (entry) => ({ ...entry, offered: entry.offered.filter((s) => s !== slot) }));
+    },
+    async markChecked(id, now) {
+      change.immediate(id, (entry) => ({ ...entry, checkedAt: now }));
+    },
+    async removeExpired(now) {
+      return db.prepare("DELETE FROM waitlist_entries WHERE expires_at <= ?").run(now).changes;
+    },
+    async signal({ centerId, date, at }) {
+      db.prepare("INSERT OR IGNORE INTO waitlist_signals (center_id, date, at) VALUES (?, ?, ?)").run(
+        centerId,
+        date,
+        at,
+      );
+    },
+    async listSignals(dueBy, limit) {
+      const rows = db
+        .prepare("SELECT center_id, date, at FROM waitlist_signals WHERE at <= ? ORDER BY at, center_id, date LIMIT ?")
+        .all(dueBy, limit) as { center_id: string; date: string; at: number }[];
+      return rows.map((r): WaitlistSignal => ({ centerId: r.center_id, date: r.date, at: r.at }));
+    },
+    async clearSignal(signal) {
+      db.prepare("DELETE FROM waitlist_signals WHERE center_id = ? AND date = ? AND at = ?").run(
+        signal.centerId,
+        signal.date,
+        signal.at,
+      );
+    },
+    async lease(name, holder, until, now) {
+      return lease.immediate(name, holder, until, now);
+    },
+  };
+}
+
 /** The embedded stores: one SQLite file, one table per kind of record (money in cents, docs/decisions/011). */
 export function createSqliteStores(file: string): Stores {
   const db = openDatabase(file);
@@ -1045,6 +1185,7 @@ export function createSqliteStores(file: string): Stores {
     referrals: referralStore(db),
     affiliates: affiliateStore(db),
     pricing: pricingStore(db),
+    waitlist: waitlistStore(db),
     bookingRecoveries: bookingRecoveryStore(db),
     async ping() {
       db.prepare("SELECT 1").get();

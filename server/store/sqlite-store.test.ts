@@ -54,7 +54,10 @@ describe("money in cents", () => {
         DROP TABLE referrals;
         ALTER TABLE impact_affiliate_details DROP COLUMN checked_at;
         ALTER TABLE partner_pricing DROP COLUMN name;
-        DROP TABLE pricing_tiers;`);
+        DROP TABLE pricing_tiers;
+        DROP TABLE waitlist_entries;
+        DROP TABLE waitlist_signals;
+        DROP TABLE job_leases;`);
       old.prepare("INSERT INTO center_pricing VALUES (?, ?, ?, ?)").run("c-1", "s-1", 19.99, 1);
       old.prepare("INSERT INTO add_on_lhr_prices VALUES (?, ?)").run("a-1", 59.5);
       old.prepare("INSERT INTO partner_pricing VALUES (?, ?)").run("GROUPON", JSON.stringify({ s1: 49.99, s2: 275 }));
@@ -110,10 +113,10 @@ describe("the reward credits of an older store file", () => {
       await createSqliteStores(file).close();
       const old = new Database(file);
       const version = old.pragma("user_version", { simple: true }) as number;
-      // As it was before the credit columns, and the code index after them (two migrations back, then
-      // the recovery table's, which runs again on a file that has it).
+      // As it was before the credit columns, and the code index, the recovery table (its migration runs
+      // again harmlessly on a file that has it) and the waitlist after them: four migrations back.
       old.exec(
-        "DROP INDEX referrals_code; DROP INDEX referrals_uncredited; ALTER TABLE referrals DROP COLUMN credit_sent_at; ALTER TABLE referrals DROP COLUMN credit_tried_at;",
+        "DROP TABLE waitlist_entries; DROP TABLE waitlist_signals; DROP TABLE job_leases; DROP TABLE booking_recoveries; DROP INDEX referrals_code; DROP INDEX referrals_uncredited; ALTER TABLE referrals DROP COLUMN credit_sent_at; ALTER TABLE referrals DROP COLUMN credit_tried_at;",
       );
       const insert = old.prepare(
         `INSERT INTO referrals (email_key, friend_email, friend_first_name, friend_guest_id, code, referrer_account_id, referrer_guest_id, created_at, state, checked_at, reward_points, rewarded_at, visit_id)
@@ -121,7 +124,7 @@ describe("the reward credits of an older store file", () => {
       );
       insert.run("paid@example.com", "paid@example.com", "g-p", "rewarded", 5000, 400, "v-1");
       insert.run("waiting@example.com", "waiting@example.com", "g-w", "registered", 0, null, null);
-      old.pragma(`user_version = ${version - 3}`);
+      old.pragma(`user_version = ${version - 4}`);
       old.close();
 
       const reopened = createSqliteStores(file);

@@ -9,6 +9,7 @@ import {
   type Purchase,
   type Referral,
   type Stores,
+  type WaitlistEntry,
 } from "./stores.server";
 
 /**
@@ -1206,6 +1207,112 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
             { serviceId: "%2F", price: 103 },
           ]),
         );
+      });
+    });
+
+    describe("waitlist", () => {
+      const entry = (id: string, patch: Partial<WaitlistEntry> = {}): WaitlistEntry => ({
+        id,
+        centerId: "c-1",
+        serviceId: "s-1",
+        addOnIds: [],
+        therapistId: null,
+        days: ["2026-12-07", "2026-12-08"],
+        parts: ["morning"],
+        channel: "email",
+        contact: `${id}@example.com`,
+        accountId: null,
+        origin: "https://glow.example",
+        createdAt: 1_000,
+        expiresAt: 10_000,
+        offered: [],
+        checkedAt: null,
+        ...patch,
+      });
+
+      it("adds an entry, reads it back, and deletes it once", async () => {
+        const ana = entry("w-1", { therapistId: "t-1", accountId: "a-1", parts: ["morning", "evening"] });
+        expect(await stores.waitlist.add(ana, 3)).toBe("added");
+        expect(await stores.waitlist.get("w-1")).toEqual(ana);
+        expect(await stores.waitlist.get("w-2")).toBeNull();
+        expect(await stores.waitlist.remove("w-1")).toBe(true);
+        expect(await stores.waitlist.remove("w-1")).toBe(false);
+        expect(await stores.waitlist.get("w-1")).toBeNull();
+      });
+
+      it("refuses a contact's entry past the cap, even when the joins race", async () => {
+        const same = (id: string) => entry(id, { contact: "ana@example.com" });
+        const answers = await Promise.all(["a", "b", "c", "d", "e"].map((id) => stores.waitlist.add(same(id), 3)));
+        expect(answers.filter((a) => a === "added")).toHaveLength(3);
+        expect(answers.filter((a) => a === "full")).toHaveLength(2);
+        expect(await stores.waitlist.add(entry("other"), 3)).toBe("added");
+      });
+
+      it("lists an account's entries and a clinic day's, in the order they joined", async () => {
+        await stores.waitlist.add(entry("late", { createdAt: 3_000, accountId: "a-1" }), 3);
+        await stores.waitlist.add(entry("early", { createdAt: 1_000, accountId: "a-1" }), 3);
+        await stores.waitlist.add(entry("other-day", { createdAt: 2_000, days: ["2026-12-09"] }), 3);
+        await stores.waitlist.add(entry("other-clinic", { createdAt: 500, centerId: "c-2" }), 3);
+        expect((await stores.waitlist.listForAccount("a-1")).map((e) => e.id)).toEqual(["early", "late"]);
+        expect(await stores.waitlist.listForAccount("a-2")).toEqual([]);
+        expect((await stores.waitlist.listForContact("late@example.com")).map((e) => e.id)).toEqual(["late"]);
+        expect(await stores.waitlist.listForContact("nobody@example.com")).toEqual([]);
+        expect((await stores.waitlist.listForDay("c-1", "2026-12-08")).map((e) => e.id)).toEqual(["early", "late"]);
+        expect((await stores.waitlist.listForDay("c-1", "2026-12-09")).map((e) => e.id)).toEqual(["other-day"]);
+        expect(await stores.waitlist.listForDay("c-3", "2026-12-08")).toEqual([]);
+      });
+
+      it("records each offer once, keeps the latest ones, and takes one back", async () => {
+        await stores.waitlist.add(entry("w-1"), 3);
+        const [first, second] = await Promise.all([
+          stores.waitlist.offer("w-1", "2026-12-07T09:00:00", 2),
+          stores.waitlist.offer("w-1", "2026-12-07T09:00:00", 2),
+        ]);
+        expect([first, second].sort()).toEqual([false, true]);
+        expect(await stores.waitlist.offer("w-1", "2026-12-07T10:00:00", 2)).toBe(true);
+        expect(await stores.waitlist.offer("w-1", "2026-12-07T11:00:00", 2)).toBe(true);
+        expect((await stores.waitlist.get("w-1"))?.offered).toEqual(["2026-12-07T10:00:00", "2026-12-07T11:00:00"]);
+        await stores.waitlist.withdrawOffer("w-1", "2026-12-07T10:00:00");
+        expect((await stores.waitlist.get("w-1"))?.offered).toEqual(["2026-12-07T11:00:00"]);
+        expect(await stores.waitlist.offer("gone", "2026-12-07T09:00:00", 2)).toBe(false);
+      });
+
+      it("lists entries not checked lately, never-checked first, and deletes the ones whose last day is over", async () => {
+        await stores.waitlist.add(entry("never", { createdAt: 2_000 }), 3);
+        await stores.waitlist.add(entry("old-check", { expiresAt: 5_000 }), 3);
+        await stores.waitlist.add(entry("fresh-check"), 3);
+        await stores.waitlist.markChecked("old-check", 100);
+        await stores.waitlist.markChecked("fresh-check", 900);
+        await stores.waitlist.markChecked("gone", 900);
+        expect((await stores.waitlist.listUnchecked(500, 10)).map((e) => e.id)).toEqual(["never", "old-check"]);
+        expect((await stores.waitlist.listUnchecked(1_000, 1)).map((e) => e.id)).toEqual(["never"]);
+        expect(await stores.waitlist.removeExpired(5_000)).toBe(1);
+        expect(await stores.waitlist.get("old-check")).toBeNull();
+        expect(await stores.waitlist.get("never")).not.toBeNull();
+      });
+
+      it("lists the notes due, earliest first, each once, and clears only the one given", async () => {
+        const early = { centerId: "c-1", date: "2026-12-07", at: 100 };
+        const other = { centerId: "c-2", date: "2026-12-07", at: 200 };
+        const later = { centerId: "c-1", date: "2026-12-07", at: 900 };
+        for (const note of [later, other, early, early]) await stores.waitlist.signal(note);
+        expect(await stores.waitlist.listSignals(500, 10)).toEqual([early, other]);
+        expect(await stores.waitlist.listSignals(1_000, 10)).toEqual([early, other, later]);
+        expect(await stores.waitlist.listSignals(1_000, 1)).toEqual([early]);
+        expect(await stores.waitlist.listSignals(1_000, 0)).toEqual([]);
+        await stores.waitlist.clearSignal(early);
+        expect(await stores.waitlist.listSignals(1_000, 10)).toEqual([other, later]);
+      });
+
+      it("gives a lease to one holder at a time, until it runs out", async () => {
+        const takes = await Promise.all(["i-1", "i-2", "i-3"].map((h) => stores.waitlist.lease("pass", h, 1_000, 0)));
+        expect(takes.filter(Boolean)).toHaveLength(1);
+        const holder = ["i-1", "i-2", "i-3"][takes.indexOf(true)];
+        const other = holder === "i-1" ? "i-2" : "i-1";
+        expect(await stores.waitlist.lease("pass", holder, 2_000, 500)).toBe(true);
+        expect(await stores.waitlist.lease("pass", other, 3_000, 1_500)).toBe(false);
+        expect(await stores.waitlist.lease("other", other, 3_000, 1_500)).toBe(true);
+        expect(await stores.waitlist.lease("pass", other, 3_000, 2_000)).toBe(true);
       });
     });
   });

@@ -23,6 +23,7 @@ export type Stores = {
   purchases: PurchaseStore;
   referrals: ReferralStore;
   affiliates: AffiliateStore;
+  waitlist: WaitlistStore;
   pricing: PricingStore;
   bookingRecoveries: BookingRecoveryStore;
   /** One cheap read, for the readiness endpoint: throws when the store cannot be reached. */
@@ -650,4 +651,86 @@ export interface BookingRecoveryStore {
   removeForGuest(guestId: string): Promise<number>;
   /** Removes the records created before `createdBefore` (their link has expired); how many there were. */
   removeCreatedBefore(createdBefore: number, limit: number): Promise<number>;
+}
+
+/* ---------- the waitlist of full days (decision 058) ---------- */
+
+/**
+ * One guest waiting for a time to open: what they would book (clinic, treatment, add-ons, nurse),
+ * the days and parts of the day that suit, and the one contact to tell. Nothing else about them is
+ * kept, and the entry is deleted when it ends (the time booked, the guest left, its last day over).
+ */
+export type WaitlistEntry = {
+  /** Random, unguessable: signed into the entry's links. */
+  id: string;
+  centerId: string;
+  serviceId: string;
+  addOnIds: string[];
+  /** The nurse asked for; null for any nurse. */
+  therapistId: string | null;
+  /** Clinic-local days ("YYYY-MM-DD"), ascending. */
+  days: string[];
+  parts: ("morning" | "afternoon" | "evening")[];
+  channel: "email" | "sms";
+  /** An email in lower case, or a mobile's ten digits. */
+  contact: string;
+  /** The signed-in guest's account, to list and leave the entry there; null for a guest without one. */
+  accountId: string | null;
+  /** The site the guest joined on: the messages' links lead back to it. */
+  origin: string;
+  createdAt: number;
+  /** When the entry's last day ends on the clinic's clock (milliseconds since the epoch). */
+  expiresAt: number;
+  /** The open times the guest was told about (clinic-local), so none is told twice. */
+  offered: string[];
+  /** When the periodic check last read the entry's days; null before it did. */
+  checkedAt: number | null;
+};
+
+/**
+ * A clinic day on which a time may open: a visit cancelled or moved (at once), a hold (when it runs
+ * out, as Zenoti lets it go only then). The first pass from `at` on looks at the day.
+ */
+export type WaitlistSignal = { centerId: string; date: string; at: number };
+
+export interface WaitlistStore {
+  /**
+   * Adds the entry unless its contact already has `cap` entries ("full"); the count and the write are
+   * one transaction, so however many joins race, a contact has at most `cap`.
+   */
+  add(entry: WaitlistEntry, cap: number): Promise<"added" | "full">;
+  get(id: string): Promise<WaitlistEntry | null>;
+  /** Deletes the entry; true when there was one. */
+  remove(id: string): Promise<boolean>;
+  /** An account's entries, oldest first. */
+  listForAccount(accountId: string): Promise<WaitlistEntry[]>;
+  /** The entries of a contact (an email in lower case, a mobile's ten digits), oldest first. */
+  listForContact(contact: string): Promise<WaitlistEntry[]>;
+  /** The entries of a clinic waiting for that day, in the order they joined (oldest first). */
+  listForDay(centerId: string, date: string): Promise<WaitlistEntry[]>;
+  /** Entries not checked since `checkedBefore` (never-checked first, then oldest check), at most `limit`. */
+  listUnchecked(checkedBefore: number, limit: number): Promise<WaitlistEntry[]>;
+  /**
+   * Records that the entry's guest is told about `slot`, atomically: true for the one call that
+   * did (the caller then sends the message), false when it was already told or the entry is gone.
+   */
+  offer(id: string, slot: string, keep: number): Promise<boolean>;
+  /** Takes back an offer whose message could not be sent, so the next pass tells it again. */
+  withdrawOffer(id: string, slot: string): Promise<void>;
+  /** Notes when the entry's days were read; nothing when the entry is gone. */
+  markChecked(id: string, now: number): Promise<void>;
+  /** Deletes the entries whose last day is over; how many. */
+  removeExpired(now: number): Promise<number>;
+  /** Notes that a time may open at the clinic that day from `at` on (the same note twice is one). */
+  signal(signal: WaitlistSignal): Promise<void>;
+  /** The notes due by `dueBy`, earliest first, at most `limit`. */
+  listSignals(dueBy: number, limit: number): Promise<WaitlistSignal[]>;
+  /** Clears that note (another of the same day stays). */
+  clearSignal(signal: WaitlistSignal): Promise<void>;
+  /**
+   * Takes the named lease for `holder` until `until`, atomically: true when it was free (never
+   * taken, run out, or already this holder's), false while another holder has it. What keeps one
+   * instance at a time on the waitlist's pass, and the periodic check to its interval across restarts.
+   */
+  lease(name: string, holder: string, until: number, now: number): Promise<boolean>;
 }

@@ -192,6 +192,13 @@ test("the booking journey, each step and its error states, the card page and the
   await page.getByRole("button", { name: "Continue to date and time" }).click();
 
   await expect(page.getByRole("heading", { level: 1, name: "Choose a date and time" })).toBeVisible();
+  // The waitlist's form (decision 058), as drawn and after an empty submit.
+  await visit(page, `/appointment/waitlist?date=${date}&group=all`, "Tell me when a time opens");
+  await expectAccessible(page, "waitlist form");
+  await page.getByRole("button", { name: "Tell me when a time opens" }).click();
+  await expect(correctErrors(page)).toBeVisible();
+  await expectAccessible(page, "waitlist form, refused");
+  await page.goto("/appointment/time");
   const times = await showDate(page, date);
   await expect(times.first()).toBeVisible();
   await expectAccessible(page, "time step");
@@ -296,6 +303,8 @@ test("the account pages signed in, and a visit's reschedule and cancel pages", a
   await expectAccessible(page, "packages of the account");
   await visit(page, "/account/gift-cards", "Your gift cards");
   await expectAccessible(page, "gift cards of the account");
+  await visit(page, "/account/waitlist", "Your waitlist");
+  await expectAccessible(page, "waitlist of the account");
   await visit(page, "/account/share-the-glow", "Share the glow");
   await expectAccessible(page, "share the glow");
   const code = (await page.locator(".referral-code").textContent())!;

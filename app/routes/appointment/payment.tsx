@@ -18,7 +18,9 @@ import { formatMoney } from "~/lib/money";
 import { formatPhone } from "~/lib/phone";
 import { US_STATES } from "~/lib/us-states";
 import { bookingCallPriority } from "#server/booking/call-priority.server";
-import { requireDraft, setConfirmed, setDraft } from "#server/booking/draft.server";
+import { requireDraft, setConfirmed, setDraft, type Draft } from "#server/booking/draft.server";
+import { logger } from "#server/observability/logger.server";
+import { endEntriesOnBooking } from "#server/waitlist/waitlist.server";
 import { flashNotBooked } from "#server/booking/not-booked.server";
 import {
   CHECKOUT_MESSAGES,
@@ -47,8 +49,12 @@ async function visitorOf(context: RequestContext) {
   return { user: await currentUser(context), attribution: visitAttribution(context) };
 }
 
-/** Where an exit from the payment step takes the visitor, with the draft kept and what the next page says. */
-function exitResponse(context: RequestContext, exit: PaymentStepExit): Response {
+/**
+ * Where an exit from the payment step takes the visitor, with the draft kept and what the next page
+ * says. A booking made ends the guest's waitlist entries for that clinic and day: what they waited
+ * for is taken (decision 058).
+ */
+async function exitResponse(context: RequestContext, exit: PaymentStepExit, draft: Draft): Promise<Response> {
   const session = requestSession(context);
   const paymentStep = href("/appointment/payment");
   switch (exit.kind) {
@@ -61,6 +67,13 @@ function exitResponse(context: RequestContext, exit: PaymentStepExit): Response 
       if (exit.problem) flashToast(context, { type: "error", title: exit.problem });
       return redirect(paymentStep);
     case "booked":
+      await endEntriesOnBooking(context.services, {
+        centerId: exit.confirmed.centerId,
+        date: (exit.confirmed.visit?.start ?? draft.hold?.slot ?? "").slice(0, 10),
+        contacts: [draft.details?.email, draft.details?.phone, (await currentUser(context))?.email],
+      }).catch((error: unknown) =>
+        logger.warn("waitlist entries not ended", { error: error instanceof Error ? error.message : String(error) }),
+      );
       setConfirmed(session, exit.confirmed);
       setDraft(session, null);
       return redirect(href("/appointment/confirmation/:appointmentId", { appointmentId: exit.appointmentId }));
@@ -80,7 +93,7 @@ function exitResponse(context: RequestContext, exit: PaymentStepExit): Response 
 export async function loader({ context }: Route.LoaderArgs) {
   const { session, draft } = await requireDraft(context, "details");
   const outcome = await paymentStepPage(context.services, draft, await visitorOf(context));
-  if (outcome.kind === "left") throw exitResponse(context, outcome.exit);
+  if (outcome.kind === "left") throw await exitResponse(context, outcome.exit, draft);
   if (outcome.draft) setDraft(session, outcome.draft);
   return outcome.page;
 }
@@ -114,7 +127,7 @@ export const action = guardAction(async ({ request, context }: Route.ActionArgs)
       // The card page is a document of its own, on this origin or the provider's: never fetched as route data.
       return redirectDocument(outcome.uri);
     default:
-      return exitResponse(context, outcome);
+      return exitResponse(context, outcome, draft);
   }
 });
 

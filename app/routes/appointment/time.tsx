@@ -60,6 +60,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     slotsError,
     fullDays,
   } = day;
+  // A waitlist's offer opens the step on the time it offers, shown first while it is still open (decision 058).
+  const openedAt = new URL(request.url).searchParams.get("opened");
+  const openedSlot = openedAt && /^\d{2}:\d{2}:\d{2}$/.test(openedAt) ? `${date}T${openedAt}` : null;
+  const opened =
+    openedSlot && times.includes(openedSlot)
+      ? { slot: openedSlot, time: `${formatClock(openedSlot.slice(11, 16))} on ${formatDay(date, "dddd, MMMM D")}` }
+      : null;
   // A GET changes nothing: the day looked at is in the address (the strip's links and the jump
   // form), and the draft takes a day when a time on it is chosen.
   const status = slotsError ? 503 : dateProblem ? 400 : 200;
@@ -69,6 +76,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       service: service.displayName,
       addOns: addOns.map((a) => a.displayName),
       visitLength: visitLengthLabel(visitMinutes(service, addOns)),
+      opened,
+      // No time suits: the waitlist's form, for the day and part of day shown (not for a booking link's visitor).
+      waitlist: link ? null : `${href("/appointment/waitlist")}?date=${date}&group=${group}`,
       ...slotPickerView({
         date,
         dates,
@@ -173,7 +183,7 @@ export function shouldRevalidate({ actionStatus, defaultShouldRevalidate }: Shou
 }
 
 export default function TimeStep({ loaderData, actionData }: Route.ComponentProps) {
-  const { clinic, service, addOns, visitLength } = loaderData;
+  const { clinic, service, addOns, visitLength, opened, waitlist } = loaderData;
   const navigation = useNavigation();
   const reserving = navigation.state === "submitting" ? String(navigation.formData?.get("slot") ?? "") : null;
   const hold = useSchemaForm(FORMS.HoldSlotSchema, { id: "hold-slot", lastResult: actionData?.result });
@@ -198,7 +208,19 @@ export default function TimeStep({ loaderData, actionData }: Route.ComponentProp
           </button>
         </Form>
       ) : null}
-      <SlotPicker view={loaderData} hold={hold} reserving={reserving} />
+      {opened && !busy ? (
+        // The time a waitlist's message offered, still open: one press holds it, as in the list below.
+        <Form method="post" className="notice" aria-labelledby="opened-time">
+          <p id="opened-time">
+            <strong>The time you were told about is still open: {opened.time}.</strong> The first guest to book it gets
+            it.
+          </p>
+          <button type="submit" name="slot" value={opened.slot} disabled={reserving !== null}>
+            Book {opened.time}
+          </button>
+        </Form>
+      ) : null}
+      <SlotPicker view={loaderData} hold={hold} reserving={reserving} waitlist={waitlist ?? undefined} />
     </>
   );
 }

@@ -1,0 +1,89 @@
+import { data, Form, href, Link, useNavigation } from "react-router";
+import { AccountNav } from "~/components/account-nav";
+import { formatDay } from "~/lib/dates";
+import { requireUser } from "#server/accounts/current-user.server";
+import { formDataOf, formText } from "#server/forms.server";
+import { redirectWithToast } from "#server/toast.server";
+import { accountWaitlist, leaveFromAccount } from "#server/waitlist/waitlist.server";
+import type { Route } from "./+types/waitlist";
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Your waitlist | Glow Clinic" },
+  { name: "robots", content: "noindex" },
+];
+
+/** The signed-in guest's waitlist entries (decision 058), each with a way to leave it. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { user } = await requireUser(request, context);
+  const entries = await accountWaitlist(context.services, user.id);
+  return {
+    entries: entries.map((e) => ({ ...e, days: e.days.map((d) => formatDay(d, "ddd MMM D")).join(", ") })),
+  };
+}
+
+/** Leaves one entry: only one of the guest's own; any other id is a 404 and changes nothing. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const { user } = await requireUser(request, context);
+  const entryId = formText(await formDataOf(request), "entry");
+  if (!entryId || entryId.length > 40 || !(await leaveFromAccount(context.services, user.id, entryId))) {
+    throw data("That waitlist entry is not yours, or it has ended already.", { status: 404 });
+  }
+  return redirectWithToast(context, href("/account/waitlist"), {
+    type: "success",
+    title: "You've left that waitlist.",
+    description: "We won't send you messages about it any more.",
+  });
+}
+
+export default function AccountWaitlist({ loaderData }: Route.ComponentProps) {
+  const { entries } = loaderData;
+  const navigation = useNavigation();
+  return (
+    <section className="page narrow">
+      <AccountNav />
+      <h1>Your waitlist</h1>
+      {entries.length === 0 ? (
+        <div className="notice">
+          <p>
+            You're not waiting for any time. When a day you want is full, the time step offers to tell you when a time
+            opens.
+          </p>
+          <p>
+            <Link to={href("/locations")}>Find a clinic and book</Link>
+          </p>
+        </div>
+      ) : (
+        <ul className="visit-list">
+          {entries.map((e) => (
+            <li key={e.id} className="visit-card waitlist-entry">
+              <h2>
+                {e.treatment} at {e.clinic}
+              </h2>
+              <dl className="facts">
+                <dt>Days</dt>
+                <dd>{e.days}</dd>
+                <dt>Times</dt>
+                <dd>{e.parts}</dd>
+                <dt>Nurse</dt>
+                <dd>{e.nurse ?? "Any nurse"}</dd>
+              </dl>
+              <Form method="post">
+                <input type="hidden" name="entry" value={e.id} />
+                <p className="actions">
+                  <button
+                    type="submit"
+                    className="button-secondary"
+                    disabled={navigation.state === "submitting"}
+                    aria-label={`Leave the waitlist for ${e.treatment} at ${e.clinic}`}
+                  >
+                    Leave this waitlist
+                  </button>
+                </p>
+              </Form>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
