@@ -385,7 +385,11 @@ export function catalogCalls(http: SpaHttp, options: { timeZones?: TimeZoneSetti
           const body = await http.request({
             method: "GET",
             path: `/v1/Centers/${encodeURIComponent(centerId)}/services`,
-            query: { expand: ["catalog_info", "additional_info", "add_ons_info", "image_paths"], page, size: PAGE_SIZE },
+            query: {
+              expand: ["catalog_info", "additional_info", "add_ons_info", "image_paths"],
+              page,
+              size: PAGE_SIZE,
+            },
             schema: ServicesResponseSchema,
           });
           return { items: body.services, total: body.page_info?.total ?? null };
