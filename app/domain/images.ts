@@ -22,9 +22,9 @@ export type ShownImage = {
   sources: readonly ImageSource[];
 };
 
-/** The box of each kind: a treatment and a nurse as a square thumbnail, a clinic as a 3:2 picture. */
+/** The box of each kind: a treatment and a nurse as a square thumbnail, a clinic as a 2:1 picture. */
 export const IMAGE_BOX: Record<ImageKind, { width: number; height: number }> = {
-  clinic: { width: 480, height: 320 },
+  clinic: { width: 480, height: 240 },
   treatment: { width: 96, height: 96 },
   nurse: { width: 64, height: 64 },
 };
