@@ -498,7 +498,9 @@ function NursePicker({
                 <span className="nurse-image nurse-any" aria-hidden="true" />
               )}
               <span className="nurse-name">{nurse ? nurse.name : "Any available nurse"}</span>
-              <span className="muted nurse-title">{nurse ? nurse.title : "The most times to choose from"}</span>
+              {nurse && !nurse.title ? null : (
+                <span className="muted nurse-title">{nurse ? nurse.title : "The most times to choose from"}</span>
+              )}
             </label>
           );
         })}
