@@ -1,4 +1,4 @@
-import type { ShownImage } from "~/domain/images";
+import type { ShownImage } from "~/lib/shown-image";
 
 /**
  * A clinic's, treatment's or nurse's picture (decision 060). Always decorative here: the name it

@@ -5,22 +5,14 @@
  * kind's size, so nothing moves when it arrives.
  */
 
-export type ImageKind = "clinic" | "treatment" | "nurse";
+import type { ImageSource, ShownImage } from "~/lib/shown-image";
 
-/** A modern encoding of the same picture, offered before the fallback (`<picture>`). */
-export type ImageSource = { type: "image/avif" | "image/webp"; srcSet: string };
+export type { ImageSource, ShownImage };
+
+export type ImageKind = "clinic" | "treatment" | "nurse";
 
 /** The chain's own picture of one thing, from its configuration: a fallback and its modern encodings. */
 export type ConfiguredImage = { src: string; sources: readonly ImageSource[] };
-
-export type ShownImage = {
-  source: "catalog" | "configuration" | "drawn";
-  src: string;
-  /** The box it is drawn in (the kind's), in CSS pixels: the page keeps its room before it loads. */
-  width: number;
-  height: number;
-  sources: readonly ImageSource[];
-};
 
 /** The box of each kind: a treatment and a nurse as a square thumbnail, a clinic as a 2:1 picture. */
 export const IMAGE_BOX: Record<ImageKind, { width: number; height: number }> = {

@@ -1,5 +1,5 @@
 import { href } from "react-router";
-import type { ShownImage } from "~/domain/images";
+import type { ShownImage } from "./shown-image";
 
 /** View models of the location pages: exactly what they render. */
 
