@@ -1,7 +1,9 @@
-// `npm run screenshots`: the README's pictures, taken from the running app on a phone-sized screen,
-// so the README shows the product as it is. Starts the built app the way `npm run serve` does, on a
-// fresh data directory (the embedded sandbox seeds itself), books a facial as a new guest with
-// JavaScript off, and saves each step to docs/screenshots/. Needs Chromium (see scripts/ensure-test-tools.mjs).
+// `npm run screenshots`: the README's pictures, taken from the running app on a phone-sized screen
+// and on a laptop's, so the README shows the product as it is. Starts the built app the way
+// `npm run serve` does, on a fresh data directory (the embedded sandbox seeds itself), books a facial
+// as a new guest with JavaScript off at 360 pixels wide, then goes through the same steps to the
+// payment at 1366 pixels, and saves each step to docs/screenshots/. Needs Chromium (see
+// scripts/ensure-test-tools.mjs).
 import fs from "node:fs";
 import { startBuiltApp } from "./built-app.mjs";
 import path from "node:path";
@@ -33,10 +35,13 @@ try {
     deviceScaleFactor: 2,
     javaScriptEnabled: false,
   });
-  const shot = async (name) => {
-    await page.screenshot({ path: path.join(OUT, `${name}.png`) });
+  const shotOf = (shown) => async (name) => {
+    // The pointer off the page: no card shown hovered.
+    await shown.mouse.move(0, 0);
+    await shown.screenshot({ path: path.join(OUT, `${name}.png`) });
     console.log(`docs/screenshots/${name}.png`);
   };
+  const shot = shotOf(page);
 
   await page.goto(`${BASE}/`);
   await shot("1-home");
@@ -47,6 +52,8 @@ try {
   await page.getByRole("checkbox", { name: /LED Light Therapy Enhancement/ }).check();
   await page.locator("#options").scrollIntoViewIfNeeded();
   await shot("3-treatment");
+  await page.getByRole("group", { name: "Nurse" }).scrollIntoViewIfNeeded();
+  await shot("3b-nurse");
   await page.getByRole("button", { name: "Continue to date and time" }).click();
   await shot("4-time");
   await page.getByRole("form", { name: "Open times" }).getByRole("button").first().click();
@@ -71,6 +78,28 @@ try {
   await page.getByRole("button", { name: "Book appointment" }).click();
   await page.getByRole("heading", { level: 1, name: "You're booked!" }).waitFor();
   await shot("7-confirmation");
+
+  // A laptop: the treatment step, the nurse picker, the time step and the payment step at 1366 pixels.
+  const wide = await browser.newPage({ viewport: { width: 1366, height: 900 }, javaScriptEnabled: false });
+  const wideShot = shotOf(wide);
+  await wide.goto(`${BASE}/locations/houston-heights`);
+  await wide.getByRole("button", { name: "Book here" }).click();
+  await wide.getByRole("button", { name: "Select Signature Laser Facial - New Client" }).click();
+  await wide.getByRole("checkbox", { name: /LED Light Therapy Enhancement/ }).check();
+  // The chosen treatment's card from its top: its picture, then its options.
+  await wide.locator("li.chosen").evaluate((card) => card.scrollIntoView({ block: "start" }));
+  await wideShot("wide-3-treatment");
+  await wide.getByRole("group", { name: "Nurse" }).scrollIntoViewIfNeeded();
+  await wideShot("wide-3b-nurse");
+  await wide.getByRole("button", { name: "Continue to date and time" }).click();
+  await wideShot("wide-4-time");
+  await wide.getByRole("form", { name: "Open times" }).getByRole("button").first().click();
+  await wide.getByLabel("First name").fill("Ben");
+  await wide.getByLabel("Last name").fill("Okafor");
+  await wide.getByLabel("Email").fill(`ben.${Date.now()}@example.com`);
+  await wide.getByLabel(/Mobile phone/).fill(`713-555-${String(Date.now() + 7).slice(-4)}`);
+  await wide.getByRole("button", { name: "Continue to payment" }).click();
+  await wideShot("wide-6-payment");
 } finally {
   await browser.close();
   server.kill("SIGTERM");

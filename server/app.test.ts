@@ -25,7 +25,7 @@ describe("the Express app", () => {
     let services: Services | undefined;
     const origin = await start({ services: () => services });
     expect(await (await fetch(`${origin}/healthz`)).json()).toMatchObject({ status: "starting" });
-    services = { hostedPaymentOrigins: [] } as unknown as Services;
+    services = { hostedPaymentOrigins: [], images: { origins: [] } } as unknown as Services;
     const response = await fetch(`${origin}/healthz`);
     expect(response.headers.get("cache-control")).toBe("no-store");
     expect(await response.json()).toMatchObject({ status: "ok" });
@@ -44,7 +44,10 @@ describe("the Express app", () => {
   });
 
   it("sends a fresh CSP nonce and the security headers with every answer", async () => {
-    const services = { hostedPaymentOrigins: ["https://pay.example"] } as unknown as Services;
+    const services = {
+      hostedPaymentOrigins: ["https://pay.example"],
+      images: { origins: ["https://img.example"] },
+    } as unknown as Services;
     const origin = await start({ services: () => services });
     const [first, second] = await Promise.all([fetch(`${origin}/`), fetch(`${origin}/`)]);
     const nonceOf = (response: Response) =>
@@ -53,6 +56,8 @@ describe("the Express app", () => {
     expect(nonceOf(first)).not.toBe(nonceOf(second));
     expect(first.headers.get("content-security-policy")).toContain("form-action 'self' https://pay.example");
     expect(first.headers.get("content-security-policy")).toContain("'strict-dynamic'");
+    // Pictures from the site and the configured image hosts only (decision 060).
+    expect(first.headers.get("content-security-policy")).toContain("img-src 'self' data: https://img.example;");
     expect(first.headers.get("x-frame-options")).toBe("DENY");
     expect(first.headers.get("x-content-type-options")).toBe("nosniff");
     expect(first.headers.get("x-powered-by")).toBeNull();

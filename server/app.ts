@@ -91,6 +91,7 @@ export function createApp({ env, mode, build, assets, sandbox, services, service
     development: isDevelopment,
     formActionOrigins: services()?.hostedPaymentOrigins ?? [],
     connectOrigins: browserReportingOrigins(env),
+    imageOrigins: services()?.images.origins ?? [],
   });
   const pageCache =
     isDevelopment || env.PAGE_CACHE_SECONDS === 0

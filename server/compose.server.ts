@@ -40,6 +40,7 @@ import { noSharedCatalog, type SharedCatalogStore } from "./spa/shared-catalog.s
 import { withCachedConfiguration } from "./store/cached-configuration.server";
 import { createSqliteStores } from "./store/sqlite-store.server";
 import type { Stores } from "./store/stores.server";
+import { createImagePicker, readChainImages } from "./images/images.server";
 
 /*
  * The composition root (decision 049): the one place that picks an adapter for every port from the
@@ -219,6 +220,11 @@ export async function createServices(env: Env, options: { sandboxBaseUrl: string
     await seedEmbeddedStores(stores, passwordCost(env.PASSWORD_HASH_COST));
   }
   const spaBaseUrl = env.SPA_BASE_URL ?? options.sandboxBaseUrl;
+  // The embedded sandbox is this server: its catalog pictures are asked for by path, on the visitor's origin.
+  const imagePolicy = {
+    allowedOrigins: env.IMAGE_ORIGINS,
+    sameServerOrigin: env.SPA_BASE_URL ? null : new URL(spaBaseUrl).origin,
+  };
   const secrets = sessionSecrets(env);
   const services: Services = {
     env,
@@ -237,6 +243,7 @@ export async function createServices(env: Env, options: { sandboxBaseUrl: string
       ? hostedPageOrigins(spaBaseUrl, env.HOSTED_PAYMENT_ORIGINS)
       : env.HOSTED_PAYMENT_ORIGINS,
     embeddedHostedPath: env.SPA_BASE_URL ? null : `${new URL(spaBaseUrl).pathname.replace(/\/$/, "")}/hosted/`,
+    images: createImagePicker(readChainImages(env.CATALOG_IMAGES_FILE, imagePolicy), imagePolicy),
     linkSigner: createLinkSigner(secrets),
     manageLinks: createManageLinks(secrets),
     recoveryLinks: createRecoveryLinks(secrets),

@@ -6,6 +6,8 @@ export type CspOptions = {
   formActionOrigins: readonly string[];
   /** The browser posts its error reports to Sentry's host when a DSN is set (decision 027). */
   connectOrigins?: readonly string[];
+  /** Pictures of clinics, treatments and nurses from the configured image hosts (decision 060). */
+  imageOrigins?: readonly string[];
 };
 
 /**
@@ -24,7 +26,7 @@ const SPAM_TRAP_STYLE_HASH = `'sha256-${createHash("sha256").update(SPAM_TRAP_ST
  */
 export function contentSecurityPolicy(
   scriptSources: readonly string[],
-  { development, formActionOrigins, connectOrigins = [] }: CspOptions,
+  { development, formActionOrigins, connectOrigins = [], imageOrigins = [] }: CspOptions,
 ): string {
   const scriptSrc = development
     ? ["'self'", ...scriptSources, "'unsafe-eval'"]
@@ -35,7 +37,7 @@ export function contentSecurityPolicy(
     `script-src ${scriptSrc.join(" ")}`,
     // React Router's dev server injects styles; the built app only links stylesheets.
     development ? "style-src 'self' 'unsafe-inline'" : `style-src 'self' ${SPAM_TRAP_STYLE_HASH}`,
-    "img-src 'self' data:",
+    ["img-src 'self' data:", ...imageOrigins].join(" "),
     `connect-src ${connectSrc.join(" ")}`,
     "font-src 'self'",
     "object-src 'none'",

@@ -43,3 +43,27 @@ describe("the page's style-src", () => {
     expect(styleSrc).toBe(`style-src 'self' ${hash}`);
   });
 });
+
+describe("the page's img-src", () => {
+  const imgSrc = (policy: string) => policy.split("; ").find((directive) => directive.startsWith("img-src "));
+
+  it("is the site itself with no image host configured", () => {
+    const env = parseEnv({ NODE_ENV: "test" });
+    expect(env.IMAGE_ORIGINS).toEqual([]);
+    expect(imgSrc(contentSecurityPolicy([], { development: false, formActionOrigins: [] }))).toBe(
+      "img-src 'self' data:",
+    );
+  });
+
+  it("adds the configured image hosts, as origins, and takes https ones only", () => {
+    const env = parseEnv({
+      NODE_ENV: "test",
+      IMAGE_ORIGINS: "https://images.example.com/path/, https://cdn.example.net",
+    });
+    expect(env.IMAGE_ORIGINS).toEqual(["https://images.example.com", "https://cdn.example.net"]);
+    expect(
+      imgSrc(contentSecurityPolicy([], { development: false, formActionOrigins: [], imageOrigins: env.IMAGE_ORIGINS })),
+    ).toBe("img-src 'self' data: https://images.example.com https://cdn.example.net");
+    expect(() => parseEnv({ NODE_ENV: "test", IMAGE_ORIGINS: "http://images.example.com" })).toThrow(/IMAGE_ORIGINS/);
+  });
+});

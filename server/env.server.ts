@@ -135,6 +135,29 @@ export const EnvSchema = z.object({
     )
     .pipe(z.array(z.url())),
   /**
+   * Hosts the pictures of clinics, treatments and nurses may come from besides the site itself
+   * (Zenoti's image host, the chain's own), comma-separated https origins: the pages' img-src, and a
+   * catalog picture anywhere else is not shown (decision 060).
+   */
+  IMAGE_ORIGINS: z
+    .string()
+    .optional()
+    .transform((value) =>
+      (value ?? "")
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z.array(
+        z
+          .url({ protocol: /^https$/, error: "IMAGE_ORIGINS takes https origins only" })
+          .transform((url) => new URL(url).origin),
+      ),
+    ),
+  /** A JSON file of the chain's own pictures of its clinics, treatments and nurses (decision 060). */
+  CATALOG_IMAGES_FILE: optionalString,
+  /**
    * Clinics whose time zone Zenoti does not name (decision 035): `<center id>=<zone>` pairs, and
    * `<Zenoti time-zone id>=<zone>` pairs, comma-separated; a zone is an IANA name.
    */

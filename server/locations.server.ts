@@ -3,9 +3,15 @@ import type { LocationCardView, ZipSearchView } from "~/lib/location-views";
 import { kmToMiles, nearest, NEAREST_RADIUS_KM, ZIP_PATTERN } from "~/domain/nearest";
 import type { Services } from "./services";
 
-export function toLocationCard(center: Center, distanceKm: number | null = null): LocationCardView {
+/** A clinic's card, with its picture (decision 060). */
+export function toLocationCard(
+  services: Pick<Services, "images">,
+  center: Center,
+  distanceKm: number | null = null,
+): LocationCardView {
   return {
     id: center.id,
+    image: services.images.clinic(center),
     slug: center.slug,
     name: center.name,
     line1: [center.address.line1, center.address.line2].filter(Boolean).join(", "),
@@ -41,8 +47,8 @@ export async function searchByZip(
     radiusKm: NEAREST_RADIUS_KM,
     radiusMiles: Math.round(kmToMiles(NEAREST_RADIUS_KM)),
     count: result.within.length,
-    results: result.within.map((r) => toLocationCard(r.item, r.distanceKm)),
-    fallback: result.fallback ? toLocationCard(result.fallback.item, result.fallback.distanceKm) : null,
+    results: result.within.map((r) => toLocationCard(services, r.item, r.distanceKm)),
+    fallback: result.fallback ? toLocationCard(services, result.fallback.item, result.fallback.distanceKm) : null,
   };
 }
 

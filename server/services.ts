@@ -14,6 +14,7 @@ import type { CachedCatalog } from "./spa/catalog-cache.server";
 import type { SpaClient } from "./spa/client.server";
 import type { Stores } from "./store/stores.server";
 import type { WaitlistLinks } from "./waitlist/links.server";
+import type { ImagePicker } from "./images/images.server";
 
 /*
  * The contract every use case works through, apart from its wiring (decision 049): this file
@@ -36,6 +37,8 @@ export type Services = {
    * is using (the app's own, whatever its public name); null with a real back end.
    */
   embeddedHostedPath: string | null;
+  /** The picture each clinic, treatment and nurse is shown with, and the hosts they may come from (decision 060). */
+  images: ImagePicker;
   /** Signs and checks the guest tokens of texted booking links. */
   linkSigner: LinkSigner;
   /** Signs and reads the links that open one visit for a guest without an account. */

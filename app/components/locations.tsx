@@ -1,12 +1,14 @@
 import { Form, href, Link } from "react-router";
 import { bookingUrl, type LocationCardView, type ZipSearchView } from "~/lib/location-views";
 import { ButtonLink } from "./button-link";
+import { CatalogImage } from "./catalog-image";
 import { formatPhone } from "~/lib/phone";
 
 export function LocationCard({ location, headingLevel = 3 }: { location: LocationCardView; headingLevel?: 2 | 3 }) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
   return (
     <article className="location-card">
+      <CatalogImage image={location.image} className="location-image" />
       <Heading>
         <Link to={href("/locations/:slug", { slug: location.slug })}>{location.name}</Link>
       </Heading>

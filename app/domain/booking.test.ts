@@ -75,6 +75,7 @@ describe("price lines", () => {
     isAddOn: false,
     addOnIds: [],
     canBook: true,
+    imageUrl: null,
   });
 
   it("lists the treatment, then its add-ons, with their prices in cents and the kind a discount rule matches", () => {

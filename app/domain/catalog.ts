@@ -50,6 +50,8 @@ export type Service = {
   isAddOn: boolean;
   addOnIds: string[];
   canBook: boolean;
+  /** The back end's catalog picture (Zenoti's `image_paths`, read with `expand=image_paths`), as it gave it. */
+  imageUrl: string | null;
 };
 
 export type Therapist = {
@@ -58,6 +60,8 @@ export type Therapist = {
   lastName: string;
   displayName: string;
   jobTitle: string;
+  /** The employee's picture in the back end (Zenoti's `vanity_image_url`), when it sends one. */
+  imageUrl: string | null;
 };
 
 /** URL slug of a clinic: its name without the brand prefix, e.g. "austin-downtown". */

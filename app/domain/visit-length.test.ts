@@ -23,6 +23,7 @@ function service(partial: Partial<Service> & Pick<Service, "id" | "name">): Serv
     isAddOn: false,
     addOnIds: [],
     canBook: true,
+    imageUrl: null,
     ...partial,
   };
 }

@@ -1,9 +1,11 @@
 import { href } from "react-router";
+import type { ShownImage } from "./shown-image";
 
 /** View models of the location pages: exactly what they render. */
 
 export type LocationCardView = {
   id: string;
+  image: ShownImage;
   slug: string;
   name: string;
   line1: string;

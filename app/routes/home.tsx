@@ -27,7 +27,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       origin: siteOrigin(request, context),
       search,
       clinicCount: centers.length,
-      featured: centers.slice(0, NEAREST_ON_HOME).map((c) => toLocationCard(c)),
+      featured: centers.slice(0, NEAREST_ON_HOME).map((c) => toLocationCard(services, c)),
     },
     { status: zipSearchStatus(search) },
   );

@@ -1,6 +1,6 @@
 import { href, redirect } from "react-router";
 import { normalizeBookingDate } from "~/domain/booking";
-import type { Center, Service } from "~/domain/catalog";
+import type { Center, Service, Therapist } from "~/domain/catalog";
 import { normalizePromoCode } from "~/domain/discounts";
 import { clinicToday } from "~/lib/dates";
 import type { CurrentUser, Services } from "../services";
@@ -61,7 +61,7 @@ export type LinkedDraft = {
   /** The treatments offered to the visitor (the returning versions for a returning client, decision 037), and what they hold. */
   treatments: Service[];
   holdings: GuestHoldings;
-  therapists: { id: string; displayName: string }[];
+  therapists: Therapist[];
   /** The link changes the treatment, its options or the nurse: a hold the draft had is not for this booking. */
   choiceChanged: boolean;
 };

@@ -18,6 +18,7 @@ function service(id: string, name: string, isAddOn = false): Service {
     isAddOn,
     addOnIds: [],
     canBook: true,
+    imageUrl: null,
   };
 }
 

@@ -64,4 +64,29 @@ describe("the sandbox over HTTP", () => {
     expect(page.status).toBe(410);
     expect(await page.text()).toContain("This card link has expired");
   });
+
+  it("sends a service's catalog picture only when asked, on its image host, open to guests' browsers", async () => {
+    const centers = (await (await fetch(`${sandbox.baseUrl}/v1/centers`, { headers: auth })).json()) as {
+      centers: { id: string }[];
+    };
+    const servicesAt = async (query: string) =>
+      (
+        (await (
+          await fetch(`${sandbox.baseUrl}/v1/Centers/${centers.centers[0].id}/services?size=100${query}`, {
+            headers: auth,
+          })
+        ).json()) as { services: { name: string; image_paths: string | null }[] }
+      ).services;
+    expect((await servicesAt("")).every((s) => s.image_paths === null)).toBe(true);
+    const expanded = await servicesAt("&expand=image_paths");
+    const pictured = expanded.filter((s) => s.image_paths !== null);
+    // Some services have a picture and some none, as in a real catalog.
+    expect(pictured.length).toBeGreaterThan(0);
+    expect(pictured.length).toBeLessThan(expanded.length);
+    const picture = await fetch(pictured[0].image_paths as string, { headers: { "x-forwarded-for": "203.0.113.5" } });
+    expect(picture.status).toBe(200);
+    expect(picture.headers.get("content-type")).toMatch(/^image\/svg\+xml/);
+    expect(await picture.text()).toMatch(/^<svg /);
+    expect((await fetch(`${sandbox.baseUrl}/images/nothing.svg`)).status).toBe(404);
+  });
 });

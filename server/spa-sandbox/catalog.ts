@@ -1,6 +1,7 @@
 import type { Request, Response, Router } from "express";
 import { normalizeId, seedGuid, type SandboxDb } from "./db";
 import { windowsDisplayName } from "../spa/time-zones.server";
+import { catalogPictureOf } from "./catalog-images";
 import { dotNetError, v1Error } from "./errors";
 import type { TenantProfile } from "./tenant-profiles";
 
@@ -139,6 +140,15 @@ function workingHours(row: CenterRow, tenant: TenantProfile) {
       start_time: hhmm(day.start_time!),
       end_time: hhmm(day.end_time!),
     }));
+}
+
+/**
+ * A service's catalog picture, addressed like the rest of the organisation's images: absolute, at
+ * the host the API was called on. Zenoti's reference types `image_paths` as a string.
+ */
+function pictureAddress(req: Request, category: string): string | null {
+  const name = catalogPictureOf(category);
+  return name ? `${req.protocol}://${req.get("host")}${req.baseUrl}/images/${name}.svg` : null;
 }
 
 function findCenter(db: SandboxDb, id: string): CenterRow | undefined {
@@ -281,7 +291,8 @@ export function mountCatalog(router: Router, db: SandboxDb, options: { tenant: T
                   .map((a) => ({ id: a!.id, name: a!.name })),
               }
             : null,
-          image_paths: null,
+          // Filled only when asked for, as every expand block is; a service without a picture stays null.
+          image_paths: expand.has("image_paths") ? pictureAddress(req, s.category_name) : null,
           parallel_groups: null,
           parallel_service_groups: null,
           prerequisites_info: null,

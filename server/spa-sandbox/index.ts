@@ -2,6 +2,7 @@ import express, { type NextFunction, type Request, type Response } from "express
 import { randomBytes } from "node:crypto";
 import { isFromThisMachine } from "../loopback.server";
 import { mountBooking } from "./booking";
+import { catalogImagesRouter } from "./catalog-images";
 import { mountCatalog } from "./catalog";
 import { openSandboxDb, type SandboxDb } from "./db";
 import { mountCoupons, seedDemoGuestCoupons } from "./coupons";
@@ -123,6 +124,8 @@ export function createSpaSandbox(options: SandboxOptions): SpaSandbox {
   // reachable from anywhere. Everything after it is API, for the app on this machine only.
   const hosted = express.Router();
   router.use(hosted);
+  // The catalog's pictures are fetched by the guest's browser too, from the organisation's image host.
+  router.use("/images", catalogImagesRouter());
   router.use(onlyFromThisMachine);
   router.use(organisationLimit);
 

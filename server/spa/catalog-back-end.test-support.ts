@@ -36,6 +36,7 @@ const treatment = (centerId: string): Service => ({
   isAddOn: false,
   addOnIds: [],
   canBook: true,
+  imageUrl: null,
 });
 
 const nurse = (centerId: string): Therapist => ({
@@ -44,6 +45,7 @@ const nurse = (centerId: string): Therapist => ({
   lastName: "Diaz",
   displayName: "Ana D.",
   jobTitle: "Nurse",
+  imageUrl: null,
 });
 
 export function countingBackEnd(clinicCount = 2) {

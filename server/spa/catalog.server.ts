@@ -71,8 +71,24 @@ const CenterInfoSchema = z.object({
 
 const CentersResponseSchema = z.object({ centers: list, page_info: PageInfoSchema });
 
+/**
+ * A catalog picture's address. Zenoti's reference types `image_paths` as a string and publishes no
+ * filled sample: a string is read, and so is a list (its first address); anything else reads as
+ * none, never as a broken element (decision 060).
+ */
+const imageAddress = optional(
+  z.union([
+    z.string(),
+    z
+      .array(z.unknown())
+      .transform((items) => items.find((item): item is string => typeof item === "string" && item.trim() !== "")),
+  ]),
+);
+
 const TherapistSchema = z.object({
   id: z.string().min(1),
+  // The employee record's picture (Zenoti's employee samples); whether the therapist list carries it is not published.
+  vanity_image_url: imageAddress,
   personal_info: optional(z.object({ first_name: text, last_name: text, name: text, nick_name: text })),
   job_info: optional(z.object({ name: text })),
 });
@@ -98,6 +114,7 @@ const ServiceSchema = z.object({
     z.object({ show_in_catalog: optional(z.boolean()), can_book: optional(z.boolean()), display_name: text }),
   ),
   add_ons_info: optional(z.object({ is_add_on: optional(z.boolean()), add_ons_list: optional(z.array(z.unknown())) })),
+  image_paths: imageAddress,
 });
 
 const ServicesResponseSchema = z.object({ services: list, page_info: PageInfoSchema });
@@ -278,6 +295,7 @@ function toService(raw: z.infer<typeof ServiceSchema>): Service {
     isAddOn: raw.add_ons_info?.is_add_on ?? false,
     addOnIds: addOns.map((id) => id.toLowerCase()),
     canBook: (raw.catalog_info?.show_in_catalog ?? true) && (raw.catalog_info?.can_book ?? true),
+    imageUrl: raw.image_paths?.trim() || null,
   };
 }
 
@@ -290,6 +308,7 @@ function toTherapist(raw: z.infer<typeof TherapistSchema>): Therapist {
     lastName: last,
     displayName: raw.personal_info?.name || `${first} ${last}`.trim(),
     jobTitle: raw.job_info?.name ?? "",
+    imageUrl: raw.vanity_image_url?.trim() || null,
   };
 }
 
@@ -366,7 +385,11 @@ export function catalogCalls(http: SpaHttp, options: { timeZones?: TimeZoneSetti
           const body = await http.request({
             method: "GET",
             path: `/v1/Centers/${encodeURIComponent(centerId)}/services`,
-            query: { expand: ["catalog_info", "additional_info", "add_ons_info"], page, size: PAGE_SIZE },
+            query: {
+              expand: ["catalog_info", "additional_info", "add_ons_info", "image_paths"],
+              page,
+              size: PAGE_SIZE,
+            },
             schema: ServicesResponseSchema,
           });
           return { items: body.services, total: body.page_info?.total ?? null };

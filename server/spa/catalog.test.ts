@@ -204,8 +204,55 @@ describe("lenient reading of services and therapists", () => {
       },
     });
     expect(await client.listTherapists("C1")).toEqual([
-      { id: "t2", firstName: "", lastName: "", displayName: "", jobTitle: "" },
+      { id: "t2", firstName: "", lastName: "", displayName: "", jobTitle: "", imageUrl: null },
     ]);
+  });
+
+  it("reads a service's catalog picture as a string or a list, and anything else as none", async () => {
+    const client = await clientFor({
+      "/v1/Centers/C1/services": {
+        body: {
+          services: [
+            service({ id: "S1", image_paths: " https://img.example.com/peel.jpg " }),
+            service({ id: "S2", image_paths: [7, "", "https://img.example.com/laser.jpg"] }),
+            service({ id: "S3", image_paths: { url: "https://img.example.com/x.jpg" } }),
+            service({ id: "S4", image_paths: null }),
+          ],
+          page_info: { total: 4 },
+        },
+      },
+    });
+    expect((await client.listServices("C1"))?.map((s) => s.imageUrl)).toEqual([
+      "https://img.example.com/peel.jpg",
+      "https://img.example.com/laser.jpg",
+      null,
+      null,
+    ]);
+  });
+
+  it("reads a therapist's picture from the employee's vanity_image_url, an empty one as none", async () => {
+    const client = await clientFor({
+      "/v1/centers/C1/therapists": {
+        body: {
+          therapists: [
+            { id: "T1", vanity_image_url: "https://img.example.com/ann.jpg" },
+            { id: "T2", vanity_image_url: "" },
+          ],
+        },
+      },
+    });
+    expect((await client.listTherapists("C1"))?.map((t) => t.imageUrl)).toEqual([
+      "https://img.example.com/ann.jpg",
+      null,
+    ]);
+  });
+
+  it("asks for the services' pictures", async () => {
+    const { client, backend } = await clientOnJsonBackend({
+      "/v1/Centers/C1/services": { body: { services: [service()], page_info: { total: 1 } } },
+    });
+    await client.listServices("C1");
+    expect(backend.requests[0].url.searchParams.getAll("expand")).toContain("image_paths");
   });
 });
 

@@ -310,6 +310,8 @@ describe("GET /v1/centers/{center_id}/therapists", () => {
         lastName: "Kumar Singh",
         displayName: "Ajay Kumar Singh",
         jobTitle: "Skin Therapist",
+        // The sample carries no picture.
+        imageUrl: null,
       });
       expect(nurses?.length).toBe((fixture("therapists").response as { therapists: unknown[] }).therapists.length);
     } finally {

@@ -44,7 +44,7 @@ test("a slot taken by someone else between viewing and choosing gets a clear mes
   const chooseWithNurse = async (p: typeof page) => {
     await startBooking(p, clinic);
     await p.getByRole("button", { name: "Select Signature Laser Facial - New Client" }).click();
-    await p.getByLabel("Nurse").selectOption({ label: nurse });
+    await p.getByRole("radio", { name: nurse }).check();
     await p.getByRole("button", { name: "Continue to date and time" }).click();
     return showDate(p, date);
   };

@@ -108,3 +108,20 @@ for (const { slug, zone, label } of [
       await expect(page.getByText(before ? "Open now" : "Closed now", { exact: true })).toBeVisible();
   });
 }
+
+test("a clinic page leads with the clinic's picture and shows each nurse's, sized before they load", async ({
+  page,
+}) => {
+  await page.goto("/locations/austin-downtown");
+  // No picture of the chain's own is configured here: our drawing, asked for at once as the page's main picture.
+  const picture = page.locator("img.clinic-image");
+  await expect(picture).toHaveAttribute("src", "/images/clinic.svg");
+  await expect(picture).toHaveAttribute("alt", "");
+  await expect(picture).toHaveAttribute("width", "480");
+  await expect(picture).toHaveAttribute("height", "240");
+  await expect(picture).toHaveAttribute("fetchpriority", "high");
+  await expect.poll(() => picture.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+  const nurses = page.getByRole("region", { name: "Our nurses" }).locator("img");
+  await expect(nurses).toHaveCount(4);
+  await expect(nurses.first()).toHaveAttribute("loading", "lazy");
+});

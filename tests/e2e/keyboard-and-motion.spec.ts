@@ -62,8 +62,8 @@ test.describe("buttons that go somewhere answer Enter and Space", () => {
     const nurse = houston.nurses[0];
     await startBooking(page, houston);
     await press(page.getByRole("button", { name: "Select Signature Laser Facial - New Client" }), "Space");
-    await expect(page.getByLabel("Nurse")).toBeVisible();
-    await page.getByLabel("Nurse").selectOption({ label: nurse.name });
+    await expect(page.getByRole("group", { name: "Nurse" })).toBeVisible();
+    await page.getByRole("radio", { name: nurse.name }).check();
     await page.getByRole("button", { name: "Continue to date and time" }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Choose a date and time" })).toBeVisible();
 
@@ -182,7 +182,7 @@ async function slotTakenError(page: Page, browser: Browser, clinic: Clinic, date
   const chooseWithNurse = async (p: Page) => {
     await startBooking(p, clinic);
     await p.getByRole("button", { name: "Select Signature Laser Facial - New Client" }).click();
-    await p.getByLabel("Nurse").selectOption({ label: nurse });
+    await p.getByRole("radio", { name: nurse }).check();
     await p.getByRole("button", { name: "Continue to date and time" }).click();
     return showDate(p, date);
   };

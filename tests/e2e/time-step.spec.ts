@@ -28,7 +28,7 @@ async function openTimeStep(page: Page, nurse: string | null): Promise<string[]>
   const dates = bookableDates("America/Chicago");
   await startBooking(page, HOUSTON);
   await page.getByRole("button", { name: "Select Signature Laser Facial - New Client" }).click();
-  if (nurse) await page.getByLabel("Nurse").selectOption({ label: nurse });
+  if (nurse) await page.getByRole("radio", { name: nurse }).check();
   await page.getByRole("button", { name: "Continue to date and time" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Choose a date and time" })).toBeVisible();
   // The strip shows a week of them, the day shown among it. Read once the strip is drawn: the page

@@ -99,3 +99,64 @@ test("'Not covered by membership' is said to members only", async ({ page }) => 
   await expect(card(page, "Sculpting")).toContainText("Not covered by membership");
   await expect(page.getByRole("listitem").filter({ hasText: "Not covered by membership" }).first()).toBeVisible();
 });
+
+test("the nurse is chosen from cards with a picture, name and title: one Tab stop, the arrow keys choose", async ({
+  page,
+  bookingDay,
+}) => {
+  const { clinic } = bookingDay();
+  await page.goto(`/appointment/service?id=${clinic.centerId}`);
+  await page.getByRole("button", { name: "Select Signature Laser Facial - New Client" }).click();
+  const nurses = page.getByRole("group", { name: "Nurse" });
+  const radios = nurses.getByRole("radio");
+  await expect(radios).toHaveCount(1 + clinic.nurses.length);
+  await expect(nurses.getByRole("radio", { name: /^Any available nurse/ })).toBeChecked();
+  const first = clinic.nurses[0].name;
+  await expect(nurses.getByRole("radio", { name: `${first} Aesthetic Nurse` })).not.toBeChecked();
+  // Each nurse's picture is beside the name it would repeat: skipped by screen readers, in a box of its own size.
+  const picture = nurses.locator("label").filter({ hasText: first }).locator("img");
+  await expect(picture).toHaveAttribute("alt", "");
+  await expect(picture).toHaveAttribute("width", "64");
+  await expect(picture).toHaveAttribute("height", "64");
+  await expect(picture).toHaveAttribute("loading", "lazy");
+  await expect(picture).toHaveAttribute("decoding", "async");
+
+  // The group is one Tab stop: on the chosen card, the arrow key moves to the next nurse and chooses them.
+  await nurses.getByRole("radio", { name: /^Any available nurse/ }).focus();
+  await page.keyboard.press("ArrowDown");
+  const chosen = nurses.getByRole("radio", { name: first });
+  await expect(chosen).toBeFocused();
+  await expect(chosen).toBeChecked();
+  await page.keyboard.press("Tab");
+  await expect(radios.filter({ has: page.locator(":focus") })).toHaveCount(0);
+  expect(await page.evaluate(() => document.activeElement?.getAttribute("type"))).not.toBe("radio");
+
+  // The choice is kept: back on the step, the same nurse is chosen.
+  await page.getByRole("button", { name: "Continue to date and time" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Choose a date and time" })).toBeVisible();
+  await page.goto(`/appointment/service?id=${clinic.centerId}`);
+  await expect(page.getByRole("group", { name: "Nurse" }).getByRole("radio", { name: first })).toBeChecked();
+});
+
+test("treatments show the back end's catalog picture where it has one, and our drawing where not", async ({
+  page,
+  bookingDay,
+}) => {
+  const { clinic } = bookingDay();
+  await page.goto(`/appointment/service?id=${clinic.centerId}`);
+  const picture = (treatment: string) => card(page, treatment).locator("img");
+  // The sandbox's catalog has pictures of its facials; some of its treatments have none.
+  await expect(picture("Signature Laser Facial - New Client")).toHaveAttribute(
+    "src",
+    "/spa-sandbox/images/facials.svg",
+  );
+  await expect(picture("Signature Laser Facial - New Client")).toHaveAttribute("alt", "");
+  const drawn = page.getByRole("region", { name: "Treatments" }).locator('img[src="/images/treatment.svg"]').last();
+  await drawn.scrollIntoViewIfNeeded();
+  await expect(drawn).toHaveAttribute("alt", "");
+  await expect(drawn).toHaveAttribute("loading", "lazy");
+  // Both arrive: the page's policy lets them load.
+  for (const image of [picture("Signature Laser Facial - New Client"), drawn]) {
+    await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+  }
+});

@@ -4,9 +4,10 @@ import { href, Link, redirect, useNavigation } from "react-router";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { useShowChoice } from "~/components/booking-choice";
 import { ButtonLink } from "~/components/button-link";
+import { CatalogImage } from "~/components/catalog-image";
 import { ClinicNotFound } from "~/components/clinic-not-found";
 import { ErrorMessage } from "~/components/error-message";
-import { FieldMessage, SchemaForm, SelectField, useFocusFirst, useSchemaForm } from "~/components/forms";
+import { FieldMessage, SchemaForm, useFocusFirst, useSchemaForm } from "~/components/forms";
 import {
   AREA_REQUIRED,
   CHOOSE_SHOWN,
@@ -176,6 +177,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
           return {
             id: t.id,
             name: t.displayName,
+            image: services.images.treatment(t),
             description: t.description,
             length: visitLengthLabel(visitMinutes(t, [])),
             // A package session pays for the treatment itself; its add-ons are still paid.
@@ -190,7 +192,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     // The booking bar sums up the treatment shown chosen here, at the total shown (decision 056).
     bookingBar: selectedView ? { clinic: center.name, ...choiceOf(selectedView, chosenAddOns).shown } : null,
     chosen: { addOnIds: chosenAddOns, therapistId: draft.therapistId },
-    nurses: therapists.map((t) => ({ id: t.id, name: t.displayName })),
+    nurses: therapists.map((t) => ({
+      id: t.id,
+      name: t.displayName,
+      title: t.jobTitle,
+      image: services.images.nurse(t),
+    })),
     // "Select" names its own treatment; the rest of a link goes with it.
     carry: linkQuery(link, ["id", "service"]),
   };
@@ -266,6 +273,8 @@ export default function ServiceStep({ loaderData, actionData }: Route.ComponentP
   const { clinic, categories, selected, chosen, nurses, carry } = loaderData;
   // A refusal with no treatment to show its options under (one not offered here): said at the top.
   const refusal = selected ? [] : Object.values(actionData?.result?.error ?? {}).flatMap((errors) => errors ?? []);
+  // The first treatments' pictures are in view as the page opens: asked for at once, the rest when near.
+  const firstTreatments = new Set(categories.flatMap(({ items }) => items.map((item) => item.id)).slice(0, 2));
   return (
     <>
       <h1>Choose your treatment</h1>
@@ -293,11 +302,18 @@ export default function ServiceStep({ loaderData, actionData }: Route.ComponentP
                   const isSelected = selected?.id === item.id;
                   return (
                     <li key={item.id} className={isSelected ? "chosen" : undefined}>
-                      <div>
-                        <strong>{item.name}</strong> <span className="muted">{item.length}</span>
-                        <p>{item.description}</p>
-                        {item.packageNote ? <p className="package-note">{item.packageNote}</p> : null}
-                        {item.membershipNote ? <p className="muted">{item.membershipNote}</p> : null}
+                      <div className="choice-main">
+                        <CatalogImage
+                          image={item.image}
+                          className="treatment-image"
+                          priority={firstTreatments.has(item.id)}
+                        />
+                        <div>
+                          <strong>{item.name}</strong> <span className="muted">{item.length}</span>
+                          <p>{item.description}</p>
+                          {item.packageNote ? <p className="package-note">{item.packageNote}</p> : null}
+                          {item.membershipNote ? <p className="muted">{item.membershipNote}</p> : null}
+                        </div>
                       </div>
                       <div className="choice-side">
                         <Price price={item.price} discounted={item.discounted} />
@@ -423,14 +439,7 @@ function TreatmentOptions({
             })}
           </fieldset>
         ) : null}
-        <SelectField meta={fields.therapist} label="Nurse">
-          <option value="any">Any available nurse</option>
-          {nurses.map((nurse) => (
-            <option key={nurse.id} value={nurse.id}>
-              {nurse.name}
-            </option>
-          ))}
-        </SelectField>
+        <NursePicker meta={fields.therapist} nurses={nurses} />
         {/* Said again as it changes; without JavaScript, after "Update total". */}
         <p id="total" className="options-total" tabIndex={-1} aria-live="polite" aria-atomic="true">
           <span>Total</span> <Price price={listPrice ?? price} discounted={listPrice ? price : null} />
@@ -449,6 +458,54 @@ function TreatmentOptions({
         </p>
       </SchemaForm>
     </div>
+  );
+}
+
+/**
+ * Who does the treatment: any nurse free at the time chosen, or one by name, each a card with their
+ * picture, name and title. Native radios in one group: one Tab stop, the arrow keys move and choose,
+ * and the legend names the group for screen readers; with JavaScript or without.
+ */
+function NursePicker({
+  meta,
+  nurses,
+}: {
+  meta: ReturnType<typeof useSchemaForm>["fields"][string];
+  nurses: LoaderData["nurses"];
+}) {
+  const focusFirst = useFocusFirst(meta.name);
+  return (
+    <fieldset
+      className="nurse-picker"
+      aria-describedby={meta.errors ? meta.errorId : undefined}
+      aria-invalid={meta.errors ? true : undefined}
+    >
+      <legend>Nurse</legend>
+      <FieldMessage meta={meta} />
+      <div className="nurse-options">
+        {getCollectionProps(meta, {
+          type: "radio",
+          options: ["any", ...nurses.map((nurse) => nurse.id)],
+          ariaAttributes: false,
+        }).map(({ key, ...props }, index) => {
+          const nurse = index === 0 ? null : nurses[index - 1];
+          return (
+            <label key={key} className="check nurse-option">
+              <input {...props} autoFocus={index === 0 ? focusFirst : undefined} />
+              {nurse ? (
+                <CatalogImage image={nurse.image} className="nurse-image" />
+              ) : (
+                <span className="nurse-image nurse-any" aria-hidden="true" />
+              )}
+              <span className="nurse-name">{nurse ? nurse.name : "Any available nurse"}</span>
+              {nurse && !nurse.title ? null : (
+                <span className="muted nurse-title">{nurse ? nurse.title : "The most times to choose from"}</span>
+              )}
+            </label>
+          );
+        })}
+      </div>
+    </fieldset>
   );
 }
 

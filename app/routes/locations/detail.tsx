@@ -1,5 +1,6 @@
 import { data, href, isRouteErrorResponse, Link } from "react-router";
 import { ButtonLink } from "~/components/button-link";
+import { CatalogImage } from "~/components/catalog-image";
 import { ClinicNotFound } from "~/components/clinic-not-found";
 import { ErrorMessage } from "~/components/error-message";
 import { buildMenu } from "~/domain/menu";
@@ -93,6 +94,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     clinic: {
       id: center.id,
       name: center.name,
+      image: context.services.images.clinic(center),
       line1: center.address.line1,
       line2: center.address.line2,
       city: center.address.city,
@@ -110,7 +112,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       [...offers.byService.values()].map((offer) => [offer.serviceId, formatMoney(offer.list)]),
     ),
     partner: offers.partner?.name ?? null,
-    nurses: (therapists ?? []).map((t) => ({ id: t.id, name: t.displayName, title: t.jobTitle })),
+    nurses: (therapists ?? []).map((t) => ({
+      id: t.id,
+      name: t.displayName,
+      title: t.jobTitle,
+      image: context.services.images.nurse(t),
+    })),
   };
 }
 
@@ -122,6 +129,7 @@ export default function ClinicPage({ loaderData }: Route.ComponentProps) {
         <Link to={href("/locations")}>Locations</Link> › <span aria-current="page">{clinic.name}</span>
       </nav>
       <h1>{clinic.name}</h1>
+      <CatalogImage image={clinic.image} className="clinic-image" priority />
       <div className="clinic-summary">
         <section aria-labelledby="visit-heading">
           <h2 id="visit-heading">Visit us</h2>
@@ -215,8 +223,11 @@ export default function ClinicPage({ loaderData }: Route.ComponentProps) {
         <ul className="nurses">
           {nurses.map((nurse) => (
             <li key={nurse.id}>
-              {nurse.name}
-              {nurse.title ? <span className="muted">, {nurse.title}</span> : null}
+              <CatalogImage image={nurse.image} className="nurse-image" />
+              <span>
+                {nurse.name}
+                {nurse.title ? <span className="muted">, {nurse.title}</span> : null}
+              </span>
             </li>
           ))}
         </ul>

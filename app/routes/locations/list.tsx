@@ -28,7 +28,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     (a, b) => a.address.state.localeCompare(b.address.state) || a.name.localeCompare(b.name),
   )) {
     const group = byState.get(center.address.state) ?? [];
-    group.push(toLocationCard(center));
+    group.push(toLocationCard(services, center));
     byState.set(center.address.state, group);
   }
   return data(
