@@ -55,7 +55,7 @@ async function nurseId(sandboxApi: APIRequestContext, clinic: Clinic, name: stri
 async function joinWaitlist(page: Page, clinic: Clinic, date: string, nurse: string, contact: string) {
   await startBooking(page, clinic);
   await page.getByRole("button", { name: "Select Signature Laser Facial - New Client" }).click();
-  await page.getByLabel("Nurse").selectOption({ label: nurse });
+  await page.getByRole("radio", { name: new RegExp(`^${nurse}`) }).check();
   await page.getByRole("button", { name: "Continue to date and time" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Choose a date and time" })).toBeVisible();
   await page.goto(`/appointment/time?date=${date}`);
