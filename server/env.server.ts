@@ -20,6 +20,17 @@ const optionalString = z
   .transform((value) => (value === "" ? undefined : value))
   .optional();
 
+/** A comma-separated list, each item trimmed, empty ones dropped; unset is an empty list. */
+const commaList = z
+  .string()
+  .optional()
+  .transform((value) =>
+    (value ?? "")
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
+
 const booleanFlag = z
   .enum(["true", "false", "1", "0", ""])
   .optional()
@@ -124,37 +135,19 @@ export const EnvSchema = z.object({
   PASSWORD_HASH_COST: z.enum(["standard", "low"]).default("standard"),
 
   /** Extra origins the hosted card page may live on (Zenoti's payment host), comma-separated. */
-  HOSTED_PAYMENT_ORIGINS: z
-    .string()
-    .optional()
-    .transform((value) =>
-      (value ?? "")
-        .split(",")
-        .map((s) => s.trim())
-        .filter(Boolean),
-    )
-    .pipe(z.array(z.url())),
+  HOSTED_PAYMENT_ORIGINS: commaList.pipe(z.array(z.url())),
   /**
    * Hosts the pictures of clinics, treatments and nurses may come from besides the site itself
    * (Zenoti's image host, the chain's own), comma-separated https origins: the pages' img-src, and a
    * catalog picture anywhere else is not shown (decision 060).
    */
-  IMAGE_ORIGINS: z
-    .string()
-    .optional()
-    .transform((value) =>
-      (value ?? "")
-        .split(",")
-        .map((s) => s.trim())
-        .filter(Boolean),
-    )
-    .pipe(
-      z.array(
-        z
-          .url({ protocol: /^https$/, error: "IMAGE_ORIGINS takes https origins only" })
-          .transform((url) => new URL(url).origin),
-      ),
+  IMAGE_ORIGINS: commaList.pipe(
+    z.array(
+      z
+        .url({ protocol: /^https$/, error: "IMAGE_ORIGINS takes https origins only" })
+        .transform((url) => new URL(url).origin),
     ),
+  ),
   /** A JSON file of the chain's own pictures of its clinics, treatments and nurses (decision 060). */
   CATALOG_IMAGES_FILE: optionalString,
   /**

@@ -132,8 +132,8 @@ export async function noShowInBackEnd(sandboxApi: APIRequestContext, invoiceId: 
   ).toBeNull();
 }
 
-/** Cancels the visit in the back end with the first reason a guest may give. */
-export async function cancelInBackEnd(sandboxApi: APIRequestContext, invoiceId: string): Promise<void> {
+/** The first reason the back end lets a guest give for cancelling online. */
+export async function guestCancelReason(sandboxApi: APIRequestContext): Promise<{ id: string }> {
   const reasons = (
     (await (await sandboxApi.get("/spa-sandbox/v1/reasons")).json()) as {
       reasons: {
@@ -145,9 +145,12 @@ export async function cancelInBackEnd(sandboxApi: APIRequestContext, invoiceId: 
       }[];
     }
   ).reasons;
-  const reason = reasons.find(
-    (r) => r.object_type === 2 && r.action_type === 0 && r.active && r.show_in_online_booking,
-  )!;
+  return reasons.find((r) => r.object_type === 2 && r.action_type === 0 && r.active && r.show_in_online_booking)!;
+}
+
+/** Cancels the visit in the back end with the first reason a guest may give. */
+export async function cancelInBackEnd(sandboxApi: APIRequestContext, invoiceId: string): Promise<void> {
+  const reason = await guestCancelReason(sandboxApi);
   const cancelled = (await (
     await sandboxApi.put(`/spa-sandbox/v1/invoices/${invoiceId}/cancel`, {
       data: { reason_id: reason.id, comments: "test" },

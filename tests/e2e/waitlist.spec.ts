@@ -3,7 +3,7 @@ import { seedGuid } from "../../server/spa-sandbox/db";
 import { nurseWorkingOn, type Clinic } from "./booking-days";
 import { expect, signIn, test } from "./fixtures";
 import { addCard, fillBillingAndAgree, fillDetails, otherClientAddress, startBooking, uniqueEmail } from "./helpers";
-import { guestIdOf } from "./visits";
+import { guestCancelReason, guestIdOf } from "./visits";
 
 /**
  * The waitlist of full days (issue 33, decision 058), with JavaScript and without: two guests join
@@ -122,20 +122,7 @@ test("a guest on the waitlist of a full day books the time a cancel frees; the s
     extraHTTPHeaders: { "x-forwarded-for": otherClientAddress() },
   });
   await signIn(desk, account, baseURL!);
-  const reasons = (
-    (await (await sandboxApi.get("/spa-sandbox/v1/reasons")).json()) as {
-      reasons: {
-        id: string;
-        object_type: number;
-        action_type: number;
-        active: boolean;
-        show_in_online_booking: boolean;
-      }[];
-    }
-  ).reasons;
-  const reason = reasons.find(
-    (r) => r.object_type === 2 && r.action_type === 0 && r.active && r.show_in_online_booking,
-  )!;
+  const reason = await guestCancelReason(sandboxApi);
   const cancelled = await desk.post(`/account/appointments/${visits[0]}/cancel`, {
     form: { reasonId: reason.id, comment: "Something came up." },
     headers: { origin: new URL(baseURL!).origin, "sec-fetch-site": "same-origin" },
