@@ -1,6 +1,7 @@
 import { expect, test } from "./fixtures";
 import { nurseWorkingOn } from "./booking-days";
 import {
+  chooseFacialWithNurse,
   addCard,
   buttonTarget,
   chooseFacialWithAddOn,
@@ -43,9 +44,7 @@ test("a slot taken by someone else between viewing and choosing gets a clear mes
   const nurse = nurseWorkingOn(clinic, date);
   const chooseWithNurse = async (p: typeof page) => {
     await startBooking(p, clinic);
-    await p.getByRole("button", { name: "Select Signature Laser Facial - New Client" }).click();
-    await p.getByRole("radio", { name: nurse }).check();
-    await p.getByRole("button", { name: "Continue to date and time" }).click();
+    await chooseFacialWithNurse(p, nurse);
     return showDate(p, date);
   };
   const other = await browser.newContext({

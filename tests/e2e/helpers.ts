@@ -42,6 +42,14 @@ export async function chooseFacialWithAddOn(page: Page) {
   await expect(page.getByRole("heading", { level: 1, name: "Choose a date and time" })).toBeVisible();
 }
 
+/** Picks the facial with one nurse (her card in the nurse picker) and moves to the time step. */
+export async function chooseFacialWithNurse(page: Page, nurse: string | RegExp) {
+  await page.getByRole("button", { name: "Select Signature Laser Facial - New Client" }).click();
+  await page.getByRole("radio", { name: nurse }).check();
+  await page.getByRole("button", { name: "Continue to date and time" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Choose a date and time" })).toBeVisible();
+}
+
 /** Picks the Glow Peel with its face area (included in its price) and moves to the time step. */
 export async function choosePeelWithFaceArea(page: Page) {
   await page.getByRole("button", { name: "Select Glow Peel" }).click();

@@ -3,6 +3,7 @@ import { NO_BACKEND_PORT } from "../../playwright.config";
 import { CLINICS, HOME_CLINIC, nurseWorkingOn, type Clinic } from "./booking-days";
 import { expect, test } from "./fixtures";
 import {
+  chooseFacialWithNurse,
   bookableDates,
   enterDetails,
   fillDetails,
@@ -181,9 +182,7 @@ async function slotTakenError(page: Page, browser: Browser, clinic: Clinic, date
   const nurse = nurseWorkingOn(clinic, date);
   const chooseWithNurse = async (p: Page) => {
     await startBooking(p, clinic);
-    await p.getByRole("button", { name: "Select Signature Laser Facial - New Client" }).click();
-    await p.getByRole("radio", { name: nurse }).check();
-    await p.getByRole("button", { name: "Continue to date and time" }).click();
+    await chooseFacialWithNurse(p, nurse);
     return showDate(p, date);
   };
   const other = await browser.newContext({

@@ -2,7 +2,15 @@ import type { APIRequestContext, Page } from "@playwright/test";
 import { seedGuid } from "../../server/spa-sandbox/db";
 import { nurseWorkingOn, type Clinic } from "./booking-days";
 import { expect, signIn, test } from "./fixtures";
-import { addCard, fillBillingAndAgree, fillDetails, otherClientAddress, startBooking, uniqueEmail } from "./helpers";
+import {
+  addCard,
+  chooseFacialWithNurse,
+  fillBillingAndAgree,
+  fillDetails,
+  otherClientAddress,
+  startBooking,
+  uniqueEmail,
+} from "./helpers";
 import { guestCancelReason, guestIdOf } from "./visits";
 
 /**
@@ -54,10 +62,7 @@ async function nurseId(sandboxApi: APIRequestContext, clinic: Clinic, name: stri
 /** A new visitor joins the waitlist of the nurse's day, from the time step's full day. */
 async function joinWaitlist(page: Page, clinic: Clinic, date: string, nurse: string, contact: string) {
   await startBooking(page, clinic);
-  await page.getByRole("button", { name: "Select Signature Laser Facial - New Client" }).click();
-  await page.getByRole("radio", { name: new RegExp(`^${nurse}`) }).check();
-  await page.getByRole("button", { name: "Continue to date and time" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "Choose a date and time" })).toBeVisible();
+  await chooseFacialWithNurse(page, new RegExp(`^${nurse}`));
   await page.goto(`/appointment/time?date=${date}`);
   await expect(page.getByText("No times are open on this day.")).toBeVisible();
   await page.getByRole("button", { name: "Tell me when a time opens" }).click();
