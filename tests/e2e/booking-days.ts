@@ -53,6 +53,11 @@ export type BookingDayOptions = {
   days?: number;
   /** Clinics (slugs) not to take, e.g. one a test server refuses. */
   except?: string[];
+  /**
+   * Only dates at most this many days after today (UTC), for a feature that looks only so far
+   * ahead: 12 keeps a date within the waitlist's two weeks of every clinic's today.
+   */
+  withinDays?: number;
 };
 
 export type BookingDay = {
@@ -129,7 +134,9 @@ export function claimBookingDays(testInfo: TestInfo, baseURL: string, options: B
     `port-${new URL(baseURL).port}-lane-${lane}.json`,
   );
   const handedOut: Record<string, string> = fs.existsSync(ledger) ? JSON.parse(fs.readFileSync(ledger, "utf8")) : {};
-  const dates = openDates();
+  const dates = openDates().filter(
+    (d) => options.withinDays === undefined || Date.parse(`${d}T12:00:00Z`) - Date.now() <= options.withinDays * DAY_MS,
+  );
   const freeFrom = (clinic: Clinic) => dates.filter((d) => d > (handedOut[clinic.slug] ?? ""));
   // Of this place's clinics with `days` dates left, the one whose next free date is earliest.
   const roomy = mine.filter((c) => freeFrom(c).length >= days);

@@ -98,7 +98,8 @@ test("a guest on the waitlist of a full day books the time a cancel frees; the s
   playwright,
   baseURL,
 }) => {
-  const { clinic, date } = bookingDay();
+  // A day the waitlist offers: within its two weeks.
+  const { clinic, date } = bookingDay({ withinDays: 12 });
   const nurse = nurseWorkingOn(clinic, date);
   const guestId = await guestIdOf(sandboxApi, account.email);
   const visits = await fillNursesDay(sandboxApi, {

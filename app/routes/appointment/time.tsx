@@ -6,6 +6,7 @@ import { normalizeBookingDate } from "~/domain/booking";
 import { downtimeMessage, FIXER_NEEDS_FACIAL } from "~/domain/downtime";
 import { busyHoldMessage, SLOT_TAKEN } from "~/domain/booking";
 import { visitLengthLabel, visitMinutes } from "~/domain/visit-length";
+import { waitlistDays } from "~/domain/waitlist";
 import { clinicToday, formatClock, formatDay } from "~/lib/dates";
 import { findService } from "#server/booking/catalog-view.server";
 import { linkQuery, requireChosenServiceOrLink } from "#server/booking/booking-link.server";
@@ -77,8 +78,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       addOns: addOns.map((a) => a.displayName),
       visitLength: visitLengthLabel(visitMinutes(service, addOns)),
       opened,
-      // No time suits: the waitlist's form, for the day and part of day shown (not for a booking link's visitor).
-      waitlist: link ? null : `${href("/appointment/waitlist")}?date=${date}&group=${group}`,
+      // No time suits: the waitlist's form, for the day and part of day shown, when that day is one a
+      // guest may wait for (the next two weeks); not for a booking link's visitor.
+      waitlist:
+        link || !waitlistDays(clinicToday(center.timeZone)).includes(date)
+          ? null
+          : `${href("/appointment/waitlist")}?date=${date}&group=${group}`,
       ...slotPickerView({
         date,
         dates,
