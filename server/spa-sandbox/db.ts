@@ -359,6 +359,30 @@ function seed(db: SandboxDb) {
   seedSaleRows(db);
 }
 
+/** Writes one treatment or add-on of the seed, in the seed's order; its id. */
+function insertServiceRow(db: SandboxDb, service: (typeof seedServices)[number]): string {
+  const id = seedGuid(`service:${service.code}`);
+  db.prepare(
+    `INSERT INTO services (id, id_key, code, name, description, category_name, sub_category_name, duration,
+       recovery_time, is_add_on, add_on_codes, display_order)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    id,
+    normalizeId(id),
+    service.code,
+    service.name,
+    service.description,
+    service.category,
+    service.subCategory ?? null,
+    service.duration,
+    service.recoveryTime,
+    service.isAddOn ? 1 : 0,
+    JSON.stringify(service.addOns ?? []),
+    seedServices.indexOf(service) + 1,
+  );
+  return id;
+}
+
 /**
  * Treatments and add-ons the seed gained after a sandbox was made (the returning facial's own
  * enhancements, decision 045): each added once, priced at every clinic, and the seed's add-on lists
@@ -372,24 +396,7 @@ function seedLaterServices(db: SandboxDb) {
   const priceLevel = new Map(seedCenters.map((c) => [c.code, c.priceLevel]));
   db.transaction(() => {
     for (const service of missing) {
-      const id = seedGuid(`service:${service.code}`);
-      db.prepare(
-        `INSERT INTO services (id, id_key, code, name, description, category_name, sub_category_name, duration, recovery_time, is_add_on, add_on_codes, display_order)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).run(
-        id,
-        normalizeId(id),
-        service.code,
-        service.name,
-        service.description,
-        service.category,
-        service.subCategory ?? null,
-        service.duration,
-        service.recoveryTime,
-        service.isAddOn ? 1 : 0,
-        JSON.stringify(service.addOns ?? []),
-        seedServices.indexOf(service) + 1,
-      );
+      const id = insertServiceRow(db, service);
       for (const center of centers) {
         db.prepare("INSERT INTO center_services (center_id, service_id, sale_price) VALUES (?, ?, ?)").run(
           center.id,
@@ -593,31 +600,10 @@ function seedCatalog(db: SandboxDb) {
     `INSERT INTO therapists (id, id_key, center_id, code, first_name, last_name, gender, job_name)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  const insertService = db.prepare(
-    `INSERT INTO services (id, id_key, code, name, description, category_name, sub_category_name, duration,
-       recovery_time, is_add_on, add_on_codes, display_order)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
   const insertPrice = db.prepare("INSERT INTO center_services (center_id, service_id, sale_price) VALUES (?, ?, ?)");
 
   db.transaction(() => {
-    seedServices.forEach((service, index) => {
-      const id = seedGuid(`service:${service.code}`);
-      insertService.run(
-        id,
-        normalizeId(id),
-        service.code,
-        service.name,
-        service.description,
-        service.category,
-        service.subCategory ?? null,
-        service.duration,
-        service.recoveryTime,
-        service.isAddOn ? 1 : 0,
-        JSON.stringify(service.addOns ?? []),
-        index + 1,
-      );
-    });
+    for (const service of seedServices) insertServiceRow(db, service);
     seedCenters.forEach((center, index) => {
       const id = seedGuid(`center:${center.code}`);
       insertCenter.run({

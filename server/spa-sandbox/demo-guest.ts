@@ -1,6 +1,7 @@
 import type { Dayjs } from "dayjs";
 import { BASE_TAGS } from "~/domain/guest";
 import { dayjs } from "~/lib/dayjs";
+import { guestCreatePayload } from "../spa/booking.server";
 import { toIanaTimeZone } from "../spa/time-zones.server";
 import { confirmBooking, createBooking, reserveSlot } from "./booking";
 import { findRow, seedGuid, type SandboxDb } from "./db";
@@ -31,33 +32,18 @@ export function seedDemoGuest(db: SandboxDb, now: number): void {
   const centerId = seedGuid(`center:${guest.centerCode}`);
   const center = findRow<{ time_zone_name: string }>(db, "centers", centerId)!;
   const today = dayjs.utc(dayjs(now).tz(toIanaTimeZone(center.time_zone_name)).format(DAY_FORMAT), DAY_FORMAT);
-  const profile = {
-    center_id: centerId,
-    personal_info: {
-      first_name: guest.firstName,
-      last_name: guest.lastName,
-      user_name: guest.email,
-      email: guest.email,
-      date_of_birth: guest.dateOfBirth,
-      mobile_phone: { country_code: 225, number: guest.phone },
-    },
-    address_info: {
-      address_1: guest.address.line1,
-      address_2: "",
-      city: guest.address.city,
-      country_id: 225,
-      state_id: -1,
-      state_other: "",
-      zip_code: guest.address.zip,
-    },
-    preferences: {
-      receive_marketing_email: guest.consents.marketingEmail,
-      receive_marketing_sms: guest.consents.marketingSms,
-      receive_transactional_email: true,
-      receive_transactional_sms: true,
-    },
+  // The payload the webstore sends when a guest registers (server/spa/booking.server.ts).
+  const profile = guestCreatePayload({
+    centerId,
+    firstName: guest.firstName,
+    lastName: guest.lastName,
+    email: guest.email,
+    phone: guest.phone,
+    birthDate: guest.dateOfBirth,
+    address: guest.address,
+    consents: { ...guest.consents, transactionalEmail: true, transactionalSms: true },
     tags: [...BASE_TAGS, "Webstore"],
-  };
+  });
   db.transaction(() => {
     accepted(
       createGuest(db, { mandatoryFields: ["email", "mobile_phone"] }, profile, { now, id: DEMO_GUEST_ID }),
