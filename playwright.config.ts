@@ -1,5 +1,6 @@
 import { defineConfig, devices } from "@playwright/test";
 import { EMBEDDED_AVAILABILITY_GUEST_ID } from "./server/embedded-defaults";
+import { chromiumLaunchOptions } from "./scripts/chromium.mjs";
 
 const PORT = Number(process.env.E2E_PORT ?? 4173);
 /** The main test server, which the browser tests reach at `localhost`; some also at `127.0.0.1`. */
@@ -42,17 +43,7 @@ export const E2E_SANDBOX_API_KEY = "e2e-sandbox-api-key";
  * browser without its window machinery, so each page costs about a third less processor time
  * (decision 053). `CHROMIUM_PATH` points the tests at another build, such as the full `/usr/bin/chromium`.
  */
-const chromium = {
-  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium-headless-shell",
-  args: [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-  ],
-};
+const chromium = chromiumLaunchOptions("/usr/bin/chromium-headless-shell");
 
 function traceMode(setting: string | undefined) {
   const modes = [

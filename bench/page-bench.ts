@@ -7,6 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { EMBEDDED_AVAILABILITY_GUEST_ID } from "../server/embedded-defaults";
+import { chromiumLaunchOptions } from "../scripts/chromium.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 
@@ -51,17 +52,7 @@ export async function startPageBench(options: {
     SANDBOX_RATE_LIMIT_PER_MINUTE: String(options.rateLimitPerMinute ?? 0),
   });
   let app: ChildProcess | null = null;
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
-  });
+  const browser = await chromium.launch(chromiumLaunchOptions("/usr/bin/chromium"));
   const stop = async () => {
     await browser.close();
     app?.kill("SIGTERM");

@@ -8,6 +8,7 @@
 // run's performance score moves by a few points.
 import fs from "node:fs";
 import { startBuiltApp } from "./built-app.mjs";
+import { CHROMIUM_FLAGS } from "./chromium.mjs";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { computeMedianRun } from "lighthouse/core/lib/median-run.js";
@@ -44,7 +45,7 @@ try {
   await waitForHealth();
   chrome = await chromeLauncher.launch({
     chromePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu"],
+    chromeFlags: ["--headless=new", ...CHROMIUM_FLAGS],
     logLevel: "error",
   });
   const rows = [];

@@ -6,6 +6,7 @@
 // scripts/ensure-test-tools.mjs).
 import fs from "node:fs";
 import { startBuiltApp } from "./built-app.mjs";
+import { chromiumLaunchOptions } from "./chromium.mjs";
 import path from "node:path";
 import { chromium } from "@playwright/test";
 
@@ -15,17 +16,7 @@ const OUT = path.resolve("docs/screenshots");
 
 const { server, dataDir, ready: waitForHealth } = startBuiltApp(PORT, "screenshots");
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  args: [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-  ],
-});
+const browser = await chromium.launch(chromiumLaunchOptions("/usr/bin/chromium"));
 try {
   await waitForHealth();
   fs.mkdirSync(OUT, { recursive: true });
