@@ -35,7 +35,14 @@ export type ThreadedHttpAnalyticsOptions = Pick<
   | "maxQueuedEvents"
   | "maxQueuedBytes"
   | "logIntervalMs"
->;
+> & {
+  /**
+   * The thread's scheduling priority: `lowest` (the default, THREAD_NICE) lets a saturated machine
+   * serve requests first; `process` keeps the process's own, for the tests of what is delivered,
+   * which a busy machine must not starve.
+   */
+  priority?: "lowest" | "process";
+};
 
 /** Events handed to the thread in one message: the cost of a message is shared by this many page views. */
 export const HANDOFF_EVENTS = 100;
@@ -234,7 +241,7 @@ function lowerThisThreadsPriority() {
 
 /** The collector thread: the HTTP adapter's batcher, fed with events already captured. */
 function runCollectorThread(options: ThreadedHttpAnalyticsOptions) {
-  lowerThisThreadsPriority();
+  if (options.priority !== "process") lowerThisThreadsPriority();
   const port = parentPort!;
   const batcher = createBatcher(httpBatcherOptions(options));
   port.on("message", async (message: ToThread) => {
