@@ -106,8 +106,8 @@ function WaitlistOffer({ to }: { to: string }) {
   );
 }
 
-/** The view of one day's open times, with the bookable dates and the time-of-day group shown. */
-export function slotPickerView(input: {
+/** The day a picker shows, as the server read it (`slotPickerDay` in server/booking/time-step.server.ts). */
+export type SlotPickerDayInput = {
   date: string;
   dates: readonly string[];
   /** The jump-to-date form's answer when the address's date was refused. */
@@ -116,22 +116,28 @@ export function slotPickerView(input: {
   times: string[];
   nextAvailableDay: string | null;
   slotsError: string | null;
-  held: string | null;
-  timeZone: string;
   /** Days medical downtime refuses this guest (the booking journey's; rescheduling has none). */
   refused?: ReadonlyMap<string, DowntimeRefusal>;
   /** Why the day shown is refused, when it is. */
   refusal?: DowntimeRefusal | null;
   /** The strip's days with no open time, as the back end told them. */
   fullDays?: readonly string[];
-  carry?: string;
-}): SlotPickerView {
+};
+
+/**
+ * The view of one day's open times, with the bookable dates and the time-of-day group shown: the
+ * time held (or chosen) marked, on the clinic's clock, every link keeping `carry`.
+ */
+export function slotPickerView(
+  input: SlotPickerDayInput,
+  options: { held: string | null; timeZone: string; carry?: string },
+): SlotPickerView {
   const { date, dates, group, times, nextAvailableDay, refusal } = input;
   const refused = input.refused ?? NONE_REFUSED;
   return {
     date,
     dateLabel: formatDay(date, "dddd, MMMM D"),
-    timeZoneLabel: timeZoneLabel(input.timeZone),
+    timeZoneLabel: timeZoneLabel(options.timeZone),
     jump: { range: { first: dates[0], last: dates.at(-1) ?? dates[0] }, reply: input.dateReply ?? null },
     week: weekView(dates, date, refused, new Set(input.fullDays ?? [])),
     refusal: refusal
@@ -157,8 +163,8 @@ export function slotPickerView(input: {
         ? { value: nextAvailableDay, label: formatDay(nextAvailableDay, "dddd, MMMM D") }
         : null,
     slotsError: input.slotsError,
-    held: input.held,
-    carry: input.carry ?? "",
+    held: options.held,
+    carry: options.carry ?? "",
   };
 }
 

@@ -134,6 +134,11 @@ export type SlotPickerDay = GuestDay & {
   fullDays: string[];
 };
 
+/** The status of a page showing the day: 503 when its times could not be read, 400 when the address's date was refused. */
+export function dayStatus(day: Pick<SlotPickerDay, "slotsError" | "dateProblem">): number {
+  return day.slotsError ? 503 : day.dateProblem ? 400 : 200;
+}
+
 /**
  * The slot picker's day, for the time step and rescheduling alike: the day asked for with the
  * downtime rule applied (when the step has one: until the guest's history is read no day is

@@ -14,7 +14,7 @@ import { knownGuest, setDraft } from "#server/booking/draft.server";
 import { chooseTime, holdSlot } from "#server/booking/hold-slot.server";
 import { openTimes, type SlotQuery } from "#server/booking/holds.server";
 import { bookingGuestId, downtimeFor } from "#server/booking/downtime.server";
-import { requestedDay, slotPickerDay } from "#server/booking/time-step.server";
+import { dayStatus, requestedDay, slotPickerDay } from "#server/booking/time-step.server";
 import { formDataOf, parseSubmission, refuseForm } from "#server/forms.server";
 import { currentUser } from "#server/request-context.server";
 import { guardAction, OUTAGE_MESSAGE } from "#server/unavailable.server";
@@ -48,19 +48,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     read: (date) => openTimes(services, { ...query, date }),
     step: "time step",
   });
-  const {
-    date,
-    dates,
-    dateProblem,
-    dateReply,
-    group,
-    refused,
-    refusal,
-    times,
-    nextAvailableDay,
-    slotsError,
-    fullDays,
-  } = day;
+  const { date, group, times } = day;
   // A waitlist's offer opens the step on the time it offers, shown first while it is still open (decision 058).
   const openedAt = new URL(request.url).searchParams.get("opened");
   const openedSlot = openedAt && /^\d{2}:\d{2}:\d{2}$/.test(openedAt) ? `${date}T${openedAt}` : null;
@@ -70,7 +58,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       : null;
   // A GET changes nothing: the day looked at is in the address (the strip's links and the jump
   // form), and the draft takes a day when a time on it is chosen.
-  const status = slotsError ? 503 : dateProblem ? 400 : 200;
   return data(
     {
       clinic: { id: center.id, name: center.name },
@@ -84,23 +71,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         link || !waitlistDays(clinicToday(center.timeZone)).includes(date)
           ? null
           : `${href("/appointment/waitlist")}?date=${date}&group=${group}`,
-      ...slotPickerView({
-        date,
-        dates,
-        dateReply,
-        group,
-        times,
-        nextAvailableDay,
-        slotsError,
+      ...slotPickerView(day, {
         held: draft.hold?.slot ?? draft.slot ?? null,
         timeZone: center.timeZone,
-        refused,
-        refusal,
-        fullDays,
         carry: linkQuery(link, ["date"]),
       }),
     },
-    { status },
+    { status: dayStatus(day) },
   );
 }
 

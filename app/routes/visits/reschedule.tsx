@@ -21,7 +21,7 @@ import {
   setRescheduleHold,
 } from "#server/appointments/reschedule.server";
 import { toVisitView } from "#server/appointments/visits.server";
-import { requestedDay, slotPickerDay, type SlotPickerDay } from "#server/booking/time-step.server";
+import { dayStatus, requestedDay, slotPickerDay, type SlotPickerDay } from "#server/booking/time-step.server";
 import { formDataOf, formText, parseSubmission, refuseForm } from "#server/forms.server";
 import { requestSession } from "#server/request-context.server";
 import { siteOrigin } from "#server/site.server";
@@ -94,29 +94,17 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       { status: 409 },
     );
   }
-  const { date, dates, dateProblem, dateReply, group, times, nextAvailableDay, slotsError, fullDays } = day;
   return data(
     {
       visit: view,
       home: access.paths.home,
       policy,
-      picker: slotPickerView({
-        date,
-        dates,
-        dateReply,
-        group,
-        times,
-        nextAvailableDay,
-        slotsError,
-        held: hold?.slot ?? null,
-        timeZone: timeZone,
-        fullDays,
-      }),
+      picker: slotPickerView(day, { held: hold?.slot ?? null, timeZone }),
       hold: hold
         ? { ...holdViewOf(hold.slot, hold.expiresAt, timeZone), slot: hold.slot, label: formatSlot(hold.slot) }
         : null,
     },
-    { status: slotsError ? 503 : dateProblem ? 400 : 200 },
+    { status: dayStatus(day) },
   );
 }
 
