@@ -4,7 +4,7 @@ import { dayjs } from "../../app/lib/dayjs";
 import { campaignDiscounts, toCents, toDollars, type CampaignBenefit, type LineKind } from "./campaigns";
 import { couponBenefits } from "./coupons";
 import { toIanaTimeZone } from "../spa/time-zones.server";
-import { findRow, normalizeId, type SandboxDb } from "./db";
+import { findRow, type InvoiceRow, normalizeId, type SandboxDb } from "./db";
 import { dotNetError, isRefusal, refusal, v1Error, type Refusal } from "./errors";
 import { memberPercents, percentOffCents } from "./member-prices";
 
@@ -227,17 +227,6 @@ type InvoiceItemRow = {
   position: number;
   /** The guest package a service line was redeemed from: it owes nothing. */
   redeemed_user_package_id: string | null;
-};
-type InvoiceRow = {
-  id: string;
-  number: number;
-  center_id: string;
-  guest_id: string;
-  booking_id: string | null;
-  status: number;
-  is_closed: number;
-  campaign_code: string | null;
-  created_at: number;
 };
 
 /** Invoices are numbered in the order they are made, visits and sales alike. */

@@ -23,6 +23,19 @@ import {
 
 export type SandboxDb = Database.Database;
 
+/** An invoice as the booking and payment calls read it (the sales calls read `is_cancelled` too). */
+export type InvoiceRow = {
+  id: string;
+  number: number;
+  center_id: string;
+  guest_id: string;
+  booking_id: string | null;
+  status: number;
+  is_closed: number;
+  campaign_code: string | null;
+  created_at: number;
+};
+
 /** A stable GUID from a seed name, so the seeded chain has the same ids on every machine. */
 export function seedGuid(name: string): string {
   const hex = createHash("sha256").update(`spa-sandbox:${name}`).digest("hex");

@@ -1,7 +1,7 @@
 import express, { type Request, type Router } from "express";
 import { randomBytes, randomUUID } from "node:crypto";
 import { centsFromDollars, dollarsFromCents } from "../../app/domain/money";
-import { findRow, normalizeId, type SandboxDb } from "./db";
+import { findRow, type InvoiceRow, normalizeId, type SandboxDb } from "./db";
 import { invoiceItemType, invoiceTotals, repriceInvoice } from "./booking";
 import { redeemCoupon } from "./coupons";
 import { isRefusal, refusal, v1Error, type Refusal } from "./errors";
@@ -27,17 +27,6 @@ type ReasonRow = {
   action_type: number;
   active: number;
   show_in_online_booking: number;
-};
-type InvoiceRow = {
-  id: string;
-  number: number;
-  center_id: string;
-  guest_id: string;
-  booking_id: string | null;
-  status: number;
-  is_closed: number;
-  campaign_code: string | null;
-  created_at: number;
 };
 
 export function luhnValid(digits: string): boolean {
