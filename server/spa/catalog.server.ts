@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { list, optional, text } from "./lenient.server";
 import {
   centerSlug,
   type CenterList,
@@ -28,16 +29,6 @@ export const PAGE_SIZE = 100;
  * element without what we cannot do without (an id, a name, a duration) is dropped and logged,
  * and an optional block of the wrong shape reads as absent.
  */
-function optional<T extends z.ZodType>(schema: T) {
-  return schema.nullish().catch(null);
-}
-
-const text = optional(z.string());
-/** The list itself must be there; null (Zenoti's "nothing") reads as empty. */
-const list = z
-  .array(z.unknown())
-  .nullable()
-  .transform((items) => items ?? []);
 const PageInfoSchema = optional(z.object({ total: z.number() }));
 
 const CenterInfoSchema = z.object({

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { list, optional, text } from "./lenient.server";
 import { centsFromDollars, type Cents } from "~/domain/money";
 import { logger } from "../observability/logger.server";
 import { isInvalidCenter, PAGE_SIZE, parseEach, readAllPages } from "./catalog.server";
@@ -44,18 +45,6 @@ export type LoyaltyPoints = {
   balance: number;
   history: { date: string /* YYYY-MM-DD */; points: number; reason: string }[];
 };
-
-/** An optional block of the wrong shape reads as absent (decision 015, as in the catalog). */
-function optional<T extends z.ZodType>(schema: T) {
-  return schema.nullish().catch(null);
-}
-
-const text = optional(z.string());
-/** The list itself must be there; null (Zenoti's "nothing") reads as empty. */
-const list = z
-  .array(z.unknown())
-  .nullable()
-  .transform((items) => items ?? []);
 
 /**
  * A covered service. Zenoti's published sample lists benefits for the whole answer, each naming

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { list, optional, text } from "./lenient.server";
 import { centsFromDollars, dollarsFromCents, type Cents } from "~/domain/money";
 import { logger } from "../observability/logger.server";
 import { isInvalidCenter, PAGE_SIZE, parseEach, readAllPages } from "./catalog.server";
@@ -89,18 +90,7 @@ export type GiftCardSale = {
 /** Zenoti's invoice item types (`Invoice.items[].type`). */
 export const INVOICE_ITEM_TYPE = { service: 0, product: 2, membership: 3, package: 4, giftCard: 6 } as const;
 
-/** An optional block of the wrong shape reads as absent (decision 015, as in the catalog). */
-function optional<T extends z.ZodType>(schema: T) {
-  return schema.nullish().catch(null);
-}
-
-const text = optional(z.string());
 const count = optional(z.number().int().nonnegative());
-/** The list itself must be there; null (Zenoti's "nothing") reads as empty. */
-const list = z
-  .array(z.unknown())
-  .nullable()
-  .transform((items) => items ?? []);
 const Id = z.string().min(1);
 const Dollars = z.number().nonnegative();
 
