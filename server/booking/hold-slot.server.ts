@@ -17,7 +17,7 @@ import {
   tooManyHoldsMessage,
 } from "./hold-limits.server";
 import { treatmentHistory } from "./downtime.server";
-import { dropDraftHold, forgetOpenTimes, openTimes, type SlotQuery } from "./holds.server";
+import { draftSlotQuery, dropDraftHold, forgetOpenTimes, openTimes } from "./holds.server";
 import { noteTimeMayOpen } from "../store/waitlist-signal.server";
 import { adoptSignedInGuest } from "./signed-in.server";
 
@@ -77,13 +77,7 @@ export async function holdSlot(services: Services, request: HoldRequest): Promis
 
 async function holdForBooking(services: Services, request: HoldRequest): Promise<HoldOutcome> {
   const { draft, centerId, service, slot, date, timeZone, clientIp, user } = request;
-  const query: SlotQuery = {
-    centerId,
-    serviceId: service.id,
-    addOnIds: draft.addOnIds,
-    therapistId: draft.therapistId,
-    date,
-  };
+  const query = draftSlotQuery(draft, { centerId, serviceId: service.id, date });
 
   // The limits come before anything is made in the back end: a refused attempt leaves nothing behind.
   const gate = await startHoldAttempt(services.rateLimiter, clientIp, draft.id!, draft.hold?.claim);
@@ -208,13 +202,7 @@ export async function chooseTime(
 > {
   const { centerId, service, slot, date } = request;
   const draft: Draft = { ...request.draft, id: request.draft.id ?? crypto.randomUUID() };
-  const query: SlotQuery = {
-    centerId,
-    serviceId: service.id,
-    addOnIds: draft.addOnIds,
-    therapistId: draft.therapistId,
-    date,
-  };
+  const query = draftSlotQuery(draft, { centerId, serviceId: service.id, date });
   // The booking starts here: let in only while the organisation's calls can carry it to its
   // confirmation, else told to wait now, with the day kept, rather than refused halfway (decision 036).
   const admission = await admitBooking(services, draft.id!);

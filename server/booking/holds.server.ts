@@ -25,6 +25,14 @@ export type SlotQuery = {
   date: string;
 };
 
+/** The times a draft's choice (treatment, add-ons, nurse) asks for at a clinic on a date. */
+export function draftSlotQuery(
+  draft: Pick<Draft, "addOnIds" | "therapistId">,
+  at: { centerId: string; serviceId: string; date: string },
+): SlotQuery {
+  return { ...at, addOnIds: draft.addOnIds, therapistId: draft.therapistId };
+}
+
 function slotKey(q: SlotQuery) {
   return `${q.centerId}|${q.serviceId}|${[...q.addOnIds].sort().join(",")}|${q.therapistId ?? "any"}|${q.date}`;
 }

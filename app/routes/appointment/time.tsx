@@ -12,7 +12,7 @@ import { findService } from "#server/booking/catalog-view.server";
 import { linkQuery, requireChosenServiceOrLink } from "#server/booking/booking-link.server";
 import { knownGuest, setDraft } from "#server/booking/draft.server";
 import { chooseTime, holdSlot } from "#server/booking/hold-slot.server";
-import { openTimes, type SlotQuery } from "#server/booking/holds.server";
+import { draftSlotQuery, openTimes } from "#server/booking/holds.server";
 import { bookingGuestId, downtimeFor } from "#server/booking/downtime.server";
 import { dayStatus, requestedDay, slotPickerDay } from "#server/booking/time-step.server";
 import { formDataOf, parseSubmission, refuseForm } from "#server/forms.server";
@@ -36,16 +36,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // The visit's length as the back end books it, add-ons included; the times offered fit it (decision 045).
   const addOns = draft.addOnIds.map((id) => findService(catalog, id)).filter((s) => s !== undefined);
 
-  const query: Omit<SlotQuery, "date"> = {
-    centerId: center.id,
-    serviceId: service.id,
-    addOnIds: draft.addOnIds,
-    therapistId: draft.therapistId,
-  };
   const guestId = bookingGuestId(draft, await currentUser(context));
   const day = await slotPickerDay(requestedDay(request, center.timeZone, draft.date), {
     downtime: () => downtimeFor(services, guestId, service.name),
-    read: (date) => openTimes(services, { ...query, date }),
+    read: (date) => openTimes(services, draftSlotQuery(draft, { centerId: center.id, serviceId: service.id, date })),
     step: "time step",
   });
   const { date, group, times } = day;
