@@ -290,6 +290,33 @@ async function claimAttempt(
 }
 
 /**
+ * Takes the attempt of `payKey` for this request when `ready` says a guest's answer may carry it on:
+ * null when there is none or it is not ready; the outcome when another request keeps it past the wait
+ * or it has ended; else the attempt claimed, with the clock and timings to drive it.
+ */
+async function takeBack(
+  services: Services,
+  payKey: string,
+  ready: (attempt: PaymentAttempt) => boolean,
+  options: DriveOptions,
+): Promise<
+  { outcome: CheckoutOutcome } | { attempt: PaymentAttempt; clock: () => number; timing: AttemptTiming } | null
+> {
+  const existing = await services.stores.paymentAttempts.get(payKey);
+  if (!existing || !ready(existing)) return null;
+  const clock = options.clock ?? Date.now;
+  const timing = options.timing ?? attemptTiming(services);
+  const claim = await claimAttempt(
+    services,
+    { ...existing, leaseUntil: clock() + timing.leaseMs },
+    { clock, timing, busyWaitMs: options.busyWaitMs },
+  );
+  if (claim.state === "busy") return { outcome: { kind: "busy" } };
+  if (claim.state === "final") return { outcome: outcomeOfFinal(claim.attempt) };
+  return { attempt: claim.attempt, clock, timing };
+}
+
+/**
  * The guest is back from the 3-D Secure page: the invoice says whether they passed (booked) or not
  * (the appointment is removed, as for a declined card). Null when no check is under way for the key.
  */
@@ -298,18 +325,10 @@ export async function finishVerification(
   payKey: string,
   options: DriveOptions = {},
 ): Promise<CheckoutOutcome | null> {
-  const existing = await services.stores.paymentAttempts.get(payKey);
-  if (!existing || existing.state !== "verifying") return null;
-  const clock = options.clock ?? Date.now;
-  const timing = options.timing ?? attemptTiming(services);
-  const claim = await claimAttempt(
-    services,
-    { ...existing, leaseUntil: clock() + timing.leaseMs },
-    { clock, timing, busyWaitMs: options.busyWaitMs },
-  );
-  if (claim.state === "busy") return { kind: "busy" };
-  if (claim.state === "final") return outcomeOfFinal(claim.attempt);
-  return advanceAttempt({ services, timing, clock, mode: "returned" }, claim.attempt);
+  const taken = await takeBack(services, payKey, (attempt) => attempt.state === "verifying", options);
+  if (!taken || "outcome" in taken) return taken?.outcome ?? null;
+  const { attempt, clock, timing } = taken;
+  return advanceAttempt({ services, timing, clock, mode: "returned" }, attempt);
 }
 
 /**
@@ -321,23 +340,16 @@ export async function declineBackEndPrice(
   payKey: string,
   options: DriveOptions = {},
 ): Promise<CheckoutOutcome | null> {
-  const existing = await services.stores.paymentAttempts.get(payKey);
-  if (!existing || existing.state !== "confirmed" || existing.backEndDue == null) return null;
-  const clock = options.clock ?? Date.now;
-  const timing = options.timing ?? attemptTiming(services);
-  const claim = await claimAttempt(
-    services,
-    { ...existing, leaseUntil: clock() + timing.leaseMs },
-    { clock, timing, busyWaitMs: options.busyWaitMs },
-  );
-  if (claim.state === "busy") return { kind: "busy" };
-  if (claim.state === "final") return outcomeOfFinal(claim.attempt);
-  if (claim.attempt.state !== "confirmed") {
+  const ready = (attempt: PaymentAttempt) => attempt.state === "confirmed" && attempt.backEndDue != null;
+  const taken = await takeBack(services, payKey, ready, options);
+  if (!taken || "outcome" in taken) return taken?.outcome ?? null;
+  const { attempt, clock, timing } = taken;
+  if (attempt.state !== "confirmed") {
     // Moved on meanwhile (another press charged it): handed back untouched, "not known yet" here.
-    await services.stores.paymentAttempts.save({ ...claim.attempt, leaseUntil: 0 });
+    await services.stores.paymentAttempts.save({ ...attempt, leaseUntil: 0 });
     return { kind: "pending" };
   }
-  const undoing: PaymentAttempt = { ...claim.attempt, state: "undoing", undoAs: "undone", updatedAt: clock() };
+  const undoing: PaymentAttempt = { ...attempt, state: "undoing", undoAs: "undone", updatedAt: clock() };
   await services.stores.paymentAttempts.save(undoing);
   return advanceAttempt({ services, timing, clock, mode: "reconcile" }, undoing);
 }
