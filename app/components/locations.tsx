@@ -4,11 +4,23 @@ import { ButtonLink } from "./button-link";
 import { CatalogImage } from "./catalog-image";
 import { formatPhone } from "~/lib/phone";
 
-export function LocationCard({ location, headingLevel = 3 }: { location: LocationCardView; headingLevel?: 2 | 3 }) {
+/**
+ * A clinic's card. `first`: the first card of the page, whose picture is on a phone's first screen
+ * and its largest paint, so it loads at once rather than lazily.
+ */
+export function LocationCard({
+  location,
+  headingLevel = 3,
+  first = false,
+}: {
+  location: LocationCardView;
+  headingLevel?: 2 | 3;
+  first?: boolean;
+}) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
   return (
     <article className="location-card">
-      <CatalogImage image={location.image} className="location-image" />
+      <CatalogImage image={location.image} className="location-image" priority={first} />
       <Heading>
         <Link to={href("/locations/:slug", { slug: location.slug })}>{location.name}</Link>
       </Heading>
@@ -82,12 +94,12 @@ export function ZipSearchResults({ search, limit }: { search: ZipSearchView; lim
       {search.fallback ? (
         <>
           <p>This clinic is the closest one we can suggest:</p>
-          <LocationCard location={search.fallback} />
+          <LocationCard location={search.fallback} first />
         </>
       ) : (
         <div className="card-grid">
-          {shown.map((location) => (
-            <LocationCard key={location.id} location={location} />
+          {shown.map((location, index) => (
+            <LocationCard key={location.id} location={location} first={index === 0} />
           ))}
         </div>
       )}

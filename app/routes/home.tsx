@@ -51,8 +51,8 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         <section aria-labelledby="featured-heading" className="nearest">
           <h2 id="featured-heading">Our clinics</h2>
           <div className="card-grid">
-            {featured.map((location) => (
-              <LocationCard key={location.id} location={location} />
+            {featured.map((location, index) => (
+              <LocationCard key={location.id} location={location} first={index === 0} />
             ))}
           </div>
         </section>

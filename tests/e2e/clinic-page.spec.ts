@@ -125,3 +125,15 @@ test("a clinic page leads with the clinic's picture and shows each nurse's, size
   await expect(nurses).toHaveCount(4);
   await expect(nurses.first()).toHaveAttribute("loading", "lazy");
 });
+
+test("the first clinic card's picture loads at once on the home page and the clinic list, the others lazily", async ({
+  page,
+}) => {
+  for (const path of ["/", "/locations"]) {
+    await page.goto(path);
+    const pictures = page.locator("img.location-image");
+    await expect(pictures.first()).toHaveAttribute("loading", "eager");
+    await expect(pictures.first()).toHaveAttribute("fetchpriority", "high");
+    await expect(pictures.nth(1)).toHaveAttribute("loading", "lazy");
+  }
+});

@@ -99,12 +99,12 @@ export default function Locations({ loaderData }: Route.ComponentProps) {
       ) : (
         <section aria-labelledby="all-heading">
           <h2 id="all-heading">All clinics</h2>
-          {states.map(({ state, locations }) => (
+          {states.map(({ state, locations }, group) => (
             <section key={state} aria-label={state} className="state-group">
               <h3 className="state-name">{state}</h3>
               <div className="card-grid">
-                {locations.map((location) => (
-                  <LocationCard key={location.id} location={location} />
+                {locations.map((location, index) => (
+                  <LocationCard key={location.id} location={location} first={group === 0 && index === 0} />
                 ))}
               </div>
             </section>
