@@ -30,13 +30,6 @@ export type VisitAccess = {
   user: CurrentUser | null;
 };
 
-/**
- * The headers of a visit's pages, whose address may hold a manage link's token: never kept in a
- * shared cache, and sent as a referrer to this site only. Not "no-referrer": with it a browser sends
- * `Origin: null` on the pages' own form posts, which a cross-site check must refuse.
- */
-export const VISIT_PAGE_HEADERS = { "Referrer-Policy": "same-origin", "Cache-Control": "private, no-store" } as const;
-
 export const VISIT_NOT_FOUND = "We can't find that appointment.";
 export const LINK_NOT_VALID = "This link has expired or is not valid.";
 

@@ -2,6 +2,7 @@ import { data, Form, href, Link, redirect, useNavigation } from "react-router";
 import { getDraft, setDraft } from "#server/booking/draft.server";
 import { dropDraftHold } from "#server/booking/holds.server";
 import { followRecoveryLink, viewRecoveryLink } from "#server/booking/recovery.server";
+import { LINK_PAGE_HEADERS } from "#server/link-pages.server";
 import { requestSession } from "#server/request-context.server";
 import { guardAction, orUnavailable } from "#server/unavailable.server";
 import type { Route } from "./+types/resume";
@@ -11,11 +12,8 @@ export const meta: Route.MetaFunction = () => [
   { name: "robots", content: "noindex" },
 ];
 
-/** The page's address holds the link's token: never kept in a shared cache, never sent as a referrer elsewhere. */
-export const headers: Route.HeadersFunction = () => ({
-  "Referrer-Policy": "same-origin",
-  "Cache-Control": "private, no-store",
-});
+/** The page's address holds the link's token. */
+export const headers: Route.HeadersFunction = () => LINK_PAGE_HEADERS;
 
 const INVALID = {
   kind: "invalid" as const,

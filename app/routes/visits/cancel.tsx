@@ -7,7 +7,8 @@ import { LATE_CHANGE_FEE_CENTS, LATE_CHANGE_HOURS } from "~/domain/appointments"
 import { CANCEL_MESSAGES, CancelVisitSchema } from "~/domain/cancel-forms";
 import { formatMoney } from "~/lib/money";
 import { formatPhone } from "~/lib/phone";
-import { requireVisitAccess, VISIT_PAGE_HEADERS } from "#server/appointments/access.server";
+import { requireVisitAccess } from "#server/appointments/access.server";
+import { LINK_PAGE_HEADERS } from "#server/link-pages.server";
 import { cancelPage, cancelVisit, type CancelPolicy } from "#server/appointments/cancel.server";
 import { toVisitView } from "#server/appointments/visits.server";
 import { formDataOf, parseSubmission, refuseForm } from "#server/forms.server";
@@ -22,7 +23,7 @@ export const meta: Route.MetaFunction = () => [
   { name: "robots", content: "noindex" },
 ];
 
-export const headers: Route.HeadersFunction = () => VISIT_PAGE_HEADERS;
+export const headers: Route.HeadersFunction = () => LINK_PAGE_HEADERS;
 
 const NOT_CANCELLABLE = {
   cancelled: "This appointment is already cancelled.",

@@ -4,7 +4,8 @@ import { VisitError } from "~/components/visit-error";
 import { VisitSummary } from "~/components/visit-summary";
 import { LATE_CHANGE_FEE_CENTS, LATE_CHANGE_HOURS } from "~/domain/appointments";
 import { formatMoney } from "~/lib/money";
-import { requireVisitAccess, VISIT_PAGE_HEADERS } from "#server/appointments/access.server";
+import { requireVisitAccess } from "#server/appointments/access.server";
+import { LINK_PAGE_HEADERS } from "#server/link-pages.server";
 import { isChangeable, toVisitView } from "#server/appointments/visits.server";
 import type { Route } from "./+types/manage";
 
@@ -13,7 +14,7 @@ export const meta: Route.MetaFunction = () => [
   { name: "robots", content: "noindex" },
 ];
 
-export const headers: Route.HeadersFunction = () => VISIT_PAGE_HEADERS;
+export const headers: Route.HeadersFunction = () => LINK_PAGE_HEADERS;
 
 /**
  * One visit, opened by the link in its confirmation, without signing in: only that visit, with what

@@ -11,7 +11,8 @@ import { SLOT_TAKEN } from "~/domain/booking";
 import { ConfirmNewTimeSchema } from "~/domain/reschedule-forms";
 import { formatSlot } from "~/lib/dates";
 import { formatMoney } from "~/lib/money";
-import { requireVisitAccess, VISIT_PAGE_HEADERS } from "#server/appointments/access.server";
+import { requireVisitAccess } from "#server/appointments/access.server";
+import { LINK_PAGE_HEADERS } from "#server/link-pages.server";
 import {
   confirmNewTime,
   getRescheduleHold,
@@ -35,7 +36,7 @@ export const meta: Route.MetaFunction = () => [
   { name: "robots", content: "noindex" },
 ];
 
-export const headers: Route.HeadersFunction = () => VISIT_PAGE_HEADERS;
+export const headers: Route.HeadersFunction = () => LINK_PAGE_HEADERS;
 
 /** The back end refused a reschedule booking for the visit: it can't be moved (any more). */
 class NotMovable extends Error {}
