@@ -1,6 +1,7 @@
 import { href, Link } from "react-router";
 import { AccountNav } from "~/components/account-nav";
 import { ErrorMessage } from "~/components/error-message";
+import { HeldCard } from "~/components/held-list";
 import { endDateLabel } from "~/domain/sentinel-dates";
 import { requireUser } from "#server/accounts/current-user.server";
 import { accountGiftCards, type GiftCardView } from "#server/purchases/gift-cards.server";
@@ -25,29 +26,17 @@ function CardList({ cards, label }: { cards: (GiftCardView & { validUntil: strin
   return (
     <ul className="visit-list" aria-label={label}>
       {cards.map((card) => (
-        <li key={card.number} className="visit-card">
-          <h3>
-            {card.value} gift card ending {card.number.slice(-4)}
-          </h3>
-          <dl className="facts">
-            <dt>Balance</dt>
-            <dd>{card.balance}</dd>
-            <dt>Status</dt>
-            <dd>{card.status}</dd>
-            {card.validUntil ? (
-              <>
-                <dt>Valid until</dt>
-                <dd>{card.validUntil}</dd>
-              </>
-            ) : null}
-            {card.recipient ? (
-              <>
-                <dt>For</dt>
-                <dd>{card.recipient}</dd>
-              </>
-            ) : null}
-          </dl>
-        </li>
+        <HeldCard
+          key={card.number}
+          heading="h3"
+          title={`${card.value} gift card ending ${card.number.slice(-4)}`}
+          facts={[
+            ["Balance", card.balance],
+            ["Status", card.status],
+            ["Valid until", card.validUntil],
+            ["For", card.recipient],
+          ]}
+        />
       ))}
     </ul>
   );

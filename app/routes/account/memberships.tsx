@@ -1,6 +1,6 @@
 import { href, Link } from "react-router";
-import { AccountNav } from "~/components/account-nav";
 import { ErrorMessage } from "~/components/error-message";
+import { HeldCard, HeldListPage } from "~/components/held-list";
 import { MEMBERSHIP_EXCLUSION } from "~/domain/memberships";
 import { endDateLabel, readEndDate, startDateLabel } from "~/domain/sentinel-dates";
 import { requireUser } from "#server/accounts/current-user.server";
@@ -32,55 +32,43 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export default function AccountMemberships({ loaderData }: Route.ComponentProps) {
-  const { memberships } = loaderData;
   return (
-    <section className="page narrow">
-      <AccountNav />
-      <h1>Your memberships</h1>
-      {memberships.length === 0 ? (
-        <div className="notice">
+    <HeldListPage
+      title="Your memberships"
+      items={loaderData.memberships}
+      empty={
+        <>
           <p>You have no membership yet.</p>
           <p>
             <Link to={href("/memberships")}>See the plans at your clinic</Link>
           </p>
-        </div>
-      ) : (
-        <ul className="visit-list">
-          {memberships.map((m) => (
-            <li key={m.id} className="visit-card">
-              <h2>{m.name}</h2>
-              <dl className="facts">
-                <dt>Status</dt>
-                <dd>
-                  <span className={`status ${m.active ? "status-booked" : "status-cancelled"}`}>{m.status}</span>
-                </dd>
-                <dt>Billing</dt>
-                <dd>{m.recurring ? "Renews automatically" : "Does not renew"}</dd>
-                {m.since ? (
-                  <>
-                    <dt>Member since</dt>
-                    <dd>{m.since}</dd>
-                  </>
-                ) : null}
-                {m.ending ? (
-                  <>
-                    <dt>{m.ending.term}</dt>
-                    <dd>{m.ending.when}</dd>
-                  </>
-                ) : null}
-                <dt>Credit balance</dt>
-                <dd>
-                  {m.credit
-                    ? `${m.credit.total} (treatments ${m.credit.service}, products ${m.credit.product}, other ${m.credit.other})`
-                    : "None"}
-                </dd>
-              </dl>
-            </li>
-          ))}
-        </ul>
+        </>
+      }
+      card={(m) => (
+        <HeldCard
+          key={m.id}
+          title={m.name}
+          facts={[
+            [
+              "Status",
+              <span key="status" className={`status ${m.active ? "status-booked" : "status-cancelled"}`}>
+                {m.status}
+              </span>,
+            ],
+            ["Billing", m.recurring ? "Renews automatically" : "Does not renew"],
+            ["Member since", m.since],
+            ...(m.ending ? [[m.ending.term, m.ending.when] as const] : []),
+            [
+              "Credit balance",
+              m.credit
+                ? `${m.credit.total} (treatments ${m.credit.service}, products ${m.credit.product}, other ${m.credit.other})`
+                : "None",
+            ],
+          ]}
+        />
       )}
-      <p className="notice">{MEMBERSHIP_EXCLUSION} Credits and member prices are used at the clinic.</p>
-    </section>
+      footer={<p className="notice">{MEMBERSHIP_EXCLUSION} Credits and member prices are used at the clinic.</p>}
+    />
   );
 }
 

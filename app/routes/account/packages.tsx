@@ -1,6 +1,6 @@
 import { href, Link } from "react-router";
-import { AccountNav } from "~/components/account-nav";
 import { ErrorMessage } from "~/components/error-message";
+import { HeldCard, HeldListPage } from "~/components/held-list";
 import { endDateLabel } from "~/domain/sentinel-dates";
 import { requireUser } from "#server/accounts/current-user.server";
 import { accountPackages } from "#server/purchases/account.server";
@@ -20,52 +20,39 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export default function AccountPackages({ loaderData }: Route.ComponentProps) {
-  const { packages } = loaderData;
   return (
-    <section className="page narrow">
-      <AccountNav />
-      <h1>Your packages</h1>
-      {packages.length === 0 ? (
-        <div className="notice">
+    <HeldListPage
+      title="Your packages"
+      items={loaderData.packages}
+      empty={
+        <>
           <p>You have no package yet.</p>
           <p>
             <Link to={href("/packages")}>See the packages at your clinic</Link>
           </p>
-        </div>
-      ) : (
-        <ul className="visit-list">
-          {packages.map((p) => (
-            <li key={p.id} className="visit-card">
-              <h2>{p.name}</h2>
-              <dl className="facts">
-                <dt>Sessions left</dt>
-                <dd>{p.left}</dd>
-                {p.useBy ? (
-                  <>
-                    <dt>Use by</dt>
-                    <dd>{p.useBy}</dd>
-                  </>
-                ) : null}
-                {p.paid ? (
-                  <>
-                    <dt>Paid</dt>
-                    <dd>{p.paid}</dd>
-                  </>
-                ) : null}
-              </dl>
-              <ul>
-                {p.sessions.map((s) => (
-                  <li key={s.name}>
-                    {s.name}: {s.used} of {s.total} used, {s.left} left
-                  </li>
-                ))}
-              </ul>
-            </li>
-          ))}
-        </ul>
+        </>
+      }
+      card={(p) => (
+        <HeldCard
+          key={p.id}
+          title={p.name}
+          facts={[
+            ["Sessions left", p.left],
+            ["Use by", p.useBy],
+            ["Paid", p.paid],
+          ]}
+        >
+          <ul>
+            {p.sessions.map((s) => (
+              <li key={s.name}>
+                {s.name}: {s.used} of {s.total} used, {s.left} left
+              </li>
+            ))}
+          </ul>
+        </HeldCard>
       )}
-      <p>Book a session as usual: at a clinic where your package applies, it pays for the treatment.</p>
-    </section>
+      footer={<p>Book a session as usual: at a clinic where your package applies, it pays for the treatment.</p>}
+    />
   );
 }
 

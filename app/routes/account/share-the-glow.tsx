@@ -1,6 +1,7 @@
 import { href } from "react-router";
 import { AccountNav } from "~/components/account-nav";
 import { ErrorMessage } from "~/components/error-message";
+import { HeldCard } from "~/components/held-list";
 import { ShareActions } from "~/components/share-actions";
 import { REFERRAL_REWARD_POINTS, referralPointsWords, shareLinks } from "~/domain/referrals";
 import { pointsValueCents } from "~/domain/memberships";
@@ -65,19 +66,20 @@ export default function ShareTheGlowPage({ loaderData }: Route.ComponentProps) {
       {referrals.length ? (
         <ul className="visit-list" aria-label="Friends you referred">
           {referrals.map((r, i) => (
-            <li key={`${r.firstName}-${r.since}-${i}`} className="visit-card">
-              <h3>{r.firstName}</h3>
-              <dl className="facts">
-                <dt>Joined</dt>
-                <dd>{formatDay(new Date(r.since).toISOString().slice(0, 10), "MMM D, YYYY")}</dd>
-                <dt>Reward</dt>
-                <dd>
-                  {r.rewarded
+            <HeldCard
+              key={`${r.firstName}-${r.since}-${i}`}
+              heading="h3"
+              title={r.firstName}
+              facts={[
+                ["Joined", formatDay(new Date(r.since).toISOString().slice(0, 10), "MMM D, YYYY")],
+                [
+                  "Reward",
+                  r.rewarded
                     ? `${r.points.toLocaleString("en-US")} points earned, ${r.credit === "sent" ? "sent to be added to your balance" : "waiting to be added to your balance"}`
-                    : "Waiting for their first facial"}
-                </dd>
-              </dl>
-            </li>
+                    : "Waiting for their first facial",
+                ],
+              ]}
+            />
           ))}
         </ul>
       ) : null}

@@ -1,5 +1,5 @@
 import { data, Form, href, Link, useNavigation } from "react-router";
-import { AccountNav } from "~/components/account-nav";
+import { HeldCard, HeldListPage } from "~/components/held-list";
 import { formatDay } from "~/lib/dates";
 import { requireUser } from "#server/accounts/current-user.server";
 import { formDataOf, formText } from "#server/forms.server";
@@ -36,14 +36,13 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function AccountWaitlist({ loaderData }: Route.ComponentProps) {
-  const { entries } = loaderData;
   const navigation = useNavigation();
   return (
-    <section className="page narrow">
-      <AccountNav />
-      <h1>Your waitlist</h1>
-      {entries.length === 0 ? (
-        <div className="notice">
+    <HeldListPage
+      title="Your waitlist"
+      items={loaderData.entries}
+      empty={
+        <>
           <p>
             You're not waiting for any time. When a day you want is full, the time step offers to tell you when a time
             opens.
@@ -51,39 +50,34 @@ export default function AccountWaitlist({ loaderData }: Route.ComponentProps) {
           <p>
             <Link to={href("/locations")}>Find a clinic and book</Link>
           </p>
-        </div>
-      ) : (
-        <ul className="visit-list">
-          {entries.map((e) => (
-            <li key={e.id} className="visit-card waitlist-entry">
-              <h2>
-                {e.treatment} at {e.clinic}
-              </h2>
-              <dl className="facts">
-                <dt>Days</dt>
-                <dd>{e.days}</dd>
-                <dt>Times</dt>
-                <dd>{e.parts}</dd>
-                <dt>Nurse</dt>
-                <dd>{e.nurse ?? "Any nurse"}</dd>
-              </dl>
-              <Form method="post">
-                <input type="hidden" name="entry" value={e.id} />
-                <p className="actions">
-                  <button
-                    type="submit"
-                    className="button-secondary"
-                    disabled={navigation.state === "submitting"}
-                    aria-label={`Leave the waitlist for ${e.treatment} at ${e.clinic}`}
-                  >
-                    Leave this waitlist
-                  </button>
-                </p>
-              </Form>
-            </li>
-          ))}
-        </ul>
+        </>
+      }
+      card={(e) => (
+        <HeldCard
+          key={e.id}
+          className="waitlist-entry"
+          title={`${e.treatment} at ${e.clinic}`}
+          facts={[
+            ["Days", e.days],
+            ["Times", e.parts],
+            ["Nurse", e.nurse ?? "Any nurse"],
+          ]}
+        >
+          <Form method="post">
+            <input type="hidden" name="entry" value={e.id} />
+            <p className="actions">
+              <button
+                type="submit"
+                className="button-secondary"
+                disabled={navigation.state === "submitting"}
+                aria-label={`Leave the waitlist for ${e.treatment} at ${e.clinic}`}
+              >
+                Leave this waitlist
+              </button>
+            </p>
+          </Form>
+        </HeldCard>
       )}
-    </section>
+    />
   );
 }

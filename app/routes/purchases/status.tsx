@@ -1,6 +1,7 @@
 import { data, Form, href, Link } from "react-router";
 import { ButtonLink } from "~/components/button-link";
 import { ErrorMessage } from "~/components/error-message";
+import { Facts } from "~/components/held-list";
 import { formatDay } from "~/lib/dates";
 import { requireUser } from "#server/accounts/current-user.server";
 import { formDataOf } from "#server/forms.server";
@@ -64,16 +65,12 @@ export default function PurchaseStatus({ loaderData, actionData }: Route.Compone
           <p className="notice" role="status">
             Your {what} is paid: {purchase.itemName}.
           </p>
-          <dl className="facts">
-            <dt>Paid</dt>
-            <dd>{purchase.paid ?? purchase.price}</dd>
-            {purchase.reference ? (
-              <>
-                <dt>Reference</dt>
-                <dd>{purchase.reference}</dd>
-              </>
-            ) : null}
-          </dl>
+          <Facts
+            facts={[
+              ["Paid", purchase.paid ?? purchase.price],
+              ["Reference", purchase.reference],
+            ]}
+          />
           {purchase.giftCard ? (
             <p>
               We will email the gift card to {purchase.giftCard.recipientName} at {purchase.giftCard.recipientEmail} on{" "}
