@@ -10,7 +10,13 @@ import { guardAction } from "#server/unavailable.server";
 import type { Route } from "./+types/forgot-password";
 import { FORMS } from "~/domain/form-contracts";
 
-export const meta: Route.MetaFunction = () => [{ title: "Forgot password | Glow Clinic" }];
+export const meta: Route.MetaFunction = () => [
+  { title: "Forgot password | Glow Clinic" },
+  {
+    name: "description",
+    content: "Forgot your Glow Clinic password? We send a code to your email and mobile to set a new one.",
+  },
+];
 
 export async function loader({ context }: Route.LoaderArgs) {
   return { spamTrap: await context.services.spamTrap.inputProps() };

@@ -11,7 +11,14 @@ import { guardAction } from "#server/unavailable.server";
 import type { Route } from "./+types/login";
 import { FORMS } from "~/domain/form-contracts";
 
-export const meta: Route.MetaFunction = () => [{ title: "Sign in | Glow Clinic" }];
+export const meta: Route.MetaFunction = () => [
+  { title: "Sign in | Glow Clinic" },
+  {
+    name: "description",
+    content:
+      "Sign in to Glow Clinic to book faster, see and move your visits, and use your membership, packages and gift cards.",
+  },
+];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await currentUser(context);

@@ -18,7 +18,14 @@ import { guardAction, orUnavailable } from "#server/unavailable.server";
 import type { Route } from "./+types/register";
 import { FORMS } from "~/domain/form-contracts";
 
-export const meta: Route.MetaFunction = () => [{ title: "Create your account | Glow Clinic" }];
+export const meta: Route.MetaFunction = () => [
+  { title: "Create your account | Glow Clinic" },
+  {
+    name: "description",
+    content:
+      "Create a Glow Clinic account to book faster, manage your visits and keep your memberships, packages and gift cards in one place.",
+  },
+];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await currentUser(context);

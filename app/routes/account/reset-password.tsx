@@ -11,7 +11,10 @@ import { guardAction } from "#server/unavailable.server";
 import type { Route } from "./+types/reset-password";
 import { FORMS } from "~/domain/form-contracts";
 
-export const meta: Route.MetaFunction = () => [{ title: "Set a new password | Glow Clinic" }];
+export const meta: Route.MetaFunction = () => [
+  { title: "Set a new password | Glow Clinic" },
+  { name: "description", content: "Set a new password for your Glow Clinic account with the code we sent you." },
+];
 
 function maskEmail(email: string): string {
   const [name, domain] = email.split("@");
