@@ -1,4 +1,5 @@
 import { Fragment, type ReactNode } from "react";
+import { Link } from "react-router";
 import { AccountNav } from "~/components/account-nav";
 
 /** One line of a card's facts: a term and its value. No value (`null`, `undefined`, `""`) leaves the line out. */
@@ -45,7 +46,7 @@ export function HeldCard({
 
 /**
  * An account page that lists what the guest holds of one kind: the cards, or, when there are none,
- * a notice that says so and where to find some. `footer` follows either.
+ * a notice that says so (`empty.text`) with a link to where to find some. `footer` follows either.
  */
 export function HeldListPage<Item>({
   title,
@@ -56,7 +57,7 @@ export function HeldListPage<Item>({
 }: {
   title: string;
   items: readonly Item[];
-  empty: ReactNode;
+  empty: { text: ReactNode; to: string; link: string };
   card: (item: Item) => ReactNode;
   footer?: ReactNode;
 }) {
@@ -64,7 +65,16 @@ export function HeldListPage<Item>({
     <section className="page narrow">
       <AccountNav />
       <h1>{title}</h1>
-      {items.length === 0 ? <div className="notice">{empty}</div> : <ul className="visit-list">{items.map(card)}</ul>}
+      {items.length === 0 ? (
+        <div className="notice">
+          <p>{empty.text}</p>
+          <p>
+            <Link to={empty.to}>{empty.link}</Link>
+          </p>
+        </div>
+      ) : (
+        <ul className="visit-list">{items.map(card)}</ul>
+      )}
       {footer}
     </section>
   );

@@ -1,4 +1,4 @@
-import { href, Link } from "react-router";
+import { href } from "react-router";
 import { ErrorMessage } from "~/components/error-message";
 import { HeldCard, HeldListPage } from "~/components/held-list";
 import { MEMBERSHIP_EXCLUSION } from "~/domain/memberships";
@@ -36,14 +36,7 @@ export default function AccountMemberships({ loaderData }: Route.ComponentProps)
     <HeldListPage
       title="Your memberships"
       items={loaderData.memberships}
-      empty={
-        <>
-          <p>You have no membership yet.</p>
-          <p>
-            <Link to={href("/memberships")}>See the plans at your clinic</Link>
-          </p>
-        </>
-      }
+      empty={{ text: "You have no membership yet.", to: href("/memberships"), link: "See the plans at your clinic" }}
       card={(m) => (
         <HeldCard
           key={m.id}

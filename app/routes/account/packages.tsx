@@ -1,4 +1,4 @@
-import { href, Link } from "react-router";
+import { href } from "react-router";
 import { ErrorMessage } from "~/components/error-message";
 import { HeldCard, HeldListPage } from "~/components/held-list";
 import { endDateLabel } from "~/domain/sentinel-dates";
@@ -24,14 +24,7 @@ export default function AccountPackages({ loaderData }: Route.ComponentProps) {
     <HeldListPage
       title="Your packages"
       items={loaderData.packages}
-      empty={
-        <>
-          <p>You have no package yet.</p>
-          <p>
-            <Link to={href("/packages")}>See the packages at your clinic</Link>
-          </p>
-        </>
-      }
+      empty={{ text: "You have no package yet.", to: href("/packages"), link: "See the packages at your clinic" }}
       card={(p) => (
         <HeldCard
           key={p.id}

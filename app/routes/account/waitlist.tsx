@@ -1,4 +1,4 @@
-import { data, Form, href, Link, useNavigation } from "react-router";
+import { data, Form, href, useNavigation } from "react-router";
 import { HeldCard, HeldListPage } from "~/components/held-list";
 import { formatDay } from "~/lib/dates";
 import { requireUser } from "#server/accounts/current-user.server";
@@ -41,17 +41,11 @@ export default function AccountWaitlist({ loaderData }: Route.ComponentProps) {
     <HeldListPage
       title="Your waitlist"
       items={loaderData.entries}
-      empty={
-        <>
-          <p>
-            You're not waiting for any time. When a day you want is full, the time step offers to tell you when a time
-            opens.
-          </p>
-          <p>
-            <Link to={href("/locations")}>Find a clinic and book</Link>
-          </p>
-        </>
-      }
+      empty={{
+        text: "You're not waiting for any time. When a day you want is full, the time step offers to tell you when a time opens.",
+        to: href("/locations"),
+        link: "Find a clinic and book",
+      }}
       card={(e) => (
         <HeldCard
           key={e.id}
