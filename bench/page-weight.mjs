@@ -2,7 +2,8 @@
 // entry and its imports, and each route module (with its imports) from the root down to the page.
 // It is what a page's HTML lists as module scripts and preloads, for every route at once, with no
 // server or browser needed. Run by `npm run bench` beside the bare React Router page built the same
-// way; `node bench/page-weight.mjs` prints it for the last build alone.
+// way; `node bench/page-weight.mjs` prints it for the last build alone, and with `--check` fails when
+// a page with a form is over 1.15x the bare page (decision 063).
 import fs from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
@@ -45,6 +46,9 @@ export function pageWeights(clientDir) {
     .sort((a, b) => b.bytes - a.bytes);
 }
 
+/** Issue 32's bar: every page with a form at or under this many times the bare page's JavaScript. */
+export const FORM_PAGE_TARGET = 1.15;
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const root = path.resolve(import.meta.dirname, "..");
   const app = pageWeights(path.join(root, "build", "client"));
@@ -56,6 +60,16 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       form: route.hasAction ? "yes" : "",
       "JS gzip KB": (route.bytes / 1024).toFixed(1),
       "x bare": bare ? (route.bytes / bare.bytes).toFixed(2) : "build bench/bare first",
+      [`form <= ${FORM_PAGE_TARGET}x`]:
+        bare && route.hasAction ? (route.bytes / bare.bytes <= FORM_PAGE_TARGET ? "met" : "OVER") : "",
     })),
   );
+  // `--check`: fails when a page with a form is over the bar (or the bare page is not built).
+  if (process.argv.includes("--check")) {
+    const over = bare ? app.filter((route) => route.hasAction && route.bytes / bare.bytes > FORM_PAGE_TARGET) : app;
+    if (!bare) console.error("Build the bare page first: cd bench/bare && ../../node_modules/.bin/react-router build");
+    else if (over.length)
+      console.error(`Over ${FORM_PAGE_TARGET}x the bare page: ${over.map((route) => route.path).join(", ")}`);
+    process.exitCode = over.length ? 1 : 0;
+  }
 }

@@ -1,6 +1,7 @@
 /**
- * Makes `app/domain/form-contracts.ts`: for every form schema in app/domain, the HTML constraints of
- * its fields, so that the pages can draw the fields without carrying zod (decision 057). Run it
+ * Makes `app/domain/form-contracts.ts` and `app/domain/contracts/`: for every form schema in app/domain,
+ * the HTML constraints of its fields, so that the pages can draw the fields without carrying zod
+ * (decision 057), each form's in a module of its own (decision 063). Run it
  * after changing a form schema: `npm run forms`. `app/domain/form-contracts.test.ts` fails while the
  * file is out of date.
  */
@@ -14,6 +15,7 @@ import { formConstraint } from "../app/lib/form-constraint";
 
 const DOMAIN = path.resolve(import.meta.dirname, "../app/domain");
 export const CONTRACTS_FILE = path.join(DOMAIN, "form-contracts.ts");
+export const CONTRACTS_DIR = path.join(DOMAIN, "contracts");
 
 export type FormSchema = { module: string; name: string; schema: z.ZodObject };
 
@@ -35,34 +37,57 @@ export async function formSchemas(): Promise<FormSchema[]> {
   return found.sort((a, b) => a.name.localeCompare(b.name));
 }
 
-export function contractsSource(schemas: FormSchema[]): string {
-  const modules = [...new Set(schemas.map((s) => s.module))].sort();
-  const imports = modules.map(
-    (module) =>
-      `import type { ${schemas
-        .filter((s) => s.module === module)
-        .map((s) => s.name)
-        .join(", ")} } from "./${module}";`,
+/** `LoginSchema` -> `login-schema`: a contract's module, in app/domain/contracts. */
+function moduleName(schema: string): string {
+  return schema.replace(/[A-Z]/g, (letter, index) => `${index ? "-" : ""}${letter.toLowerCase()}`);
+}
+
+const HEADER =
+  "// Made by `npm run forms` from the form schemas of app/domain (decisions 057 and 063): change a schema, then run it.";
+
+/**
+ * The contracts' files, by path: one module per form in app/domain/contracts, so that a page's chunk
+ * holds its own forms' contracts only (decision 063), their index, and `form-contracts.ts`, which
+ * gives them to the pages as `FORMS` (a namespace, which the bundler reads member by member).
+ */
+export function contractsFiles(schemas: FormSchema[]): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const { module, name, schema } of schemas)
+    files.set(
+      path.join(CONTRACTS_DIR, `${moduleName(name)}.ts`),
+      [
+        HEADER,
+        'import { formContract } from "~/lib/form-contract";',
+        `import type { ${name} as Schema } from "../${module}";`,
+        "",
+        `export const ${name} = formContract<typeof Schema>(${JSON.stringify(name)}, ${JSON.stringify(formConstraint(schema))});`,
+        "",
+      ].join("\n"),
+    );
+  files.set(
+    path.join(CONTRACTS_DIR, "index.ts"),
+    [HEADER, ...schemas.map(({ name }) => `export { ${name} } from "./${moduleName(name)}";`), ""].join("\n"),
   );
-  const entries = schemas.map(
-    ({ name, schema }) =>
-      `  ${name}: formContract<typeof ${name}>(${JSON.stringify(name)}, ${JSON.stringify(formConstraint(schema))}),`,
+  files.set(
+    CONTRACTS_FILE,
+    [
+      HEADER,
+      "",
+      "/** Each form's fields and their HTML constraints, by its schema's name: what `useSchemaForm` draws a form from. */",
+      'export * as FORMS from "./contracts";',
+      "",
+    ].join("\n"),
   );
-  return [
-    "// Made by `npm run forms` from the form schemas of app/domain (decision 057): change a schema, then run it.",
-    'import { formContract } from "~/lib/form-contract";',
-    ...imports,
-    "",
-    "/** Each form's fields and their HTML constraints, by its schema's name: what `useSchemaForm` draws a form from. */",
-    "export const FORMS = {",
-    ...entries,
-    "};",
-    "",
-  ].join("\n");
+  return files;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  fs.writeFileSync(CONTRACTS_FILE, contractsSource(await formSchemas()));
-  execFileSync("npx", ["biome", "format", "--write", CONTRACTS_FILE], { stdio: "inherit" });
-  console.log(`Wrote ${path.relative(process.cwd(), CONTRACTS_FILE)}`);
+  const files = contractsFiles(await formSchemas());
+  fs.rmSync(CONTRACTS_DIR, { recursive: true, force: true });
+  fs.mkdirSync(CONTRACTS_DIR);
+  for (const [file, source] of files) fs.writeFileSync(file, source);
+  execFileSync("npx", ["biome", "format", "--write", CONTRACTS_FILE, CONTRACTS_DIR], { stdio: "inherit" });
+  console.log(
+    `Wrote ${path.relative(process.cwd(), CONTRACTS_FILE)} and ${files.size - 1} files in ${path.relative(process.cwd(), CONTRACTS_DIR)}`,
+  );
 }

@@ -2,16 +2,16 @@ import {
   getFormProps,
   getInputProps,
   getSelectProps,
-  useForm,
   type FieldMetadata,
   type FormMetadata,
   type SubmissionResult,
 } from "@conform-to/react";
-import { createContext, useContext, useEffect, useRef, useState } from "react";
+import { createContext, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { Form, useNavigation, type FormProps } from "react-router";
 import type { z } from "zod";
 import { CORRECT_ERRORS } from "~/domain/guest";
 import type { FormContract } from "~/lib/form-contract";
+import { firstFieldInError, formMetadata, initialFormState, nextFormState } from "~/lib/form-state";
 
 /**
  * Forms are built with Conform on one zod schema (decision 013). The server parses every submit with
@@ -19,11 +19,14 @@ import type { FormContract } from "~/lib/form-contract";
  * contract (`FORMS` in app/domain/form-contracts.ts): the inputs' `required`, lengths and patterns,
  * without zod itself, which stays on the server (decision 057). With JavaScript or without, a failed
  * submit comes back from the server with the fields filled in and the first invalid one focused
- * (by Conform in the browser, by `autofocus` on a whole page).
+ * (by `useSchemaForm` in the browser, by `autofocus` on a whole page).
  */
 
 type AnySchema = z.ZodType<Record<string, unknown>, Record<string, unknown>>;
 type Fields = Record<string, unknown>;
+
+/** `useLayoutEffect` in the browser; on the server, where it would warn, nothing runs. */
+const useBrowserLayoutEffect = typeof document === "undefined" ? useEffect : useLayoutEffect;
 
 export function useSchemaForm<Schema extends AnySchema>(
   contract: FormContract<Schema>,
@@ -33,21 +36,37 @@ export function useSchemaForm<Schema extends AnySchema>(
     defaultValue?: Partial<Record<keyof z.input<Schema>, string | string[] | null>>;
   },
 ) {
-  const [form, fields] = useForm<z.input<Schema>, z.output<Schema>>({
+  // No validation in the browser: every check is the server's, which answers a failed submit as it
+  // does without JavaScript. The form is drawn from that answer with Conform's metadata and helpers,
+  // without Conform's browser-side form context, which would only follow what is typed (decision 063).
+  const stateOptions = {
     id: options.id,
-    lastResult: options.lastResult,
-    defaultValue: options.defaultValue as never,
     constraint: contract.constraint,
-    // No validation in the browser: every check is the server's, which answers a failed submit as it
-    // does without JavaScript. Only a submit checks; a field is not sent to the server as it changes.
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onSubmit",
-  });
+    defaultValue: options.defaultValue,
+    lastResult: options.lastResult,
+  };
+  const [state, setState] = useState(() => initialFormState(stateOptions));
+  const next = nextFormState(state, stateOptions);
+  if (next !== state) setState(next);
+  // After a new answer with mistakes, focus goes to the first field in error, in the page's order, as
+  // Conform does (the summary takes it back when the form has a message of its own).
+  const answered = useRef(state.lastResult);
+  useBrowserLayoutEffect(() => {
+    if (answered.current === state.lastResult) return;
+    answered.current = state.lastResult;
+    const formElement = document.forms.namedItem(state.formId);
+    if (formElement && state.status === "error") firstFieldInError(formElement, state)?.focus();
+  }, [state]);
   // Counts the server's answers: the error summary is made anew for each one (so it is announced each
   // time) and the password fields are emptied.
   const [answers, setAnswers] = useState({ last: options.lastResult, count: 0 });
   if (answers.last !== options.lastResult) setAnswers({ last: options.lastResult, count: answers.count + 1 });
-  return { form: form as FormMetadata<Fields, string[]>, fields, attempt: answers.count, onSubmit: form.onSubmit };
+  const form = useMemo(() => formMetadata(state), [state]) as unknown as FormMetadata<z.input<Schema>, string[]>;
+  return {
+    form: form as unknown as FormMetadata<Fields, string[]>,
+    fields: form.getFieldset(),
+    attempt: answers.count,
+  };
 }
 
 /** The first field with an error, in the schema's order (which is the page's order). */
@@ -90,14 +109,14 @@ export function SchemaForm({
   children,
   summary = true,
   ...props
-}: Omit<FormProps, "onSubmit" | "id" | "noValidate"> & {
+}: Omit<FormProps, "id" | "noValidate"> & {
   schemaForm: ReturnType<typeof useSchemaForm>;
   summary?: boolean;
 }) {
-  const { form, attempt, onSubmit } = schemaForm;
+  const { form, attempt } = schemaForm;
   return (
     <FirstInvalidField.Provider value={fieldToFocus(form)}>
-      <Form method="post" {...props} {...getFormProps(form)} noValidate onSubmit={onSubmit}>
+      <Form method="post" {...props} {...getFormProps(form)} noValidate>
         {summary ? <ErrorSummary key={attempt} form={form} /> : null}
         {children}
       </Form>

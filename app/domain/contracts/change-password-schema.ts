@@ -1,0 +1,8 @@
+// Made by `npm run forms` from the form schemas of app/domain (decisions 057 and 063): change a schema, then run it.
+import { formContract } from "~/lib/form-contract";
+import type { ChangePasswordSchema as Schema } from "../account-forms";
+
+export const ChangePasswordSchema = formContract<typeof Schema>("ChangePasswordSchema", {
+  oldPassword: { required: true, maxLength: 128 },
+  password: { required: true, maxLength: 128 },
+});

@@ -1,0 +1,22 @@
+// Made by `npm run forms` from the form schemas of app/domain (decisions 057 and 063): change a schema, then run it.
+export { BuyItemSchema } from "./buy-item-schema";
+export { CancelVisitSchema } from "./cancel-visit-schema";
+export { ChangePasswordSchema } from "./change-password-schema";
+export { ConfirmNewTimeSchema } from "./confirm-new-time-schema";
+export { ConsentsSchema } from "./consents-schema";
+export { ForgotPasswordSchema } from "./forgot-password-schema";
+export { GiftCardBalanceSchema } from "./gift-card-balance-schema";
+export { GiftCardSchema } from "./gift-card-schema";
+export { GuestDetailsSchema } from "./guest-details-schema";
+export { HoldSlotSchema } from "./hold-slot-schema";
+export { JumpToDateSchema } from "./jump-to-date-schema";
+export { LoginSchema } from "./login-schema";
+export { PaymentSchema } from "./payment-schema";
+export { ProfileDetailsSchema } from "./profile-details-schema";
+export { RegisterSchema } from "./register-schema";
+export { ResendCodeSchema } from "./resend-code-schema";
+export { ResendGuestCodeSchema } from "./resend-guest-code-schema";
+export { ResetPasswordSchema } from "./reset-password-schema";
+export { ServiceChoiceSchema } from "./service-choice-schema";
+export { VerifyGuestSchema } from "./verify-guest-schema";
+export { WaitlistJoinSchema } from "./waitlist-join-schema";

@@ -1,0 +1,7 @@
+// Made by `npm run forms` from the form schemas of app/domain (decisions 057 and 063): change a schema, then run it.
+import { formContract } from "~/lib/form-contract";
+import type { JumpToDateSchema as Schema } from "../booking-forms";
+
+export const JumpToDateSchema = formContract<typeof Schema>("JumpToDateSchema", {
+  date: { required: true, minLength: 1 },
+});
