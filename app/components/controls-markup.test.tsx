@@ -5,6 +5,7 @@ import { ButtonLink } from "./button-link";
 import { ClinicMap } from "./clinic-map";
 import { drawMap } from "~/domain/clinic-map";
 import { Toaster } from "./toaster";
+import { useStartHere } from "./route-focus";
 
 /** The server's HTML of a component on a page at `path`, inside a router as the app has. */
 function html(element: React.ReactNode, path = "/here?x=1") {
@@ -70,5 +71,24 @@ describe("a toast, as the server draws it (what a visitor without JavaScript get
     // Unmarked, the toasts' region stays in the flow (controls.css); the script marks it once running.
     expect(out).not.toContain("data-enhanced");
     expect(out).not.toContain("<button");
+  });
+});
+
+describe("where a booking step starts, as the server draws it", () => {
+  function Start({ here }: { here: boolean }) {
+    return (
+      <button type="button" {...useStartHere(here)}>
+        Add a card
+      </button>
+    );
+  }
+
+  it("is focused by the browser on a page loaded whole, and marked for the focus after a navigation", () => {
+    const out = html(<Start here />);
+    expect(out).toMatch(/<button type="button" autofocus="" data-focus-on-arrival="">Add a card<\/button>/);
+  });
+
+  it("is nothing on a control that is not the start", () => {
+    expect(html(<Start here={false} />)).toContain('<button type="button">Add a card</button>');
   });
 });

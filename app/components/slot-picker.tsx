@@ -8,6 +8,7 @@ import { formatClock, formatDay, timeZoneLabel } from "~/lib/dates";
 import { ButtonLink } from "./button-link";
 import { ErrorSummary, Field, SchemaForm, useSchemaForm } from "./forms";
 import { useRovingTabStop } from "./roving-tab-stop";
+import { useStartHere } from "./route-focus";
 
 /** The time step's data, as the booking journey and the reschedule page both draw it. */
 export type SlotPickerView = {
@@ -179,12 +180,18 @@ export function SlotPicker({
   hold,
   reserving,
   waitlist,
+  startAtFirstTime = false,
 }: {
   view: SlotPickerView;
   hold: ReturnType<typeof useSchemaForm>;
   reserving: string | null;
   /** Where "Tell me when a time opens" leads when no time suits (the booking's time step; decision 058). */
   waitlist?: string;
+  /**
+   * The page starts at the day's first open time (the booking's time step, decision 062): the day
+   * shown is the first with open times, or the one asked for, and its times are the step's decision.
+   */
+  startAtFirstTime?: boolean;
 }) {
   const {
     date,
@@ -205,6 +212,7 @@ export function SlotPicker({
     week.days.filter((d) => !d.closed).map((d) => d.value),
     date,
   );
+  const startHere = useStartHere(startAtFirstTime && Object.keys(hold.form.allErrors).length === 0 && slots.length > 0);
   const groupStops = useRovingTabStop(
     groups.map((g) => g.id),
     group,
@@ -362,9 +370,10 @@ export function SlotPicker({
               {waitlist ? <WaitlistOffer to={waitlist} /> : null}
             </div>
           ) : (
-            <SchemaForm schemaForm={hold} summary={false} className="slots" aria-label="Open times">
-              {slots.map((s) => (
+            <SchemaForm schemaForm={hold} summary={false} className="slots" aria-label={`Open times on ${dateLabel}`}>
+              {slots.map((s, index) => (
                 <button
+                  {...(index === 0 ? startHere : {})}
                   key={s.value}
                   type="submit"
                   name="slot"

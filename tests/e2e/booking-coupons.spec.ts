@@ -6,6 +6,7 @@ import {
   chooseFacialWithAddOn,
   fillBillingAndAgree,
   fillDetails,
+  openPromoCode,
   showDate,
   startBooking,
   uniqueEmail,
@@ -107,6 +108,7 @@ test("a coupon number typed as a code is recognised as the guest's coupon; an un
   await (await showDate(page, date)).first().click();
   await expect(page.getByRole("heading", { level: 1, name: "Payment" })).toBeVisible();
 
+  await openPromoCode(page);
   await page.getByLabel("Promo code").fill("NOSUCHCODE");
   await page.getByRole("button", { name: "Apply", exact: true }).click();
   await expect(page.getByText("Invalid Promo Code").first()).toBeVisible();
@@ -132,6 +134,7 @@ test("the $200-off promo takes $200 off a new client's facial, once, and the cha
   await fillDetails(page, email);
   const before = await amount(page, /^Total/);
 
+  await openPromoCode(page);
   await page.getByLabel("Promo code").fill("glow200");
   await page.getByRole("button", { name: "Apply", exact: true }).click();
   await expect(page.getByText("GLOW200 applied.")).toBeVisible();

@@ -15,6 +15,8 @@ export type Clinic = {
   /** "Glow Clinic Houston Heights", as pages show it. */
   name: string;
   centerId: string;
+  /** Its ZIP code: a search for it on the home page finds this clinic first. */
+  zip: string;
   /** Takes payment at booking ("Pay ... and book"); the others hold the card ("Book appointment"). */
   prepaid: boolean;
   /** Charges the list prices of the seed data (price level 1): a facial is $275 there. */
@@ -26,6 +28,7 @@ export const CLINICS: Clinic[] = seedCenters.map((center) => ({
   slug: centerSlug(center.name),
   name: `Glow Clinic ${center.name}`,
   centerId: seedGuid(`center:${center.code}`),
+  zip: center.zip,
   prepaid: center.prepaid,
   listPrices: center.priceLevel === 1,
   nurses: center.nurses.map((name, place) => ({ name, dayOff: nurseDayOff(place) })),

@@ -5,6 +5,7 @@ import {
   choosePeelWithFaceArea,
   fillBillingAndAgree,
   fillDetails,
+  openPromoCode,
   showDate,
   startBooking,
   uniqueEmail,
@@ -30,6 +31,7 @@ async function peelWithMismatchedPromo(page: Page, slug: string, date: string) {
       .getByRole("cell")
       .textContent())!,
   );
+  await openPromoCode(page);
   await page.getByLabel("Promo code").fill("PEEL20");
   await page.getByRole("button", { name: "Apply" }).click();
   await expect(page.getByText("PEEL20 applied.")).toBeVisible();

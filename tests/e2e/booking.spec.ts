@@ -6,6 +6,7 @@ import {
   clockMinutes,
   fillBillingAndAgree,
   fillDetails,
+  openPromoCode,
   icsInstant,
   showDate,
   startBooking,
@@ -33,6 +34,7 @@ test("a new client books a facial with an add-on, a promo code and the test card
 
   const summary = page.getByRole("region", { name: "Price summary" });
   await expect(summary.getByRole("row", { name: /^Total/ })).toContainText("$325");
+  await openPromoCode(page);
   await page.getByLabel("Promo code").fill("welcome10");
   await page.getByRole("button", { name: "Apply" }).click();
   await expect(page.getByText("WELCOME10 applied.")).toBeVisible();
@@ -94,6 +96,7 @@ test("payment problems are named next to their fields, and input is kept", async
   await expect(page.getByText("Please select state")).toBeVisible();
   await expect(page.getByText("Please agree to the cancellation policy")).toBeVisible();
   await expect(page.getByLabel("Street address")).toHaveValue("100 Main St");
+  await openPromoCode(page);
   await page.getByRole("button", { name: "Apply" }).click();
   await expect(page.getByText("Promo Code cannot be empty")).toBeVisible();
   await page.getByLabel("Promo code").fill("NOPE");

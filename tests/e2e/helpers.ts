@@ -185,6 +185,17 @@ export function notBookedNotice(page: Page, title: string) {
     .filter({ has: page.getByRole("heading", { level: 2, name: title, exact: true }) });
 }
 
+/**
+ * Opens the payment step's promo code, which sits closed after the pay button until wanted (it is
+ * open already when it has something to say), and gives its field.
+ */
+export async function openPromoCode(page: Page): Promise<Locator> {
+  const disclosure = page.locator("details.promo");
+  if (!(await disclosure.evaluate((details) => (details as HTMLDetailsElement).open)))
+    await disclosure.locator("summary").click();
+  return page.getByRole("textbox", { name: "Promo code" });
+}
+
 export async function fillBillingAndAgree(page: Page) {
   await page.getByLabel("Street address").fill("100 Main St");
   await page.getByLabel("City").fill("Austin");

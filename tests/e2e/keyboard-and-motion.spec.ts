@@ -339,3 +339,20 @@ test.describe("the map", () => {
     await expect(page.getByRole("heading", { level: 1, name: names[0].trim() })).toBeVisible();
   });
 });
+
+test("a booking step reached by the keyboard starts at its decision, its heading said; by a pointer, at its heading", async ({
+  page,
+}) => {
+  test.skip(!withJavaScript(), "without JavaScript every step is a page loaded whole, which starts at its decision");
+  await page.goto(`/locations/${HOME_CLINIC.slug}`);
+  await page.getByRole("button", { name: "Book here" }).click();
+  const heading = page.getByRole("heading", { level: 1, name: "Choose your treatment" });
+  await expect(heading).toBeFocused();
+  await expect(page.getByTestId("page-announcer")).toHaveText("");
+
+  await page.goto(`/locations/${HOME_CLINIC.slug}`);
+  await press(page.getByRole("button", { name: "Book here" }), "Enter");
+  await expect(heading).toBeVisible();
+  await expect(page.getByRole("button", { name: "Select Signature Laser Facial - New Client" })).toBeFocused();
+  await expect(page.getByTestId("page-announcer")).toHaveText("Choose your treatment");
+});

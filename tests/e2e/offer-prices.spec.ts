@@ -2,7 +2,7 @@ import type { Page } from "@playwright/test";
 import { centsFromDollars, percentOf } from "../../app/domain/money";
 import { formatMoney } from "../../app/lib/money";
 import { expect, test } from "./fixtures";
-import { addCard, fillBillingAndAgree, fillDetails, showDate, uniqueEmail } from "./helpers";
+import { addCard, fillBillingAndAgree, fillDetails, openPromoCode, showDate, uniqueEmail } from "./helpers";
 import { backEndRecordsOf } from "./visits";
 
 /** The Clarifying Peel with its face area, from the clinic page shown, up to the payment step. */
@@ -77,6 +77,7 @@ test("an offer code typed at payment is refused: a partner's or a clinic's price
   const { clinic, date } = bookingDay();
   await page.goto(`/locations/${clinic.slug}`);
   await clarifyingPeelToPayment(page, date, uniqueEmail("typed-tier"));
+  await openPromoCode(page);
   for (const code of ["100CHARGE", "ft50raf"]) {
     await page.getByLabel("Promo code").fill(code);
     await page.getByRole("button", { name: "Apply" }).click();

@@ -1,5 +1,5 @@
 import { expect, test } from "./fixtures";
-import { chooseFacialWithAddOn, fillDetails, showDate, startBooking, uniqueEmail } from "./helpers";
+import { chooseFacialWithAddOn, fillDetails, openPromoCode, showDate, startBooking, uniqueEmail } from "./helpers";
 
 test("promo codes can't be guessed quickly: after five tries the booking is told to wait", async ({
   page,
@@ -11,7 +11,7 @@ test("promo codes can't be guessed quickly: after five tries the booking is told
   await (await showDate(page, date)).first().click();
   await fillDetails(page, uniqueEmail("promo"));
 
-  const promo = page.getByRole("textbox", { name: "Promo code" });
+  const promo = await openPromoCode(page);
   for (const guess of ["GUESS1", "GUESS2", "GUESS3", "GUESS4", "GUESS5"]) {
     await promo.fill(guess);
     await page.getByRole("button", { name: "Apply" }).click();

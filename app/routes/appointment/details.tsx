@@ -9,6 +9,7 @@ import { holdSlot } from "#server/booking/hold-slot.server";
 import { afterNotHeld, notHeldMessage } from "#server/booking/not-held.server";
 import { CheckboxField, Field, SchemaForm, useSchemaForm } from "~/components/forms";
 import { PhoneInput } from "~/components/phone-input";
+import { useStartHere } from "~/components/route-focus";
 import { formatPhone } from "~/lib/phone";
 import { requireDraft, setDraft } from "#server/booking/draft.server";
 import { submitBookingDetails } from "#server/booking/guest-details.server";
@@ -164,25 +165,20 @@ export default function DetailsStep({ loaderData, actionData }: Route.ComponentP
     defaultValue: loaderData.details ?? undefined,
   });
   const { fields } = details;
+  // The step starts at its first field; after a refused submit, at the first message instead.
+  const startHere = useStartHere(Object.keys(details.form.allErrors).length === 0);
   return (
     <>
       <h1>Your details</h1>
-      <p className="sign-in-offer">
-        Booked with us before?{" "}
-        <Link to={`${href("/login")}?redirectTo=${encodeURIComponent("/appointment/details")}`}>Sign in</Link> or{" "}
-        <Link to={`${href("/register")}?redirectTo=${encodeURIComponent("/appointment/details")}`}>
-          create an account
-        </Link>
-        ; your choice is kept.
-      </p>
+      {/* The fields come first, so the keyboard reaches them from the heading; the other ways
+          (another time, signing in) follow the form, still on the first screen (decision 062). */}
       <p className="chosen-time">
-        Your time: <strong>{loaderData.chosen}</strong>.{" "}
-        {loaderData.held ? null : "We hold it for you when you continue. "}
-        <Link to={href("/appointment/time")}>Change time</Link>
+        Your time: <strong>{loaderData.chosen}</strong>.
+        {loaderData.held ? null : " We hold it for you when you continue."}
       </p>
-      <p>Or book as a guest. We'll send your confirmation here; you can set a password later.</p>
+      <p>Book as a guest: we'll send your confirmation here; you can set a password later.</p>
       <SchemaForm schemaForm={details} className="form">
-        <Field meta={fields.firstName} label="First name" autoComplete="given-name" />
+        <Field meta={fields.firstName} label="First name" autoComplete="given-name" {...startHere} />
         <Field meta={fields.lastName} label="Last name" autoComplete="family-name" />
         <Field meta={fields.email} label="Email" type="email" autoComplete="email" />
         <Field meta={fields.phone} label="Mobile phone (123-456-7890)" type="tel" as={PhoneInput} />
@@ -193,6 +189,17 @@ export default function DetailsStep({ loaderData, actionData }: Route.ComponentP
           </button>
         </p>
       </SchemaForm>
+      <p>
+        Not the time you want? <Link to={href("/appointment/time")}>Change time</Link>
+      </p>
+      <p className="sign-in-offer">
+        Booked with us before?{" "}
+        <Link to={`${href("/login")}?redirectTo=${encodeURIComponent("/appointment/details")}`}>Sign in</Link> or{" "}
+        <Link to={`${href("/register")}?redirectTo=${encodeURIComponent("/appointment/details")}`}>
+          create an account
+        </Link>
+        ; your choice is kept.
+      </p>
     </>
   );
 }

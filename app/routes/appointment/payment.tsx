@@ -10,6 +10,7 @@ import {
   useFocusFirst,
   useSchemaForm,
 } from "~/components/forms";
+import { useStartHere } from "~/components/route-focus";
 import { cancellationPolicyLine } from "~/domain/booking";
 import { PaymentSchema } from "~/domain/booking-forms";
 import { PAYMENT_MESSAGES, type PaymentArrival } from "~/domain/payment";
@@ -182,6 +183,20 @@ export default function PaymentStep({ loaderData, actionData }: Route.ComponentP
   const { fields } = payment;
   const focusCard = useFocusFirst(fields.card.name);
   const focusPromo = useFocusFirst(fields.promo.name);
+  // A guest with no card yet starts at adding one, unless the page has something to say first.
+  const startHere = useStartHere(
+    arrival === null &&
+      cards.length === 0 &&
+      !cardFailed &&
+      !cardError &&
+      !repriced &&
+      !notice &&
+      Object.keys(payment.form.allErrors).length === 0,
+  );
+  // The promo code's disclosure is open when it has something to say or to offer.
+  const promoOpen = Boolean(
+    repriced || summary.promo || coupons.length > 0 || fields.promo.errors || fields.coupon.errors,
+  );
   return (
     <>
       <h1>Payment</h1>
@@ -253,11 +268,6 @@ export default function PaymentStep({ loaderData, actionData }: Route.ComponentP
             {summary.member ? " Your member price is in the summary above." : ""}
             {membership.credit ? ` You have ${membership.credit} of treatment credit to use at the clinic.` : ""}
           </p>
-        ) : membership?.kind === "offer" ? (
-          <p className="notice">
-            Members of {membership.plan} ({membership.price}) save {membership.saving} on this treatment.{" "}
-            <Link to={`${href("/memberships")}?clinic=${clinicSlug}`}>See memberships</Link>
-          </p>
         ) : null}
       </section>
 
@@ -288,7 +298,7 @@ export default function PaymentStep({ loaderData, actionData }: Route.ComponentP
               <span className="muted">expires {cards[index].expiry}</span>
             </label>
           ))}
-          <button type="submit" name="intent" value="add-card" className="button-secondary">
+          <button type="submit" name="intent" value="add-card" className="button-secondary" {...startHere}>
             {cards.length > 0 ? "Add another card" : "Add a card"}
           </button>
           <p className="muted">
@@ -362,7 +372,54 @@ export default function PaymentStep({ loaderData, actionData }: Route.ComponentP
         ) : null}
 
         <fieldset>
-          <legend>Promo code</legend>
+          <legend>Cancellation policy</legend>
+          <p>
+            Please cancel or reschedule at least {policy.windowHours} hours before your appointment. If you cancel or
+            reschedule later, don't come, or arrive more than {policy.lateMinutes} minutes late, a{" "}
+            {formatMoney(policy.feeCents)} no-show fee is charged to your card.
+          </p>
+          <CheckboxField meta={fields.policy} value="agreed" required {...arriveAt(arrival, "policy")}>
+            I agree to the cancellation policy
+          </CheckboxField>
+        </fieldset>
+
+        <div className="pay">
+          <button
+            type="submit"
+            name="intent"
+            value="confirm"
+            className="button-large"
+            disabled={confirming}
+            aria-describedby="pay-policy"
+          >
+            {confirming
+              ? "Confirming…"
+              : summary.prepaid
+                ? `Pay ${formatMoney(summary.dueNow)} and book`
+                : "Book appointment"}
+          </button>
+          {/* What the guest agrees to and why paying here is safe, where they press: short enough for a phone. */}
+          <ul className="trust-line" aria-label="Before you book">
+            <li id="pay-policy">{cancellationPolicyLine(policy)}</li>
+            <li>Your card is entered on our payment provider's secure page; we never see its number.</li>
+            {clinicPhone ? (
+              <li>
+                Questions? Call the clinic at <a href={`tel:+1${clinicPhone}`}>{formatPhone(clinicPhone)}</a>.
+              </li>
+            ) : null}
+          </ul>
+        </div>
+        {/* After the pay button and closed until wanted: a guest without a code goes from the
+            policy to the button without passing it (decision 062). A native disclosure, so it opens
+            without JavaScript; open whenever it has something to say. */}
+        <details className="promo" open={promoOpen || undefined}>
+          <summary>
+            {repriced || summary.promo?.applied
+              ? "Promo code"
+              : coupons.length > 0
+                ? "Your coupons and promo codes"
+                : "Have a promo code?"}
+          </summary>
           {repriced ? (
             <p>
               {summary.promo?.code ? (
@@ -420,47 +477,14 @@ export default function PaymentStep({ loaderData, actionData }: Route.ComponentP
               <FieldMessage meta={fields.promo} />
             </>
           )}
-        </fieldset>
-
-        <fieldset>
-          <legend>Cancellation policy</legend>
-          <p>
-            Please cancel or reschedule at least {policy.windowHours} hours before your appointment. If you cancel or
-            reschedule later, don't come, or arrive more than {policy.lateMinutes} minutes late, a{" "}
-            {formatMoney(policy.feeCents)} no-show fee is charged to your card.
-          </p>
-          <CheckboxField meta={fields.policy} value="agreed" required {...arriveAt(arrival, "policy")}>
-            I agree to the cancellation policy
-          </CheckboxField>
-        </fieldset>
-
-        <div className="pay">
-          <button
-            type="submit"
-            name="intent"
-            value="confirm"
-            className="button-large"
-            disabled={confirming}
-            aria-describedby="pay-policy"
-          >
-            {confirming
-              ? "Confirming…"
-              : summary.prepaid
-                ? `Pay ${formatMoney(summary.dueNow)} and book`
-                : "Book appointment"}
-          </button>
-          {/* What the guest agrees to and why paying here is safe, where they press: short enough for a phone. */}
-          <ul className="trust-line" aria-label="Before you book">
-            <li id="pay-policy">{cancellationPolicyLine(policy)}</li>
-            <li>Your card is entered on our payment provider's secure page; we never see its number.</li>
-            {clinicPhone ? (
-              <li>
-                Questions? Call the clinic at <a href={`tel:+1${clinicPhone}`}>{formatPhone(clinicPhone)}</a>.
-              </li>
-            ) : null}
-          </ul>
-        </div>
+        </details>
       </SchemaForm>
+      {membership?.kind === "offer" ? (
+        <p className="notice">
+          Members of {membership.plan} ({membership.price}) save {membership.saving} on this treatment.{" "}
+          <Link to={`${href("/memberships")}?clinic=${clinicSlug}`}>See memberships</Link>
+        </p>
+      ) : null}
     </>
   );
 }

@@ -7,6 +7,7 @@ import { ButtonLink } from "~/components/button-link";
 import { CatalogImage } from "~/components/catalog-image";
 import { ClinicNotFound } from "~/components/clinic-not-found";
 import { ErrorMessage } from "~/components/error-message";
+import { useStartHere } from "~/components/route-focus";
 import { FieldMessage, SchemaForm, useFocusFirst, useSchemaForm } from "~/components/forms";
 import {
   AREA_REQUIRED,
@@ -275,6 +276,9 @@ export default function ServiceStep({ loaderData, actionData }: Route.ComponentP
   const refusal = selected ? [] : Object.values(actionData?.result?.error ?? {}).flatMap((errors) => errors ?? []);
   // The first treatments' pictures are in view as the page opens: asked for at once, the rest when near.
   const firstTreatments = new Set(categories.flatMap(({ items }) => items.map((item) => item.id)).slice(0, 2));
+  // With no treatment chosen yet, the step starts at the first treatment's "Select" (decision 062).
+  const startHere = useStartHere(!selected && refusal.length === 0);
+  const firstId = categories.find(({ items }) => items.length > 0)?.items[0]?.id;
   return (
     <>
       <h1>Choose your treatment</h1>
@@ -324,6 +328,7 @@ export default function ServiceStep({ loaderData, actionData }: Route.ComponentP
                           aria-expanded={isSelected}
                           aria-controls={isSelected ? "options" : undefined}
                           preventScrollReset
+                          {...(item.id === firstId ? startHere : {})}
                         >
                           {isSelected ? "Selected" : "Select"}
                           <span className="visually-hidden"> {item.name}</span>
@@ -379,6 +384,22 @@ function TreatmentOptions({
     defaultValue: { area: chosen.addOnIds, addOn: chosen.addOnIds, therapist: chosen.therapistId ?? "any" },
   });
   const { fields } = choice;
+  // Opened, the options start at their first one, the next decision (decision 062): focused as they
+  // mount after a Select in the browser, and the target of the focus on arriving at the step. In the
+  // page as sent, the address's #options starts the Tab there instead: "Update total" comes back to
+  // #total, which a focus would leave. After a refused submit, the first message has focus instead.
+  const opening = Object.keys(choice.form.allErrors).length === 0;
+  const startAt = selected.areas.length
+    ? "area"
+    : selected.enhancements.length
+      ? "enhancement"
+      : selected.fixers.length
+        ? "fixer"
+        : "nurse";
+  const startHere = (at: typeof startAt) =>
+    opening && startAt === at
+      ? ({ "data-focus-on-arrival": "", ...(hydrated ? { autoFocus: true } : {}) } as const)
+      : {};
   // What is ticked, followed in the browser so the total changes with it; the page's data otherwise.
   const [ticked, setTicked] = useState<string[]>(chosen.addOnIds);
   const { total, shown } = choiceOf(selected, ticked);
@@ -397,7 +418,12 @@ function TreatmentOptions({
         <h4>{selected.name}: your options</h4>
         <input type="hidden" name="service" value={selected.id} />
         {selected.areas.length > 0 ? (
-          <AreasFieldset meta={fields.area} areas={selected.areas} attempt={choice.attempt} />
+          <AreasFieldset
+            meta={fields.area}
+            areas={selected.areas}
+            attempt={choice.attempt}
+            startHere={startHere("area")}
+          />
         ) : null}
         {selected.enhancements.length > 0 ? (
           <fieldset>
@@ -411,7 +437,7 @@ function TreatmentOptions({
               const addOn = selected.enhancements[index];
               return (
                 <label key={key} className="check">
-                  <input {...props} />
+                  <input {...props} {...(index === 0 ? startHere("enhancement") : {})} />
                   {addOn.name} <Price price={addOn.price} discounted={addOn.discounted} />
                   <span className="muted"> {addOn.added}</span>
                 </label>
@@ -431,7 +457,7 @@ function TreatmentOptions({
               const fixer = selected.fixers[index];
               return (
                 <label key={key} className="check">
-                  <input {...props} />
+                  <input {...props} {...(index === 0 ? startHere("fixer") : {})} />
                   {fixer.name} <Price price={fixer.price} discounted={fixer.discounted} />
                   <span className="muted"> {fixer.description}</span>
                 </label>
@@ -439,7 +465,12 @@ function TreatmentOptions({
             })}
           </fieldset>
         ) : null}
-        <NursePicker meta={fields.therapist} nurses={nurses} />
+        <NursePicker
+          meta={fields.therapist}
+          nurses={nurses}
+          startHere={startHere("nurse")}
+          chosen={chosen.therapistId ?? "any"}
+        />
         {/* Said again as it changes; without JavaScript, after "Update total". */}
         <p id="total" className="options-total" tabIndex={-1} aria-live="polite" aria-atomic="true">
           <span>Total</span> <Price price={listPrice ?? price} discounted={listPrice ? price : null} />
@@ -469,9 +500,14 @@ function TreatmentOptions({
 function NursePicker({
   meta,
   nurses,
+  startHere,
+  chosen,
 }: {
   meta: ReturnType<typeof useSchemaForm>["fields"][string];
   nurses: LoaderData["nurses"];
+  /** Where the options start, when at the nurse: the one chosen (a group's Tab stop). */
+  startHere: { autoFocus?: true; "data-focus-on-arrival"?: "" };
+  chosen: string;
 }) {
   const focusFirst = useFocusFirst(meta.name);
   return (
@@ -491,7 +527,11 @@ function NursePicker({
           const nurse = index === 0 ? null : nurses[index - 1];
           return (
             <label key={key} className="check nurse-option">
-              <input {...props} autoFocus={index === 0 ? focusFirst : undefined} />
+              <input
+                {...props}
+                autoFocus={index === 0 ? focusFirst : undefined}
+                {...(props.value === chosen ? startHere : {})}
+              />
               {nurse ? (
                 <CatalogImage image={nurse.image} className="nurse-image" />
               ) : (
@@ -517,11 +557,14 @@ function AreasFieldset({
   meta,
   areas,
   attempt,
+  startHere,
 }: {
   meta: ReturnType<typeof useSchemaForm>["fields"][string];
   areas: Selected["areas"];
   /** The form's count of refused submits: with JavaScript the first area is focused after each. */
   attempt: number;
+  /** Where the options start, when at the areas. */
+  startHere: { autoFocus?: true; "data-focus-on-arrival"?: "" };
 }) {
   const focusAreas = useFocusFirst(meta.name);
   const first = useRef<HTMLInputElement>(null);
@@ -540,7 +583,12 @@ function AreasFieldset({
         const area = areas[index];
         return (
           <label key={key} className="check">
-            <input {...props} ref={index === 0 ? first : undefined} autoFocus={index === 0 ? focusAreas : undefined} />
+            <input
+              {...props}
+              ref={index === 0 ? first : undefined}
+              autoFocus={index === 0 ? focusAreas : undefined}
+              {...(index === 0 ? startHere : {})}
+            />
             {area.name} <Price price={area.price} discounted={area.discounted} />
           </label>
         );

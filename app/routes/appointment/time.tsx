@@ -196,7 +196,13 @@ export default function TimeStep({ loaderData, actionData }: Route.ComponentProp
           </button>
         </Form>
       ) : null}
-      <SlotPicker view={loaderData} hold={hold} reserving={reserving} waitlist={waitlist ?? undefined} />
+      <SlotPicker
+        view={loaderData}
+        hold={hold}
+        reserving={reserving}
+        waitlist={waitlist ?? undefined}
+        startAtFirstTime={!busy && !opened}
+      />
     </>
   );
 }
