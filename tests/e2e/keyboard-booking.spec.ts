@@ -7,13 +7,14 @@ import { uniqueEmail, uniquePhone } from "./helpers";
  * act, and each field typed into counted as one press (the characters are what anyone types). The
  * journey is the one issue 32 names: from the home page to the confirmation, one add-on, as a guest,
  * with a new card. Measured on 2026-11-28 before decision 062: 69 with JavaScript and 89 without;
- * after it, 49 with JavaScript (home 7, treatment 9, time 1, details 10, card 11, payment 11) and 50
- * without (the treatment step's options start one Tab after the fragment). Each project's budget is
+ * after it, 49 with JavaScript and without (home 7, treatment 9, time 1, details 10, card 11,
+ * payment 11; without JavaScript it was 50 until "Select" opened a page that starts at the first
+ * option by `autofocus`, rather than one Tab before it by a fragment). Each project's budget is
  * one more than the most measured, so a change that adds presses fails here, and the failure names
  * the presses of each step. On the home page, and on a page without JavaScript that starts at its
  * top, the visitor uses "Skip to content" (two presses).
  */
-const BUDGET = { js: 50, "no-js": 51 } as const;
+const BUDGET = { js: 50, "no-js": 50 } as const;
 
 class Keyboard {
   presses = 0;

@@ -190,6 +190,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         }),
     })),
     selected: selectedView,
+    // Opened by its "Select" (not back from "Update total", whose address says `totalled`): the page
+    // as sent starts at the first option, as the browser does when the options open in place.
+    openedBySelect: url.searchParams.has("choose") && !url.searchParams.has(TOTALLED),
     // The booking bar sums up the treatment shown chosen here, at the total shown (decision 056).
     bookingBar: selectedView ? { clinic: center.name, ...choiceOf(selectedView, chosenAddOns).shown } : null,
     chosen: { addOnIds: chosenAddOns, therapistId: draft.therapistId },
@@ -261,7 +264,9 @@ export const action = guardAction(async ({ request, context }: Route.ActionArgs)
   setDraft(session, next);
   if (submission.value.intent === "total") {
     // Without JavaScript the total is worked out here: the step again, the choice kept, at its total.
-    return redirect(`${href("/appointment/service")}?id=${encodeURIComponent(center.id)}&choose=${service.id}#total`);
+    return redirect(
+      `${href("/appointment/service")}?id=${encodeURIComponent(center.id)}&choose=${service.id}&${TOTALLED}=1#total`,
+    );
   }
   context.services.analytics.record({
     name: "service_chosen",
@@ -271,7 +276,7 @@ export const action = guardAction(async ({ request, context }: Route.ActionArgs)
 });
 
 export default function ServiceStep({ loaderData, actionData }: Route.ComponentProps) {
-  const { clinic, categories, selected, chosen, nurses, carry } = loaderData;
+  const { clinic, categories, selected, openedBySelect, chosen, nurses, carry } = loaderData;
   // A refusal with no treatment to show its options under (one not offered here): said at the top.
   const refusal = selected ? [] : Object.values(actionData?.result?.error ?? {}).flatMap((errors) => errors ?? []);
   // The first treatments' pictures are in view as the page opens: asked for at once, the rest when near.
@@ -323,7 +328,8 @@ export default function ServiceStep({ loaderData, actionData }: Route.ComponentP
                         <Price price={item.price} discounted={item.discounted} />
                         <ButtonLink
                           className={isSelected ? "button" : "button button-secondary"}
-                          to={`?id=${clinic.id}&choose=${item.id}${carry}#options`}
+                          // No fragment: a page with one skips \`autofocus\`, which starts it at the first option.
+                          to={`?id=${clinic.id}&choose=${item.id}${carry}`}
                           aria-current={isSelected ? "true" : undefined}
                           aria-expanded={isSelected}
                           aria-controls={isSelected ? "options" : undefined}
@@ -340,6 +346,7 @@ export default function ServiceStep({ loaderData, actionData }: Route.ComponentP
                           key={selected.id}
                           clinic={clinic.name}
                           selected={selected}
+                          openedBySelect={openedBySelect}
                           chosen={chosen}
                           nurses={nurses}
                           lastResult={actionData?.result}
@@ -360,16 +367,21 @@ export default function ServiceStep({ loaderData, actionData }: Route.ComponentP
 type LoaderData = Route.ComponentProps["loaderData"];
 type Selected = NonNullable<LoaderData["selected"]>;
 
+/** The address's mark of a page drawn again by "Update total" without JavaScript, which returns to the total. */
+const TOTALLED = "totalled";
+
 /** The chosen treatment's options and the total of what is chosen, as the payment step will charge it. */
 function TreatmentOptions({
   clinic,
   selected,
+  openedBySelect,
   chosen,
   nurses,
   lastResult,
 }: {
   clinic: string;
   selected: Selected;
+  openedBySelect: boolean;
   chosen: LoaderData["chosen"];
   nurses: LoaderData["nurses"];
   lastResult: SubmissionResult<string[]> | undefined;
@@ -385,9 +397,10 @@ function TreatmentOptions({
   });
   const { fields } = choice;
   // Opened, the options start at their first one, the next decision (decision 062): focused as they
-  // mount after a Select in the browser, and the target of the focus on arriving at the step. In the
-  // page as sent, the address's #options starts the Tab there instead: "Update total" comes back to
-  // #total, which a focus would leave. After a refused submit, the first message has focus instead.
+  // mount after a Select in the browser, the target of the focus on arriving at the step, and
+  // \`autofocus\` in the page as sent after a Select (whose address has no fragment: the browser skips
+  // \`autofocus\` on a page that has one). Not back from "Update total", which comes back to #total,
+  // which a focus would leave. After a refused submit, the first message has focus instead.
   const opening = Object.keys(choice.form.allErrors).length === 0;
   const startAt = selected.areas.length
     ? "area"
@@ -398,7 +411,7 @@ function TreatmentOptions({
         : "nurse";
   const startHere = (at: typeof startAt) =>
     opening && startAt === at
-      ? ({ "data-focus-on-arrival": "", ...(hydrated ? { autoFocus: true } : {}) } as const)
+      ? ({ "data-focus-on-arrival": "", ...(hydrated || openedBySelect ? { autoFocus: true } : {}) } as const)
       : {};
   // What is ticked, followed in the browser so the total changes with it; the page's data otherwise.
   const [ticked, setTicked] = useState<string[]>(chosen.addOnIds);
