@@ -79,7 +79,12 @@ export default defineConfig({
     launchOptions: chromium,
   },
   projects: [
-    { name: "js", use: { ...devices["Desktop Chrome"], launchOptions: chromium, javaScriptEnabled: true } },
+    {
+      name: "js",
+      // Tests tagged `@once` (`ONCE` in tests/e2e/fixtures.ts) run only without JavaScript (decision 053).
+      grepInvert: /@once/,
+      use: { ...devices["Desktop Chrome"], launchOptions: chromium, javaScriptEnabled: true },
+    },
     { name: "no-js", use: { ...devices["Pixel 5"], launchOptions: chromium, javaScriptEnabled: false } },
   ],
   // Each server starts the way `npm run serve` does: server.js runs the production build in production

@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import type { Result } from "axe-core";
-import { expect, test } from "./fixtures";
+import { expect, ONCE, test } from "./fixtures";
 import {
   enterDetails,
   fillBillingAndAgree,
@@ -82,7 +82,11 @@ async function visit(page: Page, path: string, heading: string | RegExp) {
 /** The one announcement of a refused form. */
 const correctErrors = (page: Page) => page.getByRole("alert").filter({ hasText: "Please correct the errors below." });
 
-test.describe("public pages", () => {
+// Every page here is opened by its address, so it is checked as the server sent it; with JavaScript,
+// hydration leaves the same document (a mismatch is a console error, which fails the test), so
+// these run once. Pages reached by a form's answer, which the browser draws itself with
+// JavaScript, are checked in both projects below.
+test.describe("public pages", ONCE, () => {
   test("home and locations: the list, the map, a ZIP search and its errors, a clinic page", async ({ page }) => {
     // Seven pages under axe, often the first test of a run while the servers warm up: over a minute on a busy machine.
     test.slow();

@@ -1,8 +1,8 @@
 import { HOME_CLINIC } from "./booking-days";
-import { expect, test } from "./fixtures";
+import { expect, ONCE, test } from "./fixtures";
 import { uniqueEmail, uniquePhone } from "./helpers";
 
-test("the account calls work as JSON with a bearer session token", async ({ request }) => {
+test("the account calls work as JSON with a bearer session token", ONCE, async ({ request }) => {
   const email = uniqueEmail("api");
   const centerId = HOME_CLINIC.centerId;
   const registration = {
@@ -42,7 +42,7 @@ test("the account calls work as JSON with a bearer session token", async ({ requ
   ).toBe(400);
 });
 
-test("bad requests to the account calls get a 4xx, never a 500", async ({ request }) => {
+test("bad requests to the account calls get a 4xx, never a 500", ONCE, async ({ request }) => {
   expect(
     (await request.post("/api/users/login", { data: "not json", headers: { "content-type": "text/plain" } })).status(),
   ).toBe(415);

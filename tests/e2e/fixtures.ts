@@ -3,6 +3,14 @@ import { E2E_SANDBOX_API_KEY } from "../../playwright.config";
 import { claimBookingDays, HOME_CLINIC, type BookingDay, type BookingDayOptions } from "./booking-days";
 import { TEST_PASSWORD, uniqueEmail, uniquePhone } from "./helpers";
 
+/**
+ * The details of a test that runs once, in the no-JavaScript project only (the JavaScript project
+ * leaves out the tag, playwright.config.ts): a check of what the server does with requests the test
+ * sends itself, or of a page as the server sends it, where the browser's scripts change nothing that
+ * is checked. A journey a visitor takes never has it: each runs with JavaScript and without.
+ */
+export const ONCE = { tag: "@once" } as const;
+
 /** A registered account: what signing in takes. */
 export type Account = { email: string; password: string };
 

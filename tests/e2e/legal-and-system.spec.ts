@@ -1,4 +1,4 @@
-import { expect, test } from "./fixtures";
+import { expect, ONCE, test } from "./fixtures";
 import { buttonTarget, chooseFacialWithAddOn, startBooking } from "./helpers";
 import { BOOKING_COOKIE, looksSealed, SESSION_COOKIE, sessionCookie, tampered } from "./session-cookie";
 
@@ -106,7 +106,7 @@ test.describe("not found", () => {
   }
 });
 
-test.describe("machine pages", () => {
+test.describe("machine pages", ONCE, () => {
   test("robots.txt points at the sitemap", async ({ request }) => {
     const response = await request.get("/robots.txt");
     expect(response.status()).toBe(200);
@@ -142,7 +142,7 @@ test.describe("machine pages", () => {
 });
 
 test.describe("bad input and headers", () => {
-  test("a huge query string gets a clear 414 page", async ({ request }) => {
+  test("a huge query string gets a clear 414 page", ONCE, async ({ request }) => {
     const response = await request.get(`/locations?zip=${"9".repeat(6000)}`);
     expect(response.status()).toBe(414);
     expect(await response.text()).toContain("That link is too long");
@@ -154,64 +154,61 @@ test.describe("bad input and headers", () => {
     await expect(page.getByRole("alert")).toHaveText("Please enter a 5-digit US ZIP code, like 78701.");
   });
 
-  test("a tampered session cookie is an empty session, not an error", async ({
-    page,
-    context,
-    signedIn,
-    playwright,
-    baseURL,
-    extraHTTPHeaders,
-  }) => {
-    // A real cookie: signed in, with a booking in progress (a treatment chosen, nothing held).
-    await startBooking(page);
-    await chooseFacialWithAddOn(page);
-    const real = {
-      [SESSION_COOKIE]: await sessionCookie(context),
-      [BOOKING_COOKIE]: await sessionCookie(context, BOOKING_COOKIE),
-    };
-    for (const value of Object.values(real)) expect(looksSealed(value), value).toBe(true);
-    const changed = (where: "tag" | "ciphertext") =>
-      Object.fromEntries(Object.entries(real).map(([name, value]) => [name, tampered(value, where)]));
+  test(
+    "a tampered session cookie is an empty session, not an error",
+    ONCE,
+    async ({ page, context, signedIn, playwright, baseURL, extraHTTPHeaders }) => {
+      // A real cookie: signed in, with a booking in progress (a treatment chosen, nothing held).
+      await startBooking(page);
+      await chooseFacialWithAddOn(page);
+      const real = {
+        [SESSION_COOKIE]: await sessionCookie(context),
+        [BOOKING_COOKIE]: await sessionCookie(context, BOOKING_COOKIE),
+      };
+      for (const value of Object.values(real)) expect(looksSealed(value), value).toBe(true);
+      const changed = (where: "tag" | "ciphertext") =>
+        Object.fromEntries(Object.entries(real).map(([name, value]) => [name, tampered(value, where)]));
 
-    /** What the server makes of the cookies, asked by a client that has no others. */
-    const sessionOf = async (cookies: Record<string, string>) => {
-      const cookie = Object.entries(cookies)
-        .map(([name, value]) => `${name}=${value}`)
-        .join("; ");
-      const client = await playwright.request.newContext({
-        baseURL,
-        extraHTTPHeaders: { ...extraHTTPHeaders, cookie },
-      });
-      try {
-        const profile = await client.get("/account/profile", { maxRedirects: 0 });
-        const booking = await client.get("/appointment/time", { maxRedirects: 0 });
-        const locations = await client.get("/locations");
-        return {
-          signedIn: profile.status() === 200 && (await profile.text()).includes(signedIn.email),
-          bookingInProgress: booking.status() === 200,
-          statuses: [profile.status(), booking.status(), locations.status()],
-        };
-      } finally {
-        await client.dispose();
+      /** What the server makes of the cookies, asked by a client that has no others. */
+      const sessionOf = async (cookies: Record<string, string>) => {
+        const cookie = Object.entries(cookies)
+          .map(([name, value]) => `${name}=${value}`)
+          .join("; ");
+        const client = await playwright.request.newContext({
+          baseURL,
+          extraHTTPHeaders: { ...extraHTTPHeaders, cookie },
+        });
+        try {
+          const profile = await client.get("/account/profile", { maxRedirects: 0 });
+          const booking = await client.get("/appointment/time", { maxRedirects: 0 });
+          const locations = await client.get("/locations");
+          return {
+            signedIn: profile.status() === 200 && (await profile.text()).includes(signedIn.email),
+            bookingInProgress: booking.status() === 200,
+            statuses: [profile.status(), booking.status(), locations.status()],
+          };
+        } finally {
+          await client.dispose();
+        }
+      };
+      // Unchanged, the cookie is the signed-in user with their booking.
+      expect(await sessionOf(real)).toEqual({ signedIn: true, bookingInProgress: true, statuses: [200, 200, 200] });
+      // One bit changed, in the GCM tag or in the ciphertext (where the data would still read as valid
+      // JSON): nobody signed in, no booking, and no error.
+      for (const where of ["tag", "ciphertext"] as const) {
+        expect
+          .soft(await sessionOf(changed(where)), where)
+          .toEqual({ signedIn: false, bookingInProgress: false, statuses: [302, 302, 200] });
       }
-    };
-    // Unchanged, the cookie is the signed-in user with their booking.
-    expect(await sessionOf(real)).toEqual({ signedIn: true, bookingInProgress: true, statuses: [200, 200, 200] });
-    // One bit changed, in the GCM tag or in the ciphertext (where the data would still read as valid
-    // JSON): nobody signed in, no booking, and no error.
-    for (const where of ["tag", "ciphertext"] as const) {
-      expect
-        .soft(await sessionOf(changed(where)), where)
-        .toEqual({ signedIn: false, bookingInProgress: false, statuses: [302, 302, 200] });
-    }
 
-    await context.addCookies(
-      Object.entries(changed("ciphertext")).map(([name, value]) => ({ name, value, url: baseURL! })),
-    );
-    const response = await page.goto("/locations");
-    expect(response?.status()).toBe(200);
-    await expect(page.getByRole("banner").getByRole("link", { name: "Sign in" })).toBeVisible();
-  });
+      await context.addCookies(
+        Object.entries(changed("ciphertext")).map(([name, value]) => ({ name, value, url: baseURL! })),
+      );
+      const response = await page.goto("/locations");
+      expect(response?.status()).toBe(200);
+      await expect(page.getByRole("banner").getByRole("link", { name: "Sign in" })).toBeVisible();
+    },
+  );
 
   // Public pages from the render cache carry script hashes instead (page-cache.spec.ts, decision 023).
   test("pages rendered per request carry a nonce-based CSP and the security headers", async ({ page }) => {
@@ -227,7 +224,7 @@ test.describe("bad input and headers", () => {
     expect(/'nonce-([^']+)'/.exec(second.headers()["content-security-policy"])?.[1]).not.toBe(nonce);
   });
 
-  test("static assets are cached for a long time and HTML is compressed", async ({ request }) => {
+  test("static assets are cached for a long time and HTML is compressed", ONCE, async ({ request }) => {
     const html = await (await request.get("/")).text();
     const script = /<link rel="modulepreload" href="([^"]+)"/.exec(html)?.[1];
     expect(script).toMatch(/^\/assets\//);

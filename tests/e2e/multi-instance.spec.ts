@@ -1,6 +1,6 @@
 import { MULTI_A_PORT, MULTI_B_PORT } from "../../playwright.config";
 import { claimBookingDays } from "./booking-days";
-import { expect, registerAccount, signIn, test } from "./fixtures";
+import { expect, ONCE, registerAccount, signIn, test } from "./fixtures";
 import { backEndRecordsOf } from "./visits";
 import {
   addCard,
@@ -22,7 +22,7 @@ const B = `http://localhost:${MULTI_B_PORT}`;
 
 test.use({ baseURL: A });
 
-test("a sign-in limit counts the attempts made at either instance", async ({ playwright }) => {
+test("a sign-in limit counts the attempts made at either instance", ONCE, async ({ playwright }) => {
   const [atA, atB] = await Promise.all([A, B].map((baseURL) => playwright.request.newContext({ baseURL })));
   const { email, password } = await registerAccount(atA);
   const attacker = otherClientAddress();
@@ -51,7 +51,7 @@ test("a sign-in limit counts the attempts made at either instance", async ({ pla
   await Promise.all([atA.dispose(), atB.dispose()]);
 });
 
-test("a session made on one instance is valid on the other", async ({ playwright, context }) => {
+test("a session made on one instance is valid on the other", ONCE, async ({ playwright, context }) => {
   const atA = await playwright.request.newContext({ baseURL: A });
   const account = await registerAccount(atA);
   // The JSON API's token from A opens the account at B.
@@ -69,53 +69,52 @@ test("a session made on one instance is valid on the other", async ({ playwright
   await expect(page.getByText(`Signed in as ${account.email}`)).toBeVisible();
 });
 
-test("a confirm sent to both instances at once makes one appointment and one charge", async ({
-  page,
-  playwright,
-  extraHTTPHeaders,
-  sandboxApi,
-}, testInfo) => {
-  const { clinic, date } = claimBookingDays(testInfo, A, { prepaid: true });
-  await page.goto(`/locations/${clinic.slug}`);
-  await page.getByRole("button", { name: "Book here" }).click();
-  await choosePeelWithFaceArea(page);
-  await (await showDate(page, date)).first().click();
-  const email = uniqueEmail("two-instances");
-  await fillDetails(page, email);
-  await addCard(page, "4242 4242 4242 4242");
-  await fillBillingAndAgree(page);
+test(
+  "a confirm sent to both instances at once makes one appointment and one charge",
+  ONCE,
+  async ({ page, playwright, extraHTTPHeaders, sandboxApi }, testInfo) => {
+    const { clinic, date } = claimBookingDays(testInfo, A, { prepaid: true });
+    await page.goto(`/locations/${clinic.slug}`);
+    await page.getByRole("button", { name: "Book here" }).click();
+    await choosePeelWithFaceArea(page);
+    await (await showDate(page, date)).first().click();
+    const email = uniqueEmail("two-instances");
+    await fillDetails(page, email);
+    await addCard(page, "4242 4242 4242 4242");
+    await fillBillingAndAgree(page);
 
-  // The same submit, with the same cookies, lands on A and on B at the same moment.
-  const form = page.locator("form", { has: page.getByRole("button", { name: /Pay .* and book/ }) });
-  const fields = await form.evaluate(
-    (el) => Object.fromEntries(new FormData(el as HTMLFormElement).entries()) as Record<string, string>,
-  );
-  const storageState = await page.context().storageState();
-  const taps = await Promise.all(
-    [A, B].map((baseURL) =>
-      playwright.request.newContext({
-        baseURL,
-        storageState,
-        extraHTTPHeaders: { ...extraHTTPHeaders, origin: baseURL, "sec-fetch-site": "same-origin" },
-      }),
-    ),
-  );
-  const answers = await Promise.all(
-    taps.map((tap) => tap.post("/appointment/payment", { form: { ...fields, intent: "confirm" }, maxRedirects: 0 })),
-  );
-  for (const answer of answers) expect(answer.status()).toBe(302);
-  const [first, second] = answers.map((answer) => answer.headers().location);
-  expect(first).toMatch(/^\/appointment\/confirmation\/[0-9a-f-]{36}$/);
-  expect(second).toBe(first);
-  for (const tap of taps) {
-    const shown = await tap.get(first);
-    expect(shown.status()).toBe(200);
-    expect(await shown.text()).toMatch(/You(&#x27;|')re booked!/);
-  }
-  await Promise.all(taps.map((tap) => tap.dispose()));
+    // The same submit, with the same cookies, lands on A and on B at the same moment.
+    const form = page.locator("form", { has: page.getByRole("button", { name: /Pay .* and book/ }) });
+    const fields = await form.evaluate(
+      (el) => Object.fromEntries(new FormData(el as HTMLFormElement).entries()) as Record<string, string>,
+    );
+    const storageState = await page.context().storageState();
+    const taps = await Promise.all(
+      [A, B].map((baseURL) =>
+        playwright.request.newContext({
+          baseURL,
+          storageState,
+          extraHTTPHeaders: { ...extraHTTPHeaders, origin: baseURL, "sec-fetch-site": "same-origin" },
+        }),
+      ),
+    );
+    const answers = await Promise.all(
+      taps.map((tap) => tap.post("/appointment/payment", { form: { ...fields, intent: "confirm" }, maxRedirects: 0 })),
+    );
+    for (const answer of answers) expect(answer.status()).toBe(302);
+    const [first, second] = answers.map((answer) => answer.headers().location);
+    expect(first).toMatch(/^\/appointment\/confirmation\/[0-9a-f-]{36}$/);
+    expect(second).toBe(first);
+    for (const tap of taps) {
+      const shown = await tap.get(first);
+      expect(shown.status()).toBe(200);
+      expect(await shown.text()).toMatch(/You(&#x27;|')re booked!/);
+    }
+    await Promise.all(taps.map((tap) => tap.dispose()));
 
-  const { appointments, invoice } = await backEndRecordsOf(sandboxApi, email);
-  expect(appointments).toHaveLength(1);
-  expect(invoice.transactions).toHaveLength(1);
-  expect(invoice.invoice_dues.balance).toBe(0);
-});
+    const { appointments, invoice } = await backEndRecordsOf(sandboxApi, email);
+    expect(appointments).toHaveLength(1);
+    expect(invoice.transactions).toHaveLength(1);
+    expect(invoice.invoice_dues.balance).toBe(0);
+  },
+);

@@ -3,13 +3,12 @@ import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { APP_PORT } from "../../playwright.config";
-import { expect, test } from "./fixtures";
+import { expect, ONCE, test } from "./fixtures";
 
 /**
  * The production process on its own (started as `npm run serve` does): what it refuses to start
- * with, and what it does on SIGTERM. Plain HTTP, so it runs once, not per browser project.
+ * with, and what it does on SIGTERM. Plain HTTP, so it runs once (`ONCE`), not per browser project.
  */
-test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "no browser involved: once is enough");
 
 const PORT = APP_PORT + 20;
 
@@ -36,21 +35,25 @@ function startServer(
   return { child, output: () => output, exited };
 }
 
-test("a production start with a real back end and no way to send one-time codes is refused, naming the settings", async () => {
-  const { exited, output } = startServer(
-    {
-      SPA_BASE_URL: "http://127.0.0.1:9",
-      SPA_API_KEY: "key",
-      SPA_AVAILABILITY_GUEST_ID: "0b6c2f7e-1d2a-4c3b-9e8f-7a6b5c4d3e2f",
-      SESSION_SECRETS: "x".repeat(40),
-    },
-    ".e2e-data-refused",
-  );
-  expect(await exited).toBe(1);
-  expect(output()).toContain("SMTP_URL or SMS_WEBHOOK_URL: required in production with a real spa back end");
-});
+test(
+  "a production start with a real back end and no way to send one-time codes is refused, naming the settings",
+  ONCE,
+  async () => {
+    const { exited, output } = startServer(
+      {
+        SPA_BASE_URL: "http://127.0.0.1:9",
+        SPA_API_KEY: "key",
+        SPA_AVAILABILITY_GUEST_ID: "0b6c2f7e-1d2a-4c3b-9e8f-7a6b5c4d3e2f",
+        SESSION_SECRETS: "x".repeat(40),
+      },
+      ".e2e-data-refused",
+    );
+    expect(await exited).toBe(1);
+    expect(output()).toContain("SMTP_URL or SMS_WEBHOOK_URL: required in production with a real spa back end");
+  },
+);
 
-test("a start on a port another process holds is refused, saying which and what to do", async () => {
+test("a start on a port another process holds is refused, saying which and what to do", ONCE, async () => {
   // A port of its own: the tests of this file run side by side, and the SIGTERM one listens on PORT.
   const taken = PORT + 1;
   const holder = http.createServer();
@@ -67,7 +70,7 @@ test("a start on a port another process holds is refused, saying which and what 
   }
 });
 
-test("on SIGTERM the process finishes, sends the analytics it holds, and exits cleanly", async () => {
+test("on SIGTERM the process finishes, sends the analytics it holds, and exits cleanly", ONCE, async () => {
   // A collector that keeps every batch it is sent.
   const received: { name: string; requestId?: string }[] = [];
   const collector = http.createServer((req, res) => {

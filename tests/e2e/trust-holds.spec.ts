@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page, PlaywrightWorkerArgs } from "@playwright/test";
 import type { BookingDay } from "./booking-days";
-import { expect, test } from "./fixtures";
+import { expect, ONCE, test } from "./fixtures";
 import { buttonTarget, otherClientAddress, sandboxGuestCount, uniqueEmail, uniquePhone } from "./helpers";
 
 // The tests count one clinic's guest records: each takes its clinic from bookingDay, so no test
@@ -93,76 +93,78 @@ function expectCapped(statuses: number[]): number {
   return held;
 }
 
-test("a client that drops its cookie each time holds at most three times, and refused tries leave no guest behind", async ({
-  page,
-  playwright,
-  bookingDay,
-}) => {
-  const day = await openDay(page, bookingDay({ days: 5 }));
-  expect(day.slots.length).toBeGreaterThanOrEqual(ATTEMPTS);
-  const address = otherClientAddress();
-  // Forty new visitors at one address, each with a booking in progress and no hold yet.
-  const clients = await Promise.all(Array.from({ length: ATTEMPTS }, () => newClient(playwright, address)));
-  try {
-    for (const client of clients) expect((await client.get(day.bookingLink)).ok()).toBe(true);
-    const guestsBefore = sandboxGuestCount(day.centerId);
+test(
+  "a client that drops its cookie each time holds at most three times, and refused tries leave no guest behind",
+  ONCE,
+  async ({ page, playwright, bookingDay }) => {
+    const day = await openDay(page, bookingDay({ days: 5 }));
+    expect(day.slots.length).toBeGreaterThanOrEqual(ATTEMPTS);
+    const address = otherClientAddress();
+    // Forty new visitors at one address, each with a booking in progress and no hold yet.
+    const clients = await Promise.all(Array.from({ length: ATTEMPTS }, () => newClient(playwright, address)));
+    try {
+      for (const client of clients) expect((await client.get(day.bookingLink)).ok()).toBe(true);
+      const guestsBefore = sandboxGuestCount(day.centerId);
 
-    // Choosing a time holds nothing: every one of them is kept for the details step.
-    for (const [i, client] of clients.entries())
-      expect((await chooseTime(client, day, day.slots[i])).headers().location).toBe("/appointment/details");
-    expect(sandboxGuestCount(day.centerId)).toBe(guestsBefore);
+      // Choosing a time holds nothing: every one of them is kept for the details step.
+      for (const [i, client] of clients.entries())
+        expect((await chooseTime(client, day, day.slots[i])).headers().location).toBe("/appointment/details");
+      expect(sandboxGuestCount(day.centerId)).toBe(guestsBefore);
 
-    const responses = await Promise.all(clients.map((client) => sendDetails(client)));
-    const held = expectCapped(responses.map((r) => r.status()));
-    for (const r of responses.filter((r) => r.status() === 302))
-      expect(r.headers().location).toBe("/appointment/payment");
-    const refusal = responses.find((r) => r.status() === 429)!;
-    expect(Number(refusal.headers()["retry-after"])).toBeGreaterThan(0);
+      const responses = await Promise.all(clients.map((client) => sendDetails(client)));
+      const held = expectCapped(responses.map((r) => r.status()));
+      for (const r of responses.filter((r) => r.status() === 302))
+        expect(r.headers().location).toBe("/appointment/payment");
+      const refusal = responses.find((r) => r.status() === 429)!;
+      expect(Number(refusal.headers()["retry-after"])).toBeGreaterThan(0);
 
-    expect(sandboxGuestCount(day.centerId) - guestsBefore).toBeLessThanOrEqual(held);
-  } finally {
-    await Promise.all(clients.map((client) => client.dispose()));
-  }
-});
+      expect(sandboxGuestCount(day.centerId) - guestsBefore).toBeLessThanOrEqual(held);
+    } finally {
+      await Promise.all(clients.map((client) => client.dispose()));
+    }
+  },
+);
 
-test("one booking's cookie replayed many times at once holds at most three times, with no extra guests", async ({
-  page,
-  playwright,
-  bookingDay,
-}) => {
-  const day = await openDay(page, bookingDay({ days: 5 }));
-  expect(day.slots.length).toBeGreaterThanOrEqual(ATTEMPTS);
-  // The booking in progress has a time chosen and no hold: what the details step holds.
-  await page.goto(day.timeStep);
-  await page.getByRole("form", { name: "Open times" }).getByRole("button").first().click();
-  await expect(page.getByRole("heading", { level: 1, name: "Your details" })).toBeVisible();
-  const cookie = (await page.context().cookies())
-    .filter((c) => c.name === "__session" || c.name === "__booking")
-    .map((c) => `${c.name}=${c.value}`)
-    .join("; ");
-  expect(cookie).not.toBe("");
-  const address = otherClientAddress();
-  // Each request its own client so that every one carries the same cookie, the one with no hold.
-  const clients = await Promise.all(Array.from({ length: ATTEMPTS }, () => newClient(playwright, address, { cookie })));
-  try {
-    const guestsBefore = sandboxGuestCount(day.centerId);
-    const responses = await Promise.all(clients.map((client) => sendDetails(client)));
-    const statuses = responses.map((r) => r.status());
-    expect(statuses.filter((s) => s !== 302 && s !== 429)).toEqual([]);
-    // The time is open with several nurses, so a few tries may hold it, never more than the
-    // address's live holds; the others were refused or found it taken.
-    const holds = responses.filter((r) => r.headers().location === "/appointment/payment").length;
-    expect(holds).toBeGreaterThanOrEqual(1);
-    expect(holds).toBeLessThanOrEqual(LIVE_HOLDS_PER_ADDRESS);
-    // A try that lost its place frees it, so up to the booking's ten tries a minute get through;
-    // the guest records they leave are capped at five per address.
-    const passed = statuses.filter((s) => s === 302).length;
-    expect(passed).toBeLessThanOrEqual(10);
-    expect(sandboxGuestCount(day.centerId) - guestsBefore).toBeLessThanOrEqual(Math.min(passed, 5));
-  } finally {
-    await Promise.all(clients.map((client) => client.dispose()));
-  }
-});
+test(
+  "one booking's cookie replayed many times at once holds at most three times, with no extra guests",
+  ONCE,
+  async ({ page, playwright, bookingDay }) => {
+    const day = await openDay(page, bookingDay({ days: 5 }));
+    expect(day.slots.length).toBeGreaterThanOrEqual(ATTEMPTS);
+    // The booking in progress has a time chosen and no hold: what the details step holds.
+    await page.goto(day.timeStep);
+    await page.getByRole("form", { name: "Open times" }).getByRole("button").first().click();
+    await expect(page.getByRole("heading", { level: 1, name: "Your details" })).toBeVisible();
+    const cookie = (await page.context().cookies())
+      .filter((c) => c.name === "__session" || c.name === "__booking")
+      .map((c) => `${c.name}=${c.value}`)
+      .join("; ");
+    expect(cookie).not.toBe("");
+    const address = otherClientAddress();
+    // Each request its own client so that every one carries the same cookie, the one with no hold.
+    const clients = await Promise.all(
+      Array.from({ length: ATTEMPTS }, () => newClient(playwright, address, { cookie })),
+    );
+    try {
+      const guestsBefore = sandboxGuestCount(day.centerId);
+      const responses = await Promise.all(clients.map((client) => sendDetails(client)));
+      const statuses = responses.map((r) => r.status());
+      expect(statuses.filter((s) => s !== 302 && s !== 429)).toEqual([]);
+      // The time is open with several nurses, so a few tries may hold it, never more than the
+      // address's live holds; the others were refused or found it taken.
+      const holds = responses.filter((r) => r.headers().location === "/appointment/payment").length;
+      expect(holds).toBeGreaterThanOrEqual(1);
+      expect(holds).toBeLessThanOrEqual(LIVE_HOLDS_PER_ADDRESS);
+      // A try that lost its place frees it, so up to the booking's ten tries a minute get through;
+      // the guest records they leave are capped at five per address.
+      const passed = statuses.filter((s) => s === 302).length;
+      expect(passed).toBeLessThanOrEqual(10);
+      expect(sandboxGuestCount(day.centerId) - guestsBefore).toBeLessThanOrEqual(Math.min(passed, 5));
+    } finally {
+      await Promise.all(clients.map((client) => client.dispose()));
+    }
+  },
+);
 
 test("over the cap the details step says why and keeps what was typed; a cancelled booking frees a place", async ({
   page,

@@ -2,10 +2,10 @@ import http from "node:http";
 import type { Page } from "@playwright/test";
 import { E2E_SANDBOX_API_KEY } from "../../playwright.config";
 import { HOME_CLINIC } from "./booking-days";
-import { expect, test } from "./fixtures";
+import { expect, ONCE, test } from "./fixtures";
 import { chooseFacialWithAddOn, fillRegistration, startBooking, uniqueEmail } from "./helpers";
 
-test.describe("pages only this machine may open", () => {
+test.describe("pages only this machine may open", ONCE, () => {
   test("the outbox is not found from elsewhere, and on this machine says who may read it", async ({
     page,
     thisMachine,
@@ -129,7 +129,7 @@ function postBig(
   });
 }
 
-test.describe("request bodies are limited before they are read", () => {
+test.describe("request bodies are limited before they are read", ONCE, () => {
   test("a 10 MB form gets 413 from its Content-Length, before a byte of it is sent", async ({ baseURL }) => {
     expect(await postBig(baseURL!, { declaredLength: 10 * 1024 * 1024 })).toEqual({ status: 413, bytesSent: 0 });
   });
