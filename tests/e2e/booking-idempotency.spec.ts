@@ -1,6 +1,14 @@
 import { expect, ONCE, test } from "./fixtures";
 import { backEndRecordsOf } from "./visits";
-import { addCard, choosePeelWithFaceArea, fillBillingAndAgree, fillDetails, showDate, uniqueEmail } from "./helpers";
+import {
+  addCard,
+  choosePeelWithFaceArea,
+  fillBillingAndAgree,
+  fillDetails,
+  payFormFields,
+  showDate,
+  uniqueEmail,
+} from "./helpers";
 
 test(
   "confirming twice at a prepaid clinic makes one appointment and one charge, and both answers show it",
@@ -24,10 +32,7 @@ test(
     // Two submits of the same form at once, as a double tap without JavaScript sends them: each from
     // the same cookies, and each answer must land on the booking by itself (the browser keeps only
     // the last one it gets).
-    const form = page.locator("form", { has: page.getByRole("button", { name: /Pay .* and book/ }) });
-    const fields = await form.evaluate(
-      (el) => Object.fromEntries(new FormData(el as HTMLFormElement).entries()) as Record<string, string>,
-    );
+    const fields = await payFormFields(page);
     const storageState = await page.context().storageState();
     const taps = await Promise.all(
       [0, 1].map(() => playwright.request.newContext({ baseURL, storageState, extraHTTPHeaders })),

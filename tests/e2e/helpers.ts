@@ -205,6 +205,17 @@ export async function fillBillingAndAgree(page: Page) {
 }
 
 /**
+ * What the payment step's form sends when its pay button is pressed, as form fields: for tests that
+ * send that submit themselves, twice or to two instances at once.
+ */
+export async function payFormFields(page: Page): Promise<Record<string, string>> {
+  const form = page.locator("form", { has: page.getByRole("button", { name: /Pay .* and book/ }) });
+  return form.evaluate(
+    (el) => Object.fromEntries(new FormData(el as HTMLFormElement).entries()) as Record<string, string>,
+  );
+}
+
+/**
  * A client address of its own, outside the range the fixtures give each test, to send as
  * X-Forwarded-For when a test plays a second visitor.
  */

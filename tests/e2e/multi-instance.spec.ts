@@ -7,6 +7,7 @@ import {
   choosePeelWithFaceArea,
   fillBillingAndAgree,
   fillDetails,
+  payFormFields,
   otherClientAddress,
   showDate,
   uniqueEmail,
@@ -84,10 +85,7 @@ test(
     await fillBillingAndAgree(page);
 
     // The same submit, with the same cookies, lands on A and on B at the same moment.
-    const form = page.locator("form", { has: page.getByRole("button", { name: /Pay .* and book/ }) });
-    const fields = await form.evaluate(
-      (el) => Object.fromEntries(new FormData(el as HTMLFormElement).entries()) as Record<string, string>,
-    );
+    const fields = await payFormFields(page);
     const storageState = await page.context().storageState();
     const taps = await Promise.all(
       [A, B].map((baseURL) =>
