@@ -8,13 +8,17 @@ import { createSqliteStores } from "./sqlite-store.server";
 import type { Stores } from "./stores.server";
 
 const opened: Stores[] = [];
+const folders: string[] = [];
 afterEach(async () => {
   for (const stores of opened.splice(0)) await stores.close();
+  for (const folder of folders.splice(0)) fs.rmSync(folder, { recursive: true, force: true });
 });
 
 /** One SQLite file read through two stores: `cached` as the app reads it, `elsewhere` as another instance or the console writes it. */
 function setUp() {
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "cached-configuration-")), "store.sqlite");
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), "cached-configuration-"));
+  folders.push(folder);
+  const file = path.join(folder, "store.sqlite");
   const elsewhere = createSqliteStores(file);
   const direct = createSqliteStores(file);
   let now = 1_000_000;
