@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, test } from "vitest";
 import type { PromoCode } from "~/domain/discounts";
 import { MAX_FRIENDS_PER_CODE } from "~/domain/referrals";
 import {
@@ -21,30 +21,36 @@ import {
 const CONCURRENT_FRIENDS = 40;
 const CAP_UNDER_LOAD = MAX_FRIENDS_PER_CODE;
 
-export function describeStoreContract(name: string, open: () => Stores | Promise<Stores>): void {
-  describe(`${name}: store contract`, () => {
-    let stores: Stores;
-    beforeEach(async () => {
-      stores = await open();
-    });
-    afterEach(async () => {
+export function describeStoreContract(
+  name: string,
+  open: () => Stores | Promise<Stores>,
+  options: { concurrent?: boolean } = {},
+): void {
+  /** Each test gets empty stores of its own, so tests may run at once (`concurrent`). */
+  const it = test.extend<{ stores: Stores }>({
+    // biome-ignore lint/correctness/noEmptyPattern: Vitest reads a fixture's dependencies from this pattern.
+    stores: async ({}, use) => {
+      const stores = await open();
+      await use(stores);
       await stores.close();
-    });
+    },
+  });
 
-    it("answers a readiness ping", async () => {
+  describe(`${name}: store contract`, { concurrent: options.concurrent ?? false }, () => {
+    it("answers a readiness ping", async ({ stores }) => {
       await expect(stores.ping()).resolves.toBeUndefined();
     });
 
     describe("guest details", () => {
       const ana = { email: "Ana@Example.com", guest_id: "g-1", is_password_set: false, is_return_user: false };
 
-      it("creates a guest and finds it by email, ignoring case and spaces", async () => {
+      it("creates a guest and finds it by email, ignoring case and spaces", async ({ stores }) => {
         await stores.guestDetails.create(ana);
         expect(await stores.guestDetails.get(" ana@example.COM ")).toEqual({ ...ana, promo_codes: {} });
         expect(await stores.guestDetails.get("other@example.com")).toBeNull();
       });
 
-      it("refuses a second record for the same email in another case", async () => {
+      it("refuses a second record for the same email in another case", async ({ stores }) => {
         await stores.guestDetails.create(ana);
         await expect(stores.guestDetails.create({ ...ana, email: "ANA@example.com", guest_id: "g-2" })).rejects.toThrow(
           /already exists/,
@@ -52,7 +58,7 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         expect(await stores.guestDetails.get("ana@example.com")).toMatchObject({ guest_id: "g-1" });
       });
 
-      it("updates is_password_set and is_return_user, and refuses an email without a record", async () => {
+      it("updates is_password_set and is_return_user, and refuses an email without a record", async ({ stores }) => {
         await stores.guestDetails.create(ana);
         await stores.guestDetails.update("ANA@example.com", { is_password_set: true });
         await stores.guestDetails.update("ana@example.com", { is_return_user: true });
@@ -66,7 +72,7 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         );
       });
 
-      it("keeps an email with a slash or a percent sign apart from the others", async () => {
+      it("keeps an email with a slash or a percent sign apart from the others", async ({ stores }) => {
         await stores.guestDetails.create({ ...ana, email: "a/b@example.com", guest_id: "slash" });
         await stores.guestDetails.create({ ...ana, email: "a%2Fb@example.com", guest_id: "percent" });
         await stores.guestDetails.create({ ...ana, email: "..", guest_id: "dots" });
@@ -77,7 +83,9 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         expect(await stores.guestDetails.get("__a__")).toBeNull();
       });
 
-      it("counts a promo use only while the guest has uses left, creating their record, whatever the email's case", async () => {
+      it("counts a promo use only while the guest has uses left, creating their record, whatever the email's case", async ({
+        stores,
+      }) => {
         const use = (email: string) =>
           stores.guestDetails.claimPromoUse({ email, guestId: "g-1", code: "GLOW50", maxUses: 1 });
         // Either may win the race; the other finds the use counted.
@@ -109,7 +117,7 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         expect((await stores.guestDetails.get("ana@example.com"))?.promo_codes).toEqual({ GLOW50: 1, WELCOME10: 2 });
       });
 
-      it("counts uses on the record a guest already has", async () => {
+      it("counts uses on the record a guest already has", async ({ stores }) => {
         await stores.guestDetails.create({ ...ana, is_password_set: true });
         expect(
           await stores.guestDetails.claimPromoUse({
@@ -126,7 +134,7 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         });
       });
 
-      it("gives a use back, never below zero, so the code can be used again", async () => {
+      it("gives a use back, never below zero, so the code can be used again", async ({ stores }) => {
         const use = () =>
           stores.guestDetails.claimPromoUse({ email: "ana@example.com", guestId: "g-1", code: "GLOW50", maxUses: 1 });
         expect(await use()).toBe(true);
@@ -140,7 +148,7 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         );
       });
 
-      it("counts codes with dots and slashes as codes, not as field paths", async () => {
+      it("counts codes with dots and slashes as codes, not as field paths", async ({ stores }) => {
         for (const code of ["A.B", "A/B", "A`B"]) {
           expect(
             await stores.guestDetails.claimPromoUse({ email: "ana@example.com", guestId: "g-1", code, maxUses: 1 }),
@@ -155,7 +163,7 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
     });
 
     describe("center pricing", () => {
-      it("finds prices for any number of service ids at one center", async () => {
+      it("finds prices for any number of service ids at one center", async ({ stores }) => {
         const ids = Array.from({ length: 23 }, (_, i) => `svc-${i}`);
         for (const id of ids)
           await stores.centerPricing.put({
@@ -177,7 +185,7 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         expect(await stores.centerPricing.get("c-3", ["svc-1"])).toEqual([]);
       });
 
-      it("replaces a price on a second write, to the cent", async () => {
+      it("replaces a price on a second write, to the cent", async ({ stores }) => {
         await stores.centerPricing.put({ centerId: "c-1", serviceId: "s", price: 5000, isPrepaidService: false });
         await stores.centerPricing.put({ centerId: "c-1", serviceId: "s", price: 1999, isPrepaidService: true });
         expect(await stores.centerPricing.get("c-1", ["s"])).toEqual([
@@ -185,7 +193,7 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         ]);
       });
 
-      it("keeps ids with slashes and underscores apart", async () => {
+      it("keeps ids with slashes and underscores apart", async ({ stores }) => {
         await stores.centerPricing.put({ centerId: "c/1", serviceId: "s", price: 100, isPrepaidService: false });
         await stores.centerPricing.put({ centerId: "a_b", serviceId: "c", price: 200, isPrepaidService: false });
         await stores.centerPricing.put({ centerId: "a", serviceId: "b_c", price: 300, isPrepaidService: false });
@@ -209,7 +217,7 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         maxUsesPerGuest,
       });
 
-      it("finds a code in any case, with its rules in cents, and replaces it on a second write", async () => {
+      it("finds a code in any case, with its rules in cents, and replaces it on a second write", async ({ stores }) => {
         expect(await stores.promoCodes.get("GLOW50")).toBeNull();
         await stores.promoCodes.put(promo("glow50"));
         expect(await stores.promoCodes.get(" Glow50 ")).toEqual(promo("GLOW50"));
@@ -217,13 +225,15 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         expect((await stores.promoCodes.get("glow50"))?.maxUsesPerGuest).toBeNull();
       });
 
-      it("looks up a code typed with a slash, dots or underscores as a code: nothing found, nothing thrown", async () => {
+      it("looks up a code typed with a slash, dots or underscores as a code: nothing found, nothing thrown", async ({
+        stores,
+      }) => {
         for (const code of ["A/B", "A/B/C", "/", ".", "..", "__X__", "__", "", "%", "A%2FB"]) {
           expect(await stores.promoCodes.get(code)).toBeNull();
         }
       });
 
-      it("keeps such codes apart when they exist", async () => {
+      it("keeps such codes apart when they exist", async ({ stores }) => {
         const codes = ["A/B", "A/B/C", "A%2FB", "..", ".", "__X__", "%"];
         for (const [i, code] of codes.entries()) await stores.promoCodes.put(promo(code, i));
         for (const [i, code] of codes.entries())
@@ -243,7 +253,7 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         passwordChangedAt: 1,
       };
 
-      it("finds an account by email in any case and by id, and changes its password", async () => {
+      it("finds an account by email in any case and by id, and changes its password", async ({ stores }) => {
         await stores.accounts.create(account);
         expect(await stores.accounts.getByEmail(" mia@example.COM")).toEqual(account);
         expect(await stores.accounts.getById("a-1")).toEqual(account);
@@ -257,12 +267,12 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         expect(await stores.accounts.getById("a-2")).toBeNull();
       });
 
-      it("keeps the referral code an account was registered with", async () => {
+      it("keeps the referral code an account was registered with", async ({ stores }) => {
         await stores.accounts.create({ ...account, referralCode: "FRIEND-MIA" });
         expect(await stores.accounts.getById("a-1")).toEqual({ ...account, referralCode: "FRIEND-MIA" });
       });
 
-      it("refuses a second account for the same email", async () => {
+      it("refuses a second account for the same email", async ({ stores }) => {
         await stores.accounts.create(account);
         await expect(
           stores.accounts.create({ ...account, id: "a-2", email: "MIA@example.com" }),
@@ -270,7 +280,7 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         expect(await stores.accounts.getById("a-2")).toBeNull();
       });
 
-      it("keeps an email with a slash apart", async () => {
+      it("keeps an email with a slash apart", async ({ stores }) => {
         await stores.accounts.create({ ...account, email: "m/a@example.com" });
         expect(await stores.accounts.getByEmail("M/A@example.com")).toMatchObject({ id: "a-1" });
         expect(await stores.accounts.getByEmail("m")).toBeNull();
@@ -286,7 +296,7 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         revoked: false,
       });
 
-      it("keeps a session until it is revoked; revoking an unknown one does nothing", async () => {
+      it("keeps a session until it is revoked; revoking an unknown one does nothing", async ({ stores }) => {
         await stores.userSessions.create(session("t-1"));
         expect(await stores.userSessions.get("t-1")).toEqual(session("t-1"));
         await stores.userSessions.revoke("t-1");
@@ -295,7 +305,7 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         expect(await stores.userSessions.get("unknown")).toBeNull();
       });
 
-      it("revokes all of a user's sessions but the one given", async () => {
+      it("revokes all of a user's sessions but the one given", async ({ stores }) => {
         for (const token of ["t-1", "t-2", "t-3"]) await stores.userSessions.create(session(token));
         await stores.userSessions.create(session("other", "u-2"));
         await stores.userSessions.revokeAllOfUser("u-1", "t-2");
@@ -311,7 +321,7 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
     describe("one-time codes", () => {
       const code = { email: "Mia@Example.com", codeHash: "h-1", expiresAt: 10, attempts: 0, sentAt: 1 };
 
-      it("keeps one code per email, counts wrong guesses, and deletes it", async () => {
+      it("keeps one code per email, counts wrong guesses, and deletes it", async ({ stores }) => {
         await stores.oneTimeCodes.put(code);
         expect(await stores.oneTimeCodes.get("mia@example.com")).toEqual(code);
         expect(await stores.oneTimeCodes.countWrongGuess("MIA@example.com")).toBe(1);
@@ -330,7 +340,7 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
     });
 
     describe("visit revisions", () => {
-      it("counts each change of a visit, from 0, whatever the id's case", async () => {
+      it("counts each change of a visit, from 0, whatever the id's case", async ({ stores }) => {
         const visit = `V-${crypto.randomUUID()}`;
         expect(await stores.visitRevisions.get(visit)).toBe(0);
         expect(await stores.visitRevisions.bump(visit, 1)).toBe(1);
@@ -339,7 +349,7 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         expect(await stores.visitRevisions.get(`${visit}-other`)).toBe(0);
       });
 
-      it("loses no change made at the same time", async () => {
+      it("loses no change made at the same time", async ({ stores }) => {
         const visit = `v-${crypto.randomUUID()}`;
         const numbers = await Promise.all([1, 2, 3, 4].map((n) => stores.visitRevisions.bump(visit, n)));
         expect([...numbers].sort()).toEqual([1, 2, 3, 4]);
@@ -374,7 +384,9 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         notified: false,
       });
 
-      it("gives a key to one request at a time, hands over a lapsed one, and keeps a finished one", async () => {
+      it("gives a key to one request at a time, hands over a lapsed one, and keeps a finished one", async ({
+        stores,
+      }) => {
         expect((await stores.paymentAttempts.claim(attempt("k", 1_000), 0)).state).toBe("claimed");
         expect((await stores.paymentAttempts.claim(attempt("k", 2_000), 500)).state).toBe("busy");
         await stores.paymentAttempts.save({
@@ -392,7 +404,7 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         expect(final).toEqual({ state: "final", attempt: { ...takeover.attempt, state: "booked", leaseUntil: 0 } });
       });
 
-      it("gives a new key to one of two requests sent at once", async () => {
+      it("gives a new key to one of two requests sent at once", async ({ stores }) => {
         const claims = await Promise.all([
           stores.paymentAttempts.claim(attempt("k", 1_000), 0),
           stores.paymentAttempts.claim(attempt("k", 1_000), 0),
@@ -400,7 +412,7 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         expect(claims.map((c) => c.state).sort()).toEqual(["busy", "claimed"]);
       });
 
-      it("lists unfinished attempts nobody holds that have been idle long enough, oldest first", async () => {
+      it("lists unfinished attempts nobody holds that have been idle long enough, oldest first", async ({ stores }) => {
         await stores.paymentAttempts.save({ ...attempt("idle", 0), updatedAt: 100 });
         await stores.paymentAttempts.save({ ...attempt("older", 0), state: "charging", updatedAt: 50 });
         await stores.paymentAttempts.save({ ...attempt("held", 5_000), updatedAt: 100 });
@@ -410,7 +422,7 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         expect((await stores.paymentAttempts.listStale(1_000, 500, 1)).map((a) => a.key)).toEqual(["older"]);
       });
 
-      it("takes any key, slashes and dots included, as a key", async () => {
+      it("takes any key, slashes and dots included, as a key", async ({ stores }) => {
         for (const key of ["a/b", "a/b/c", "..", ".", "__k__", "%2F"])
           expect(await stores.paymentAttempts.get(key)).toBeNull();
         for (const key of ["a/b", "a/b/c", "..", "__k__"])
@@ -452,7 +464,7 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         ...overrides,
       });
 
-      it("creates one purchase per key and gives the first back for the same key", async () => {
+      it("creates one purchase per key and gives the first back for the same key", async ({ stores }) => {
         const first = purchase("p-1", { key: "u-1:form-1" });
         expect(await stores.purchases.createOnce(first)).toEqual({ created: true, purchase: first });
         const again = await stores.purchases.createOnce(
@@ -463,7 +475,7 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         expect(await stores.purchases.get("p-2")).toBeNull();
       });
 
-      it("makes one purchase of two created at once with one key", async () => {
+      it("makes one purchase of two created at once with one key", async ({ stores }) => {
         const results = await Promise.all([
           stores.purchases.createOnce(purchase("p-1", { key: "u-1:form-1" })),
           stores.purchases.createOnce(purchase("p-2", { key: "u-1:form-1" })),
@@ -473,14 +485,16 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         expect(await stores.purchases.listForUser("u-1", 10)).toEqual([results[0].purchase]);
       });
 
-      it("finds nothing and claims nothing under an unknown id, whatever it looks like", async () => {
+      it("finds nothing and claims nothing under an unknown id, whatever it looks like", async ({ stores }) => {
         for (const id of ["p-unknown", "a/b", "..", "__p__"]) {
           expect(await stores.purchases.get(id)).toBeNull();
           expect(await stores.purchases.claim(id, 1_000, 0)).toBeNull();
         }
       });
 
-      it("gives a purchase to one request at a time, hands over a lapsed one, and keeps a completed one", async () => {
+      it("gives a purchase to one request at a time, hands over a lapsed one, and keeps a completed one", async ({
+        stores,
+      }) => {
         await stores.purchases.createOnce(purchase("p-1"));
         const claimed = await stores.purchases.claim("p-1", 1_000, 200);
         expect(claimed).toEqual({
@@ -506,7 +520,7 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         });
       });
 
-      it("keeps every field of a purchase, a gift card's order and nulls included", async () => {
+      it("keeps every field of a purchase, a gift card's order and nulls included", async ({ stores }) => {
         const giftCard = purchase("p-gift", {
           kind: "gift-card",
           itemId: "tpl-1",
@@ -554,7 +568,7 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         expect(await stores.purchases.get("p-gift")).toEqual(cleared);
       });
 
-      it("lists the unfinished purchases nobody holds and idle long enough, oldest first", async () => {
+      it("lists the unfinished purchases nobody holds and idle long enough, oldest first", async ({ stores }) => {
         const rows: [string, Partial<Purchase>][] = [
           ["u-paid", { state: "paid", updatedAt: 300 }],
           ["u-charging", { state: "charging", updatedAt: 100 }],
@@ -577,7 +591,7 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         expect((await stores.purchases.listUnfinished(10_000, 900, 10)).map((p) => p.id)).toContain("u-held");
       });
 
-      it("lists a user's purchases only, newest first, at most as many as asked", async () => {
+      it("lists a user's purchases only, newest first, at most as many as asked", async ({ stores }) => {
         for (const [id, createdAt] of [
           ["p-1", 100],
           ["p-3", 300],
@@ -593,7 +607,7 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         expect(await stores.purchases.listForUser("u-3", 10)).toEqual([]);
       });
 
-      it("takes any key, slashes and dots included, as a key", async () => {
+      it("takes any key, slashes and dots included, as a key", async ({ stores }) => {
         for (const [i, key] of ["a/b", "a/b/c", "..", "__k__", "%2F"].entries()) {
           expect((await stores.purchases.createOnce(purchase(`p-${i}`, { key }))).created).toBe(true);
         }
@@ -624,7 +638,7 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         ...overrides,
       });
 
-      it("keeps one record per draft, the first, and finds it by id or by draft", async () => {
+      it("keeps one record per draft, the first, and finds it by id or by draft", async ({ stores }) => {
         const first = recovery("r-1");
         expect(await stores.bookingRecoveries.createOnce(first)).toEqual({ created: true, recovery: first });
         expect(await stores.bookingRecoveries.createOnce(recovery("r-2", { draftId: "draft-r-1" }))).toEqual({
@@ -640,7 +654,7 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         expect(await stores.bookingRecoveries.get("r-1")).toEqual(followed);
       });
 
-      it("lists the pending records due, soonest first, and lets one caller take each", async () => {
+      it("lists the pending records due, soonest first, and lets one caller take each", async ({ stores }) => {
         await stores.bookingRecoveries.createOnce(recovery("r-late", { dueAt: 900 }));
         await stores.bookingRecoveries.createOnce(recovery("r-early", { dueAt: 500 }));
         await stores.bookingRecoveries.createOnce(recovery("r-future", { dueAt: 5_000 }));
@@ -654,7 +668,7 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         expect((await stores.bookingRecoveries.listDue(1_000, 10)).map((r) => r.id)).toEqual(["r-late"]);
       });
 
-      it("removes a record, a guest's records, and the records older than a time", async () => {
+      it("removes a record, a guest's records, and the records older than a time", async ({ stores }) => {
         await stores.bookingRecoveries.createOnce(recovery("r-1", { guestId: "g-1", createdAt: 100 }));
         await stores.bookingRecoveries.createOnce(recovery("r-2", { guestId: "g-1", createdAt: 300 }));
         await stores.bookingRecoveries.createOnce(recovery("r-3", { guestId: "g-2", createdAt: 200 }));
@@ -671,7 +685,7 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         expect(await stores.bookingRecoveries.forDraft("draft-r-5")).toBeNull();
       });
 
-      it("takes any draft id, slashes and dots included", async () => {
+      it("takes any draft id, slashes and dots included", async ({ stores }) => {
         for (const [i, draftId] of ["a/b", "..", "__k__", "%2F"].entries())
           expect((await stores.bookingRecoveries.createOnce(recovery(`r-${i}`, { draftId }))).created).toBe(true);
         expect(await stores.bookingRecoveries.forDraft("a/b")).toEqual(recovery("r-0", { draftId: "a/b" }));
@@ -691,7 +705,9 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         return { made, make: () => codes[Math.min(made.calls++, codes.length - 1)] };
       };
 
-      it("makes an account's code once, in upper case, and finds it by code in any case and by its owner", async () => {
+      it("makes an account's code once, in upper case, and finds it by code in any case and by its owner", async ({
+        stores,
+      }) => {
         expect(await stores.referrals.forOwner("a-1")).toBeNull();
         const { made, make } = maker("mia-x1", "MIA-X2");
         const code = await stores.referrals.codeFor(owner("a-1"), make, 100);
@@ -714,7 +730,7 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
           expect(await stores.referrals.byCode(typed)).toBeNull();
       });
 
-      it("gives an account one code however many requests ask at once", async () => {
+      it("gives an account one code however many requests ask at once", async ({ stores }) => {
         let next = 0;
         const make = () => `CODE-${++next}`;
         const codes = await Promise.all([1, 2, 3, 4, 5].map((n) => stores.referrals.codeFor(owner("a-1"), make, n)));
@@ -724,7 +740,7 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         expect(await stores.referrals.byCode(codes[0].code)).toEqual(codes[0]);
       });
 
-      it("makes another code when the one made is another account's, in any case", async () => {
+      it("makes another code when the one made is another account's, in any case", async ({ stores }) => {
         const taken = await stores.referrals.codeFor(owner("a-1"), () => "TAKEN", 100);
         const { made, make } = maker("taken", " Taken ", "a/b");
         const other = await stores.referrals.codeFor(owner("a-2"), make, 200);
@@ -735,7 +751,7 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         expect(await stores.referrals.forOwner("a-2")).toEqual(other);
       });
 
-      it("gives up when every code made is taken, and writes nothing", async () => {
+      it("gives up when every code made is taken, and writes nothing", async ({ stores }) => {
         await stores.referrals.codeFor(owner("a-1"), () => "TAKEN", 100);
         await expect(stores.referrals.codeFor(owner("a-2"), () => "taken", 200)).rejects.toThrow(/referral code/i);
         expect(await stores.referrals.forOwner("a-2")).toBeNull();
@@ -761,7 +777,9 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         ...overrides,
       });
 
-      it("lists rewards whose credit was not accepted, earned before the time given, oldest first, until their credit is noted", async () => {
+      it("lists rewards whose credit was not accepted, earned before the time given, oldest first, until their credit is noted", async ({
+        stores,
+      }) => {
         for (const [email, rewardedAt] of [
           ["late@example.com", 700],
           ["first@example.com", 300],
@@ -797,7 +815,7 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         ]);
       });
 
-      it("records a friend once, whatever the case of the email, and finds them in any case", async () => {
+      it("records a friend once, whatever the case of the email, and finds them in any case", async ({ stores }) => {
         expect(await stores.referrals.add(referral("Bo@Example.com"), 100)).toBe("added");
         expect(
           await stores.referrals.add(referral(" bo@example.COM ", { referrerAccountId: "a-2", code: "OTHER" }), 100),
@@ -807,7 +825,9 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         expect(await stores.referrals.listByReferrer("a-2", 10)).toEqual([]);
       });
 
-      it("records a code's friends up to the cap, counting each code apart, and a friend referred before as such", async () => {
+      it("records a code's friends up to the cap, counting each code apart, and a friend referred before as such", async ({
+        stores,
+      }) => {
         for (const email of ["a@example.com", "b@example.com", "c@example.com"])
           expect(await stores.referrals.add(referral(email), 3)).toBe("added");
         expect(await stores.referrals.add(referral("d@example.com"), 3)).toBe("used-up");
@@ -826,7 +846,9 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
       });
 
       // Forty transactions on one counter: Firestore's emulator serialises them, which takes seconds on a busy machine.
-      it(`records exactly the cap (${CAP_UNDER_LOAD}) of ${CONCURRENT_FRIENDS} friends of one code sent at once`, async () => {
+      it(`records exactly the cap (${CAP_UNDER_LOAD}) of ${CONCURRENT_FRIENDS} friends of one code sent at once`, async ({
+        stores,
+      }) => {
         const emails = Array.from({ length: CONCURRENT_FRIENDS }, (_, i) => `friend.${i}@example.com`);
         const added = await Promise.all(emails.map((email) => stores.referrals.add(referral(email), CAP_UNDER_LOAD)));
         expect(added.filter((outcome) => outcome === "added")).toHaveLength(CAP_UNDER_LOAD);
@@ -835,7 +857,9 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         expect(await stores.referrals.add(referral("one.more@example.com"), CAP_UNDER_LOAD)).toBe("used-up");
       }, 120_000);
 
-      it("takes back a claim that never got its guest, under its own code only, and counts it no more", async () => {
+      it("takes back a claim that never got its guest, under its own code only, and counts it no more", async ({
+        stores,
+      }) => {
         expect(await stores.referrals.add(referral("a@example.com"), 2)).toBe("added");
         expect(await stores.referrals.add(referral("b@example.com", { friendGuestId: "g-b" }), 2)).toBe("added");
         expect(await stores.referrals.add(referral("c@example.com"), 2)).toBe("used-up");
@@ -850,7 +874,7 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         expect(await stores.referrals.add(referral("d@example.com"), 2)).toBe("used-up");
       });
 
-      it("records one of two referrals of a friend sent at once", async () => {
+      it("records one of two referrals of a friend sent at once", async ({ stores }) => {
         const added = await Promise.all([
           stores.referrals.add(referral("cy@example.com", { referrerAccountId: "a-1" }), 100),
           stores.referrals.add(referral("CY@example.com", { referrerAccountId: "a-2" }), 100),
@@ -860,7 +884,7 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         expect(kept?.referrerAccountId).toBe(added[0] === "added" ? "a-1" : "a-2");
       });
 
-      it("keeps every field, and an email with a slash or dots apart", async () => {
+      it("keeps every field, and an email with a slash or dots apart", async ({ stores }) => {
         const full = referral("d/i@example.com", {
           friendGuestId: "g-di",
           state: "rewarded",
@@ -878,7 +902,7 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         expect(await stores.referrals.forFriend("d")).toBeNull();
       });
 
-      it("lists a referrer's referrals only, newest first, at most as many as asked", async () => {
+      it("lists a referrer's referrals only, newest first, at most as many as asked", async ({ stores }) => {
         for (const [email, createdAt] of [
           ["a@example.com", 100],
           ["c@example.com", 300],
@@ -902,7 +926,9 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         expect(await stores.referrals.listByReferrer("a-3", 10)).toEqual([]);
       });
 
-      it("changes the friend's guest and check time where the referral is, and refuses an email without one", async () => {
+      it("changes the friend's guest and check time where the referral is, and refuses an email without one", async ({
+        stores,
+      }) => {
         await stores.referrals.add(referral("Bo@Example.com"), 100);
         await stores.referrals.update("BO@example.com", { friendGuestId: "g-bo" });
         await stores.referrals.update("bo@example.com", { checkedAt: 500 });
@@ -916,7 +942,7 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         expect(await stores.referrals.forFriend("nobody@example.com")).toBeNull();
       });
 
-      it("rewards a referral once, and never one that does not exist", async () => {
+      it("rewards a referral once, and never one that does not exist", async ({ stores }) => {
         await stores.referrals.add(referral("Bo@Example.com", { friendGuestId: "g-bo" }), 100);
         expect(await stores.referrals.reward("BO@example.com", { points: 500, visitId: "v-1", now: 900 })).toBe(true);
         const rewarded = referral("Bo@Example.com", {
@@ -935,7 +961,7 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         expect(await stores.referrals.forFriend("nobody@example.com")).toBeNull();
       });
 
-      it("rewards one of several rewards sent at once", async () => {
+      it("rewards one of several rewards sent at once", async ({ stores }) => {
         await stores.referrals.add(referral("bo@example.com", { friendGuestId: "g-bo" }), 100);
         const points = [100, 200, 300, 400];
         const results = await Promise.all(
@@ -957,7 +983,9 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         });
       });
 
-      it("lists referrals awaiting their reward: guest known, not checked since the time given, never-checked first, then oldest check", async () => {
+      it("lists referrals awaiting their reward: guest known, not checked since the time given, never-checked first, then oldest check", async ({
+        stores,
+      }) => {
         const rows: [string, Partial<Referral>][] = [
           ["never-1", { friendGuestId: "g-1", createdAt: 200 }],
           ["old-check", { friendGuestId: "g-2", checkedAt: 200 }],
@@ -1026,7 +1054,9 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         ...overrides,
       });
 
-      it("creates a record on the first click, leaves it for the same click, and starts a new window on another", async () => {
+      it("creates a record on the first click, leaves it for the same click, and starts a new window on another", async ({
+        stores,
+      }) => {
         expect(await stores.affiliates.get("g-1")).toBeNull();
         expect(await stores.affiliates.record(click("ir-1", 100))).toBe("created");
         expect(await stores.affiliates.get("g-1")).toEqual(details());
@@ -1043,7 +1073,7 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         expect(await stores.affiliates.get("g-2")).toBeNull();
       });
 
-      it("creates one record of two first clicks recorded at once", async () => {
+      it("creates one record of two first clicks recorded at once", async ({ stores }) => {
         const results = await Promise.all([
           stores.affiliates.record(click("ir-1", 100)),
           stores.affiliates.record(click("ir-1", 100)),
@@ -1052,7 +1082,7 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         expect(await stores.affiliates.get("g-1")).toEqual(details());
       });
 
-      it("changes only the fields given, and refuses a user without a record", async () => {
+      it("changes only the fields given, and refuses a user without a record", async ({ stores }) => {
         await stores.affiliates.record(click("ir-1", 100, "a/b"));
         await stores.affiliates.update("a/b", { checkedAt: 400 });
         await stores.affiliates.update("a/b", { isExpired: true });
@@ -1069,7 +1099,9 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         expect(await stores.affiliates.get("a")).toBeNull();
       });
 
-      it("lists open records not checked since the time given, never-checked first, then oldest check", async () => {
+      it("lists open records not checked since the time given, never-checked first, then oldest check", async ({
+        stores,
+      }) => {
         const rows: [string, Parameters<Stores["affiliates"]["update"]>[1]][] = [
           ["never-1", {}],
           ["old-check", { checkedAt: 200 }],
@@ -1113,7 +1145,7 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         ],
       };
 
-      it("keeps a partner's prices to the cent under its type in upper case, found in any case", async () => {
+      it("keeps a partner's prices to the cent under its type in upper case, found in any case", async ({ stores }) => {
         expect(await stores.pricing.partner("GROUPON")).toBeNull();
         await stores.pricing.putPartner(groupon);
         for (const typed of ["GROUPON", "groupon", "Groupon"]) {
@@ -1126,7 +1158,7 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         expect(await stores.pricing.partner("LIVINGSOCIAL")).toBeNull();
       });
 
-      it("replaces a partner's prices on a second write, whatever the case of its type", async () => {
+      it("replaces a partner's prices on a second write, whatever the case of its type", async ({ stores }) => {
         await stores.pricing.putPartner(groupon);
         await stores.pricing.putPartner({
           partnerType: "GroupOn",
@@ -1146,7 +1178,7 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         });
       });
 
-      it("takes a partner type with a slash or dots as a type", async () => {
+      it("takes a partner type with a slash or dots as a type", async ({ stores }) => {
         for (const typed of ["A/B", "..", "__X__", ""]) expect(await stores.pricing.partner(typed)).toBeNull();
         await stores.pricing.putPartner({
           partnerType: "a/b",
@@ -1161,7 +1193,7 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         expect(await stores.pricing.partner("A")).toBeNull();
       });
 
-      it("keeps one tier configuration, its charges to the cent", async () => {
+      it("keeps one tier configuration, its charges to the cent", async ({ stores }) => {
         expect(await stores.pricing.tiers()).toBeNull();
         const tiers = {
           priceTiers: [
@@ -1186,7 +1218,9 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         expect(await stores.pricing.tiers()).toEqual(replaced);
       });
 
-      it("finds LHR add-on prices for any number of ids, to the cent, leaving out the ones without a price", async () => {
+      it("finds LHR add-on prices for any number of ids, to the cent, leaving out the ones without a price", async ({
+        stores,
+      }) => {
         const ids = Array.from({ length: 23 }, (_, i) => `area-${String(i).padStart(2, "0")}`);
         for (const [i, serviceId] of ids.entries()) await stores.pricing.putAddOnPrice({ serviceId, price: 1999 + i });
         await stores.pricing.putAddOnPrice({ serviceId: "area-00", price: 5950 });
@@ -1196,7 +1230,7 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         expect(await stores.pricing.addOnPrices(["unpriced"])).toEqual([]);
       });
 
-      it("takes add-on ids with slashes and dots as ids", async () => {
+      it("takes add-on ids with slashes and dots as ids", async ({ stores }) => {
         for (const [i, serviceId] of ["a/b", "..", "__x__", "%2F"].entries())
           await stores.pricing.putAddOnPrice({ serviceId, price: 100 + i });
         expect(byService(await stores.pricing.addOnPrices(["a/b", "..", "__x__", "%2F", "a", "."]))).toEqual(
@@ -1230,7 +1264,7 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         ...patch,
       });
 
-      it("adds an entry, reads it back, and deletes it once", async () => {
+      it("adds an entry, reads it back, and deletes it once", async ({ stores }) => {
         const ana = entry("w-1", { therapistId: "t-1", accountId: "a-1", parts: ["morning", "evening"] });
         expect(await stores.waitlist.add(ana, 3)).toBe("added");
         expect(await stores.waitlist.get("w-1")).toEqual(ana);
@@ -1240,7 +1274,7 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         expect(await stores.waitlist.get("w-1")).toBeNull();
       });
 
-      it("refuses a contact's entry past the cap, even when the joins race", async () => {
+      it("refuses a contact's entry past the cap, even when the joins race", async ({ stores }) => {
         const same = (id: string) => entry(id, { contact: "ana@example.com" });
         const answers = await Promise.all(["a", "b", "c", "d", "e"].map((id) => stores.waitlist.add(same(id), 3)));
         expect(answers.filter((a) => a === "added")).toHaveLength(3);
@@ -1248,7 +1282,7 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         expect(await stores.waitlist.add(entry("other"), 3)).toBe("added");
       });
 
-      it("lists an account's entries and a clinic day's, in the order they joined", async () => {
+      it("lists an account's entries and a clinic day's, in the order they joined", async ({ stores }) => {
         await stores.waitlist.add(entry("late", { createdAt: 3_000, accountId: "a-1" }), 3);
         await stores.waitlist.add(entry("early", { createdAt: 1_000, accountId: "a-1" }), 3);
         await stores.waitlist.add(entry("other-day", { createdAt: 2_000, days: ["2026-12-09"] }), 3);
@@ -1262,7 +1296,7 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         expect(await stores.waitlist.listForDay("c-3", "2026-12-08")).toEqual([]);
       });
 
-      it("records each offer once, keeps the latest ones, and takes one back", async () => {
+      it("records each offer once, keeps the latest ones, and takes one back", async ({ stores }) => {
         await stores.waitlist.add(entry("w-1"), 3);
         const [first, second] = await Promise.all([
           stores.waitlist.offer("w-1", "2026-12-07T09:00:00", 2),
@@ -1277,7 +1311,9 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         expect(await stores.waitlist.offer("gone", "2026-12-07T09:00:00", 2)).toBe(false);
       });
 
-      it("lists entries not checked lately, never-checked first, and deletes the ones whose last day is over", async () => {
+      it("lists entries not checked lately, never-checked first, and deletes the ones whose last day is over", async ({
+        stores,
+      }) => {
         await stores.waitlist.add(entry("never", { createdAt: 2_000 }), 3);
         await stores.waitlist.add(entry("old-check", { expiresAt: 5_000 }), 3);
         await stores.waitlist.add(entry("fresh-check"), 3);
@@ -1291,7 +1327,7 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         expect(await stores.waitlist.get("never")).not.toBeNull();
       });
 
-      it("lists the notes due, earliest first, each once, and clears only the one given", async () => {
+      it("lists the notes due, earliest first, each once, and clears only the one given", async ({ stores }) => {
         const early = { centerId: "c-1", date: "2026-12-07", at: 100 };
         const other = { centerId: "c-2", date: "2026-12-07", at: 200 };
         const later = { centerId: "c-1", date: "2026-12-07", at: 900 };
@@ -1304,7 +1340,7 @@ export function describeStoreContract(name: string, open: () => Stores | Promise
         expect(await stores.waitlist.listSignals(1_000, 10)).toEqual([other, later]);
       });
 
-      it("gives a lease to one holder at a time, until it runs out", async () => {
+      it("gives a lease to one holder at a time, until it runs out", async ({ stores }) => {
         const takes = await Promise.all(["i-1", "i-2", "i-3"].map((h) => stores.waitlist.lease("pass", h, 1_000, 0)));
         expect(takes.filter(Boolean)).toHaveLength(1);
         const holder = ["i-1", "i-2", "i-3"][takes.indexOf(true)];
