@@ -158,7 +158,8 @@ test("a guest on the waitlist of a full day books the time a cancel frees; the s
   await expect(secondPage.getByRole("heading", { level: 1, name: "That time has gone" })).toBeVisible();
   await expect(secondPage.getByText("You're still on the waitlist")).toBeVisible();
 
-  // A forged link changes nothing and says so ("abd" ends no genuine signature: its last letter has spare bits set).
+  // A forged link changes nothing and says so ("abd" ends no genuine signature: the last letter of
+  // one never has its spare bits set).
   const forged = await secondPage.goto(`${firstLink.slice(0, -3)}abd`);
   expect(forged?.status()).toBe(400);
   await expect(secondPage.getByRole("heading", { level: 1, name: "This link doesn't work" })).toBeVisible();
