@@ -1,7 +1,7 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import { seedCenters } from "../../server/spa-sandbox/seed-data";
 import { toIanaTimeZone } from "../../server/spa/time-zones.server";
-import { expect, test } from "./fixtures";
+import { expect, ONCE, test } from "./fixtures";
 import {
   addCard,
   buttonTarget,
@@ -326,43 +326,42 @@ test("a signed-in guest books a past visit again: the journey opens at the time 
   await expect(page.getByRole("navigation", { name: "Dates" })).toBeVisible();
 });
 
-test("another guest's visit cannot be read or changed by its id", async ({
-  page,
-  signedIn,
-  sandboxApi,
-  bookingDay,
-}) => {
-  const { clinic, date } = bookingDay();
-  const { guestId: otherGuest, visit: theirs } = await otherGuestVisit(
-    sandboxApi,
-    clinic,
-    date,
-    uniqueEmail("someone"),
-    uniquePhone().replace(/-/g, ""),
-  );
-  expect(signedIn.email).toBeTruthy();
+test(
+  "another guest's visit cannot be read or changed by its id",
+  ONCE,
+  async ({ page, signedIn, sandboxApi, bookingDay }) => {
+    const { clinic, date } = bookingDay();
+    const { guestId: otherGuest, visit: theirs } = await otherGuestVisit(
+      sandboxApi,
+      clinic,
+      date,
+      uniqueEmail("someone"),
+      uniquePhone().replace(/-/g, ""),
+    );
+    expect(signedIn.email).toBeTruthy();
 
-  for (const path of ["cancel", "reschedule", "calendar.ics", "rebook"]) {
-    for (const id of [theirs.invoiceId, theirs.appointmentId]) {
-      const answer = await page.request.get(`/account/appointments/${id}/${path}`, { maxRedirects: 0 });
-      expect(answer.status(), `${path} of another guest's visit`).toBe(404);
+    for (const path of ["cancel", "reschedule", "calendar.ics", "rebook"]) {
+      for (const id of [theirs.invoiceId, theirs.appointmentId]) {
+        const answer = await page.request.get(`/account/appointments/${id}/${path}`, { maxRedirects: 0 });
+        expect(answer.status(), `${path} of another guest's visit`).toBe(404);
+      }
     }
-  }
-  await page.goto(`/account/appointments/${theirs.invoiceId}/cancel`);
-  await expect(page.getByRole("heading", { level: 1, name: "We can't find that appointment." })).toBeVisible();
+    await page.goto(`/account/appointments/${theirs.invoiceId}/cancel`);
+    await expect(page.getByRole("heading", { level: 1, name: "We can't find that appointment." })).toBeVisible();
 
-  // A cancel posted for it is refused, and their visit stands.
-  const reasons = (await (await sandboxApi.get("/spa-sandbox/v1/reasons")).json()) as { reasons: { id: string }[] };
-  const posted = await page.request.post(`/account/appointments/${theirs.invoiceId}/cancel`, {
-    form: { reasonId: reasons.reasons[0].id, comment: "not mine" },
-    headers: { origin: new URL(page.url()).origin, "sec-fetch-site": "same-origin" },
-    maxRedirects: 0,
-  });
-  expect(posted.status()).toBe(404);
-  expect(await visitStatuses(sandboxApi, otherGuest, theirs.invoiceId)).toEqual([{ start: theirs.start, status: 0 }]);
-});
+    // A cancel posted for it is refused, and their visit stands.
+    const reasons = (await (await sandboxApi.get("/spa-sandbox/v1/reasons")).json()) as { reasons: { id: string }[] };
+    const posted = await page.request.post(`/account/appointments/${theirs.invoiceId}/cancel`, {
+      form: { reasonId: reasons.reasons[0].id, comment: "not mine" },
+      headers: { origin: new URL(page.url()).origin, "sec-fetch-site": "same-origin" },
+      maxRedirects: 0,
+    });
+    expect(posted.status()).toBe(404);
+    expect(await visitStatuses(sandboxApi, otherGuest, theirs.invoiceId)).toEqual([{ start: theirs.start, status: 0 }]);
+  },
+);
 
-test("the account pages ask a signed-out visitor to sign in", async ({ page }) => {
+test("the account pages ask a signed-out visitor to sign in", ONCE, async ({ page }) => {
   await page.goto("/account/appointments?tab=past");
   await expect(page).toHaveURL(/\/login\?redirectTo=%2Faccount%2Fappointments/);
 });

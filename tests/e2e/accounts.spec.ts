@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, registerAccount, test } from "./fixtures";
+import { expect, ONCE, registerAccount, test } from "./fixtures";
 import {
   addCard,
   chooseFacialWithAddOn,
@@ -269,14 +269,14 @@ test("a signed-in user books without the guest form", async ({ page, signedIn, b
   await expect(page.getByRole("heading", { level: 1, name: "Your profile" })).toBeVisible();
 });
 
-test("the dashboard asks a guest to sign in and comes back after", async ({ page }) => {
+test("the dashboard asks a guest to sign in and comes back after", ONCE, async ({ page }) => {
   const response = await page.goto("/account");
   expect(response?.status()).toBe(200);
   await expect(page.getByRole("heading", { level: 1, name: "Sign in" })).toBeVisible();
   expect(new URL(page.url()).searchParams.get("redirectTo")).toBe("/account");
 });
 
-test("a POST from another site is refused with 403", async ({ request }) => {
+test("a POST from another site is refused with 403", ONCE, async ({ request }) => {
   const response = await request.post("/login", {
     form: { email: "a@example.com", password: "x" },
     headers: { origin: "https://evil.example" },

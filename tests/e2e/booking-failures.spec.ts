@@ -1,4 +1,4 @@
-import { expect, test } from "./fixtures";
+import { expect, ONCE, test } from "./fixtures";
 import { nurseWorkingOn } from "./booking-days";
 import {
   chooseFacialWithNurse,
@@ -80,7 +80,7 @@ test("a slot taken by someone else between viewing and choosing gets a clear mes
   }
 });
 
-test("an unknown clinic in a booking link says Invalid Clinic Location", async ({ page }) => {
+test("an unknown clinic in a booking link says Invalid Clinic Location", ONCE, async ({ page }) => {
   const response = await page.goto("/appointment/service?id=00000000-0000-0000-0000-000000000000");
   expect(response?.status()).toBe(404);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Invalid Clinic Location");

@@ -1,7 +1,11 @@
-import { expect, test } from "./fixtures";
+import { expect, ONCE, test } from "./fixtures";
 import { buttonTarget } from "./helpers";
 
-test("a clinic page shows address, hours in the clinic's time zone, prices and nurses", async ({ page }) => {
+// Each page here is opened by its address and checked as the server sent it, so these run once (`ONCE`,
+// decision 053): with JavaScript, hydration leaves the same document, and every booking that starts at a
+// clinic page loads one with it. The 404 below, which follows its link, runs in both projects.
+
+test("a clinic page shows address, hours in the clinic's time zone, prices and nurses", ONCE, async ({ page }) => {
   await page.goto("/locations/austin-downtown");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Glow Clinic Austin Downtown");
   await expect(page.getByText("301 Congress Ave, Suite 120")).toBeVisible();
@@ -21,7 +25,7 @@ test("a clinic page shows address, hours in the clinic's time zone, prices and n
   );
 });
 
-test("a clinic page carries what search engines read", async ({ page }) => {
+test("a clinic page carries what search engines read", ONCE, async ({ page }) => {
   await page.goto("/locations/new-york-flatiron");
   await expect(page).toHaveTitle("Glow Clinic New York Flatiron | Laser facials in New York, NY");
   await expect(page.locator('meta[name="description"]')).toHaveAttribute("content", /21 W 23rd St/);
@@ -47,7 +51,7 @@ test("an unknown clinic gets a helpful 404", async ({ page }) => {
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Our locations");
 });
 
-test("every clinic in the list has a working page", async ({ page, request }) => {
+test("every clinic in the list has a working page", ONCE, async ({ page, request }) => {
   await page.goto("/locations");
   const links = await page
     .getByRole("link", { name: "Clinic details" })
@@ -92,48 +96,56 @@ for (const { slug, zone, label } of [
   { slug: "phoenix-biltmore", zone: "America/Phoenix", label: "Mountain Standard Time" },
   { slug: "los-angeles-west-hollywood", zone: "America/Los_Angeles", label: "Pacific Time" },
 ]) {
-  test(`${slug} shows its hours in its own time zone (${zone}), and whether it is open by its own clock`, async ({
-    page,
-  }) => {
-    const before = seedClinicOpenAt(new Date(), zone);
-    await page.goto(`/locations/${slug}`);
-    const after = seedClinicOpenAt(new Date(), zone);
-    const hours = page.getByRole("table");
-    await expect(hours.getByRole("caption")).toHaveText(`Times in ${label}`);
-    // The back end's wall-clock hours, shown as they are: 9:00 AM there, whatever the zone.
-    await expect(hours.getByRole("row", { name: /Mon–Wed/ })).toContainText("9:00 AM – 7:00 PM");
-    await expect(hours.getByRole("row", { name: /Sat/ })).toContainText("10:00 AM – 4:00 PM");
-    // Open or closed by the clinic's clock; skipped only when the page loaded across an opening or closing.
-    if (before === after)
-      await expect(page.getByText(before ? "Open now" : "Closed now", { exact: true })).toBeVisible();
-  });
+  test(
+    `${slug} shows its hours in its own time zone (${zone}), and whether it is open by its own clock`,
+    ONCE,
+    async ({ page }) => {
+      const before = seedClinicOpenAt(new Date(), zone);
+      await page.goto(`/locations/${slug}`);
+      const after = seedClinicOpenAt(new Date(), zone);
+      const hours = page.getByRole("table");
+      await expect(hours.getByRole("caption")).toHaveText(`Times in ${label}`);
+      // The back end's wall-clock hours, shown as they are: 9:00 AM there, whatever the zone.
+      await expect(hours.getByRole("row", { name: /Mon–Wed/ })).toContainText("9:00 AM – 7:00 PM");
+      await expect(hours.getByRole("row", { name: /Sat/ })).toContainText("10:00 AM – 4:00 PM");
+      // Open or closed by the clinic's clock; skipped only when the page loaded across an opening or closing.
+      if (before === after)
+        await expect(page.getByText(before ? "Open now" : "Closed now", { exact: true })).toBeVisible();
+    },
+  );
 }
 
-test("a clinic page leads with the clinic's picture and shows each nurse's, sized before they load", async ({
-  page,
-}) => {
-  await page.goto("/locations/austin-downtown");
-  // No picture of the chain's own is configured here: our drawing, asked for at once as the page's main picture.
-  const picture = page.locator("img.clinic-image");
-  await expect(picture).toHaveAttribute("src", "/images/clinic.svg");
-  await expect(picture).toHaveAttribute("alt", "");
-  await expect(picture).toHaveAttribute("width", "480");
-  await expect(picture).toHaveAttribute("height", "240");
-  await expect(picture).toHaveAttribute("fetchpriority", "high");
-  await expect.poll(() => picture.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
-  const nurses = page.getByRole("region", { name: "Our nurses" }).locator("img");
-  await expect(nurses).toHaveCount(4);
-  await expect(nurses.first()).toHaveAttribute("loading", "lazy");
-});
+test(
+  "a clinic page leads with the clinic's picture and shows each nurse's, sized before they load",
+  ONCE,
+  async ({ page }) => {
+    await page.goto("/locations/austin-downtown");
+    // No picture of the chain's own is configured here: our drawing, asked for at once as the page's main picture.
+    const picture = page.locator("img.clinic-image");
+    await expect(picture).toHaveAttribute("src", "/images/clinic.svg");
+    await expect(picture).toHaveAttribute("alt", "");
+    await expect(picture).toHaveAttribute("width", "480");
+    await expect(picture).toHaveAttribute("height", "240");
+    await expect(picture).toHaveAttribute("fetchpriority", "high");
+    await expect
+      .poll(() => picture.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0))
+      .toBe(true);
+    const nurses = page.getByRole("region", { name: "Our nurses" }).locator("img");
+    await expect(nurses).toHaveCount(4);
+    await expect(nurses.first()).toHaveAttribute("loading", "lazy");
+  },
+);
 
-test("the first clinic card's picture loads at once on the home page and the clinic list, the others lazily", async ({
-  page,
-}) => {
-  for (const path of ["/", "/locations"]) {
-    await page.goto(path);
-    const pictures = page.locator("img.location-image");
-    await expect(pictures.first()).toHaveAttribute("loading", "eager");
-    await expect(pictures.first()).toHaveAttribute("fetchpriority", "high");
-    await expect(pictures.nth(1)).toHaveAttribute("loading", "lazy");
-  }
-});
+test(
+  "the first clinic card's picture loads at once on the home page and the clinic list, the others lazily",
+  ONCE,
+  async ({ page }) => {
+    for (const path of ["/", "/locations"]) {
+      await page.goto(path);
+      const pictures = page.locator("img.location-image");
+      await expect(pictures.first()).toHaveAttribute("loading", "eager");
+      await expect(pictures.first()).toHaveAttribute("fetchpriority", "high");
+      await expect(pictures.nth(1)).toHaveAttribute("loading", "lazy");
+    }
+  },
+);

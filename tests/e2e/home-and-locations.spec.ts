@@ -1,5 +1,8 @@
-import { expect, test } from "./fixtures";
+import { expect, ONCE, test } from "./fixtures";
 import { buttonTarget } from "./helpers";
+
+// A page opened by its address and only read runs once (`ONCE`, decision 053); the ZIP forms and the
+// view switch, which the scripts handle with JavaScript, run in both projects.
 
 test.describe("home", () => {
   test("finds the nearest clinics by ZIP code and leads into booking", async ({ page }) => {
@@ -20,7 +23,7 @@ test.describe("home", () => {
     expect(await buttonTarget(book)).toMatch(/^\/appointment\/service\?id=[0-9a-f-]{36}$/);
   });
 
-  test("keeps a malformed ZIP and says what is wrong, with a 400", async ({ page }) => {
+  test("keeps a malformed ZIP and says what is wrong, with a 400", ONCE, async ({ page }) => {
     const response = await page.goto("/?zip=12ab");
     expect(response?.status()).toBe(400);
     await expect(page.getByRole("alert")).toHaveText("Please enter a 5-digit US ZIP code, like 78701.");
@@ -28,7 +31,7 @@ test.describe("home", () => {
     await expect(page.getByLabel("ZIP code")).toHaveAttribute("aria-invalid", "true");
   });
 
-  test("says so when the ZIP code does not exist", async ({ page }) => {
+  test("says so when the ZIP code does not exist", ONCE, async ({ page }) => {
     const response = await page.goto("/?zip=00000");
     expect(response?.status()).toBe(404);
     await expect(page.getByRole("alert")).toContainText("We couldn't find ZIP code 00000");
@@ -44,7 +47,7 @@ test.describe("home", () => {
 });
 
 test.describe("locations", () => {
-  test("lists every clinic, grouped by state", async ({ page }) => {
+  test("lists every clinic, grouped by state", ONCE, async ({ page }) => {
     await page.goto("/locations");
     await expect(page.getByRole("heading", { level: 1, name: "Our locations" })).toBeVisible();
     await expect(page.getByText("15 clinics across the United States")).toBeVisible();
@@ -65,7 +68,7 @@ test.describe("locations", () => {
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Glow Clinic Austin Downtown");
   });
 
-  test("counts the clinics within 50 km of a ZIP code", async ({ page }) => {
+  test("counts the clinics within 50 km of a ZIP code", ONCE, async ({ page }) => {
     await page.goto("/locations?zip=90210");
     await expect(
       page.getByRole("heading", { name: /^1 clinic within 50 km \(31 mi\) of Beverly Hills, CA 90210$/ }),
@@ -73,7 +76,7 @@ test.describe("locations", () => {
     await expect(page.getByRole("region", { name: /within 50 km/ }).getByRole("article")).toHaveCount(1);
   });
 
-  test("offers the default clinic when none is within 50 km", async ({ page }) => {
+  test("offers the default clinic when none is within 50 km", ONCE, async ({ page }) => {
     await page.goto("/locations?zip=59001");
     await expect(page.getByRole("heading", { name: /No clinics within 50 km/ })).toBeVisible();
     await expect(page.getByText("This clinic is the closest one we can suggest:")).toBeVisible();

@@ -21,12 +21,14 @@ test.describe("legal pages", () => {
 });
 
 test.describe("error page", () => {
+  // The explanations opened by their address run once (`ONCE`, decision 053); the countdowns the
+  // visitor starts and stops run in both projects.
   for (const [code, message] of [
     ["duplicate-email", "It looks like you have an account with us. Please click login to continue"],
     ["invalid-email", "The email address you entered is not valid. Please check the email and try again"],
     ["invalid-mobile", "Mobile number you entered is not valid. Please check the number and try again"],
   ] as const) {
-    test(`explains ${code} and stays until the visitor goes back to the webstore`, async ({ page }) => {
+    test(`explains ${code} and stays until the visitor goes back to the webstore`, ONCE, async ({ page }) => {
       await page.goto(`/error?error=${code}&redirect=webstore`);
       await expect(page.getByRole("alert")).toHaveText(message);
       await expect(page.getByText("Take your time: this page stays until you go back.")).toBeVisible();
@@ -68,7 +70,7 @@ test.describe("error page", () => {
     expect(await buttonTarget(page.getByRole("button", { name: "Go back" }))).toBe("/");
   });
 
-  test("samesite goes back to the page of this site the visitor came from", async ({ page }) => {
+  test("samesite goes back to the page of this site the visitor came from", ONCE, async ({ page }) => {
     await page.goto("/locations?zip=78701");
     await page.goto("/error?error=invalid-mobile&redirect=samesite", {
       referer: new URL("/locations?zip=78701", page.url()).toString(),
@@ -87,7 +89,7 @@ test.describe("error page", () => {
     expect(await buttonTarget(page.getByRole("button", { name: "Go back" }))).toBe("/");
   });
 
-  test("an unknown code gets a general message and a 400", async ({ page }) => {
+  test("an unknown code gets a general message and a 400", ONCE, async ({ page }) => {
     const response = await page.goto("/error?error=%3Cscript%3E&redirect=webstore");
     expect(response?.status()).toBe(400);
     await expect(page.getByRole("alert")).toHaveText("Something went wrong, please try again");
@@ -148,7 +150,7 @@ test.describe("bad input and headers", () => {
     expect(await response.text()).toContain("That link is too long");
   });
 
-  test("a long but acceptable ZIP value is refused politely", async ({ page }) => {
+  test("a long but acceptable ZIP value is refused politely", ONCE, async ({ page }) => {
     const response = await page.goto(`/locations?zip=${"1".repeat(500)}`);
     expect(response?.status()).toBe(400);
     await expect(page.getByRole("alert")).toHaveText("Please enter a 5-digit US ZIP code, like 78701.");
@@ -211,7 +213,7 @@ test.describe("bad input and headers", () => {
   );
 
   // Public pages from the render cache carry script hashes instead (page-cache.spec.ts, decision 023).
-  test("pages rendered per request carry a nonce-based CSP and the security headers", async ({ page }) => {
+  test("pages rendered per request carry a nonce-based CSP and the security headers", ONCE, async ({ page }) => {
     const response = await page.goto("/login");
     const headers = response!.headers();
     const nonce = /'nonce-([^']+)'/.exec(headers["content-security-policy"])?.[1];
@@ -242,4 +244,27 @@ test.describe("bad input and headers", () => {
       expect(page.headers()["content-encoding"]).toBe("gzip");
     },
   );
+});
+
+// The tests that run once (`ONCE`) read pages as the server sent them. With JavaScript a page is also
+// hydrated, and a mismatch is a browser error that fails the test (decision 053): no other test loads
+// these variants with JavaScript, so this one opens each and lets its scripts finish.
+test("with JavaScript, the pages the other tests check once hydrate without an error", async ({
+  page,
+  javaScriptEnabled,
+}) => {
+  test.skip(!javaScriptEnabled, "the no-JavaScript project checks these pages in the tests they come from");
+  for (const [path, heading] of [
+    ["/?zip=12ab", "Glowing skin, booked in a minute"],
+    ["/locations?zip=59001", "Our locations"],
+    ["/error?error=%3Cscript%3E&redirect=webstore", "Something went wrong"],
+    ["/memberships?clinic=no-such-clinic", "Memberships"],
+    ["/appointment/service?id=00000000-0000-0000-0000-000000000000", "Invalid Clinic Location"],
+    ["/refer/NOBODY-2345", "This referral link doesn’t work"],
+  ]) {
+    await page.goto(path);
+    await expect(page.getByRole("heading", { level: 1, name: heading, exact: true }), path).toBeVisible();
+    // The page's modules have loaded and run: hydration has ended, and a mismatch has been reported.
+    await page.waitForLoadState("networkidle");
+  }
 });

@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { seedGuid } from "../../server/spa-sandbox/db";
-import { expect, test } from "./fixtures";
+import { expect, ONCE, test } from "./fixtures";
 import { signInAsDemo } from "./helpers";
 
 test("a clinic's membership plans show their price, term and cover, never sculpting or laser hair removal", async ({
@@ -24,7 +24,7 @@ test("a clinic's membership plans show their price, term and cover, never sculpt
   ).toBeVisible();
 });
 
-test("an unknown clinic in a memberships link is a 404 with the clinic list", async ({ page }) => {
+test("an unknown clinic in a memberships link is a 404 with the clinic list", ONCE, async ({ page }) => {
   const response = await page.goto("/memberships?clinic=no-such-clinic");
   expect(response?.status()).toBe(404);
   await expect(page.getByText("No clinic has that address. Please choose one from the list.")).toBeVisible();

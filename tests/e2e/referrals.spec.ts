@@ -2,7 +2,7 @@ import Database from "better-sqlite3";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { MAX_FRIENDS_PER_CODE, REFERRAL_CODE_MESSAGES } from "../../app/domain/referrals";
 import { HOME_CLINIC } from "./booking-days";
-import { expect, registerAccount, signIn, test, type Account } from "./fixtures";
+import { expect, ONCE, registerAccount, signIn, test, type Account } from "./fixtures";
 import {
   addCard,
   fillBillingAndAgree,
@@ -143,29 +143,30 @@ test("a friend follows a referral link, registers, books the $50 facial, and onc
   await request.dispose();
 });
 
-test("an unknown or malformed referral link gets a friendly page, and a code can't refer its owner", async ({
-  page,
-  signedIn,
-}) => {
-  for (const path of ["/refer/NOBODY-2345", "/refer/%3Cscript%3E", `/refer/${"A".repeat(300)}`]) {
-    const answer = await page.goto(path);
-    expect(answer?.status()).toBe(404);
-    await expect(page.getByRole("heading", { level: 1, name: "This referral link doesn’t work" })).toBeVisible();
-  }
-  await page.goto("/account/share-the-glow");
-  const code = (await page.locator(".referral-code").textContent())!;
-  await expect(page.getByRole("link", { name: "Send by email" })).toHaveAttribute(
-    "href",
-    new RegExp(`^mailto:.*refer%2F${code}`),
-  );
-  await expect(page.getByRole("link", { name: "Send by text" })).toHaveAttribute(
-    "href",
-    new RegExp(`^sms:.*refer%2F${code}`),
-  );
-  await page.goto(`/refer/${code}`);
-  await expect(page.getByText("This is your own link")).toBeVisible();
-  expect(signedIn.email).toBeTruthy();
-});
+test(
+  "an unknown or malformed referral link gets a friendly page, and a code can't refer its owner",
+  ONCE,
+  async ({ page, signedIn }) => {
+    for (const path of ["/refer/NOBODY-2345", "/refer/%3Cscript%3E", `/refer/${"A".repeat(300)}`]) {
+      const answer = await page.goto(path);
+      expect(answer?.status()).toBe(404);
+      await expect(page.getByRole("heading", { level: 1, name: "This referral link doesn’t work" })).toBeVisible();
+    }
+    await page.goto("/account/share-the-glow");
+    const code = (await page.locator(".referral-code").textContent())!;
+    await expect(page.getByRole("link", { name: "Send by email" })).toHaveAttribute(
+      "href",
+      new RegExp(`^mailto:.*refer%2F${code}`),
+    );
+    await expect(page.getByRole("link", { name: "Send by text" })).toHaveAttribute(
+      "href",
+      new RegExp(`^sms:.*refer%2F${code}`),
+    );
+    await page.goto(`/refer/${code}`);
+    await expect(page.getByText("This is your own link")).toBeVisible();
+    expect(signedIn.email).toBeTruthy();
+  },
+);
 
 test("a code can't refer someone the clinics already know by their mobile number (the referrer under another email)", async ({
   page,

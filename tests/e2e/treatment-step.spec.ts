@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { expect, ONCE, test } from "./fixtures";
 import { HOME_CLINIC } from "./booking-days";
 import { fillDetails, showDate, signInAsDemo, uniqueEmail } from "./helpers";
 
@@ -138,25 +138,28 @@ test("the nurse is chosen from cards with a picture, name and title: one Tab sto
   await expect(page.getByRole("group", { name: "Nurse" }).getByRole("radio", { name: first })).toBeChecked();
 });
 
-test("treatments show the back end's catalog picture where it has one, and our drawing where not", async ({
-  page,
-  bookingDay,
-}) => {
-  const { clinic } = bookingDay();
-  await page.goto(`/appointment/service?id=${clinic.centerId}`);
-  const picture = (treatment: string) => card(page, treatment).locator("img");
-  // The sandbox's catalog has pictures of its facials; some of its treatments have none.
-  await expect(picture("Signature Laser Facial - New Client")).toHaveAttribute(
-    "src",
-    "/spa-sandbox/images/facials.svg",
-  );
-  await expect(picture("Signature Laser Facial - New Client")).toHaveAttribute("alt", "");
-  const drawn = page.getByRole("region", { name: "Treatments" }).locator('img[src="/images/treatment.svg"]').last();
-  await drawn.scrollIntoViewIfNeeded();
-  await expect(drawn).toHaveAttribute("alt", "");
-  await expect(drawn).toHaveAttribute("loading", "lazy");
-  // Both arrive: the page's policy lets them load.
-  for (const image of [picture("Signature Laser Facial - New Client"), drawn]) {
-    await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
-  }
-});
+test(
+  "treatments show the back end's catalog picture where it has one, and our drawing where not",
+  ONCE,
+  async ({ page, bookingDay }) => {
+    const { clinic } = bookingDay();
+    await page.goto(`/appointment/service?id=${clinic.centerId}`);
+    const picture = (treatment: string) => card(page, treatment).locator("img");
+    // The sandbox's catalog has pictures of its facials; some of its treatments have none.
+    await expect(picture("Signature Laser Facial - New Client")).toHaveAttribute(
+      "src",
+      "/spa-sandbox/images/facials.svg",
+    );
+    await expect(picture("Signature Laser Facial - New Client")).toHaveAttribute("alt", "");
+    const drawn = page.getByRole("region", { name: "Treatments" }).locator('img[src="/images/treatment.svg"]').last();
+    await drawn.scrollIntoViewIfNeeded();
+    await expect(drawn).toHaveAttribute("alt", "");
+    await expect(drawn).toHaveAttribute("loading", "lazy");
+    // Both arrive: the page's policy lets them load.
+    for (const image of [picture("Signature Laser Facial - New Client"), drawn]) {
+      await expect
+        .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0))
+        .toBe(true);
+    }
+  },
+);

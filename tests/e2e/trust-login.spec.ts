@@ -1,4 +1,4 @@
-import { expect, test } from "./fixtures";
+import { expect, ONCE, test } from "./fixtures";
 import { otherClientAddress } from "./helpers";
 
 test("wrong passwords from one address do not lock the owner out of the sign-in form elsewhere", async ({
@@ -37,7 +37,7 @@ test("wrong passwords from one address do not lock the owner out of the sign-in 
   expect(retry.status()).toBe(429);
 });
 
-test("the JSON sign-in follows the same limits as the form", async ({ request, account }) => {
+test("the JSON sign-in follows the same limits as the form", ONCE, async ({ request, account }) => {
   const { email, password } = account;
   const signIn = (guess: string, address: string) =>
     request.post("/api/users/login", { data: { email, password: guess }, headers: { "x-forwarded-for": address } });

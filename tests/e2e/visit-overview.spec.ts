@@ -1,5 +1,5 @@
 import { seedGuid } from "../../server/spa-sandbox/db";
-import { expect, test } from "./fixtures";
+import { expect, ONCE, test } from "./fixtures";
 import { buttonTarget } from "./helpers";
 import { bookVisitInBackEnd, cancelInBackEnd, closeVisitInBackEnd, guestIdOf, moveVisitInBackEnd } from "./visits";
 
@@ -66,30 +66,29 @@ test("a guest's booked visit is shown first, with how many visits they had since
   await expect(next.getByRole("button", { name: "Book another treatment" })).toBeVisible();
 });
 
-test("a booked visit whose time has passed but the clinic has not closed is still the guest's appointment", async ({
-  page,
-  signedIn,
-  sandboxApi,
-  bookingDay,
-}) => {
-  const { clinic, date } = bookingDay();
-  const guestId = await guestIdOf(sandboxApi, signedIn.email);
-  const visit = await bookVisitInBackEnd(sandboxApi, { guestId, clinic, date });
-  await moveVisitInBackEnd(sandboxApi, visit.invoiceId, daysAgo(1));
+test(
+  "a booked visit whose time has passed but the clinic has not closed is still the guest's appointment",
+  ONCE,
+  async ({ page, signedIn, sandboxApi, bookingDay }) => {
+    const { clinic, date } = bookingDay();
+    const guestId = await guestIdOf(sandboxApi, signedIn.email);
+    const visit = await bookVisitInBackEnd(sandboxApi, { guestId, clinic, date });
+    await moveVisitInBackEnd(sandboxApi, visit.invoiceId, daysAgo(1));
 
-  await page.goto("/account/appointments?tab=upcoming");
-  await expect(page.getByText("You have no upcoming appointments.")).toBeVisible();
-  const open = page.getByRole("region", { name: "Your appointment still open at the clinic" });
-  await expect(open.getByRole("heading", { name: new RegExp(`^${pageTime(daysAgo(1))}`) })).toBeVisible();
-  await expect(page.getByRole("button", { name: "Book another treatment" })).toBeVisible();
-  await expect(page.getByText(`1 appointment, on ${pageDay(daysAgo(1))}.`)).toBeVisible();
+    await page.goto("/account/appointments?tab=upcoming");
+    await expect(page.getByText("You have no upcoming appointments.")).toBeVisible();
+    const open = page.getByRole("region", { name: "Your appointment still open at the clinic" });
+    await expect(open.getByRole("heading", { name: new RegExp(`^${pageTime(daysAgo(1))}`) })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Book another treatment" })).toBeVisible();
+    await expect(page.getByText(`1 appointment, on ${pageDay(daysAgo(1))}.`)).toBeVisible();
 
-  await page.goto("/account");
-  await expect(
-    page.getByText(`Your appointment on ${pageTime(daysAgo(1))} is still open at the clinic.`),
-  ).toBeVisible();
-  await expect(page.getByRole("button", { name: "Book another treatment" })).toBeVisible();
-});
+    await page.goto("/account");
+    await expect(
+      page.getByText(`Your appointment on ${pageTime(daysAgo(1))} is still open at the clinic.`),
+    ).toBeVisible();
+    await expect(page.getByRole("button", { name: "Book another treatment" })).toBeVisible();
+  },
+);
 
 test.describe("the error page's way back", () => {
   test("samesite takes a signed-in guest back to their visits, their booked one named", async ({
@@ -130,34 +129,39 @@ test.describe("the error page's way back", () => {
     );
   });
 
-  test("webstore takes a signed-in guest to the storefront, and a way back given in the address is still checked", async ({
-    page,
-    signedIn,
-  }) => {
-    expect(signedIn.email).toBeTruthy();
-    await page.goto("/error?error=invalid-email&redirect=webstore");
-    expect(await buttonTarget(page.getByRole("button", { name: "Go back" }))).toBe("/");
-    await expect(page.getByText(/Your booked appointment/)).toHaveCount(0);
-    await page.goto("/error?error=invalid-email&redirect=webstore&stay=1&back=//evil.example/");
-    expect(await buttonTarget(page.getByRole("button", { name: "Go back" }))).toBe("/");
-  });
+  test(
+    "webstore takes a signed-in guest to the storefront, and a way back given in the address is still checked",
+    ONCE,
+    async ({ page, signedIn }) => {
+      expect(signedIn.email).toBeTruthy();
+      await page.goto("/error?error=invalid-email&redirect=webstore");
+      expect(await buttonTarget(page.getByRole("button", { name: "Go back" }))).toBe("/");
+      await expect(page.getByText(/Your booked appointment/)).toHaveCount(0);
+      await page.goto("/error?error=invalid-email&redirect=webstore&stay=1&back=//evil.example/");
+      expect(await buttonTarget(page.getByRole("button", { name: "Go back" }))).toBe("/");
+    },
+  );
 });
 
-test("a membership with Zenoti's no-start and no-end dates shows no start and No expiry", async ({
-  page,
-  signedIn,
-  sandboxApi,
-}) => {
-  const guestId = await guestIdOf(sandboxApi, signedIn.email);
-  const given = await sandboxApi.post(`/spa-sandbox/v1/sandbox/guests/${guestId}/memberships`, {
-    data: { membership_id: seedGuid("membership:GLOW-ANNUAL"), member_since: "2000-01-01", expiry_date: "2100-01-01" },
-  });
-  expect(((await given.json()) as { error: unknown }).error).toBeNull();
+test(
+  "a membership with Zenoti's no-start and no-end dates shows no start and No expiry",
+  ONCE,
+  async ({ page, signedIn, sandboxApi }) => {
+    const guestId = await guestIdOf(sandboxApi, signedIn.email);
+    const given = await sandboxApi.post(`/spa-sandbox/v1/sandbox/guests/${guestId}/memberships`, {
+      data: {
+        membership_id: seedGuid("membership:GLOW-ANNUAL"),
+        member_since: "2000-01-01",
+        expiry_date: "2100-01-01",
+      },
+    });
+    expect(((await given.json()) as { error: unknown }).error).toBeNull();
 
-  await page.goto("/account/memberships");
-  const card = page.locator(".visit-card", { has: page.getByRole("heading", { name: "Glow Annual" }) });
-  await expect(card.getByText("Ends", { exact: true })).toBeVisible();
-  await expect(card.getByText("No expiry", { exact: true })).toBeVisible();
-  await expect(card.getByText("Member since")).toHaveCount(0);
-  await expect(card.getByText(/2100|2000/)).toHaveCount(0);
-});
+    await page.goto("/account/memberships");
+    const card = page.locator(".visit-card", { has: page.getByRole("heading", { name: "Glow Annual" }) });
+    await expect(card.getByText("Ends", { exact: true })).toBeVisible();
+    await expect(card.getByText("No expiry", { exact: true })).toBeVisible();
+    await expect(card.getByText("Member since")).toHaveCount(0);
+    await expect(card.getByText(/2100|2000/)).toHaveCount(0);
+  },
+);
