@@ -5,6 +5,11 @@
 // slow network would see it (Lighthouse's mobile defaults, simulated throttling). Works offline: the
 // app and its sandbox are on this machine and no audit asked for needs the internet. Prints a table
 // of scores and the audits that cost points, and exits with 1 when a target is missed.
+// Each page is then loaded again on a phone throttled for real (Lighthouse's "devtools" throttling:
+// the network slowed to 150 ms and 1.6 Mbps, the processor 4 times), for its largest contentful
+// paint, against the target of at most 2.0 s (decision 030). The simulated runs estimate the same
+// number from an unthrottled load, and count every script the page fetched before its first paint
+// as blocking it, which module scripts never do (decision 030).
 // LIGHTHOUSE_RUNS (default 3) runs each page that many times and keeps the median run, since one
 // run's performance score moves by a few points.
 import fs from "node:fs";
@@ -37,6 +42,8 @@ const PAGES = [
   { page: "/account", signedIn: true, private: true },
 ];
 const TARGETS = { performance: 95, accessibility: 100, "best-practices": 100, seo: 100 };
+/** The largest contentful paint on a throttled phone, at most (issue 32). */
+const LCP_TARGET_MS = 2000;
 const CATEGORIES = Object.keys(TARGETS);
 
 const { server, dataDir, ready: waitForHealth } = startBuiltApp(PORT, "lighthouse");
@@ -83,6 +90,36 @@ async function demoSessionCookie() {
   return cookie;
 }
 
+/** "2.0 s" */
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+/** RUNS Lighthouse runs of one page with these settings, each a report. */
+async function audit(url, settings) {
+  const lhrs = [];
+  for (let run = 0, tries = 0; run < RUNS; tries++) {
+    const result = await lighthouse(url, {
+      port: chrome.port,
+      output: "json",
+      logLevel: "error",
+      disableFullPageScreenshot: true,
+      ...settings,
+    });
+    if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
+    const failure = result.lhr.runtimeError;
+    // A trace Chromium failed to record (NO_NAVSTART and the like) says nothing of the page: try again, twice at most.
+    if (failure && tries < RUNS + 2) continue;
+    if (failure) throw new Error(`Lighthouse failed on ${url}: ${failure.code} ${failure.message}`);
+    lhrs.push(result.lhr);
+    run += 1;
+  }
+  return lhrs;
+}
+
 let chrome;
 let missed = false;
 try {
@@ -100,48 +137,44 @@ try {
     const extraHeaders = signedIn ? { Cookie: session } : undefined;
     // The first request renders the page into the render cache, as on a live server (decision 023).
     await (await fetch(url, { headers: extraHeaders })).arrayBuffer();
-    const lhrs = [];
-    for (let run = 0, tries = 0; run < RUNS; tries++) {
-      const result = await lighthouse(url, {
-        port: chrome.port,
-        output: "json",
-        logLevel: "error",
-        onlyCategories: CATEGORIES,
-        disableFullPageScreenshot: true,
-        extraHeaders,
-      });
-      if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
-      const failure = result.lhr.runtimeError;
-      // A trace Chromium failed to record (NO_NAVSTART and the like) says nothing of the page: try again, twice at most.
-      if (failure && tries < RUNS + 2) continue;
-      if (failure) throw new Error(`Lighthouse failed on ${url}: ${failure.code} ${failure.message}`);
-      lhrs.push(result.lhr);
-      run += 1;
-    }
+    const lhrs = await audit(url, { onlyCategories: CATEGORIES, extraHeaders });
+    const phone = await audit(url, { onlyCategories: ["performance"], extraHeaders, throttlingMethod: "devtools" });
+    const phoneLcp = median(phone.map((run) => run.audits["largest-contentful-paint"].numericValue));
     const lhr = RUNS > 1 ? computeMedianRun(lhrs) : lhrs[0];
     const scores = Object.fromEntries(CATEGORIES.map((c) => [c, Math.round((lhr.categories[c].score ?? 0) * 100)]));
     const failed = CATEGORIES.filter((c) => scores[c] < TARGETS[c] && !(unindexed && c === "seo"));
-    rows.push({ page, scores, failed, unindexed, lhr, warnings: lhr.runWarnings });
-    console.log(`${page}: ${CATEGORIES.map((c) => `${c} ${scores[c]}`).join(", ")}`);
+    rows.push({ page, scores, failed, unindexed, lhr, phoneLcp, warnings: lhr.runWarnings });
+    console.log(
+      `${page}: ${CATEGORIES.map((c) => `${c} ${scores[c]}`).join(", ")}, LCP on a throttled phone ${seconds(phoneLcp)}`,
+    );
   }
 
   const width = Math.max(...PAGES.map(({ page }) => page.length), 4);
   const column = (text) => String(text).padStart(16);
   console.log(`\nLighthouse (mobile, simulated throttling, median of ${RUNS} ${RUNS === 1 ? "run" : "runs"})\n`);
-  console.log(`${"page".padEnd(width)}${CATEGORIES.map(column).join("")}`);
+  console.log(`${"page".padEnd(width)}${CATEGORIES.map(column).join("")}${column("LCP, phone")}`);
   console.log(
-    `${"target".padEnd(width)}${CATEGORIES.map((c) => column(c === "performance" ? `>= ${TARGETS[c]}` : TARGETS[c])).join("")}`,
+    `${"target".padEnd(width)}${CATEGORIES.map((c) => column(c === "performance" ? `>= ${TARGETS[c]}` : TARGETS[c])).join("")}${column(`<= ${seconds(LCP_TARGET_MS)}`)}`,
   );
   for (const row of rows) {
     console.log(
-      `${row.page.padEnd(width)}${CATEGORIES.map((c) => column(`${row.failed.includes(c) ? "✗ " : row.unindexed && c === "seo" ? "noindex " : ""}${row.scores[c]}`)).join("")}`,
+      `${row.page.padEnd(width)}${CATEGORIES.map((c) => column(`${row.failed.includes(c) ? "✗ " : row.unindexed && c === "seo" ? "noindex " : ""}${row.scores[c]}`)).join("")}${column(`${row.phoneLcp > LCP_TARGET_MS ? "✗ " : ""}${seconds(row.phoneLcp)}`)}`,
     );
   }
+  console.log(
+    `\nLCP, phone: the largest contentful paint on a phone throttled for real (median of ${RUNS}); the simulated runs' own estimate is in each page's report.`,
+  );
   for (const row of rows) {
     for (const category of row.failed) {
       missed = true;
       console.log(`\n${row.page}: ${category} ${row.scores[category]}, target ${TARGETS[category]}`);
       for (const line of auditsMissed(row.lhr, category)) console.log(`  - ${line}`);
+    }
+    if (row.phoneLcp > LCP_TARGET_MS) {
+      missed = true;
+      console.log(
+        `\n${row.page}: largest contentful paint ${seconds(row.phoneLcp)} on a throttled phone, target ${seconds(LCP_TARGET_MS)}`,
+      );
     }
     for (const warning of row.warnings ?? []) console.log(`\n${row.page}: warning: ${warning}`);
   }
