@@ -16,6 +16,16 @@ describe("formatMoney", () => {
     expect(formatMoney(-2500)).toBe("-$25");
     expect(formatMoney(-1999)).toBe("-$19.99");
   });
+
+  it("writes what Intl's US-dollar format writes, for every amount up to $20 and a spread of larger ones", () => {
+    const whole = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", maximumFractionDigits: 0 });
+    const withCents = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", minimumFractionDigits: 2 });
+    const intl = (cents: number) => (cents % 100 === 0 ? whole : withCents).format(cents / 100);
+    const amounts = [...Array.from({ length: 2001 }, (_, i) => i), 99_999, 100_001, 123_456_789, 1_000_000_000_00];
+    for (let n = 7; n < 1e12; n = n * 13 + 11) amounts.push(n);
+    for (const cents of [...amounts, ...amounts.map((a) => -a).filter((a) => a !== 0)])
+      expect(formatMoney(cents), String(cents)).toBe(intl(cents));
+  });
 });
 
 describe("formatPriceRange", () => {
