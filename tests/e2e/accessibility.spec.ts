@@ -271,85 +271,84 @@ test("the booking journey, each step and its error states, the card page and the
   await expectAccessible(page, "a visit by its manage link");
 });
 
-test("the account pages signed in, and a visit's reschedule and cancel pages", async ({
-  page,
-  signedIn,
-  sandboxApi,
-  bookingDay,
-}) => {
-  test.slow();
-  const { clinic, dates } = bookingDay({ days: 2 });
-  const guestId = await guestIdOf(sandboxApi, signedIn.email);
-  await bookVisitInBackEnd(sandboxApi, {
-    guestId,
-    clinic,
-    date: dates[0],
-    serviceCode: "FT-RET",
-    addOnCodes: ["ADD-LED"],
-  });
-  // A visit in the past, so that tab has one too; its date is free again for the new time below.
-  const past = await bookVisitInBackEnd(sandboxApi, { guestId, clinic, date: dates[1] });
-  await moveVisitInBackEnd(
-    sandboxApi,
-    past.invoiceId,
-    `${new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10)}T10:00:00`,
-  );
-  await closeVisitInBackEnd(sandboxApi, past.invoiceId);
+test(
+  "the account pages signed in, and a visit's reschedule and cancel pages",
+  ONCE,
+  async ({ page, signedIn, sandboxApi, bookingDay }) => {
+    test.slow();
+    const { clinic, dates } = bookingDay({ days: 2 });
+    const guestId = await guestIdOf(sandboxApi, signedIn.email);
+    await bookVisitInBackEnd(sandboxApi, {
+      guestId,
+      clinic,
+      date: dates[0],
+      serviceCode: "FT-RET",
+      addOnCodes: ["ADD-LED"],
+    });
+    // A visit in the past, so that tab has one too; its date is free again for the new time below.
+    const past = await bookVisitInBackEnd(sandboxApi, { guestId, clinic, date: dates[1] });
+    await moveVisitInBackEnd(
+      sandboxApi,
+      past.invoiceId,
+      `${new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10)}T10:00:00`,
+    );
+    await closeVisitInBackEnd(sandboxApi, past.invoiceId);
 
-  await visit(page, "/account", "Your account");
-  await expect(
-    page.getByRole("region", { name: "Your next appointment" }).getByRole("button", { name: /^Reschedule/ }),
-  ).toBeVisible();
-  await expectAccessible(page, "dashboard");
-  await visit(page, "/account/appointments?tab=past", "Your appointments");
-  await expect(page.getByRole("button", { name: /^Book again/ })).toBeVisible();
-  await expectAccessible(page, "appointments, past");
-  await visit(page, "/account/memberships", "Your memberships");
-  await expectAccessible(page, "memberships of the account");
-  await visit(page, "/account/packages", "Your packages");
-  await expectAccessible(page, "packages of the account");
-  await visit(page, "/account/gift-cards", "Your gift cards");
-  await expectAccessible(page, "gift cards of the account");
-  await visit(page, "/account/waitlist", "Your waitlist");
-  await expectAccessible(page, "waitlist of the account");
-  await visit(page, "/account/share-the-glow", "Share the glow");
-  await expectAccessible(page, "share the glow");
-  const code = (await page.locator(".referral-code").textContent())!;
-  await visit(page, `/refer/${code}`, /signature laser facial for \$50/);
-  await expectAccessible(page, "referral landing page");
-  await visit(page, "/refer/NOBODY-2345", "This referral link doesn’t work");
-  await expectAccessible(page, "referral landing page, unknown code");
-  await visit(page, "/gift-cards?clinic=austin-downtown", "Gift cards");
-  await page.getByRole("button", { name: "Continue to payment" }).click();
-  await expect(correctErrors(page)).toBeVisible();
-  await expectAccessible(page, "gift cards, empty form refused");
+    await visit(page, "/account", "Your account");
+    await expect(
+      page.getByRole("region", { name: "Your next appointment" }).getByRole("button", { name: /^Reschedule/ }),
+    ).toBeVisible();
+    await expectAccessible(page, "dashboard");
+    await visit(page, "/account/appointments?tab=past", "Your appointments");
+    await expect(page.getByRole("button", { name: /^Book again/ })).toBeVisible();
+    await expectAccessible(page, "appointments, past");
+    await visit(page, "/account/memberships", "Your memberships");
+    await expectAccessible(page, "memberships of the account");
+    await visit(page, "/account/packages", "Your packages");
+    await expectAccessible(page, "packages of the account");
+    await visit(page, "/account/gift-cards", "Your gift cards");
+    await expectAccessible(page, "gift cards of the account");
+    await visit(page, "/account/waitlist", "Your waitlist");
+    await expectAccessible(page, "waitlist of the account");
+    await visit(page, "/account/share-the-glow", "Share the glow");
+    await expectAccessible(page, "share the glow");
+    const code = (await page.locator(".referral-code").textContent())!;
+    await visit(page, `/refer/${code}`, /signature laser facial for \$50/);
+    await expectAccessible(page, "referral landing page");
+    await visit(page, "/refer/NOBODY-2345", "This referral link doesn’t work");
+    await expectAccessible(page, "referral landing page, unknown code");
+    await visit(page, "/gift-cards?clinic=austin-downtown", "Gift cards");
+    await page.getByRole("button", { name: "Continue to payment" }).click();
+    await expect(correctErrors(page)).toBeVisible();
+    await expectAccessible(page, "gift cards, empty form refused");
 
-  await visit(page, "/account/profile", "Your profile");
-  await expectAccessible(page, "profile");
-  await page.getByRole("button", { name: "Change password" }).click();
-  await expect(correctErrors(page)).toBeVisible();
-  await expectAccessible(page, "profile, empty password change refused");
+    await visit(page, "/account/profile", "Your profile");
+    await expectAccessible(page, "profile");
+    await page.getByRole("button", { name: "Change password" }).click();
+    await expect(correctErrors(page)).toBeVisible();
+    await expectAccessible(page, "profile, empty password change refused");
 
-  await visit(page, "/account/appointments?tab=upcoming", "Your appointments");
-  await expectAccessible(page, "appointments, upcoming");
-  await page.getByRole("button", { name: /^Reschedule/ }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "Reschedule your appointment" })).toBeVisible();
-  const times = await showDate(page, dates[1]);
-  await expect(times.first()).toBeVisible();
-  await expectAccessible(page, "reschedule");
-  await times.first().click();
-  await expect(page.getByRole("heading", { level: 2, name: /^New time: / })).toBeVisible();
-  await expectAccessible(page, "reschedule, a new time held");
-  await page.getByRole("button", { name: "Keep my current time" }).click();
+    await visit(page, "/account/appointments?tab=upcoming", "Your appointments");
+    await expectAccessible(page, "appointments, upcoming");
+    await page.getByRole("button", { name: /^Reschedule/ }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Reschedule your appointment" })).toBeVisible();
+    const times = await showDate(page, dates[1]);
+    await expect(times.first()).toBeVisible();
+    await expectAccessible(page, "reschedule");
+    await times.first().click();
+    await expect(page.getByRole("heading", { level: 2, name: /^New time: / })).toBeVisible();
+    await expectAccessible(page, "reschedule, a new time held");
+    await page.getByRole("button", { name: "Keep my current time" }).click();
 
-  // Back on the list, with a toast.
-  await expect(page.getByRole("heading", { level: 1, name: "Your appointments" })).toBeVisible();
-  await expect(page.getByText("Your appointment is unchanged.")).toBeVisible();
-  await expectAccessible(page, "appointments, with a toast");
-  await page.getByRole("button", { name: /^Cancel the appointment/ }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "Cancel your appointment" })).toBeVisible();
-  await expectAccessible(page, "cancel");
-  await page.getByRole("button", { name: /^Cancel (appointment|and pay)/ }).click();
-  await expect(correctErrors(page)).toBeVisible();
-  await expectAccessible(page, "cancel, empty form refused");
-});
+    // Back on the list, with a toast.
+    await expect(page.getByRole("heading", { level: 1, name: "Your appointments" })).toBeVisible();
+    await expect(page.getByText("Your appointment is unchanged.")).toBeVisible();
+    await expectAccessible(page, "appointments, with a toast");
+    await page.getByRole("button", { name: /^Cancel the appointment/ }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Cancel your appointment" })).toBeVisible();
+    await expectAccessible(page, "cancel");
+    await page.getByRole("button", { name: /^Cancel (appointment|and pay)/ }).click();
+    await expect(correctErrors(page)).toBeVisible();
+    await expectAccessible(page, "cancel, empty form refused");
+  },
+);

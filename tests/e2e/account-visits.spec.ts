@@ -267,36 +267,35 @@ test("a signed-in guest cancels a visit with a reason and a comment", async ({
   await expect(page.getByText("This appointment is already cancelled.")).toBeVisible();
 });
 
-test("inside 12 hours the $25 fee is stated before moving or cancelling, and applied; a cancelled visit can't be moved", async ({
-  page,
-  signedIn,
-  sandboxApi,
-  bookingDay,
-}) => {
-  const { clinic, date } = bookingDay();
-  const guestId = await guestIdOf(sandboxApi, signedIn.email);
-  const visit = await bookVisitInBackEnd(sandboxApi, { guestId, clinic, date });
-  const soon = clinicClockIn(clinic.name, 6);
-  await moveVisitInBackEnd(sandboxApi, visit.invoiceId, soon);
+test(
+  "inside 12 hours the $25 fee is stated before moving or cancelling, and applied; a cancelled visit can't be moved",
+  ONCE,
+  async ({ page, signedIn, sandboxApi, bookingDay }) => {
+    const { clinic, date } = bookingDay();
+    const guestId = await guestIdOf(sandboxApi, signedIn.email);
+    const visit = await bookVisitInBackEnd(sandboxApi, { guestId, clinic, date });
+    const soon = clinicClockIn(clinic.name, 6);
+    await moveVisitInBackEnd(sandboxApi, visit.invoiceId, soon);
 
-  await page.goto(`/account/appointments/${visit.invoiceId}/reschedule`);
-  await expect(page.getByText(/less than 12 hours away: moving it now costs the \$25 late-change fee/)).toBeVisible();
-  await page.goto(`/account/appointments/${visit.invoiceId}/cancel`);
-  await expect(
-    page.getByText(/less than 12 hours away: cancelling now costs the \$25 late-cancellation fee/),
-  ).toBeVisible();
-  await page.getByLabel("Why are you cancelling?").selectOption({ label: "Health issues" });
-  await page.getByLabel("Comment").fill("Running a fever.");
-  await page.getByRole("button", { name: "Cancel and pay the $25 fee" }).click();
-  await expect(page.getByText(/the \$25 late-cancellation fee applies/)).toBeVisible();
-  expect(await visitStatuses(sandboxApi, guestId, visit.invoiceId)).toEqual([{ start: soon, status: -1 }]);
+    await page.goto(`/account/appointments/${visit.invoiceId}/reschedule`);
+    await expect(page.getByText(/less than 12 hours away: moving it now costs the \$25 late-change fee/)).toBeVisible();
+    await page.goto(`/account/appointments/${visit.invoiceId}/cancel`);
+    await expect(
+      page.getByText(/less than 12 hours away: cancelling now costs the \$25 late-cancellation fee/),
+    ).toBeVisible();
+    await page.getByLabel("Why are you cancelling?").selectOption({ label: "Health issues" });
+    await page.getByLabel("Comment").fill("Running a fever.");
+    await page.getByRole("button", { name: "Cancel and pay the $25 fee" }).click();
+    await expect(page.getByText(/the \$25 late-cancellation fee applies/)).toBeVisible();
+    expect(await visitStatuses(sandboxApi, guestId, visit.invoiceId)).toEqual([{ start: soon, status: -1 }]);
 
-  const moved = await page.goto(`/account/appointments/${visit.invoiceId}/reschedule`);
-  expect(moved!.status()).toBe(409);
-  await expect(
-    page.getByText("This appointment is cancelled, so it can't be moved. You can book a new one."),
-  ).toBeVisible();
-});
+    const moved = await page.goto(`/account/appointments/${visit.invoiceId}/reschedule`);
+    expect(moved!.status()).toBe(409);
+    await expect(
+      page.getByText("This appointment is cancelled, so it can't be moved. You can book a new one."),
+    ).toBeVisible();
+  },
+);
 
 test("a signed-in guest books a past visit again: the journey opens at the time step with it chosen", async ({
   page,
@@ -434,46 +433,46 @@ test("a guest without an account moves, cancels and books again through the link
   await expect(page.getByText(`Signature Laser Facial - New Client at ${clinic.name}.`)).toBeVisible();
 });
 
-test("a manage link opens its one visit only: a tampered link or another visit's id is not found", async ({
-  page,
-  sandboxApi,
-  bookingDay,
-}) => {
-  const { clinic, dates } = bookingDay({ days: 2 });
-  const email = uniqueEmail("link");
-  const manage = await bookAsGuestAndOpenManageLink(page, clinic.slug, dates[0], email);
-  const guestId = await guestIdOf(sandboxApi, email);
-  // The same guest has another visit: the link never shows it.
-  const second: BookedVisit = await bookVisitInBackEnd(sandboxApi, { guestId, clinic, date: dates[1] });
-  await page.goto(manage);
-  await expect(page.getByRole("heading", { name: new RegExp(`^${pageTime(second.start)}`) })).toHaveCount(0);
+test(
+  "a manage link opens its one visit only: a tampered link or another visit's id is not found",
+  ONCE,
+  async ({ page, sandboxApi, bookingDay }) => {
+    const { clinic, dates } = bookingDay({ days: 2 });
+    const email = uniqueEmail("link");
+    const manage = await bookAsGuestAndOpenManageLink(page, clinic.slug, dates[0], email);
+    const guestId = await guestIdOf(sandboxApi, email);
+    // The same guest has another visit: the link never shows it.
+    const second: BookedVisit = await bookVisitInBackEnd(sandboxApi, { guestId, clinic, date: dates[1] });
+    await page.goto(manage);
+    await expect(page.getByRole("heading", { name: new RegExp(`^${pageTime(second.start)}`) })).toHaveCount(0);
 
-  const token = manage.split("/").at(-1)!;
-  const [payload, signature] = token.split(".");
-  // The link's own signature on a payload naming the guest's other visit; a signature changed; junk.
-  const named = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as Record<string, unknown>;
-  const otherVisit = `${Buffer.from(JSON.stringify({ ...named, v: second.invoiceId })).toString("base64url")}.${signature}`;
-  const badSignature = `${payload}.${signature.split("").reverse().join("")}`;
-  for (const bad of [otherVisit, badSignature, "not-a-token"]) {
-    for (const suffix of ["", "/cancel", "/reschedule", "/calendar.ics", "/rebook"]) {
-      const answer = await page.request.get(`/appointment/manage/${bad}${suffix}`, { maxRedirects: 0 });
-      expect(answer.status(), `manage/${bad.slice(0, 12)}…${suffix}`).toBe(404);
+    const token = manage.split("/").at(-1)!;
+    const [payload, signature] = token.split(".");
+    // The link's own signature on a payload naming the guest's other visit; a signature changed; junk.
+    const named = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as Record<string, unknown>;
+    const otherVisit = `${Buffer.from(JSON.stringify({ ...named, v: second.invoiceId })).toString("base64url")}.${signature}`;
+    const badSignature = `${payload}.${signature.split("").reverse().join("")}`;
+    for (const bad of [otherVisit, badSignature, "not-a-token"]) {
+      for (const suffix of ["", "/cancel", "/reschedule", "/calendar.ics", "/rebook"]) {
+        const answer = await page.request.get(`/appointment/manage/${bad}${suffix}`, { maxRedirects: 0 });
+        expect(answer.status(), `manage/${bad.slice(0, 12)}…${suffix}`).toBe(404);
+      }
     }
-  }
-  await page.goto(`/appointment/manage/${otherVisit}`);
-  await expect(page.getByRole("heading", { level: 1, name: "This link has expired or is not valid." })).toBeVisible();
-  const refused = await page.request.post(`/appointment/manage/${otherVisit}/cancel`, {
-    form: { reasonId: "x", comment: "not this one" },
-    headers: { origin: new URL(page.url()).origin, "sec-fetch-site": "same-origin" },
-    maxRedirects: 0,
-  });
-  expect(refused.status()).toBe(404);
+    await page.goto(`/appointment/manage/${otherVisit}`);
+    await expect(page.getByRole("heading", { level: 1, name: "This link has expired or is not valid." })).toBeVisible();
+    const refused = await page.request.post(`/appointment/manage/${otherVisit}/cancel`, {
+      form: { reasonId: "x", comment: "not this one" },
+      headers: { origin: new URL(page.url()).origin, "sec-fetch-site": "same-origin" },
+      maxRedirects: 0,
+    });
+    expect(refused.status()).toBe(404);
 
-  // Cancelling through the genuine link cancels its own visit and nothing else.
-  await page.goto(`${manage}/cancel`);
-  await page.getByLabel("Why are you cancelling?").selectOption({ label: "Health issues" });
-  await page.getByLabel("Comment").fill("Feeling unwell.");
-  await page.getByRole("button", { name: "Cancel appointment" }).click();
-  await expect(page.getByText("Your appointment is cancelled.")).toBeVisible();
-  expect(await visitStatuses(sandboxApi, guestId, second.invoiceId)).toEqual([{ start: second.start, status: 0 }]);
-});
+    // Cancelling through the genuine link cancels its own visit and nothing else.
+    await page.goto(`${manage}/cancel`);
+    await page.getByLabel("Why are you cancelling?").selectOption({ label: "Health issues" });
+    await page.getByLabel("Comment").fill("Feeling unwell.");
+    await page.getByRole("button", { name: "Cancel appointment" }).click();
+    await expect(page.getByText("Your appointment is cancelled.")).toBeVisible();
+    expect(await visitStatuses(sandboxApi, guestId, second.invoiceId)).toEqual([{ start: second.start, status: 0 }]);
+  },
+);

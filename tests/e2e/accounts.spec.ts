@@ -108,7 +108,7 @@ test("reset the password with the one-time code from the outbox; a used code fai
   await expect(page.getByText("That code is not valid. Please check it or request a new one.")).toBeVisible();
 });
 
-test("the fifth wrong code burns it", async ({ page, thisMachine, account }) => {
+test("the fifth wrong code burns it", ONCE, async ({ page, thisMachine, account }) => {
   const { email } = account;
   await page.goto("/forgot-password");
   await page.getByLabel("Email", { exact: true }).fill(email);
@@ -150,7 +150,7 @@ test("register says what is wrong next to each field, keeps the input but not th
   await expect(page.getByLabel("Password", { exact: true })).toHaveValue("");
 });
 
-test("an email already registered, or used for a booking, is told to log in", async ({ page, account }) => {
+test("an email already registered, or used for a booking, is told to log in", ONCE, async ({ page, account }) => {
   await register(page, account.email.toUpperCase(), { expectSuccess: false });
   await expect(
     page.getByText("It looks like you have an account with us. Please click login to continue"),
@@ -159,81 +159,79 @@ test("an email already registered, or used for a booking, is told to log in", as
   await expect(page.getByText("Account does not exist. Please create account")).toBeVisible();
 });
 
-test("the session cookie reveals nothing, changes at login, and is anonymous after logout or tampering", async ({
-  page,
-  context,
-  baseURL,
-  signedIn,
-  bookingDay,
-}) => {
-  // Signed in and at the payment step: the cookie holds the user's session id and a draft with the
-  // account's email, the clinic, the treatment, the guest and the hold.
-  const { clinic, date } = bookingDay();
-  await startBooking(page, clinic);
-  await chooseFacialWithAddOn(page);
-  await (await showDate(page, date)).first().click();
-  await expect(page.getByRole("heading", { level: 1, name: "Payment" })).toBeVisible();
-  const first = await sessionCookie(context);
-  const booking = await sessionCookie(context, BOOKING_COOKIE);
+test(
+  "the session cookie reveals nothing, changes at login, and is anonymous after logout or tampering",
+  ONCE,
+  async ({ page, context, baseURL, signedIn, bookingDay }) => {
+    // Signed in and at the payment step: the cookie holds the user's session id and a draft with the
+    // account's email, the clinic, the treatment, the guest and the hold.
+    const { clinic, date } = bookingDay();
+    await startBooking(page, clinic);
+    await chooseFacialWithAddOn(page);
+    await (await showDate(page, date)).first().click();
+    await expect(page.getByRole("heading", { level: 1, name: "Payment" })).toBeVisible();
+    const first = await sessionCookie(context);
+    const booking = await sessionCookie(context, BOOKING_COOKIE);
 
-  // What the server put in them, opened with its secret, to know what must not show.
-  const opened = { ...openSessionCookie(first), ...openSessionCookie(booking, BOOKING_COOKIE) };
-  const draft = (opened?.draft ?? {}) as {
-    id?: string;
-    serviceId?: string;
-    addOnIds?: string[];
-    guestId?: string;
-    hold?: { bookingId?: string; reservationId?: string };
-  };
-  const plaintext = [
-    signedIn.email,
-    signedIn.email.split("@")[0],
-    clinic.centerId,
-    "draft",
-    "userSessionId",
-    "details",
-  ];
-  const fromTheCookie = [
-    opened?.userSessionId,
-    draft.id,
-    draft.serviceId,
-    ...(draft.addOnIds ?? []),
-    draft.guestId,
-    draft.hold?.bookingId,
-    draft.hold?.reservationId,
-  ];
-  // However they are decoded (URI, base64, base64url, each part, nested), none of it shows.
-  for (const value of [first, booking]) {
-    expect(revealed(value, [...plaintext, ...fromTheCookie.filter((t): t is string => Boolean(t))])).toEqual([]);
-    // And each is sealed: "v1." and more bytes than IV and tag, opened only with the server's key.
-    expect(looksSealed(value), value).toBe(true);
-  }
-  expect(opened).toMatchObject({
-    userSessionId: expect.any(String),
-    draft: { centerId: clinic.centerId, details: { email: signedIn.email }, hold: expect.anything() },
-  });
+    // What the server put in them, opened with its secret, to know what must not show.
+    const opened = { ...openSessionCookie(first), ...openSessionCookie(booking, BOOKING_COOKIE) };
+    const draft = (opened?.draft ?? {}) as {
+      id?: string;
+      serviceId?: string;
+      addOnIds?: string[];
+      guestId?: string;
+      hold?: { bookingId?: string; reservationId?: string };
+    };
+    const plaintext = [
+      signedIn.email,
+      signedIn.email.split("@")[0],
+      clinic.centerId,
+      "draft",
+      "userSessionId",
+      "details",
+    ];
+    const fromTheCookie = [
+      opened?.userSessionId,
+      draft.id,
+      draft.serviceId,
+      ...(draft.addOnIds ?? []),
+      draft.guestId,
+      draft.hold?.bookingId,
+      draft.hold?.reservationId,
+    ];
+    // However they are decoded (URI, base64, base64url, each part, nested), none of it shows.
+    for (const value of [first, booking]) {
+      expect(revealed(value, [...plaintext, ...fromTheCookie.filter((t): t is string => Boolean(t))])).toEqual([]);
+      // And each is sealed: "v1." and more bytes than IV and tag, opened only with the server's key.
+      expect(looksSealed(value), value).toBe(true);
+    }
+    expect(opened).toMatchObject({
+      userSessionId: expect.any(String),
+      draft: { centerId: clinic.centerId, details: { email: signedIn.email }, hold: expect.anything() },
+    });
 
-  await signOut(page);
-  await login(page, signedIn.email, PASSWORD);
-  await expect(page.getByRole("heading", { level: 1, name: "Your profile" })).toBeVisible();
-  const second = await sessionCookie(context);
-  expect(second).not.toBe(first);
+    await signOut(page);
+    await login(page, signedIn.email, PASSWORD);
+    await expect(page.getByRole("heading", { level: 1, name: "Your profile" })).toBeVisible();
+    const second = await sessionCookie(context);
+    expect(second).not.toBe(first);
 
-  // One bit of it changed, and it is anonymous; unchanged, it is signed in again.
-  await context.addCookies([{ name: "__session", value: tampered(second, "tag"), url: baseURL! }]);
-  const response = await page.goto("/account/profile");
-  expect(response?.status()).toBeLessThan(500);
-  await expect(page).toHaveURL(/\/login\?redirectTo=/);
-  await context.addCookies([{ name: "__session", value: second, url: baseURL! }]);
-  await page.goto("/account/profile");
-  await expect(page.getByRole("heading", { level: 1, name: "Your profile" })).toBeVisible();
+    // One bit of it changed, and it is anonymous; unchanged, it is signed in again.
+    await context.addCookies([{ name: "__session", value: tampered(second, "tag"), url: baseURL! }]);
+    const response = await page.goto("/account/profile");
+    expect(response?.status()).toBeLessThan(500);
+    await expect(page).toHaveURL(/\/login\?redirectTo=/);
+    await context.addCookies([{ name: "__session", value: second, url: baseURL! }]);
+    await page.goto("/account/profile");
+    await expect(page.getByRole("heading", { level: 1, name: "Your profile" })).toBeVisible();
 
-  // Replaying the signed-in cookie after logout is anonymous.
-  await signOut(page);
-  await context.addCookies([{ name: "__session", value: second, url: baseURL! }]);
-  await page.goto("/account/profile");
-  await expect(page).toHaveURL(/\/login\?redirectTo=/);
-});
+    // Replaying the signed-in cookie after logout is anonymous.
+    await signOut(page);
+    await context.addCookies([{ name: "__session", value: second, url: baseURL! }]);
+    await page.goto("/account/profile");
+    await expect(page).toHaveURL(/\/login\?redirectTo=/);
+  },
+);
 
 test("the sixth login attempt in a minute gets 429 and a friendly page", async ({ page }) => {
   const email = uniqueEmail("limit");
@@ -361,21 +359,22 @@ test("a language chosen at registration is on the profile when it is opened agai
   await expect(page.getByLabel("City")).toHaveValue("Austin");
 });
 
-test("a new email with the mobile number and first name of a client we know is told how to get into that account", async ({
-  page,
-  request,
-}) => {
-  const phone = uniquePhone();
-  await registerAccount(request, uniqueEmail("first.record"), phone);
-  await fillRegistration(page, uniqueEmail("second.record"), phone);
-  const answer = page.waitForResponse(
-    (r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith("/register"),
-  );
-  await page.getByRole("button", { name: "Create account" }).click();
-  expect((await answer).status()).toBe(409);
-  await expect(page.getByLabel(/Mobile phone/)).toHaveAccessibleDescription(
-    /It looks like you already have an account with us: this mobile number is on your record/,
-  );
-  await expect(page.getByRole("button", { name: "Log in" })).toBeVisible();
-  await expect(page.getByRole("link", { name: "Forgot your password?" })).toBeVisible();
-});
+test(
+  "a new email with the mobile number and first name of a client we know is told how to get into that account",
+  ONCE,
+  async ({ page, request }) => {
+    const phone = uniquePhone();
+    await registerAccount(request, uniqueEmail("first.record"), phone);
+    await fillRegistration(page, uniqueEmail("second.record"), phone);
+    const answer = page.waitForResponse(
+      (r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith("/register"),
+    );
+    await page.getByRole("button", { name: "Create account" }).click();
+    expect((await answer).status()).toBe(409);
+    await expect(page.getByLabel(/Mobile phone/)).toHaveAccessibleDescription(
+      /It looks like you already have an account with us: this mobile number is on your record/,
+    );
+    await expect(page.getByRole("button", { name: "Log in" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Forgot your password?" })).toBeVisible();
+  },
+);

@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { expect, ONCE, test } from "./fixtures";
 import {
   addCard,
   buttonTarget,
@@ -48,45 +48,45 @@ async function expectPaymentFailedNotice(page: Page, chosen: string) {
   return notice;
 }
 
-test("a charge declined after confirming removes the appointment and says Payment failed", async ({
-  page,
-  sandboxApi,
-  bookingDay,
-}) => {
-  const { clinic, date } = bookingDay({ prepaid: true });
-  const email = uniqueEmail("charge");
-  await page.goto(`/locations/${clinic.slug}`);
-  await page.getByRole("button", { name: "Book here" }).click();
-  const chosen = await bookPeelAndFailTheCharge(page, email, date);
-  await expect(page).toHaveURL(/\/appointment\/time/);
-  const notice = await expectPaymentFailedNotice(page, chosen);
-  await expect(notice).toContainText("Choose a time again below");
-  await expect(notice).toContainText("pay with another card");
-  expect(await appointmentStatuses(sandboxApi, email)).toEqual([-1, -1]);
+test(
+  "a charge declined after confirming removes the appointment and says Payment failed",
+  ONCE,
+  async ({ page, sandboxApi, bookingDay }) => {
+    const { clinic, date } = bookingDay({ prepaid: true });
+    const email = uniqueEmail("charge");
+    await page.goto(`/locations/${clinic.slug}`);
+    await page.getByRole("button", { name: "Book here" }).click();
+    const chosen = await bookPeelAndFailTheCharge(page, email, date);
+    await expect(page).toHaveURL(/\/appointment\/time/);
+    const notice = await expectPaymentFailedNotice(page, chosen);
+    await expect(notice).toContainText("Choose a time again below");
+    await expect(notice).toContainText("pay with another card");
+    expect(await appointmentStatuses(sandboxApi, email)).toEqual([-1, -1]);
 
-  // The choices are kept: the treatment is still chosen, and the next time chosen is held at once.
-  await expect(page.getByText(`Glow Peel at ${clinic.name}`)).toBeVisible();
-  await page.getByRole("form", { name: "Open times" }).getByRole("button").last().click();
-  await expect(page.getByRole("heading", { level: 1, name: "Payment" })).toBeVisible();
-  await expect(page.getByText(/is on hold for the next/)).toBeVisible();
-  await expect(notice).toHaveCount(0);
-});
+    // The choices are kept: the treatment is still chosen, and the next time chosen is held at once.
+    await expect(page.getByText(`Glow Peel at ${clinic.name}`)).toBeVisible();
+    await page.getByRole("form", { name: "Open times" }).getByRole("button").last().click();
+    await expect(page.getByRole("heading", { level: 1, name: "Payment" })).toBeVisible();
+    await expect(page.getByText(/is on hold for the next/)).toBeVisible();
+    await expect(notice).toHaveCount(0);
+  },
+);
 
-test("in the employee flow (done_by) a failed payment returns to the clinic's service page", async ({
-  page,
-  sandboxApi,
-  bookingDay,
-}) => {
-  const { clinic, date } = bookingDay({ prepaid: true });
-  const email = uniqueEmail("employee");
-  await page.goto(`/locations/${clinic.slug}`);
-  const book = await buttonTarget(page.getByRole("button", { name: "Book here" }));
-  const centerId = new URL(book, "http://x").searchParams.get("id")!;
-  const { therapists } = await (await sandboxApi.get(`/spa-sandbox/v1/centers/${centerId}/therapists`)).json();
-  await page.goto(`/appointment/service?id=${centerId}&done_by=${therapists[0].id}`);
-  const chosen = await bookPeelAndFailTheCharge(page, email, date);
-  await expect(page).toHaveURL(new RegExp(`/appointment/service\\?id=${centerId}$`));
-  const notice = await expectPaymentFailedNotice(page, chosen);
-  await expect(notice).toContainText("Choose the treatment and a time again below");
-  expect(await appointmentStatuses(sandboxApi, email)).toEqual([-1, -1]);
-});
+test(
+  "in the employee flow (done_by) a failed payment returns to the clinic's service page",
+  ONCE,
+  async ({ page, sandboxApi, bookingDay }) => {
+    const { clinic, date } = bookingDay({ prepaid: true });
+    const email = uniqueEmail("employee");
+    await page.goto(`/locations/${clinic.slug}`);
+    const book = await buttonTarget(page.getByRole("button", { name: "Book here" }));
+    const centerId = new URL(book, "http://x").searchParams.get("id")!;
+    const { therapists } = await (await sandboxApi.get(`/spa-sandbox/v1/centers/${centerId}/therapists`)).json();
+    await page.goto(`/appointment/service?id=${centerId}&done_by=${therapists[0].id}`);
+    const chosen = await bookPeelAndFailTheCharge(page, email, date);
+    await expect(page).toHaveURL(new RegExp(`/appointment/service\\?id=${centerId}$`));
+    const notice = await expectPaymentFailedNotice(page, chosen);
+    await expect(notice).toContainText("Choose the treatment and a time again below");
+    expect(await appointmentStatuses(sandboxApi, email)).toEqual([-1, -1]);
+  },
+);

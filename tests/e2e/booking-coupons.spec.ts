@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import { seedCouponDiscounts } from "../../server/spa-sandbox/seed-data";
-import { expect, test } from "./fixtures";
+import { expect, ONCE, test } from "./fixtures";
 import {
   addCard,
   chooseFacialWithAddOn,
@@ -95,53 +95,52 @@ test("a signed-in guest applies a coupon of theirs from the list: taken off once
   expect(coupons.coupons.find((c) => c.number === number)?.redemption).toBe("Redeemed");
 });
 
-test("a coupon number typed as a code is recognised as the guest's coupon; an unknown code keeps the promo message", async ({
-  page,
-  signedIn,
-  sandboxApi,
-  bookingDay,
-}) => {
-  const { clinic, date } = bookingDay();
-  const number = await issueCoupon(sandboxApi, await guestIdOf(sandboxApi, signedIn.email));
-  await startBooking(page, clinic);
-  await chooseFacialWithAddOn(page);
-  await (await showDate(page, date)).first().click();
-  await expect(page.getByRole("heading", { level: 1, name: "Payment" })).toBeVisible();
+test(
+  "a coupon number typed as a code is recognised as the guest's coupon; an unknown code keeps the promo message",
+  ONCE,
+  async ({ page, signedIn, sandboxApi, bookingDay }) => {
+    const { clinic, date } = bookingDay();
+    const number = await issueCoupon(sandboxApi, await guestIdOf(sandboxApi, signedIn.email));
+    await startBooking(page, clinic);
+    await chooseFacialWithAddOn(page);
+    await (await showDate(page, date)).first().click();
+    await expect(page.getByRole("heading", { level: 1, name: "Payment" })).toBeVisible();
 
-  await openPromoCode(page);
-  await page.getByLabel("Promo code").fill("NOSUCHCODE");
-  await page.getByRole("button", { name: "Apply", exact: true }).click();
-  await expect(page.getByText("Invalid Promo Code").first()).toBeVisible();
+    await openPromoCode(page);
+    await page.getByLabel("Promo code").fill("NOSUCHCODE");
+    await page.getByRole("button", { name: "Apply", exact: true }).click();
+    await expect(page.getByText("Invalid Promo Code").first()).toBeVisible();
 
-  await page.getByLabel("Promo code").fill(number.toLowerCase());
-  await page.getByRole("button", { name: "Apply", exact: true }).click();
-  await expect(page.getByText(`Coupon ${number} applied.`)).toBeVisible();
-  await expect(summaryRow(page, new RegExp(`^Coupon ${number}`))).toHaveText(/−\$30(\.00)?$/);
-  await page.getByRole("button", { name: "Remove coupon" }).click();
-  await expect(summaryRow(page, new RegExp(`^Coupon ${number}`))).toHaveCount(0);
-});
+    await page.getByLabel("Promo code").fill(number.toLowerCase());
+    await page.getByRole("button", { name: "Apply", exact: true }).click();
+    await expect(page.getByText(`Coupon ${number} applied.`)).toBeVisible();
+    await expect(summaryRow(page, new RegExp(`^Coupon ${number}`))).toHaveText(/−\$30(\.00)?$/);
+    await page.getByRole("button", { name: "Remove coupon" }).click();
+    await expect(summaryRow(page, new RegExp(`^Coupon ${number}`))).toHaveCount(0);
+  },
+);
 
-test("the $200-off promo takes $200 off a new client's facial, once, and the charge is the total shown", async ({
-  page,
-  sandboxApi,
-  bookingDay,
-}) => {
-  const { clinic, date } = bookingDay({ prepaid: true });
-  const email = uniqueEmail("glow200");
-  await startBooking(page, clinic);
-  await chooseFacialWithAddOn(page);
-  await (await showDate(page, date)).first().click();
-  await fillDetails(page, email);
-  const before = await amount(page, /^Total/);
+test(
+  "the $200-off promo takes $200 off a new client's facial, once, and the charge is the total shown",
+  ONCE,
+  async ({ page, sandboxApi, bookingDay }) => {
+    const { clinic, date } = bookingDay({ prepaid: true });
+    const email = uniqueEmail("glow200");
+    await startBooking(page, clinic);
+    await chooseFacialWithAddOn(page);
+    await (await showDate(page, date)).first().click();
+    await fillDetails(page, email);
+    const before = await amount(page, /^Total/);
 
-  await openPromoCode(page);
-  await page.getByLabel("Promo code").fill("glow200");
-  await page.getByRole("button", { name: "Apply", exact: true }).click();
-  await expect(page.getByText("GLOW200 applied.")).toBeVisible();
-  await expect(summaryRow(page, /^Promo code GLOW200/)).toHaveText(/−\$200(\.00)?$/);
-  expect(await amount(page, /^Total/)).toBe(before - 20000);
+    await openPromoCode(page);
+    await page.getByLabel("Promo code").fill("glow200");
+    await page.getByRole("button", { name: "Apply", exact: true }).click();
+    await expect(page.getByText("GLOW200 applied.")).toBeVisible();
+    await expect(summaryRow(page, /^Promo code GLOW200/)).toHaveText(/−\$200(\.00)?$/);
+    expect(await amount(page, /^Total/)).toBe(before - 20000);
 
-  const due = await payAndBook(page);
-  expect(due).toBe(before - 20000);
-  expect(await charged(sandboxApi, await guestIdOf(sandboxApi, email))).toBe(due);
-});
+    const due = await payAndBook(page);
+    expect(due).toBe(before - 20000);
+    expect(await charged(sandboxApi, await guestIdOf(sandboxApi, email))).toBe(due);
+  },
+);

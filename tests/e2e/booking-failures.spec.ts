@@ -120,45 +120,47 @@ async function facialId(page: import("@playwright/test").Page, centerId: string)
   return new URL(target, "http://x").searchParams.get("choose");
 }
 
-test("an email with an account here leads to the duplicate-email page, which offers sign-in; bad details stay in the form", async ({
-  page,
-  account,
-  bookingDay,
-}) => {
-  const { clinic, date } = bookingDay();
-  await startBooking(page, clinic);
-  await chooseFacialWithAddOn(page);
-  await (await showDate(page, date)).first().click();
-  await expect(page.getByRole("heading", { level: 1, name: "Your details" })).toBeVisible();
-  await page.getByLabel("First name").fill("Ana");
-  await page.getByLabel("Email").fill("not-an-email");
-  await page.getByLabel(/Mobile phone/).fill("512-555");
-  await page.getByRole("button", { name: "Continue to payment" }).click();
-  await expect(page.getByText("Please correct the errors below.")).toBeVisible();
-  await expect(page.getByText("Please enter your last name")).toBeVisible();
-  await expect(
-    page.getByText("The email address you entered is not valid. Please check the email and try again"),
-  ).toBeVisible();
-  await expect(
-    page.getByText("Mobile number you entered is not valid. Please check the number and try again"),
-  ).toBeVisible();
-  await expect(page.getByLabel("First name")).toHaveValue("Ana");
+test(
+  "an email with an account here leads to the duplicate-email page, which offers sign-in; bad details stay in the form",
+  ONCE,
+  async ({ page, account, bookingDay }) => {
+    const { clinic, date } = bookingDay();
+    await startBooking(page, clinic);
+    await chooseFacialWithAddOn(page);
+    await (await showDate(page, date)).first().click();
+    await expect(page.getByRole("heading", { level: 1, name: "Your details" })).toBeVisible();
+    await page.getByLabel("First name").fill("Ana");
+    await page.getByLabel("Email").fill("not-an-email");
+    await page.getByLabel(/Mobile phone/).fill("512-555");
+    await page.getByRole("button", { name: "Continue to payment" }).click();
+    await expect(page.getByText("Please correct the errors below.")).toBeVisible();
+    await expect(page.getByText("Please enter your last name")).toBeVisible();
+    await expect(
+      page.getByText("The email address you entered is not valid. Please check the email and try again"),
+    ).toBeVisible();
+    await expect(
+      page.getByText("Mobile number you entered is not valid. Please check the number and try again"),
+    ).toBeVisible();
+    await expect(page.getByLabel("First name")).toHaveValue("Ana");
 
-  // An email that has an account here: the visitor signs in, or sets a password.
-  await page.getByLabel("Last name").fill("Lopez");
-  await page.getByLabel("Email").fill(account.email);
-  await page.getByLabel(/Mobile phone/).fill(uniquePhone());
-  await page.getByRole("button", { name: "Continue to payment" }).click();
-  await expect(page).toHaveURL(/\/error\?error=duplicate-email&redirect=samesite/);
-  await expect(page.getByRole("alert")).toHaveText(
-    "It looks like you have an account with us. Please click login to continue",
-  );
-  expect(await buttonTarget(page.getByRole("button", { name: "Set or reset your password" }))).toBe("/forgot-password");
-  await page.getByRole("main").getByRole("button", { name: "Sign in" }).click();
-  await page.getByLabel("Email", { exact: true }).fill(account.email);
-  await page.getByLabel("Password", { exact: true }).fill(account.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  // Signed in, the chosen time is held under the account's own guest.
-  await expect(page.getByRole("heading", { level: 1, name: "Payment" })).toBeVisible();
-  await expect(page.getByText(/is on hold for the next/)).toBeVisible();
-});
+    // An email that has an account here: the visitor signs in, or sets a password.
+    await page.getByLabel("Last name").fill("Lopez");
+    await page.getByLabel("Email").fill(account.email);
+    await page.getByLabel(/Mobile phone/).fill(uniquePhone());
+    await page.getByRole("button", { name: "Continue to payment" }).click();
+    await expect(page).toHaveURL(/\/error\?error=duplicate-email&redirect=samesite/);
+    await expect(page.getByRole("alert")).toHaveText(
+      "It looks like you have an account with us. Please click login to continue",
+    );
+    expect(await buttonTarget(page.getByRole("button", { name: "Set or reset your password" }))).toBe(
+      "/forgot-password",
+    );
+    await page.getByRole("main").getByRole("button", { name: "Sign in" }).click();
+    await page.getByLabel("Email", { exact: true }).fill(account.email);
+    await page.getByLabel("Password", { exact: true }).fill(account.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    // Signed in, the chosen time is held under the account's own guest.
+    await expect(page.getByRole("heading", { level: 1, name: "Payment" })).toBeVisible();
+    await expect(page.getByText(/is on hold for the next/)).toBeVisible();
+  },
+);

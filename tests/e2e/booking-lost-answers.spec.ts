@@ -1,7 +1,7 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import { FAULT_BACKEND_KEY, FAULT_BACKEND_PORT, FAULTS_PORT } from "../../playwright.config";
 import type { BookingDay } from "./booking-days";
-import { expect, test } from "./fixtures";
+import { expect, ONCE, test } from "./fixtures";
 import {
   addCard,
   buttonTarget,
@@ -58,45 +58,45 @@ async function backEnd(request: APIRequestContext, email: string) {
   return { live: live.length, charges: charges.length };
 }
 
-test("the answer to the charge is lost after the card was charged: the booking stands and the guest sees it", async ({
-  page,
-  thisMachine: request,
-  bookingDay,
-}) => {
-  const email = uniqueEmail("lostcharge");
-  const centerId = await readyToPay(page, bookingDay({ prepaid: true }), email);
-  await breakCalls(request, { method: "POST", path: "/online_payments$", mode: "reset-after", centerId });
-  await page.getByRole("button", { name: /Pay .* and book/ }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "You're booked!" })).toBeVisible();
-  expect(await backEnd(request, email)).toEqual({ live: 2, charges: 1 });
-});
+test(
+  "the answer to the charge is lost after the card was charged: the booking stands and the guest sees it",
+  ONCE,
+  async ({ page, thisMachine: request, bookingDay }) => {
+    const email = uniqueEmail("lostcharge");
+    const centerId = await readyToPay(page, bookingDay({ prepaid: true }), email);
+    await breakCalls(request, { method: "POST", path: "/online_payments$", mode: "reset-after", centerId });
+    await page.getByRole("button", { name: /Pay .* and book/ }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "You're booked!" })).toBeVisible();
+    expect(await backEnd(request, email)).toEqual({ live: 2, charges: 1 });
+  },
+);
 
-test("the answer to the confirm is lost: the booking is found, paid once, and shown", async ({
-  page,
-  thisMachine: request,
-  bookingDay,
-}) => {
-  const email = uniqueEmail("lostconfirm");
-  const centerId = await readyToPay(page, bookingDay({ prepaid: true }), email);
-  await breakCalls(request, { method: "POST", path: "/slots/confirm$", mode: "reset-after", centerId });
-  await page.getByRole("button", { name: /Pay .* and book/ }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "You're booked!" })).toBeVisible();
-  expect(await backEnd(request, email)).toEqual({ live: 2, charges: 1 });
-});
+test(
+  "the answer to the confirm is lost: the booking is found, paid once, and shown",
+  ONCE,
+  async ({ page, thisMachine: request, bookingDay }) => {
+    const email = uniqueEmail("lostconfirm");
+    const centerId = await readyToPay(page, bookingDay({ prepaid: true }), email);
+    await breakCalls(request, { method: "POST", path: "/slots/confirm$", mode: "reset-after", centerId });
+    await page.getByRole("button", { name: /Pay .* and book/ }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "You're booked!" })).toBeVisible();
+    expect(await backEnd(request, email)).toEqual({ live: 2, charges: 1 });
+  },
+);
 
-test("when nothing can be known yet the guest is told so, and pressing again finishes the booking", async ({
-  page,
-  thisMachine: request,
-  bookingDay,
-}) => {
-  const email = uniqueEmail("notknown");
-  const centerId = await readyToPay(page, bookingDay({ prepaid: true }), email);
-  // The invoice can't be read (the read and its one retry), so the charge is not sent yet.
-  await breakCalls(request, { method: "GET", path: "/v1/invoices/[^/]+$", mode: "reset-before", times: 2, centerId });
-  await page.getByRole("button", { name: /Pay .* and book/ }).click();
-  await expect(page.getByText(/We haven't heard back from our booking system yet/)).toBeVisible();
-  expect(await backEnd(request, email)).toEqual({ live: 2, charges: 0 });
-  await page.getByRole("button", { name: /Pay .* and book/ }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "You're booked!" })).toBeVisible();
-  expect(await backEnd(request, email)).toEqual({ live: 2, charges: 1 });
-});
+test(
+  "when nothing can be known yet the guest is told so, and pressing again finishes the booking",
+  ONCE,
+  async ({ page, thisMachine: request, bookingDay }) => {
+    const email = uniqueEmail("notknown");
+    const centerId = await readyToPay(page, bookingDay({ prepaid: true }), email);
+    // The invoice can't be read (the read and its one retry), so the charge is not sent yet.
+    await breakCalls(request, { method: "GET", path: "/v1/invoices/[^/]+$", mode: "reset-before", times: 2, centerId });
+    await page.getByRole("button", { name: /Pay .* and book/ }).click();
+    await expect(page.getByText(/We haven't heard back from our booking system yet/)).toBeVisible();
+    expect(await backEnd(request, email)).toEqual({ live: 2, charges: 0 });
+    await page.getByRole("button", { name: /Pay .* and book/ }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "You're booked!" })).toBeVisible();
+    expect(await backEnd(request, email)).toEqual({ live: 2, charges: 1 });
+  },
+);

@@ -1,5 +1,5 @@
 import { APP_PORT } from "../../playwright.config";
-import { expect, test } from "./fixtures";
+import { expect, ONCE, test } from "./fixtures";
 import {
   addCard,
   chooseFacialWithAddOn,
@@ -14,7 +14,7 @@ import {
 // page must be on the name they used, and reached as a page of its own (with JavaScript, not as data).
 test.use({ baseURL: `http://127.0.0.1:${APP_PORT}` });
 
-test("at 127.0.0.1, a card is added on the hosted page and the booking is made", async ({ page, bookingDay }) => {
+test("at 127.0.0.1, a card is added on the hosted page and the booking is made", ONCE, async ({ page, bookingDay }) => {
   const { clinic, date } = bookingDay();
   await startBooking(page, clinic);
   await chooseFacialWithAddOn(page);

@@ -1,5 +1,5 @@
 import { HOME_CLINIC } from "./booking-days";
-import { expect, test } from "./fixtures";
+import { expect, ONCE, test } from "./fixtures";
 import {
   addCard,
   chooseFacialWithAddOn,
@@ -79,40 +79,40 @@ test.describe("clients the clinics already have, with no account here", () => {
     expect(sandboxGuestCount(clinic.centerId)).toBe(guestsBefore);
   });
 
-  test("registering with their email sends a code to set the password instead of a second record", async ({
-    page,
-    thisMachine,
-    sandboxApi,
-  }) => {
-    const email = uniqueEmail("existing.register");
-    await seedExistingClient(sandboxApi, HOME_CLINIC.centerId, email, uniquePhone().replace(/\D/g, ""));
-    const guestsBefore = sandboxGuestCount(HOME_CLINIC.centerId);
+  test(
+    "registering with their email sends a code to set the password instead of a second record",
+    ONCE,
+    async ({ page, thisMachine, sandboxApi }) => {
+      const email = uniqueEmail("existing.register");
+      await seedExistingClient(sandboxApi, HOME_CLINIC.centerId, email, uniquePhone().replace(/\D/g, ""));
+      const guestsBefore = sandboxGuestCount(HOME_CLINIC.centerId);
 
-    await fillRegistration(page, email);
-    await page.getByRole("button", { name: "Create account" }).click();
-    await expect(page.getByRole("heading", { level: 1, name: "Set a new password" })).toBeVisible();
-    await expect(page.getByText("We found your record with us", { exact: true })).toBeVisible();
-    await page.getByLabel("6-digit code").fill(await latestCode(thisMachine, email));
-    await page.getByLabel("New password").fill(TEST_PASSWORD);
-    await page.getByRole("button", { name: "Set new password" }).click();
-    await expect(page.getByRole("heading", { level: 1, name: "Your password has been changed" })).toBeVisible();
-    expect(sandboxGuestCount(HOME_CLINIC.centerId)).toBe(guestsBefore);
-  });
+      await fillRegistration(page, email);
+      await page.getByRole("button", { name: "Create account" }).click();
+      await expect(page.getByRole("heading", { level: 1, name: "Set a new password" })).toBeVisible();
+      await expect(page.getByText("We found your record with us", { exact: true })).toBeVisible();
+      await page.getByLabel("6-digit code").fill(await latestCode(thisMachine, email));
+      await page.getByLabel("New password").fill(TEST_PASSWORD);
+      await page.getByRole("button", { name: "Set new password" }).click();
+      await expect(page.getByRole("heading", { level: 1, name: "Your password has been changed" })).toBeVisible();
+      expect(sandboxGuestCount(HOME_CLINIC.centerId)).toBe(guestsBefore);
+    },
+  );
 
-  test("a mobile number on file is matched too: the code goes to that record's contact", async ({
-    page,
-    sandboxApi,
-    bookingDay,
-  }) => {
-    const { clinic, date } = bookingDay();
-    const onFile = uniqueEmail("existing.phone");
-    const phone = uniquePhone();
-    await seedExistingClient(sandboxApi, clinic.centerId, onFile, phone.replace(/\D/g, ""));
-    await startBooking(page, clinic);
-    await chooseFacialWithAddOn(page);
-    await (await showDate(page, date)).first().click();
-    await enterDetails(page, uniqueEmail("typed.other"), phone);
-    await expect(page.getByRole("heading", { level: 1, name: "Welcome back" })).toBeVisible();
-    await expect(page.getByText(new RegExp(`sent to ${onFile[0]}•••@example\\.com`))).toBeVisible();
-  });
+  test(
+    "a mobile number on file is matched too: the code goes to that record's contact",
+    ONCE,
+    async ({ page, sandboxApi, bookingDay }) => {
+      const { clinic, date } = bookingDay();
+      const onFile = uniqueEmail("existing.phone");
+      const phone = uniquePhone();
+      await seedExistingClient(sandboxApi, clinic.centerId, onFile, phone.replace(/\D/g, ""));
+      await startBooking(page, clinic);
+      await chooseFacialWithAddOn(page);
+      await (await showDate(page, date)).first().click();
+      await enterDetails(page, uniqueEmail("typed.other"), phone);
+      await expect(page.getByRole("heading", { level: 1, name: "Welcome back" })).toBeVisible();
+      await expect(page.getByText(new RegExp(`sent to ${onFile[0]}•••@example\\.com`))).toBeVisible();
+    },
+  );
 });

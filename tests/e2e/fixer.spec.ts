@@ -2,7 +2,7 @@ import type { Page } from "@playwright/test";
 import { FIXER_NEEDS_FACIAL } from "../../app/domain/downtime";
 import { seedGuid } from "../../server/spa-sandbox/db";
 import { HOME_CLINIC } from "./booking-days";
-import { expect, test } from "./fixtures";
+import { expect, ONCE, test } from "./fixtures";
 import { fillDetails, showDate, signInAsDemo, uniqueEmail } from "./helpers";
 
 /** "Select <treatment>" on the treatment step. */
@@ -30,7 +30,7 @@ test("the fixer is offered beside a facial, Free as on the clinic page, and book
   await expect(page.getByRole("row", { name: /^Fixer/ })).toBeVisible();
 });
 
-test("the Fixer alone is a returning client's: a new visitor is told to add it to a facial", async ({ page }) => {
+test("the Fixer alone is a returning client's: a new visitor is told to add it to a facial", ONCE, async ({ page }) => {
   await page.goto(`/appointment/service?id=${HOME_CLINIC.centerId}`);
   await expect(page.getByRole("region", { name: "Fixer" })).toContainText(FIXER_NEEDS_FACIAL);
   await expect(page.getByRole("button", { name: "Select Fixer", exact: true })).toHaveCount(0);

@@ -63,37 +63,39 @@ test("a guest with no membership is told why they have no points, and where the 
   await expect(page.getByRole("heading", { level: 2, name: "At Glow Clinic Austin Downtown" })).toBeVisible();
 });
 
-test("a member is not sold their plan again, nor a second plan that renews by itself; a plan paid once is still offered", async ({
-  page,
-}) => {
-  await signInAsDemo(page);
-  await page.goto("/memberships?clinic=austin-downtown");
-  const plans = page.getByRole("list", { name: /Membership plans at/ });
-  const plan = (name: string) =>
-    plans.getByRole("listitem").filter({ has: page.getByRole("heading", { name, exact: true }) });
-  await expect(plan("Glow Monthly").getByText("This is your plan.")).toBeVisible();
-  await expect(page.getByRole("button", { name: "Join Glow Monthly" })).toHaveCount(0);
-  await expect(
-    plan("Glow Plus").getByText(
-      "You have Glow Monthly, which renews automatically: to change plans, please call the clinic.",
-    ),
-  ).toBeVisible();
-  await expect(page.getByRole("button", { name: "Join Glow Plus" })).toHaveCount(0);
-  await expect(page.getByRole("button", { name: "Join Glow Annual" })).toBeVisible();
+test(
+  "a member is not sold their plan again, nor a second plan that renews by itself; a plan paid once is still offered",
+  ONCE,
+  async ({ page }) => {
+    await signInAsDemo(page);
+    await page.goto("/memberships?clinic=austin-downtown");
+    const plans = page.getByRole("list", { name: /Membership plans at/ });
+    const plan = (name: string) =>
+      plans.getByRole("listitem").filter({ has: page.getByRole("heading", { name, exact: true }) });
+    await expect(plan("Glow Monthly").getByText("This is your plan.")).toBeVisible();
+    await expect(page.getByRole("button", { name: "Join Glow Monthly" })).toHaveCount(0);
+    await expect(
+      plan("Glow Plus").getByText(
+        "You have Glow Monthly, which renews automatically: to change plans, please call the clinic.",
+      ),
+    ).toBeVisible();
+    await expect(page.getByRole("button", { name: "Join Glow Plus" })).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Join Glow Annual" })).toBeVisible();
 
-  // A form posted anyway (an old tab, a crafted request) is refused before any sale is made.
-  const key = await page.locator('form.buy-form input[name="purchaseKey"]').first().inputValue();
-  const post = (code: string, price: string) =>
-    page.request.post("/memberships?clinic=austin-downtown", {
-      form: { clinic: "austin-downtown", itemId: seedGuid(`membership:${code}`), price, purchaseKey: key },
-      maxRedirects: 0,
-    });
-  const again = await post("GLOW-MONTHLY", "9900");
-  expect(again.status()).toBe(409);
-  expect(await again.text()).toContain("You already have Glow Monthly, so nothing was charged.");
-  const second = await post("GLOW-PLUS", "17900");
-  expect(second.status()).toBe(409);
-  expect(await second.text()).toContain(
-    "You already have Glow Monthly, which renews automatically, so nothing was charged.",
-  );
-});
+    // A form posted anyway (an old tab, a crafted request) is refused before any sale is made.
+    const key = await page.locator('form.buy-form input[name="purchaseKey"]').first().inputValue();
+    const post = (code: string, price: string) =>
+      page.request.post("/memberships?clinic=austin-downtown", {
+        form: { clinic: "austin-downtown", itemId: seedGuid(`membership:${code}`), price, purchaseKey: key },
+        maxRedirects: 0,
+      });
+    const again = await post("GLOW-MONTHLY", "9900");
+    expect(again.status()).toBe(409);
+    expect(await again.text()).toContain("You already have Glow Monthly, so nothing was charged.");
+    const second = await post("GLOW-PLUS", "17900");
+    expect(second.status()).toBe(409);
+    expect(await second.text()).toContain(
+      "You already have Glow Monthly, which renews automatically, so nothing was charged.",
+    );
+  },
+);

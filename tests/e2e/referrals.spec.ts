@@ -168,23 +168,23 @@ test(
   },
 );
 
-test("a code can't refer someone the clinics already know by their mobile number (the referrer under another email)", async ({
-  page,
-  playwright,
-  baseURL,
-}) => {
-  const { request, code, phone } = await referrer(playwright, baseURL!);
-  await page.goto(`/refer/${code}`);
-  // Their mobile number under another first name: not the same-first-name duplicate, a friend the clinics know.
-  await fillRegistration(page, uniqueEmail("alias"), phone);
-  await page.getByLabel("First name").fill("Noa");
-  await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page.getByText("our records show you've visited us before")).toBeVisible();
-  await expect(page.getByLabel("Referral code (optional)")).toHaveValue(code);
-  await request.dispose();
-});
+test(
+  "a code can't refer someone the clinics already know by their mobile number (the referrer under another email)",
+  ONCE,
+  async ({ page, playwright, baseURL }) => {
+    const { request, code, phone } = await referrer(playwright, baseURL!);
+    await page.goto(`/refer/${code}`);
+    // Their mobile number under another first name: not the same-first-name duplicate, a friend the clinics know.
+    await fillRegistration(page, uniqueEmail("alias"), phone);
+    await page.getByLabel("First name").fill("Noa");
+    await page.getByRole("button", { name: "Create account" }).click();
+    await expect(page.getByText("our records show you've visited us before")).toBeVisible();
+    await expect(page.getByLabel("Referral code (optional)")).toHaveValue(code);
+    await request.dispose();
+  },
+);
 
-test("registering with a code that isn't one keeps what was typed and says why", async ({ page }) => {
+test("registering with a code that isn't one keeps what was typed and says why", ONCE, async ({ page }) => {
   await fillRegistration(page, uniqueEmail("badref"));
   await page.getByLabel("Referral code (optional)").fill("NOBODY-2345");
   await page.getByRole("button", { name: "Create account" }).click();
@@ -193,33 +193,34 @@ test("registering with a code that isn't one keeps what was typed and says why",
   await expect(page.getByLabel("First name")).toHaveValue("Mia");
 });
 
-test("an ad click and a landing tag from the landing URL are kept for the visit: the click id lands in the store with its time, the tag on the guest", async ({
-  page,
-  sandboxApi,
-}) => {
-  const clickId = `click-${Date.now()}`;
-  const before = Date.now();
-  await page.goto(`/?irclickid=${clickId}&landingPageTag=Spring-Glow&partnerType=bad%20value!`);
-  const email = uniqueEmail("affiliate");
-  await fillRegistration(page, email);
-  await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page.getByText("Your account is ready.")).toBeVisible();
+test(
+  "an ad click and a landing tag from the landing URL are kept for the visit: the click id lands in the store with its time, the tag on the guest",
+  ONCE,
+  async ({ page, sandboxApi }) => {
+    const clickId = `click-${Date.now()}`;
+    const before = Date.now();
+    await page.goto(`/?irclickid=${clickId}&landingPageTag=Spring-Glow&partnerType=bad%20value!`);
+    const email = uniqueEmail("affiliate");
+    await fillRegistration(page, email);
+    await page.getByRole("button", { name: "Create account" }).click();
+    await expect(page.getByText("Your account is ready.")).toBeVisible();
 
-  const records = await backEndRecordsOf(sandboxApi, email).catch(() => null);
-  const guestId =
-    records?.guestId ??
-    storeRow<{ guest_id: string }>("SELECT guest_id FROM accounts WHERE lower(email) = lower(?)", email)!.guest_id;
-  const row = storeRow<{ irclickid: string; timestamp: number; user_email: string }>(
-    "SELECT irclickid, timestamp, user_email FROM impact_affiliate_details WHERE user_id = ?",
-    guestId,
-  );
-  expect(row?.irclickid).toBe(clickId);
-  expect(row?.user_email).toBe(email);
-  expect(row!.timestamp).toBeGreaterThanOrEqual(before - 1000);
-  expect(row!.timestamp).toBeLessThanOrEqual(Date.now());
-  const guest = (await (await sandboxApi.get(`/spa-sandbox/v1/guests/${guestId}`)).json()) as { tags: string[] };
-  expect(guest.tags).toEqual(["Booking Lead", "NBF", "Spring-Glow", "NBF-PROFILE"]);
-});
+    const records = await backEndRecordsOf(sandboxApi, email).catch(() => null);
+    const guestId =
+      records?.guestId ??
+      storeRow<{ guest_id: string }>("SELECT guest_id FROM accounts WHERE lower(email) = lower(?)", email)!.guest_id;
+    const row = storeRow<{ irclickid: string; timestamp: number; user_email: string }>(
+      "SELECT irclickid, timestamp, user_email FROM impact_affiliate_details WHERE user_id = ?",
+      guestId,
+    );
+    expect(row?.irclickid).toBe(clickId);
+    expect(row?.user_email).toBe(email);
+    expect(row!.timestamp).toBeGreaterThanOrEqual(before - 1000);
+    expect(row!.timestamp).toBeLessThanOrEqual(Date.now());
+    const guest = (await (await sandboxApi.get(`/spa-sandbox/v1/guests/${guestId}`)).json()) as { tags: string[] };
+    expect(guest.tags).toEqual(["Booking Lead", "NBF", "Spring-Glow", "NBF-PROFILE"]);
+  },
+);
 
 test("40 friends registering with one code at the same moment: 25 are recorded, the others are told it is used up, and the next one on the page too", async ({
   page,

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { createLinkSigner } from "../../server/booking/sms-link.server";
 import type { Clinic } from "./booking-days";
-import { expect, test } from "./fixtures";
+import { expect, ONCE, test } from "./fixtures";
 import {
   addCard,
   bookAsNewGuest,
@@ -107,72 +107,70 @@ test("a returning client booking as a guest proves their record and is booked an
   await payAndCheckCharge(page, sandboxApi, email, await oneAmount(page));
 });
 
-test("a returning client's texted link offers the returning facial, not the new-client one", async ({
-  page,
-  browser,
-  sandboxApi,
-  bookingDay,
-}) => {
-  const { clinic, dates } = bookingDay({ prepaid: true, days: 2 });
-  const email = uniqueEmail("returning-texted");
-  const guestId = await seedExistingClient(sandboxApi, clinic.centerId, email, uniquePhone().replace(/\D/g, ""));
-  await giveFirstFacial(sandboxApi, guestId, clinic, dates[0]);
-  const secret = fs.readFileSync(".e2e-data/session-secret", "utf8").trim();
-  const token = createLinkSigner([secret]).sign(guestId, clinic.centerId);
+test(
+  "a returning client's texted link offers the returning facial, not the new-client one",
+  ONCE,
+  async ({ page, browser, sandboxApi, bookingDay }) => {
+    const { clinic, dates } = bookingDay({ prepaid: true, days: 2 });
+    const email = uniqueEmail("returning-texted");
+    const guestId = await seedExistingClient(sandboxApi, clinic.centerId, email, uniquePhone().replace(/\D/g, ""));
+    await giveFirstFacial(sandboxApi, guestId, clinic, dates[0]);
+    const secret = fs.readFileSync(".e2e-data/session-secret", "utf8").trim();
+    const token = createLinkSigner([secret]).sign(guestId, clinic.centerId);
 
-  const context = await browser.newContext({
-    javaScriptEnabled: test.info().project.name !== "no-js",
-    extraHTTPHeaders: { "x-forwarded-for": otherClientAddress() },
-  });
-  const texted = await context.newPage();
-  try {
-    await texted.goto(`/appointment/service?id=${clinic.centerId}&guest=${token}`);
-    await expect(texted.getByRole("button", { name: `Select ${RETURNING_FACIAL}`, exact: true })).toBeVisible();
-    await expect(texted.getByRole("button", { name: `Select ${NEW_CLIENT_FACIAL}` })).toHaveCount(0);
-    await texted.getByRole("button", { name: `Select ${RETURNING_FACIAL}`, exact: true }).click();
-    await texted.getByRole("button", { name: "Continue to date and time" }).click();
-    await (await showDate(texted, dates[1])).first().click();
-    // The guest is known: no details step.
-    await expect(texted.getByRole("heading", { level: 1, name: "Payment" })).toBeVisible();
-    await payAndCheckCharge(texted, sandboxApi, email, await oneAmount(texted));
-  } finally {
-    await context.close();
-  }
-});
+    const context = await browser.newContext({
+      javaScriptEnabled: test.info().project.name !== "no-js",
+      extraHTTPHeaders: { "x-forwarded-for": otherClientAddress() },
+    });
+    const texted = await context.newPage();
+    try {
+      await texted.goto(`/appointment/service?id=${clinic.centerId}&guest=${token}`);
+      await expect(texted.getByRole("button", { name: `Select ${RETURNING_FACIAL}`, exact: true })).toBeVisible();
+      await expect(texted.getByRole("button", { name: `Select ${NEW_CLIENT_FACIAL}` })).toHaveCount(0);
+      await texted.getByRole("button", { name: `Select ${RETURNING_FACIAL}`, exact: true }).click();
+      await texted.getByRole("button", { name: "Continue to date and time" }).click();
+      await (await showDate(texted, dates[1])).first().click();
+      // The guest is known: no details step.
+      await expect(texted.getByRole("heading", { level: 1, name: "Payment" })).toBeVisible();
+      await payAndCheckCharge(texted, sandboxApi, email, await oneAmount(texted));
+    } finally {
+      await context.close();
+    }
+  },
+);
 
-test("Book again on a guest's manage link, after their first facial, opens the returning facial", async ({
-  page,
-  sandboxApi,
-  thisMachine,
-  bookingDay,
-}) => {
-  // Two bookings through the pages, the second with a card: twice a usual journey.
-  test.slow();
-  const { clinic, dates } = bookingDay({ prepaid: true, days: 2 });
-  const email = uniqueEmail("returning-rebook");
-  await bookAsNewGuest(page, clinic, dates[0], email);
-  const manage = await buttonTarget(page.getByRole("button", { name: "Manage this appointment" }));
-  // The clinic closed the visit weeks ago.
-  const { appointments } = await backEndRecordsOf(sandboxApi, email);
-  await moveVisitInBackEnd(sandboxApi, appointments[0].invoice_id, daysAgo(40));
-  await closeVisitInBackEnd(sandboxApi, appointments[0].invoice_id);
+test(
+  "Book again on a guest's manage link, after their first facial, opens the returning facial",
+  ONCE,
+  async ({ page, sandboxApi, thisMachine, bookingDay }) => {
+    // Two bookings through the pages, the second with a card: twice a usual journey.
+    test.slow();
+    const { clinic, dates } = bookingDay({ prepaid: true, days: 2 });
+    const email = uniqueEmail("returning-rebook");
+    await bookAsNewGuest(page, clinic, dates[0], email);
+    const manage = await buttonTarget(page.getByRole("button", { name: "Manage this appointment" }));
+    // The clinic closed the visit weeks ago.
+    const { appointments } = await backEndRecordsOf(sandboxApi, email);
+    await moveVisitInBackEnd(sandboxApi, appointments[0].invoice_id, daysAgo(40));
+    await closeVisitInBackEnd(sandboxApi, appointments[0].invoice_id);
 
-  await page.goto(manage);
-  await page.getByRole("button", { name: /^Book again/ }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "Choose a date and time" })).toBeVisible();
-  // The enhancement had with the first facial comes along, in the returning facial's own version (decision 045).
-  await expect(page.getByText(`${RETURNING_FACIAL} at ${clinic.name}.`)).toBeVisible();
-  await expect(page.getByText("With LED Light Therapy Enhancement, your visit lasts 30 min")).toBeVisible();
-  await (await showDate(page, dates[1])).first().click();
-  // The same browser, no account: the details step finds the record and asks for its code.
-  await enterDetails(page, email);
-  await expect(page.getByRole("heading", { level: 1, name: "Welcome back" })).toBeVisible();
-  await page.getByLabel("6-digit code").fill(await latestCode(thisMachine, email));
-  await page.getByRole("button", { name: "Continue to payment" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "Payment" })).toBeVisible();
-  const total = await oneAmount(page);
-  await addCard(page, "4242 4242 4242 4242");
-  await fillBillingAndAgree(page);
-  await page.getByRole("button", { name: `Pay ${total} and book` }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "You're booked!" })).toBeVisible();
-});
+    await page.goto(manage);
+    await page.getByRole("button", { name: /^Book again/ }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Choose a date and time" })).toBeVisible();
+    // The enhancement had with the first facial comes along, in the returning facial's own version (decision 045).
+    await expect(page.getByText(`${RETURNING_FACIAL} at ${clinic.name}.`)).toBeVisible();
+    await expect(page.getByText("With LED Light Therapy Enhancement, your visit lasts 30 min")).toBeVisible();
+    await (await showDate(page, dates[1])).first().click();
+    // The same browser, no account: the details step finds the record and asks for its code.
+    await enterDetails(page, email);
+    await expect(page.getByRole("heading", { level: 1, name: "Welcome back" })).toBeVisible();
+    await page.getByLabel("6-digit code").fill(await latestCode(thisMachine, email));
+    await page.getByRole("button", { name: "Continue to payment" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Payment" })).toBeVisible();
+    const total = await oneAmount(page);
+    await addCard(page, "4242 4242 4242 4242");
+    await fillBillingAndAgree(page);
+    await page.getByRole("button", { name: `Pay ${total} and book` }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "You're booked!" })).toBeVisible();
+  },
+);

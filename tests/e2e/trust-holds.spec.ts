@@ -166,52 +166,51 @@ test(
   },
 );
 
-test("over the cap the details step says why and keeps what was typed; a cancelled booking frees a place", async ({
-  page,
-  browser,
-  playwright,
-  bookingDay,
-}) => {
-  const day = await openDay(page, bookingDay());
-  const address = otherClientAddress();
-  // Three other bookings at the visitor's address already hold a time.
-  const others = await Promise.all(
-    Array.from({ length: LIVE_HOLDS_PER_ADDRESS }, () => newClient(playwright, address)),
-  );
-  const context = await browser.newContext({
-    javaScriptEnabled: test.info().project.name !== "no-js",
-    extraHTTPHeaders: { "x-forwarded-for": address },
-  });
-  const visitor = await context.newPage();
-  try {
-    for (const [i, client] of others.entries()) {
-      await client.get(day.bookingLink);
-      const held = await holdTime(client, day, day.slots[i]);
-      expect(held.headers().location).toBe("/appointment/payment");
-    }
-
-    await visitor.goto(day.bookingLink);
-    await expect(visitor).toHaveURL(new RegExp(`/appointment/time\\?date=${day.date}`));
-    const times = visitor.getByRole("form", { name: "Open times" }).getByRole("button");
-    await times.filter({ hasText: /./ }).last().click();
-    await expect(visitor.getByRole("heading", { level: 1, name: "Your details" })).toBeVisible();
-    const email = uniqueEmail("over.cap");
-    await visitor.getByLabel("First name").fill("Ana");
-    await visitor.getByLabel("Last name").fill("Lopez");
-    await visitor.getByLabel("Email").fill(email);
-    await visitor.getByLabel(/Mobile phone/).fill(uniquePhone());
-    await visitor.getByRole("button", { name: "Continue to payment" }).click();
-    await expect(visitor.getByRole("alert")).toHaveText(
-      /^Too many times are on hold from your network right now\. Please finish or cancel a booking in progress, or try again in \d+ minutes?\.$/,
+test(
+  "over the cap the details step says why and keeps what was typed; a cancelled booking frees a place",
+  ONCE,
+  async ({ page, browser, playwright, bookingDay }) => {
+    const day = await openDay(page, bookingDay());
+    const address = otherClientAddress();
+    // Three other bookings at the visitor's address already hold a time.
+    const others = await Promise.all(
+      Array.from({ length: LIVE_HOLDS_PER_ADDRESS }, () => newClient(playwright, address)),
     );
-    await expect(visitor.getByLabel("Email")).toHaveValue(email);
+    const context = await browser.newContext({
+      javaScriptEnabled: test.info().project.name !== "no-js",
+      extraHTTPHeaders: { "x-forwarded-for": address },
+    });
+    const visitor = await context.newPage();
+    try {
+      for (const [i, client] of others.entries()) {
+        await client.get(day.bookingLink);
+        const held = await holdTime(client, day, day.slots[i]);
+        expect(held.headers().location).toBe("/appointment/payment");
+      }
 
-    // One of the others leaves its booking: its hold is released and the visitor gets the time.
-    expect((await others[0].post("/appointment/cancel", { maxRedirects: 0 })).status()).toBe(302);
-    await visitor.getByRole("button", { name: "Continue to payment" }).click();
-    await expect(visitor.getByRole("heading", { level: 1, name: "Payment" })).toBeVisible();
-  } finally {
-    await context.close();
-    await Promise.all(others.map((client) => client.dispose()));
-  }
-});
+      await visitor.goto(day.bookingLink);
+      await expect(visitor).toHaveURL(new RegExp(`/appointment/time\\?date=${day.date}`));
+      const times = visitor.getByRole("form", { name: "Open times" }).getByRole("button");
+      await times.filter({ hasText: /./ }).last().click();
+      await expect(visitor.getByRole("heading", { level: 1, name: "Your details" })).toBeVisible();
+      const email = uniqueEmail("over.cap");
+      await visitor.getByLabel("First name").fill("Ana");
+      await visitor.getByLabel("Last name").fill("Lopez");
+      await visitor.getByLabel("Email").fill(email);
+      await visitor.getByLabel(/Mobile phone/).fill(uniquePhone());
+      await visitor.getByRole("button", { name: "Continue to payment" }).click();
+      await expect(visitor.getByRole("alert")).toHaveText(
+        /^Too many times are on hold from your network right now\. Please finish or cancel a booking in progress, or try again in \d+ minutes?\.$/,
+      );
+      await expect(visitor.getByLabel("Email")).toHaveValue(email);
+
+      // One of the others leaves its booking: its hold is released and the visitor gets the time.
+      expect((await others[0].post("/appointment/cancel", { maxRedirects: 0 })).status()).toBe(302);
+      await visitor.getByRole("button", { name: "Continue to payment" }).click();
+      await expect(visitor.getByRole("heading", { level: 1, name: "Payment" })).toBeVisible();
+    } finally {
+      await context.close();
+      await Promise.all(others.map((client) => client.dispose()));
+    }
+  },
+);
