@@ -60,6 +60,166 @@ function traceMode(setting: string | undefined) {
   return mode;
 }
 
+/** What the launcher prints once every test server answers. */
+const TEST_SERVERS_READY = "every test server answers";
+
+/** A server the browser tests use: it answers at `url` (or accepts on `port`) once started. */
+type TestServer = {
+  name: string;
+  command: string;
+  env?: Record<string, string>;
+  url?: string;
+  port?: number;
+  /** The servers that must answer before this one starts. */
+  after?: string[];
+};
+
+/**
+ * The test servers. Each starts the way `npm run serve` does: server.js runs the production build in
+ * production mode whatever NODE_ENV says.
+ */
+function listTestServers(): TestServer[] {
+  return [
+    {
+      name: "app",
+      // The production build on a fresh data directory: the sandbox seeds itself on start.
+      command: `rm -rf .e2e-data && node server.js`,
+      // Every booking step kept by what it shows is rendered again and compared here (decision 034):
+      // a page whose render reads something that changed between two requests with the same data (a
+      // clock, a random value) fails the test that loads it again. The other servers serve kept pages
+      // as production does.
+      env: {
+        PORT: String(PORT),
+        HOST: "127.0.0.1",
+        DATA_DIR: ".e2e-data",
+        LOG_LEVEL: "warn",
+        SANDBOX_API_KEY: E2E_SANDBOX_API_KEY,
+        RENDER_MEMO_VERIFY: "1",
+        ...TEST_PASSWORD_COST,
+        // A recovery message is due as soon as its guest stops, whatever the hour (decision 059); the
+        // spec runs the pass through /dev/recovery-messages rather than wait for its minute.
+        RECOVERY_DELAY_MINUTES: "0",
+        RECOVERY_NIGHT_HOURS: "off",
+      },
+      url: `http://localhost:${PORT}/healthz`,
+    },
+    {
+      name: "short-hold",
+      command: `rm -rf .e2e-data-short-hold && node server.js`,
+      env: {
+        PORT: String(SHORT_HOLD_PORT),
+        HOST: "127.0.0.1",
+        DATA_DIR: ".e2e-data-short-hold",
+        LOG_LEVEL: "warn",
+        SANDBOX_HOLD_SECONDS: "4",
+        SANDBOX_API_KEY: E2E_SANDBOX_API_KEY,
+        ...TEST_PASSWORD_COST,
+      },
+      url: `http://localhost:${SHORT_HOLD_PORT}/healthz`,
+    },
+    {
+      name: "no-backend",
+      command: `rm -rf .e2e-data-no-backend && node server.js`,
+      env: {
+        PORT: String(NO_BACKEND_PORT),
+        HOST: "127.0.0.1",
+        DATA_DIR: ".e2e-data-no-backend",
+        LOG_LEVEL: "error",
+        // Nothing listens on port 9 here: every call to the back end fails at once.
+        SPA_BASE_URL: "http://127.0.0.1:9",
+        SPA_API_KEY: "unused",
+        SPA_AVAILABILITY_GUEST_ID: EMBEDDED_AVAILABILITY_GUEST_ID,
+        SESSION_SECRETS: "e2e-outage-secret-0123456789abcdef0123",
+        SPA_TIMEOUT_MS: "1000",
+        SMS_WEBHOOK_URL: `http://127.0.0.1:${FAULT_BACKEND_PORT}/__sms`,
+      },
+      url: `http://localhost:${NO_BACKEND_PORT}/healthz`,
+    },
+    {
+      name: "fault-backend",
+      // Started before the server that uses it (its `after`): it also seeds that server's store.
+      command: `rm -rf .e2e-data-faults .e2e-data-fault-backend && npx tsx tests/helpers/fault-backend.ts`,
+      env: {
+        FAULT_PORT: String(FAULT_BACKEND_PORT),
+        DATA_DIR: ".e2e-data-fault-backend",
+        APP_STORE: ".e2e-data-faults/store.sqlite",
+        SANDBOX_API_KEY: FAULT_BACKEND_KEY,
+      },
+      url: `http://127.0.0.1:${FAULT_BACKEND_PORT}/__faults`,
+    },
+    {
+      name: "faults",
+      after: ["fault-backend"],
+      command: `node server.js`,
+      env: {
+        PORT: String(FAULTS_PORT),
+        HOST: "127.0.0.1",
+        DATA_DIR: ".e2e-data-faults",
+        LOG_LEVEL: "error",
+        SPA_BASE_URL: `http://127.0.0.1:${FAULT_BACKEND_PORT}/spa-sandbox`,
+        SPA_API_KEY: FAULT_BACKEND_KEY,
+        // The fault back end is a sandbox: it seeds the same availability guest.
+        SPA_AVAILABILITY_GUEST_ID: EMBEDDED_AVAILABILITY_GUEST_ID,
+        SESSION_SECRETS: "e2e-faults-secret-0123456789abcdef012345",
+        // A real back end needs a way to send one-time codes: the fault proxy takes texts and forgets them.
+        SMS_WEBHOOK_URL: `http://127.0.0.1:${FAULT_BACKEND_PORT}/__sms`,
+      },
+      url: `http://localhost:${FAULTS_PORT}/healthz`,
+    },
+    {
+      name: "rate-limited",
+      command: `rm -rf .e2e-data-rate-limited && node server.js`,
+      env: {
+        PORT: String(RATE_LIMITED_PORT),
+        HOST: "127.0.0.1",
+        DATA_DIR: ".e2e-data-rate-limited",
+        LOG_LEVEL: "error",
+        SANDBOX_API_KEY: E2E_SANDBOX_API_KEY,
+        SANDBOX_RATE_LIMIT_PER_MINUTE: "60",
+        ...TEST_PASSWORD_COST,
+      },
+      url: `http://localhost:${RATE_LIMITED_PORT}/healthz`,
+    },
+    {
+      name: "redis",
+      command: `redis-server --port ${REDIS_PORT} --bind 127.0.0.1 --save "" --appendonly no`,
+      port: REDIS_PORT,
+    },
+    {
+      name: "strict-tenant",
+      command: `rm -rf .e2e-data-strict && node server.js`,
+      env: {
+        PORT: String(STRICT_TENANT_PORT),
+        HOST: "127.0.0.1",
+        DATA_DIR: ".e2e-data-strict",
+        LOG_LEVEL: "error",
+        SANDBOX_API_KEY: E2E_SANDBOX_API_KEY,
+        SANDBOX_TENANT_PROFILE: "strict",
+        SPA_TIME_ZONE_IDS: STRICT_TENANT_ZONE_IDS,
+        ...TEST_PASSWORD_COST,
+      },
+      url: `http://localhost:${STRICT_TENANT_PORT}/healthz`,
+    },
+    ...[MULTI_A_PORT, MULTI_B_PORT].map((port, place) => ({
+      name: place === 0 ? "multi-a" : "multi-b",
+      // The first starts on a fresh directory and makes the sandbox's database; the second opens it.
+      after: place === 0 ? ["redis"] : ["redis", "multi-a"],
+      command: place === 0 ? `rm -rf .e2e-data-multi && node server.js` : `node server.js`,
+      env: {
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        DATA_DIR: ".e2e-data-multi",
+        LOG_LEVEL: "error",
+        SANDBOX_API_KEY: E2E_SANDBOX_API_KEY,
+        SESSION_SECRETS: MULTI_SESSION_SECRETS,
+        REDIS_URL: `redis://127.0.0.1:${REDIS_PORT}`,
+        ...TEST_PASSWORD_COST,
+      },
+      url: `http://localhost:${port}/healthz`,
+    })),
+  ];
+}
+
 export default defineConfig({
   testDir: "tests/e2e",
   fullyParallel: true,
@@ -87,152 +247,13 @@ export default defineConfig({
     },
     { name: "no-js", use: { ...devices["Pixel 5"], launchOptions: chromium, javaScriptEnabled: false } },
   ],
-  // Each server starts the way `npm run serve` does: server.js runs the production build in production
-  // mode whatever NODE_ENV says.
-  webServer: [
-    {
-      // The production build on a fresh data directory: the sandbox seeds itself on start.
-      command: `rm -rf .e2e-data && node server.js`,
-      // Every booking step kept by what it shows is rendered again and compared here (decision 034):
-      // a page whose render reads something that changed between two requests with the same data (a
-      // clock, a random value) fails the test that loads it again. The other servers serve kept pages
-      // as production does.
-      env: {
-        PORT: String(PORT),
-        HOST: "127.0.0.1",
-        DATA_DIR: ".e2e-data",
-        LOG_LEVEL: "warn",
-        SANDBOX_API_KEY: E2E_SANDBOX_API_KEY,
-        RENDER_MEMO_VERIFY: "1",
-        ...TEST_PASSWORD_COST,
-        // A recovery message is due as soon as its guest stops, whatever the hour (decision 059); the
-        // spec runs the pass through /dev/recovery-messages rather than wait for its minute.
-        RECOVERY_DELAY_MINUTES: "0",
-        RECOVERY_NIGHT_HOURS: "off",
-      },
-      url: `http://localhost:${PORT}/healthz`,
-      reuseExistingServer: false,
-      timeout: 60_000,
-    },
-    {
-      command: `rm -rf .e2e-data-short-hold && node server.js`,
-      env: {
-        PORT: String(SHORT_HOLD_PORT),
-        HOST: "127.0.0.1",
-        DATA_DIR: ".e2e-data-short-hold",
-        LOG_LEVEL: "warn",
-        SANDBOX_HOLD_SECONDS: "4",
-        SANDBOX_API_KEY: E2E_SANDBOX_API_KEY,
-        ...TEST_PASSWORD_COST,
-      },
-      url: `http://localhost:${SHORT_HOLD_PORT}/healthz`,
-      reuseExistingServer: false,
-      timeout: 60_000,
-    },
-    {
-      command: `rm -rf .e2e-data-no-backend && node server.js`,
-      env: {
-        PORT: String(NO_BACKEND_PORT),
-        HOST: "127.0.0.1",
-        DATA_DIR: ".e2e-data-no-backend",
-        LOG_LEVEL: "error",
-        // Nothing listens on port 9 here: every call to the back end fails at once.
-        SPA_BASE_URL: "http://127.0.0.1:9",
-        SPA_API_KEY: "unused",
-        SPA_AVAILABILITY_GUEST_ID: EMBEDDED_AVAILABILITY_GUEST_ID,
-        SESSION_SECRETS: "e2e-outage-secret-0123456789abcdef0123",
-        SPA_TIMEOUT_MS: "1000",
-        SMS_WEBHOOK_URL: `http://127.0.0.1:${FAULT_BACKEND_PORT}/__sms`,
-      },
-      url: `http://localhost:${NO_BACKEND_PORT}/healthz`,
-      reuseExistingServer: false,
-      timeout: 60_000,
-    },
-    {
-      // Started before the server that uses it: it also seeds that server's store.
-      command: `rm -rf .e2e-data-faults .e2e-data-fault-backend && npx tsx tests/helpers/fault-backend.ts`,
-      env: {
-        FAULT_PORT: String(FAULT_BACKEND_PORT),
-        DATA_DIR: ".e2e-data-fault-backend",
-        APP_STORE: ".e2e-data-faults/store.sqlite",
-        SANDBOX_API_KEY: FAULT_BACKEND_KEY,
-      },
-      url: `http://127.0.0.1:${FAULT_BACKEND_PORT}/__faults`,
-      reuseExistingServer: false,
-      timeout: 60_000,
-    },
-    {
-      command: `node server.js`,
-      env: {
-        PORT: String(FAULTS_PORT),
-        HOST: "127.0.0.1",
-        DATA_DIR: ".e2e-data-faults",
-        LOG_LEVEL: "error",
-        SPA_BASE_URL: `http://127.0.0.1:${FAULT_BACKEND_PORT}/spa-sandbox`,
-        SPA_API_KEY: FAULT_BACKEND_KEY,
-        // The fault back end is a sandbox: it seeds the same availability guest.
-        SPA_AVAILABILITY_GUEST_ID: EMBEDDED_AVAILABILITY_GUEST_ID,
-        SESSION_SECRETS: "e2e-faults-secret-0123456789abcdef012345",
-        // A real back end needs a way to send one-time codes: the fault proxy takes texts and forgets them.
-        SMS_WEBHOOK_URL: `http://127.0.0.1:${FAULT_BACKEND_PORT}/__sms`,
-      },
-      url: `http://localhost:${FAULTS_PORT}/healthz`,
-      reuseExistingServer: false,
-      timeout: 60_000,
-    },
-    {
-      command: `rm -rf .e2e-data-rate-limited && node server.js`,
-      env: {
-        PORT: String(RATE_LIMITED_PORT),
-        HOST: "127.0.0.1",
-        DATA_DIR: ".e2e-data-rate-limited",
-        LOG_LEVEL: "error",
-        SANDBOX_API_KEY: E2E_SANDBOX_API_KEY,
-        SANDBOX_RATE_LIMIT_PER_MINUTE: "60",
-        ...TEST_PASSWORD_COST,
-      },
-      url: `http://localhost:${RATE_LIMITED_PORT}/healthz`,
-      reuseExistingServer: false,
-      timeout: 60_000,
-    },
-    {
-      command: `redis-server --port ${REDIS_PORT} --bind 127.0.0.1 --save "" --appendonly no`,
-      port: REDIS_PORT,
-      reuseExistingServer: false,
-      timeout: 30_000,
-    },
-    {
-      command: `rm -rf .e2e-data-strict && node server.js`,
-      env: {
-        PORT: String(STRICT_TENANT_PORT),
-        HOST: "127.0.0.1",
-        DATA_DIR: ".e2e-data-strict",
-        LOG_LEVEL: "error",
-        SANDBOX_API_KEY: E2E_SANDBOX_API_KEY,
-        SANDBOX_TENANT_PROFILE: "strict",
-        SPA_TIME_ZONE_IDS: STRICT_TENANT_ZONE_IDS,
-        ...TEST_PASSWORD_COST,
-      },
-      url: `http://localhost:${STRICT_TENANT_PORT}/healthz`,
-      reuseExistingServer: false,
-      timeout: 60_000,
-    },
-    ...[MULTI_A_PORT, MULTI_B_PORT].map((port, place) => ({
-      // The first starts on a fresh directory and makes the sandbox's database; the second opens it.
-      command: place === 0 ? `rm -rf .e2e-data-multi && node server.js` : `node server.js`,
-      env: {
-        PORT: String(port),
-        HOST: "127.0.0.1",
-        DATA_DIR: ".e2e-data-multi",
-        LOG_LEVEL: "error",
-        SANDBOX_API_KEY: E2E_SANDBOX_API_KEY,
-        SESSION_SECRETS: MULTI_SESSION_SECRETS,
-        REDIS_URL: `redis://127.0.0.1:${REDIS_PORT}`,
-        ...TEST_PASSWORD_COST,
-      },
-      url: `http://localhost:${port}/healthz`,
-      reuseExistingServer: false,
-      timeout: 60_000,
-    })),
-  ],
+  // One web server for Playwright: tests/helpers/start-test-servers.mjs starts the list below
+  // together, each once those in its `after` answer, and prints its READY line when every one does
+  // (they took about 20 s one after another). It refuses to start if any of their ports is in use.
+  webServer: {
+    command: "node tests/helpers/start-test-servers.mjs",
+    env: { TEST_SERVERS: JSON.stringify(listTestServers()), TEST_SERVERS_READY },
+    wait: { stdout: new RegExp(`^${TEST_SERVERS_READY}$`, "m") },
+    timeout: 120_000,
+  },
 });

@@ -1,12 +1,13 @@
 // `npm test`: every check the project has, in the order that finishes soonest on a two-core machine
 // (decision 065).
 //  1. The test tools (headless Chromium, redis-server), installed when missing.
-//  2. Biome's check: seconds, and the commonest failure, so it goes first and alone.
-//  3. The unit tests, and beside them the type check and then the build. The unit tests leave about
-//     a third of the processor idle (the Firestore contract's races wait out the client's backoff),
-//     which the other two fill. The unit tests' output is shown as it comes; the other lane's is
-//     shown when it ends, so the two never interleave.
-//  4. The browser tests, on the build from step 3 (`npm test -- --no-browser` stops before them).
+//  2. The unit tests, and beside them Biome's check, the type check and then the build. The unit
+//     tests leave about a third of the processor idle (the Firestore contract's races wait out the
+//     client's backoff), which the other lane fills; it still ends first. Biome's check takes
+//     seconds and is the commonest failure, so it opens its lane: a formatting slip stops the run at
+//     once. The unit tests' output is shown as it comes; the other lane's is shown when it ends, so
+//     the two never interleave.
+//  3. The browser tests, on the build from step 2 (`npm test -- --no-browser` stops before them).
 // The first lane to fail stops the other and the run, with its output and its exit status.
 import { spawn, spawnSync } from "node:child_process";
 import path from "node:path";
@@ -76,13 +77,13 @@ function lane(name, steps, { quiet }) {
 }
 
 runInline(process.execPath, [path.join(root, "scripts", "ensure-test-tools.mjs")]);
-runInline(bin("biome"), ["ci", "."]);
 
 const lanes = [
   lane("unit tests", [[bin("vitest"), ["run"]]], { quiet: false }),
   lane(
-    "type check and build",
+    "lint, type check and build",
     [
+      [bin("biome"), ["ci", "."]],
       [bin("react-router"), ["typegen"]],
       [bin("tsc"), []],
       ["npm", ["run", "-s", "build"]],
