@@ -2,8 +2,8 @@ import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { isRouteErrorResponse, type ClientOnErrorFunction } from "react-router";
 import { HydratedRouter } from "react-router/dom";
+import type { ReportingSettings } from "./lib/error-reporting.client";
 
-type ReportingSettings = { dsn: string; environment: string; tracesSampleRate: number };
 type RouteError = Parameters<ClientOnErrorFunction>;
 
 /** The page names a DSN (root.tsx) only when error reporting is configured. */
@@ -35,24 +35,9 @@ const onRouteError: ClientOnErrorFunction = (error, info) => {
  * Sentry's browser SDK and the scrubbing rules are loaded only on a page that names a DSN: visitors
  * of a site without error reporting download none of it. Hydration does not wait for them.
  */
-async function startErrorReporting({ dsn, environment, tracesSampleRate }: ReportingSettings) {
-  const [Sentry, { keepTransaction, scrubBreadcrumb, scrubEvent }] = await Promise.all([
-    import("@sentry/react-router"),
-    import("./lib/error-scrub"),
-  ]);
-  const tracing = tracesSampleRate > 0;
-  Sentry.init({
-    dsn,
-    environment,
-    sendDefaultPii: false,
-    // No tracing unless asked for; no session replay at all.
-    tracesSampleRate: tracing ? tracesSampleRate : undefined,
-    integrations: tracing ? [Sentry.reactRouterTracingIntegration()] : [],
-    beforeSend: (event) => scrubEvent(event),
-    beforeSendTransaction: (event) => keepTransaction(event),
-    beforeBreadcrumb: (breadcrumb) => scrubBreadcrumb(breadcrumb),
-  });
-  reportRouteError = (error, info) => Sentry.sentryOnError(error, info);
+async function startErrorReporting(reporting: ReportingSettings) {
+  const { startSentry } = await import("./lib/error-reporting.client");
+  reportRouteError = startSentry(reporting);
   for (const [error, info] of waiting.splice(0)) reportRouteError(error, info);
 }
 

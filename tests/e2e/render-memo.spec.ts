@@ -1,6 +1,6 @@
 import type { Browser, Page } from "@playwright/test";
 import { SHORT_HOLD_PORT } from "../../playwright.config";
-import { expect, ONCE, registerAccount, signIn, test } from "./fixtures";
+import { expect, registerAccount, signIn, test } from "./fixtures";
 import { chooseFacialWithAddOn, choosePeelWithFaceArea, otherClientAddress, startBooking } from "./helpers";
 
 /**
@@ -43,48 +43,49 @@ async function timeStepDocument(page: Page) {
 const openTimes = (page: Page) => page.getByRole("form", { name: "Open times" }).getByRole("button").allTextContents();
 const treatmentShown = (page: Page) => page.locator(".summary-treatment dd").textContent();
 
-test(
-  "guests who chose the same treatment are shown the same times, each page with its own nonce; another treatment gets its own page",
-  ONCE,
-  async ({ page, browser, baseURL, javaScriptEnabled }) => {
-    await startBooking(page);
-    await chooseFacialWithAddOn(page);
-    const first = await timeStepDocument(page);
-    const times = await openTimes(page);
-    expect(times.length).toBeGreaterThan(0);
+test("guests who chose the same treatment are shown the same times, each page with its own nonce; another treatment gets its own page", async ({
+  page,
+  browser,
+  baseURL,
+  javaScriptEnabled,
+}) => {
+  await startBooking(page);
+  await chooseFacialWithAddOn(page);
+  const first = await timeStepDocument(page);
+  const times = await openTimes(page);
+  expect(times.length).toBeGreaterThan(0);
 
-    const second = await newVisitor(browser, javaScriptEnabled, baseURL!);
-    await startBooking(second.page);
-    await chooseFacialWithAddOn(second.page);
-    const again = await timeStepDocument(second.page);
-    expect(await openTimes(second.page)).toEqual(times);
-    expect(await treatmentShown(second.page)).toBe(await treatmentShown(page));
-    // The same page, with the second visitor's nonce on every script and no trace of the first's.
-    expect(again.nonce).not.toBe(first.nonce);
-    const nonces = new Set([...again.html.matchAll(/ nonce="([^"]*)"/g)].map((match) => match[1]));
-    expect([...nonces]).toEqual([again.nonce]);
-    expect(again.html).not.toContain(first.nonce);
-    expect(again.html.replaceAll(again.nonce, "")).toBe(first.html.replaceAll(first.nonce, ""));
-    // With JavaScript its scripts ran under that nonce: the strip moves the day without a new document.
-    if (javaScriptEnabled) {
-      await second.page
-        .getByRole("navigation", { name: "Dates" })
-        .locator("button[data-date]:not([aria-current])")
-        .first()
-        .click();
-      await expect(second.page).toHaveURL(/date=/);
-    }
-    expect(second.errors).toEqual([]);
+  const second = await newVisitor(browser, javaScriptEnabled, baseURL!);
+  await startBooking(second.page);
+  await chooseFacialWithAddOn(second.page);
+  const again = await timeStepDocument(second.page);
+  expect(await openTimes(second.page)).toEqual(times);
+  expect(await treatmentShown(second.page)).toBe(await treatmentShown(page));
+  // The same page, with the second visitor's nonce on every script and no trace of the first's.
+  expect(again.nonce).not.toBe(first.nonce);
+  const nonces = new Set([...again.html.matchAll(/ nonce="([^"]*)"/g)].map((match) => match[1]));
+  expect([...nonces]).toEqual([again.nonce]);
+  expect(again.html).not.toContain(first.nonce);
+  expect(again.html.replaceAll(again.nonce, "")).toBe(first.html.replaceAll(first.nonce, ""));
+  // With JavaScript its scripts ran under that nonce: the strip moves the day without a new document.
+  if (javaScriptEnabled) {
+    await second.page
+      .getByRole("navigation", { name: "Dates" })
+      .locator("button[data-date]:not([aria-current])")
+      .first()
+      .click();
+    await expect(second.page).toHaveURL(/date=/);
+  }
+  expect(second.errors).toEqual([]);
 
-    const third = await newVisitor(browser, javaScriptEnabled, baseURL!);
-    await startBooking(third.page);
-    await choosePeelWithFaceArea(third.page);
-    await timeStepDocument(third.page);
-    expect(await treatmentShown(third.page)).toContain("Glow Peel");
-    expect(await treatmentShown(third.page)).not.toContain("Signature Laser Facial");
-    expect(third.errors).toEqual([]);
-  },
-);
+  const third = await newVisitor(browser, javaScriptEnabled, baseURL!);
+  await startBooking(third.page);
+  await choosePeelWithFaceArea(third.page);
+  await timeStepDocument(third.page);
+  expect(await treatmentShown(third.page)).toContain("Glow Peel");
+  expect(await treatmentShown(third.page)).not.toContain("Signature Laser Facial");
+  expect(third.errors).toEqual([]);
+});
 
 test("a signed-in guest is shown signed in on the time step, and a guest who chose the same after them is not", async ({
   page,
