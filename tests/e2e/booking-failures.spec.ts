@@ -86,7 +86,7 @@ test("an unknown clinic in a booking link says Invalid Clinic Location", ONCE, a
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Invalid Clinic Location");
 });
 
-test("a staff deep link fills in the choices and lands on the first open step", async ({ page, bookingDay }) => {
+test("a staff deep link fills in the choices and lands on the first open step", ONCE, async ({ page, bookingDay }) => {
   const { clinic, date } = bookingDay();
   await page.goto(`/locations/${clinic.slug}`);
   const book = await buttonTarget(page.getByRole("button", { name: "Book here" }));

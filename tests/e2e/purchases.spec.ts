@@ -146,7 +146,7 @@ test("bad gift-card input is refused next to each field, with what was typed kep
   await expect(page.getByLabel("Another amount, in dollars")).toHaveValue("5");
 });
 
-test("a visitor who is not signed in is asked to sign in before buying", async ({ page }) => {
+test("a visitor who is not signed in is asked to sign in before buying", ONCE, async ({ page }) => {
   await page.goto("/memberships?clinic=austin-downtown");
   await page.getByRole("button", { name: "Join Glow Monthly" }).click();
   await expect(page).toHaveURL(/\/login\?redirectTo=%2Fmemberships%3Fclinic%3Daustin-downtown/);

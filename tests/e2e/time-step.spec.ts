@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { CLINICS } from "./booking-days";
-import { expect, test } from "./fixtures";
+import { expect, ONCE, test } from "./fixtures";
 import {
   bookableDates,
   chooseFacialWithAddOn,
@@ -40,30 +40,32 @@ async function openTimeStep(page: Page, nurse: string | null): Promise<string[]>
   return dates;
 }
 
-test("the time step opens on a day with open times, never on the nurse's day off, even when the first date is one", async ({
-  page,
-}) => {
-  // The nurse from the data: the one whose day off comes first among the dates offered (the
-  // clinic's own today first), which is the first date itself on every open day but Monday.
-  const dates = bookableDates("America/Chicago");
-  const firstDayOff = dates.find((date) => HOUSTON.nurses.some((n) => n.dayOff === weekday(date)))!;
-  const nurse = HOUSTON.nurses.find((n) => n.dayOff === weekday(firstDayOff))!;
+test(
+  "the time step opens on a day with open times, never on the nurse's day off, even when the first date is one",
+  ONCE,
+  async ({ page }) => {
+    // The nurse from the data: the one whose day off comes first among the dates offered (the
+    // clinic's own today first), which is the first date itself on every open day but Monday.
+    const dates = bookableDates("America/Chicago");
+    const firstDayOff = dates.find((date) => HOUSTON.nurses.some((n) => n.dayOff === weekday(date)))!;
+    const nurse = HOUSTON.nurses.find((n) => n.dayOff === weekday(firstDayOff))!;
 
-  await openTimeStep(page, nurse.name);
-  const shown = await shownDate(page);
-  expect(weekday(shown)).not.toBe(nurse.dayOff);
-  const day = new Date(`${shown}T12:00:00Z`).toLocaleDateString("en-US", {
-    weekday: "long",
-    month: "long",
-    day: "numeric",
-    timeZone: "UTC",
-  });
-  await expect(page.getByRole("heading", { level: 2, name: day, exact: true })).toBeVisible();
-  await expect(page.getByRole("form", { name: "Open times" }).getByRole("button").first()).toBeVisible();
-  await expect(page.getByText("No times are open on this day.")).toHaveCount(0);
-  // The times are the clinic's, and the page says whose clock that is.
-  await expect(page.getByText("Times are the clinic's own: Central Time.")).toBeVisible();
-});
+    await openTimeStep(page, nurse.name);
+    const shown = await shownDate(page);
+    expect(weekday(shown)).not.toBe(nurse.dayOff);
+    const day = new Date(`${shown}T12:00:00Z`).toLocaleDateString("en-US", {
+      weekday: "long",
+      month: "long",
+      day: "numeric",
+      timeZone: "UTC",
+    });
+    await expect(page.getByRole("heading", { level: 2, name: day, exact: true })).toBeVisible();
+    await expect(page.getByRole("form", { name: "Open times" }).getByRole("button").first()).toBeVisible();
+    await expect(page.getByText("No times are open on this day.")).toHaveCount(0);
+    // The times are the clinic's, and the page says whose clock that is.
+    await expect(page.getByText("Times are the clinic's own: Central Time.")).toBeVisible();
+  },
+);
 
 test("a day asked for with no times offers the next available one, and the date list follows it", async ({ page }) => {
   const nurse = HOUSTON.nurses[0];

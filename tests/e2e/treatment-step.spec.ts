@@ -89,7 +89,7 @@ test("a failed submit without a treatment area puts focus on the first area, its
   await expect(areas.getByRole("checkbox").first()).toBeFocused();
 });
 
-test("'Not covered by membership' is said to members only", async ({ page }) => {
+test("'Not covered by membership' is said to members only", ONCE, async ({ page }) => {
   await page.goto(`/appointment/service?id=${HOME_CLINIC.centerId}`);
   await expect(page.getByRole("button", { name: "Select Sculpting" })).toBeVisible();
   await expect(page.getByText("Not covered by membership")).toHaveCount(0);

@@ -38,7 +38,7 @@ test.describe("pages only this machine may open", ONCE, () => {
 });
 
 test.describe("odd input gets a 4xx page, never a 500", () => {
-  test("impossible dates in booking links", async ({ page }) => {
+  test("impossible dates in booking links", ONCE, async ({ page }) => {
     const service = await page.goto(`/appointment/service?id=${HOME_CLINIC.centerId}&date=2026-13-01`);
     expect(service!.status()).toBeLessThan(500);
     await expect(page.getByRole("heading", { level: 1, name: "Choose your treatment" })).toBeVisible();
@@ -58,32 +58,36 @@ test.describe("odd input gets a 4xx page, never a 500", () => {
     });
   }
 
-  test("a multipart or empty POST to the sandbox's card page asks for the card again", async ({ page, sandboxApi }) => {
-    const centerId = HOME_CLINIC.centerId;
-    const guest = await sandboxApi.post("/spa-sandbox/v1/guests", {
-      data: {
-        center_id: centerId,
-        personal_info: {
-          first_name: "Card",
-          last_name: "Tester",
-          email: uniqueEmail("card"),
-          mobile_phone: { number: "5125550142" },
+  test(
+    "a multipart or empty POST to the sandbox's card page asks for the card again",
+    ONCE,
+    async ({ page, sandboxApi }) => {
+      const centerId = HOME_CLINIC.centerId;
+      const guest = await sandboxApi.post("/spa-sandbox/v1/guests", {
+        data: {
+          center_id: centerId,
+          personal_info: {
+            first_name: "Card",
+            last_name: "Tester",
+            email: uniqueEmail("card"),
+            mobile_phone: { number: "5125550142" },
+          },
         },
-      },
-    });
-    const { id: guestId } = await guest.json();
-    const started = await sandboxApi.post(`/spa-sandbox/v1/guests/${guestId}/accounts`, {
-      data: { center_id: centerId, redirect_uri: "http://localhost/appointment/payment" },
-    });
-    const cardPath = new URL((await started.json()).hosted_payment_uri).pathname;
+      });
+      const { id: guestId } = await guest.json();
+      const started = await sandboxApi.post(`/spa-sandbox/v1/guests/${guestId}/accounts`, {
+        data: { center_id: centerId, redirect_uri: "http://localhost/appointment/payment" },
+      });
+      const cardPath = new URL((await started.json()).hosted_payment_uri).pathname;
 
-    const multipart = await page.request.post(cardPath, { multipart: { name: "Ana Lopez" } });
-    expect(multipart.status()).toBe(400);
-    expect(await multipart.text()).toContain("Add a card");
-    const empty = await page.request.post(cardPath);
-    expect(empty.status()).toBe(400);
-    expect(await empty.text()).toContain("Please enter the name on the card.");
-  });
+      const multipart = await page.request.post(cardPath, { multipart: { name: "Ana Lopez" } });
+      expect(multipart.status()).toBe(400);
+      expect(await multipart.text()).toContain("Add a card");
+      const empty = await page.request.post(cardPath);
+      expect(empty.status()).toBe(400);
+      expect(await empty.text()).toContain("Please enter the name on the card.");
+    },
+  );
 });
 
 /**
