@@ -11,7 +11,7 @@ export default defineConfig({
     },
   },
   test: {
-    include: ["app/**/*.test.{ts,tsx}", "server/**/*.test.ts"],
+    include: ["app/**/*.test.{ts,tsx}", "server/**/*.test.ts", "tests/helpers/**/*.test.ts"],
     setupFiles: ["./tests/setup-unit.ts"],
     environment: "node",
     // Test files in one worker share the modules they import (decision 061): importing the app's

@@ -24,11 +24,17 @@ function leadsGroup() {
   return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]) === process.pid;
 }
 
-/** Stops every server and this run. A command's shell stands between this and its server, so the group is stopped. */
+/**
+ * Stops every server and this run, with status 1. A command's shell stands between this and its
+ * server, so the whole group is told to stop (this process ignores the signal it sends itself).
+ */
 function stop(message) {
   process.stderr.write(`${message}\n`);
-  if (leadsGroup()) process.kill(-process.pid, "SIGKILL");
-  for (const child of children) child.kill("SIGKILL");
+  for (const child of children) child.removeAllListeners("exit");
+  if (leadsGroup()) {
+    process.on("SIGTERM", () => {});
+    process.kill(-process.pid, "SIGTERM");
+  } else for (const child of children) child.kill("SIGTERM");
   process.exit(1);
 }
 
