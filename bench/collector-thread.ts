@@ -15,6 +15,7 @@ import os from "node:os";
 import type { Analytics, AnalyticsEvent } from "../server/analytics/analytics.server";
 import { createThreadedHttpAnalytics } from "../server/analytics/collector-thread.server";
 import { createHttpAnalytics } from "../server/analytics/http-analytics.server";
+import { median } from "../scripts/median.mjs";
 
 // The adapters' drop lines are counted in the table instead.
 process.env.LOG_LEVEL ??= "error";
@@ -27,7 +28,6 @@ const EVENTS = BURSTS * BURST_EVENTS;
 const CLOCK_TICKS = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : "n/a");
 
 /** CPU time this process's main thread (the one that serves requests) has used, in milliseconds. */

@@ -17,6 +17,7 @@ import { gzipSync } from "node:zlib";
 // which loads the TypeScript module.
 import { EMBEDDED_AVAILABILITY_GUEST_ID } from "../server/embedded-defaults";
 import { seedGuid } from "../server/spa-sandbox/db";
+import { median } from "../scripts/median.mjs";
 import { FORM_PAGE_TARGET, pageWeights } from "./page-weight.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -146,8 +147,6 @@ async function load(url, pid, headers = {}, duration = DURATION) {
     requests,
   };
 }
-
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /** The gzip size of every script a page loads: module preloads and module scripts. */
 async function jsGzipBytes(origin, pathname, headers = {}) {

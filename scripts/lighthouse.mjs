@@ -15,6 +15,7 @@
 import fs from "node:fs";
 import { startBuiltApp } from "./built-app.mjs";
 import { CHROMIUM_FLAGS } from "./chromium.mjs";
+import { median } from "./median.mjs";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { computeMedianRun } from "lighthouse/core/lib/median-run.js";
@@ -92,11 +93,6 @@ async function demoSessionCookie() {
 
 /** "2.0 s" */
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
 
 /** RUNS Lighthouse runs of one page with these settings, each a report. */
 async function audit(url, settings) {
