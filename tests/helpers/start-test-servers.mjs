@@ -10,6 +10,7 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
+import { createInterface } from "node:readline";
 
 const TIMEOUT_MS = 90_000;
 const POLL_MS = 100;
@@ -79,10 +80,8 @@ async function start(server) {
   });
   children.add(child);
   let ready = false;
-  child.stderr.on("data", (chunk) => {
-    const lines = chunk.toString().replace(/\n$/, "").split("\n");
-    process.stderr.write(`${lines.map((line) => `[${server.name}] ${line}`).join("\n")}\n`);
-  });
+  // Whole lines, each named for its server (a chunk can end mid-line).
+  createInterface({ input: child.stderr }).on("line", (line) => process.stderr.write(`[${server.name}] ${line}\n`));
   child.once("exit", (code, signal) => {
     children.delete(child);
     stop(`${server.name} exited${ready ? "" : " before it answered"} (${signal ?? `code ${code}`}): ${server.command}`);
